@@ -1,0 +1,1 @@
+"""The PDDL domain and task goal templates (data files, read with importlib.resources)."""

@@ -1,0 +1,234 @@
+"""The static description of a room that every simulator piece shares.
+
+A :class:`Scene` is what a scene source (the procedural library, the ALFRED importer, a test
+fixture) hands to the `lite` simulator: the room's walls, the reachable agent grid, every object
+with its THOR id and box, and one interaction pose per receptacle (as ALFRED's `openable.json`).
+It holds no dynamic state: where objects are *now*, what is open or hot, lives in the simulator's
+world state, which starts from a Scene on every reset.
+
+Conventions (THOR's): y is up; x and z span the floor; agent rotation 0 faces +z, 90 faces +x;
+positive horizon looks down. Lengths are metres.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Room types, in ALFRED's scene-number order (kitchens 1-30, living rooms 201-230, ...).
+ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
+
+#: Grid step of agent positions and MoveAhead, in metres.
+GRID_SIZE = 0.25
+
+#: THOR's agent (body origin) height above the floor; the camera sits 0.675 m above it.
+AGENT_Y = 0.9009997
+
+
+def room_type_of(scene_num: int) -> str:
+    """ALFRED's numbering: 1-30 kitchen, 201-230 living room, 301-330 bedroom, 401-430 bathroom."""
+    hundreds = scene_num // 100
+    if hundreds == 0 and 1 <= scene_num <= 30:
+        return "kitchen"
+    if hundreds in (2, 3, 4) and 1 <= scene_num % 100 <= 30:
+        return ROOM_TYPES[hundreds - 1]
+    raise ValueError(f"scene number {scene_num} is outside ALFRED's ranges 1-30, 201-230, 301-330, 401-430")
+
+
+def format_coordinate(value: float) -> str:
+    """One coordinate of a THOR object id: sign and two decimals, e.g. ``+01.15``, ``-00.08``.
+
+    THOR formats with C#'s ``+00.00;-00.00;00.00``: a value that rounds to zero has no sign
+    (ids such as ``CounterTop|-00.08|+01.15|00.00`` appear in ALFRED's layouts).
+    """
+    rounded = round(value, 2)
+    if rounded == 0:
+        return "00.00"
+    return f"{rounded:+06.2f}"
+
+
+def format_object_id(object_type: str, position: tuple[float, float, float]) -> str:
+    """THOR 2.1's object id ``Type|+x.xx|+y.yy|+z.zz`` from the position where it was spawned."""
+    return "|".join([object_type, *(format_coordinate(c) for c in position)])
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in world coordinates: ``lo`` and ``hi`` corners as (x, y, z)."""
+
+    lo: tuple[float, float, float]
+    hi: tuple[float, float, float]
+
+    @staticmethod
+    def from_center(center: tuple[float, float, float], size: tuple[float, float, float]) -> "Box":
+        """The box of the given size centred on ``center``."""
+        half = [s / 2 for s in size]
+        return Box(
+            tuple(c - h for c, h in zip(center, half)),  # type: ignore[arg-type]
+            tuple(c + h for c, h in zip(center, half)),  # type: ignore[arg-type]
+        )
+
+    @property
+    def center(self) -> tuple[float, float, float]:
+        return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]
+
+    @property
+    def size(self) -> tuple[float, float, float]:
+        return tuple(b - a for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]
+
+    def translated(self, dx: float, dy: float, dz: float) -> "Box":
+        """The same box moved by (dx, dy, dz)."""
+        d = (dx, dy, dz)
+        return Box(
+            tuple(a + o for a, o in zip(self.lo, d)),  # type: ignore[arg-type]
+            tuple(b + o for b, o in zip(self.hi, d)),  # type: ignore[arg-type]
+        )
+
+    def to_list(self) -> list[list[float]]:
+        return [list(self.lo), list(self.hi)]
+
+    @staticmethod
+    def from_list(data: list[list[float]]) -> "Box":
+        return Box(tuple(data[0]), tuple(data[1]))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Pose:
+    """An agent pose on the grid: position (x, z), rotation in degrees, camera horizon in degrees."""
+
+    x: float
+    z: float
+    rotation: int
+    horizon: int
+
+    def to_list(self) -> list[float]:
+        """ALFRED's ``openable.json`` order: [x, z, rotation, horizon]."""
+        return [self.x, self.z, self.rotation, self.horizon]
+
+    @staticmethod
+    def from_list(data: list[float]) -> "Pose":
+        return Pose(float(data[0]), float(data[1]), int(data[2]) % 360, int(data[3]))
+
+
+@dataclass
+class SceneObject:
+    """One object of a room as it is at scene load, before any random spawn.
+
+    ``position`` is THOR's object origin and gives the id; ``box`` is its world axis-aligned box.
+    ``parent`` names the receptacle (by object id) a pickupable starts in or on. ``parts`` are
+    extra boxes for drawing only (table legs, a fridge door), in world coordinates.
+    """
+
+    object_type: str
+    position: tuple[float, float, float]
+    box: Box
+    name: str = ""
+    object_id: str = ""
+    parent: str | None = None
+    rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    parts: tuple[Box, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.object_id:
+            self.object_id = format_object_id(self.object_type, self.position)
+        if not self.name:
+            self.name = f"{self.object_type}_{abs(hash_str(self.object_id)) % 16**8:08x}"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "objectType": self.object_type,
+            "objectId": self.object_id,
+            "name": self.name,
+            "position": list(self.position),
+            "rotation": list(self.rotation),
+            "box": self.box.to_list(),
+        }
+        if self.parent:
+            data["parent"] = self.parent
+        if self.parts:
+            data["parts"] = [part.to_list() for part in self.parts]
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "SceneObject":
+        return SceneObject(
+            object_type=data["objectType"],
+            position=tuple(data["position"]),  # type: ignore[arg-type]
+            box=Box.from_list(data["box"]),
+            name=data.get("name", ""),
+            object_id=data.get("objectId", ""),
+            parent=data.get("parent"),
+            rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),  # type: ignore[arg-type]
+            parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
+        )
+
+
+def hash_str(text: str) -> int:
+    """A stable (PYTHONHASHSEED-independent) 64-bit hash of a string, for names and colours."""
+    value = 1469598103934665603
+    for byte in text.encode():
+        value = ((value ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+@dataclass
+class Scene:
+    """A room: walls, reachable grid, objects and receptacle interaction poses.
+
+    ``name`` is what trajectories store as ``floor_plan``: ``LitePlanN`` for procedural rooms (so
+    they cannot be mistaken for THOR's), ``FloorPlanN`` for rooms imported from ALFRED data.
+    """
+
+    name: str
+    scene_num: int
+    room_type: str
+    walls: tuple[Box, ...]
+    reachable: tuple[tuple[float, float], ...]
+    objects: list[SceneObject]
+    interaction_poses: dict[str, Pose] = field(default_factory=dict)
+    start: Pose | None = None
+    floor_y: float = 0.0
+    agent_y: float = AGENT_Y
+
+    def object(self, object_id: str) -> SceneObject:
+        """The object with this id; KeyError if there is none."""
+        for obj in self.objects:
+            if obj.object_id == object_id:
+                return obj
+        raise KeyError(object_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (used by scene catalogues on disk)."""
+        return {
+            "name": self.name,
+            "scene_num": self.scene_num,
+            "room_type": self.room_type,
+            "floor_y": self.floor_y,
+            "agent_y": self.agent_y,
+            "walls": [w.to_list() for w in self.walls],
+            "reachable": [list(p) for p in self.reachable],
+            "objects": [o.to_dict() for o in self.objects],
+            "interaction_poses": {k: p.to_list() for k, p in sorted(self.interaction_poses.items())},
+            "start": self.start.to_list() if self.start else None,
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "Scene":
+        return Scene(
+            name=data["name"],
+            scene_num=int(data["scene_num"]),
+            room_type=data["room_type"],
+            walls=tuple(Box.from_list(w) for w in data["walls"]),
+            reachable=tuple((float(x), float(z)) for x, z in data["reachable"]),
+            objects=[SceneObject.from_dict(o) for o in data["objects"]],
+            interaction_poses={k: Pose.from_list(v) for k, v in data.get("interaction_poses", {}).items()},
+            start=Pose.from_list(data["start"]) if data.get("start") else None,
+            floor_y=float(data.get("floor_y", 0.0)),
+            agent_y=float(data.get("agent_y", AGENT_Y)),
+        )
+
+
+def grid_key(x: float, z: float) -> tuple[int, int]:
+    """Integer grid cell of a position, robust to float noise (0.25 m cells)."""
+    return (int(math.floor(x / GRID_SIZE + 0.5)), int(math.floor(z / GRID_SIZE + 0.5)))

@@ -1,0 +1,1 @@
+"""PDDL encoding of a scene and task, FF-style search, plan validation. Works on plain metadata dicts."""
