@@ -1,0 +1,34 @@
+"""Shared fixtures: where the ALFRED reference data is.
+
+Tests that need the real ALFRED data take the ``alfred_data`` fixture. It skips when the
+environment variable ALFRED_DATA is unset (a quick local run). It fails when ALFRED_DATA is set but
+the data is missing, because CI sets it and a silent skip there would hide a broken checkout.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def alfred_data() -> Path:
+    """Path of $ALFRED_DATA (holding json_2.1.0/ and layouts/); skip if unset, fail if broken."""
+    value = os.environ.get("ALFRED_DATA")
+    if not value:
+        pytest.skip("ALFRED_DATA is not set")
+    root = Path(value)
+    if not (root / "json_2.1.0").is_dir():
+        pytest.fail(f"ALFRED_DATA={value} is set but {root / 'json_2.1.0'} is missing")
+    return root
+
+
+@pytest.fixture(scope="session")
+def released_trajectory_files(alfred_data: Path) -> list[Path]:
+    """Every released traj_data.json under $ALFRED_DATA/json_2.1.0, sorted."""
+    files = sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))
+    if not files:
+        pytest.fail(f"no traj_data.json under {alfred_data / 'json_2.1.0'}")
+    return files
