@@ -222,28 +222,28 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _problem_from_error(error: jsonschema.ValidationError) -> tuple[list, str]:
-    """A jsonschema error as (path parts, one-line message), pointing at missing keys themselves."""
+def _problems_from_error(error: jsonschema.ValidationError) -> list[tuple[list, str]]:
+    """A jsonschema error as (path parts, one-line message) pairs; a missing key gets its own path."""
     path = list(error.absolute_path)
     kind, expected, instance = error.validator, error.validator_value, error.instance
     if kind == "required":
-        missing = [key for key in expected if key not in instance]
-        return path + missing[:1], "required key is missing"
+        return [(path + [key], "required key is missing") for key in expected if key not in instance]
     if kind == "dependentRequired":
-        for key, needed in expected.items():
-            absent = [name for name in needed if key in instance and name not in instance]
-            if absent:
-                return path + absent[:1], f"required key is missing (needed with {key!r})"
+        return [
+            (path + [name], f"required key is missing (needed with {key!r})")
+            for key, needed in expected.items() if key in instance
+            for name in needed if name not in instance
+        ]
     if kind == "type":
         wanted = expected if isinstance(expected, str) else " or ".join(expected)
-        return path, f"expected {wanted}, got {_json_type(instance)}"
+        return [(path, f"expected {wanted}, got {_json_type(instance)}")]
     if kind == "minItems":
-        return path, f"expected at least {expected} items, got {len(instance)}"
+        return [(path, f"expected at least {expected} items, got {len(instance)}")]
     if kind == "maxItems":
-        return path, f"expected at most {expected} items, got {len(instance)}"
+        return [(path, f"expected at most {expected} items, got {len(instance)}")]
     if kind == "minLength" and expected == 1:
-        return path, "must not be empty"
-    return path, _short(error.message)
+        return [(path, "must not be empty")]
+    return [(path, _short(error.message))]
 
 
 def _path_sort_key(parts: list) -> tuple:
@@ -258,8 +258,9 @@ def _schema_problems(data: Any) -> list[Problem]:
         return []
     found = {}
     for error in validator.iter_errors(data):
-        parts, message = _problem_from_error(error)
-        found.setdefault((_path_sort_key(parts), message), Problem(format_json_path(parts), message))
+        for parts, message in _problems_from_error(error):
+            key = (_path_sort_key(parts), message)
+            found.setdefault(key, Problem(format_json_path(parts), message))
     return [found[key] for key in sorted(found)]
 
 
