@@ -223,11 +223,15 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 def _problems_from_error(error: jsonschema.ValidationError) -> list[tuple[list, str]]:
-    """A jsonschema error as (path parts, one-line message) pairs; a missing key gets its own path."""
+    """A jsonschema error as (path parts, one-line message) pairs.
+
+    A missing key is reported at its own path (``$.plan``), not at the object that lacks it.
+    """
     path = list(error.absolute_path)
     kind, expected, instance = error.validator, error.validator_value, error.instance
     if kind == "required":
-        return [(path + [key], "required key is missing") for key in expected if key not in instance]
+        missing = [key for key in expected if key not in instance]
+        return [(path + [key], "required key is missing") for key in missing]
     if kind == "dependentRequired":
         return [
             (path + [name], f"required key is missing (needed with {key!r})")
@@ -470,6 +474,13 @@ _TYPE_TESTS: dict[str, Predicate] = {
 }
 
 
+_KEYWORD_TYPES = {  # the instance type each compiled keyword applies to
+    "minimum": "number", "maximum": "number", "minLength": "string",
+    "required": "object", "properties": "object", "dependentRequired": "object",
+    "items": "array", "prefixItems": "array", "minItems": "array", "maxItems": "array",
+}
+
+
 class _Unsupported(Exception):
     """The schema uses a keyword the acceptor does not compile: fall back to jsonschema."""
 
@@ -488,9 +499,10 @@ def _resolve(schema: dict[str, Any], definitions: dict[str, Any]) -> dict[str, A
     if "$ref" not in schema:
         return schema
     ref = schema["$ref"]
-    if set(schema) - _ANNOTATIONS != {"$ref"} or not ref.startswith("#/$defs/"):
+    name = ref[len("#/$defs/"):] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+    if set(schema) - _ANNOTATIONS != {"$ref"} or name not in definitions:
         raise _Unsupported(ref)
-    return _resolve(definitions[ref[len("#/$defs/"):]], definitions)
+    return _resolve(definitions[name], definitions)
 
 
 def _compile(schema: dict[str, Any], definitions: dict[str, Any]) -> Predicate:
@@ -500,8 +512,13 @@ def _compile(schema: dict[str, Any], definitions: dict[str, Any]) -> Predicate:
         "minimum", "maximum", "minLength", "dependentRequired",
     }
     unknown = set(schema) - known - _ANNOTATIONS
-    if unknown or not isinstance(schema.get("type"), str):
+    if unknown or not isinstance(schema.get("type"), str) or schema["type"] not in _TYPE_TESTS:
         raise _Unsupported(sorted(unknown) or "type")
+    misplaced = {key for key in schema if _KEYWORD_TYPES.get(key, schema["type"]) != schema["type"]}
+    if schema["type"] == "integer":
+        misplaced -= {key for key in misplaced if _KEYWORD_TYPES[key] == "number"}
+    if misplaced:  # e.g. "minimum" on a string: JSON Schema ignores it, our lambdas would not
+        raise _Unsupported(sorted(misplaced))
     checks: list[Predicate] = [_TYPE_TESTS[schema["type"]]]
     if "minimum" in schema:
         low = schema["minimum"]
@@ -516,7 +533,9 @@ def _compile(schema: dict[str, Any], definitions: dict[str, Any]) -> Predicate:
         required = tuple(schema["required"])
         checks.append(lambda value: all(key in value for key in required))
     if "dependentRequired" in schema:
-        dependents = tuple((key, tuple(needed)) for key, needed in schema["dependentRequired"].items())
+        dependents = tuple(
+            (key, tuple(needed)) for key, needed in schema["dependentRequired"].items()
+        )
         checks.append(lambda value: all(
             key not in value or all(name in value for name in needed) for key, needed in dependents
         ))
@@ -538,7 +557,8 @@ def _compile(schema: dict[str, Any], definitions: dict[str, Any]) -> Predicate:
         checks.append(lambda value: all(accept(item) for accept, item in zip(prefix, value)))
     if "items" in schema:
         item_schema = _resolve(schema["items"], definitions)
-        checks.append(_integer_rows_acceptor(item_schema) or _each(_compile(item_schema, definitions)))
+        accept_rows = _integer_rows_acceptor(item_schema)
+        checks.append(accept_rows or _each(_compile(item_schema, definitions)))
     return lambda value: all(check(value) for check in checks)
 
 
@@ -558,7 +578,7 @@ def _integer_rows_acceptor(schema: dict[str, Any]) -> Predicate | None:
         or not columns
         or set(schema) - _ANNOTATIONS != {"type", "prefixItems", "minItems", "maxItems"}
         or not schema["minItems"] == schema["maxItems"] == len(columns)
-        or any(set(column) - _ANNOTATIONS - {"minimum", "maximum"} != {"type"} for column in columns)
+        or any(set(col) - _ANNOTATIONS - {"minimum", "maximum"} != {"type"} for col in columns)
         or any(column["type"] != "integer" for column in columns)
     ):
         return None

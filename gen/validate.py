@@ -40,7 +40,7 @@ def find_trajectory_files(
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            found = sorted(candidate for candidate in path.rglob(TRAJ_FILE_NAME) if candidate.is_file())
+            found = sorted(match for match in path.rglob(TRAJ_FILE_NAME) if match.is_file())
             if not found:
                 path_problems.append(f"{path}: no {TRAJ_FILE_NAME} found under this directory")
         elif path.exists():
@@ -59,7 +59,7 @@ def find_trajectory_files(
 def validate_paths(
     paths: Iterable[str | os.PathLike], echo: Callable[[str], None] = print
 ) -> ExitCode:
-    """Check every traj_data.json under ``paths``; print problems and a summary; return exit code."""
+    """Check every traj_data.json under ``paths``, print problems and a summary, return the code."""
     paths = list(paths)
     if not paths:
         raise UserError("validate: give at least one file or directory", ExitCode.USAGE)

@@ -297,6 +297,28 @@ def test_schema_problems_agree_with_plain_jsonschema(mutations):
     assert (trajectory._schema_problems(data) == []) == plain.is_valid(data)
 
 
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "pattern": "^a"},  # a keyword the acceptor does not compile
+        {"type": "string", "minimum": 1},  # a keyword on a type it does not apply to
+        {"type": ["string", "null"]},
+        {"$ref": "https://example.com/other.json"},
+        {"$ref": "#/$defs/nowhere"},
+    ],
+)
+def test_acceptor_declines_schemas_it_cannot_compile(schema):
+    assert trajectory._compile_acceptor(schema) is None
+
+
+def test_acceptor_rejects_huge_and_odd_mask_values_safely():
+    for bad_run in ([2**70, 1], [1, 2**70], [True, 1], [1, None]):
+        data = make_trajectory()
+        data["plan"]["low_actions"][1]["discrete_action"]["args"]["mask"][0] = bad_run
+        assert trajectory._checkers()[1](data) is False
+        assert first_problem(data).json_path.startswith(f"{MASK_PATH}[0][")
+
+
 def test_acceptor_falls_back_for_integral_floats():
     data = make_trajectory()
     data["images"][0]["low_idx"] = 0.0  # JSON Schema counts 0.0 as an integer
