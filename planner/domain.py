@@ -1,0 +1,102 @@
+"""The full PDDL domain: ``domains/household.pddl`` plus goal actions compiled from the task templates.
+
+Every task type (and its ``_slice`` variant) becomes one goal action, switched on for a problem by a
+static guard fact over classes, e.g. ``(task_pick_heat_then_place_in_recep c_apple c_counter_top)``.
+The domain text is therefore the same for every problem: other planners (pyperplan, Fast Downward)
+can be run on one domain file and any of our problem files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from alfred_gen.tasks import TaskType, task_types
+
+_PREDICATES_MARK = "; @task-predicates"
+_ACTIONS_MARK = "; @goal-actions"
+
+
+def _read_data(name: str) -> str:
+    return resources.files("alfred_gen.domains").joinpath(name).read_text(encoding="utf-8")
+
+
+def class_variable(slot: str) -> str:
+    """The goal action parameter standing for a task slot's class."""
+    return f"?class_{slot}"
+
+
+def compile_goal_action(task_type: TaskType, sliced: bool) -> tuple[str, str]:
+    """(guard predicate declaration, goal action text) for one task type / variant."""
+    goal = task_type.goal
+    slot_vars = [class_variable(slot) for slot in task_type.slots]
+    parameters = " ".join(f"{var} - {typ}" for var, typ in goal.parameters)
+    parameters += "".join(f" {var} - class" for var in slot_vars)
+    guard = task_type.guard_predicate(sliced)
+    conditions = [f"({guard} {' '.join(slot_vars)})"]
+    for atom in goal.precondition:
+        conditions.append(re.sub(r"\{(\w+)\}", lambda m: class_variable(m.group(1)), atom))
+    if sliced:
+        conditions.extend(f"(isSliced {var})" for var in goal.sliced)
+    declaration = f"({guard} {' '.join(f'{var} - class' for var in slot_vars)})"
+    action = (
+        f"  (:action {task_type.goal_action_name(sliced)}\n"
+        f"    :parameters ({parameters})\n"
+        f"    :precondition (and {' '.join(conditions)})\n"
+        f"    :effect (goalReached))\n"
+    )
+    return declaration, action
+
+
+@lru_cache(maxsize=1)
+def domain_text() -> str:
+    """The complete domain, base actions plus one goal action per task type and variant."""
+    base = _read_data("household.pddl")
+    if _PREDICATES_MARK not in base or _ACTIONS_MARK not in base:
+        raise ValueError("household.pddl lacks the markers where goal actions are compiled in")
+    declarations: list[str] = []
+    actions: list[str] = []
+    for task_type in task_types():
+        for sliced in (False, True) if task_type.slice_variant else (False,):
+            declaration, action = compile_goal_action(task_type, sliced)
+            declarations.append(f"    {declaration}\n")
+            actions.append(action)
+    text = base.replace(_PREDICATES_MARK, "".join(declarations).strip() + "\n    " + _PREDICATES_MARK, 1)
+    text = text.replace(_ACTIONS_MARK, "\n".join(actions).strip() + "\n\n  " + _ACTIONS_MARK, 1)
+    return text
+
+
+@dataclass(frozen=True)
+class ActionReading:
+    """How one domain action reads as an ALFRED step (see ``domains/actions.json``)."""
+
+    alfred: str
+    roles: dict[str, str]  # role (object, receptacle, tool, location) -> PDDL variable
+
+
+@lru_cache(maxsize=1)
+def action_readings() -> dict[str, ActionReading]:
+    """Domain action name (lower case, as planners print it) -> its ALFRED reading."""
+    data: dict[str, Any] = json.loads(_read_data("actions.json"))
+    readings = {}
+    for name, entry in data.items():
+        if name.startswith("_"):
+            continue
+        roles = {role: var for role, var in entry.items() if role != "alfred"}
+        readings[name.lower()] = ActionReading(entry["alfred"], roles)
+    return readings
+
+
+@lru_cache(maxsize=1)
+def action_parameters() -> dict[str, tuple[str, ...]]:
+    """Domain action name (lower case) -> its parameter variables in order, read from the domain."""
+    params: dict[str, tuple[str, ...]] = {}
+    pattern = re.compile(r"\(:action\s+(\S+)\s*:parameters\s*\(([^)]*)\)", re.IGNORECASE)
+    for match in pattern.finditer(domain_text()):
+        tokens = match.group(2).split()
+        params[match.group(1).lower()] = tuple(t.lower() for t in tokens if t.startswith("?"))
+    return params

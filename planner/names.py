@@ -1,0 +1,125 @@
+"""PDDL-safe names for THOR ids, classes and agent poses, and the way back.
+
+THOR ids (``Apple|-01.70|+01.52|+00.20``, ``Sink|+00.10|+00.90|-01.20|SinkBasin``) contain
+characters PDDL names may not (``|``, ``.``, ``+``), and PDDL is case-insensitive (pyperplan and
+Fast Downward lower-case everything). The escape below is therefore all lower-case and invertible
+on its own, so a plan read back from any planner's output maps to THOR ids without a side table:
+
+- ``a``-``z`` and ``0``-``9`` stay;
+- an upper-case letter becomes ``_`` plus its lower-case form (``Apple`` -> ``_apple``);
+- ``|`` ``.`` ``+`` ``-`` ``_`` become ``-b`` ``-d`` ``-p`` ``-m`` ``-u``;
+- anything else becomes ``-x`` + 6 hex digits of its code point;
+- a kind prefix (``o`` for objects, ``c`` for classes) makes the name start with a letter.
+
+Example: ``Apple|-01.70|+01.52|+00.20`` -> ``o_apple-b-m01-d70-b-p01-d52-b-p00-d20``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+OBJECT_PREFIX = "o"
+CLASS_PREFIX = "c"
+
+_SPECIAL = {"|": "-b", ".": "-d", "+": "-p", "-": "-m", "_": "-u"}
+_UNSPECIAL = {code[1]: char for char, code in _SPECIAL.items()}
+
+
+def escape(text: str) -> str:
+    """The invertible, lower-case, PDDL-safe form of ``text`` (without a kind prefix)."""
+    out: list[str] = []
+    for char in text:
+        if "a" <= char <= "z" or "0" <= char <= "9":
+            out.append(char)
+        elif "A" <= char <= "Z":
+            out.append("_" + char.lower())
+        elif char in _SPECIAL:
+            out.append(_SPECIAL[char])
+        else:
+            out.append(f"-x{ord(char):06x}")
+    return "".join(out)
+
+
+def unescape(name: str) -> str:
+    """Inverse of :func:`escape`; ValueError on text :func:`escape` never produces."""
+    out: list[str] = []
+    i = 0
+    n = len(name)
+    while i < n:
+        char = name[i]
+        if char == "_":
+            if i + 1 >= n or not "a" <= name[i + 1] <= "z":
+                raise ValueError(f"not an escaped name: {name!r}")
+            out.append(name[i + 1].upper())
+            i += 2
+        elif char == "-":
+            code = name[i + 1] if i + 1 < n else ""
+            if code == "x":
+                out.append(chr(int(name[i + 2 : i + 8], 16)))
+                i += 8
+            elif code in _UNSPECIAL:
+                out.append(_UNSPECIAL[code])
+                i += 2
+            else:
+                raise ValueError(f"not an escaped name: {name!r}")
+        elif "a" <= char <= "z" or "0" <= char <= "9":
+            out.append(char)
+            i += 1
+        else:
+            raise ValueError(f"not an escaped name: {name!r}")
+    return "".join(out)
+
+
+def object_name(object_id: str) -> str:
+    """PDDL name of a THOR object id."""
+    return OBJECT_PREFIX + escape(object_id)
+
+
+def object_id(name: str) -> str:
+    """THOR object id of a PDDL object name made by :func:`object_name`."""
+    if not name.startswith(OBJECT_PREFIX):
+        raise ValueError(f"not an object name: {name!r}")
+    return unescape(name[len(OBJECT_PREFIX) :])
+
+
+def class_name(object_class: str) -> str:
+    """PDDL name of a THOR class (object type), e.g. ``CounterTop`` -> ``c_counter_top``."""
+    return CLASS_PREFIX + escape(object_class)
+
+
+def class_of(name: str) -> str:
+    """THOR class of a PDDL class name made by :func:`class_name`."""
+    if not name.startswith(CLASS_PREFIX):
+        raise ValueError(f"not a class name: {name!r}")
+    return unescape(name[len(CLASS_PREFIX) :])
+
+
+def _signed(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)
+
+
+def location_name(pose: Sequence[float], grid: float = 0.25) -> str:
+    """PDDL name of an agent pose [x, z, rotation, horizon], in ALFRED's ``loc|x|z|r|h`` spirit.
+
+    x and z count grid steps and rotation counts quarter turns, as ALFRED's location names do:
+    [-1.0, 0.25, 270, 30] -> ``loc_m4_1_3_30``. Poses off the grid round to the nearest step; the
+    encoder disambiguates such collisions and keeps the exact pose in its name map.
+    """
+    x, z, rotation, horizon = (float(v) for v in pose[:4])
+    xi = int(math.floor(x / grid + 0.5))
+    zi = int(math.floor(z / grid + 0.5))
+    quarter = int(math.floor(rotation / 90.0 + 0.5)) % 4
+    return f"loc_{_signed(xi)}_{_signed(zi)}_{quarter}_{_signed(int(round(horizon)))}"
+
+
+def alfred_location(name: str) -> str:
+    """ALFRED's ``planner_action.location`` string for a location name (``loc|-4|1|3|30``)."""
+    fields = name.split("_")[1:5]
+    return "loc|" + "|".join(f"-{f[1:]}" if f.startswith("m") else f for f in fields)
+
+
+def pose_of_location(name: str, grid: float = 0.25) -> list[float]:
+    """The grid pose a location name stands for (exact for on-grid poses)."""
+    fields = [int(f"-{f[1:]}" if f.startswith("m") else f) for f in name.split("_")[1:5]]
+    return [fields[0] * grid, fields[1] * grid, fields[2] * 90, fields[3]]

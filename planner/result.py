@@ -1,0 +1,158 @@
+"""What the planner hands on: a status, and the plan as ALFRED high-level steps with THOR ids.
+
+A :class:`PlanStep` is one action of ALFRED's high-level vocabulary (GotoLocation, PickupObject,
+PutObject, OpenObject, CloseObject, HeatObject, CoolObject, CleanObject, SliceObject, ToggleObject)
+with THOR object ids and the agent pose it happens at. The goal action of the PDDL plan is not a
+step; ALFRED's closing NoOp/End is the expander's to add.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from alfred_gen.planner import names
+from alfred_gen.planner.domain import action_parameters, action_readings
+
+#: PlanResult.status values.
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+TIMEOUT = "timeout"
+ERROR = "error"
+STATUSES = (SOLVED, UNSOLVABLE, TIMEOUT, ERROR)
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One high-level step.
+
+    - ``action``: ALFRED's high-level action name.
+    - ``object_id``: what is acted on: the object picked up, put, heated, cooled, cleaned or
+      sliced; the receptacle opened or closed; the lamp switched on. "" for GotoLocation.
+    - ``receptacle_id``: where: the receptacle picked from or put into (a movable receptacle's own
+      id when the object lies in it), the microwave / fridge / sink basin used. "" otherwise.
+    - ``tool_id``: the knife held while slicing. "" otherwise.
+    - ``location``: the agent pose [x, z, rotation, horizon]: the destination of GotoLocation, the
+      pose the step is done from otherwise.
+    - ``location_name``: ALFRED's ``loc|x|z|r|h`` spelling of that pose (grid steps, quarter turns).
+    - ``sliced``: the object is already cut: PickupObject/PutObject/... act on one of its slices
+      (THOR ids ``<object_id>|<Type>Sliced_<n>``; which slice is the expander's choice).
+    - ``operator``: the grounded PDDL operator, as planners print it.
+    """
+
+    action: str
+    object_id: str = ""
+    receptacle_id: str = ""
+    tool_id: str = ""
+    location: tuple[float, ...] = ()
+    location_name: str = ""
+    sliced: bool = False
+    operator: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "object_id": self.object_id,
+            "receptacle_id": self.receptacle_id,
+            "tool_id": self.tool_id,
+            "location": list(self.location),
+            "location_name": self.location_name,
+            "sliced": self.sliced,
+            "operator": self.operator,
+        }
+
+    def describe(self) -> str:
+        """One readable line: ``PickupObject Apple|-01.70|+01.52|+00.20 from Fridge|... at loc|...``."""
+        words = [self.action]
+        if self.action == "GotoLocation":
+            words.append(self.location_name)
+            return " ".join(words)
+        if self.object_id:
+            words.append(("slice of " if self.sliced else "") + self.object_id)
+        if self.tool_id:
+            words.append(f"with {self.tool_id}")
+        if self.receptacle_id:
+            preposition = {"PickupObject": "from", "PutObject": "into"}.get(self.action, "in")
+            words.append(f"{preposition} {self.receptacle_id}")
+        return " ".join(words)
+
+
+@dataclass
+class PlanResult:
+    """The planner's answer.
+
+    ``status`` is one of solved / unsolvable / timeout / error; ``plan`` the steps (empty unless
+    solved); ``reason`` why there is no plan (or what went wrong); ``expanded`` states expanded;
+    ``time`` seconds spent (parse, ground, search, validate); ``operators`` the raw grounded PDDL
+    plan including the final goal action; ``search`` which search found it (ehc / gbfs).
+    """
+
+    status: str
+    plan: list[PlanStep] = field(default_factory=list)
+    reason: str = ""
+    expanded: int = 0
+    time: float = 0.0
+    operators: list[str] = field(default_factory=list)
+    search: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "plan": [step.to_dict() for step in self.plan],
+            "reason": self.reason,
+            "expanded": self.expanded,
+            "time": self.time,
+            "operators": list(self.operators),
+            "search": self.search,
+        }
+
+
+def split_operator(operator: str) -> tuple[str, list[str]]:
+    """``(pickupobject a b c)`` -> (``pickupobject``, [a, b, c])."""
+    words = operator.strip().strip("()").split()
+    return words[0].lower(), [w.lower() for w in words[1:]]
+
+
+def read_steps(
+    operators: Sequence[str],
+    thor_id: Callable[[str], str] = names.object_id,
+    pose: Callable[[str], list[float]] = names.pose_of_location,
+    states: Sequence[frozenset[str]] | None = None,
+) -> list[PlanStep]:
+    """ALFRED steps of a grounded PDDL plan; goal actions are dropped.
+
+    ``thor_id`` and ``pose`` map PDDL names back (defaults: un-escaping, grid poses); ``states``
+    (the state before each operator, from validation) tells which objects are already sliced.
+    """
+    readings = action_readings()
+    parameters = action_parameters()
+    steps: list[PlanStep] = []
+    for index, operator in enumerate(operators):
+        action, args = split_operator(operator)
+        reading = readings.get(action)
+        if reading is None:
+            continue  # a goal action
+        bound = dict(zip(parameters[action], args))
+        role = {r: bound[var.lower()] for r, var in reading.roles.items()}
+        location = role.get("location", "")
+        obj = role.get("object", "")
+        sliced = False
+        if obj and states is not None and index < len(states):
+            sliced = f"(issliced {obj})" in states[index]
+        steps.append(
+            PlanStep(
+                action=reading.alfred,
+                object_id=thor_id(obj) if obj else "",
+                receptacle_id=thor_id(role["receptacle"]) if role.get("receptacle") else "",
+                tool_id=thor_id(role["tool"]) if role.get("tool") else "",
+                location=tuple(pose(location)) if location else (),
+                location_name=names.alfred_location(location) if location else "",
+                sliced=sliced,
+                operator=operator,
+            )
+        )
+    return steps

@@ -1,0 +1,110 @@
+"""The planner's entry points: PDDL text (or an encoded problem) in, a validated PlanResult out.
+
+Pipeline: quick unsolvability verdict from the encoder -> parse (pyperplan's parser) -> ground
+(:mod:`alfred_gen.planner.grounding`) -> search (FF by default) -> validate the plan on the grounded
+task -> read it back as ALFRED steps with THOR ids. A plan that fails validation is never returned:
+the result is then an ``error`` (a bug in the planner, reported with the reason).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from alfred_gen.planner import names
+from alfred_gen.planner.encode import EncodedProblem
+from alfred_gen.planner.grounding import GroundTask, ground_text
+from alfred_gen.planner.heuristic import HEURISTICS
+from alfred_gen.planner.postprocess import tidy_plan
+from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult, read_steps
+from alfred_gen.planner.search import SEARCHES, SearchTimeout
+from alfred_gen.planner.validate import validate_plan
+
+#: Default time limit of one planner call, in seconds.
+DEFAULT_TIME_LIMIT = 30.0
+
+
+def solve_task(
+    task: GroundTask,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    search: str = "ff",
+    heuristic: str = "hff",
+    thor_id: Callable[[str], str] = names.object_id,
+    pose: Callable[[str], list[float]] = names.pose_of_location,
+    started: float | None = None,
+    tidy: bool = True,
+) -> PlanResult:
+    """Search a grounded task, tidy the plan (:mod:`alfred_gen.planner.postprocess`), validate it
+    and read it as ALFRED steps."""
+    started = time.perf_counter() if started is None else started
+    deadline = None if time_limit is None else started + time_limit
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r} (known: {', '.join(SEARCHES)})")
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"unknown heuristic {heuristic!r} (known: {', '.join(HEURISTICS)})")
+    try:
+        outcome = SEARCHES[search](task, HEURISTICS[heuristic](task), deadline)
+    except SearchTimeout:
+        return PlanResult(TIMEOUT, reason=f"no plan found within {time_limit:g} s", time=time.perf_counter() - started)
+    if outcome.plan is None:
+        if outcome.exhausted:
+            why = "the goal cannot be reached from the start state"
+            status = UNSOLVABLE
+        else:
+            why = "; ".join(outcome.notes) or "search failed"
+            status = ERROR
+        return PlanResult(status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search)
+    plan = tidy_plan(task, outcome.plan) if tidy else outcome.plan
+    operators = [task.operators[op] for op in plan]
+    check = validate_plan(task, operators)
+    if not check.ok:
+        return PlanResult(
+            ERROR,
+            reason=f"planner bug: plan failed validation: {check.message}",
+            expanded=outcome.expanded,
+            time=time.perf_counter() - started,
+            operators=operators,
+            search=outcome.search,
+        )
+    steps = read_steps(operators, thor_id, pose, check.states)
+    return PlanResult(
+        SOLVED,
+        plan=steps,
+        expanded=outcome.expanded,
+        time=time.perf_counter() - started,
+        operators=operators,
+        search=outcome.search,
+    )
+
+
+def solve_pddl(
+    domain_text: str,
+    problem_text: str,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    search: str = "ff",
+    heuristic: str = "hff",
+    thor_id: Callable[[str], str] = names.object_id,
+    pose: Callable[[str], list[float]] = names.pose_of_location,
+) -> PlanResult:
+    """Plan for a PDDL domain and problem given as text (end to end: parse, ground, search)."""
+    started = time.perf_counter()
+    try:
+        task = ground_text(domain_text, problem_text)
+    except Exception as error:  # pyperplan raises plain exceptions on bad PDDL
+        return PlanResult(ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started)
+    return solve_task(task, time_limit, search, heuristic, thor_id, pose, started)
+
+
+def solve(
+    encoded: EncodedProblem,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    search: str = "ff",
+    heuristic: str = "hff",
+) -> PlanResult:
+    """Plan for an encoded task; the encoder's quick verdict short-cuts the search."""
+    started = time.perf_counter()
+    if encoded.unsolvable_reason:
+        return PlanResult(UNSOLVABLE, reason=encoded.unsolvable_reason, time=time.perf_counter() - started)
+    result = solve_pddl(encoded.domain_text, encoded.problem_text, time_limit, search, heuristic, encoded.thor_id, encoded.pose)
+    result.time = time.perf_counter() - started
+    return result
