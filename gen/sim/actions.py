@@ -1,0 +1,478 @@
+"""Agent and interaction actions of the `lite` simulator, with THOR 2.1's preconditions.
+
+Every handler first checks everything that could make the action fail and raises
+:class:`ActionFailed` with THOR-like wording before it changes anything, so a failed action leaves
+the world exactly as it was. A handler returns the value THOR puts in ``actionReturn``.
+
+The scene-setup actions (Initialize, InitialRandomSpawn, SetObjectPoses, ...) live in
+:mod:`alfred_gen.sim.setup_actions`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from alfred_gen.sim import catalogue
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.world import HORIZON_MAX, HORIZON_MIN, World, WorldObject
+
+if TYPE_CHECKING:
+    from alfred_gen.sim.lite import LiteController
+
+Handler = Callable[["LiteController", dict[str, Any]], Any]
+
+
+class ActionFailed(Exception):
+    """An action's precondition does not hold; the message becomes ``errorMessage``."""
+
+
+#: Keys ALFRED's recorder writes into interaction api_actions for its own bookkeeping; THOR ignored
+#: them and so does lite.
+ALFRED_BOOKKEEPING = frozenset({"coordinateObjectId", "coordinateReceptacleObjectId", "forceVisible", "cleanObjectId"})
+
+_EPS = 1e-3
+
+
+# --- argument helpers ---------------------------------------------------------------------------
+def number(args: dict[str, Any], key: str, default: float | None = None) -> float:
+    """A numeric argument (bools are not numbers here); ActionFailed if missing or malformed."""
+    value = args.get(key, default)
+    if value is None:
+        raise ActionFailed(f"missing argument {key!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ActionFailed(f"argument {key!r} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def flag(args: dict[str, Any], key: str, default: bool) -> bool:
+    value = args.get(key, default)
+    if not isinstance(value, bool):
+        raise ActionFailed(f"argument {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def object_arg(world: World, args: dict[str, Any], key: str = "objectId") -> WorldObject:
+    """The live object an argument names; ActionFailed for a missing, unknown or sliced-away id."""
+    object_id = args.get(key)
+    if not isinstance(object_id, str) or not object_id:
+        raise ActionFailed(f"missing argument {key!r}")
+    obj = world.get(object_id)
+    if obj is None:
+        raise ActionFailed(f"Object ID appears to be invalid: {object_id}")
+    if obj.is_sliced:
+        raise ActionFailed(f"{object_id} has been sliced and no longer exists as a whole")
+    return obj
+
+
+def require_in_reach(sim: "LiteController", obj: WorldObject) -> None:
+    """THOR's interactable check: visible, which includes being within the visibility distance."""
+    visible, distance = sim.visibility_state()
+    if visible[obj.index]:
+        return
+    world = sim.world
+    if world.enclosed(obj):
+        raise ActionFailed(f"{obj.object_id} is inside a closed receptacle")
+    if distance[obj.index] > sim.visibility_distance:
+        raise ActionFailed(
+            f"{obj.object_id} is not interactable: {distance[obj.index]:.2f} m away, beyond {sim.visibility_distance:g} m"
+        )
+    raise ActionFailed(f"{obj.object_id} is not visible")
+
+
+# --- navigation ---------------------------------------------------------------------------------
+def _heading(rotation: float) -> tuple[float, float]:
+    rad = math.radians(rotation)
+    return (round(math.sin(rad), 9), round(math.cos(rad), 9))
+
+
+def _move(sim: "LiteController", args: dict[str, Any], turn: int) -> None:
+    world = sim.world
+    grid = sim.grid_size
+    magnitude = number(args, "moveMagnitude", grid)
+    steps = magnitude / grid
+    if magnitude <= 0 or abs(steps - round(steps)) > 1e-6:
+        raise ActionFailed(f"moveMagnitude must be a positive multiple of the grid size {grid:g}, got {magnitude:g}")
+    dx, dz = _heading(world.agent.rotation + turn)
+    a = world.agent
+    x, z = a.x, a.z
+    eye_y = a.y + world.camera_y_offset * 0.5
+    blockers = world.floor_blockers()
+    for _ in range(int(round(steps))):
+        nx, nz = round(x + dx * grid, 6), round(z + dz * grid, 6)
+        point = world.navigable(nx, nz, blockers)
+        if point is None:
+            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): not a reachable position or blocked by an object")
+        if world.crosses_wall((x, eye_y, z), (point[0], eye_y, point[1])):
+            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): a wall is in the way")
+        x, z = point
+    a.x, a.z = x, z
+    world.follow_hand()
+
+
+def move_ahead(sim: "LiteController", args: dict[str, Any]) -> None:
+    _move(sim, args, 0)
+
+
+def move_back(sim: "LiteController", args: dict[str, Any]) -> None:
+    _move(sim, args, 180)
+
+
+def move_left(sim: "LiteController", args: dict[str, Any]) -> None:
+    _move(sim, args, 270)
+
+
+def move_right(sim: "LiteController", args: dict[str, Any]) -> None:
+    _move(sim, args, 90)
+
+
+def _quarter_turns(degrees: float) -> int:
+    turns = degrees / 90.0
+    if abs(turns - round(turns)) > 1e-6:
+        raise ActionFailed(f"lite rotates in multiples of 90 degrees, got {degrees:g}")
+    return int(round(turns))
+
+
+def _rotate(sim: "LiteController", args: dict[str, Any], sign: int) -> None:
+    turns = _quarter_turns(number(args, "degrees", 90.0))
+    world = sim.world
+    world.agent.rotation = (world.agent.rotation + sign * 90 * turns) % 360
+    world.follow_hand()
+
+
+def rotate_left(sim: "LiteController", args: dict[str, Any]) -> None:
+    _rotate(sim, args, -1)
+
+
+def rotate_right(sim: "LiteController", args: dict[str, Any]) -> None:
+    _rotate(sim, args, 1)
+
+
+def _look(sim: "LiteController", args: dict[str, Any], sign: int) -> None:
+    degrees = number(args, "degrees", 15.0)
+    if degrees < 0:
+        raise ActionFailed(f"degrees must not be negative, got {degrees:g}")
+    a = sim.world.agent
+    horizon = a.horizon + sign * degrees
+    if horizon < HORIZON_MIN - _EPS or horizon > HORIZON_MAX + _EPS:
+        direction = "down" if sign > 0 else "up"
+        raise ActionFailed(
+            f"cannot look {direction} to horizon {horizon:g}: limits are [{HORIZON_MIN:g}, {HORIZON_MAX:g}]"
+        )
+    a.horizon = float(round(horizon, 6))
+
+
+def look_up(sim: "LiteController", args: dict[str, Any]) -> None:
+    _look(sim, args, -1)
+
+
+def look_down(sim: "LiteController", args: dict[str, Any]) -> None:
+    _look(sim, args, 1)
+
+
+def _yaw_arg(value: Any) -> float:
+    if isinstance(value, dict):
+        if set(value) - {"x", "y", "z"}:
+            raise ActionFailed(f"rotation must be a number or {{x, y, z}}, got {value!r}")
+        value = value.get("y", 0.0)
+    return number({"rotation": value}, "rotation")
+
+
+def _teleport(sim: "LiteController", args: dict[str, Any], full: bool) -> None:
+    world = sim.world
+    x = number(args, "x")
+    z = number(args, "z")
+    if "y" in args:
+        number(args, "y")  # accepted and checked; the agent stays on the floor, as THOR snaps it
+    rotate = flag(args, "rotateOnTeleport", True)
+    rotation = world.agent.rotation
+    if full or "rotation" in args:
+        if "rotation" not in args:
+            raise ActionFailed("missing argument 'rotation'")
+        yaw = _yaw_arg(args["rotation"])
+        if rotate:
+            rotation = (_quarter_turns(yaw) * 90) % 360
+    horizon = world.agent.horizon
+    if full or "horizon" in args:
+        horizon = number(args, "horizon")
+        if horizon < HORIZON_MIN - _EPS or horizon > HORIZON_MAX + _EPS:
+            raise ActionFailed(f"horizon {horizon:g} is outside [{HORIZON_MIN:g}, {HORIZON_MAX:g}]")
+    if not flag(args, "standing", True):
+        raise ActionFailed("the lite agent cannot crouch (standing=false)")
+    point = world.navigable(x, z)
+    if point is None:
+        raise ActionFailed(f"cannot teleport to ({x:g}, {z:g}): not a reachable position or blocked by an object")
+    a = world.agent
+    a.x, a.z = point
+    a.rotation = rotation
+    a.horizon = float(round(horizon, 6))
+    world.follow_hand()
+
+
+def teleport_full(sim: "LiteController", args: dict[str, Any]) -> None:
+    _teleport(sim, args, True)
+
+
+def teleport(sim: "LiteController", args: dict[str, Any]) -> None:
+    _teleport(sim, args, False)
+
+
+def get_reachable_positions(sim: "LiteController", args: dict[str, Any]) -> list[dict[str, float]]:
+    y = sim.world.agent.y
+    return [{"x": x, "y": y, "z": z} for x, z in sim.world.reachable_points()]
+
+
+def pass_action(sim: "LiteController", args: dict[str, Any]) -> None:
+    return None
+
+
+# --- state changes ------------------------------------------------------------------------------
+def heat(world: World, obj: WorldObject) -> None:
+    """A microwave running with ``obj`` inside: hot, and cooked if it can be."""
+    obj.temperature = "Hot"
+    if obj.otype.cookable:
+        obj.is_cooked = True
+    world.touch(obj)
+    if obj.object_id not in world.heated:
+        world.heated.append(obj.object_id)
+
+
+def cool(world: World, obj: WorldObject) -> None:
+    obj.temperature = "Cold"
+    world.touch(obj)
+    if obj.object_id not in world.cooled:
+        world.cooled.append(obj.object_id)
+
+
+def wash(world: World, obj: WorldObject) -> None:
+    if obj.otype.dirtyable and obj.is_dirty:
+        obj.is_dirty = False
+    world.touch(obj)
+    if obj.object_id not in world.cleaned:
+        world.cleaned.append(obj.object_id)
+
+
+def running_faucets_over(world: World, basin: WorldObject) -> bool:
+    return any(
+        world.by_id[f].is_toggled for f, b in world.basin_of_faucet.items() if b == basin.object_id
+    )
+
+
+def apply_container_effects(world: World, obj: WorldObject) -> None:
+    """Effects of the receptacles an object (and its contents) now sits in."""
+    family = [obj, *world.descendants(obj)]
+    for recep in world.parent_chain(obj):
+        if recep.type_name in catalogue.HEAT_SOURCES and recep.is_toggled:
+            for o in family:
+                heat(world, o)
+        if recep.type_name in catalogue.WASH_BASINS and running_faucets_over(world, recep):
+            for o in family:
+                wash(world, o)
+
+
+# --- interactions -------------------------------------------------------------------------------
+def pickup_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    world = sim.world
+    obj = object_arg(world, args)
+    if not obj.otype.pickupable:
+        raise ActionFailed(f"{obj.object_id} is not pickupable")
+    if world.held is not None:
+        raise ActionFailed(f"Agent is already holding {world.held}")
+    require_in_reach(sim, obj)
+    world.detach(obj)
+    world.held = obj.object_id
+    world.sight_changed()
+    world.touch_family(obj)
+    world.move_to(obj, world.hand_center())
+
+
+def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    world = sim.world
+    if world.held is None:
+        raise ActionFailed("Agent is not holding anything")
+    held = world.by_id[world.held]
+    if "receptacleObjectId" in args:
+        if "objectId" in args and args["objectId"] != held.object_id:
+            raise ActionFailed(f"Agent is holding {held.object_id}, not {args['objectId']}")
+        receptacle = object_arg(world, args, "receptacleObjectId")
+    else:
+        receptacle = object_arg(world, args, "objectId")
+    flag(args, "placeStationary", True)
+    if not receptacle.otype.receptacle:
+        raise ActionFailed(f"{receptacle.object_id} is not a receptacle")
+    if receptacle is held or world.is_held_family(receptacle):
+        raise ActionFailed(f"cannot put {held.object_id} into itself")
+    require_in_reach(sim, receptacle)
+    if receptacle.otype.openable and receptacle.otype.encloses and not receptacle.is_open:
+        raise ActionFailed(f"{receptacle.object_id} is closed")
+    if not catalogue.can_place(held.type_name, receptacle.type_name):
+        raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
+    spots = world.free_spots(receptacle) if world.has_room(receptacle) else []
+    if not spots:
+        raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
+    a = world.agent
+    spot = min(spots, key=lambda p: ((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, p))
+    world.held = None
+    world.touch_family(held)
+    world.sight_changed()
+    world.place_at_spot(held, receptacle, spot)
+    apply_container_effects(world, held)
+
+
+def open_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    _set_open(sim, args, True)
+
+
+def close_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    _set_open(sim, args, False)
+
+
+def _set_open(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
+    world = sim.world
+    obj = object_arg(world, args)
+    if not obj.otype.openable:
+        raise ActionFailed(f"{obj.object_id} is not openable")
+    require_in_reach(sim, obj)
+    if obj.is_open == value:
+        raise ActionFailed(f"{obj.object_id} is already {'open' if value else 'closed'}")
+    if "moveMagnitude" in args:
+        openness = number(args, "moveMagnitude")
+        if not 0.0 < openness <= 1.0:
+            raise ActionFailed(f"moveMagnitude (openness) must be in (0, 1], got {openness:g}")
+    obj.is_open = value
+    world.touch(obj)
+    world.sight_changed()
+    if not value and obj.type_name in catalogue.COLD_SOURCES:
+        for inside in world.descendants(obj):
+            cool(world, inside)
+
+
+def toggle_object_on(sim: "LiteController", args: dict[str, Any]) -> None:
+    _set_toggle(sim, args, True)
+
+
+def toggle_object_off(sim: "LiteController", args: dict[str, Any]) -> None:
+    _set_toggle(sim, args, False)
+
+
+def _set_toggle(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
+    world = sim.world
+    obj = object_arg(world, args)
+    if not obj.otype.toggleable:
+        raise ActionFailed(f"{obj.object_id} is not toggleable")
+    require_in_reach(sim, obj)
+    if obj.is_toggled == value:
+        raise ActionFailed(f"{obj.object_id} is already {'on' if value else 'off'}")
+    obj.is_toggled = value
+    world.touch(obj)
+    if not value:
+        return
+    if obj.type_name in catalogue.HEAT_SOURCES:
+        for inside in world.descendants(obj):
+            heat(world, inside)
+    basin_id = world.basin_of_faucet.get(obj.object_id)
+    if basin_id is not None and world.get(basin_id) is not None:
+        for inside in world.descendants(world.by_id[basin_id]):
+            wash(world, inside)
+
+
+def slice_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    world = sim.world
+    obj = object_arg(world, args)
+    if not obj.otype.sliceable:
+        raise ActionFailed(f"{obj.object_id} is not sliceable")
+    held = world.by_id[world.held] if world.held is not None else None
+    if held is None or held.type_name not in catalogue.SLICING_TOOLS:
+        raise ActionFailed("SliceObject requires holding a Knife or ButterKnife")
+    require_in_reach(sim, obj)
+    make_slices(world, obj)
+
+
+def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
+    """Replace a whole object by its slices, laid along its longest horizontal side."""
+    sliced_type = catalogue.SLICED_TYPES[obj.type_name]
+    count = catalogue.SLICE_COUNTS[obj.type_name]
+    parent = world.by_id[obj.parent] if obj.parent is not None else None
+    world.detach(obj)
+    obj.is_sliced = True
+    world.touch(obj)
+    world.sight_changed()
+    sx, sy, sz = obj.size
+    cx, cy, cz = obj.center
+    along_x = sx >= sz
+    length = sx if along_x else sz
+    suffix = obj.name.rsplit("_", 1)[-1]
+    pieces = []
+    for i in range(count):
+        if count == 1:
+            size = catalogue.object_type(sliced_type).size
+            center = (cx, cy - sy / 2 + size[1] / 2, cz)
+        else:
+            t = length / count
+            offset = -length / 2 + (i + 0.5) * t
+            size = (t, sy, sz) if along_x else (sx, sy, t)
+            center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
+        box = Box.from_center(center, size)
+        piece = WorldObject(
+            f"{obj.object_id}|{sliced_type}_{i + 1}", sliced_type, f"{sliced_type}_{i + 1}_{suffix}",
+            center, obj.rotation, box,
+        )
+        piece.temperature = obj.temperature
+        piece.is_cooked = obj.is_cooked and piece.otype.cookable
+        world.add_object(piece)
+        if parent is not None:
+            world.attach(piece, parent)
+        pieces.append(piece)
+    world.sight_changed()
+    return pieces
+
+
+def clean_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    world = sim.world
+    obj = object_arg(world, args)
+    if not obj.otype.dirtyable:
+        raise ActionFailed(f"{obj.object_id} is not dirtyable")
+    require_in_reach(sim, obj)
+    if not obj.is_dirty:
+        raise ActionFailed(f"{obj.object_id} is already clean")
+    obj.is_dirty = False
+    world.touch(obj)
+
+
+def drop_hand_object(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Let go of the held object: it lands on the floor just ahead of the agent, in no receptacle."""
+    world = sim.world
+    if world.held is None:
+        raise ActionFailed("Agent is not holding anything")
+    held = world.by_id[world.held]
+    hx, _, hz = world.hand_center()
+    world.held = None
+    world.touch_family(held)
+    world.sight_changed()
+    world.move_to(held, (hx, world.scene.floor_y + held.size[1] / 2, hz))
+
+
+#: action name -> (handler, accepted argument names besides "action" and "forceAction").
+AGENT_ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {
+    "MoveAhead": (move_ahead, frozenset({"moveMagnitude"})),
+    "MoveBack": (move_back, frozenset({"moveMagnitude"})),
+    "MoveLeft": (move_left, frozenset({"moveMagnitude"})),
+    "MoveRight": (move_right, frozenset({"moveMagnitude"})),
+    "RotateLeft": (rotate_left, frozenset({"degrees"})),
+    "RotateRight": (rotate_right, frozenset({"degrees"})),
+    "LookUp": (look_up, frozenset({"degrees"})),
+    "LookDown": (look_down, frozenset({"degrees"})),
+    "TeleportFull": (teleport_full, frozenset({"x", "y", "z", "rotation", "horizon", "rotateOnTeleport", "standing"})),
+    "Teleport": (teleport, frozenset({"x", "y", "z", "rotation", "horizon", "rotateOnTeleport", "standing"})),
+    "GetReachablePositions": (get_reachable_positions, frozenset()),
+    "Pass": (pass_action, frozenset()),
+    "PickupObject": (pickup_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "PutObject": (put_object, frozenset({"objectId", "receptacleObjectId", "placeStationary"}) | ALFRED_BOOKKEEPING),
+    "OpenObject": (open_object, frozenset({"objectId", "moveMagnitude"}) | ALFRED_BOOKKEEPING),
+    "CloseObject": (close_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "ToggleObjectOn": (toggle_object_on, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "ToggleObjectOff": (toggle_object_off, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "SliceObject": (slice_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "CleanObject": (clean_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
+    "DropHandObject": (drop_hand_object, frozenset()),
+}

@@ -1,0 +1,70 @@
+"""The result of one simulator step, shaped like ``ai2thor.server.Event``.
+
+``metadata`` has THOR 2.1's layout. It is assembled on first access from an immutable snapshot
+taken when the step ended (cached per-object dicts plus this step's visibility and distances), so
+stepping stays cheap for callers that only look at some events. The dicts are shared with the
+simulator's caches: read them, do not modify them (copy first if you must).
+
+Image fields (``frame``, ``depth_frame``, ``instance_segmentation_frame``, ``instance_masks``,
+``color_to_object_id``, ``object_id_to_color``, ``instance_detections2D``) are None unless a
+renderer is plugged into the controller.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: Fields a renderer may fill, with the names ``ai2thor.server.Event`` uses.
+IMAGE_FIELDS = (
+    "frame",
+    "depth_frame",
+    "instance_segmentation_frame",
+    "instance_masks",
+    "color_to_object_id",
+    "object_id_to_color",
+    "instance_detections2D",
+    "class_segmentation_frame",
+    "class_masks",
+)
+
+
+class Event:
+    """One step's outcome: ``metadata`` plus optional images."""
+
+    __slots__ = ("_metadata", "_snapshot", *IMAGE_FIELDS)
+
+    def __init__(self, head: dict[str, Any], listing: tuple[tuple[dict[str, Any], int], ...],
+                 visible: np.ndarray, distance: np.ndarray, images: dict[str, Any] | None = None) -> None:
+        self._metadata: dict[str, Any] | None = None
+        self._snapshot = (head, listing, visible, distance)
+        for name in IMAGE_FIELDS:
+            setattr(self, name, None)
+        if images:
+            for name, value in images.items():
+                if name not in IMAGE_FIELDS:
+                    raise ValueError(f"unknown image field {name!r}")
+                setattr(self, name, value)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        if self._metadata is None:
+            head, listing, visible, distance = self._snapshot
+            vis = visible.tolist()
+            dist = np.round(distance, 5).tolist()
+            objects = [dict(meta, visible=vis[row], distance=dist[row]) for meta, row in listing]
+            metadata = dict(head)
+            metadata["objects"] = objects
+            self._metadata = metadata
+            self._snapshot = None  # type: ignore[assignment]
+        return self._metadata
+
+    # Convenience mirrors of ai2thor.server.Event.
+    @property
+    def cv2img(self) -> np.ndarray | None:
+        return None if self.frame is None else self.frame[..., ::-1]
+
+    def __repr__(self) -> str:
+        m = self.metadata
+        return f"<Event {m.get('lastAction')} success={m.get('lastActionSuccess')} scene={m.get('sceneName')}>"

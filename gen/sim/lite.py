@@ -1,0 +1,217 @@
+"""`lite`: the embedded, headless re-implementation of the AI2-THOR 2.1 behaviour ALFRED relies on.
+
+Usage mirrors ``ai2thor.controller.Controller``::
+
+    from alfred_gen.sim.lite import LiteController
+    sim = LiteController(scene)                      # a Scene, or a scene name
+    event = sim.step({"action": "PickupObject", "objectId": "Apple|+00.10|+00.93|-01.20"})
+    event = sim.step(action="MoveAhead")
+    event.metadata["lastActionSuccess"], event.metadata["objects"], ...
+
+An unknown action, an unknown or malformed argument, or an unmet precondition gives a failed
+event (``lastActionSuccess`` false, the reason in ``errorMessage``) and changes nothing; it never
+raises. Visibility is geometric by default (see :mod:`alfred_gen.sim.visibility`); a
+renderer-backed model plugs in through ``visibility=`` and images through ``renderer=``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sim.actions import AGENT_ACTIONS, ActionFailed, Handler
+from alfred_gen.sim.event import Event
+from alfred_gen.sim.scene import GRID_SIZE, Scene
+from alfred_gen.sim.setup_actions import SETUP_ACTIONS
+from alfred_gen.sim.visibility import GeometricVisibility, VisibilityModel
+from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, Camera, World
+
+#: Backend name and version recorded in trajectories.
+BACKEND = "lite"
+VERSION = "1"
+
+#: Every action lite understands -> (handler, accepted argument names).
+ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {**AGENT_ACTIONS, **SETUP_ACTIONS}
+
+#: Arguments every action accepts (THOR's generic ones).
+COMMON_ARGS = frozenset({"action", "forceAction", "sequenceId", "agentId"})
+
+#: A renderer: called with the controller after each step, returns Event image fields by name.
+Renderer = Callable[["LiteController"], dict[str, Any]]
+
+
+def _default_scene_resolver(name: str) -> Scene:
+    try:
+        from alfred_gen.scenes import get_scene  # type: ignore[attr-defined]
+    except ImportError as error:
+        raise UserError(
+            f"cannot load scene {name!r} by name: the scene library (alfred_gen.scenes.get_scene) is not available",
+            ExitCode.BACKEND_UNAVAILABLE,
+        ) from error
+    return get_scene(name)
+
+
+class LiteController:
+    """An AI2-THOR-shaped controller over the lite world model."""
+
+    def __init__(
+        self,
+        scene: Scene | str | None = None,
+        *,
+        width: int = 300,
+        height: int = 300,
+        render_image: bool = True,
+        render_depth_image: bool = False,
+        render_object_image: bool = False,
+        grid_size: float = GRID_SIZE,
+        visibility_distance: float = 1.5,
+        scene_resolver: Callable[[str], Scene] | None = None,
+        visibility: VisibilityModel | None = None,
+        renderer: Renderer | None = None,
+        camera_y_offset: float = CAMERA_Y_OFFSET,
+        field_of_view: float = FIELD_OF_VIEW,
+    ) -> None:
+        if abs(grid_size - GRID_SIZE) > 1e-9:
+            raise ValueError(f"lite supports grid_size {GRID_SIZE} only, got {grid_size}")
+        self.width = width
+        self.height = height
+        self.render_image = render_image
+        self.render_depth_image = render_depth_image
+        self.render_object_image = render_object_image
+        self.render_class_image = False
+        self.grid_size = grid_size
+        self.visibility_distance = visibility_distance
+        self.field_of_view = field_of_view
+        self.camera_y_offset = camera_y_offset
+        self.scene_resolver = scene_resolver or _default_scene_resolver
+        self.visibility: VisibilityModel = visibility or GeometricVisibility()
+        self.renderer = renderer
+        self._scene: Scene | None = None
+        self._world: World | None = None
+        self._sight_key: tuple[Any, ...] | None = None
+        self._sight: tuple[np.ndarray, np.ndarray] | None = None
+        self.last_event: Event | None = None
+        self.last_action: dict[str, Any] | None = None
+        if scene is not None:
+            self.reset(scene)
+
+    # --- THOR's controller interface ------------------------------------------------------------
+    @property
+    def scene(self) -> Scene:
+        """The static Scene of the current episode."""
+        if self._scene is None:
+            raise RuntimeError("no scene loaded: call reset(scene) first")
+        return self._scene
+
+    @property
+    def world(self) -> World:
+        """The dynamic world state (objects, containment, agent) of the current episode."""
+        if self._world is None:
+            raise RuntimeError("no scene loaded: call reset(scene) first")
+        return self._world
+
+    def reset(self, scene: Scene | str) -> Event:
+        """Load a scene (a Scene, or a name for the scene resolver) in its initial state."""
+        if isinstance(scene, str):
+            scene = self.scene_resolver(scene)
+        if not isinstance(scene, Scene):
+            raise TypeError(f"reset() takes a Scene or a scene name, got {type(scene).__name__}")
+        self._scene = scene
+        self._world = World(scene)
+        self._world.camera_y_offset = self.camera_y_offset
+        self._sight_key = None
+        self._sight = None
+        self.last_action = {"action": "Reset"}
+        self.last_event = self._event("", True, "", None)
+        return self.last_event
+
+    def step(self, action: dict[str, Any] | str | None = None, **kwargs: Any) -> Event:
+        """Execute one action: ``step({"action": "MoveAhead"})`` or ``step(action="MoveAhead")``."""
+        if isinstance(action, dict):
+            request = {**action, **kwargs}
+        elif isinstance(action, str):
+            request = {"action": action, **kwargs}
+        elif action is None:
+            request = dict(kwargs)
+        else:
+            request = {"action": action}
+        name = request.get("action")
+        self.last_action = request
+        if self._world is None:
+            raise RuntimeError("no scene loaded: call reset(scene) first")
+        try:
+            entry = ACTIONS.get(name) if isinstance(name, str) else None
+            if entry is None:
+                raise ActionFailed(f"Unknown action {name!r}")
+            handler, accepted = entry
+            unknown = sorted(set(request) - accepted - COMMON_ARGS)
+            if unknown:
+                raise ActionFailed(f"{name} does not take argument(s) {', '.join(map(repr, unknown))}")
+            force = request.get("forceAction", False)
+            if not isinstance(force, bool):
+                raise ActionFailed(f"argument 'forceAction' must be true or false, got {force!r}")
+            result = handler(self, request)
+        except ActionFailed as failure:
+            self.last_event = self._failed_event(str(name), str(failure))
+            return self.last_event
+        self.last_event = self._event(str(name), True, "", result)
+        return self.last_event
+
+    def stop(self) -> None:
+        """Release the scene (nothing to shut down: lite runs in-process)."""
+        self._world = None
+        self._scene = None
+
+    # --- sight ----------------------------------------------------------------------------------
+    def camera(self) -> Camera:
+        """The current camera: position (agent y + camera offset), yaw, pitch, fov and frame size."""
+        return self.world.camera(self.field_of_view, self.width, self.height)
+
+    def visibility_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """(visible, distance) over ``world.objects`` for the current state (cached)."""
+        world = self.world
+        a = world.agent
+        key = (id(world), world.version, a.x, a.z, a.rotation, a.horizon, world.camera_y_offset,
+               self.visibility_distance, self.field_of_view)
+        if key != self._sight_key or self._sight is None:
+            self._sight = self._compute_visibility()
+            self._sight_key = key
+        return self._sight
+
+    def _compute_visibility(self) -> tuple[np.ndarray, np.ndarray]:
+        """The single place visibility is decided: delegates to the pluggable model."""
+        return self.visibility(self.world, self.camera(), self.visibility_distance)
+
+    # --- events ---------------------------------------------------------------------------------
+    def _head(self, name: str, success: bool, error: str, result: Any) -> dict[str, Any]:
+        world = self.world
+        camera = world.camera(self.field_of_view, self.width, self.height)
+        return {
+            "agent": world.agent_metadata(),
+            "inventoryObjects": world.inventory(),
+            "lastAction": name,
+            "lastActionSuccess": success,
+            "errorMessage": error,
+            "actionReturn": result,
+            "sceneName": self.scene.name,
+            "screenWidth": self.width,
+            "screenHeight": self.height,
+            "cameraPosition": {"x": camera.position[0], "y": round(camera.position[1], 5), "z": camera.position[2]},
+            "fov": self.field_of_view,
+        }
+
+    def _images(self) -> dict[str, Any] | None:
+        if self.renderer is None:
+            return None
+        return self.renderer(self)
+
+    def _event(self, name: str, success: bool, error: str, result: Any) -> Event:
+        visible, distance = self.visibility_state()
+        head = self._head(name, success, error, result)
+        return Event(head, self.world.listing(), visible, distance, self._images())
+
+    def _failed_event(self, name: str, error: str) -> Event:
+        """A failed step: the state (and its visibility) is the previous one; only the head differs."""
+        return self._event(name, False, error, None)

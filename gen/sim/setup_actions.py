@@ -1,0 +1,389 @@
+"""Scene-setup actions of the `lite` simulator: Initialize, spawning and restoring object states.
+
+These are the actions ALFRED's generator and its replay use to build a scene instance:
+``Initialize``; ``InitialRandomSpawn`` (random placement from a seed); ``SetObjectPoses`` (restore
+the recorded ``object_poses``); ``SetObjectToggles`` and ``SetStateOfAllObjects`` (restore
+``object_toggles`` and ``dirty_and_empty``).
+
+Spawning gives objects new ids from where they land, as THOR 2.1 does: the ids in released ALFRED
+trajectories are the positions in their ``object_poses``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from alfred_gen.sim import catalogue
+from alfred_gen.sim.actions import ActionFailed, flag, number
+from alfred_gen.sim.scene import GRID_SIZE, Box
+from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
+
+if TYPE_CHECKING:
+    from alfred_gen.sim.lite import LiteController
+
+
+def _int_arg(args: dict[str, Any], key: str, default: int) -> int:
+    value = args.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionFailed(f"argument {key!r} must be an integer, got {value!r}")
+    return value
+
+
+def _string_list(args: dict[str, Any], key: str) -> list[str]:
+    value = args.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ActionFailed(f"argument {key!r} must be a list of strings")
+    return value
+
+
+# --- Initialize ---------------------------------------------------------------------------------
+_RENDER_FLAGS = {
+    "renderImage": "render_image",
+    "renderDepthImage": "render_depth_image",
+    "renderObjectImage": "render_object_image",
+    "renderInstanceSegmentation": "render_object_image",
+    "renderClassImage": "render_class_image",
+    "renderSemanticSegmentation": "render_class_image",
+    "renderNormalsImage": None,
+    "renderFlowImage": None,
+    "makeAgentsVisible": None,
+    "continuousMode": None,
+    "snapToGrid": None,
+}
+
+
+def initialize(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Set agent and camera options. Values lite cannot honour fail rather than being ignored."""
+    grid = number(args, "gridSize", sim.grid_size)
+    if abs(grid - GRID_SIZE) > 1e-9:
+        raise ActionFailed(f"lite supports gridSize {GRID_SIZE} only, got {grid:g}")
+    keys = [k for k in ("visibilityDistance", "visibility_distance") if k in args]
+    distance = number(args, keys[0]) if keys else sim.visibility_distance
+    if distance <= 0:
+        raise ActionFailed(f"visibilityDistance must be positive, got {distance:g}")
+    camera_y = number(args, "cameraY", sim.world.camera_y_offset)
+    if not 0.0 < camera_y < 2.0:
+        raise ActionFailed(f"cameraY must be in (0, 2) metres above the agent, got {camera_y:g}")
+    fov = number(args, "fieldOfView", sim.field_of_view)
+    if not 10.0 <= fov <= 170.0:
+        raise ActionFailed(f"fieldOfView must be in [10, 170], got {fov:g}")
+    step = number(args, "rotateStepDegrees", 90.0)
+    if abs(step - 90.0) > 1e-9:
+        raise ActionFailed(f"lite rotates in 90 degree steps, got rotateStepDegrees {step:g}")
+    if _int_arg(args, "agentCount", 1) != 1:
+        raise ActionFailed("lite simulates a single agent")
+    mode = args.get("agentMode", "default")
+    if mode not in ("default", "bot", "tall"):
+        raise ActionFailed(f"unsupported agentMode {mode!r}")
+    if args.get("agentType", "stochastic") not in ("stochastic", "physics"):
+        raise ActionFailed(f"unsupported agentType {args.get('agentType')!r}")
+    sizes = {}
+    for key in ("width", "height"):
+        if key in args:
+            value = _int_arg(args, key, 0)
+            if value <= 0:
+                raise ActionFailed(f"{key} must be a positive integer, got {value}")
+            sizes[key] = value
+    flags = {key: flag(args, key, False) for key in _RENDER_FLAGS if key in args}
+    # All checked: apply.
+    sim.visibility_distance = distance
+    sim.field_of_view = fov
+    sim.camera_y_offset = camera_y
+    sim.world.camera_y_offset = camera_y
+    sim.world.follow_hand()
+    sim.width = sizes.get("width", sim.width)
+    sim.height = sizes.get("height", sim.height)
+    for key, value in flags.items():
+        attribute = _RENDER_FLAGS[key]
+        if attribute is not None:
+            setattr(sim, attribute, value)
+
+
+INITIALIZE_ARGS = frozenset(
+    {
+        "gridSize", "visibilityDistance", "visibility_distance", "cameraY", "fieldOfView", "rotateStepDegrees",
+        "agentCount", "agentMode", "agentType", "width", "height", "quality", "fastActionEmit", *_RENDER_FLAGS,
+    }
+)
+
+
+# --- InitialRandomSpawn -------------------------------------------------------------------------
+def _movable(world: World, obj: WorldObject) -> bool:
+    return obj.present and not obj.is_sliced and obj.otype.pickupable and not world.is_held_family(obj)
+
+
+def _copy_object(world: World, original: WorldObject, index: int) -> WorldObject:
+    """A duplicate of an object (same type, name and size) to be placed by the caller."""
+    box = Box.from_center(tuple(original.center), original.size)  # type: ignore[arg-type]
+    temp_id = f"{original.object_id}|copy{index}"
+    copy = WorldObject(temp_id, original.type_name, original.name, tuple(original.position),  # type: ignore[arg-type]
+                       original.rotation, box)
+    copy.offset = original.offset
+    copy.position = [copy.center[i] + copy.offset[i] for i in range(3)]
+    world.add_object(copy)
+    return copy
+
+
+def _reassign_spawn_ids(world: World, objects: list[WorldObject]) -> None:
+    """Give spawned objects the ids of where they now are, nudging exact duplicates apart."""
+    others = {o.object_id for o in world.objects if o.present and o not in objects}
+    wanted: list[str] = []
+    taken = set(others)
+    for obj in objects:
+        new_id = spawn_id(obj)
+        nudge = 0
+        while new_id in taken:  # two objects of one type in the same centimetre: keep ids unique
+            nudge += 1
+            world.move_to(obj, (obj.center[0] + 0.01, obj.center[1], obj.center[2]))
+            new_id = spawn_id(obj)
+            if nudge > 100:
+                raise RuntimeError(f"cannot find a unique id for {obj.object_id}")
+        taken.add(new_id)
+        wanted.append(new_id)
+    for i, obj in enumerate(objects):  # two phases so swapped ids never collide midway
+        world.rename(obj, f"\x00spawn{i}")
+    for obj, new_id in zip(objects, wanted):
+        world.rename(obj, new_id)
+
+
+def initial_random_spawn(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Scatter every pickupable object over receptacles allowed by the catalogue, from a seed."""
+    world = sim.world
+    seed = _int_arg(args, "randomSeed", 0)
+    attempts = max(1, _int_arg(args, "numPlacementAttempts", 5), _int_arg(args, "numRepeats", 1))
+    min_free = _int_arg(args, "minFreePerReceptacleType", 0)
+    if min_free < 0:
+        raise ActionFailed("minFreePerReceptacleType must not be negative")
+    flag(args, "forceVisible", False)
+    flag(args, "placeStationary", True)
+    excluded_types = set(_string_list(args, "excludedReceptacles"))
+    excluded_ids = set(_string_list(args, "excludedObjectIds"))
+    duplicates = args.get("numDuplicatesOfType", [])
+    if not isinstance(duplicates, list):
+        raise ActionFailed("numDuplicatesOfType must be a list of {objectType, count}")
+    wanted_counts: list[tuple[str, int]] = []
+    for spec in duplicates:
+        if not isinstance(spec, dict) or set(spec) != {"objectType", "count"}:
+            raise ActionFailed(f"numDuplicatesOfType entries are {{objectType, count}}, got {spec!r}")
+        count = _int_arg(spec, "count", 0)
+        kind = spec["objectType"]
+        if not any(o.type_name == kind and _movable(world, o) for o in world.objects):
+            raise ActionFailed(f"numDuplicatesOfType: no pickupable {kind!r} in the scene to duplicate")
+        if count < 0:
+            raise ActionFailed("numDuplicatesOfType counts must not be negative")
+        wanted_counts.append((kind, count))
+    for unknown in sorted(excluded_ids - set(world.by_id)):
+        raise ActionFailed(f"excludedObjectIds names an unknown object {unknown}")
+
+    rng = random.Random(seed)
+    movers = [o for o in world.objects if _movable(world, o) and o.object_id not in excluded_ids]
+    for kind, count in wanted_counts:
+        originals = [o for o in movers if o.type_name == kind]
+        for i in range(count - len(originals)):
+            movers.append(_copy_object(world, originals[0], i))
+    old_places = {o.object_id: (o.parent, tuple(o.center)) for o in movers}
+    for obj in movers:
+        world.detach(obj)
+    targets = [
+        r for r in world.objects
+        if r.present and r.otype.receptacle and not r.otype.pickupable and r.type_name not in excluded_types
+        and r.otype.capacity > 0
+    ]
+    order = list(movers)
+    rng.shuffle(order)
+    for obj in order:
+        options = [
+            r for r in targets
+            if catalogue.can_place(obj.type_name, r.type_name) and len(r.children) + 1 + min_free <= r.otype.capacity
+        ]
+        placed = False
+        for _ in range(attempts):
+            if not options:
+                break
+            receptacle = options[rng.randrange(len(options))]
+            spots = world.free_spots(receptacle)
+            if not spots:
+                options.remove(receptacle)
+                continue
+            world.place_at_spot(obj, receptacle, spots[rng.randrange(len(spots))])
+            placed = True
+            break
+        if not placed:
+            parent_id, center = old_places[obj.object_id]
+            world.move_to(obj, center)  # type: ignore[arg-type]
+            if parent_id is not None and world.get(parent_id) is not None:
+                world.attach(obj, world.by_id[parent_id])
+    _reassign_spawn_ids(world, movers)
+    world.sight_changed()
+
+
+SPAWN_ARGS = frozenset(
+    {
+        "randomSeed", "forceVisible", "numPlacementAttempts", "placeStationary", "numRepeats",
+        "minFreePerReceptacleType", "numDuplicatesOfType", "excludedReceptacles", "excludedObjectIds",
+    }
+)
+
+
+# --- SetObjectPoses -----------------------------------------------------------------------------
+def _xyz_arg(value: Any, what: str) -> tuple[float, float, float]:
+    if not isinstance(value, dict) or set(value) - {"x", "y", "z"}:
+        raise ActionFailed(f"{what} must be {{x, y, z}}, got {value!r}")
+    return tuple(number(value, k, 0.0) for k in ("x", "y", "z"))  # type: ignore[return-value]
+
+
+def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> WorldObject | None:
+    """The innermost receptacle an object rests on or in, judged from boxes.
+
+    A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
+    inside its box; a surface (table, counter top, bed, shelf...) holds it if the object's bottom
+    is near the surface's top. Among several, the smallest footprint wins (a plate on a table).
+    """
+    bottom = obj.center[1] - obj.size[1] / 2
+    best: tuple[float, str, WorldObject] | None = None
+    for r in candidates:
+        if r is obj:
+            continue
+        rlo_y = r.center[1] - r.size[1] / 2
+        rhi_y = r.center[1] + r.size[1] / 2
+        margin = 0.02 if r.type_name in INSIDE_RECEPTACLES else 0.05
+        if (abs(obj.center[0] - r.center[0]) > r.size[0] / 2 + margin
+                or abs(obj.center[2] - r.center[2]) > r.size[2] / 2 + margin):
+            continue
+        if r.type_name in INSIDE_RECEPTACLES:
+            if not rlo_y - 0.02 <= obj.center[1] <= rhi_y + 0.02:
+                continue
+            if r.otype.pickupable and rlo_y >= bottom + 0.02:
+                continue
+        elif abs(bottom - rhi_y) > 0.08:
+            continue
+        key = (r.size[0] * r.size[2], r.object_id)
+        if best is None or key < best[:2]:
+            best = (key[0], key[1], r)
+    return best[2] if best else None
+
+
+def set_object_poses(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Place pickupable objects at recorded poses (ALFRED's ``object_poses``).
+
+    Poses name objects by ``name``; a name listed twice makes a duplicate; pickupable objects not
+    listed are removed, as THOR 2.1 does. Each posed object lands in the receptacle whose box it
+    rests on or in, and takes the id of its new position.
+    """
+    world = sim.world
+    poses = args.get("objectPoses")
+    if not isinstance(poses, list):
+        raise ActionFailed("objectPoses must be a list of {objectName, position, rotation}")
+    by_name: dict[str, list[WorldObject]] = {}
+    for o in world.objects:
+        if o.present and not o.is_sliced and (o.otype.pickupable or o.otype.moveable):
+            by_name.setdefault(o.name, []).append(o)
+    parsed: list[tuple[str, tuple[float, float, float], float]] = []
+    for pose in poses:
+        if not isinstance(pose, dict) or "objectName" not in pose or "position" not in pose:
+            raise ActionFailed(f"objectPoses entries need objectName and position, got {pose!r}")
+        if set(pose) - {"objectName", "position", "rotation"}:
+            raise ActionFailed(f"unknown keys in objectPoses entry: {sorted(set(pose) - {'objectName', 'position', 'rotation'})}")
+        name = pose["objectName"]
+        if name not in by_name:
+            raise ActionFailed(f"objectPoses: no object named {name!r} in the scene")
+        position = _xyz_arg(pose["position"], "position")
+        rotation = _xyz_arg(pose.get("rotation", {"x": 0.0, "y": 0.0, "z": 0.0}), "rotation")
+        parsed.append((name, position, rotation[1]))
+
+    # Decide which object takes each pose; duplicates are created for repeated names.
+    if world.held is not None:
+        world.touch_family(world.by_id[world.held])
+        world.held = None
+    used: dict[str, int] = {}
+    posed: list[tuple[WorldObject, tuple[float, float, float], float]] = []
+    for name, position, yaw in parsed:
+        k = used.get(name, 0)
+        used[name] = k + 1
+        group = by_name[name]
+        obj = group[k] if k < len(group) else _copy_object(world, group[0], k)
+        posed.append((obj, position, yaw))
+    posed_ids = {id(o) for o, _, _ in posed}
+    for o in list(world.objects):
+        if o.present and not o.is_sliced and o.otype.pickupable and id(o) not in posed_ids:
+            world.detach(o)
+            for child in list(o.children):
+                world.detach(world.by_id[child])
+            o.present = False
+            world.touch(o)
+    for obj, _, _ in posed:
+        world.detach(obj)
+        for child in list(obj.children):
+            world.detach(world.by_id[child])
+    for obj, position, yaw in posed:
+        world.set_rotation(obj, yaw)
+        world.move_to(obj, tuple(p - off for p, off in zip(position, obj.offset)))  # type: ignore[arg-type]
+        obj.position = list(position)
+        world.touch(obj)
+    receptacles = [r for r in world.objects if r.present and not r.is_sliced and r.otype.receptacle]
+    for obj, _, _ in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
+        support = _support(world, obj, receptacles)
+        if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
+            world.attach(obj, support)
+    _reassign_spawn_ids(world, [o for o, _, _ in posed])
+    world.sight_changed()
+
+
+# --- toggles and states -------------------------------------------------------------------------
+def set_object_toggles(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Switch every toggleable object of the listed types on or off (ALFRED's ``object_toggles``)."""
+    world = sim.world
+    toggles = args.get("objectToggles")
+    if not isinstance(toggles, list):
+        raise ActionFailed("objectToggles must be a list of {objectType, isOn}")
+    plan: list[tuple[str, bool]] = []
+    for spec in toggles:
+        if not isinstance(spec, dict) or set(spec) != {"objectType", "isOn"}:
+            raise ActionFailed(f"objectToggles entries are {{objectType, isOn}}, got {spec!r}")
+        kind = spec["objectType"]
+        entry = catalogue.OBJECT_TYPES.get(kind) if isinstance(kind, str) else None
+        if entry is None or not entry.toggleable:
+            raise ActionFailed(f"objectToggles: {kind!r} is not a toggleable object type")
+        plan.append((kind, flag(spec, "isOn", False)))
+    for kind, value in plan:
+        for o in world.objects:
+            if o.present and o.type_name == kind and o.is_toggled != value:
+                o.is_toggled = value
+                world.touch(o)
+
+
+_STATE_CHANGES = {
+    "CanBeDirty": ("dirtyable", "is_dirty"),
+    "CanBeFilled": ("can_fill_with_liquid", "is_filled"),
+    "CanToggleOnOff": ("toggleable", "is_toggled"),
+    "CanOpen": ("openable", "is_open"),
+}
+
+
+def set_state_of_all_objects(sim: "LiteController", args: dict[str, Any]) -> None:
+    """Set one state on every object that has it; ``forceAction`` is the value, as ALFRED uses it.
+
+    ALFRED's ``dirty_and_empty`` restores with (CanBeDirty, true) then (CanBeFilled, false).
+    """
+    world = sim.world
+    change = args.get("StateChange")
+    if change not in _STATE_CHANGES:
+        raise ActionFailed(f"StateChange must be one of {sorted(_STATE_CHANGES)}, got {change!r}")
+    value = flag(args, "forceAction", False)
+    capability, attribute = _STATE_CHANGES[change]
+    for o in world.objects:
+        if o.present and getattr(o.otype, capability) and getattr(o, attribute) != value:
+            setattr(o, attribute, value)
+            world.touch(o)
+    if change == "CanOpen":
+        world.sight_changed()
+
+
+SETUP_ACTIONS = {
+    "Initialize": (initialize, INITIALIZE_ARGS),
+    "InitialRandomSpawn": (initial_random_spawn, SPAWN_ARGS),
+    "SetObjectPoses": (set_object_poses, frozenset({"objectPoses"})),
+    "SetObjectToggles": (set_object_toggles, frozenset({"objectToggles"})),
+    "SetStateOfAllObjects": (set_state_of_all_objects, frozenset({"StateChange"})),
+}

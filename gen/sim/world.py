@@ -1,0 +1,612 @@
+"""The dynamic state of the `lite` simulator: where every object is now, what holds what, states.
+
+A :class:`World` starts from a static :class:`~alfred_gen.sim.scene.Scene` on every reset and is
+changed only by actions. It keeps THOR 2.1's conventions:
+
+- Object ids keep the position where the object was *spawned* (scene load, InitialRandomSpawn,
+  SetObjectPoses); moving an object never renames it.
+- Containment is a tree: every object has at most one immediate parent receptacle. THOR's metadata
+  reports it transitively (an apple in a bowl on a table lists the bowl and the table in
+  ``parentReceptacles``, and both list the apple in ``receptacleObjectIds``), as THOR's trigger
+  boxes do; :meth:`World.parent_chain` and :meth:`World.descendants` give both views.
+- A held object has no parent; it sits in front of the camera and carries its contents.
+
+Metadata dicts of objects are cached and rebuilt only for objects an action touched, so a step
+costs little more than the change it makes. Cached dicts are never mutated after they are handed
+out: treat event metadata as read-only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+import numpy as np
+
+from alfred_gen.sim import catalogue
+from alfred_gen.sim.catalogue import ObjectType
+from alfred_gen.sim.scene import GRID_SIZE, Box, Scene, format_object_id, grid_key
+
+#: Camera height above the agent's body origin (ALFRED initialises THOR with cameraY=0.75).
+CAMERA_Y_OFFSET = 0.75
+#: Horizontal and vertical field of view of the square 300x300 camera, degrees.
+FIELD_OF_VIEW = 90.0
+#: Camera horizon limits, degrees (positive looks down), as THOR 2.1.
+HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
+#: Half-width of the agent's footprint when testing whether a floor object blocks a grid point.
+AGENT_RADIUS = 0.2
+#: Objects lower than this do not block the agent (it steps over a cloth or a credit card).
+BLOCKING_HEIGHT = 0.1
+#: A loose object whose box bottom is this close to the floor lies on the floor.
+FLOOR_CONTACT = 0.15
+#: Where a held object sits relative to the camera: ahead (horizontal) and below, metres.
+HAND_AHEAD, HAND_BELOW = 0.45, 0.3
+
+#: Receptacles whose contents sit on their inner floor rather than on their top surface.
+INSIDE_RECEPTACLES = frozenset(
+    {
+        "Fridge", "Microwave", "Cabinet", "Drawer", "Safe", "Box", "SinkBasin", "BathtubBasin",
+        "GarbageCan", "LaundryHamper", "Bowl", "Cup", "Mug", "Pot", "Toaster", "CoffeeMachine",
+    }
+)
+
+#: Openable types that THOR's rooms start open (released demos close a laptop before taking it).
+INITIALLY_OPEN = frozenset({"Laptop"})
+
+_ROUND = 5
+
+
+def _r(value: float) -> float:
+    """Rounding for metadata: stable bytes, free of float noise such as 0.30000000000000004."""
+    v = round(float(value), _ROUND)
+    return 0.0 if v == 0 else v
+
+
+def _xyz(v: Iterable[float]) -> dict[str, float]:
+    x, y, z = v
+    return {"x": _r(x), "y": _r(y), "z": _r(z)}
+
+
+class WorldObject:
+    """One object's current state. ``center``/``size`` give its world axis-aligned box."""
+
+    __slots__ = (
+        "object_id", "type_name", "otype", "name", "position", "rotation", "center", "size", "offset",
+        "parent", "children", "is_open", "is_toggled", "is_sliced", "is_dirty", "is_cooked", "is_filled",
+        "temperature", "present", "parts", "index",
+    )
+
+    def __init__(
+        self,
+        object_id: str,
+        type_name: str,
+        name: str,
+        position: tuple[float, float, float],
+        rotation: tuple[float, float, float],
+        box: Box,
+        parts: tuple[Box, ...] = (),
+    ) -> None:
+        self.object_id = object_id
+        self.type_name = type_name
+        self.otype: ObjectType = catalogue.object_type(type_name)
+        self.name = name
+        self.position = [float(c) for c in position]
+        self.rotation = tuple(float(c) for c in rotation)
+        self.center = [float(c) for c in box.center]
+        self.size = tuple(float(c) for c in box.size)
+        # THOR's object origin is not the box centre (a fridge's origin is on the floor).
+        self.offset = tuple(p - c for p, c in zip(self.position, self.center))
+        # Extra drawing boxes, stored relative to the centre so they move with the object.
+        self.parts = tuple(
+            (tuple(a - c for a, c in zip(p.lo, self.center)), tuple(b - c for b, c in zip(p.hi, self.center)))
+            for p in parts
+        )
+        self.parent: str | None = None
+        self.children: list[str] = []
+        self.is_toggled = False
+        self.is_sliced = False
+        self.is_dirty = False
+        self.is_cooked = False
+        self.is_filled = False
+        self.temperature = "RoomTemp"
+        self.is_open = type_name in INITIALLY_OPEN
+        self.present = True
+        self.index = -1
+
+    @property
+    def lo(self) -> tuple[float, float, float]:
+        return tuple(c - s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]
+
+    @property
+    def hi(self) -> tuple[float, float, float]:
+        return tuple(c + s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]
+
+    def box(self) -> Box:
+        return Box(self.lo, self.hi)
+
+    def part_boxes(self) -> list[Box]:
+        c = self.center
+        return [
+            Box(tuple(a + o for a, o in zip(lo, c)), tuple(b + o for b, o in zip(hi, c)))  # type: ignore[arg-type]
+            for lo, hi in self.parts
+        ]
+
+
+class AgentState:
+    """The agent's pose: grid position, yaw (0 faces +z, 90 faces +x) and camera horizon."""
+
+    __slots__ = ("x", "y", "z", "rotation", "horizon", "standing")
+
+    def __init__(self, x: float, y: float, z: float, rotation: int, horizon: float) -> None:
+        self.x, self.y, self.z = x, y, z
+        self.rotation = rotation
+        self.horizon = horizon
+        self.standing = True
+
+
+class Camera:
+    """The camera pose and intrinsics a visibility test or a renderer needs.
+
+    ``yaw`` degrees (0 faces +z, 90 faces +x); ``pitch`` degrees, positive looks down (THOR's
+    horizon); square pixels, ``fov`` is both horizontal and vertical for the square frame.
+    """
+
+    __slots__ = ("position", "yaw", "pitch", "fov", "width", "height")
+
+    def __init__(self, position: tuple[float, float, float], yaw: float, pitch: float, fov: float,
+                 width: int, height: int) -> None:
+        self.position = position
+        self.yaw = yaw
+        self.pitch = pitch
+        self.fov = fov
+        self.width = width
+        self.height = height
+
+    def basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unit vectors (forward, right, up) of the camera in world coordinates."""
+        yaw, pitch = math.radians(self.yaw), math.radians(self.pitch)
+        sy, cy, sp, cp = math.sin(yaw), math.cos(yaw), math.sin(pitch), math.cos(pitch)
+        forward = np.array([sy * cp, -sp, cy * cp])
+        right = np.array([cy, 0.0, -sy])
+        up = np.array([sy * sp, cp, cy * sp])
+        return forward, right, up
+
+
+class World:
+    """Objects, containment, states and the agent for one episode of one scene."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.objects: list[WorldObject] = []
+        self.by_id: dict[str, WorldObject] = {}
+        self.held: str | None = None
+        self.camera_y_offset = CAMERA_Y_OFFSET
+        for so in scene.objects:
+            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts)
+            self._register(obj)
+        for so in scene.objects:
+            if so.parent:
+                if so.parent not in self.by_id:
+                    raise ValueError(f"scene {scene.name}: {so.object_id} has unknown parent {so.parent}")
+                self._link(self.by_id[so.object_id], self.by_id[so.parent])
+        self.reachable: dict[tuple[int, int], tuple[float, float]] = {}
+        for x, z in scene.reachable:
+            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
+        self.wall_lo = np.array([w.lo for w in scene.walls], dtype=float).reshape(-1, 3)
+        self.wall_hi = np.array([w.hi for w in scene.walls], dtype=float).reshape(-1, 3)
+        start = scene.start
+        if start is not None:
+            self.agent = AgentState(start.x, scene.agent_y, start.z, start.rotation % 360, float(start.horizon))
+        else:
+            first = min(self.reachable.values()) if self.reachable else (0.0, 0.0)
+            self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
+        self.basin_of_faucet = self._pair_faucets_with_basins()
+        self._meta_cache: dict[str, dict[str, Any]] = {}
+        self._listing: tuple[dict[str, Any], ...] | None = None
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
+        self.version = 0
+        #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
+        self.heated: list[str] = []
+        self.cooled: list[str] = []
+        self.cleaned: list[str] = []
+
+    # --- registry -------------------------------------------------------------------------------
+    def _register(self, obj: WorldObject) -> None:
+        if obj.object_id in self.by_id:
+            raise ValueError(f"duplicate object id {obj.object_id}")
+        obj.index = len(self.objects)
+        self.objects.append(obj)
+        self.by_id[obj.object_id] = obj
+        self._arrays = None
+        self._listing = None
+
+    def add_object(self, obj: WorldObject) -> None:
+        """Add a new object (a slice, a duplicate) at the end of the object list."""
+        self._register(obj)
+        self.version += 1
+
+    def rename(self, obj: WorldObject, new_id: str) -> None:
+        """Give an object a new id (after a spawn moved it), keeping links consistent."""
+        if new_id == obj.object_id:
+            return
+        if new_id in self.by_id:
+            raise ValueError(f"object id {new_id} already exists")
+        old = obj.object_id
+        self.touch_family(obj)
+        del self.by_id[old]
+        obj.object_id = new_id
+        self.by_id[new_id] = obj
+        if obj.parent is not None:
+            siblings = self.by_id[obj.parent].children
+            siblings[siblings.index(old)] = new_id
+        for child_id in obj.children:
+            self.by_id[child_id].parent = new_id
+        if self.held == old:
+            self.held = new_id
+        self._meta_cache.pop(old, None)
+        self.touch_family(obj)
+
+    def get(self, object_id: str) -> WorldObject | None:
+        obj = self.by_id.get(object_id)
+        return obj if obj is not None and obj.present else None
+
+    # --- change tracking ------------------------------------------------------------------------
+    def touch(self, obj: WorldObject) -> None:
+        """Forget the cached metadata of one object after it changed."""
+        self._meta_cache.pop(obj.object_id, None)
+        self._listing = None
+        self.version += 1
+
+    def sight_changed(self) -> None:
+        """Something changed who may be seen (containment, an open door, presence, a box size)."""
+        self._arrays = None
+        self.version += 1
+
+    def touch_family(self, obj: WorldObject) -> None:
+        """Forget cached metadata of an object, its ancestors and descendants (containment views)."""
+        self.touch(obj)
+        for other in self.parent_chain(obj):
+            self.touch(other)
+        for other in self.descendants(obj):
+            self.touch(other)
+
+    # --- containment ----------------------------------------------------------------------------
+    def parent_chain(self, obj: WorldObject) -> list[WorldObject]:
+        """Receptacles containing ``obj``, innermost first."""
+        chain = []
+        parent = obj.parent
+        while parent is not None:
+            p = self.by_id[parent]
+            chain.append(p)
+            parent = p.parent
+        return chain
+
+    def descendants(self, obj: WorldObject) -> list[WorldObject]:
+        """Everything inside ``obj``, depth first in insertion order."""
+        out: list[WorldObject] = []
+        stack = list(reversed(obj.children))
+        while stack:
+            child = self.by_id[stack.pop()]
+            out.append(child)
+            stack.extend(reversed(child.children))
+        return out
+
+    def _link(self, obj: WorldObject, receptacle: WorldObject) -> None:
+        obj.parent = receptacle.object_id
+        receptacle.children.append(obj.object_id)
+
+    def attach(self, obj: WorldObject, receptacle: WorldObject) -> None:
+        """Make ``receptacle`` the immediate parent of a parentless object."""
+        assert obj.parent is None, obj.object_id
+        self._link(obj, receptacle)
+        self.touch_family(obj)
+        self.sight_changed()
+
+    def detach(self, obj: WorldObject) -> None:
+        """Take an object out of its parent (it keeps its own contents)."""
+        if obj.parent is None:
+            return
+        self.touch_family(obj)
+        self.by_id[obj.parent].children.remove(obj.object_id)
+        obj.parent = None
+        self.touch_family(obj)
+        self.sight_changed()
+
+    def enclosed(self, obj: WorldObject) -> bool:
+        """Whether a closed fridge/cabinet/drawer/microwave/safe hides the object."""
+        for p in self.parent_chain(obj):
+            if p.otype.encloses and not p.is_open:
+                return True
+        return False
+
+    def is_held_family(self, obj: WorldObject) -> bool:
+        """Whether the object is held, or inside what is held."""
+        if self.held is None:
+            return False
+        if obj.object_id == self.held:
+            return True
+        return any(p.object_id == self.held for p in self.parent_chain(obj))
+
+    # --- geometry -------------------------------------------------------------------------------
+    def move_to(self, obj: WorldObject, center: tuple[float, float, float]) -> None:
+        """Move an object (and everything inside it) so its box is centred on ``center``."""
+        dx, dy, dz = (n - c for n, c in zip(center, obj.center))
+        if dx == 0 and dy == 0 and dz == 0:
+            return
+        arrays = self._arrays
+        for o in [obj, *self.descendants(obj)]:
+            o.center = [o.center[0] + dx, o.center[1] + dy, o.center[2] + dz]
+            o.position = [o.center[i] + o.offset[i] for i in range(3)]
+            if arrays is not None:
+                arrays[0][o.index] = o.center
+            self.touch(o)
+
+    def set_rotation(self, obj: WorldObject, yaw: float) -> None:
+        """Rotate an object about y; a quarter turn swaps its box's x and z extents."""
+        old_quarter = round(obj.rotation[1] / 90.0) % 2
+        new_quarter = round(yaw / 90.0) % 2
+        obj.rotation = (obj.rotation[0], float(yaw) % 360.0, obj.rotation[2])
+        if old_quarter != new_quarter:
+            sx, sy, sz = obj.size
+            obj.size = (sz, sy, sx)
+            ox, oy, oz = obj.offset
+            obj.offset = (oz, oy, ox)
+            self.sight_changed()
+        self.touch(obj)
+
+    def camera(self, fov: float = FIELD_OF_VIEW, width: int = 300, height: int = 300) -> Camera:
+        a = self.agent
+        return Camera((a.x, a.y + self.camera_y_offset, a.z), float(a.rotation), float(a.horizon), fov, width, height)
+
+    def hand_center(self) -> tuple[float, float, float]:
+        """Where a held object's box centre sits: ahead of and below the camera."""
+        a = self.agent
+        yaw = math.radians(a.rotation)
+        return (
+            a.x + HAND_AHEAD * math.sin(yaw),
+            a.y + self.camera_y_offset - HAND_BELOW,
+            a.z + HAND_AHEAD * math.cos(yaw),
+        )
+
+    def follow_hand(self) -> None:
+        """Keep the held object in front of the agent after it moved or turned."""
+        if self.held is not None:
+            self.move_to(self.by_id[self.held], self.hand_center())
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(centres N×3, half sizes N×3, eligible-for-sight mask N), rows in ``objects`` order.
+
+        Eligible: present, not sliced away, not held (or inside what is held), not shut inside a
+        closed fridge/cabinet/drawer/microwave/safe. Rebuilt after :meth:`sight_changed`; moves
+        update the centres in place.
+        """
+        if self._arrays is None:
+            objs = self.objects
+            centers = np.array([o.center for o in objs], dtype=float).reshape(-1, 3)
+            halves = np.array([o.size for o in objs], dtype=float).reshape(-1, 3) / 2.0
+            eligible = np.array(
+                [o.present and not o.is_sliced and not self.is_held_family(o) and not self.enclosed(o) for o in objs],
+                dtype=bool,
+            )
+            self._arrays = (centers, halves, eligible)
+        return self._arrays
+
+    def render_boxes(self) -> list[tuple[str | None, list[Box], str]]:
+        """Everything a renderer draws: (object id or None for walls, boxes, type name for colour).
+
+        Walls come first (id None, type ``"Wall"``); then every present object that has not been
+        sliced away, in metadata order, with its main box followed by its drawing parts. Objects
+        inside a closed receptacle are listed too: the receptacle's box hides them.
+        """
+        out: list[tuple[str | None, list[Box], str]] = [(None, [w], "Wall") for w in self.scene.walls]
+        for o in self.objects:
+            if o.present and not o.is_sliced:
+                out.append((o.object_id, [o.box(), *o.part_boxes()], o.type_name))
+        return out
+
+    # --- navigation -----------------------------------------------------------------------------
+    def floor_blockers(self) -> list[WorldObject]:
+        """Loose objects lying on the floor (no receptacle), tall enough to block the agent."""
+        return [
+            o for o in self.objects
+            if o.present and not o.is_sliced and o.parent is None and o.otype.pickupable
+            and o.object_id != self.held and not self.is_held_family(o) and o.size[1] >= BLOCKING_HEIGHT
+            and o.center[1] - o.size[1] / 2 < self.scene.floor_y + FLOOR_CONTACT
+        ]
+
+    def navigable(self, x: float, z: float, blockers: list[WorldObject] | None = None) -> tuple[float, float] | None:
+        """The exact reachable point at (x, z), or None if off the grid or blocked by an object."""
+        point = self.reachable.get(grid_key(x, z))
+        if point is None or abs(point[0] - x) > 1e-3 or abs(point[1] - z) > 1e-3:
+            return None
+        for o in self.floor_blockers() if blockers is None else blockers:
+            if (abs(o.center[0] - point[0]) < o.size[0] / 2 + AGENT_RADIUS
+                    and abs(o.center[2] - point[1]) < o.size[2] / 2 + AGENT_RADIUS):
+                return None
+        return point
+
+    def reachable_points(self) -> list[tuple[float, float]]:
+        """Reachable grid points not blocked by objects, in the scene's order."""
+        blockers = self.floor_blockers()
+        out = []
+        seen = set()
+        for x, z in self.scene.reachable:
+            key = grid_key(x, z)
+            if key in seen:
+                continue
+            seen.add(key)
+            if self.navigable(x, z, blockers) is not None:
+                out.append(self.reachable[key])
+        return out
+
+    def crosses_wall(self, a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+        """Whether the straight segment a->b passes through a wall box."""
+        if len(self.wall_lo) == 0:
+            return False
+        return bool(segments_hit_boxes(np.array([a], float), np.array([b], float), self.wall_lo, self.wall_hi)[0])
+
+    # --- placement ------------------------------------------------------------------------------
+    def slot_points(self, receptacle: WorldObject) -> list[tuple[float, float]]:
+        """Candidate (x, z) spots on/in a receptacle: a grid over its footprint, one cell per slot."""
+        capacity = max(receptacle.otype.capacity, 1)
+        sx, _, sz = receptacle.size
+        cx, _, cz = receptacle.center
+        cols = max(1, min(capacity, round(math.sqrt(capacity * sx / max(sz, 1e-6)))))
+        rows = max(1, math.ceil(capacity / cols))
+        out = []
+        for j in range(rows):
+            for i in range(cols):
+                out.append((cx - sx / 2 + (i + 0.5) * sx / cols, cz - sz / 2 + (j + 0.5) * sz / rows))
+        return out
+
+    def spot_bottom_y(self, receptacle: WorldObject) -> float:
+        """Height at which a placed object's box bottom rests in/on this receptacle."""
+        lo_y = receptacle.center[1] - receptacle.size[1] / 2
+        hi_y = receptacle.center[1] + receptacle.size[1] / 2
+        if receptacle.type_name in INSIDE_RECEPTACLES:
+            return lo_y + min(0.02, receptacle.size[1] / 4)
+        return hi_y
+
+    def free_spots(self, receptacle: WorldObject) -> list[tuple[float, float]]:
+        """Slot points not already taken by an object inside the receptacle."""
+        points = self.slot_points(receptacle)
+        if not receptacle.children:
+            return points
+        sx, _, sz = receptacle.size
+        n = len(points)
+        cols = max(1, min(n, round(math.sqrt(n * sx / max(sz, 1e-6)))))
+        rows = max(1, math.ceil(n / cols))
+        clear = 0.45 * min(sx / cols, sz / rows)
+        taken = [self.by_id[c].center for c in receptacle.children]
+        free = [
+            p for p in points
+            if all(abs(t[0] - p[0]) > clear or abs(t[2] - p[1]) > clear for t in taken)
+        ]
+        if free or not self.has_room(receptacle):
+            return free
+        # Restored scenes put objects anywhere, not on slots: if the receptacle still has room,
+        # offer the slot farthest from what is already there.
+        return [max(points, key=lambda p: (min((t[0] - p[0]) ** 2 + (t[2] - p[1]) ** 2 for t in taken), p))]
+
+    def has_room(self, receptacle: WorldObject) -> bool:
+        return len(receptacle.children) < receptacle.otype.capacity
+
+    def place_at_spot(self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float]) -> None:
+        """Put a parentless object at a spot of a receptacle and link it there."""
+        bottom = self.spot_bottom_y(receptacle)
+        self.move_to(obj, (spot[0], bottom + obj.size[1] / 2, spot[1]))
+        self.attach(obj, receptacle)
+
+    # --- metadata -------------------------------------------------------------------------------
+    def object_metadata(self, obj: WorldObject) -> dict[str, Any]:
+        """THOR's per-object metadata dict without ``visible``/``distance`` (cached, read-only)."""
+        cached = self._meta_cache.get(obj.object_id)
+        if cached is not None:
+            return cached
+        t = obj.otype
+        lo, hi = obj.lo, obj.hi
+        corners = [
+            [_r(x), _r(y), _r(z)]
+            for x in (hi[0], lo[0]) for y in (hi[1], lo[1]) for z in (hi[2], lo[2])
+        ]
+        chain = self.parent_chain(obj)
+        held = self.held == obj.object_id
+        meta = {
+            "objectId": obj.object_id,
+            "objectType": obj.type_name,
+            "name": obj.name,
+            "position": _xyz(obj.position),
+            "rotation": _xyz(obj.rotation),
+            "axisAlignedBoundingBox": {
+                "center": _xyz(obj.center),
+                "size": _xyz(obj.size),
+                "cornerPoints": corners,
+            },
+            "pickupable": t.pickupable,
+            "receptacle": t.receptacle,
+            "openable": t.openable,
+            "toggleable": t.toggleable,
+            "sliceable": t.sliceable,
+            "cookable": t.cookable,
+            "dirtyable": t.dirtyable,
+            "canFillWithLiquid": t.can_fill_with_liquid,
+            "moveable": t.moveable,
+            "isOpen": obj.is_open,
+            "isToggled": obj.is_toggled,
+            "isSliced": obj.is_sliced,
+            "isDirty": obj.is_dirty,
+            "isCooked": obj.is_cooked,
+            "isFilledWithLiquid": obj.is_filled,
+            "temperature": obj.temperature,
+            "isPickedUp": held,
+            "parentReceptacles": [p.object_id for p in chain] or None,
+            "receptacleObjectIds": [d.object_id for d in self.descendants(obj)] if t.receptacle else None,
+        }
+        self._meta_cache[obj.object_id] = meta
+        return meta
+
+    def listing(self) -> tuple[tuple[dict[str, Any], int], ...]:
+        """(metadata dict, row in ``objects``) of every present object, in order; cached."""
+        if self._listing is None:
+            self._listing = tuple((self.object_metadata(o), o.index) for o in self.objects if o.present)
+        return self._listing
+
+    def agent_metadata(self) -> dict[str, Any]:
+        a = self.agent
+        return {
+            "name": "agent",
+            "position": _xyz((a.x, a.y, a.z)),
+            "rotation": {"x": 0.0, "y": float(a.rotation), "z": 0.0},
+            "cameraHorizon": float(a.horizon),
+            "isStanding": a.standing,
+            "inHighFrictionArea": False,
+        }
+
+    def inventory(self) -> list[dict[str, str]]:
+        if self.held is None:
+            return []
+        obj = self.by_id[self.held]
+        return [{"objectId": obj.object_id, "objectType": obj.type_name}]
+
+    # --- helpers for scene sources --------------------------------------------------------------
+    def _pair_faucets_with_basins(self) -> dict[str, str]:
+        """Each faucet drains into the nearest sink or bathtub basin (horizontally, within 1.5 m)."""
+        basins = [o for o in self.objects if o.type_name in catalogue.WASH_BASINS]
+        pairs: dict[str, str] = {}
+        for f in self.objects:
+            if f.type_name != "Faucet" or not basins:
+                continue
+            best = min(basins, key=lambda b: (math.dist((f.center[0], f.center[2]), (b.center[0], b.center[2])), b.object_id))
+            if math.dist((f.center[0], f.center[2]), (best.center[0], best.center[2])) <= 1.5:
+                pairs[f.object_id] = best.object_id
+        return pairs
+
+
+def segments_hit_boxes(starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                       margin: float = 0.02) -> np.ndarray:
+    """For K segments and W boxes: whether each segment enters a box before its last ``margin``.
+
+    Slab test, vectorised. The margin lets a segment end on a box's surface (an object standing
+    against a wall) without counting the wall as in the way.
+    """
+    d = ends - starts
+    length = np.sqrt((d * d).sum(axis=1))
+    d = np.where(np.abs(d) < 1e-12, 1e-12, d)
+    inv = 1.0 / d
+    t1 = (lo[None, :, :] - starts[:, None, :]) * inv[:, None, :]
+    t2 = (hi[None, :, :] - starts[:, None, :]) * inv[:, None, :]
+    tmin = np.minimum(t1, t2).max(axis=2)
+    tmax = np.maximum(t1, t2).min(axis=2)
+    limit = 1.0 - margin / np.maximum(length, 1e-9)
+    hit = (tmax >= tmin) & (tmax > 0.0) & (tmin < limit[:, None])
+    return hit.any(axis=1)
+
+
+def spawn_id(obj: WorldObject) -> str:
+    """The THOR id an object gets when spawned where it is now."""
+    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]
+
+
+def snap_to_grid(value: float) -> float:
+    return round(value / GRID_SIZE) * GRID_SIZE
