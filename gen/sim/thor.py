@@ -30,7 +30,8 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable
 
 import numpy as np
 
@@ -141,30 +142,24 @@ class ThorEvent:
 
 def _vec3(value: Any) -> dict[str, float]:
     """A THOR {x, y, z} dict of floats from a dict, a sequence, or nothing (zeros)."""
-    if isinstance(value, Mapping):
-        return {axis: float(value.get(axis, 0.0) or 0.0) for axis in ("x", "y", "z")}
+    if isinstance(value, dict):
+        return {"x": float(value.get("x") or 0.0), "y": float(value.get("y") or 0.0), "z": float(value.get("z") or 0.0)}
     if isinstance(value, (list, tuple)) and len(value) == 3:
-        return {axis: float(v) for axis, v in zip(("x", "y", "z"), value)}
+        return {"x": float(value[0]), "y": float(value[1]), "z": float(value[2])}
     return {"x": 0.0, "y": 0.0, "z": 0.0}
 
 
 def _corner_points(obj: Mapping[str, Any]) -> list[list[float]] | None:
     """The 8 box corners of an object, from 5.x's axisAlignedBoundingBox or 2.x's objectBounds."""
     aabb = obj.get("axisAlignedBoundingBox")
-    corners: Any = None
-    if isinstance(aabb, Mapping):
-        corners = aabb.get("cornerPoints")
-    if corners is None and isinstance(obj.get("objectBounds"), Mapping):
+    corners: Any = aabb.get("cornerPoints") if isinstance(aabb, dict) else None
+    if corners is None and isinstance(obj.get("objectBounds"), dict):
         corners = obj["objectBounds"].get("objectBoundsCorners")
     if not corners:
         return None
-    points = []
-    for corner in corners:
-        if isinstance(corner, Mapping):
-            points.append([float(corner["x"]), float(corner["y"]), float(corner["z"])])
-        else:
-            points.append([float(c) for c in corner])
-    return points
+    if isinstance(corners[0], dict):
+        return [[float(c["x"]), float(c["y"]), float(c["z"])] for c in corners]
+    return [[float(c[0]), float(c[1]), float(c[2])] for c in corners]
 
 
 def _aabb(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,12 +172,13 @@ def _aabb(obj: Mapping[str, Any]) -> dict[str, Any]:
         lo = [center[a] - size[a] / 2 for a in "xyz"]
         hi = [center[a] + size[a] / 2 for a in "xyz"]
         points = [[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
-    arr = np.asarray(points, dtype=float)
-    lo, hi = arr.min(axis=0), arr.max(axis=0)
+    xs, ys, zs = zip(*points)
+    lo = (min(xs), min(ys), min(zs))
+    hi = (max(xs), max(ys), max(zs))
     return {
-        "cornerPoints": [[float(v) for v in p] for p in points],
-        "center": {a: float((lo[i] + hi[i]) / 2) for i, a in enumerate("xyz")},
-        "size": {a: float(hi[i] - lo[i]) for i, a in enumerate("xyz")},
+        "cornerPoints": points,
+        "center": {a: (lo[i] + hi[i]) / 2 for i, a in enumerate("xyz")},
+        "size": {a: hi[i] - lo[i] for i, a in enumerate("xyz")},
     }
 
 
