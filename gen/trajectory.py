@@ -92,6 +92,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import fastjsonschema
 import jsonschema
 import numpy as np
 
@@ -171,17 +172,33 @@ def _schema_text() -> str:
 
 
 def load_schema() -> dict[str, Any]:
-    """The trajectory JSON Schema (draft 2020-12) shipped in the package (a fresh copy)."""
+    """The trajectory JSON Schema (draft-07) shipped in the package (a fresh copy)."""
     return json.loads(_schema_text())
 
 
 @functools.cache
-def _checkers() -> tuple[jsonschema.protocols.Validator, Callable[[Any], bool] | None]:
-    """The jsonschema validator and the fast acceptor compiled from the same schema."""
+def _checkers() -> tuple[jsonschema.protocols.Validator, Callable[[Any], Any]]:
+    """jsonschema (for messages) and fastjsonschema (for speed), both from the same schema.
+
+    jsonschema walks every node with a lot of bookkeeping: about 9 s for the 238 released files,
+    which hold some 160k mask runs. fastjsonschema compiles the schema to Python code and checks
+    them in under a second, but its messages name no JSON path. So valid data takes the fast
+    path, and only data it rejects goes through jsonschema to find and explain the problems.
+    The schema is draft-07 because that is the newest draft fastjsonschema implements.
+    """
     schema = load_schema()
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
-    return validator_class(schema), _compile_acceptor(schema)
+    return validator_class(schema), fastjsonschema.compile(schema)
+
+
+def _accepts(data: Any) -> bool:
+    """Whether the compiled fast validator finds ``data`` valid."""
+    try:
+        _checkers()[1](data)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
 
 
 def format_json_path(parts: Iterable[str | int]) -> str:
@@ -232,7 +249,7 @@ def _problems_from_error(error: jsonschema.ValidationError) -> list[tuple[list, 
     if kind == "required":
         missing = [key for key in expected if key not in instance]
         return [(path + [key], "required key is missing") for key in missing]
-    if kind == "dependentRequired":
+    if kind == "dependencies":
         return [
             (path + [name], f"required key is missing (needed with {key!r})")
             for key, needed in expected.items() if key in instance
@@ -257,9 +274,9 @@ def _path_sort_key(parts: list) -> tuple:
 
 def _schema_problems(data: Any) -> list[Problem]:
     """Problems found by the JSON Schema, sorted by JSON path (empty if the schema accepts)."""
-    validator, accept = _checkers()
-    if accept is not None and accept(data):
+    if _accepts(data):
         return []
+    validator = _checkers()[0]
     found = {}
     for error in validator.iter_errors(data):
         for parts, message in _problems_from_error(error):
@@ -446,158 +463,3 @@ def save_trajectory(data: Mapping[str, Any], path: str | os.PathLike) -> None:
             f"{problem.message}"
         )
     atomic_write_bytes(path, serialize_trajectory(data))
-
-
-# --------------------------------------------------------------------------------------------
-# Fast acceptance
-#
-# jsonschema walks every node in Python with a lot of bookkeeping. The 238 released files hold
-# about 160k mask runs and 63k image entries, and jsonschema alone takes about 9 s to check them.
-# So we compile the same schema into plain predicates that only answer "certainly valid?" and
-# never explain anything. Long arrays of integer pairs (mask runs) are checked with numpy. When
-# the acceptor says yes, the data is valid. When it says no (or meets a keyword it does not know),
-# jsonschema runs and is the only source of error messages. The acceptor is conservative: it may
-# reject valid data (e.g. 1.0 where an integer is expected), which only costs time.
-# tests/test_trajectory.py checks it against jsonschema on many mutated documents.
-
-Predicate = Callable[[Any], bool]
-
-_ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description"}
-_TYPE_TESTS: dict[str, Predicate] = {
-    "object": lambda value: type(value) is dict,
-    "array": lambda value: type(value) is list,
-    "string": lambda value: type(value) is str,
-    "integer": lambda value: type(value) is int,
-    "number": lambda value: type(value) is int or type(value) is float,
-    "boolean": lambda value: type(value) is bool,
-    "null": lambda value: value is None,
-}
-
-
-_KEYWORD_TYPES = {  # the instance type each compiled keyword applies to
-    "minimum": "number", "maximum": "number", "minLength": "string",
-    "required": "object", "properties": "object", "dependentRequired": "object",
-    "items": "array", "prefixItems": "array", "minItems": "array", "maxItems": "array",
-}
-
-
-class _Unsupported(Exception):
-    """The schema uses a keyword the acceptor does not compile: fall back to jsonschema."""
-
-
-def _compile_acceptor(schema: dict[str, Any]) -> Predicate | None:
-    """A conservative "certainly valid" predicate for ``schema``, or None if it cannot be built."""
-    definitions = schema.get("$defs", {})
-    try:
-        return _compile(schema, definitions)
-    except _Unsupported:
-        return None
-
-
-def _resolve(schema: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any]:
-    """Follow a local ``{"$ref": "#/$defs/name"}``; any other use of $ref is unsupported."""
-    if "$ref" not in schema:
-        return schema
-    ref = schema["$ref"]
-    name = ref[len("#/$defs/"):] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
-    if set(schema) - _ANNOTATIONS != {"$ref"} or name not in definitions:
-        raise _Unsupported(ref)
-    return _resolve(definitions[name], definitions)
-
-
-def _compile(schema: dict[str, Any], definitions: dict[str, Any]) -> Predicate:
-    schema = _resolve(schema, definitions)
-    known = {
-        "type", "required", "properties", "items", "prefixItems", "minItems", "maxItems",
-        "minimum", "maximum", "minLength", "dependentRequired",
-    }
-    unknown = set(schema) - known - _ANNOTATIONS
-    if unknown or not isinstance(schema.get("type"), str) or schema["type"] not in _TYPE_TESTS:
-        raise _Unsupported(sorted(unknown) or "type")
-    misplaced = {key for key in schema if _KEYWORD_TYPES.get(key, schema["type"]) != schema["type"]}
-    if schema["type"] == "integer":
-        misplaced -= {key for key in misplaced if _KEYWORD_TYPES[key] == "number"}
-    if misplaced:  # e.g. "minimum" on a string: JSON Schema ignores it, our lambdas would not
-        raise _Unsupported(sorted(misplaced))
-    checks: list[Predicate] = [_TYPE_TESTS[schema["type"]]]
-    if "minimum" in schema:
-        low = schema["minimum"]
-        checks.append(lambda value: value >= low)
-    if "maximum" in schema:
-        high = schema["maximum"]
-        checks.append(lambda value: value <= high)
-    if "minLength" in schema:
-        shortest = schema["minLength"]
-        checks.append(lambda value: len(value) >= shortest)
-    if "required" in schema:
-        required = tuple(schema["required"])
-        checks.append(lambda value: all(key in value for key in required))
-    if "dependentRequired" in schema:
-        dependents = tuple(
-            (key, tuple(needed)) for key, needed in schema["dependentRequired"].items()
-        )
-        checks.append(lambda value: all(
-            key not in value or all(name in value for name in needed) for key, needed in dependents
-        ))
-    if "properties" in schema:
-        properties = tuple(
-            (key, _compile(sub, definitions)) for key, sub in schema["properties"].items()
-        )
-        checks.append(lambda value: all(
-            key not in value or accept(value[key]) for key, accept in properties
-        ))
-    if "minItems" in schema:
-        fewest = schema["minItems"]
-        checks.append(lambda value: len(value) >= fewest)
-    if "maxItems" in schema:
-        most = schema["maxItems"]
-        checks.append(lambda value: len(value) <= most)
-    if "prefixItems" in schema:
-        prefix = tuple(_compile(sub, definitions) for sub in schema["prefixItems"])
-        checks.append(lambda value: all(accept(item) for accept, item in zip(prefix, value)))
-    if "items" in schema:
-        item_schema = _resolve(schema["items"], definitions)
-        accept_rows = _integer_rows_acceptor(item_schema)
-        checks.append(accept_rows or _each(_compile(item_schema, definitions)))
-    return lambda value: all(check(value) for check in checks)
-
-
-def _each(accept: Predicate) -> Predicate:
-    return lambda value: all(map(accept, value))
-
-
-def _integer_rows_acceptor(schema: dict[str, Any]) -> Predicate | None:
-    """A numpy acceptor for arrays of fixed-length integer tuples such as mask runs, else None.
-
-    Applies when ``schema`` is exactly an array of N items (minItems == maxItems == N) given by
-    prefixItems that each say only ``type: integer`` with optional minimum and maximum.
-    """
-    columns = schema.get("prefixItems")
-    if (
-        schema.get("type") != "array"
-        or not columns
-        or set(schema) - _ANNOTATIONS != {"type", "prefixItems", "minItems", "maxItems"}
-        or not schema["minItems"] == schema["maxItems"] == len(columns)
-        or any(set(col) - _ANNOTATIONS - {"minimum", "maximum"} != {"type"} for col in columns)
-        or any(column["type"] != "integer" for column in columns)
-    ):
-        return None
-    width = len(columns)
-    lows = np.array([column.get("minimum", -(2**62)) for column in columns], dtype=np.int64)
-    highs = np.array([column.get("maximum", 2**62) for column in columns], dtype=np.int64)
-
-    def accept(rows: list) -> bool:
-        if not rows:
-            return True
-        if set(map(type, rows)) != {list} or set(map(len, rows)) != {width}:
-            return False
-        cells = [cell for row in rows for cell in row]
-        if set(map(type, cells)) != {int}:
-            return False
-        try:
-            table = np.array(cells, dtype=np.int64).reshape(-1, width)
-        except OverflowError:
-            return False
-        return bool(((table >= lows) & (table <= highs)).all())
-
-    return accept
