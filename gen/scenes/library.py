@@ -1,0 +1,73 @@
+"""Resolving scene names and numbers to Scenes, with a per-process cache.
+
+Procedural rooms are named ``LitePlan<N>`` and may also be asked for by bare number (``7``,
+``"7"``). Names of real THOR rooms (``FloorPlan<N>``) belong to scenes imported from an ALFRED
+checkout; until such a catalogue has been imported they are reported as not found, with a hint.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.scenes.procedural import NAME_PREFIX, build_scene
+from alfred_gen.sim.scene import Scene, room_type_of
+
+_NUMBER = re.compile(r"^\d+$")
+_LITE = re.compile(rf"^{NAME_PREFIX}(\d+)$", re.IGNORECASE)
+_THOR = re.compile(r"^FloorPlan(\d+)(_physics)?$", re.IGNORECASE)
+
+#: The scene numbers of the procedural library, in ALFRED's order.
+SCENE_NUMBERS: tuple[int, ...] = tuple(
+    [*range(1, 31), *range(201, 231), *range(301, 331), *range(401, 431)]
+)
+
+
+def scene_numbers() -> tuple[int, ...]:
+    """All 120 procedural scene numbers: kitchens 1-30, living rooms 201-230, bedrooms 301-330, bathrooms 401-430."""
+    return SCENE_NUMBERS
+
+
+def resolve_scene_number(name_or_num: str | int) -> int:
+    """The procedural scene number meant by ``7``, ``"7"`` or ``"LitePlan7"``; UserError NOT_FOUND otherwise."""
+    if isinstance(name_or_num, bool):
+        raise UserError(f"unknown scene {name_or_num!r}", ExitCode.NOT_FOUND)
+    if isinstance(name_or_num, int):
+        number = name_or_num
+    else:
+        text = str(name_or_num).strip()
+        match = _NUMBER.match(text) or _LITE.match(text)
+        if match is None:
+            if _THOR.match(text):
+                raise UserError(
+                    f"unknown scene {text!r}: real THOR rooms (FloorPlanN) need an imported ALFRED scene "
+                    f"catalogue; the built-in rooms are {NAME_PREFIX}1-30, 201-230, 301-330, 401-430",
+                    ExitCode.NOT_FOUND,
+                )
+            raise UserError(
+                f"unknown scene {text!r}: expected a number or {NAME_PREFIX}N "
+                "(N in 1-30, 201-230, 301-330, 401-430)",
+                ExitCode.NOT_FOUND,
+            )
+        number = int(match.group(1) if match.re is _LITE else match.group(0))
+    try:
+        room_type_of(number)
+    except ValueError:
+        raise UserError(
+            f"unknown scene {name_or_num!r}: scene numbers are 1-30, 201-230, 301-330, 401-430",
+            ExitCode.NOT_FOUND,
+        ) from None
+    return number
+
+
+def get_scene(name_or_num: str | int) -> Scene:
+    """The Scene for a procedural scene number or name. Built once per process and cached; callers
+    get a fresh copy each time, so mutating it (it is a dataclass) cannot corrupt the cache."""
+    number = resolve_scene_number(name_or_num)
+    return Scene.from_dict(_scene_dict(number))
+
+
+@lru_cache(maxsize=None)
+def _scene_dict(number: int) -> dict:
+    return build_scene(number).to_dict()

@@ -1,0 +1,68 @@
+"""The `alfred-gen scenes list` table: one line per procedural room with its size and counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from alfred_gen.scenes.rooms import WALL_THICKNESS
+from alfred_gen.sim.catalogue import OBJECT_TYPES
+from alfred_gen.sim.scene import Scene
+
+COLUMNS = ("num", "name", "room type", "size (m)", "reachable", "receptacles", "objects")
+
+
+def room_size(scene: Scene) -> tuple[float, float]:
+    """The extent (x, z) of the room's floor: the walls' bounding box less their thickness."""
+    if not scene.walls:
+        xs = [p[0] for p in scene.reachable] or [0.0]
+        zs = [p[1] for p in scene.reachable] or [0.0]
+        return (max(xs) - min(xs), max(zs) - min(zs))
+    x0 = min(w.lo[0] for w in scene.walls) + WALL_THICKNESS
+    x1 = max(w.hi[0] for w in scene.walls) - WALL_THICKNESS
+    z0 = min(w.lo[2] for w in scene.walls) + WALL_THICKNESS
+    z1 = max(w.hi[2] for w in scene.walls) - WALL_THICKNESS
+    return (round(x1 - x0, 2), round(z1 - z0, 2))
+
+
+def fixed_receptacles(scene: Scene) -> list[str]:
+    """Ids of the receptacles that are part of the room (not pickupable containers), sorted."""
+    ids = []
+    for obj in scene.objects:
+        entry = OBJECT_TYPES.get(obj.object_type)
+        if entry is not None and entry.receptacle and not entry.pickupable:
+            ids.append(obj.object_id)
+    return sorted(ids)
+
+
+def scene_row(scene: Scene) -> tuple[str, ...]:
+    sx, sz = room_size(scene)
+    return (
+        str(scene.scene_num),
+        scene.name,
+        scene.room_type,
+        f"{sx:.2f} x {sz:.2f}",
+        str(len(scene.reachable)),
+        str(len(fixed_receptacles(scene))),
+        str(len(scene.objects)),
+    )
+
+
+def format_table(rows: Iterable[tuple[str, ...]]) -> list[str]:
+    """Rows under the column header, columns padded to their widest cell."""
+    table = [COLUMNS, *rows]
+    widths = [max(len(row[k]) for row in table) for k in range(len(COLUMNS))]
+    return ["  ".join(cell.ljust(widths[k]) for k, cell in enumerate(row)).rstrip() for row in table]
+
+
+def list_scenes(echo: Callable[[str], None], room_type: str | None = None) -> int:
+    """Print the table of all procedural rooms (optionally of one room type); returns the exit code."""
+    from alfred_gen.scenes.library import get_scene, scene_numbers
+
+    rows = []
+    for number in scene_numbers():
+        scene = get_scene(number)
+        if room_type is None or scene.room_type == room_type:
+            rows.append(scene_row(scene))
+    for line in format_table(rows):
+        echo(line)
+    return 0

@@ -1,0 +1,206 @@
+"""A top-down map of a Scene, drawn with Pillow: for people checking a room by eye.
+
+Drawn, bottom to top: the floor (the area inside the walls), walls and the door leaf, furniture
+boxes coloured by type (lower things first, so a microwave shows on its counter), pickupable
+objects as small outlined boxes, the reachable grid as dots, interaction poses as arrows (the
+agent's facing) with a thin line to their target, the start pose as a larger arrow, and labels
+on every receptacle. x grows to the right and z upwards, as seen from above.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from alfred_gen.scenes.listing import room_size
+from alfred_gen.scenes.procedural import needs_pose
+from alfred_gen.sim.catalogue import OBJECT_TYPES
+from alfred_gen.sim.scene import Pose, Scene, hash_str
+
+PIXELS_PER_METRE = 110
+MARGIN = 60
+TITLE_HEIGHT = 28
+
+FLOOR = (236, 230, 216)
+WALL = (90, 90, 96)
+DOOR = (150, 104, 60)
+GRID_DOT = (60, 120, 220)
+POSE = (214, 60, 40)
+START = (20, 150, 60)
+TEXT = (20, 20, 20)
+
+#: Things whose bottom is at least this high hang on a wall: drawn as outlines over what stands below.
+WALL_MOUNTED = 1.0
+
+
+def _type_color(object_type: str, object_id: str) -> tuple[int, int, int]:
+    """The renderer's colour for the type when available, so maps and frames agree."""
+    try:
+        from alfred_gen.sim.palette import type_color
+
+        return tuple(type_color(object_type, object_id))  # type: ignore[return-value]
+    except Exception:  # the renderer's palette is optional here
+        value = hash_str(object_type)
+        return (80 + value % 150, 80 + (value >> 8) % 150, 80 + (value >> 16) % 150)
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1 has only the small bitmap font
+        return ImageFont.load_default()
+
+
+def draw_map(scene: Scene) -> Image.Image:
+    """The map image of a scene."""
+    boxes = list(scene.walls) + [o.box for o in scene.objects]
+    x0 = min(b.lo[0] for b in boxes)
+    x1 = max(b.hi[0] for b in boxes)
+    z0 = min(b.lo[2] for b in boxes)
+    z1 = max(b.hi[2] for b in boxes)
+    width = int((x1 - x0) * PIXELS_PER_METRE) + 2 * MARGIN
+    height = int((z1 - z0) * PIXELS_PER_METRE) + 2 * MARGIN + TITLE_HEIGHT
+    image = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+
+    def px(x: float, z: float) -> tuple[float, float]:
+        return (MARGIN + (x - x0) * PIXELS_PER_METRE, TITLE_HEIGHT + MARGIN + (z1 - z) * PIXELS_PER_METRE)
+
+    def rect(lo: tuple[float, ...], hi: tuple[float, ...]) -> list[float]:
+        ax, az = px(lo[0], hi[2])
+        bx, bz = px(hi[0], lo[2])
+        return [ax, az, max(ax, bx), max(az, bz)]
+
+    draw.rectangle(rect((x0, 0, z0), (x1, 0, z1)), fill=FLOOR)
+    for wall in scene.walls:
+        tall = wall.hi[1] - wall.lo[1] > 2.2 or wall.lo[1] > 0.5
+        draw.rectangle(rect(wall.lo, wall.hi), fill=WALL if tall else DOOR)
+    _outside_to_white(draw, scene, rect, x0, x1, z0, z1)
+
+    small = _font(11)
+    label_font = _font(12)
+    fixed = [o for o in scene.objects if not OBJECT_TYPES.get(o.object_type, _NOT_PICKUPABLE).pickupable]
+    loose = [o for o in scene.objects if OBJECT_TYPES.get(o.object_type, _NOT_PICKUPABLE).pickupable]
+    for obj in sorted(fixed, key=lambda o: (o.box.hi[1], o.object_id)):
+        color = _type_color(obj.object_type, obj.object_id)
+        if obj.box.lo[1] >= WALL_MOUNTED:  # upper cabinets, shelves on the wall: outline only
+            draw.rectangle(rect(obj.box.lo, obj.box.hi), outline=_shade(color, 0.7), width=2)
+            continue
+        for part in obj.parts:
+            draw.rectangle(rect(part.lo, part.hi), fill=_shade(color, 0.8), outline=(60, 60, 60))
+        draw.rectangle(rect(obj.box.lo, obj.box.hi), fill=color, outline=(40, 40, 40))
+    for obj in sorted(loose, key=lambda o: o.object_id):
+        draw.rectangle(rect(obj.box.lo, obj.box.hi), fill=_type_color(obj.object_type, obj.object_id), outline=(0, 0, 0))
+
+    for x, z in scene.reachable:
+        cx, cz = px(x, z)
+        draw.ellipse([cx - 2, cz - 2, cx + 2, cz + 2], fill=GRID_DOT)
+    by_id = {o.object_id: o for o in scene.objects}
+    for object_id, pose in sorted(scene.interaction_poses.items()):
+        target = by_id.get(object_id)
+        if target is not None:
+            tx, tz = target.box.center[0], target.box.center[2]
+            draw.line([px(pose.x, pose.z), px(tx, tz)], fill=(230, 160, 150), width=1)
+        _arrow(draw, px(pose.x, pose.z), pose, POSE, 14)
+    if scene.start is not None:
+        _arrow(draw, px(scene.start.x, scene.start.z), scene.start, START, 24, width=4)
+
+    for obj in sorted(fixed, key=lambda o: o.object_id):
+        if not needs_pose(obj):
+            continue
+        cx, cz = px(obj.box.center[0], obj.box.center[2])
+        text = obj.object_type
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=small)
+        w, h = right - left, bottom - top
+        draw.rectangle([cx - w / 2 - 2, cz - h / 2 - 2, cx + w / 2 + 2, cz + h / 2 + 2], fill=(255, 255, 255))
+        draw.text((cx - w / 2 - left, cz - h / 2 - top), text, fill=TEXT, font=small)
+
+    size_x, size_z = room_size(scene)
+    title = (
+        f"{scene.name}  {scene.room_type}  {size_x:.2f} x {size_z:.2f} m  "
+        f"reachable {len(scene.reachable)}  poses {len(scene.interaction_poses)}  objects {len(scene.objects)}"
+    )
+    draw.text((8, 6), title, fill=TEXT, font=label_font)
+    return image
+
+
+class _NotPickupable:
+    pickupable = False
+    receptacle = False
+    toggleable = False
+
+
+_NOT_PICKUPABLE = _NotPickupable()
+
+
+def _shade(color: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    return tuple(int(c * factor) for c in color)  # type: ignore[return-value]
+
+
+def _arrow(draw: ImageDraw.ImageDraw, at: tuple[float, float], pose: Pose, color: tuple[int, int, int], length: float, width: int = 2) -> None:
+    """An arrow from ``at`` in the pose's facing (rotation 0 = +z = up on the map)."""
+    angle = math.radians(pose.rotation)
+    dx, dz = math.sin(angle), -math.cos(angle)  # screen y grows downwards
+    tip = (at[0] + dx * length, at[1] + dz * length)
+    draw.line([at, tip], fill=color, width=width)
+    for side in (-1, 1):
+        back = math.radians(pose.rotation + 180 + side * 30)
+        draw.line([tip, (tip[0] + math.sin(back) * length * 0.4, tip[1] - math.cos(back) * length * 0.4)], fill=color, width=width)
+    draw.ellipse([at[0] - 3, at[1] - 3, at[0] + 3, at[1] + 3], fill=color)
+
+
+def _outside_to_white(draw: ImageDraw.ImageDraw, scene: Scene, rect, x0: float, x1: float, z0: float, z1: float) -> None:
+    """Blank the floor colour outside the walls (the cut-out corner of an L-shaped room).
+
+    The room's floor is what the walls enclose; cells of a coarse raster that no wall separates
+    from the image border are outside. Done on a 5 cm raster by flood fill from the border.
+    """
+    step = 0.05
+    nx = int(math.ceil((x1 - x0) / step))
+    nz = int(math.ceil((z1 - z0) / step))
+    solid = [[False] * nz for _ in range(nx)]
+    for wall in scene.walls:
+        if wall.hi[1] - wall.lo[1] < 2.0 and wall.lo[1] > 0.5:
+            continue  # lintel above the door: the door leaf closes the gap below
+        i0 = max(0, int((wall.lo[0] - x0) / step))
+        i1 = min(nx - 1, int(math.ceil((wall.hi[0] - x0) / step)) - 1)
+        k0 = max(0, int((wall.lo[2] - z0) / step))
+        k1 = min(nz - 1, int(math.ceil((wall.hi[2] - z0) / step)) - 1)
+        for i in range(i0, i1 + 1):
+            for k in range(k0, k1 + 1):
+                solid[i][k] = True
+    outside = [[False] * nz for _ in range(nx)]
+    stack = [(i, k) for i in range(nx) for k in (0, nz - 1)] + [(i, k) for i in (0, nx - 1) for k in range(nz)]
+    while stack:
+        i, k = stack.pop()
+        if not (0 <= i < nx and 0 <= k < nz) or outside[i][k] or solid[i][k]:
+            continue
+        outside[i][k] = True
+        stack.extend(((i + 1, k), (i - 1, k), (i, k + 1), (i, k - 1)))
+    for i in range(nx):
+        for k in range(nz):
+            if outside[i][k]:
+                lo = (x0 + i * step, 0.0, z0 + k * step)
+                hi = (x0 + (i + 1) * step, 0.0, z0 + (k + 1) * step)
+                draw.rectangle(rect(lo, hi), fill=(255, 255, 255))
+
+
+def save_map(scene: Scene, out: str | os.PathLike[str]) -> Path:
+    """Draw the map and write it atomically as PNG (temp file in the same folder, then rename)."""
+    path = Path(out)
+    image = draw_map(scene)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            image.save(stream, format="PNG")
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+    return path
