@@ -40,44 +40,29 @@ from alfred_gen.sim.thor import (  # noqa: E402
 )
 from alfred_gen.sim.thor_versions import THOR_2_1, THOR_5, profile_for_version  # noqa: E402
 
-# The lite Event contract (DESIGN.md "The simulator interface"; issue 3's object fields).
-METADATA_KEYS = {
-    "agent",
-    "objects",
-    "inventoryObjects",
-    "lastAction",
-    "lastActionSuccess",
-    "errorMessage",
-    "actionReturn",
-    "sceneName",
-}
-OBJECT_FIELD_TYPES = {
-    "objectId": str,
-    "objectType": str,
-    "name": str,
-    "position": dict,
-    "rotation": dict,
-    "axisAlignedBoundingBox": dict,
-    "pickupable": bool,
-    "receptacle": bool,
-    "openable": bool,
-    "toggleable": bool,
-    "sliceable": bool,
-    "cookable": bool,
-    "dirtyable": bool,
-    "canFillWithLiquid": bool,
-    "isOpen": bool,
-    "isToggled": bool,
-    "isSliced": bool,
-    "isDirty": bool,
-    "isCooked": bool,
-    "temperature": str,
-    "isPickedUp": bool,
-    "parentReceptacles": list,
-    "receptacleObjectIds": list,
-    "visible": bool,
-    "distance": float,
-}
+from alfred_gen.sim import fixtures as lite_fixtures  # noqa: E402
+from alfred_gen.sim import render as lite_render  # noqa: E402
+from alfred_gen.sim.lite import LiteController  # noqa: E402
+
+
+def _type_names(values: list[Any]) -> set[str]:
+    return {type(v).__name__ for v in values}
+
+
+def lite_contract() -> dict[str, Any]:
+    """The shape of a real lite Event's metadata: the contract the thor adapter must meet."""
+    metadata = LiteController(lite_fixtures.kitchen()).step({"action": "Pass"}).metadata
+    objects = metadata["objects"]
+    return {
+        "keys": set(metadata),
+        "agent": {k: type(v).__name__ for k, v in metadata["agent"].items()},
+        "objects": {k: _type_names([o[k] for o in objects]) for k in objects[0]},
+        "head": {k: type(v).__name__ for k, v in metadata.items() if k not in ("objects", "agent", "actionReturn")},
+    }
+
+
+LITE = lite_contract()
+
 
 # Non-square on purpose: a transposed image would not fit.
 H, W = 30, 40
@@ -225,22 +210,23 @@ def thor21_event(rng: np.random.Generator) -> tuple[Event, tuple]:
 
 
 def assert_lite_shaped(event: thor.ThorEvent) -> None:
-    """The lite Event contract: metadata keys and types, frames' dtype and shape, masks vs colours."""
+    """The lite Event contract: the metadata keys and value types a lite Event has, frames' dtype
+    and shape, masks equal to the segmentation colours, tight boxes in lite's convention."""
     md = event.metadata
-    assert set(md) == METADATA_KEYS
-    assert isinstance(md["lastActionSuccess"], bool) and isinstance(md["errorMessage"], str)
-    assert isinstance(md["sceneName"], str) and isinstance(md["lastAction"], str)
-    agent = md["agent"]
-    assert set(agent) == {"position", "rotation", "cameraHorizon"}
-    assert isinstance(agent["cameraHorizon"], float)
-    for vec in (agent["position"], agent["rotation"]):
+    assert set(md) == LITE["keys"]
+    assert {k: type(v).__name__ for k, v in md.items() if k in LITE["head"]} == LITE["head"]
+    assert {k: type(v).__name__ for k, v in md["agent"].items()} == LITE["agent"]
+    for vec in (md["agent"]["position"], md["agent"]["rotation"], md["cameraPosition"]):
         assert set(vec) == {"x", "y", "z"} and all(isinstance(v, float) for v in vec.values())
     for obj in md["objects"]:
-        assert set(obj) == set(OBJECT_FIELD_TYPES), sorted(set(obj) ^ set(OBJECT_FIELD_TYPES))
-        for name, kind in OBJECT_FIELD_TYPES.items():
-            assert type(obj[name]) is kind, (obj["objectId"], name, type(obj[name]))
+        assert set(obj) == set(LITE["objects"]), sorted(set(obj) ^ set(LITE["objects"]))
+        for name, value in obj.items():
+            allowed = LITE["objects"][name] | ({"list", "NoneType"} if name.endswith(("Receptacles", "ObjectIds")) else set())
+            assert type(value).__name__ in allowed, (obj["objectId"], name, type(value))
         box = obj["axisAlignedBoundingBox"]
         assert len(box["cornerPoints"]) == 8 and set(box) == {"cornerPoints", "center", "size"}
+        assert obj["parentReceptacles"] is None or obj["parentReceptacles"]  # None, never []
+        assert (obj["receptacleObjectIds"] is not None) == obj["receptacle"]
     for held in md["inventoryObjects"]:
         assert set(held) == {"objectId", "objectType"}
     json.dumps(md)  # plain JSON data, no numpy scalars or wrappers
@@ -256,7 +242,7 @@ def assert_lite_shaped(event: thor.ThorEvent) -> None:
             assert mask.dtype == bool and mask.shape == (H, W)
             assert np.array_equal(mask, np.all(seg == np.array(color, np.uint8), axis=2))
             rows, cols = np.nonzero(mask)
-            assert event.instance_detections2D[object_id] == (cols.min(), rows.min(), cols.max(), rows.max())
+            assert event.instance_detections2D[object_id] == [cols.min(), rows.min() + 1, cols.max(), rows.max() + 1]
         assert set(event.instance_detections2D) == set(event.instance_masks)
     assert {v: k for k, v in event.color_to_object_id.items()} == event.object_id_to_color
 
@@ -275,12 +261,32 @@ def test_thor5_event_comes_out_lite_shaped_with_the_same_pixels() -> None:
     assert np.array_equal(event.instance_segmentation_frame, segmentation)
     # Only object ids in view get masks: not the wall or class colours, not the hidden mug.
     assert sorted(event.instance_masks) == sorted([APPLE, FRIDGE])
-    assert event.instance_detections2D[APPLE] == (3, 18, 10, 26)
-    assert event.instance_detections2D[FRIDGE] == (25, 5, 37, 19)
-    # ai2thor's own lazy masks and boxes agree with ours.
+    # Boxes in lite's (THOR 2.1's, ALFRED's) convention: rows one lower than 5.x reports them.
+    assert event.instance_detections2D[APPLE] == [3, 19, 10, 27]
+    assert event.instance_detections2D[FRIDGE] == [25, 6, 37, 20]
     for object_id in (APPLE, FRIDGE):
         assert np.array_equal(raw.instance_masks[object_id], event.instance_masks[object_id])
-        assert tuple(raw.instance_detections2D[object_id]) == event.instance_detections2D[object_id]
+        x1, y1, x2, y2 = raw.instance_detections2D[object_id]
+        assert event.instance_detections2D[object_id] == [x1, y1 + 1, x2, y2 + 1]
+
+
+def test_thor_masks_and_boxes_match_lites_renderer_on_the_same_segmentation() -> None:
+    """Identical meaning: lite's own instance_outputs, given the same pixels, agrees field by field."""
+    raw, (_, _, segmentation) = thor5_event(np.random.default_rng(4))
+    event = adapt_event(THOR_5, raw)
+    owners = [c["name"] for c in COLORS]
+    colors = np.array([c["color"] for c in COLORS], np.uint8)
+    owner = np.full((H, W), -1, np.int64)
+    for index, color in enumerate(colors):
+        owner[np.all(segmentation == color, axis=2)] = index
+    lite = lite_render.instance_outputs(owner, owners, colors)
+    assert np.array_equal(lite.instance_segmentation_frame, event.instance_segmentation_frame)
+    assert lite.color_to_object_id == event.color_to_object_id
+    assert lite.object_id_to_color == event.object_id_to_color
+    assert lite.instance_detections2D == event.instance_detections2D
+    assert lite.instance_masks.keys() == event.instance_masks.keys()
+    for object_id, mask in lite.instance_masks.items():
+        assert np.array_equal(mask, event.instance_masks[object_id])
 
 
 def test_thor5_metadata_is_normalised_to_lite_types_and_names() -> None:
@@ -288,9 +294,12 @@ def test_thor5_metadata_is_normalised_to_lite_types_and_names() -> None:
     md = adapt_event(THOR_5, raw).metadata
     assert md["sceneName"] == "FloorPlan12"  # 5.x loads FloorPlan12_physics
     apple, fridge, mug = md["objects"]
-    assert apple["parentReceptacles"] == [FRIDGE] and apple["receptacleObjectIds"] == []  # None -> []
+    assert apple["parentReceptacles"] == [FRIDGE] and apple["receptacleObjectIds"] is None
     assert fridge["receptacleObjectIds"] == [APPLE] and fridge["isOpen"] is True
+    assert fridge["parentReceptacles"] is None
     assert mug["visible"] is False and mug["distance"] == 3.2
+    assert md["fov"] == 90.0 and md["screenWidth"] == W and md["screenHeight"] == H
+    assert md["cameraPosition"] == {"x": -1.25, "y": pytest.approx(0.9009997 + 0.75), "z": 0.5}
     assert apple["distance"] == 1.0 and isinstance(apple["distance"], float)
     assert "mass" not in apple and "openness" not in apple  # THOR-only extras stay on event.raw
     assert md["agent"]["cameraHorizon"] == 30.0
@@ -300,7 +309,12 @@ def test_thor5_metadata_is_normalised_to_lite_types_and_names() -> None:
     apple["parentReceptacles"].append("X")
     raw_apple = raw.metadata["objects"][0]
     assert raw_apple["position"]["x"] == -1.5 and raw_apple["parentReceptacles"] == [FRIDGE]
+    assert event_again_is_unchanged(raw)
     assert raw_apple["axisAlignedBoundingBox"]["cornerPoints"][0][0] == pytest.approx(-1.6)
+
+
+def event_again_is_unchanged(raw: Event) -> bool:
+    return adapt_event(THOR_5, raw).metadata["objects"][0]["position"]["x"] == -1.5
 
 
 def test_thor21_event_depth_millimetres_become_metres_and_old_fields_are_mapped() -> None:
@@ -316,6 +330,8 @@ def test_thor21_event_depth_millimetres_become_metres_and_old_fields_are_mapped(
     assert box["center"] == pytest.approx({"x": -1.5, "y": 0.95, "z": 0.25})
     assert box["size"] == pytest.approx({"x": 0.2, "y": 0.1, "z": 0.4})
     assert event.metadata["sceneName"] == "FloorPlan12"
+    assert apple["parentReceptacles"] == [FRIDGE]
+    assert event.metadata["fov"] == 60.0  # 2.1.0's default when the metadata does not say
 
 
 def test_event_without_render_flags_has_no_frames_and_no_masks() -> None:
@@ -346,7 +362,7 @@ def test_masks_partition_the_labelled_pixels_and_boxes_bound_them(labels: list[i
     for object_id, mask in masks.items():
         covered += mask
         rows, cols = np.nonzero(mask)
-        assert boxes[object_id] == (cols.min(), rows.min(), cols.max(), rows.max())
+        assert boxes[object_id] == [cols.min(), rows.min() + 1, cols.max(), rows.max() + 1]
     object_pixels = np.array([label < 4 for label in labels]).reshape(3, 4)
     assert np.array_equal(covered, object_pixels.astype(int))
     assert set(masks) == {names[palette[label]] for label in set(labels) if label < 4}

@@ -50,6 +50,10 @@ PLATFORMS = ("Linux64", "CloudRendering")
 #: Where X servers put their sockets; a module attribute so tests can point it elsewhere.
 X11_SOCKET_DIR = "/tmp/.X11-unix"
 
+#: Camera height above the agent's origin ALFRED initialised (cameraY) [alfred-env], used only
+#: when a backend does not report cameraPosition.
+CAMERA_Y_OFFSET = 0.75
+
 #: Seconds to wait for a THOR build to answer its first message before giving up.
 DEFAULT_STARTUP_TIMEOUT = 120.0
 
@@ -75,6 +79,8 @@ OBJECT_BOOL_FIELDS = (
     "isCooked",
     "isPickedUp",
     "visible",
+    "moveable",
+    "isFilledWithLiquid",
 )
 
 
@@ -117,7 +123,7 @@ class ThorEvent:
         instance_masks: dict[str, np.ndarray] | None = None,
         color_to_object_id: dict[tuple[int, int, int], str] | None = None,
         object_id_to_color: dict[str, tuple[int, int, int]] | None = None,
-        instance_detections2D: dict[str, tuple[int, int, int, int]] | None = None,
+        instance_detections2D: dict[str, list[int]] | None = None,
         raw: Any = None,
     ) -> None:
         self.metadata = metadata
@@ -183,13 +189,17 @@ def _aabb(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _id_list(value: Any) -> list[str]:
-    """THOR reports "none" as None in some versions and [] in others; the lite shape is a list."""
     return [str(v) for v in value] if value else []
 
 
 def normalise_object(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """One object's metadata with exactly the documented fields and types."""
+    """One object's metadata with exactly lite's fields, types and conventions.
+
+    As lite (and THOR 2.1): ``parentReceptacles`` is None when the object lies on nothing;
+    ``receptacleObjectIds`` is a list (maybe empty) for receptacles and None for the rest.
+    """
     temperature = obj.get("temperature", obj.get("ObjectTemperature", "RoomTemp"))
+    receptacle = bool(obj.get("receptacle", False))
     normalised: dict[str, Any] = {
         "objectId": str(obj["objectId"]),
         "objectType": str(obj.get("objectType") or str(obj["objectId"]).split("|")[0]),
@@ -198,8 +208,8 @@ def normalise_object(obj: Mapping[str, Any]) -> dict[str, Any]:
         "rotation": _vec3(obj.get("rotation")),
         "axisAlignedBoundingBox": _aabb(obj),
         "temperature": str(temperature or "RoomTemp"),
-        "parentReceptacles": _id_list(obj.get("parentReceptacles")),
-        "receptacleObjectIds": _id_list(obj.get("receptacleObjectIds")),
+        "parentReceptacles": _id_list(obj.get("parentReceptacles")) or None,
+        "receptacleObjectIds": _id_list(obj.get("receptacleObjectIds")) if receptacle else None,
         "distance": float(obj.get("distance", 0.0) or 0.0),
     }
     for flag in OBJECT_BOOL_FIELDS:
@@ -207,7 +217,7 @@ def normalise_object(obj: Mapping[str, Any]) -> dict[str, Any]:
     # 2.x spelled isOpen in lower case in places (its controller reads obj['isopen']).
     if "isOpen" not in obj and "isopen" in obj:
         normalised["isOpen"] = bool(obj["isopen"])
-    return dict(sorted(normalised.items()))
+    return normalised
 
 
 def _scene_name(raw_name: Any) -> str:
@@ -216,20 +226,26 @@ def _scene_name(raw_name: Any) -> str:
     return name[: -len("_physics")] if name.endswith("_physics") else name
 
 
-def normalise_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """THOR metadata (any supported version) in the lite layout, as a plain dict."""
+def normalise_metadata(metadata: Mapping[str, Any], profile: VersionProfile) -> dict[str, Any]:
+    """THOR metadata (any supported version) in lite's layout, as a plain dict."""
     agent = metadata.get("agent") or {}
+    position = _vec3(agent.get("position"))
     action_return = metadata.get("actionReturn")
     if action_return is None and metadata.get("lastAction") == "GetReachablePositions":
         # 2.1.0 answered GetReachablePositions in metadata["reachablePositions"] [thor5-py note].
         action_return = metadata.get("reachablePositions")
+    camera = metadata.get("cameraPosition")
+    if camera is None:  # not reported: the camera sits cameraY above the agent, as initialised
+        camera = {"x": position["x"], "y": position["y"] + CAMERA_Y_OFFSET, "z": position["z"]}
     return {
         "agent": {
-            "position": _vec3(agent.get("position")),
+            "name": str(agent.get("name") or "agent"),
+            "position": position,
             "rotation": _vec3(agent.get("rotation")),
             "cameraHorizon": float(agent.get("cameraHorizon", 0.0) or 0.0),
+            "isStanding": bool(agent.get("isStanding", True)),
+            "inHighFrictionArea": bool(agent.get("inHighFrictionArea", False)),
         },
-        "objects": [normalise_object(o) for o in metadata.get("objects") or []],
         "inventoryObjects": [
             {"objectId": str(o["objectId"]), "objectType": str(o.get("objectType") or o["objectId"].split("|")[0])}
             for o in metadata.get("inventoryObjects") or []
@@ -239,6 +255,11 @@ def normalise_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
         "errorMessage": str(metadata.get("errorMessage") or ""),
         "actionReturn": copy.deepcopy(action_return),
         "sceneName": _scene_name(metadata.get("sceneName")),
+        "screenWidth": int(metadata.get("screenWidth", 0)),
+        "screenHeight": int(metadata.get("screenHeight", 0)),
+        "cameraPosition": _vec3(camera),
+        "fov": float(metadata.get("fov") or profile.default_fov),
+        "objects": [normalise_object(o) for o in metadata.get("objects") or []],
     }
 
 
@@ -250,16 +271,19 @@ def _packed_colors(frame: np.ndarray) -> np.ndarray:
 
 def masks_from_segmentation(
     segmentation: np.ndarray, color_to_object_id: Mapping[tuple[int, int, int], str]
-) -> tuple[dict[str, np.ndarray], dict[str, tuple[int, int, int, int]]]:
-    """Instance masks and 2D boxes (x1, y1, x2, y2, inclusive pixels) of every object id in view.
+) -> tuple[dict[str, np.ndarray], dict[str, list[int]]]:
+    """Instance masks and 2D boxes of every object id in view, in lite's (THOR 2.1's) convention.
 
-    Names without "|" are structure or class colours (walls, "background"), not object ids, as in
-    ai2thor's own LazyInstanceSegmentationMasks; they get no mask.
+    A box is ``[x1, y1, x2, y2]``: first and last mask columns, and first and last mask rows plus
+    one — THOR 2.1 flipped Unity's bottom-up bounds with ``height - y``, ALFRED's released bboxes
+    carry that offset, and lite's renderer reproduces it; 5.x's own boxes lack it, so every box is
+    recomputed here from the mask. Names without "|" are structure or class colours (walls,
+    "background"), not object ids, as in ai2thor's own LazyInstanceSegmentationMasks: no mask.
     """
     packed = _packed_colors(segmentation)
     present = set(np.unique(packed).tolist())
     masks: dict[str, np.ndarray] = {}
-    boxes: dict[str, tuple[int, int, int, int]] = {}
+    boxes: dict[str, list[int]] = {}
     for color, name in sorted(color_to_object_id.items(), key=lambda item: item[1]):
         if "|" not in name:
             continue
@@ -270,13 +294,13 @@ def masks_from_segmentation(
         rows = np.flatnonzero(mask.any(axis=1))
         cols = np.flatnonzero(mask.any(axis=0))
         masks[name] = mask
-        boxes[name] = (int(cols[0]), int(rows[0]), int(cols[-1]), int(rows[-1]))
+        boxes[name] = [int(cols[0]), int(rows[0]) + 1, int(cols[-1]), int(rows[-1]) + 1]
     return masks, boxes
 
 
 def adapt_event(profile: VersionProfile, raw: Any) -> ThorEvent:
     """Wrap a backend Event (real ``ai2thor.server.Event`` or a fake) in the lite shape."""
-    metadata = normalise_metadata(raw.metadata)
+    metadata = normalise_metadata(raw.metadata, profile)
     frame = None
     if getattr(raw, "frame", None) is not None:
         frame = np.ascontiguousarray(np.asarray(raw.frame)[..., :3], dtype=np.uint8)
@@ -290,7 +314,7 @@ def adapt_event(profile: VersionProfile, raw: Any) -> ThorEvent:
     object_id_to_color = {name: color for color, name in sorted(color_to_object_id.items(), key=lambda i: i[1])}
     segmentation = None
     masks: dict[str, np.ndarray] = {}
-    boxes: dict[str, tuple[int, int, int, int]] = {}
+    boxes: dict[str, list[int]] = {}
     if getattr(raw, "instance_segmentation_frame", None) is not None:
         segmentation = np.ascontiguousarray(np.asarray(raw.instance_segmentation_frame)[..., :3], dtype=np.uint8)
         masks, boxes = masks_from_segmentation(segmentation, color_to_object_id)

@@ -98,6 +98,8 @@ class VersionProfile:
     instance_seg_flag: str
     #: Initialize / controller flag that turns depth on (same name in both lines).
     depth_flag: str
+    #: Camera field of view when metadata does not report ``fov`` (this line's default).
+    default_fov: float
     #: "step": reset(scene) then step an Initialize action (2.1.0, as ALFRED's ThorEnv.reset);
     #: "controller": Initialize parameters go to Controller(...) and are re-sent by reset (5.x).
     initialize_via: str
@@ -117,6 +119,7 @@ THOR_2_1 = VersionProfile(
     depth_to_metres=0.001,  # [thor21-py] add_image_depth yields millimetres
     instance_seg_flag="renderObjectImage",  # [thor21-docs] actions/initialization
     depth_flag="renderDepthImage",
+    default_fov=60.0,  # [thor21-docs] actions/initialization: fieldOfView default 60
     initialize_via="step",  # [alfred-env] ThorEnv.reset: super().reset(scene); step(Initialize)
     initialize_params=MappingProxyType(
         {
@@ -148,6 +151,7 @@ THOR_5 = VersionProfile(
     depth_to_metres=1.0,  # [thor5-py] DepthFormat.Meters; [thor5-docs] environment-state
     instance_seg_flag="renderInstanceSegmentation",  # [thor5-docs] initialization
     depth_flag="renderDepthImage",
+    default_fov=90.0,  # [thor5-docs] initialization: fieldOfView 90 for the default agent
     initialize_via="controller",  # [thor5-py] Controller(**params); reset() re-sends Initialize
     initialize_params=MappingProxyType(
         {
