@@ -19,6 +19,8 @@
 ; isOpen means "the inside can be reached": it holds from the start for receptacles that do not
 ; enclose their contents (tables, counter tops, sink basins), and for fridges, microwaves, cabinets,
 ; drawers and safes only after OpenObject.  isClosed exists only for the enclosing ones.
+; Slicing makes new objects (THOR's AppleSliced_1, ...): whatever was done to the whole object, heated,
+; cooled or cleaned, does not hold for the slices, so SliceObject deletes those facts.
 ; Heating, cooling and cleaning are ALFRED's macro actions (open, put in, close, switch on/off, take
 ; out, ...): the microwave or fridge must be closed before and is closed again after.
 
@@ -113,13 +115,13 @@
     :parameters (?o - item ?k - item ?r - fixed ?l - location)
     :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isOpen ?r) (inReceptacle ?o ?r) (isWhole ?o)
                        (canSlice ?k) (holding ?k))
-    :effect (and (isSliced ?o) (not (isWhole ?o))))
+    :effect (and (isSliced ?o) (not (isWhole ?o)) (not (isHot ?o)) (not (isCool ?o)) (not (isClean ?o))))
 
   (:action SliceObjectInMovable
     :parameters (?o - item ?k - item ?m - mover ?r - fixed ?l - location)
     :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isOpen ?r) (inReceptacle ?m ?r)
                        (inReceptacle ?o ?m) (isWhole ?o) (canSlice ?k) (holding ?k))
-    :effect (and (isSliced ?o) (not (isWhole ?o))))
+    :effect (and (isSliced ?o) (not (isWhole ?o)) (not (isHot ?o)) (not (isCool ?o)) (not (isClean ?o))))
 
   (:action ToggleObject
     :parameters (?t - fixed ?l - location)

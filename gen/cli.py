@@ -38,6 +38,31 @@ def validate(paths: tuple[str, ...]) -> None:
     sys.exit(validate_paths(paths, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN.")
+@click.option("--seed", type=int, default=0, show_default=True, help="InitialRandomSpawn seed.")
+@click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep.")
+@click.option("--object", "object_target", required=True, help="Object class to pick up, e.g. Apple.")
+@click.option("--receptacle", "parent_target", default="", help="Destination receptacle class (the lamp for look_at).")
+@click.option("--mrecep", default="", help="Movable receptacle class (pick_and_place_with_movable_recep).")
+@click.option("--toggle", default="", help="Lamp class (look_at_obj_in_light).")
+@click.option("--sliced", is_flag=True, help="The object must be a slice (cut with a knife first).")
+@click.option("--pddl-out", type=click.Path(dir_okay=False), help="Write the PDDL problem here (and X.domain.pddl).")
+@click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
+def plan(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str, toggle: str,
+         sliced: bool, pddl_out: str | None, time_limit: float) -> None:
+    """Plan a task in a scene and print the high-level plan, or why there is none.
+
+    \b
+    Example:
+      alfred-gen plan --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple --receptacle CounterTop
+    """
+    from alfred_gen.planning import plan_command
+
+    sys.exit(plan_command(scene, seed, task_type, object_target, parent_target, mrecep, toggle, sliced, pddl_out,
+                          time_limit, echo=click.echo))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: turns UserError into one line and its exit code."""
     try:

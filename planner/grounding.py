@@ -1,28 +1,34 @@
 """Parsing (pyperplan's parser) and fast, deterministic grounding into an integer-indexed task.
 
-pyperplan's own grounding enumerates the full cross product of every action's parameter domains
-and tests static preconditions with regular expressions over the whole initial state; its sets of
-strings also make operator order depend on PYTHONHASHSEED. This module grounds the same parsed
-task by backtracking over parameters with indexed static facts (a static atom with all but one
-argument bound yields the candidates of the last), keeps every list sorted, then prunes operators
-that are not reachable from the initial state (relaxed exploration) or not relevant to the goal
-(backward fixpoint, as pyperplan does). Grounded operator names are written as pyperplan writes
-them, ``(name arg ...)``, so plans compare across planners.
+pyperplan's own grounding enumerates the full cross product of every action's parameter domains,
+tests static preconditions with regular expressions over the whole initial state, and builds sets
+of strings whose iteration order depends on PYTHONHASHSEED. This module grounds the same parsed
+task differently:
 
-The result is a :class:`GroundTask` with facts and operators numbered in sorted order and states
-as Python ints used as bit sets.
+- each action schema is compiled once per domain into argument references, so a ground atom is a
+  small tuple ``(predicate, args)`` interned to an int, never a formatted string;
+- parameters are bound by backtracking, most constrained first, drawing each parameter's
+  candidates from an index of the static facts that match the atom's already-bound arguments;
+- operators unreachable from the initial state (relaxed exploration with counters) and operators
+  irrelevant to the goal (backward fixpoint, as pyperplan) are pruned;
+- facts and operators are then numbered in sorted order, so the task is the same whatever order
+  sets were iterated in.
+
+Grounded operator names read as pyperplan writes them, ``(name arg ...)``, so plans compare across
+planners. States are Python ints used as bit sets.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from operator import itemgetter
+from typing import Any, Callable
 
 from pyperplan.pddl.parser import Parser
 from pyperplan.pddl.pddl import Domain, Problem
 
-Atom = tuple[str, ...]  # (predicate, arg, ...)
+Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
 
 
 @lru_cache(maxsize=8)
@@ -41,28 +47,19 @@ def parse_problem(domain_text: str, problem_text: str) -> Problem:
     return parser.parse_problem(domain, read_from_file=False)
 
 
-def fact_string(atom: Atom) -> str:
+def fact_string(fact: Fact) -> str:
     """pyperplan's spelling of a ground atom: ``(pred a b)``."""
-    return "(" + " ".join(atom) + ")"
-
-
-@dataclass
-class GroundOperator:
-    """A ground action with its facts as strings (used for validation and reading plans)."""
-
-    name: str
-    pre: frozenset[str]
-    add: frozenset[str]
-    delete: frozenset[str]
+    pred, args = fact
+    return "(" + " ".join((pred, *args)) + ")"
 
 
 @dataclass
 class GroundTask:
-    """A STRIPS task with integer facts and operators, both in sorted order.
+    """A STRIPS task with integer facts and operators, both numbered in sorted order.
 
-    ``pre``/``add``/``delete`` are per-operator lists of fact indices; ``*_mask`` the same as bit
-    sets. ``all_operators`` keeps every grounded operator before pruning, by name, with string
-    facts, and ``init_facts`` the full initial state (statics included), for plan validation.
+    ``pre``/``add``/``delete`` are per-operator lists of fact indices, ``*_mask`` the same as bit
+    sets; ``schema``/``args`` give each operator's action name and arguments; ``problem`` is the
+    parsed problem it came from (plan validation re-instantiates the action schemas from it).
     """
 
     name: str
@@ -70,15 +67,15 @@ class GroundTask:
     init: int
     goals: list[int]
     operators: list[str]
+    schema: list[str]
+    args: list[tuple[str, ...]]
     pre: list[list[int]]
     add: list[list[int]]
     delete: list[list[int]]
     pre_mask: list[int]
     add_mask: list[int]
     del_mask: list[int]
-    init_facts: frozenset[str] = field(default_factory=frozenset)
-    goal_facts: frozenset[str] = field(default_factory=frozenset)
-    all_operators: dict[str, GroundOperator] = field(default_factory=dict)
+    problem: Problem | None = None
 
     def state_facts(self, state: int) -> list[str]:
         """The facts true in a bit-set state, sorted."""
@@ -88,17 +85,170 @@ class GroundTask:
 def bits(state: int) -> list[int]:
     """Indices of the set bits of ``state``, ascending."""
     out = []
-    index = 0
     while state:
         low = state & -state
-        index = low.bit_length() - 1
-        out.append(index)
+        out.append(low.bit_length() - 1)
         state ^= low
     return out
 
 
-def _type_map(problem: Problem) -> dict[str, list[str]]:
-    """type name -> sorted objects of that type or a subtype (constants included)."""
+# --------------------------------------------------------------------------------------------
+# Action schemas compiled to argument references
+
+
+Ref = Any  # an int (parameter index) or a str (a constant)
+
+
+@dataclass
+class _Schema:
+    name: str
+    params: list[str]
+    param_types: list[list[str]]
+    static: list[tuple[str, list[Ref]]]
+    pre: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
+    add: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
+    delete: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
+
+
+def _builder(refs: list[Ref]) -> Callable[[list[str]], tuple[str, ...]]:
+    """A fast function from parameter values to an atom's argument tuple."""
+    if all(isinstance(r, int) for r in refs):
+        if not refs:
+            return lambda values: ()
+        if len(refs) == 1:
+            only = refs[0]
+            return lambda values: (values[only],)
+        return itemgetter(*refs)  # type: ignore[return-value]
+    return lambda values: tuple(values[r] if isinstance(r, int) else r for r in refs)
+
+
+def _refs(predicate, position: dict[str, int]) -> list[Ref]:
+    return [position.get(arg, arg) for arg, _ in predicate.signature]
+
+
+_COMPILED: dict[int, tuple[Domain, list[_Schema], frozenset[str]]] = {}
+
+
+def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
+    """The domain's action schemas in name order, and its static predicates (in no effect)."""
+    cached = _COMPILED.get(id(domain))
+    if cached is not None and cached[0] is domain:
+        return cached[1], cached[2]
+    actions = sorted(domain.actions.values(), key=lambda a: a.name)
+    effect_predicates = set()
+    for action in actions:
+        effect_predicates.update(p.name for p in action.effect.addlist)
+        effect_predicates.update(p.name for p in action.effect.dellist)
+    statics = frozenset(p.name for p in domain.predicates.values()) - effect_predicates
+    schemas = []
+    for action in actions:
+        params = [name for name, _ in action.signature]
+        position = {name: i for i, name in enumerate(params)}
+        schemas.append(
+            _Schema(
+                name=action.name,
+                params=params,
+                param_types=[[t.name for t in types] for _, types in action.signature],
+                static=[(p.name, _refs(p, position)) for p in action.precondition if p.name in statics],
+                pre=[(p.name, _builder(_refs(p, position))) for p in action.precondition if p.name not in statics],
+                add=[(p.name, _builder(_refs(p, position))) for p in sorted(action.effect.addlist, key=str)],
+                delete=[(p.name, _builder(_refs(p, position))) for p in sorted(action.effect.dellist, key=str)],
+            )
+        )
+    _COMPILED[id(domain)] = (domain, schemas, statics)
+    return schemas, statics
+
+
+class _StaticIndex:
+    """Static facts by predicate, with projections for candidate generation."""
+
+    def __init__(self, facts: list[Fact]):
+        self.tuples: dict[str, set[tuple[str, ...]]] = {}
+        for pred, args in facts:
+            self.tuples.setdefault(pred, set()).add(args)
+        self._lookup: dict[tuple[str, int], dict[Any, set[str]]] = {}
+
+    def holds(self, predicate: str, args: tuple[str, ...]) -> bool:
+        return args in self.tuples.get(predicate, ())
+
+    def values(self, predicate: str, position: int, others: tuple[str, ...] | None) -> set[str]:
+        """Values at ``position`` of the predicate's facts whose other arguments are ``others``
+        (``None``: whatever they are)."""
+        key = (predicate, position)
+        table = self._lookup.get(key)
+        if table is None:
+            table = {None: set()}
+            for tup in self.tuples.get(predicate, ()):
+                rest = tup[:position] + tup[position + 1 :]
+                table.setdefault(rest, set()).add(tup[position])
+                table[None].add(tup[position])
+            self._lookup[key] = table
+        return table.get(others, _EMPTY)
+
+
+_EMPTY: set[str] = set()
+
+
+def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticIndex):
+    """Yield the parameter value lists (a reused list: copy it) satisfying the static preconditions.
+
+    Parameters are bound most constrained first. A static atom is checked at the depth where its
+    last variable is bound, by drawing that variable's candidates from the static facts matching
+    the atom's other (already bound) arguments.
+    """
+    n = len(schema.params)
+    domains: list[set[str]] = []
+    for types in schema.param_types:
+        values: set[str] = set()
+        for typ in types:
+            values |= type_map.get(typ, _EMPTY)
+        domains.append(values)
+    for pred, refs in schema.static:
+        for pos, ref in enumerate(refs):
+            if isinstance(ref, int):
+                domains[ref] = domains[ref] & index.values(pred, pos, None)
+    order = sorted(range(n), key=lambda i: (len(domains[i]), i))
+    depth_of = [0] * n
+    for depth, param in enumerate(order):
+        depth_of[param] = depth
+    checks: list[list[tuple[str, int, list[Ref]]]] = [[] for _ in range(n)]
+    leaf_checks: list[tuple[str, list[Ref]]] = []
+    for pred, refs in schema.static:
+        variables = [r for r in refs if isinstance(r, int)]
+        if not variables or len(set(variables)) != len(variables):
+            leaf_checks.append((pred, refs))
+            continue
+        last = max(variables, key=lambda r: depth_of[r])
+        pos = refs.index(last)
+        checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
+    values_now: list[str] = [""] * n
+
+    def resolve(refs: list[Ref]) -> tuple[str, ...]:
+        return tuple(values_now[r] if isinstance(r, int) else r for r in refs)
+
+    def search(depth: int):
+        if depth == n:
+            for pred, refs in leaf_checks:
+                if not index.holds(pred, resolve(refs)):
+                    return
+            yield values_now
+            return
+        slot = order[depth]
+        candidates = domains[slot]
+        for pred, pos, others in checks[depth]:
+            allowed = index.values(pred, pos, resolve(others))
+            candidates = candidates & allowed
+            if not candidates:
+                return
+        for value in candidates:
+            values_now[slot] = value
+            yield from search(depth + 1)
+
+    yield from search(0)
+
+
+def _type_map(problem: Problem) -> dict[str, set[str]]:
+    """type name -> objects of that type or a subtype (constants included)."""
     objects = dict(problem.objects)
     objects.update(problem.domain.constants or {})
     members: dict[str, set[str]] = {}
@@ -106,205 +256,125 @@ def _type_map(problem: Problem) -> dict[str, list[str]]:
         while typ is not None:
             members.setdefault(typ.name, set()).add(name)
             typ = typ.parent
-    return {t: sorted(names) for t, names in members.items()}
-
-
-def _atom(predicate) -> tuple[str, tuple[str, ...]]:
-    return predicate.name, tuple(arg for arg, _ in predicate.signature)
-
-
-class _StaticIndex:
-    """Static facts by predicate, with projections for candidate generation."""
-
-    def __init__(self, facts: Iterable[Atom]):
-        self.tuples: dict[str, set[tuple[str, ...]]] = {}
-        for fact in facts:
-            self.tuples.setdefault(fact[0], set()).add(fact[1:])
-        self._lookup: dict[tuple[str, int], dict[tuple[str, ...], set[str]]] = {}
-
-    def holds(self, predicate: str, args: tuple[str, ...]) -> bool:
-        return args in self.tuples.get(predicate, ())
-
-    def values(self, predicate: str, position: int, others: tuple[str, ...] | None) -> set[str]:
-        """Values at ``position`` of the predicate's tuples whose other arguments equal ``others``
-        (``others`` None: any other arguments)."""
-        key = (predicate, position)
-        table = self._lookup.get(key)
-        if table is None:
-            table = {}
-            for tup in self.tuples.get(predicate, ()):
-                rest = tup[:position] + tup[position + 1 :]
-                table.setdefault(rest, set()).add(tup[position])
-                table.setdefault(None, set()).add(tup[position])  # type: ignore[arg-type]
-            self._lookup[key] = table
-        return table.get(others, set())  # type: ignore[arg-type]
-
-
-def _ground_action(action, type_map: dict[str, list[str]], statics: set[str], index: _StaticIndex):
-    """Yield (args, dynamic pre facts, add facts, del facts) for each assignment of the action's
-    parameters that satisfies its static preconditions.
-
-    Parameters are bound most-constrained first. A static atom is checked at the depth where its
-    last variable is bound, by drawing that variable's candidates from the static facts that match
-    the atom's other (already bound) arguments. The yield order is irrelevant: the caller sorts.
-    """
-    params = [name for name, _ in action.signature]
-    position = {name: i for i, name in enumerate(params)}
-    domains: list[set[str]] = []
-    for _, types in action.signature:
-        values: set[str] = set()
-        for typ in types:
-            values.update(type_map.get(typ.name, ()))
-        domains.append(values)
-    static_pre = [_atom(p) for p in action.precondition if p.name in statics]
-    # Unary filters: a parameter must occur at its position in some static fact.
-    for pred, args in static_pre:
-        for pos, arg in enumerate(args):
-            if arg in position:
-                domains[position[arg]] &= index.values(pred, pos, None)
-    order = sorted(range(len(params)), key=lambda i: (len(domains[i]), i))
-    depth_of = {param: order.index(i) for i, param in enumerate(params)}
-    # checks[d]: static atoms completed at depth d, as (pred, position of the new variable,
-    # references of the other arguments: parameter index or constant string).
-    checks: list[list[tuple[str, int, list]]] = [[] for _ in params]
-    leaf_checks = []  # atoms with a repeated variable, or no variable at all
-    for pred, args in static_pre:
-        variables = [a for a in args if a in position]
-        if not variables or len(set(variables)) != len(variables):
-            leaf_checks.append((pred, [position.get(a, a) for a in args]))
-            continue
-        last = max(variables, key=lambda a: depth_of[a])
-        pos = args.index(last)
-        others = [position.get(a, a) for i, a in enumerate(args) if i != pos]
-        checks[depth_of[last]].append((pred, pos, others))
-
-    def template(atom) -> str:
-        pred, args = _atom(atom)
-        return "(" + " ".join([pred] + ["{%d}" % position[a] if a in position else a for a in args]) + ")"
-
-    pre_t = [template(p) for p in action.precondition if p.name not in statics]
-    add_t = [template(p) for p in action.effect.addlist]
-    del_t = [template(p) for p in action.effect.dellist]
-    name_t = "(" + " ".join([action.name] + ["{%d}" % i for i in range(len(params))]) + ")"
-    values: list[str] = [""] * len(params)
-    n = len(params)
-
-    def ref(r) -> str:
-        return values[r] if isinstance(r, int) else r
-
-    def search(depth: int):
-        if depth == n:
-            for pred, refs in leaf_checks:
-                if not index.holds(pred, tuple(ref(r) for r in refs)):
-                    return
-            yield (
-                name_t.format(*values),
-                [t.format(*values) for t in pre_t],
-                [t.format(*values) for t in add_t],
-                [t.format(*values) for t in del_t],
-            )
-            return
-        slot = order[depth]
-        candidates = domains[slot]
-        for pred, pos, others in checks[depth]:
-            allowed = index.values(pred, pos, tuple(ref(r) for r in others))
-            candidates = candidates & allowed if len(allowed) < len(candidates) else allowed & candidates
-            if not candidates:
-                return
-        for value in candidates:
-            values[slot] = value
-            yield from search(depth + 1)
-
-    yield from search(0)
+    return members
 
 
 def ground(problem: Problem) -> GroundTask:
-    """Ground a parsed problem: deterministic, statics compiled away, unreachable and irrelevant
-    operators pruned."""
-    domain = problem.domain
-    actions = sorted(domain.actions.values(), key=lambda a: a.name)
-    effect_predicates = set()
-    for action in actions:
-        effect_predicates.update(p.name for p in action.effect.addlist)
-        effect_predicates.update(p.name for p in action.effect.dellist)
-    statics = {p.name for p in domain.predicates.values()} - effect_predicates
-    init_atoms = sorted({(p.name, *(a for a, _ in p.signature)) for p in problem.initial_state})
-    goal_atoms = sorted({(p.name, *(a for a, _ in p.signature)) for p in problem.goal})
-    index = _StaticIndex(a for a in init_atoms if a[0] in statics)
+    """Ground a parsed problem: statics compiled away, unreachable and irrelevant operators
+    pruned, facts and operators numbered in sorted order."""
+    schemas, statics = compile_domain(problem.domain)
+    init_facts = {(p.name, tuple(a for a, _ in p.signature)) for p in problem.initial_state}
+    goal_facts = {(p.name, tuple(a for a, _ in p.signature)) for p in problem.goal}
+    index = _StaticIndex([f for f in init_facts if f[0] in statics])
     type_map = _type_map(problem)
 
-    all_operators: dict[str, GroundOperator] = {}
-    for action in actions:
-        for name, pre, add, delete in _ground_action(action, type_map, statics, index):
-            pre_s = frozenset(pre)
-            add_s = frozenset(add)
-            del_s = frozenset(delete) - add_s
-            add_s = add_s - pre_s
-            if not add_s and not del_s:
-                continue  # a no-op, e.g. GotoLocation from a location to itself
-            all_operators[name] = GroundOperator(name, pre_s, add_s, del_s)
+    # Intern facts as ints while grounding.
+    number: dict[Fact, int] = {}
+    fact_keys: list[Fact] = []
 
-    init_facts = frozenset(fact_string(a) for a in init_atoms)
-    goal_facts = frozenset(fact_string(a) for a in goal_atoms)
-    names = sorted(all_operators)
-    ops = [all_operators[n] for n in names]
+    def intern(fact: Fact) -> int:
+        i = number.get(fact)
+        if i is None:
+            i = number[fact] = len(fact_keys)
+            fact_keys.append(fact)
+        return i
+
+    op_keys: list[tuple[str, tuple[str, ...]]] = []
+    op_pre: list[set[int]] = []
+    op_add: list[set[int]] = []
+    op_del: list[set[int]] = []
+    for schema in schemas:
+        pre_b, add_b, del_b = schema.pre, schema.add, schema.delete
+        for values in _instantiate(schema, type_map, index):
+            pre = {intern((p, b(values))) for p, b in pre_b}
+            add = {intern((p, b(values))) for p, b in add_b}
+            delete = {intern((p, b(values))) for p, b in del_b}
+            delete -= add
+            add -= pre
+            if not add and not delete:
+                continue  # a no-op, e.g. GotoLocation from a location to itself
+            op_keys.append((schema.name, tuple(values)))
+            op_pre.append(pre)
+            op_add.append(add)
+            op_del.append(delete)
+    init_ids = {intern(f) for f in init_facts if f[0] not in statics}
+    goal_ids = {intern(f) for f in goal_facts}
 
     # Forward relaxed reachability, with per-operator counters of unreached preconditions.
-    consumers: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for fact in op.pre:
-            consumers.setdefault(fact, []).append(i)
-    missing = [len(op.pre) for op in ops]
-    alive = [m == 0 for m in missing]
-    reached = set(init_facts)
-    queue = list(init_facts)
-    for i, op in enumerate(ops):
-        if alive[i]:
-            queue.extend(op.add - reached)
-            reached |= op.add
+    n_facts = len(fact_keys)
+    consumers: list[list[int]] = [[] for _ in range(n_facts)]
+    for op, pre in enumerate(op_pre):
+        for fact in pre:
+            consumers[fact].append(op)
+    missing = [len(pre) for pre in op_pre]
+    reached = bytearray(n_facts)
+    queue = list(init_ids)
+    for fact in queue:
+        reached[fact] = 1
+    alive = bytearray(len(op_pre))
+    for op, count in enumerate(missing):
+        if count == 0:
+            alive[op] = 1
+            for fact in op_add[op]:
+                if not reached[fact]:
+                    reached[fact] = 1
+                    queue.append(fact)
     while queue:
         fact = queue.pop()
-        for i in consumers.get(fact, ()):
-            missing[i] -= 1
-            if missing[i] == 0:
-                alive[i] = True
-                for new in ops[i].add:
-                    if new not in reached:
-                        reached.add(new)
+        for op in consumers[fact]:
+            missing[op] -= 1
+            if missing[op] == 0:
+                alive[op] = 1
+                for new in op_add[op]:
+                    if not reached[new]:
+                        reached[new] = 1
                         queue.append(new)
-    ops = [op for i, op in enumerate(ops) if alive[i]]
 
     # Backward relevance, as pyperplan: an operator adding or deleting a relevant fact makes its
     # preconditions relevant; effects on irrelevant facts are dropped, and operators left without
     # effects with them.
-    touchers: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for fact in op.add | op.delete:
-            touchers.setdefault(fact, []).append(i)
-    relevant = set(goal_facts)
-    queue = list(goal_facts)
-    used = [False] * len(ops)
+    touchers: list[list[int]] = [[] for _ in range(n_facts)]
+    for op in range(len(op_pre)):
+        if alive[op]:
+            for fact in op_add[op]:
+                touchers[fact].append(op)
+            for fact in op_del[op]:
+                touchers[fact].append(op)
+    relevant = bytearray(n_facts)
+    queue = list(goal_ids)
+    for fact in queue:
+        relevant[fact] = 1
+    used = bytearray(len(op_pre))
     while queue:
         fact = queue.pop()
-        for i in touchers.get(fact, ()):
-            if not used[i]:
-                used[i] = True
-                for pre_fact in ops[i].pre:
-                    if pre_fact not in relevant:
-                        relevant.add(pre_fact)
+        for op in touchers[fact]:
+            if not used[op]:
+                used[op] = 1
+                for pre_fact in op_pre[op]:
+                    if not relevant[pre_fact]:
+                        relevant[pre_fact] = 1
                         queue.append(pre_fact)
-    pruned = []
-    for op in ops:
-        add = op.add & relevant
-        delete = op.delete & relevant
+    kept = []
+    for op in range(len(op_pre)):
+        if not alive[op]:
+            continue
+        add = {f for f in op_add[op] if relevant[f]}
+        delete = {f for f in op_del[op] if relevant[f]}
         if add or delete:
-            pruned.append(GroundOperator(op.name, op.pre, add, delete))
+            kept.append((op_keys[op], op_pre[op], add, delete))
 
-    fact_set: set[str] = set(goal_facts)
-    for op in pruned:
-        fact_set |= op.pre | op.add | op.delete
-    facts = sorted(fact_set)
-    number = {f: i for i, f in enumerate(facts)}
+    # Canonical numbering: facts and operators in sorted order.
+    used_facts = set(goal_ids)
+    for _, pre, add, delete in kept:
+        used_facts |= pre
+        used_facts |= add
+        used_facts |= delete
+    ordered = sorted(used_facts, key=fact_keys.__getitem__)
+    renumber = {old: new for new, old in enumerate(ordered)}
+    kept.sort(key=lambda entry: entry[0])
+    pre_l = [sorted(renumber[f] for f in pre) for _, pre, _, _ in kept]
+    add_l = [sorted(renumber[f] for f in add) for _, _, add, _ in kept]
+    del_l = [sorted(renumber[f] for f in delete) for _, _, _, delete in kept]
 
     def mask(indices: list[int]) -> int:
         m = 0
@@ -312,25 +382,21 @@ def ground(problem: Problem) -> GroundTask:
             m |= 1 << i
         return m
 
-    pre = [sorted(number[f] for f in op.pre) for op in pruned]
-    add = [sorted(number[f] for f in op.add) for op in pruned]
-    delete = [sorted(number[f] for f in op.delete) for op in pruned]
-    init = mask([number[f] for f in init_facts if f in number])
     return GroundTask(
         name=problem.name,
-        facts=facts,
-        init=init,
-        goals=sorted(number[f] for f in goal_facts),
-        operators=[op.name for op in pruned],
-        pre=pre,
-        add=add,
-        delete=delete,
-        pre_mask=[mask(p) for p in pre],
-        add_mask=[mask(a) for a in add],
-        del_mask=[mask(d) for d in delete],
-        init_facts=init_facts,
-        goal_facts=goal_facts,
-        all_operators=all_operators,
+        facts=[fact_string(fact_keys[f]) for f in ordered],
+        init=mask([renumber[f] for f in init_ids if f in renumber]),
+        goals=sorted(renumber[f] for f in goal_ids),
+        operators=[fact_string(key) for key, _, _, _ in kept],
+        schema=[key[0] for key, _, _, _ in kept],
+        args=[key[1] for key, _, _, _ in kept],
+        pre=pre_l,
+        add=add_l,
+        delete=del_l,
+        pre_mask=[mask(p) for p in pre_l],
+        add_mask=[mask(a) for a in add_l],
+        del_mask=[mask(d) for d in del_l],
+        problem=problem,
     )
 
 

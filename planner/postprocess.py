@@ -1,106 +1,158 @@
 """Plan tidying after search: fewer walks, actions done where and when they are needed.
 
-FF's hill-climbing on a navigation domain commits early to any walk that shortens the relaxed plan,
-so raw plans walk to the microwave first "because it is needed eventually", open the microwave long
-before anything goes in, or walk twice in a row. Such plans are valid but make long, unnatural
-demonstrations. This pass keeps the plan's non-walking actions, re-derives the walks between them
-(one GotoLocation whenever the next action happens elsewhere), and then improves greedily:
+FF's hill-climbing on a navigation domain commits early to anything that shortens the relaxed
+plan: raw plans walk to the microwave first "because it is needed eventually", open the microwave
+long before anything goes in, carry an apple to the counter only to slice it there after fetching a
+knife from where the apple was, or put the knife down wherever they stand next. Such plans are
+valid but make long, unnatural demonstrations. This pass keeps the plan's non-walking actions,
+re-derives the walks between them (one GotoLocation whenever the next action happens elsewhere),
+and improves greedily, first improvement first:
 
-- drop an action if the plan stays valid without it;
-- move an action to another position if that makes the plan (walks included) shorter.
+- drop one action, or a pick-up and the next put-down of the same object (a pointless carry);
+- put something down at a place the plan stands at anyway (the knife back on the table);
+- move an action next to another action done at the same place.
 
-Every candidate is checked by executing it on the grounded task, so the result is always valid; the
-search order is fixed, so the result is deterministic. Plans here have ~10 actions, so the n^2
-candidate moves cost well under a millisecond each.
+An action that no longer applies may be replaced by the same action on the same object and tool
+at another receptacle (slice the apple on the table rather than on the counter it is no longer
+carried to). A candidate is accepted only if executing it on the grounded task reaches the goal
+and it is shorter, walks included; so the result is always valid, and the fixed candidate order
+makes it deterministic.
 """
 
 from __future__ import annotations
 
+from alfred_gen.planner.domain import action_parameters, action_readings
 from alfred_gen.planner.grounding import GroundTask
 
-_MAX_ROUNDS = 50
+_MAX_ROUNDS = 30
 
 
-class _Walks:
-    """Where each operator is done, and the walk operator between two locations."""
+class _Plans:
+    """Executes candidate action lists on the task, inserting walks and substituting receptacles."""
 
     def __init__(self, task: GroundTask):
         self.task = task
-        self.index = {name: i for i, name in enumerate(task.operators)}
-        self.is_walk = [name.startswith("(gotolocation ") for name in task.operators]
-        self.place: list[int] = []  # fact index of the (atlocation ?l) an operator needs, or -1
-        location_facts = {i for i, f in enumerate(task.facts) if f.startswith("(atlocation ")}
-        self.locations = sorted(location_facts)
-        for pre in task.pre:
-            at = [f for f in pre if f in location_facts]
-            self.place.append(at[0] if len(at) == 1 else -1)
-        self.walk: dict[tuple[int, int], int] = {}
-        for op, walk in enumerate(self.is_walk):
-            if walk:
-                (src,) = [f for f in task.pre[op] if f in location_facts]
-                (dst,) = [f for f in task.add[op] if f in location_facts]
-                self.walk[(src, dst)] = op
-
-    def with_walks(self, actions: list[int]) -> list[int] | None:
-        """The actions with the walks they need inserted, if the result is a valid plan."""
-        task = self.task
-        state = task.init
-        plan: list[int] = []
-        for op in actions:
-            need = self.place[op]
-            if need >= 0 and not (state >> need) & 1:
-                here = [f for f in self.locations if (state >> f) & 1]
-                if len(here) != 1 or (here[0], need) not in self.walk:
-                    return None
-                walk = self.walk[(here[0], need)]
-                state = (state & ~task.del_mask[walk]) | task.add_mask[walk]
-                plan.append(walk)
-            m = task.pre_mask[op]
-            if state & m != m:
-                return None
-            state = (state & ~task.del_mask[op]) | task.add_mask[op]
-            plan.append(op)
-        goal = 0
+        readings = action_readings()
+        parameters = action_parameters()
+        location_of_fact = {i: i for i, f in enumerate(task.facts) if f.startswith("(atlocation ")}
+        self.goal_mask = 0
         for g in task.goals:
-            goal |= 1 << g
-        return plan if state & goal == goal else None
+            self.goal_mask |= 1 << g
+        self.start = -1
+        for fact in location_of_fact:
+            if (task.init >> fact) & 1:
+                self.start = fact
+        n = len(task.operators)
+        self.is_walk = [False] * n
+        self.place = [-1] * n  # the (atlocation ?l) fact an operator needs, or -1
+        self.pre_rest = list(task.pre_mask)  # preconditions other than where the agent stands
+        self.subject = [""] * n  # the object acted on
+        self.key: list[tuple[str, ...]] = [()] * n
+        self.group: dict[tuple[str, ...], list[int]] = {}
+        self.walk: dict[tuple[int, int], int] = {}
+        for op in range(n):
+            schema, args = task.schema[op], task.args[op]
+            at = [f for f in task.pre[op] if f in location_of_fact]
+            if schema == "gotolocation":
+                self.is_walk[op] = True
+                dst = [f for f in task.add[op] if f in location_of_fact]
+                if len(at) == 1 and len(dst) == 1:
+                    self.walk[(at[0], dst[0])] = op
+                continue
+            if len(at) == 1:
+                self.place[op] = at[0]
+                self.pre_rest[op] &= ~(1 << at[0])
+            reading = readings.get(schema)
+            if reading is None:  # a goal action: any instance of it will do
+                key: tuple[str, ...] = (schema,)
+            else:
+                bound = dict(zip(parameters.get(schema, ()), args))
+                self.subject[op] = bound.get(reading.roles.get("object", ""), "")
+                key = (schema, self.subject[op], bound.get(reading.roles.get("tool", ""), ""))
+            self.key[op] = key
+            self.group.setdefault(key, []).append(op)
+        self.schema = task.schema
+
+    def run(self, actions: list[int]) -> tuple[list[int], list[int]] | None:
+        """(plan with walks, actions as executed) if ``actions`` can be executed to the goal."""
+        task = self.task
+        pre_rest, place, walks = self.pre_rest, self.place, self.walk
+        del_mask, add_mask = task.del_mask, task.add_mask
+        state = task.init
+        here = self.start
+        plan: list[int] = []
+        done: list[int] = []
+        for op in actions:
+            m = pre_rest[op]
+            if state & m != m:
+                for alternative in self.group.get(self.key[op], ()):
+                    m = pre_rest[alternative]
+                    if state & m == m:
+                        op = alternative
+                        break
+                else:
+                    return None
+            need = place[op]
+            if need >= 0 and need != here:
+                walk = walks.get((here, need))
+                if walk is None:
+                    return None
+                state = (state & ~del_mask[walk]) | add_mask[walk]
+                plan.append(walk)
+                here = need
+            state = (state & ~del_mask[op]) | add_mask[op]
+            plan.append(op)
+            done.append(op)
+        if state & self.goal_mask != self.goal_mask:
+            return None
+        return plan, done
+
+
+def _candidates(plans: _Plans, actions: list[int]):
+    """Changed action lists to try, in a fixed order."""
+    n = len(actions)
+    schema, subject, place = plans.schema, plans.subject, plans.place
+    for i in range(n):  # drop one action
+        yield actions[:i] + actions[i + 1 :]
+    for i in range(n):  # drop a pointless carry
+        if schema[actions[i]].startswith("pickupobject"):
+            for j in range(i + 1, n):
+                if schema[actions[j]].startswith("putobject") and subject[actions[j]] == subject[actions[i]]:
+                    yield actions[:i] + actions[i + 1 : j] + actions[j + 1 :]
+                    break
+    places = {place[op] for op in actions}
+    for i in range(n):  # put down where the plan goes anyway
+        if schema[actions[i]].startswith("putobject"):
+            for alternative in plans.group.get(plans.key[actions[i]], ()):
+                if alternative != actions[i] and place[alternative] in places:
+                    yield actions[:i] + [alternative] + actions[i + 1 :]
+    for i in range(n):  # move next to an action at the same place
+        p = place[actions[i]]
+        rest = actions[:i] + actions[i + 1 :]
+        for j, other in enumerate(rest):
+            if place[other] == p and other != actions[i]:
+                for k in (j, j + 1):
+                    if k != i:
+                        yield rest[:k] + [actions[i]] + rest[k:]
 
 
 def tidy_plan(task: GroundTask, plan: list[int]) -> list[int]:
-    """A valid plan no longer than ``plan``: walks re-derived, useless actions dropped, actions
-    moved where they shorten the plan. Returns ``plan`` itself if nothing better is found."""
-    walks = _Walks(task)
-    if not any(walks.is_walk):
+    """A valid plan no longer than ``plan`` (operator indices), tidied as described above; ``plan``
+    itself if nothing better is found."""
+    plans = _Plans(task)
+    if not any(plans.is_walk) or plans.start < 0:
         return plan
-    actions = [op for op in plan if not walks.is_walk[op]]
-    best = walks.with_walks(actions)
-    if best is None or len(best) > len(plan):
+    actions = [op for op in plan if not plans.is_walk[op]]
+    start = plans.run(actions)
+    if start is None or len(start[0]) > len(plan):
         return plan
+    best, actions = start
     for _ in range(_MAX_ROUNDS):
-        improved = False
-        # Drop an action.
-        for i in range(len(actions)):
-            candidate = actions[:i] + actions[i + 1 :]
-            result = walks.with_walks(candidate)
-            if result is not None and len(result) < len(best):
-                actions, best, improved = candidate, result, True
+        for candidate in _candidates(plans, actions):
+            result = plans.run(candidate)
+            if result is not None and len(result[0]) < len(best):
+                best, actions = result
                 break
-        if improved:
-            continue
-        # Move an action.
-        n = len(actions)
-        for i in range(n):
-            rest = actions[:i] + actions[i + 1 :]
-            for j in range(n):
-                if j == i:
-                    continue
-                candidate = rest[:j] + [actions[i]] + rest[j:]
-                result = walks.with_walks(candidate)
-                if result is not None and len(result) < len(best):
-                    actions, best, improved = candidate, result, True
-                    break
-            if improved:
-                break
-        if not improved:
+        else:
             break
     return best

@@ -1,42 +1,74 @@
-"""Plan validation: execute a plan's operators on the grounded task, as sets of fact strings.
+"""Plan validation: execute a plan on the parsed task, instantiating each action schema afresh.
 
-This deliberately shares nothing with the search's bit-set machinery: it runs on every grounded
-operator before any pruning (``GroundTask.all_operators``) and on the full initial state, checks
-each precondition and applies each effect, and finally checks the goal.
+Deliberately independent of grounding and search: nothing here uses the grounded operators, the
+integer facts or the pruning. Each step's action schema is looked up in the parsed domain, its
+arguments are type-checked against the problem's objects, every precondition (static ones included)
+is checked against the full current state and the effects are applied with STRIPS semantics (an
+atom both added and deleted stays true, as pyperplan and Fast Downward have it). The goal must hold
+at the end.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from alfred_gen.planner.grounding import GroundTask
+from pyperplan.pddl.pddl import Problem
 
 
 @dataclass
 class Validation:
-    """The outcome: ``ok``, what went wrong (``message``) and the state before each step (plus the
-    final state), as sorted lists of fact strings."""
+    """The outcome: ``ok``, what went wrong (``message``), and the state before each step plus the
+    final state, as frozensets of fact strings ``(pred a b)``."""
 
     ok: bool
     message: str
     states: list[frozenset[str]]
 
 
-def validate_plan(task: GroundTask, operators: list[str]) -> Validation:
-    """Execute ``operators`` (grounded names such as ``(pickupobject o_... o_... loc_...)``) from the
-    initial state; every precondition must hold and the goal must hold at the end."""
-    state = frozenset(task.init_facts)
+def _atom(predicate, binding: dict[str, str]) -> str:
+    return "(" + " ".join([predicate.name, *(binding.get(arg, arg) for arg, _ in predicate.signature)]) + ")"
+
+
+def _is_a(typ, wanted: set[str]) -> bool:
+    while typ is not None:
+        if typ.name in wanted:
+            return True
+        typ = typ.parent
+    return False
+
+
+def validate_plan(problem: Problem, operators: list[str]) -> Validation:
+    """Execute ``operators`` (``(action arg ...)``, as planners print them) from the initial state
+    of ``problem``; every step must be a well-typed instance of a domain action whose preconditions
+    hold, and the goal must hold at the end."""
+    actions = problem.domain.actions
+    objects = dict(problem.objects)
+    objects.update(problem.domain.constants or {})
+    state = frozenset(_atom(p, {}) for p in problem.initial_state)
     states = [state]
-    for step, name in enumerate(operators, start=1):
-        op = task.all_operators.get(name.lower())
-        if op is None:
-            return Validation(False, f"step {step}: {name} is not an operator of the task", states)
-        missing = sorted(op.pre - state)
+    for step, text in enumerate(operators, start=1):
+        words = text.strip().strip("()").lower().split()
+        if not words or words[0] not in actions:
+            return Validation(False, f"step {step}: {text} names no action of the domain", states)
+        action = actions[words[0]]
+        args = words[1:]
+        if len(args) != len(action.signature):
+            return Validation(False, f"step {step}: {text} has {len(args)} arguments, not {len(action.signature)}", states)
+        binding = {}
+        for (param, types), arg in zip(action.signature, args):
+            if arg not in objects or not _is_a(objects[arg], {t.name for t in types}):
+                return Validation(False, f"step {step}: {text}: {arg} is not a {'/'.join(t.name for t in types)}", states)
+            binding[param] = arg
+        pre = {_atom(p, binding) for p in action.precondition}
+        missing = sorted(pre - state)
         if missing:
-            return Validation(False, f"step {step}: {name} needs {' '.join(missing)}", states)
-        state = (state - op.delete) | op.add
+            return Validation(False, f"step {step}: {text} needs {' '.join(missing)}", states)
+        add = {_atom(p, binding) for p in action.effect.addlist}
+        delete = {_atom(p, binding) for p in action.effect.dellist} - add
+        state = (state - delete) | add
         states.append(state)
-    unmet = sorted(task.goal_facts - state)
+    goal = {_atom(p, {}) for p in problem.goal}
+    unmet = sorted(goal - state)
     if unmet:
         return Validation(False, f"goal not reached: {' '.join(unmet)} missing", states)
     return Validation(True, "", states)

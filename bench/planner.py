@@ -1,0 +1,321 @@
+"""Benchmark of the planner: ours vs stock pyperplan (gbf + hff) vs Fast Downward (lama-first).
+
+Builds a fixed set of problems from the procedural scenes (every room type, every task type and
+slice variant ALFRED allows there), writes each as PDDL domain + problem files, and runs on the
+same files:
+
+- ours: alfred_gen.planner.solve.solve_pddl (parse with pyperplan's parser, our grounding, FF
+  search, plan tidying and validation), timed in-process in a worker process;
+- stock pyperplan 2.1: ``pyperplan.planner.search_plan(domain, problem, greedy_best_first_search,
+  hFFHeuristic)``, which is exactly what ``pyperplan -s gbf -H hff`` runs (parse, ground, search),
+  timed in-process in a worker process;
+- Fast Downward ``lama-first`` from the PyPI package up-fast-downward: ``fast-downward.py --alias
+  lama-first domain problem`` as a subprocess (translate + search), timed by wall clock.
+
+In-process times are the best of ``--repeat`` runs (the machine is shared). Because Fast Downward
+can only be run as a process, the script also times each of ours and pyperplan's worker process
+end to end (interpreter start, imports, one solve) and prints those rows too; the Fast Downward
+ratio is printed both ways. The script ends with the two lines
+``ratio_vs_pyperplan: X`` and ``ratio_vs_fast_downward: Y`` (median end-to-end time, theirs
+divided by ours, ours in-process).
+
+    python bench/planner.py [--scenes-per-room 15] [--tasks-per-scene 2] [--repeat 3] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from alfred_gen.planner.encode import encode_problem
+from alfred_gen.planning import scene_state
+from alfred_gen.sim import catalogue
+from alfred_gen.sim.scene import hash_str, room_type_of
+from alfred_gen.tasks import TaskSpec, get_task_type, make_task, task_types
+
+ROOM_SCENES = {
+    "kitchen": range(1, 31),
+    "living_room": range(201, 231),
+    "bedroom": range(301, 331),
+    "bathroom": range(401, 431),
+}
+
+#: Time limit per planner call (seconds); a planner running out of it counts as unsolved.
+TIME_LIMIT = 60.0
+
+_OURS_WORKER = r"""
+import json, sys, time
+from alfred_gen.planner.solve import solve_pddl
+domain_file, problem_file, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+times, result = [], None
+for _ in range(repeat):
+    start = time.perf_counter()
+    domain_text = open(domain_file).read()
+    problem_text = open(problem_file).read()
+    result = solve_pddl(domain_text, problem_text, time_limit=%(limit)s)
+    times.append(time.perf_counter() - start)
+steps = len(result.operators) - 1 if result.solved else None
+print(json.dumps({"time": min(times), "length": steps, "status": result.status}))
+"""
+
+_PYPERPLAN_WORKER = r"""
+import json, logging, sys, time
+logging.disable(logging.CRITICAL)
+from pyperplan.planner import search_plan
+from pyperplan.search import greedy_best_first_search
+from pyperplan.heuristics.relaxation import hFFHeuristic
+domain_file, problem_file, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+times, plan = [], None
+for _ in range(repeat):
+    start = time.perf_counter()
+    plan = search_plan(domain_file, problem_file, greedy_best_first_search, hFFHeuristic)
+    times.append(time.perf_counter() - start)
+steps = len(plan) - 1 if plan is not None else None
+print(json.dumps({"time": min(times), "length": steps, "status": "solved" if plan is not None else "unsolvable"}))
+"""
+
+
+# --------------------------------------------------------------------------------------------
+# The problem set
+
+
+def _pick(rng: random.Random, options: list[str]) -> str | None:
+    return rng.choice(sorted(options)) if options else None
+
+
+def sample_task(rng: random.Random, room: str, metadata: dict) -> TaskSpec | None:
+    """A task ALFRED could have asked in this room and scene state (classes present, placement
+    allowed), or None. Not the project's sampler: a simple, fixed generator for the benchmark."""
+    objects = metadata["objects"]
+    present = {o["objectType"] for o in objects}
+    count: dict[str, int] = {}
+    for o in objects:
+        count[o["objectType"]] = count.get(o["objectType"], 0) + 1
+    pickable = sorted({o["objectType"] for o in objects if o.get("pickupable") and not o.get("receptacle")})
+    movers = sorted({o["objectType"] for o in objects if o.get("pickupable") and o.get("receptacle")})
+    fixed = sorted({o["objectType"] for o in objects if o.get("receptacle") and not o.get("pickupable")})
+    knives = present & catalogue.SLICING_TOOLS
+    lamps = sorted(present & catalogue.LAMPS)
+    allowed = [t for t in task_types() if t.allowed_in(room)]
+    task_type = rng.choice(allowed)
+    sliced = bool(task_type.slice_variant and knives and rng.random() < 0.35)
+
+    def placed(obj: str) -> str:
+        return catalogue.SLICED_TYPES.get(obj, obj) if sliced else obj
+
+    candidates = [o for o in pickable if not sliced or o in catalogue.SLICED_TYPES]
+    tool = {"canHeat": "Microwave", "canCool": "Fridge", "canClean": "SinkBasin"}
+    for predicate in task_type.tools:
+        if tool[predicate] not in present:
+            return None
+        candidates = [o for o in candidates if catalogue.can_place(placed(o), tool[predicate])]
+    if task_type.name == "pick_two_obj_and_place":
+        candidates = [o for o in candidates if count.get(o, 0) >= 2]
+    if task_type.name == "look_at_obj_in_light":
+        obj, lamp = _pick(rng, candidates), _pick(rng, lamps)
+        return make_task(task_type.name, obj, toggle_target=lamp) if obj and lamp else None
+    if task_type.name == "pick_and_place_with_movable_recep":
+        mrecep = _pick(rng, movers)
+        if mrecep is None:
+            return None
+        candidates = [o for o in candidates if catalogue.can_place(placed(o), mrecep)]
+        obj = _pick(rng, candidates)
+        parents = [r for r in fixed if catalogue.can_place(mrecep, r)]
+        parent = _pick(rng, parents)
+        return make_task(task_type.name, obj, parent, mrecep_target=mrecep, object_sliced=sliced) if obj and parent else None
+    obj = _pick(rng, candidates)
+    if obj is None:
+        return None
+    parents = [r for r in fixed if catalogue.can_place(placed(obj), r)]
+    parent = _pick(rng, parents)
+    return make_task(task_type.name, obj, parent, object_sliced=sliced) if parent else None
+
+
+def build_problems(scenes_per_room: int, tasks_per_scene: int, out: Path) -> list[dict]:
+    """Write the problem files; return their descriptions."""
+    problems = []
+    for room, numbers in ROOM_SCENES.items():
+        for scene in list(numbers)[:scenes_per_room]:
+            seed = hash_str(f"bench-{scene}") % 1000
+            metadata, poses, agent, name = scene_state(scene, seed)
+            rng = random.Random(hash_str(f"bench-tasks-{scene}"))
+            made = 0
+            for _ in range(40):
+                if made == tasks_per_scene:
+                    break
+                task = sample_task(rng, room, metadata)
+                if task is None:
+                    continue
+                encoded = encode_problem(metadata, task, poses, agent, problem_name=f"{name.lower()}-{made}")
+                if encoded.unsolvable_reason:
+                    continue
+                stem = f"{name}-{made}-{task.task_type}{'-sliced' if task.object_sliced else ''}"
+                (out / f"{stem}.pddl").write_text(encoded.problem_text)
+                problems.append({"name": stem, "room": room_type_of(scene), "task": task.task_type,
+                                 "sliced": task.object_sliced, "problem": str(out / f"{stem}.pddl")})
+                made += 1
+    (out / "domain.pddl").write_text(encoded.domain_text)
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# Running the planners
+
+
+def _worker(script: str, domain: Path, problem: str, repeat: int) -> dict:
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(domain), problem, str(repeat)],
+            capture_output=True, text=True, timeout=TIME_LIMIT * repeat + 30,
+        )
+    except subprocess.TimeoutExpired:
+        return {"time": None, "length": None, "status": "timeout", "process": None}
+    process = time.perf_counter() - start
+    if done.returncode != 0:
+        return {"time": None, "length": None, "status": "error: " + done.stderr.strip()[-200:], "process": None}
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # The worker's wall time for one solve: process total minus the extra repeats.
+    result["process"] = process - (repeat - 1) * result["time"]
+    return result
+
+
+def _fast_downward(fd: Path, domain: Path, problem: str, workdir: Path) -> dict:
+    plan_file = workdir / "sas_plan"
+    if plan_file.exists():
+        plan_file.unlink()
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, str(fd), "--plan-file", str(plan_file), "--alias", "lama-first", str(domain), problem],
+            capture_output=True, text=True, cwd=workdir, timeout=TIME_LIMIT,
+        )
+    except subprocess.TimeoutExpired:
+        return {"time": None, "length": None, "status": "timeout"}
+    elapsed = time.perf_counter() - start
+    if not plan_file.exists():
+        return {"time": elapsed, "length": None, "status": f"no plan (exit {done.returncode})"}
+    steps = [line for line in plan_file.read_text().splitlines() if line.startswith("(")]
+    return {"time": elapsed, "length": len(steps) - 1, "status": "solved"}
+
+
+def _fast_downward_script() -> Path | None:
+    import importlib.util
+
+    # Located without importing: the package's __init__ needs unified_planning, the driver does not.
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    script = Path(list(spec.submodule_search_locations)[0]) / "downward" / "fast-downward.py"
+    return script if script.exists() else None
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes-per-room", type=int, default=15)
+    parser.add_argument("--tasks-per-scene", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3, help="in-process runs per problem (best is kept)")
+    parser.add_argument("--keep", type=Path, help="write the PDDL files here and keep them")
+    args = parser.parse_args()
+
+    fd = _fast_downward_script()
+    if fd is None:
+        sys.exit("bench/planner.py needs Fast Downward: pip install up-fast-downward")
+    out = args.keep or Path(tempfile.mkdtemp(prefix="alfred-bench-"))
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    problems = build_problems(args.scenes_per_room, args.tasks_per_scene, out)
+    domain = out / "domain.pddl"
+    print(f"{len(problems)} problems from {args.scenes_per_room * 4} scenes "
+          f"({time.perf_counter() - started:.0f} s to build), files in {out}")
+    by_kind: dict[str, int] = {}
+    for p in problems:
+        kind = p["task"] + ("_slice" if p["sliced"] else "")
+        by_kind[kind] = by_kind.get(kind, 0) + 1
+    for kind, n in sorted(by_kind.items()):
+        print(f"  {n:3d}  {kind}")
+    rooms = sorted({p["room"] for p in problems})
+    print(f"  rooms: {', '.join(rooms)}")
+
+    ours_script = _OURS_WORKER % {"limit": TIME_LIMIT}
+    pyperplan_script = _PYPERPLAN_WORKER
+    workdir = Path(tempfile.mkdtemp(prefix="alfred-bench-fd-"))
+    rows = []
+    for i, problem in enumerate(problems, 1):
+        ours = _worker(ours_script, domain, problem["problem"], args.repeat)
+        stock = _worker(pyperplan_script, domain, problem["problem"], args.repeat)
+        downward = _fast_downward(fd, domain, problem["problem"], workdir)
+        rows.append({"problem": problem, "ours": ours, "pyperplan": stock, "fd": downward})
+        print(f"[{i:3d}/{len(problems)}] {problem['name']:<62} ours {_ms(ours['time'])} "
+              f"pyperplan {_ms(stock['time'])} fd {_ms(downward['time'])}  "
+              f"len {ours['length']}/{stock['length']}/{downward['length']}", flush=True)
+    shutil.rmtree(workdir, ignore_errors=True)
+    if args.keep is None:
+        shutil.rmtree(out, ignore_errors=True)
+    report(rows)
+
+
+def _ms(value: float | None) -> str:
+    return f"{value * 1000:8.1f} ms" if value is not None else "      n/a  "
+
+
+def report(rows: list[dict]) -> None:
+    """The summary table and the ratio lines."""
+    series = {
+        "ours (in-process)": [r["ours"] for r in rows],
+        "ours (worker process, end to end)": [{**r["ours"], "time": r["ours"].get("process")} for r in rows],
+        "pyperplan gbf+hff (in-process)": [r["pyperplan"] for r in rows],
+        "pyperplan gbf+hff (worker process, end to end)": [{**r["pyperplan"], "time": r["pyperplan"].get("process")} for r in rows],
+        "fast downward lama-first (process: translate+search)": [r["fd"] for r in rows],
+    }
+    print()
+    print(f"{'planner':<54} {'solved':>8} {'median ms':>10} {'p95 ms':>10} {'median len':>11}")
+    medians = {}
+    for name, results in series.items():
+        solved = [r for r in results if r["status"] == "solved" and r["time"] is not None]
+        times = [r["time"] for r in results if r["time"] is not None]
+        lengths = [r["length"] for r in solved if r["length"] is not None]
+        medians[name] = statistics.median(times) if times else float("nan")
+        print(f"{name:<54} {len(solved):>4}/{len(results):<3} {medians[name] * 1000:>10.1f} "
+              f"{_p95(times) * 1000 if times else float('nan'):>10.1f} "
+              f"{statistics.median(lengths) if lengths else float('nan'):>11.1f}")
+    both = [r for r in rows if r["ours"]["status"] == "solved" and r["pyperplan"]["status"] == "solved" and r["fd"]["status"] == "solved"]
+    if both:
+        longer = sum(1 for r in both if r["ours"]["length"] > r["fd"]["length"])
+        shorter = sum(1 for r in both if r["ours"]["length"] < r["fd"]["length"])
+        total = {k: sum(r[k]["length"] for r in both) for k in ("ours", "pyperplan", "fd")}
+        print(f"\nplan length (steps without the goal action) on the {len(both)} problems all three solved: "
+              f"total ours {total['ours']}, pyperplan {total['pyperplan']}, fast downward {total['fd']}; "
+              f"ours shorter than fast downward on {shorter}, longer on {longer}")
+    ours = medians["ours (in-process)"]
+    ours_process = medians["ours (worker process, end to end)"]
+    vs_pyperplan = medians["pyperplan gbf+hff (in-process)"] / ours
+    vs_fd = medians["fast downward lama-first (process: translate+search)"] / ours
+    print()
+    print("Fairness: ours and pyperplan are timed the same way (in-process, parse+ground+search, best of "
+          "the repeats; ours also tidies and validates its plan). Fast Downward can only run as a process, "
+          "so its time includes starting its Python driver, the translator and the search binary; against "
+          "ours run the same way (a fresh Python process importing alfred_gen, one solve) the ratio is "
+          f"{medians['fast downward lama-first (process: translate+search)'] / ours_process:.2f}; "
+          f"pyperplan run as a process vs ours as a process: "
+          f"{medians['pyperplan gbf+hff (worker process, end to end)'] / ours_process:.2f}.")
+    print(f"ratio_vs_pyperplan: {vs_pyperplan:.1f}")
+    print(f"ratio_vs_fast_downward: {vs_fd:.1f}")
+
+
+if __name__ == "__main__":
+    main()
