@@ -1,0 +1,137 @@
+"""Executing a trajectory's low-level actions on a simulator, one ``api_action`` after another.
+
+:func:`execute_low_actions` steps ``plan.low_actions[i].api_action`` in order, stops at the first
+action that fails, keeps ALFRED's heated/cooled/cleaned bookkeeping (:class:`EffectTracker`) and
+hands every event to an optional callback (the frame writer of ``alfred-gen replay``).
+
+A failure is classified without ever raising on bad data:
+
+``unknown_action``
+    the action name is not one a trajectory may contain (:data:`REPLAYABLE_ACTIONS`); it is not sent.
+``unknown_object``
+    the action failed and an object id it names (``objectId``, ``receptacleObjectId``) is not in the
+    scene at that moment.
+``action_failed``
+    the simulator refused the action for any other reason (not visible, too far, closed, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from alfred_gen.replay.goals import EffectTracker
+
+#: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
+#: interactions every backend implements.
+REPLAYABLE_ACTIONS = frozenset({
+    "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
+    "PickupObject", "PutObject", "OpenObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
+    "SliceObject", "CleanObject", "DropHandObject", "TeleportFull", "Teleport", "Pass",
+})
+
+#: Arguments of an api_action that name objects.
+OBJECT_ARGS = ("objectId", "receptacleObjectId")
+
+#: Called after each successful step with (low_idx, api_action, event).
+StepCallback = Callable[[int, Mapping[str, Any], Any], None]
+
+
+@dataclass(frozen=True)
+class StepFailure:
+    """The first low action that did not succeed."""
+
+    low_idx: int
+    action: str
+    target: str  # the objectId it names, "" if none
+    reason: str  # unknown_action, unknown_object or action_failed
+    error: str  # one line
+
+    def describe(self) -> str:
+        """``low_idx 12 PickupObject Apple|...: <errorMessage>``."""
+        what = f"{self.action} {self.target}".strip()
+        return f"low_idx {self.low_idx} {what}: {self.error}"
+
+
+@dataclass
+class Execution:
+    """What replaying the low actions gave: the last event, the effects, and the first failure."""
+
+    steps: int
+    last_event: Any
+    tracker: EffectTracker
+    failure: StepFailure | None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).split()) or "failed"
+
+
+def _action_name(api_action: Any) -> str:
+    if isinstance(api_action, Mapping) and isinstance(api_action.get("action"), str):
+        return api_action["action"]
+    return ""
+
+
+def _target(api_action: Mapping[str, Any]) -> str:
+    for key in OBJECT_ARGS:
+        if isinstance(api_action.get(key), str):
+            return api_action[key]
+    return ""
+
+
+def _missing_object(api_action: Mapping[str, Any], metadata: Mapping[str, Any]) -> str | None:
+    """The first object id the action names that the scene does not hold, if any."""
+    named = [api_action[key] for key in OBJECT_ARGS if key in api_action]
+    if not named:
+        return None
+    present = {o.get("objectId") for o in metadata.get("objects") or ()}
+    for object_id in named:
+        if not isinstance(object_id, str) or object_id not in present:
+            return str(object_id)
+    return None
+
+
+def execute_low_actions(
+    controller: Any,
+    low_actions: Sequence[Mapping[str, Any]],
+    start_event: Any,
+    *,
+    on_step: StepCallback | None = None,
+) -> Execution:
+    """Step every ``api_action`` of ``low_actions`` on ``controller`` (already restored).
+
+    ``start_event`` is the event after the restore (the tracker's starting state). Stops at the
+    first failure; never raises on bad data (a malformed entry is an ``unknown_action``).
+    """
+    tracker = EffectTracker(start_event.metadata)
+    event = start_event
+    for low_idx, entry in enumerate(low_actions):
+        api_action = entry.get("api_action") if isinstance(entry, Mapping) else None
+        name = _action_name(api_action)
+        if name not in REPLAYABLE_ACTIONS:
+            shown = name or repr(api_action)[:60]
+            failure = StepFailure(low_idx, shown, "", "unknown_action",
+                                  f"not an action a trajectory may hold: {shown}")
+            return Execution(low_idx, event, tracker, failure)
+        event = controller.step(dict(api_action))
+        metadata = event.metadata
+        if not metadata.get("lastActionSuccess", False):
+            missing = _missing_object(api_action, metadata)
+            if missing is not None:
+                failure = StepFailure(low_idx, name, _target(api_action), "unknown_object",
+                                      f"no object {missing} in the scene")
+            else:
+                failure = StepFailure(low_idx, name, _target(api_action), "action_failed",
+                                      _one_line(metadata.get("errorMessage")))
+            return Execution(low_idx, event, tracker, failure)
+        if any(key in api_action for key in OBJECT_ARGS):
+            tracker.observe(api_action, metadata)
+        if on_step is not None:
+            on_step(low_idx, api_action, event)
+    return Execution(len(low_actions), event, tracker, None)

@@ -1,0 +1,306 @@
+"""Goal conditions of the seven ALFRED task types, counted over simulator metadata as ALFRED does.
+
+ALFRED's evaluation (its ``env/tasks.py``) scores an episode by *goal conditions*: each task type
+has a fixed number of conditions (plus one per required slice), and a task is done when all hold.
+:func:`goal_conditions` returns the same counts:
+
+=================================  =====  ==========================================================
+task type                          total  conditions (``+1`` "a slice exists" when sliced; pick_two: +2)
+=================================  =====  ==========================================================
+pick_and_place_simple              1      an object in a parent receptacle
+pick_two_obj_and_place             2      two objects in the *same* parent receptacle (one each)
+look_at_obj_in_light               2      holding an object; a lamp of the class switched on and visible
+pick_heat_then_place_in_recep      3      an object in place; an object heated; one object both
+pick_cool_then_place_in_recep      3      an object in place; an object cooled; one object both
+pick_clean_then_place_in_recep     3      an object in place; an object cleaned; one object both
+pick_and_place_with_movable_recep  3      an object in an mrecep; an mrecep in a parent; one stack both
+=================================  =====  ==========================================================
+
+"An object" means any object of the task's class; for a sliced task, a slice (``AppleSliced``).
+
+Two deliberate differences from ALFRED's code, both so that the check cannot be fooled:
+
+* Classes are matched on ``objectType`` exactly. ALFRED matched a class name as a *substring of the
+  object id*, so ``Pot`` also matched ``Potato|...``, ``Knife`` matched ``ButterKnife|...`` and an
+  unsliced ``Apple`` target matched ``Apple|...|AppleSliced_1``.
+* Heated / cooled / cleaned. ALFRED's environment does not read these from the state: it keeps
+  three lists while stepping (objects inside a microwave when it is switched on; inside a fridge
+  when it is closed; inside the sink basin under a faucet when the faucet is switched on), and the
+  goal asks whether the placed object is in the list. That matters for cleaning: most objects of
+  clean tasks (Lettuce, Apple, Potato, ...) are not ``dirtyable``, so no state flag ever says
+  "washed". We keep the same lists in :class:`EffectTracker` (fed by the replay, backend
+  independent: it reads only actions and metadata), and also count an observed state change
+  (temperature becoming ``Hot``/``Cold``, ``isDirty`` becoming false) since some simulators apply
+  effects outside those three actions (putting an object into a running microwave). We do not
+  copy ALFRED's bug that emptied a list when the toggled appliance was empty.
+
+  Without a tracker (``effects=None``, e.g. when only a final state is at hand), the state decides:
+  heated = temperature ``Hot``, cooled = ``Cold``, cleaned = dirtyable and not ``isDirty``; with
+  ``start_metadata`` an object must also not have been so at the start (a lettuce that starts in
+  the fridge is cold but was not cooled). A non-dirtyable object can then never count as cleaned:
+  metadata alone cannot say it was washed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.tasks import TaskSpec
+
+#: The task types :func:`goal_conditions` knows, in ALFRED's order.
+GOAL_TASK_TYPES = (
+    "pick_and_place_simple",
+    "pick_two_obj_and_place",
+    "look_at_obj_in_light",
+    "pick_clean_then_place_in_recep",
+    "pick_heat_then_place_in_recep",
+    "pick_cool_then_place_in_recep",
+    "pick_and_place_with_movable_recep",
+)
+
+#: Appliances whose action ALFRED's environment books as heating / cooling / washing.
+HEATERS = frozenset({"Microwave"})
+COOLERS = frozenset({"Fridge"})
+WASH_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
+
+
+@dataclass(frozen=True)
+class GoalStatus:
+    """How many of the task's goal conditions hold, and which do not (short phrases)."""
+
+    satisfied: int
+    total: int
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return self.total > 0 and self.satisfied == self.total
+
+    def describe(self) -> str:
+        """``3/4 goal conditions (missing: AppleSliced heated)``."""
+        text = f"{self.satisfied}/{self.total} goal conditions"
+        return text + (f" (missing: {'; '.join(self.missing)})" if self.missing else "")
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Object ids ALFRED's environment would have booked as heated, cooled and cleaned."""
+
+    heated: frozenset[str] = frozenset()
+    cooled: frozenset[str] = frozenset()
+    cleaned: frozenset[str] = frozenset()
+
+
+def task_from_trajectory(traj: Mapping[str, Any]) -> TaskSpec:
+    """The task of a traj_data.json: its ``task_type`` and ``pddl_params``.
+
+    Raises UserError(BAD_INPUT) if either is missing or malformed.
+    """
+    task_type = traj.get("task_type") if isinstance(traj, Mapping) else None
+    params = traj.get("pddl_params") if isinstance(traj, Mapping) else None
+    if not isinstance(task_type, str) or not task_type:
+        raise UserError("trajectory has no task_type", ExitCode.BAD_INPUT)
+    if not isinstance(params, Mapping) or not isinstance(params.get("object_target"), str):
+        raise UserError("trajectory has no pddl_params.object_target", ExitCode.BAD_INPUT)
+    return TaskSpec.from_pddl_params(task_type, dict(params))
+
+
+# --------------------------------------------------------------------------------------------
+# Effects bookkeeping
+
+
+def _by_id(metadata: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {o["objectId"]: o for o in metadata.get("objects") or ()}
+
+
+def _contents(obj: Mapping[str, Any] | None) -> list[str]:
+    return list((obj or {}).get("receptacleObjectIds") or ())
+
+
+def _horizontal_distance(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    pa, pb = a.get("position") or {}, b.get("position") or {}
+    return math.hypot(pa.get("x", 0.0) - pb.get("x", 0.0), pa.get("z", 0.0) - pb.get("z", 0.0))
+
+
+def _state_of(obj: Mapping[str, Any]) -> tuple[Any, Any]:
+    return obj.get("temperature"), obj.get("isDirty")
+
+
+class EffectTracker:
+    """ALFRED's heated / cooled / cleaned lists, kept from actions and metadata while replaying.
+
+    Call :meth:`observe` after every *successful* step that may change object states (any action
+    with an ``objectId``; navigation cannot). ``start`` is the metadata after the scene restore.
+    """
+
+    def __init__(self, start: Mapping[str, Any]) -> None:
+        self._states = {oid: _state_of(o) for oid, o in _by_id(start).items()}
+        self._heated: set[str] = set()
+        self._cooled: set[str] = set()
+        self._cleaned: set[str] = set()
+
+    def observe(self, action: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
+        objects = _by_id(metadata)
+        name = action.get("action")
+        target = objects.get(action.get("objectId")) if isinstance(action.get("objectId"), str) else None
+        if target is not None:
+            kind = target.get("objectType")
+            if name == "ToggleObjectOn" and kind in HEATERS:
+                self._heated.update(_contents(target))
+            elif name == "CloseObject" and kind in COOLERS:
+                self._cooled.update(_contents(target))
+            elif name == "ToggleObjectOn" and kind == "Faucet":
+                basins = [o for o in objects.values() if o.get("objectType") in WASH_BASINS]
+                if basins:
+                    nearest = min(basins, key=lambda b: (_horizontal_distance(b, target), b["objectId"]))
+                    self._cleaned.update(_contents(nearest))
+        for oid, obj in objects.items():
+            before = self._states.get(oid)
+            now = _state_of(obj)
+            if before is not None and before != now:
+                if now[0] == "Hot" and before[0] != "Hot":
+                    self._heated.add(oid)
+                if now[0] == "Cold" and before[0] != "Cold":
+                    self._cooled.add(oid)
+                if before[1] is True and now[1] is False:
+                    self._cleaned.add(oid)
+            self._states[oid] = now
+
+    def effects(self) -> Effects:
+        return Effects(frozenset(self._heated), frozenset(self._cooled), frozenset(self._cleaned))
+
+
+def _is_hot(obj: Mapping[str, Any]) -> bool:
+    return obj.get("temperature") == "Hot"
+
+
+def _is_cold(obj: Mapping[str, Any]) -> bool:
+    return obj.get("temperature") == "Cold"
+
+
+def _is_clean(obj: Mapping[str, Any]) -> bool:
+    return bool(obj.get("dirtyable")) and obj.get("isDirty") is False
+
+
+def effects_from_state(metadata: Mapping[str, Any], start_metadata: Mapping[str, Any] | None = None) -> Effects:
+    """Best guess of the effects from states alone (see the module docstring).
+
+    With ``start_metadata``, an object counts only if it was not already so at the start.
+    """
+    start = _by_id(start_metadata) if start_metadata is not None else {}
+    objects = _by_id(metadata)
+
+    def booked(test) -> frozenset[str]:
+        return frozenset(
+            oid for oid, obj in objects.items() if test(obj) and not (oid in start and test(start[oid]))
+        )
+
+    return Effects(heated=booked(_is_hot), cooled=booked(_is_cold), cleaned=booked(_is_clean))
+
+
+# --------------------------------------------------------------------------------------------
+# Counting
+
+
+def _of_class(objects: Iterable[Mapping[str, Any]], cls: str, prop: str) -> list[Mapping[str, Any]]:
+    return [o for o in objects if cls and o.get("objectType") == cls and o.get(prop)]
+
+
+def _target_class(task: TaskSpec) -> str:
+    return task.object_target + ("Sliced" if task.object_sliced else "")
+
+
+class _Count:
+    def __init__(self) -> None:
+        self.satisfied = 0
+        self.total = 0
+        self.missing: list[str] = []
+
+    def add(self, holds: bool, what: str, weight: int = 1, got: int | None = None) -> None:
+        self.total += weight
+        gained = weight if holds else 0 if got is None else min(got, weight)
+        self.satisfied += gained
+        if gained < weight:
+            self.missing.append(what)
+
+    def status(self) -> GoalStatus:
+        return GoalStatus(self.satisfied, self.total, self.missing)
+
+
+def goal_conditions(
+    task: TaskSpec,
+    metadata: Mapping[str, Any],
+    *,
+    start_metadata: Mapping[str, Any] | None = None,
+    effects: Effects | None = None,
+) -> GoalStatus:
+    """The task's goal conditions over a state's metadata, counted as ALFRED's evaluation does.
+
+    ``effects`` are the heated/cooled/cleaned objects booked during the episode (from an
+    :class:`EffectTracker`); without them they are judged from the state (and ``start_metadata``),
+    see the module docstring. Raises UserError(NOT_FOUND) for a task type without a goal check.
+    """
+    if task.task_type not in GOAL_TASK_TYPES:
+        raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
+    if effects is None:
+        effects = effects_from_state(metadata, start_metadata)
+    objects = list(metadata.get("objects") or ())
+    cls = _target_class(task)
+    targets = _of_class(objects, cls, "pickupable")
+    target_ids = [o["objectId"] for o in targets]
+    parents = _of_class(objects, task.parent_target, "receptacle")
+    count = _Count()
+    kind = task.task_type
+
+    if task.object_sliced:
+        slices = len(targets)
+        if kind == "pick_two_obj_and_place":
+            count.add(slices >= 2, f"two {cls} exist (slice a {task.object_target})", weight=2, got=slices)
+        else:
+            count.add(slices >= 1, f"a {cls} exists (slice a {task.object_target})")
+
+    def inside(obj_id: str, receptacle: Mapping[str, Any]) -> bool:
+        return obj_id in _contents(receptacle)
+
+    in_place = [oid for oid in target_ids if any(inside(oid, r) for r in parents)]
+
+    if kind == "pick_and_place_simple":
+        count.add(bool(in_place), f"{cls} in/on {task.parent_target}")
+    elif kind == "pick_two_obj_and_place":
+        best = max((sum(inside(oid, r) for oid in target_ids) for r in parents), default=0)
+        count.add(best >= 2, f"two {cls} in/on one {task.parent_target}", weight=2, got=best)
+    elif kind == "look_at_obj_in_light":
+        held = [item.get("objectId") for item in metadata.get("inventoryObjects") or ()]
+        count.add(bool(held) and held[0] in target_ids, f"holding {cls}")
+        lamps = _of_class(objects, task.toggle_target, "toggleable")
+        count.add(any(lamp.get("isToggled") and lamp.get("visible") for lamp in lamps),
+                  f"a {task.toggle_target} switched on and visible")
+    elif kind in ("pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep",
+                  "pick_clean_then_place_in_recep"):
+        verb, booked = {
+            "pick_heat_then_place_in_recep": ("heated", effects.heated),
+            "pick_cool_then_place_in_recep": ("cooled", effects.cooled),
+            "pick_clean_then_place_in_recep": ("cleaned", effects.cleaned),
+        }[kind]
+        changed = [oid for oid in target_ids if oid in booked]
+        count.add(bool(in_place), f"{cls} in/on {task.parent_target}")
+        count.add(bool(changed), f"{cls} {verb}")
+        count.add(any(oid in changed for oid in in_place), f"the {verb} {cls} in/on {task.parent_target}")
+    elif kind == "pick_and_place_with_movable_recep":
+        movables = _of_class(objects, task.mrecep_target, "pickupable")
+        parent_ids = {r["objectId"] for r in parents}
+        count.add(any(inside(oid, m) for oid in target_ids for m in movables),
+                  f"{cls} in/on {task.mrecep_target}")
+        count.add(any(inside(m["objectId"], r) for m in movables for r in parents),
+                  f"{task.mrecep_target} in/on {task.parent_target}")
+        count.add(
+            any(any(inside(oid, m) for oid in target_ids)
+                and any(p in parent_ids for p in (m.get("parentReceptacles") or ()))
+                for m in movables),
+            f"{task.mrecep_target} holding {cls} in/on {task.parent_target}",
+        )
+    return count.status()

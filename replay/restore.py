@@ -1,0 +1,161 @@
+"""Rebuilding a trajectory's start state from its ``scene`` block, exactly as ALFRED's replay did.
+
+ALFRED (``env/thor_env.py`` ``restore_scene`` and the scripts that call it) rebuilds a start state
+in this order, and so do we:
+
+1. ``reset(floor_plan)``;
+2. ``Initialize`` (grid 0.25 m, camera 0.75 m above the agent, visibility 1.5 m);
+3. ``SetObjectToggles`` with ``object_toggles``, if there are any;
+4. if ``dirty_and_empty``: ``SetStateOfAllObjects`` CanBeDirty (``forceAction`` true: every
+   dirtyable object dirty), then CanBeFilled (``forceAction`` false: every fillable object empty);
+5. ``SetObjectPoses`` with ``object_poses`` (always, even when empty: objects not listed go away);
+6. the ``init_action`` (a ``TeleportFull`` to the agent's start pose).
+
+Scene names: a trajectory's ``floor_plan`` is resolved by :func:`resolve_scene`: the hand-built
+test fixtures by name (``LiteFixtureKitchen``, ...; the names cannot be confused with THOR's), else
+the scene library (``LitePlan<N>``, or a THOR ``FloorPlan<N>`` once an ALFRED scene catalogue is
+imported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sim.scene import Scene
+
+#: ALFRED's ``Initialize`` for recording and replay (its gen/constants.py values).
+INITIALIZE_ACTION: dict[str, Any] = {
+    "action": "Initialize",
+    "gridSize": 0.25,
+    "cameraY": 0.75,
+    "visibilityDistance": 1.5,
+    "makeAgentsVisible": False,
+}
+
+_SCENE_KEYS = ("floor_plan", "object_poses", "object_toggles", "dirty_and_empty", "init_action")
+
+
+class RestoreError(UserError):
+    """A setup action failed while restoring a start state: the file does not fit the scene.
+
+    ``step`` names the failing setup action (``SetObjectPoses``, ``init_action``, ...).
+    """
+
+    def __init__(self, message: str, step: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
+        super().__init__(message, code)
+        self.step = step
+
+
+def resolve_scene(name: str) -> Scene:
+    """The Scene a ``floor_plan`` names: a test fixture, else the scene library.
+
+    Raises UserError(NOT_FOUND) for a name nobody knows.
+    """
+    from alfred_gen.sim import fixtures
+
+    if name in fixtures.FIXTURES:
+        return fixtures.fixture_scene(name)
+    try:
+        from alfred_gen.scenes import get_scene
+    except ImportError as error:  # the library is optional for the fixtures
+        raise UserError(f"unknown scene {name!r} (no scene library)", ExitCode.NOT_FOUND) from error
+    return get_scene(name)
+
+
+def make_replay_controller(
+    backend: str = "lite",
+    *,
+    render: bool = False,
+    depth: bool = False,
+    segmentation: bool = False,
+    scene_resolver: Callable[[str], Scene] | None = None,
+    **options: Any,
+) -> Any:
+    """A fresh simulator for replaying trajectories (one per process, reused across files).
+
+    ``render`` asks for RGB frames, ``depth`` and ``segmentation`` for those images; without any,
+    lite skips rendering entirely (vetting needs only metadata).
+    """
+    from alfred_gen.sim import make_controller
+
+    if backend == "lite":
+        options.setdefault("scene_resolver", scene_resolver or resolve_scene)
+        options.setdefault("render_image", render)
+        options.setdefault("render_depth_image", depth)
+        options.setdefault("render_object_image", segmentation)
+        renderer = _lite_renderer(render or depth or segmentation)
+        if renderer is not None:
+            options.setdefault("renderer", renderer)
+    return make_controller(backend, **options)
+
+
+def _lite_renderer(wanted: bool) -> Any:
+    """The lite image renderer, if the simulator provides one (else frames stay None)."""
+    if not wanted:
+        return None
+    try:
+        from alfred_gen.sim import lite
+    except ImportError:
+        return None
+    factory = getattr(lite, "default_renderer", None)
+    return factory() if callable(factory) else None
+
+
+def _check_block(scene_block: Any) -> None:
+    if not isinstance(scene_block, Mapping):
+        raise UserError("scene block is not an object", ExitCode.BAD_INPUT)
+    for key in _SCENE_KEYS:
+        if key not in scene_block:
+            raise UserError(f"scene block has no {key!r}", ExitCode.BAD_INPUT)
+    checks = {
+        "floor_plan": lambda v: isinstance(v, str) and bool(v),
+        "object_poses": lambda v: isinstance(v, list) and all(isinstance(p, Mapping) for p in v),
+        "object_toggles": lambda v: isinstance(v, list) and all(isinstance(t, Mapping) for t in v),
+        "dirty_and_empty": lambda v: isinstance(v, bool),
+        "init_action": lambda v: isinstance(v, Mapping) and isinstance(v.get("action"), str),
+    }
+    for key, ok in checks.items():
+        if not ok(scene_block[key]):
+            raise UserError(f"scene block: malformed {key!r}", ExitCode.BAD_INPUT)
+
+
+def _setup_step(controller: Any, action: dict[str, Any], step: str) -> Any:
+    event = controller.step(action)
+    metadata = event.metadata
+    if not metadata.get("lastActionSuccess", False):
+        message = " ".join(str(metadata.get("errorMessage") or "failed").split())
+        raise RestoreError(f"restoring the scene: {step} failed: {message}", step)
+    return event
+
+
+def restore_scene(controller: Any, scene_block: Mapping[str, Any]) -> Any:
+    """Put ``controller`` into the start state a traj_data.json ``scene`` block describes.
+
+    Returns the Event after the ``init_action``. Raises UserError: NOT_FOUND for an unknown
+    ``floor_plan``; BAD_INPUT for a malformed block; :class:`RestoreError` (BAD_INPUT) when a setup
+    action fails (poses naming objects the scene lacks, a start pose off the grid, ...).
+    """
+    _check_block(scene_block)
+    floor_plan = scene_block["floor_plan"]
+    try:
+        controller.reset(floor_plan)
+    except UserError:
+        raise
+    except (KeyError, LookupError) as error:
+        raise UserError(f"unknown scene {floor_plan!r}", ExitCode.NOT_FOUND) from error
+    _setup_step(controller, dict(INITIALIZE_ACTION), "Initialize")
+    if scene_block["object_toggles"]:
+        _setup_step(controller, {"action": "SetObjectToggles",
+                                 "objectToggles": [dict(t) for t in scene_block["object_toggles"]]},
+                    "SetObjectToggles")
+    if scene_block["dirty_and_empty"]:
+        _setup_step(controller, {"action": "SetStateOfAllObjects", "StateChange": "CanBeDirty",
+                                 "forceAction": True}, "SetStateOfAllObjects CanBeDirty")
+        _setup_step(controller, {"action": "SetStateOfAllObjects", "StateChange": "CanBeFilled",
+                                 "forceAction": False}, "SetStateOfAllObjects CanBeFilled")
+    _setup_step(controller, {"action": "SetObjectPoses",
+                             "objectPoses": [dict(p) for p in scene_block["object_poses"]]},
+                "SetObjectPoses")
+    return _setup_step(controller, dict(scene_block["init_action"]), "init_action")

@@ -1,0 +1,95 @@
+"""A trajectory from a hand-written list of simulator actions, for tests and benchmarks of replay.
+
+The real generator plans and expands a task; this builds the same file format around actions a
+person wrote, so replay, vetting and ``verify`` can be exercised on fixture scenes without the
+planner. The start state is the scene as loaded (its objects' poses become ``object_poses``), the
+high-level plan is one ``Scripted`` step plus ALFRED's closing ``End``, and there is one image
+entry per low action. It does not check that the actions succeed: that is what vetting is for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from alfred_gen.tasks import TaskSpec
+
+#: ALFRED's discrete names of navigation actions (interactions keep their api name).
+DISCRETE_NAMES = {
+    "MoveAhead": "MoveAhead_25",
+    "RotateLeft": "RotateLeft_90",
+    "RotateRight": "RotateRight_90",
+    "LookUp": "LookUp_15",
+    "LookDown": "LookDown_15",
+}
+
+
+def object_poses_of(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """ALFRED's ``object_poses`` for a state: every whole pickupable or moveable object."""
+    poses = []
+    for obj in metadata.get("objects") or ():
+        if (obj.get("pickupable") or obj.get("moveable")) and not obj.get("isSliced"):
+            poses.append({
+                "objectName": obj["name"],
+                "position": dict(obj["position"]),
+                "rotation": dict(obj["rotation"]),
+            })
+    return poses
+
+
+def scripted_trajectory(
+    scene_name: str,
+    task: TaskSpec,
+    actions: Sequence[Mapping[str, Any]],
+    start: Mapping[str, Any],
+    *,
+    controller_factory: Callable[[], Any] | None = None,
+    task_id: str = "trial_T20000101_000000_000000",
+) -> dict[str, Any]:
+    """A traj_data.json dict: ``actions`` (api_action dicts) from the agent pose ``start``.
+
+    ``start`` is the ``TeleportFull`` init_action. ``controller_factory`` gives the simulator used
+    to read the scene's initial object poses (default: a lite replay controller).
+    """
+    from alfred_gen.replay.restore import make_replay_controller
+
+    controller = controller_factory() if controller_factory is not None else make_replay_controller()
+    first = controller.reset(scene_name)
+    metadata = first.metadata
+    scene = getattr(controller, "scene", None)
+    scene_num = int(getattr(scene, "scene_num", 0))
+    low_actions = [
+        {
+            "high_idx": 0,
+            "api_action": dict(action),
+            "discrete_action": {"action": DISCRETE_NAMES.get(action["action"], action["action"]), "args": {}},
+        }
+        for action in actions
+    ]
+    return {
+        "task_id": task_id,
+        "task_type": task.task_type,
+        "pddl_params": task.pddl_params(),
+        "scene": {
+            "floor_plan": scene_name,
+            "scene_num": scene_num,
+            "random_seed": 0,
+            "init_action": dict(start),
+            "object_poses": object_poses_of(metadata),
+            "object_toggles": [],
+            "dirty_and_empty": False,
+        },
+        "plan": {
+            "high_pddl": [
+                {"high_idx": 0, "planner_action": {"action": "Scripted"},
+                 "discrete_action": {"action": "Scripted", "args": []}},
+                {"high_idx": 1, "planner_action": {"action": "End", "value": 1},
+                 "discrete_action": {"action": "NoOp", "args": []}},
+            ],
+            "low_actions": low_actions,
+        },
+        "images": [
+            {"low_idx": i, "high_idx": 0, "image_name": f"{i:09d}.png"} for i in range(len(low_actions))
+        ],
+        "template": {"task_desc": f"scripted: {task.describe()}", "high_descs": ["scripted", "end"]},
+    }

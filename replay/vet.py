@@ -1,0 +1,123 @@
+"""Vetting: a trajectory is kept only if it replays from scratch and reaches its goal.
+
+:func:`vet_trajectory` restores the start state from the file's ``scene`` block in a fresh
+simulator episode, steps every ``low_actions[i].api_action``, and checks the task's goal
+conditions at the end. It never raises on bad data: whatever is wrong becomes one of a small,
+fixed set of reasons (:data:`REASONS`) that ``alfred-gen verify`` summarises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.replay.execute import execute_low_actions
+from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
+from alfred_gen.replay.restore import RestoreError, make_replay_controller, restore_scene
+
+#: Why a trajectory failed (``ok`` when it did not), in the order a replay meets them.
+REASONS = (
+    "ok",
+    "bad_file",  # unreadable, truncated, not JSON, fails the schema, or inconsistent indices
+    "unknown_task",  # a task type without a goal check
+    "unknown_scene",  # floor_plan names no scene we can load
+    "restore_failed",  # the scene block does not fit the scene (poses, toggles, start pose)
+    "unknown_action",  # a low action the simulator interface does not have
+    "unknown_object",  # a low action names an object id not in the scene
+    "action_failed",  # the simulator refused a low action
+    "goal_unsatisfied",  # every action succeeded but the goal conditions do not all hold
+    "simulator_error",  # the simulator raised (a bug in alfred-gen, reported rather than crashing)
+)
+
+ControllerFactory = Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class VetResult:
+    """The outcome of replaying one trajectory."""
+
+    ok: bool
+    reason: str  # one of REASONS
+    failed_low_idx: int | None = None  # the first low action that failed, if one did
+    error: str = ""  # one line: what went wrong
+    goal: GoalStatus = field(default_factory=lambda: GoalStatus(0, 0, []))
+
+    def describe(self) -> str:
+        """One line: ``ok (4/4 goal conditions)`` or ``action_failed: low_idx 12 ...``."""
+        if self.ok:
+            return f"ok ({self.goal.describe()})"
+        return f"{self.reason}: {self.error}"
+
+
+def _failed(reason: str, error: str, low_idx: int | None = None,
+            goal: GoalStatus | None = None) -> VetResult:
+    return VetResult(False, reason, low_idx, " ".join(error.split()), goal or GoalStatus(0, 0, []))
+
+
+def _index_problem(traj: Mapping[str, Any]) -> str | None:
+    """Cross-references the schema cannot check: high_idx and images.low_idx in range."""
+    plan = traj["plan"]
+    n_high, n_low = len(plan["high_pddl"]), len(plan["low_actions"])
+    for i, low in enumerate(plan["low_actions"]):
+        if low["high_idx"] >= n_high:
+            return f"$.plan.low_actions[{i}].high_idx: {low['high_idx']} but high_pddl has {n_high} steps"
+    for i, image in enumerate(traj["images"]):
+        if image["low_idx"] >= n_low:
+            return f"$.images[{i}].low_idx: {image['low_idx']} but there are {n_low} low actions"
+    return None
+
+
+def vet_trajectory(
+    traj: Any,
+    *,
+    controller_factory: ControllerFactory | None = None,
+    render: bool = False,
+    check_schema: bool = True,
+) -> VetResult:
+    """Replay ``traj`` (a parsed traj_data.json) from scratch and check its goal.
+
+    ``controller_factory()`` gives the simulator (default: a new lite controller, rendering only if
+    ``render``); it is reset by the restore, so a factory may hand back one controller per process.
+    ``check_schema`` validates the data against the trajectory schema first (cheap when valid).
+    """
+    from alfred_gen.trajectory import first_problem
+
+    if not isinstance(traj, Mapping):
+        return _failed("bad_file", f"a trajectory is a JSON object, got {type(traj).__name__}")
+    if check_schema:
+        problem = first_problem(traj)
+        if problem is not None:
+            return _failed("bad_file", f"{problem.json_path}: {problem.message}")
+        index_problem = _index_problem(traj)
+        if index_problem is not None:
+            return _failed("bad_file", index_problem)
+    try:
+        task = task_from_trajectory(traj)
+    except UserError as error:
+        return _failed("bad_file", str(error))
+    if task.task_type not in GOAL_TASK_TYPES:
+        return _failed("unknown_task", f"no goal check for task type {task.task_type!r}")
+    low_actions = traj.get("plan", {}).get("low_actions") if isinstance(traj.get("plan"), Mapping) else None
+    if not isinstance(low_actions, list):
+        return _failed("bad_file", "trajectory has no plan.low_actions list")
+    try:
+        controller = controller_factory() if controller_factory is not None else make_replay_controller(render=render)
+        try:
+            start = restore_scene(controller, traj.get("scene"))
+        except RestoreError as error:
+            return _failed("restore_failed", str(error))
+        except UserError as error:
+            reason = "unknown_scene" if error.code == ExitCode.NOT_FOUND else "bad_file"
+            return _failed(reason, str(error))
+        run = execute_low_actions(controller, low_actions, start)
+        goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
+                               effects=run.tracker.effects())
+    except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
+        return _failed("simulator_error", f"{type(error).__name__}: {error}")
+    if run.failure is not None:
+        return _failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal)
+    if not goal.done:
+        return _failed("goal_unsatisfied", goal.describe(), None, goal)
+    return VetResult(True, "ok", None, "", goal)
