@@ -1,0 +1,399 @@
+"""Render shapes: an object's bounding box expanded into a few boxes that read as its type.
+
+One box per object would turn a table into a block and hide what is inside a fridge. A few parts
+per type fix that: a table top on legs, a sofa with back and arms, a bed with mattress and
+headboard, and openable receptacles (fridge, cabinet, microwave, safe) as a hollow shell whose
+front is closed by a door, or, when open, a door swung out on its hinge so the contents can be
+seen. Drawers open by sliding out (:func:`content_offset` says how far, so their contents can be
+drawn slid out with them). Open-top containers (sink basins, bowls, pots, bins) are hollow.
+
+Every part stays inside the object's box, except the parts an open receptacle swings or slides out
+and a handle's few millimetres, so the box remains the object's extent for physics and distance.
+
+``facing`` is the yaw (THOR degrees: 0 is +z, 90 is +x) that the object's front faces; a
+receptacle's front faces the agent at its interaction pose, i.e. ``(pose.rotation + 180) % 360``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from alfred_gen.sim.palette import Tone
+from alfred_gen.sim.scene import Box
+
+Part = tuple[Box, Tone]
+
+BODY = Tone()
+DOOR = Tone(scale=1.04)
+DARKER = Tone(scale=0.82)
+LIGHTER = Tone(scale=1.10)
+HANDLE = Tone(part="handle")
+SEAM = Tone(part="seam")
+
+
+class _Local:
+    """An object's box in its own frame: w across the front, y up, d from back (0) to front (1).
+
+    Coordinates are fractions of the box size; values outside [0, 1] reach out of the box (a door
+    swung open). Metres convert with :meth:`fw`, :meth:`fy`, :meth:`fd`.
+    """
+
+    def __init__(self, box: Box, facing: int) -> None:
+        quarter = int(round(facing / 90.0)) % 4
+        self.d_axis = 2 if quarter in (0, 2) else 0
+        self.w_axis = 2 - self.d_axis
+        self.d_sign = 1 if quarter in (0, 1) else -1
+        self.lo = box.lo
+        self.hi = box.hi
+        size = box.size
+        self.width = max(size[self.w_axis], 1e-6)
+        self.height = max(size[1], 1e-6)
+        self.depth = max(size[self.d_axis], 1e-6)
+
+    def fw(self, metres: float, cap: float = 0.45) -> float:
+        return min(metres / self.width, cap)
+
+    def fy(self, metres: float, cap: float = 0.45) -> float:
+        return min(metres / self.height, cap)
+
+    def fd(self, metres: float, cap: float = 0.45) -> float:
+        return min(metres / self.depth, cap)
+
+    def part(self, w0: float, w1: float, y0: float, y1: float, d0: float, d1: float) -> Box:
+        lo = list(self.lo)
+        hi = list(self.hi)
+        w_lo, w_size = self.lo[self.w_axis], self.width
+        lo[self.w_axis], hi[self.w_axis] = w_lo + w0 * w_size, w_lo + w1 * w_size
+        y_lo, y_size = self.lo[1], self.height
+        lo[1], hi[1] = y_lo + y0 * y_size, y_lo + y1 * y_size
+        if self.d_sign > 0:
+            base = self.lo[self.d_axis]
+            lo[self.d_axis], hi[self.d_axis] = base + d0 * self.depth, base + d1 * self.depth
+        else:
+            base = self.hi[self.d_axis]
+            lo[self.d_axis], hi[self.d_axis] = base - d1 * self.depth, base - d0 * self.depth
+        return Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]
+
+    def forward(self, metres: float) -> tuple[float, float, float]:
+        """A world offset of ``metres`` towards the front."""
+        offset = [0.0, 0.0, 0.0]
+        offset[self.d_axis] = self.d_sign * metres
+        return (offset[0], offset[1], offset[2])
+
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks
+
+
+def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float]]) -> list[Part]:
+    """A hollow box open at the front, closed by doors (y ranges) or with the doors swung out."""
+    tw, ty, td = f.fw(wall), f.fy(wall), f.fd(wall)
+    door_t = f.fd(wall)
+    side_front = 1.0 if is_open else 1.0 - door_t
+    parts: list[Part] = [
+        (f.part(0, 1, 0, 1, 0, td), BODY),  # back
+        (f.part(0, tw, 0, 1, td, side_front), BODY),  # hinge side
+        (f.part(1 - tw, 1, 0, 1, td, side_front), BODY),  # free side
+        (f.part(tw, 1 - tw, 0, ty, td, side_front), BODY),  # bottom
+        (f.part(tw, 1 - tw, 1 - ty, 1, td, side_front), BODY),  # top
+    ]
+    if is_open:
+        reach = f.width / f.depth  # the door, hinged at w=0, stands perpendicular to the front
+        thick = min(wall / f.width, 0.2)
+        for y0, y1 in doors:
+            parts.append((f.part(0, thick, y0, y1, 1.0, 1.0 + reach), DOOR))
+    else:
+        handle_d = 0.025 / f.depth
+        for y0, y1 in doors:
+            parts.append((f.part(0, 1, y0, y1, 1 - door_t, 1), DOOR))
+            span = y1 - y0
+            parts.append((f.part(0.86, 0.90, y0 + 0.25 * span, y1 - 0.25 * span, 1, 1 + handle_d), HANDLE))
+        for (_, y_top), (y_next, _) in zip(doors, doors[1:]):
+            parts.append((f.part(0, 1, y_top, y_next, 1 - door_t, 1 + 0.004 / f.depth), SEAM))
+    return parts
+
+
+def _basin(f: _Local, wall: float, floor: float | None = None) -> list[Part]:
+    """An open-top container: bottom and four walls."""
+    tw, td = f.fw(wall), f.fd(wall)
+    ty = f.fy(wall if floor is None else floor)
+    return [
+        (f.part(0, 1, 0, ty, 0, 1), DARKER),
+        (f.part(0, tw, ty, 1, 0, 1), BODY),
+        (f.part(1 - tw, 1, ty, 1, 0, 1), BODY),
+        (f.part(tw, 1 - tw, ty, 1, 0, td), BODY),
+        (f.part(tw, 1 - tw, ty, 1, 1 - td, 1), BODY),
+    ]
+
+
+def _legs(f: _Local, top_y: float, leg: float) -> list[Part]:
+    lw, ld = f.fw(leg, 0.3), f.fd(leg, 0.3)
+    return [
+        (f.part(w0, w0 + lw, 0, top_y, d0, d0 + ld), DARKER)
+        for w0 in (0.0, 1.0 - lw)
+        for d0 in (0.0, 1.0 - ld)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes per type
+
+
+def _fridge(f: _Local, is_open: bool) -> list[Part]:
+    return _shell(f, 0.04, is_open, [(0.0, 0.66), (0.67, 1.0)])
+
+
+def _cabinet(f: _Local, is_open: bool) -> list[Part]:
+    return _shell(f, 0.018, is_open, [(0.0, 1.0)])
+
+
+def _safe(f: _Local, is_open: bool) -> list[Part]:
+    return _shell(f, 0.04, is_open, [(0.0, 1.0)])
+
+
+def _microwave(f: _Local, is_open: bool) -> list[Part]:
+    parts = _shell(f, 0.03, is_open, [(0.0, 1.0)])
+    if is_open:
+        return parts
+    # Replace the plain handle with a dark window and a control panel: a microwave's face.
+    parts = [p for p in parts if p[1] is not HANDLE]
+    out = 0.006 / f.depth
+    parts.append((f.part(0.07, 0.66, 0.14, 0.86, 1, 1 + out), Tone(part="glass")))
+    parts.append((f.part(0.72, 0.94, 0.14, 0.86, 1, 1 + out), Tone(part="black")))
+    return parts
+
+
+def _drawer(f: _Local, is_open: bool) -> list[Part]:
+    if not is_open:
+        knob = 0.02 / f.depth
+        return [
+            (f.part(0, 1, 0, 1, 0, 1), BODY),
+            (f.part(0.4, 0.6, 0.45, 0.6, 1, 1 + knob), HANDLE),
+        ]
+    slide = _drawer_slide(f)
+    tray = _basin(f, 0.015)
+    return [(box.translated(*f.forward(slide)), tone) for box, tone in tray]
+
+
+def _drawer_slide(f: _Local) -> float:
+    return 0.6 * f.depth
+
+
+def _table(f: _Local) -> list[Part]:
+    top = f.fy(0.045, 0.3)
+    return [(f.part(0, 1, 1 - top, 1, 0, 1), LIGHTER), *_legs(f, 1 - top, 0.06)]
+
+
+def _desk(f: _Local) -> list[Part]:
+    top = f.fy(0.045, 0.3)
+    side = f.fw(0.04, 0.2)
+    return [
+        (f.part(0, 1, 1 - top, 1, 0, 1), LIGHTER),
+        (f.part(0, side, 0, 1 - top, 0, 1), DARKER),
+        (f.part(1 - side, 1, 0, 1 - top, 0, 1), DARKER),
+        (f.part(side, 1 - side, 0.35, 1 - top, 0, f.fd(0.03, 0.2)), DARKER),
+    ]
+
+
+def _chair(f: _Local) -> list[Part]:
+    seat_top = min(0.47 / f.height, 0.6)
+    seat = f.fy(0.05, 0.1)
+    back = f.fd(0.06, 0.25)
+    return [
+        (f.part(0, 1, seat_top - seat, seat_top, 0, 1), LIGHTER),
+        (f.part(0, 1, seat_top, 1, 0, back), BODY),
+        *_legs(f, seat_top - seat, 0.045),
+    ]
+
+
+def _sofa(f: _Local) -> list[Part]:
+    seat = min(0.45 / f.height, 0.6)
+    arm_top = min(0.65 / f.height, 0.85)
+    back = f.fd(0.22, 0.35)
+    arm = f.fw(0.16, 0.2)
+    return [
+        (f.part(0, 1, 0, seat, back, 1), LIGHTER),
+        (f.part(0, 1, 0, 1, 0, back), BODY),
+        (f.part(0, arm, seat, arm_top, back, 1), DARKER),
+        (f.part(1 - arm, 1, seat, arm_top, back, 1), DARKER),
+    ]
+
+
+def _bed(f: _Local) -> list[Part]:
+    frame = min(0.3 / f.height, 0.45)
+    mattress = min(0.55 / f.height, 0.75)
+    head = f.fd(0.07, 0.2)
+    return [
+        (f.part(0, 1, 0, frame, head, 1), BODY),
+        (f.part(0.02, 0.98, frame, mattress, head, 0.985), Tone(part="mattress")),
+        (f.part(0, 1, 0, 1, 0, head), DARKER),
+    ]
+
+
+def _counter(f: _Local) -> list[Part]:
+    if f.height < 0.3:
+        return [(f.part(0, 1, 0, 1, 0, 1), BODY)]
+    top = f.fy(0.04, 0.2)
+    kick = f.fy(0.1, 0.3)
+    return [
+        (f.part(0, 1, 1 - top, 1, 0, 1), BODY),
+        (f.part(0, 1, kick, 1 - top, 0, 1 - f.fd(0.03, 0.1)), Tone(part="cabinet")),
+        (f.part(0, 1, 0, kick, 0, 1 - f.fd(0.08, 0.2)), Tone(part="cabinet", scale=0.5)),
+    ]
+
+
+def _toilet(f: _Local) -> list[Part]:
+    bowl = min(0.42 / f.height, 0.8)
+    tank = f.fd(0.2, 0.45)
+    return [
+        (f.part(0.12, 0.88, 0, bowl, tank, 1), BODY),
+        (f.part(0, 1, 0, 1, 0, tank), BODY),
+    ]
+
+
+def _lamp(f: _Local) -> list[Part]:
+    return [
+        (f.part(0.25, 0.75, 0, f.fy(0.03, 0.1), 0.25, 0.75), Tone(part="black")),
+        (f.part(0.45, 0.55, 0, 0.7, 0.45, 0.55), Tone(part="metal")),
+        (f.part(0.05, 0.95, 0.62, 1, 0.05, 0.95), Tone(part="shade")),
+    ]
+
+
+def _plant(f: _Local) -> list[Part]:
+    return [
+        (f.part(0.22, 0.78, 0, 0.35, 0.22, 0.78), Tone(part="pot")),
+        (f.part(0, 1, 0.33, 1, 0, 1), BODY),
+    ]
+
+
+def _round(f: _Local) -> list[Part]:
+    """Fruit and other round things: a core and a band, a rounded silhouette from two boxes."""
+    return [
+        (f.part(0.17, 0.83, 0, 1, 0.17, 0.83), BODY),
+        (f.part(0, 1, 0.18, 0.78, 0, 1), DARKER),
+    ]
+
+
+def _loaf(f: _Local) -> list[Part]:
+    return [
+        (f.part(0, 1, 0, 0.65, 0, 1), BODY),
+        (f.part(0.08, 0.92, 0.65, 1, 0.06, 0.94), LIGHTER),
+    ]
+
+
+def _knife(f: _Local, box: Box) -> list[Part]:
+    """Blade and handle along the longer horizontal side."""
+    size = box.size
+    along = 0 if size[0] >= size[2] else 2
+    lo, hi = list(box.lo), list(box.hi)
+    split = lo[along] + 0.38 * size[along]
+    handle_hi = list(hi)
+    handle_hi[along] = split
+    blade_lo = list(lo)
+    blade_lo[along] = split
+    return [
+        (Box(tuple(lo), tuple(handle_hi)), Tone(part="black")),  # type: ignore[arg-type]
+        (Box(tuple(blade_lo), tuple(hi)), Tone(part="metal")),  # type: ignore[arg-type]
+    ]
+
+
+def _television(f: _Local) -> list[Part]:
+    out = 0.005 / f.depth
+    return [
+        (f.part(0, 1, 0, 1, 0, 1), Tone(scale=2.2)),
+        (f.part(0.03, 0.97, 0.05, 0.95, 1, 1 + out), Tone(part="screen")),
+    ]
+
+
+def _laptop(f: _Local, is_open: bool) -> list[Part]:
+    if not is_open:
+        return [(f.part(0, 1, 0, min(0.03 / f.height, 0.3), 0, 1), BODY)]
+    base = min(0.025 / f.height, 0.2)
+    screen = f.fd(0.02, 0.2)
+    return [
+        (f.part(0, 1, 0, base, screen, 1), BODY),
+        (f.part(0, 1, 0, 1, 0, screen), BODY),
+        (f.part(0.04, 0.96, base + 0.08, 0.95, screen, screen + 0.004 / f.depth), Tone(part="screen")),
+    ]
+
+
+def _box_container(f: _Local, is_open: bool) -> list[Part]:
+    if is_open:
+        return _basin(f, 0.01)
+    return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
+
+
+_FIXED: dict[str, Callable[[_Local], list[Part]]] = {
+    "DiningTable": _table,
+    "CoffeeTable": _table,
+    "SideTable": _table,
+    "Desk": _desk,
+    "Chair": _chair,
+    "Stool": _chair,
+    "Sofa": _sofa,
+    "ArmChair": _sofa,
+    "Bed": _bed,
+    "CounterTop": _counter,
+    "Toilet": _toilet,
+    "FloorLamp": _lamp,
+    "DeskLamp": _lamp,
+    "Lamp": _lamp,
+    "HousePlant": _plant,
+    "Apple": _round,
+    "Tomato": _round,
+    "Potato": _round,
+    "Lettuce": _round,
+    "Egg": _round,
+    "BasketBall": _round,
+    "Bread": _loaf,
+    "Television": _television,
+    "SinkBasin": lambda f: _basin(f, 0.03),
+    "BathtubBasin": lambda f: _basin(f, 0.05),
+    "Bathtub": lambda f: _basin(f, 0.06),
+    "Bowl": lambda f: _basin(f, 0.012),
+    "Pot": lambda f: _basin(f, 0.012),
+    "Pan": lambda f: _basin(f, 0.01),
+    "Mug": lambda f: _basin(f, 0.01),
+    "Cup": lambda f: _basin(f, 0.008),
+    "GarbageCan": lambda f: _basin(f, 0.015),
+    "LaundryHamper": lambda f: _basin(f, 0.015),
+}
+
+_OPENABLE: dict[str, Callable[[_Local, bool], list[Part]]] = {
+    "Fridge": _fridge,
+    "Cabinet": _cabinet,
+    "Microwave": _microwave,
+    "Safe": _safe,
+    "Drawer": _drawer,
+    "Laptop": _laptop,
+    "Box": _box_container,
+}
+
+#: Types whose shape has an open and a closed form.
+OPENABLE_SHAPES = frozenset(_OPENABLE)
+
+
+def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int = 0) -> list[Part]:
+    """The render parts of an object, each a box with the :class:`Tone` it is painted in."""
+    f = _Local(box, facing)
+    if object_type in _OPENABLE:
+        return _OPENABLE[object_type](f, is_open)
+    if object_type in ("Knife", "ButterKnife"):
+        return _knife(f, box)
+    maker = _FIXED.get(object_type)
+    if maker is None:
+        return [(Box(box.lo, box.hi), BODY)]
+    return maker(f)
+
+
+def shape_boxes(object_type: str, box: Box, is_open: bool = False, facing: int = 0) -> list[Box]:
+    """The boxes of :func:`shape_parts`, without colours."""
+    return [part for part, _ in shape_parts(object_type, box, is_open=is_open, facing=facing)]
+
+
+def content_offset(object_type: str, box: Box, is_open: bool, facing: int = 0) -> tuple[float, float, float]:
+    """How far the contents of a receptacle are drawn displaced: an open drawer slides out."""
+    if object_type == "Drawer" and is_open:
+        f = _Local(box, facing)
+        return f.forward(_drawer_slide(f))
+    return (0.0, 0.0, 0.0)
