@@ -307,7 +307,7 @@ def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
         raise ActionFailed(f"{receptacle.object_id} is closed")
     if not catalogue.can_place(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
-    spots = world.free_spots(receptacle) if world.has_room(receptacle) else []
+    spots = world.free_spots(receptacle, held) if world.has_room(receptacle) else []
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
     a = world.agent
@@ -330,15 +330,15 @@ def close_object(sim: "LiteController", args: dict[str, Any]) -> None:
 def _set_open(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
     world = sim.world
     obj = object_arg(world, args)
+    if "moveMagnitude" in args:
+        openness = number(args, "moveMagnitude")
+        if not 0.0 < openness <= 1.0:
+            raise ActionFailed(f"moveMagnitude (openness) must be in (0, 1], got {openness:g}")
     if not obj.otype.openable:
         raise ActionFailed(f"{obj.object_id} is not openable")
     require_in_reach(sim, obj)
     if obj.is_open == value:
         raise ActionFailed(f"{obj.object_id} is already {'open' if value else 'closed'}")
-    if "moveMagnitude" in args:
-        openness = number(args, "moveMagnitude")
-        if not 0.0 < openness <= 1.0:
-            raise ActionFailed(f"moveMagnitude (openness) must be in (0, 1], got {openness:g}")
     obj.is_open = value
     world.touch(obj)
     world.sight_changed()

@@ -96,6 +96,7 @@ def kitchen() -> Scene:
     cabinet = _furniture("Cabinet", box(-2.3, -1.7, 0.1, 0.8, 1.95, 2.45), floor_origin=False)
     drawer = _furniture("Drawer", box(-1.5, -1.0, 0.6, 0.8, 1.95, 2.45), floor_origin=False)
     microwave = _furniture("Microwave", box(-2.3, -1.7, 0.9, 1.25, 2.0, 2.45))
+    microwave.parent = counter.object_id
     fridge = _furniture("Fridge", box(1.8, 2.5, 0.0, 1.84, 0.5, 1.5))
     table = _furniture("DiningTable", box(-0.6, 0.6, 0.0, 0.75, -1.0, -0.2))
     garbage = _furniture("GarbageCan", box(2.0, 2.4, 0.0, 0.56, -2.4, -2.0))
@@ -149,7 +150,7 @@ def bedroom() -> Scene:
     floor_lamp = _furniture("FloorLamp", box(1.5, 1.95, 0.0, 1.87, 1.5, 1.95))
     objects = [
         desk, bed, dresser, drawer, safe, floor_lamp,
-        _on("DeskLamp", -0.75, 1.8, 0.75, None, "DeskLamp_0c1d2e3f"),
+        _on("DeskLamp", -0.75, 1.8, 0.75, desk, "DeskLamp_0c1d2e3f"),
         _on("Book", -0.3, 1.6, 0.75, desk, "Book_1c2d3e4f"),
         _on("CellPhone", 0.1, 1.6, 0.75, desk, "CellPhone_2c3d4e5f"),
         _on("Pillow", 1.4, 0.9, 0.6, bed, "Pillow_3c4d5e6f"),

@@ -202,7 +202,7 @@ def initial_random_spawn(sim: "LiteController", args: dict[str, Any]) -> None:
             if not options:
                 break
             receptacle = options[rng.randrange(len(options))]
-            spots = world.free_spots(receptacle)
+            spots = world.free_spots(receptacle, obj)
             if not spots:
                 options.remove(receptacle)
                 continue
@@ -247,7 +247,7 @@ def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> W
             continue
         rlo_y = r.center[1] - r.size[1] / 2
         rhi_y = r.center[1] + r.size[1] / 2
-        margin = 0.02 if r.type_name in INSIDE_RECEPTACLES else 0.05
+        margin = 0.0 if r.otype.pickupable else 0.02
         if (abs(obj.center[0] - r.center[0]) > r.size[0] / 2 + margin
                 or abs(obj.center[2] - r.center[2]) > r.size[2] / 2 + margin):
             continue
@@ -256,8 +256,8 @@ def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> W
                 continue
             if r.otype.pickupable and rlo_y >= bottom + 0.02:
                 continue
-        elif abs(bottom - rhi_y) > 0.08:
-            continue
+        elif not -0.02 <= bottom - rhi_y <= 0.08:
+            continue  # resting on the top, not beside it
         key = (r.size[0] * r.size[2], r.object_id)
         if best is None or key < best[:2]:
             best = (key[0], key[1], r)

@@ -468,26 +468,26 @@ class World:
             return lo_y + min(0.02, receptacle.size[1] / 4)
         return hi_y
 
-    def free_spots(self, receptacle: WorldObject) -> list[tuple[float, float]]:
-        """Slot points not already taken by an object inside the receptacle."""
+    def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
+        """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
+
+        Overlap is judged on footprints (x, z) against every object inside the receptacle. If
+        nothing is clear but the receptacle still has room (restored scenes put objects anywhere,
+        not on slots), the slot farthest from the others is offered.
+        """
         points = self.slot_points(receptacle)
         if not receptacle.children:
             return points
-        sx, _, sz = receptacle.size
-        n = len(points)
-        cols = max(1, min(n, round(math.sqrt(n * sx / max(sz, 1e-6)))))
-        rows = max(1, math.ceil(n / cols))
-        clear = 0.45 * min(sx / cols, sz / rows)
-        taken = [self.by_id[c].center for c in receptacle.children]
+        hx, hz = (obj.size[0] / 2, obj.size[2] / 2) if obj is not None else (0.0, 0.0)
+        taken = [self.by_id[c] for c in receptacle.children]
         free = [
             p for p in points
-            if all(abs(t[0] - p[0]) > clear or abs(t[2] - p[1]) > clear for t in taken)
+            if all(abs(t.center[0] - p[0]) >= t.size[0] / 2 + hx or abs(t.center[2] - p[1]) >= t.size[2] / 2 + hz
+                   for t in taken)
         ]
         if free or not self.has_room(receptacle):
             return free
-        # Restored scenes put objects anywhere, not on slots: if the receptacle still has room,
-        # offer the slot farthest from what is already there.
-        return [max(points, key=lambda p: (min((t[0] - p[0]) ** 2 + (t[2] - p[1]) ** 2 for t in taken), p))]
+        return [max(points, key=lambda p: (min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p))]
 
     def has_room(self, receptacle: WorldObject) -> bool:
         return len(receptacle.children) < receptacle.otype.capacity
@@ -604,8 +604,12 @@ def segments_hit_boxes(starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi:
 
 
 def spawn_id(obj: WorldObject) -> str:
-    """The THOR id an object gets when spawned where it is now."""
-    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]
+    """The THOR id an object gets when spawned where it is now.
+
+    Computed from the position as metadata reports it (rounded), so that an id can always be
+    recomputed from ``metadata["position"]`` and from a recorded ``object_poses`` entry.
+    """
+    return format_object_id(obj.type_name, tuple(_r(c) for c in obj.position))  # type: ignore[arg-type]
 
 
 def snap_to_grid(value: float) -> float:

@@ -1,0 +1,373 @@
+"""Each lite action: its success case and its failure cases (a failure changes nothing)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from alfred_gen.sim import fixtures, make_controller
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+
+VOLATILE = ("lastAction", "lastActionSuccess", "errorMessage", "actionReturn")
+
+
+def state(sim: LiteController) -> str:
+    """The metadata minus what describes the last action itself."""
+    meta = {k: v for k, v in sim.last_event.metadata.items() if k not in VOLATILE}
+    return json.dumps(meta, sort_keys=True)
+
+
+def ok(sim: LiteController, action: dict | str, **kwargs):
+    event = sim.step(action, **kwargs)
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+    assert event.metadata["errorMessage"] == ""
+    return event
+
+
+def fails(sim: LiteController, action: dict | str, expect: str = "", **kwargs) -> str:
+    before = state(sim)
+    event = sim.step(action, **kwargs)
+    assert event.metadata["lastActionSuccess"] is False
+    message = event.metadata["errorMessage"]
+    assert message
+    assert expect.lower() in message.lower(), message
+    assert state(sim) == before, "a failed action changed the state"
+    return message
+
+
+def oid(sim: LiteController, kind: str) -> str:
+    ids = [o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == kind]
+    assert ids, kind
+    return ids[0]
+
+
+def obj(sim: LiteController, object_id: str) -> dict:
+    return next(o for o in sim.last_event.metadata["objects"] if o["objectId"] == object_id)
+
+
+def go(sim: LiteController, x: float, z: float, rotation: int, horizon: float = 30) -> None:
+    ok(sim, "TeleportFull", x=x, y=0.9, z=z, rotation=rotation, horizon=horizon)
+
+
+@pytest.fixture
+def kitchen() -> LiteController:
+    return LiteController(fixtures.kitchen())
+
+
+@pytest.fixture
+def bedroom() -> LiteController:
+    return LiteController(fixtures.bedroom())
+
+
+def agent_pose(sim: LiteController) -> tuple[float, float, float, float]:
+    a = sim.last_event.metadata["agent"]
+    return (a["position"]["x"], a["position"]["z"], a["rotation"]["y"], a["cameraHorizon"])
+
+
+# --- calling convention and bad requests ---------------------------------------------------------
+def test_calling_conventions_are_equivalent() -> None:
+    metas = []
+    for call in (
+        lambda s: s.step({"action": "MoveAhead"}),
+        lambda s: s.step(action="MoveAhead"),
+        lambda s: s.step("MoveAhead"),
+        lambda s: s.step({"action": "MoveAhead"}, moveMagnitude=0.25),
+    ):
+        sim = make_controller("lite", scene=fixtures.kitchen())
+        metas.append(json.dumps(call(sim).metadata, sort_keys=True))
+    assert len(set(metas)) == 1
+    assert json.loads(metas[0])["agent"]["position"]["z"] == 0.75
+
+
+@pytest.mark.parametrize(
+    "request_, expect",
+    [
+        ({"action": "Fly"}, "unknown action"),
+        ({"action": None}, "unknown action"),
+        ({}, "unknown action"),
+        ({"action": "MoveAhead", "speed": 3}, "argument"),
+        ({"action": "MoveAhead", "moveMagnitude": "far"}, "number"),
+        ({"action": "MoveAhead", "moveMagnitude": True}, "number"),
+        ({"action": "MoveAhead", "forceAction": "yes"}, "forceAction"),
+        ({"action": "PickupObject"}, "objectId"),
+        ({"action": "PickupObject", "objectId": 5}, "objectId"),
+        ({"action": "PickupObject", "objectId": "Apple|+09.00|+09.00|+09.00"}, "invalid"),
+        ({"action": "RotateLeft", "degrees": float("nan")}, "number"),
+    ],
+)
+def test_bad_requests_fail_without_raising(kitchen: LiteController, request_: dict, expect: str) -> None:
+    fails(kitchen, request_, expect)
+
+
+def test_alfred_bookkeeping_arguments_are_accepted(kitchen: LiteController) -> None:
+    ok(kitchen, {"action": "MoveAhead", "forceAction": True, "moveMagnitude": 0.25})
+    go(kitchen, 0.0, 1.5, 0)
+    mug = oid(kitchen, "Mug")
+    ok(kitchen, {"action": "PickupObject", "objectId": mug, "forceVisible": True,
+                 "coordinateObjectId": ["Mug", [0, 0, 0, 0, 0, 0]], "coordinateReceptacleObjectId": ["CounterTop", []]})
+
+
+# --- navigation ----------------------------------------------------------------------------------
+def test_moves_follow_thor_axes(kitchen: LiteController) -> None:
+    assert agent_pose(kitchen) == (0.0, 0.5, 0.0, 30.0)
+    ok(kitchen, "MoveAhead")
+    assert agent_pose(kitchen)[:2] == (0.0, 0.75)  # rotation 0 faces +z
+    ok(kitchen, "MoveRight")
+    assert agent_pose(kitchen)[:2] == (0.25, 0.75)  # right of +z is +x
+    ok(kitchen, "MoveLeft")
+    ok(kitchen, "MoveBack")
+    assert agent_pose(kitchen)[:2] == (0.0, 0.5)
+    ok(kitchen, "RotateRight")
+    ok(kitchen, "MoveAhead")
+    assert agent_pose(kitchen)[:3] == (0.25, 0.5, 90.0)  # rotation 90 faces +x
+    ok(kitchen, "MoveAhead", moveMagnitude=0.5)
+    assert agent_pose(kitchen)[:2] == (0.75, 0.5)
+
+
+def test_moves_fail_off_the_grid_and_into_furniture(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 1.5, 0)
+    fails(kitchen, "MoveAhead", "not a reachable position")  # the counter top
+    fails(kitchen, "MoveAhead", "multiple of the grid", moveMagnitude=0.3)
+    fails(kitchen, "MoveAhead", "multiple of the grid", moveMagnitude=-0.25)
+    go(kitchen, 2.25, 0.0, 90)
+    fails(kitchen, "MoveAhead", "not a reachable position")  # the wall
+    assert agent_pose(kitchen)[:2] == (2.25, 0.0)
+
+
+def test_long_move_stops_whole_if_any_cell_is_blocked(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 1.25, 0)
+    fails(kitchen, "MoveAhead", moveMagnitude=0.75)  # 1.5 is free, 1.75 is not
+    ok(kitchen, "MoveAhead", moveMagnitude=0.25)
+
+
+def test_floor_objects_block_and_free_the_way(bedroom: LiteController) -> None:
+    ball = oid(bedroom, "BasketBall")  # lies on the floor at (-0.5, -1.5)
+    go(bedroom, -0.5, -1.0, 180, 60)
+    fails(bedroom, "MoveAhead", "blocked")
+    reachable = {(p["x"], p["z"]) for p in ok(bedroom, "GetReachablePositions").metadata["actionReturn"]}
+    assert (-0.5, -1.25) not in reachable and (-0.5, -1.0) in reachable
+    fails(bedroom, "TeleportFull", "blocked", x=-0.5, y=0.9, z=-1.25, rotation=0, horizon=0)
+    ok(bedroom, "PickupObject", objectId=ball)
+    ok(bedroom, "MoveAhead")
+    reachable = {(p["x"], p["z"]) for p in ok(bedroom, "GetReachablePositions").metadata["actionReturn"]}
+    assert (-0.5, -1.25) in reachable
+
+
+def test_divider_wall_cannot_be_crossed() -> None:
+    sim = LiteController(fixtures.divided_room())
+    go(sim, -0.25, -0.5, 90)
+    fails(sim, "MoveAhead")
+    go(sim, -0.25, 1.0, 90)
+    ok(sim, "MoveAhead")
+    ok(sim, "MoveAhead")
+    assert agent_pose(sim)[:2] == (0.25, 1.0)
+
+
+def test_rotation(kitchen: LiteController) -> None:
+    ok(kitchen, "RotateLeft")
+    assert agent_pose(kitchen)[2] == 270.0
+    ok(kitchen, "RotateRight", degrees=180)
+    assert agent_pose(kitchen)[2] == 90.0
+    fails(kitchen, "RotateRight", "multiples of 90", degrees=45)
+
+
+def test_look_limits(kitchen: LiteController) -> None:
+    assert agent_pose(kitchen)[3] == 30.0
+    ok(kitchen, "LookDown")
+    ok(kitchen, "LookDown")
+    assert agent_pose(kitchen)[3] == 60.0
+    fails(kitchen, "LookDown", "limits")
+    ok(kitchen, "LookUp", degrees=90)
+    assert agent_pose(kitchen)[3] == -30.0
+    fails(kitchen, "LookUp", "limits")
+    fails(kitchen, "LookUp", "negative", degrees=-15)
+
+
+def test_teleport(kitchen: LiteController) -> None:
+    ok(kitchen, {"action": "TeleportFull", "x": -1.0, "y": 0.901, "z": 0.0, "rotation": 270, "horizon": 15,
+                 "rotateOnTeleport": True, "standing": True})
+    assert agent_pose(kitchen) == (-1.0, 0.0, 270.0, 15.0)
+    ok(kitchen, "TeleportFull", x=-1.0, y=0.9, z=0.25, rotation={"x": 0, "y": 180, "z": 0}, horizon=0)
+    assert agent_pose(kitchen) == (-1.0, 0.25, 180.0, 0.0)
+    ok(kitchen, "Teleport", x=-1.25, y=0.9, z=0.25)
+    assert agent_pose(kitchen) == (-1.25, 0.25, 180.0, 0.0)
+    fails(kitchen, "TeleportFull", "reachable", x=0.1, y=0.9, z=0.0, rotation=0, horizon=0)
+    fails(kitchen, "TeleportFull", "reachable", x=0.0, y=0.9, z=2.25, rotation=0, horizon=0)
+    fails(kitchen, "TeleportFull", "outside", x=0.0, y=0.9, z=0.0, rotation=0, horizon=75)
+    fails(kitchen, "TeleportFull", "multiples of 90", x=0.0, y=0.9, z=0.0, rotation=30, horizon=0)
+    fails(kitchen, "TeleportFull", "rotation", x=0.0, y=0.9, z=0.0, horizon=0)
+    fails(kitchen, "TeleportFull", "crouch", x=0.0, y=0.9, z=0.0, rotation=0, horizon=0, standing=False)
+
+
+def test_get_reachable_positions_and_pass(kitchen: LiteController) -> None:
+    points = ok(kitchen, "GetReachablePositions").metadata["actionReturn"]
+    assert len(points) == len(kitchen.scene.reachable)
+    assert all(set(p) == {"x", "y", "z"} for p in points)
+    before = state(kitchen)
+    ok(kitchen, "Pass")
+    assert state(kitchen) == before
+    assert kitchen.last_event.metadata["actionReturn"] is None
+
+
+# --- pick up and put -----------------------------------------------------------------------------
+def test_pickup(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 1.5, 0)
+    mug, counter = oid(kitchen, "Mug"), oid(kitchen, "CounterTop")
+    assert obj(kitchen, mug)["parentReceptacles"] == [counter]
+    event = ok(kitchen, "PickupObject", objectId=mug)
+    assert event.metadata["inventoryObjects"] == [{"objectId": mug, "objectType": "Mug"}]
+    assert obj(kitchen, mug)["isPickedUp"] is True
+    assert obj(kitchen, mug)["parentReceptacles"] is None
+    assert mug not in obj(kitchen, counter)["receptacleObjectIds"]
+    fails(kitchen, "PickupObject", "already holding", objectId=oid(kitchen, "Bread"))
+
+
+def test_pickup_failures(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 1.5, 0)
+    fails(kitchen, "PickupObject", "not pickupable", objectId=oid(kitchen, "CounterTop"))
+    fails(kitchen, "PickupObject", "closed receptacle", objectId=oid(kitchen, "Lettuce"))
+    fails(kitchen, "PickupObject", "not interactable", objectId=oid(kitchen, "Potato"))  # behind, 2 m away
+    go(kitchen, 0.0, 0.25, 0)
+    fails(kitchen, "PickupObject", "not visible", objectId=oid(kitchen, "Tomato"))  # behind, within reach
+    go(kitchen, 0.0, 0.5, 0)
+    message = fails(kitchen, "PickupObject", "m away", objectId=oid(kitchen, "Mug"))
+    assert "1.5" in message
+
+
+def test_put_into_receptacle_both_conventions(kitchen: LiteController) -> None:
+    go(kitchen, -0.5, 1.5, 0)
+    mug, basin = oid(kitchen, "Mug"), oid(kitchen, "SinkBasin")
+    ok(kitchen, "PickupObject", objectId=mug)
+    ok(kitchen, {"action": "PutObject", "objectId": mug, "receptacleObjectId": basin,
+                 "forceAction": True, "placeStationary": True})
+    assert obj(kitchen, mug)["parentReceptacles"] == [basin]
+    assert mug in obj(kitchen, basin)["receptacleObjectIds"]
+    assert kitchen.last_event.metadata["inventoryObjects"] == []
+    ok(kitchen, "PickupObject", objectId=mug)
+    ok(kitchen, "PutObject", objectId=oid(kitchen, "CounterTop"))  # newer THOR: objectId is the receptacle
+    assert obj(kitchen, mug)["parentReceptacles"] == [oid(kitchen, "CounterTop")]
+
+
+def test_put_failures(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 1.5, 0)
+    mug, bread = oid(kitchen, "Mug"), oid(kitchen, "Bread")
+    fails(kitchen, "PutObject", "not holding", objectId=mug, receptacleObjectId=oid(kitchen, "CounterTop"))
+    ok(kitchen, "PickupObject", objectId=mug)
+    fails(kitchen, "PutObject", "holding", objectId=bread, receptacleObjectId=oid(kitchen, "CounterTop"))
+    fails(kitchen, "PutObject", "not a receptacle", objectId=mug, receptacleObjectId=bread)
+    fails(kitchen, "PutObject", "cannot be placed", objectId=mug, receptacleObjectId=oid(kitchen, "StoveBurner"))
+    fails(kitchen, "PutObject", "itself", objectId=mug, receptacleObjectId=mug)
+    fails(kitchen, "PutObject", "not interactable", objectId=mug, receptacleObjectId=oid(kitchen, "DiningTable"))
+    go(kitchen, 1.25, 1.0, 90, 0)
+    fails(kitchen, "PutObject", "closed", objectId=mug, receptacleObjectId=oid(kitchen, "Fridge"))
+    ok(kitchen, "OpenObject", objectId=oid(kitchen, "Fridge"))
+    ok(kitchen, "PutObject", objectId=mug, receptacleObjectId=oid(kitchen, "Fridge"))
+
+
+def _coffee_scene() -> Scene:
+    machine = SceneObject("CoffeeMachine", (0.0, 0.9, 1.0), Box((-0.2, 0.9, 0.8), (0.2, 1.3, 1.2)))
+    counter = SceneObject("CounterTop", (0.0, 0.9, 1.0), Box((-1.0, 0.0, 0.7), (1.0, 0.9, 1.3)))
+    mugs = [
+        SceneObject("Mug", (x, 0.96, 0.9), Box.from_center((x, 0.96, 0.9), (0.12, 0.1, 0.09)),
+                    name=f"Mug_{i}", parent=counter.object_id)
+        for i, x in enumerate((-0.6, 0.6))
+    ]
+    return Scene(
+        name="LiteTestCoffee", scene_num=2, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]), objects=[counter, machine, *mugs],
+        start=Pose(0.0, 0.25, 0, 30),
+    )
+
+
+def test_put_into_a_full_receptacle_fails() -> None:
+    sim = LiteController(_coffee_scene())
+    first, second = sorted(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Mug")
+    machine = oid(sim, "CoffeeMachine")
+    ok(sim, "PickupObject", objectId=first)
+    ok(sim, "PutObject", objectId=first, receptacleObjectId=machine)
+    ok(sim, "PickupObject", objectId=second)
+    fails(sim, "PutObject", "full", objectId=second, receptacleObjectId=machine)
+
+
+# --- open, close, toggle, slice, clean, drop -----------------------------------------------------
+def test_open_and_close(kitchen: LiteController) -> None:
+    go(kitchen, 1.25, 1.0, 90, 0)
+    fridge = oid(kitchen, "Fridge")
+    fails(kitchen, "CloseObject", "already closed", objectId=fridge)
+    ok(kitchen, "OpenObject", objectId=fridge)
+    assert obj(kitchen, fridge)["isOpen"] is True
+    fails(kitchen, "OpenObject", "already open", objectId=fridge)
+    fails(kitchen, "OpenObject", "openness", objectId=fridge, moveMagnitude=2.0)
+    ok(kitchen, "CloseObject", objectId=fridge)
+    assert obj(kitchen, fridge)["isOpen"] is False
+    go(kitchen, 0.0, 1.5, 0)
+    fails(kitchen, "OpenObject", "not openable", objectId=oid(kitchen, "CounterTop"))
+    fails(kitchen, "OpenObject", "not interactable", objectId=fridge)
+
+
+def test_toggle(bedroom: LiteController) -> None:
+    go(bedroom, -0.25, 1.0, 0)
+    lamp = oid(bedroom, "DeskLamp")
+    ok(bedroom, "ToggleObjectOn", objectId=lamp)
+    assert obj(bedroom, lamp)["isToggled"] is True
+    fails(bedroom, "ToggleObjectOn", "already on", objectId=lamp)
+    ok(bedroom, "ToggleObjectOff", objectId=lamp)
+    fails(bedroom, "ToggleObjectOff", "already off", objectId=lamp)
+    fails(bedroom, "ToggleObjectOn", "not toggleable", objectId=oid(bedroom, "Book"))
+    fails(bedroom, "ToggleObjectOn", "not interactable", objectId=oid(bedroom, "FloorLamp"))
+
+
+def test_slice(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 0.25, 180)
+    tomato, knife, table = oid(kitchen, "Tomato"), oid(kitchen, "Knife"), oid(kitchen, "DiningTable")
+    fails(kitchen, "SliceObject", "knife", objectId=tomato)
+    ok(kitchen, "PickupObject", objectId=knife)
+    fails(kitchen, "SliceObject", "not sliceable", objectId=oid(kitchen, "Plate"))
+    ok(kitchen, "SliceObject", objectId=tomato)
+    whole = obj(kitchen, tomato)
+    assert whole["isSliced"] is True and whole["visible"] is False and whole["parentReceptacles"] is None
+    slices = [o for o in kitchen.last_event.metadata["objects"] if o["objectType"] == "TomatoSliced"]
+    assert [s["objectId"] for s in slices] == [f"{tomato}|TomatoSliced_{i}" for i in range(1, len(slices) + 1)]
+    assert len(slices) >= 2
+    assert all(s["parentReceptacles"] == [table] for s in slices)
+    assert tomato not in obj(kitchen, table)["receptacleObjectIds"]
+    fails(kitchen, "SliceObject", "sliced", objectId=tomato)
+    fails(kitchen, "PickupObject", "sliced", objectId=tomato)
+    ok(kitchen, "PutObject", objectId=knife, receptacleObjectId=table)
+    ok(kitchen, "PickupObject", objectId=slices[0]["objectId"])
+
+
+def test_clean(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 0.25, 180)
+    plate = oid(kitchen, "Plate")
+    fails(kitchen, "CleanObject", "already clean", objectId=plate)
+    ok(kitchen, "SetStateOfAllObjects", StateChange="CanBeDirty", forceAction=True)
+    assert obj(kitchen, plate)["isDirty"] is True
+    ok(kitchen, "CleanObject", objectId=plate)
+    assert obj(kitchen, plate)["isDirty"] is False
+    fails(kitchen, "CleanObject", "not dirtyable", objectId=oid(kitchen, "Potato"))
+
+
+def test_drop(kitchen: LiteController) -> None:
+    fails(kitchen, "DropHandObject", "not holding")
+    go(kitchen, 0.0, 0.25, 180)
+    potato = oid(kitchen, "Potato")
+    ok(kitchen, "PickupObject", objectId=potato)
+    ok(kitchen, "DropHandObject")
+    dropped = obj(kitchen, potato)
+    assert dropped["isPickedUp"] is False and dropped["parentReceptacles"] is None
+    assert dropped["axisAlignedBoundingBox"]["cornerPoints"][-1][1] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_held_object_follows_the_agent(kitchen: LiteController) -> None:
+    go(kitchen, 0.0, 0.25, 180)
+    potato = oid(kitchen, "Potato")
+    ok(kitchen, "PickupObject", objectId=potato)
+    before = obj(kitchen, potato)["position"]
+    ok(kitchen, "RotateLeft")
+    ok(kitchen, "MoveAhead")
+    after = obj(kitchen, potato)["position"]
+    assert (after["x"], after["z"]) != (before["x"], before["z"])
+    assert obj(kitchen, potato)["visible"] is False

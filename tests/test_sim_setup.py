@@ -1,0 +1,137 @@
+"""Scene-setup actions: Initialize, InitialRandomSpawn, SetObjectPoses, toggles and states; reset."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from alfred_gen.sim import catalogue, fixtures
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import format_object_id
+from test_sim_actions import fails, obj, ok, oid, state
+
+
+def objects(sim: LiteController) -> list[dict]:
+    return sim.last_event.metadata["objects"]
+
+
+def pickupables(sim: LiteController) -> list[dict]:
+    return [o for o in objects(sim) if o["pickupable"]]
+
+
+def poses_of(sim: LiteController) -> list[dict]:
+    """ALFRED's object_poses record of the current state."""
+    return [{"objectName": o["name"], "position": o["position"], "rotation": o["rotation"]} for o in pickupables(sim)]
+
+
+def test_initialize_accepts_alfreds_arguments_and_applies_them() -> None:
+    sim = LiteController(fixtures.kitchen())
+    ok(sim, {"action": "Initialize", "gridSize": 0.25, "cameraY": 0.675, "renderImage": True,
+             "renderDepthImage": False, "renderClassImage": False, "renderObjectImage": True,
+             "visibility_distance": 1.5, "makeAgentsVisible": False})
+    assert sim.last_event.metadata["cameraPosition"]["y"] == pytest.approx(sim.scene.agent_y + 0.675)
+    assert sim.render_object_image is True
+    fails(sim, "Initialize", "gridSize", gridSize=0.5)
+    fails(sim, "Initialize", "visibilityDistance", visibilityDistance=0)
+    fails(sim, "Initialize", "argument", fancyShadows=True)
+
+
+def test_random_spawn_is_seeded_and_follows_the_catalogue() -> None:
+    def spawn(seed: int) -> str:
+        sim = LiteController(fixtures.kitchen())
+        ok(sim, "InitialRandomSpawn", randomSeed=seed, forceVisible=True, numPlacementAttempts=5, placeStationary=True)
+        return state(sim)
+
+    assert spawn(3) == spawn(3)
+    assert spawn(3) != spawn(4)
+    sim = LiteController(fixtures.kitchen())
+    ok(sim, "InitialRandomSpawn", randomSeed=3)
+    by_id = {o["objectId"]: o for o in objects(sim)}
+    for o in pickupables(sim):
+        parent = by_id[o["parentReceptacles"][0]]
+        assert catalogue.can_place(o["objectType"], parent["objectType"]), (o["objectId"], parent["objectId"])
+        p = o["position"]
+        assert o["objectId"] == format_object_id(o["objectType"], (p["x"], p["y"], p["z"]))  # id = spawn spot
+    for r in objects(sim):
+        if r["receptacle"]:
+            direct = [i for i in r["receptacleObjectIds"] if by_id[i]["parentReceptacles"][0] == r["objectId"]]
+            assert len(direct) <= catalogue.object_type(r["objectType"]).capacity
+
+
+def test_random_spawn_options() -> None:
+    sim = LiteController(fixtures.kitchen())
+    ok(sim, "InitialRandomSpawn", randomSeed=1, excludedReceptacles=["CounterTop", "DiningTable"],
+       numDuplicatesOfType=[{"objectType": "Apple", "count": 3}], minFreePerReceptacleType=1)
+    by_id = {o["objectId"]: o for o in objects(sim)}
+    apples = [o for o in objects(sim) if o["objectType"] == "Apple"]
+    assert len(apples) == 3 and len({a["objectId"] for a in apples}) == 3
+    assert len({a["name"] for a in apples}) == 1
+    for o in pickupables(sim):
+        assert by_id[o["parentReceptacles"][0]]["objectType"] not in ("CounterTop", "DiningTable")
+    fails(sim, "InitialRandomSpawn", "integer", randomSeed="seven")
+    fails(sim, "InitialRandomSpawn", "argument", randomSeed=1, shuffle=True)
+    fails(sim, "InitialRandomSpawn", "duplicate", numDuplicatesOfType=[{"objectType": "Television", "count": 2}])
+
+
+def test_set_object_poses_restores_a_spawned_scene() -> None:
+    spawned = LiteController(fixtures.kitchen())
+    ok(spawned, "InitialRandomSpawn", randomSeed=11)
+    recorded = poses_of(spawned)
+    restored = LiteController(fixtures.kitchen())
+    ok(restored, "SetObjectPoses", objectPoses=json.loads(json.dumps(recorded)))
+
+    def layout(sim: LiteController) -> list:
+        return sorted((o["objectId"], o["name"], o["parentReceptacles"]) for o in pickupables(sim))
+
+    assert layout(restored) == layout(spawned)
+
+
+def test_set_object_poses_duplicates_and_removes() -> None:
+    sim = LiteController(fixtures.kitchen())
+    apple = obj(sim, oid(sim, "Apple"))
+    poses = [p for p in poses_of(sim) if not p["objectName"].startswith("Bread")]
+    twin = dict(poses[[p["objectName"] for p in poses].index(apple["name"])])
+    twin["position"] = {"x": 0.8, "y": twin["position"]["y"], "z": 2.1}
+    ok(sim, "SetObjectPoses", objectPoses=poses + [twin])
+    kinds = [o["objectType"] for o in objects(sim)]
+    assert "Bread" not in kinds
+    assert kinds.count("Apple") == 2
+    new = [o for o in objects(sim) if o["objectType"] == "Apple" and o["objectId"] != apple["objectId"]][0]
+    assert new["objectId"] == format_object_id("Apple", (0.8, twin["position"]["y"], 2.1))
+    assert new["parentReceptacles"] == [oid(sim, "CounterTop")]
+    fails(sim, "SetObjectPoses", "no object named", objectPoses=[{"objectName": "Unicorn_1", "position": {"x": 0, "y": 0, "z": 0}}])
+    fails(sim, "SetObjectPoses", "position", objectPoses=[{"objectName": apple["name"], "position": [0, 0, 0]}])
+    fails(sim, "SetObjectPoses", "list", objectPoses="all")
+
+
+def test_set_object_toggles_and_states() -> None:
+    sim = LiteController(fixtures.kitchen())
+    ok(sim, "SetObjectToggles", objectToggles=[{"objectType": "Faucet", "isOn": True}])
+    assert obj(sim, oid(sim, "Faucet"))["isToggled"] is True
+    fails(sim, "SetObjectToggles", "toggleable", objectToggles=[{"objectType": "Apple", "isOn": True}])
+    fails(sim, "SetObjectToggles", "objectType", objectToggles=[{"type": "Faucet"}])
+    ok(sim, "SetStateOfAllObjects", StateChange="CanBeDirty", forceAction=True)
+    dirty = {o["objectType"] for o in objects(sim) if o["isDirty"]}
+    assert dirty == {t for t in ("Bowl", "Cup", "Mug", "Pan", "Plate") if t in dirty} and "Plate" in dirty
+    ok(sim, "SetStateOfAllObjects", StateChange="CanBeFilled", forceAction=True)
+    assert obj(sim, oid(sim, "Cup"))["isFilledWithLiquid"] is True
+    ok(sim, "SetStateOfAllObjects", StateChange="CanBeFilled", forceAction=False)
+    assert not any(o["isFilledWithLiquid"] for o in objects(sim))
+    fails(sim, "SetStateOfAllObjects", "StateChange", StateChange="CanFly")
+
+
+def test_reset_by_name_and_back_to_the_initial_state() -> None:
+    sim = LiteController("LiteFixtureKitchen", scene_resolver=fixtures.fixture_scene)
+    initial = json.dumps(sim.last_event.metadata, sort_keys=True)
+    ok(sim, "InitialRandomSpawn", randomSeed=2)
+    ok(sim, "MoveAhead")
+    assert sim.reset("LiteFixtureKitchen").metadata["sceneName"] == "LiteFixtureKitchen"
+    assert json.dumps(sim.last_event.metadata, sort_keys=True) == initial
+    with pytest.raises(KeyError):
+        sim.reset("NoSuchScene")
+    sim.reset(fixtures.bedroom())
+    assert sim.scene.name == "LiteFixtureBedroom"
+    sim.stop()
+    with pytest.raises(RuntimeError):
+        sim.step("Pass")
