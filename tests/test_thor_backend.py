@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import socket
 import stat
 from pathlib import Path
