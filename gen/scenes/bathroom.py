@@ -145,6 +145,7 @@ def add_toilet(b: RoomBuilder) -> None:
         hanger = WallSpot(spot.edge, spot.a0 + u0, 0.2, 0.12)
         if 0.0 <= hanger.a0 and hanger.a0 + 0.2 <= spot.edge.length and wall_stretch_clear(b, hanger, 0.55, 0.8, reach=0.12):
             b.add("ToiletPaperHanger", hanger.box(0.0, 0.2, 0.0, 0.12, 0.68, 0.76), rotation=spot.rotation)
+            b.keep_free.append(hanger.rect(0.0, 0.2, 0.0, 0.4))
             return
     if add_holder(b, "ToiletPaperHanger", 0.2, 0.76, hang=0.15) is None:
         raise BuildFailed("no wall for the toilet paper hanger")
@@ -238,8 +239,14 @@ def add_holder(b: RoomBuilder, object_type: str, width: float, y: float, hang: f
         for u0 in (near.width + 0.08, -width - 0.08):
             spot = WallSpot(near.edge, near.a0 + u0, width, 0.08)
             if 0 <= spot.a0 and spot.a0 + width <= near.edge.length and wall_stretch_clear(b, spot, y - hang, y + 0.05, reach=0.2):
-                return b.add(object_type, spot.box(0.0, width, 0.0, 0.08, y - 0.05, y), rotation=spot.rotation)
-    spot = _wall_stretch(b, width, y - hang, y + 0.05, depth=0.15)
+                break
+        else:
+            spot = None
+    else:
+        spot = None
+    spot = spot or _wall_stretch(b, width, y - hang, y + 0.05, depth=0.15)
     if spot is None:
         return None
+    # Keep the floor in front free, so nothing is later put where it would hide the holder.
+    b.keep_free.append(spot.rect(0.0, width, 0.0, 0.4))
     return b.add(object_type, spot.box(0.0, width, 0.0, 0.08, y - 0.05, y), rotation=spot.rotation)

@@ -326,7 +326,7 @@ def add_side_table(builder: RoomBuilder, spot: WallSpot, with_drawer: bool) -> S
     height = round(builder.rng.uniform(0.55, 0.7), 2)
     table = builder.add("SideTable", spot.box(0.0, spot.width, 0.0, spot.depth, 0.0, height), rotation=spot.rotation)
     if with_drawer:
-        add_drawer_stack(builder, spot, 0.06, spot.width - 0.06, spot.depth - 0.01, height - 0.17, height - 0.05, 1)
+        add_drawer_stack(builder, spot, 0.06, spot.width - 0.06, spot.depth + 0.01, height - 0.17, height - 0.05, 1)
     return table
 
 

@@ -143,11 +143,23 @@ def in_view(rel: np.ndarray, rotation: int, horizon: int) -> np.ndarray:
     return (depth > 0.05) & (np.abs(rel @ right) <= limit) & (np.abs(rel @ up) <= limit)
 
 
-def _visibility(cameras: np.ndarray, target: Box, occluders: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def front_normal(facing: float) -> tuple[float, float, float]:
+    """Outward normal of the front face of something whose front faces yaw ``facing``."""
+    quarter = int(round(facing / 90.0)) % 4
+    return ((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (-1.0, 0.0, 0.0))[quarter]
+
+
+def _visibility(
+    cameras: np.ndarray, target: Box, occluders: tuple[np.ndarray, np.ndarray], front: tuple[float, float, float] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each camera: which target sample points face it and are not hidden (K x P), how many
     face it (K), the points relative to each camera (K x P x 3), and whether the target's nearest
-    point is within :data:`VISIBILITY_DISTANCE` (K)."""
+    point is within :data:`VISIBILITY_DISTANCE` (K). With ``front``, only the face with that
+    outward normal is sampled."""
     samples, normals = face_samples(target)
+    if front is not None:
+        keep = np.all(np.isclose(normals, np.asarray(front)), axis=1)
+        samples, normals = samples[keep], normals[keep]
     lo_t = np.asarray(target.lo)
     hi_t = np.asarray(target.hi)
     nearest = np.clip(cameras, lo_t, hi_t)
@@ -170,16 +182,19 @@ def visible_points(
     target: Box,
     occluders: tuple[np.ndarray, np.ndarray],
     agent_y: float = AGENT_Y,
+    front: tuple[float, float, float] | None = None,
 ) -> tuple[int, int]:
     """THE visibility check: (visible sample points, sample points on faces towards the camera).
 
     A sample point is visible when its face is turned to the camera, it lies in the field of
     view, and no occluder cuts the segment to it. Nothing is visible when the nearest point of
     the target's box is beyond the visibility distance. ``occluders`` (from
-    :func:`occluder_arrays`) must not include the target itself.
+    :func:`occluder_arrays`) must not include the target itself. ``front`` (an outward normal,
+    see :func:`front_normal`) restricts the check to that face: a drawer, cabinet or fridge is
+    opened from the front, so its front must be in view.
     """
     camera = camera_position(pose.x, pose.z, agent_y)[None, :]
-    clear, facing, rel, in_reach = _visibility(camera, target, occluders)
+    clear, facing, rel, in_reach = _visibility(camera, target, occluders, front)
     if not in_reach[0]:
         return 0, int(facing[0])
     seen = clear[0] & in_view(rel[0], pose.rotation, pose.horizon)
@@ -192,9 +207,15 @@ MIN_VISIBLE_POINTS = 3
 MIN_VISIBLE_SHARE = 0.15
 
 
-def is_visible(pose: Pose, target: Box, occluders: tuple[np.ndarray, np.ndarray], agent_y: float = AGENT_Y) -> bool:
+def is_visible(
+    pose: Pose,
+    target: Box,
+    occluders: tuple[np.ndarray, np.ndarray],
+    agent_y: float = AGENT_Y,
+    front: tuple[float, float, float] | None = None,
+) -> bool:
     """Whether ``target`` counts as visible from ``pose`` (see :func:`visible_points`)."""
-    seen, total = visible_points(pose, target, occluders, agent_y)
+    seen, total = visible_points(pose, target, occluders, agent_y, front)
     return seen >= MIN_VISIBLE_POINTS and seen >= MIN_VISIBLE_SHARE * total
 
 
@@ -204,6 +225,7 @@ def best_interaction_pose(
     occluders: tuple[np.ndarray, np.ndarray],
     agent_y: float = AGENT_Y,
     max_candidates: int = 16,
+    front: tuple[float, float, float] | None = None,
 ) -> Pose | None:
     """The grid pose from which ``target`` is best seen, or None if it is seen from nowhere.
 
@@ -226,7 +248,7 @@ def best_interaction_pose(
     for batch in (order[:GOOD_BATCH], order[GOOD_BATCH:]):
         if len(batch) == 0:
             break
-        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y)
+        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y, front)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
         if best is not None and best[0][0] >= GOOD_SCORE:
@@ -240,11 +262,16 @@ GOOD_SCORE = 0.3
 
 
 def _best_in_batch(
-    target: Box, chosen: np.ndarray, floor_distance: np.ndarray, occluders: tuple[np.ndarray, np.ndarray], agent_y: float
+    target: Box,
+    chosen: np.ndarray,
+    floor_distance: np.ndarray,
+    occluders: tuple[np.ndarray, np.ndarray],
+    agent_y: float,
+    front: tuple[float, float, float] | None,
 ) -> tuple[tuple[float, ...], Pose] | None:
     """The best (score, pose) over these candidate points, all rotations and horizons."""
     cameras = np.column_stack([chosen[:, 0], np.full(len(chosen), agent_y + CAMERA_OFFSET), chosen[:, 1]])
-    clear, facing, rel, in_reach = _visibility(cameras, target, occluders)
+    clear, facing, rel, in_reach = _visibility(cameras, target, occluders, front)
     usable = in_reach & (clear.sum(axis=1) >= MIN_VISIBLE_POINTS)
     if not usable.any():
         return None

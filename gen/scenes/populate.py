@@ -121,7 +121,8 @@ def place_on_floor(b: RoomBuilder, object_type: str) -> SceneObject | None:
 
 
 def _hanging_box(surface: Surface, size: tuple[float, float, float]) -> Box:
-    """An item hanging from a holder: centred on it, its wide side along the holder, top at the holder's top."""
+    """An item hanging from a holder: centred under it, its wide side along the holder, its top at
+    the holder's bottom (so the holder itself stays in sight)."""
     sx, sy, sz = size
     wide, thin = max(sx, sz), min(sx, sz)
     cx, cz = (surface.x0 + surface.x1) / 2, (surface.z0 + surface.z1) / 2

@@ -17,7 +17,7 @@ import numpy as np
 
 from alfred_gen.scenes import bathroom, bedroom, kitchen, living_room
 from alfred_gen.scenes.furnish import BuildFailed, RoomBuilder
-from alfred_gen.scenes.grid import AGENT_HEIGHT, best_interaction_pose, occluder_arrays, reachable_grid
+from alfred_gen.scenes.grid import AGENT_HEIGHT, best_interaction_pose, front_normal, occluder_arrays, reachable_grid
 from alfred_gen.scenes.populate import place_pickupables
 from alfred_gen.scenes.rooms import ShapeSpec, make_room_shape
 from alfred_gen.scenes.vocab import Contents
@@ -149,6 +149,14 @@ def occluders_for(target: SceneObject, objects: list[SceneObject], walls: tuple[
     return boxes
 
 
+def front_of(obj: SceneObject) -> tuple[float, float, float] | None:
+    """The outward normal of the face an openable fixture is opened from; None for the rest."""
+    entry = OBJECT_TYPES.get(obj.object_type)
+    if entry is not None and entry.openable and entry.encloses:
+        return front_normal(obj.rotation[1])
+    return None
+
+
 def interaction_poses(objects: list[SceneObject], walls: tuple[Box, ...], reachable: list[tuple[float, float]]) -> dict[str, Pose]:
     """One pose per object that wants one and can be seen from somewhere (see grid.best_interaction_pose)."""
     poses: dict[str, Pose] = {}
@@ -156,7 +164,7 @@ def interaction_poses(objects: list[SceneObject], walls: tuple[Box, ...], reacha
         if not wants_pose(obj):
             continue
         occluders = occluder_arrays(occluders_for(obj, objects, walls))
-        pose = best_interaction_pose(obj.box, reachable, occluders)
+        pose = best_interaction_pose(obj.box, reachable, occluders, front=front_of(obj))
         if pose is not None:
             poses[obj.object_id] = pose
     return poses

@@ -4,7 +4,7 @@ A receptacle's box is its whole extent (THOR's axis-aligned bounds; the `lite` r
 type's shape inside it, see ``alfred_gen.sim.shapes``). Where an object may rest follows from the
 shape: the seat of a sofa, not the top of its backrest; the mattress of a bed; the floor inside a
 cabinet, fridge, drawer or basin; the top of a table. Holders (towel bars, toilet-paper hangers)
-carry their item hanging centred below their top. The scene library places its initial objects
+carry their item hanging centred below them. The scene library places its initial objects
 with these surfaces, and a spawner can use the same function to move objects around.
 
 Figures match the render shapes (seat 0.45 m, chair seat 0.47 m, mattress 0.55 m, backrest
@@ -35,7 +35,7 @@ _WALL = {"Fridge": 0.04, "Safe": 0.04, "Microwave": 0.03, "BathtubBasin": 0.05, 
 class Surface:
     """A rectangle (x0, z0, x1, z1) at height ``y`` where objects up to ``max_height`` tall may rest.
 
-    ``hang``: the item hangs centred on the holder, its top at ``y``. ``used`` lists footprints
+    ``hang``: the item hangs centred under the holder, its top at ``y`` (the holder's bottom). ``used`` lists footprints
     (x0, z0, x1, z1) already taken, filled in by whoever places objects.
     """
 
@@ -78,7 +78,7 @@ def surfaces_of(object_type: str, box: Box, facing: float = 0.0) -> list[Surface
     lo, hi = box.lo, box.hi
     height = hi[1] - lo[1]
     if object_type in HANGING_TYPES:
-        return [Surface(lo[0], lo[2], hi[0], hi[2], hi[1], 1.0, hang=True)]
+        return [Surface(lo[0], lo[2], hi[0], hi[2], lo[1], 1.0, hang=True)]
     if object_type in INSIDE_TYPES:
         wall = _WALL.get(object_type, 0.02)
         return [Surface(lo[0] + wall, lo[2] + wall, hi[0] - wall, hi[2] - wall, lo[1] + wall, height - 2 * wall)]
