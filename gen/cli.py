@@ -63,6 +63,43 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
                           time_limit, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.argument("traj", type=click.Path())
+@click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
+@click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
+@click.option("--out", type=click.Path(file_okay=False), help="Write frames here (default: the trajectory's directory).")
+@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
+def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str) -> None:
+    """Re-execute a trajectory (a traj_data.json or its directory) and write the frames its
+    `images` list names; print failing steps and goal conditions. Exits 1 if the replay fails,
+    in which case nothing on disk is changed.
+
+    \b
+    Example:
+      alfred-gen replay out/pick_heat_then_place_in_recep-Mug-None-CounterTop-1/trial_T1 --depth --seg
+    """
+    from alfred_gen.replay.rerender import replay_command
+
+    sys.exit(replay_command(traj, out, depth=depth, seg=seg, backend=backend, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("directory", type=click.Path())
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
+def verify(directory: str, jobs: int, backend: str) -> None:
+    """Replay every traj_data.json under DIRECTORY from scratch: every action must succeed and the
+    goal must hold. Prints one line per failed trajectory and a summary by reason; exits 1 if any fail.
+
+    \b
+    Example:
+      alfred-gen verify out/ --jobs 2
+    """
+    from alfred_gen.replay.verify import verify_directory
+
+    sys.exit(verify_directory(directory, jobs=jobs, backend=backend, echo=click.echo))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: turns UserError into one line and its exit code."""
     try:

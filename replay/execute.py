@@ -34,7 +34,7 @@ REPLAYABLE_ACTIONS = frozenset({
 #: Arguments of an api_action that name objects.
 OBJECT_ARGS = ("objectId", "receptacleObjectId")
 
-#: Called after each successful step with (low_idx, api_action, event).
+#: Called after each step sent to the simulator with (low_idx, api_action, event).
 StepCallback = Callable[[int, Mapping[str, Any], Any], None]
 
 
@@ -56,16 +56,21 @@ class StepFailure:
 
 @dataclass
 class Execution:
-    """What replaying the low actions gave: the last event, the effects, and the first failure."""
+    """What replaying the low actions gave: the last event, the effects, and the failures."""
 
-    steps: int
+    steps: int  # low actions sent to the simulator
     last_event: Any
     tracker: EffectTracker
-    failure: StepFailure | None
+    failures: list[StepFailure]
 
     @property
     def ok(self) -> bool:
-        return self.failure is None
+        return not self.failures
+
+    @property
+    def failure(self) -> StepFailure | None:
+        """The first failure (the one that matters: later steps ran in a state the file did not expect)."""
+        return self.failures[0] if self.failures else None
 
 
 def _one_line(text: Any) -> str:
@@ -97,41 +102,52 @@ def _missing_object(api_action: Mapping[str, Any], metadata: Mapping[str, Any]) 
     return None
 
 
+def _classify(low_idx: int, name: str, api_action: Mapping[str, Any], metadata: Mapping[str, Any]) -> StepFailure:
+    missing = _missing_object(api_action, metadata)
+    if missing is not None:
+        return StepFailure(low_idx, name, _target(api_action), "unknown_object", f"no object {missing} in the scene")
+    return StepFailure(low_idx, name, _target(api_action), "action_failed", _one_line(metadata.get("errorMessage")))
+
+
 def execute_low_actions(
     controller: Any,
     low_actions: Sequence[Mapping[str, Any]],
     start_event: Any,
     *,
     on_step: StepCallback | None = None,
+    stop_on_failure: bool = True,
 ) -> Execution:
     """Step every ``api_action`` of ``low_actions`` on ``controller`` (already restored).
 
-    ``start_event`` is the event after the restore (the tracker's starting state). Stops at the
-    first failure; never raises on bad data (a malformed entry is an ``unknown_action``).
+    ``start_event`` is the event after the restore (the tracker's starting state). ``on_step`` is
+    called after every action sent, failed or not. By default execution stops at the first
+    failure; with ``stop_on_failure=False`` it goes on (a failed action changes nothing) and
+    collects every failing step, an unknown action being skipped. Never raises on bad data.
     """
     tracker = EffectTracker(start_event.metadata)
     event = start_event
+    failures: list[StepFailure] = []
+    sent = 0
     for low_idx, entry in enumerate(low_actions):
         api_action = entry.get("api_action") if isinstance(entry, Mapping) else None
         name = _action_name(api_action)
         if name not in REPLAYABLE_ACTIONS:
             shown = name or repr(api_action)[:60]
-            failure = StepFailure(low_idx, shown, "", "unknown_action",
-                                  f"not an action a trajectory may hold: {shown}")
-            return Execution(low_idx, event, tracker, failure)
+            failures.append(StepFailure(low_idx, shown, "", "unknown_action",
+                                        f"not an action a trajectory may hold: {shown}"))
+            if stop_on_failure:
+                break
+            continue
         event = controller.step(dict(api_action))
+        sent += 1
         metadata = event.metadata
-        if not metadata.get("lastActionSuccess", False):
-            missing = _missing_object(api_action, metadata)
-            if missing is not None:
-                failure = StepFailure(low_idx, name, _target(api_action), "unknown_object",
-                                      f"no object {missing} in the scene")
-            else:
-                failure = StepFailure(low_idx, name, _target(api_action), "action_failed",
-                                      _one_line(metadata.get("errorMessage")))
-            return Execution(low_idx, event, tracker, failure)
-        if any(key in api_action for key in OBJECT_ARGS):
+        succeeded = bool(metadata.get("lastActionSuccess", False))
+        if succeeded and any(key in api_action for key in OBJECT_ARGS):
             tracker.observe(api_action, metadata)
         if on_step is not None:
             on_step(low_idx, api_action, event)
-    return Execution(len(low_actions), event, tracker, None)
+        if not succeeded:
+            failures.append(_classify(low_idx, name, api_action, metadata))
+            if stop_on_failure:
+                break
+    return Execution(sent, event, tracker, failures)

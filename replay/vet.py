@@ -90,9 +90,12 @@ def vet_trajectory(
         problem = first_problem(traj)
         if problem is not None:
             return _failed("bad_file", f"{problem.json_path}: {problem.message}")
+    try:
         index_problem = _index_problem(traj)
-        if index_problem is not None:
-            return _failed("bad_file", index_problem)
+    except (KeyError, TypeError, AttributeError):
+        index_problem = "plan.high_pddl, plan.low_actions or images malformed"
+    if index_problem is not None:
+        return _failed("bad_file", index_problem)
     try:
         task = task_from_trajectory(traj)
     except UserError as error:

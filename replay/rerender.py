@@ -1,0 +1,215 @@
+"""``alfred-gen replay``: re-execute one trajectory and write its frames (RGB, and depth / masks).
+
+Which frames: exactly those the trajectory's ``images`` list names. Entry ``images[j]`` with
+``low_idx`` i is the frame after low action i has run (ALFRED's recorder without smooth
+navigation: one frame per low action, taken after it). When several entries name the same low
+action (ALFRED's smooth navigation stored in-between frames), each gets that frame too: lite moves
+in whole steps and has no in-between frames. File names are the entries' ``image_name`` stems with
+each folder's extension (see :mod:`alfred_gen.replay.images`).
+
+Nothing already on disk is touched unless the replay succeeds: frames are written into a staging
+folder beside the output, and only after every action succeeded and the goal holds is each file
+moved into place with an atomic rename. A failed replay prints why and leaves the old frames as
+they were.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.replay import images
+from alfred_gen.replay.execute import StepFailure, execute_low_actions
+from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
+from alfred_gen.replay.restore import make_replay_controller, restore_scene
+
+#: Most per-step failures printed by the command before "... and N more".
+MAX_FAILURE_LINES = 20
+
+
+@dataclass
+class ReplayOutcome:
+    """What re-executing a trajectory gave."""
+
+    failures: list[StepFailure]
+    goal: GoalStatus
+    frames: int = 0  # files written per folder
+    written: list[str] = field(default_factory=list)  # folders written (raw_images, ...)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.goal.done
+
+
+def frames_by_low_idx(traj: Mapping[str, Any]) -> dict[int, list[str]]:
+    """low_idx -> the image stems recorded for it, in ``images`` order."""
+    groups: dict[int, list[str]] = {}
+    for entry in traj.get("images") or ():
+        groups.setdefault(int(entry["low_idx"]), []).append(images.frame_stem(entry["image_name"]))
+    return groups
+
+
+class _FrameSink:
+    """Encodes an event's frames once and writes them under every name its low action has."""
+
+    def __init__(self, staging: Path, depth: bool, seg: bool) -> None:
+        self.folders = {"rgb": staging / "raw_images"}
+        if depth:
+            self.folders["depth"] = staging / "depth_images"
+        if seg:
+            self.folders["seg"] = staging / "instance_masks"
+        for folder in self.folders.values():
+            folder.mkdir(parents=True, exist_ok=True)
+        self.colors: dict[str, str] = {}
+        self.count = 0
+
+    def write(self, event: Any, stems: list[str]) -> None:
+        payloads = {"rgb": (images.encode_rgb(_need(event, "frame")), images.RGB_SUFFIX)}
+        if "depth" in self.folders:
+            payloads["depth"] = (images.encode_depth(_need(event, "depth_frame")), images.DEPTH_SUFFIX)
+        if "seg" in self.folders:
+            payloads["seg"] = (images.encode_segmentation(_need(event, "instance_segmentation_frame")),
+                               images.MASK_SUFFIX)
+            for color, object_id in sorted((event.color_to_object_id or {}).items(), key=lambda kv: str(kv[0])):
+                key = color if isinstance(color, str) else images.color_key(color)
+                self.colors.setdefault(key, str(object_id))  # first seen wins: colours are stable ids
+        for stem in stems:
+            for kind, (payload, suffix) in payloads.items():
+                images.write_file(self.folders[kind] / f"{stem}{suffix}", payload)
+            self.count += 1
+
+    def finish(self) -> None:
+        if "seg" in self.folders:
+            images.write_file(self.folders["seg"] / images.COLOR_MAP_FILE, images.color_map_json(self.colors))
+
+
+def _need(event: Any, name: str) -> Any:
+    value = getattr(event, name, None)
+    if value is None:
+        raise UserError(f"this simulator gives no {name} (no renderer attached)", ExitCode.BACKEND_UNAVAILABLE)
+    return value
+
+
+def _move_into_place(staging: Path, out_dir: Path) -> list[str]:
+    """Move every staged file to the same place under ``out_dir`` (atomic rename per file)."""
+    written = []
+    for folder in sorted(p for p in staging.iterdir() if p.is_dir()):
+        target = out_dir / folder.name
+        target.mkdir(parents=True, exist_ok=True)
+        for file in sorted(folder.iterdir()):
+            file.replace(target / file.name)
+        written.append(folder.name)
+    return written
+
+
+def replay_to_directory(
+    traj: Mapping[str, Any],
+    out_dir: str | Path,
+    *,
+    depth: bool = False,
+    seg: bool = False,
+    controller_factory: Callable[[], Any] | None = None,
+    backend: str = "lite",
+    on_step: Callable[[int], None] | None = None,
+) -> ReplayOutcome:
+    """Replay a loaded trajectory and, if it succeeds, write its frames under ``out_dir``.
+
+    Runs every low action even after a failure (a failed action changes nothing) so that every
+    failing step is reported. Raises UserError for a task type without a goal check (NOT_FOUND),
+    a scene that cannot be restored, or a simulator that gives no frames (BACKEND_UNAVAILABLE).
+    ``on_step(low_idx)`` is called after each low action (progress).
+    """
+    task = task_from_trajectory(traj)
+    if task.task_type not in GOAL_TASK_TYPES:
+        raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if controller_factory is not None:
+        controller = controller_factory()
+    else:
+        controller = make_replay_controller(backend, render=True, depth=depth, segmentation=seg)
+    groups = frames_by_low_idx(traj)
+    staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
+    try:
+        start = restore_scene(controller, traj["scene"])
+        for name, wanted in (("frame", True), ("depth_frame", depth), ("instance_segmentation_frame", seg)):
+            if wanted:
+                _need(start, name)  # fail before replaying, not at the first frame
+        sink = _FrameSink(staging, depth, seg)
+
+        def step_done(low_idx: int, api_action: Mapping[str, Any], event: Any) -> None:
+            if low_idx in groups:
+                sink.write(event, groups[low_idx])
+            if on_step is not None:
+                on_step(low_idx)
+
+        run = execute_low_actions(controller, traj["plan"]["low_actions"], start, on_step=step_done,
+                                  stop_on_failure=False)
+        goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
+                               effects=run.tracker.effects())
+        outcome = ReplayOutcome(run.failures, goal, sink.count)
+        if outcome.ok:
+            sink.finish()
+            outcome.written = _move_into_place(staging, out_dir)
+        return outcome
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _trajectory_path(given: str | Path) -> Path:
+    from alfred_gen.trajectory import TRAJ_FILE_NAME
+
+    path = Path(given)
+    if path.is_dir():
+        path = path / TRAJ_FILE_NAME
+    if not path.is_file():
+        raise UserError(f"{given}: no such trajectory file", ExitCode.NOT_FOUND)
+    return path
+
+
+def replay_command(
+    traj_path: str | Path,
+    out: str | Path | None = None,
+    *,
+    depth: bool = False,
+    seg: bool = False,
+    backend: str = "lite",
+    echo: Callable[[str], None] = print,
+) -> ExitCode:
+    """``alfred-gen replay``: replay one file, print failures and goal conditions, return the code.
+
+    Frames go to ``out`` (default: the trajectory's own directory).
+    """
+    import click
+
+    from alfred_gen.trajectory import load_trajectory
+
+    path = _trajectory_path(traj_path)
+    traj = load_trajectory(path)
+    out_dir = Path(out) if out is not None else path.parent
+    total = len(traj["plan"]["low_actions"])
+    began = time.monotonic()
+    with click.progressbar(length=total, label="replaying", file=sys.stderr) as bar:
+        outcome = replay_to_directory(traj, out_dir, depth=depth, seg=seg, backend=backend,
+                                      on_step=lambda _idx: bar.update(1))
+    for failure in outcome.failures[:MAX_FAILURE_LINES]:
+        echo(failure.describe())
+    if len(outcome.failures) > MAX_FAILURE_LINES:
+        echo(f"... and {len(outcome.failures) - MAX_FAILURE_LINES} more failed steps")
+    echo(f"goal: {outcome.goal.describe()}")
+    seconds = time.monotonic() - began
+    if outcome.ok:
+        echo(f"replay ok: {total} actions, {outcome.frames} frames written to "
+             f"{', '.join(str(out_dir / name) for name in outcome.written)} in {seconds:.1f} s")
+        return ExitCode.OK
+    steps = f"{len(outcome.failures)} failed step{'s' if len(outcome.failures) != 1 else ''}"
+    echo(f"replay FAILED: {steps}, {outcome.goal.satisfied}/{outcome.goal.total} goal conditions; "
+         f"nothing written")
+    return ExitCode.FAILED

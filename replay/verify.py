@@ -1,0 +1,162 @@
+"""``alfred-gen verify DIR``: vet every trajectory under a directory, in parallel, with a summary.
+
+Each traj_data.json found under DIR (sorted by path) is loaded and vetted by
+:func:`alfred_gen.replay.vet.vet_trajectory`. A file that cannot be read (truncated, not JSON,
+failing the schema) is a ``bad_file`` failure like any other, never a traceback. With ``--jobs N``
+the files are shared among N worker processes, each with its own simulator, which it reuses from
+file to file (every vet starts with a reset, so nothing carries over).
+
+Output: a progress bar (on stderr), then one line per failed trajectory, in path order::
+
+    <path>: <reason>: <details, e.g. low_idx 12 PickupObject Apple|...: not visible>
+
+and the summary ``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``. The exit code
+is FAILED if any trajectory failed, OK if all passed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.replay.goals import GoalStatus
+from alfred_gen.replay.vet import REASONS, VetResult, vet_trajectory
+
+TRAJ_FILE_NAME = "traj_data.json"
+
+# One simulator per worker process, made on first use and reused for every file it vets.
+_controller: Any = None
+_backend = "lite"
+
+
+def find_trajectories(root: str | Path) -> list[Path]:
+    """Every traj_data.json under ``root`` (or ``root`` itself if it is a file), sorted.
+
+    Raises UserError(NOT_FOUND) if ``root`` does not exist or holds no trajectory.
+    """
+    root = Path(root)
+    if root.is_file():
+        return [root]
+    if not root.is_dir():
+        raise UserError(f"{root}: no such file or directory", ExitCode.NOT_FOUND)
+    found = sorted(path for path in root.rglob(TRAJ_FILE_NAME) if path.is_file())
+    if not found:
+        raise UserError(f"{root}: no {TRAJ_FILE_NAME} found under this directory", ExitCode.NOT_FOUND)
+    return found
+
+
+def _worker_controller() -> Any:
+    global _controller
+    if _controller is None:
+        from alfred_gen.replay.restore import make_replay_controller
+
+        _controller = make_replay_controller(_backend)
+    return _controller
+
+
+def _init_worker(backend: str) -> None:
+    global _backend, _controller
+    _backend, _controller = backend, None
+
+
+def vet_file(path: str | Path) -> VetResult:
+    """Load and vet one file with this process's simulator; never raises on bad data."""
+    from alfred_gen.trajectory import load_trajectory
+
+    try:
+        traj = load_trajectory(path)
+    except UserError as error:
+        message = " ".join(str(error).split())
+        prefix = f"{path}: "
+        message = message[len(prefix):] if message.startswith(prefix) else message
+        return VetResult(False, "bad_file", None, message, GoalStatus(0, 0, []))
+    except OSError as error:
+        return VetResult(False, "bad_file", None, f"{path}: cannot read ({error.strerror or error})",
+                         GoalStatus(0, 0, []))
+    return vet_trajectory(traj, controller_factory=_worker_controller, check_schema=False)
+
+
+def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult]:
+    index, path = job
+    return index, vet_file(path)
+
+
+def _results(paths: list[Path], jobs: int, backend: str) -> Iterator[tuple[int, VetResult]]:
+    """(index, result) pairs as they finish; in-process when jobs == 1."""
+    work = [(i, str(p)) for i, p in enumerate(paths)]
+    if jobs <= 1 or len(paths) <= 1:
+        _init_worker(backend)
+        for job in work:
+            yield _vet_indexed(job)
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pool = context.Pool(min(jobs, len(paths)), initializer=_init_worker, initargs=(backend,))
+    try:
+        yield from pool.imap_unordered(_vet_indexed, work, chunksize=1)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def summary_line(results: Iterable[VetResult], seconds: float | None = None) -> str:
+    """``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``; reasons in REASONS order."""
+    counts = Counter(result.reason for result in results)
+    ok = counts.pop("ok", 0)
+    failed = sum(counts.values())
+    text = f"{ok} ok, {failed} failed"
+    if failed:
+        order = {reason: i for i, reason in enumerate(REASONS)}
+        text += ": " + ", ".join(f"{reason} {counts[reason]}"
+                                 for reason in sorted(counts, key=lambda r: (order.get(r, len(order)), r)))
+    if seconds is not None:
+        text += f" (in {seconds:.1f} s)"
+    return text
+
+
+def verify_directory(
+    root: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "lite",
+    echo: Callable[[str], None] = print,
+    show_progress: bool = True,
+) -> ExitCode:
+    """``alfred-gen verify``: vet every trajectory under ``root``, print failures and a summary."""
+    import click
+
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
+    paths = find_trajectories(root)
+    results: list[VetResult | None] = [None] * len(paths)
+    began = time.monotonic()
+    with click.progressbar(length=len(paths), label="verifying", file=sys.stderr,
+                           hidden=not show_progress) as bar:
+        for index, result in _results(paths, jobs, backend):
+            results[index] = result
+            bar.update(1)
+    seconds = time.monotonic() - began
+    done = [result for result in results if result is not None]
+    for path, result in zip(paths, results):
+        if result is not None and not result.ok:
+            echo(f"{_shown(path)}: {result.reason}: {result.error}")
+    echo(summary_line(done, seconds))
+    return ExitCode.OK if all(result.ok for result in done) else ExitCode.FAILED
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when below it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
