@@ -63,6 +63,38 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
                           time_limit, echo=click.echo))
 
 
+@cli.group(epilog=EPILOG)
+def scenes() -> None:
+    """The built-in procedural rooms (LitePlanN): list them, draw one."""
+
+
+@scenes.command("list", epilog=EPILOG)
+@click.option("--room-type", type=click.Choice(["kitchen", "living_room", "bedroom", "bathroom"]),
+              help="Only rooms of this type.")
+def scenes_list(room_type: str | None) -> None:
+    """Print number, name, room type, size, reachable points, receptacles and objects of each room."""
+    from alfred_gen.scenes.listing import list_scenes
+
+    sys.exit(list_scenes(echo=click.echo, room_type=room_type))
+
+
+@scenes.command("show", epilog=EPILOG)
+@click.argument("scene")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="PNG file for the top-down map.")
+@click.option("--pose", help="x,z,rotation,horizon: also render the view from this pose (to OUT-view.png).")
+def scenes_show(scene: str, out: str, pose: str | None) -> None:
+    """Draw a top-down map of SCENE (a number or LitePlanN): walls, furniture, receptacles,
+    reachable grid, interaction poses.
+
+    \b
+    Example:
+      alfred-gen scenes show 7 --out kitchen7.png --pose 0.5,-1.0,180,30
+    """
+    from alfred_gen.scenes.show import show_command
+
+    sys.exit(show_command(scene, out, pose, echo=click.echo))
+
+
 @cli.command(epilog=EPILOG)
 @click.argument("traj", type=click.Path())
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")

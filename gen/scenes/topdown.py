@@ -21,7 +21,7 @@ from alfred_gen.scenes.procedural import needs_pose
 from alfred_gen.sim.catalogue import OBJECT_TYPES
 from alfred_gen.sim.scene import Pose, Scene, hash_str
 
-PIXELS_PER_METRE = 110
+PIXELS_PER_METRE = 140
 MARGIN = 60
 TITLE_HEIGHT = 28
 
