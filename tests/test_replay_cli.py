@@ -1,0 +1,216 @@
+"""`alfred-gen replay` (frames written from a replay) and `alfred-gen verify` (a directory vetted)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import replay_scripts as scripts
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.replay import images
+from alfred_gen.replay.goals import GoalStatus
+from alfred_gen.replay.rerender import frames_by_low_idx, replay_to_directory
+from alfred_gen.replay.restore import resolve_scene
+from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
+from alfred_gen.replay.vet import VetResult
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import hash_str
+from alfred_gen.trajectory import save_trajectory
+
+ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
+
+
+def state_renderer(sim: LiteController) -> dict:
+    """Stand-in images that depend only on the simulator state (pose, held object, open things)."""
+    world, agent = sim.world, sim.world.agent
+    opened = ",".join(o.object_id for o in world.objects if o.present and o.is_open)
+    rng = np.random.default_rng(hash_str(f"{agent.x},{agent.z},{agent.rotation},{agent.horizon},{world.held},{opened}"))
+    seg = np.zeros((300, 300, 3), np.uint8)
+    seg[150:] = (10, 20, 30)
+    return {
+        "frame": rng.integers(0, 256, (300, 300, 3), dtype=np.uint8),
+        "depth_frame": (rng.random((300, 300)) * 5.0).astype(np.float32),
+        "instance_segmentation_frame": seg,
+        "color_to_object_id": {(0, 0, 0): "Wall", (10, 20, 30): world.held or "Floor"},
+    }
+
+
+def rendering_controller() -> LiteController:
+    return LiteController(scene_resolver=resolve_scene, renderer=state_renderer)
+
+
+@pytest.fixture(scope="module")
+def heat_traj() -> dict:
+    return scripts.heat_mug_trajectory()
+
+
+def _save(root: Path, name: str, traj: dict) -> Path:
+    folder = root / name / "trial_T20000101_000000_000000"
+    folder.mkdir(parents=True)
+    save_trajectory(traj, folder / "traj_data.json")
+    return folder / "traj_data.json"
+
+
+# --- replay -------------------------------------------------------------------------------------
+def test_frames_by_low_idx_groups_image_names():
+    traj = {"images": [{"low_idx": 0, "high_idx": 0, "image_name": "000000000.png"},
+                       {"low_idx": 0, "high_idx": 0, "image_name": "000000001.png"},
+                       {"low_idx": 2, "high_idx": 1, "image_name": "000000002.png"}]}
+    assert frames_by_low_idx(traj) == {0: ["000000000", "000000001"], 2: ["000000002"]}
+
+
+def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
+    first, second = tmp_path / "first", tmp_path / "second"
+    for out in (first, second):
+        outcome = replay_to_directory(heat_traj, out, depth=True, seg=True, controller_factory=rendering_controller)
+        assert outcome.ok and outcome.frames == len(heat_traj["images"])
+        assert outcome.written == ["depth_images", "instance_masks", "raw_images"]
+    names = sorted(p.name for p in (first / "raw_images").iterdir())
+    assert names == [f"{i:09d}.jpg" for i in range(len(heat_traj["plan"]["low_actions"]))]
+    for folder in ("raw_images", "depth_images", "instance_masks"):
+        a = sorted((first / folder).iterdir())
+        b = sorted((second / folder).iterdir())
+        assert [p.name for p in a] == [p.name for p in b]
+        assert all(x.read_bytes() == y.read_bytes() for x, y in zip(a, b))
+    assert not [p for p in first.iterdir() if p.name.startswith(".")]  # no staging left behind
+    # Frames differ along the way (the agent moves), so byte equality above means something.
+    rgb = sorted((first / "raw_images").iterdir())
+    assert rgb[0].read_bytes() != rgb[2].read_bytes()
+
+
+def test_replay_frame_is_the_state_after_its_low_action(tmp_path, heat_traj):
+    replay_to_directory(heat_traj, tmp_path, controller_factory=rendering_controller)
+    sim = rendering_controller()
+    from alfred_gen.replay.restore import restore_scene
+
+    restore_scene(sim, heat_traj["scene"])
+    sim.step(heat_traj["plan"]["low_actions"][0]["api_action"])
+    event = sim.step(heat_traj["plan"]["low_actions"][1]["api_action"])
+    assert (tmp_path / "raw_images" / "000000001.jpg").read_bytes() == images.encode_rgb(event.frame)
+
+
+def test_replay_depth_and_mask_formats(tmp_path, heat_traj):
+    replay_to_directory(heat_traj, tmp_path, depth=True, seg=True, controller_factory=rendering_controller)
+    with Image.open(tmp_path / "depth_images" / "000000000.png") as depth:
+        assert depth.mode in ("I;16", "I") and depth.size == (300, 300)
+        millimetres = np.asarray(depth)
+    assert 0 <= millimetres.min() and millimetres.max() <= 5000 and millimetres.max() > 1000
+    with Image.open(tmp_path / "instance_masks" / "000000000.png") as mask:
+        assert mask.mode == "RGB" and mask.getpixel((0, 299)) == (10, 20, 30)
+    colors = json.loads((tmp_path / "instance_masks" / images.COLOR_MAP_FILE).read_text())
+    assert colors["0,0,0"] == "Wall" and colors["10,20,30"] in ("Floor", scripts.MUG)
+
+
+def test_depth_png_round_trips_millimetres():
+    depth = np.array([[0.0, 0.0004, 1.2344], [9.99, 70.0, np.nan]], dtype=np.float32)
+    assert images.decode_depth(images.encode_depth(depth)).tolist() == [[0, 0, 1234], [9990, 65535, 0]]
+
+
+def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, heat_traj):
+    broken = copy.deepcopy(heat_traj)
+    del broken["plan"]["low_actions"][scripts.OPEN_MICROWAVE_IDX]
+    broken["images"].pop()
+    old = tmp_path / "raw_images" / "000000000.jpg"
+    old.parent.mkdir()
+    old.write_bytes(b"the frame recorded at generation")
+    outcome = replay_to_directory(broken, tmp_path, controller_factory=rendering_controller)
+    assert not outcome.ok
+    # Put into the closed microwave, close it again, pick up the mug still in hand.
+    assert [(f.low_idx, f.action) for f in outcome.failures] == [
+        (13, "PutObject"), (14, "CloseObject"), (18, "PickupObject")]
+    assert outcome.failures[0].describe().startswith(f"low_idx 13 PutObject {scripts.MUG}: ")
+    assert old.read_bytes() == b"the frame recorded at generation"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw_images"]
+
+
+def test_replay_without_a_renderer_is_backend_unavailable(tmp_path, heat_traj):
+    def no_frames() -> LiteController:
+        return LiteController(scene_resolver=resolve_scene)
+
+    with pytest.raises(UserError) as caught:
+        replay_to_directory(heat_traj, tmp_path, controller_factory=no_frames)
+    assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE
+    assert not list(tmp_path.iterdir())
+
+
+def test_replay_command_bad_file_exits_bad_input(tmp_path):
+    bad = tmp_path / "traj_data.json"
+    bad.write_text('{"task_id": "trial_T1", "task_ty')
+    run = subprocess.run([*ALFRED_GEN, "replay", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == ExitCode.BAD_INPUT
+    assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+# --- verify -------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mixed_dir(tmp_path_factory, heat_traj) -> Path:
+    root = tmp_path_factory.mktemp("verify")
+    _save(root, "a_ok", heat_traj)
+    deleted = copy.deepcopy(heat_traj)
+    del deleted["plan"]["low_actions"][scripts.OPEN_MICROWAVE_IDX]
+    deleted["images"].pop()
+    _save(root, "b_deleted_action", deleted)
+    wrong = copy.deepcopy(heat_traj)
+    wrong["plan"]["low_actions"][0]["api_action"]["objectId"] = "Mug|+09.99|+00.95|+02.10"
+    _save(root, "c_wrong_object", wrong)
+    truncated = _save(root, "d_truncated", heat_traj)
+    data = truncated.read_bytes()
+    truncated.write_bytes(data[: len(data) // 2])
+    _save(root, "e_ok", heat_traj)
+    return root
+
+
+def test_verify_cli_reports_each_failure_with_its_reason(mixed_dir):
+    run = subprocess.run([*ALFRED_GEN, "verify", str(mixed_dir)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == ExitCode.FAILED, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 4
+    assert "b_deleted_action" in lines[0] and ": action_failed: low_idx 13 PutObject " in lines[0]
+    assert "c_wrong_object" in lines[1] and ": unknown_object: low_idx 0 PickupObject " in lines[1]
+    assert "d_truncated" in lines[2] and ": bad_file: not valid JSON" in lines[2]
+    assert lines[3].startswith("2 ok, 3 failed: bad_file 1, unknown_object 1, action_failed 1 (in ")
+
+
+def test_verify_in_parallel_prints_the_same(mixed_dir):
+    outputs = []
+    for jobs in (1, 2):
+        lines: list[str] = []
+        code = verify_directory(mixed_dir, jobs=jobs, echo=lines.append, show_progress=False)
+        assert code == ExitCode.FAILED
+        outputs.append([line.split(" (in ")[0] for line in lines])
+    assert outputs[0] == outputs[1]
+
+
+def test_verify_all_ok_exits_zero(tmp_path, heat_traj):
+    for name in ("one", "two"):
+        _save(tmp_path, name, heat_traj)
+    lines: list[str] = []
+    assert verify_directory(tmp_path, echo=lines.append, show_progress=False) == ExitCode.OK
+    assert lines[-1].startswith("2 ok, 0 failed (in ")
+
+
+def test_verify_missing_or_empty_directory_is_one_line(tmp_path):
+    run = subprocess.run([*ALFRED_GEN, "verify", str(tmp_path / "nowhere")], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == ExitCode.NOT_FOUND and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    with pytest.raises(UserError):
+        find_trajectories(tmp_path)
+
+
+def test_summary_line_orders_reasons_as_a_replay_meets_them():
+    def result(reason: str) -> VetResult:
+        return VetResult(reason == "ok", reason, None, "", GoalStatus(0, 0, []))
+
+    reasons = ["goal_unsatisfied", "ok", "bad_file", "goal_unsatisfied", "action_failed"]
+    assert summary_line(map(result, reasons)) == "1 ok, 4 failed: bad_file 1, action_failed 1, goal_unsatisfied 2"
