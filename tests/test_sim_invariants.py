@@ -149,7 +149,7 @@ def _seeded_steps(seed: int, n: int) -> list[tuple[int, int, int]]:
 
 def test_long_seeded_sequences_keep_invariants_and_succeed_often() -> None:
     for scene_index in range(3):
-        outputs = run(scene_index, _seeded_steps(scene_index, 700))
+        outputs = run(scene_index, _seeded_steps(scene_index, 400))
         events = [json.loads(o) for o in outputs[1:]]
         changed = [e["lastAction"] for e in events if e["lastActionSuccess"] and e["lastAction"] in INTERACTIONS]
         # The walk really changes the world (picks up, puts, opens...), it does not only fail.
@@ -157,7 +157,7 @@ def test_long_seeded_sequences_keep_invariants_and_succeed_often() -> None:
 
 
 def test_same_actions_same_bytes() -> None:
-    steps = _seeded_steps(7, 300)
+    steps = _seeded_steps(7, 200)
     assert run(0, steps, check=False) == run(0, steps, check=False)
 
 
@@ -167,7 +167,7 @@ sys.path.insert(0, {tests!r})
 from test_sim_invariants import run, _seeded_steps
 digest = hashlib.sha256()
 for index in range(3):
-    for line in run(index, _seeded_steps(100 + index, 250), check=False):
+    for line in run(index, _seeded_steps(100 + index, 120), check=False):
         digest.update(line.encode())
 print(digest.hexdigest())
 """
@@ -182,7 +182,7 @@ def test_byte_identical_across_processes_and_hash_seeds() -> None:
         digests.add(result.stdout.strip())
     local = hashlib.sha256()
     for index in range(3):
-        for line in run(index, _seeded_steps(100 + index, 250), check=False):
+        for line in run(index, _seeded_steps(100 + index, 120), check=False):
             local.update(line.encode())
     digests.add(local.hexdigest())
     assert len(digests) == 1, digests

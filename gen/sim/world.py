@@ -53,12 +53,14 @@ INSIDE_RECEPTACLES = frozenset(
 #: Openable types that THOR's rooms start open (released demos close a laptop before taking it).
 INITIALLY_OPEN = frozenset({"Laptop"})
 
-_ROUND = 5
-
-
 def _r(value: float) -> float:
-    """Rounding for metadata: stable bytes, free of float noise such as 0.30000000000000004."""
-    v = round(float(value), _ROUND)
+    """A metadata float: a plain Python float, never ``-0.0``.
+
+    Not rounded: THOR derives ids from the unrounded position (0.524996 -> ``+00.52``, where a
+    position rounded to 0.525 first would give ``+00.53``), and ids must be recomputable from
+    ``metadata["position"]`` and from recorded ``object_poses``.
+    """
+    v = float(value)
     return 0.0 if v == 0 else v
 
 
@@ -606,10 +608,10 @@ def segments_hit_boxes(starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi:
 def spawn_id(obj: WorldObject) -> str:
     """The THOR id an object gets when spawned where it is now.
 
-    Computed from the position as metadata reports it (rounded), so that an id can always be
-    recomputed from ``metadata["position"]`` and from a recorded ``object_poses`` entry.
+    Metadata reports the same unrounded position, so an id can always be recomputed from
+    ``metadata["position"]`` and from a recorded ``object_poses`` entry.
     """
-    return format_object_id(obj.type_name, tuple(_r(c) for c in obj.position))  # type: ignore[arg-type]
+    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]
 
 
 def snap_to_grid(value: float) -> float:
