@@ -5,7 +5,8 @@ re-rendered by ``alfred-gen replay`` are byte-identical files (Pillow's encoders
 for equal pixels and equal settings):
 
 ``raw_images/%09d.jpg``
-    RGB, JPEG quality 95 (what ALFRED's ``cv2.imwrite`` wrote by default), 4:2:0 subsampling.
+    RGB JPEG, encoded by the recorder's :func:`alfred_gen.replay.record.encode_jpeg` (fixed quality
+    and settings), so a replayed frame is the very file generation wrote.
 ``depth_images/%09d.png``
     depth in millimetres as a 16-bit greyscale PNG (Pillow mode ``I;16``): ``round(metres * 1000)``,
     clipped to 0..65535. ALFRED squeezed depth into 8 bits (``depth * 255 / 10000``), losing
@@ -32,7 +33,6 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-JPEG_QUALITY = 95
 COLOR_MAP_FILE = "color_to_object_id.json"
 RGB_SUFFIX = ".jpg"
 DEPTH_SUFFIX = ".png"
@@ -47,13 +47,10 @@ def frame_stem(image_name: str) -> str:
 
 
 def encode_rgb(frame: np.ndarray) -> bytes:
-    """JPEG bytes of an HxWx3 uint8 RGB frame."""
-    pixels = np.ascontiguousarray(frame, dtype=np.uint8)
-    if pixels.ndim != 3 or pixels.shape[2] != 3:
-        raise ValueError(f"an RGB frame is HxWx3, got shape {pixels.shape}")
-    out = io.BytesIO()
-    Image.fromarray(pixels, "RGB").save(out, "JPEG", quality=JPEG_QUALITY, subsampling="4:2:0")
-    return out.getvalue()
+    """JPEG bytes of an HxWx3 uint8 RGB frame, exactly as the recorder writes them."""
+    from alfred_gen.replay.record import encode_jpeg
+
+    return encode_jpeg(frame)
 
 
 def depth_millimetres(depth: np.ndarray) -> np.ndarray:

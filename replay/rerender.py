@@ -1,11 +1,12 @@
 """``alfred-gen replay``: re-execute one trajectory and write its frames (RGB, and depth / masks).
 
-Which frames: exactly those the trajectory's ``images`` list names. Entry ``images[j]`` with
-``low_idx`` i is the frame after low action i has run (ALFRED's recorder without smooth
-navigation: one frame per low action, taken after it). When several entries name the same low
-action (ALFRED's smooth navigation stored in-between frames), each gets that frame too: lite moves
-in whole steps and has no in-between frames. File names are the entries' ``image_name`` stems with
-each folder's extension (see :mod:`alfred_gen.replay.images`).
+Which frames: exactly those the trajectory's ``images`` list names, under the recorder's convention
+(:mod:`alfred_gen.replay.record`, ALFRED's loaders): the *first* entry with ``low_idx`` i is the
+frame in which low action i was chosen, i.e. the state before it (for i = 0, the start state);
+any *further* entry with the same ``low_idx`` shows the state after action i (the recorder adds
+one after the last action, the loaders' "stop" frame; ALFRED's smooth navigation stored several,
+and lite, which moves in whole steps, gives them all the after-frame). File names are the entries'
+``image_name`` stems with each folder's extension (see :mod:`alfred_gen.replay.images`).
 
 Nothing already on disk is touched unless the replay succeeds: frames are written into a staging
 folder beside the output, and only after every action succeeded and the goal holds is each file
@@ -54,6 +55,22 @@ def frames_by_low_idx(traj: Mapping[str, Any]) -> dict[int, list[str]]:
     for entry in traj.get("images") or ():
         groups.setdefault(int(entry["low_idx"]), []).append(images.frame_stem(entry["image_name"]))
     return groups
+
+
+def frame_schedule(traj: Mapping[str, Any]) -> tuple[list[str], dict[int, list[str]]]:
+    """Which stems to write when: (at the start, {low_idx i: after action i}).
+
+    The first stem of low action i shows the state before it, which is the state after action
+    i - 1 (or the start state for i = 0); the other stems of low action i show the state after it.
+    """
+    groups = frames_by_low_idx(traj)
+    at_start = groups.get(0, [])[:1]
+    after: dict[int, list[str]] = {}
+    for low_idx, stems in groups.items():
+        after.setdefault(low_idx, []).extend(stems[1:])
+        if low_idx > 0:
+            after.setdefault(low_idx - 1, []).extend(stems[:1])
+    return at_start, {i: sorted(stems) for i, stems in after.items() if stems}
 
 
 class _FrameSink:
@@ -135,7 +152,7 @@ def replay_to_directory(
         controller = controller_factory()
     else:
         controller = make_replay_controller(backend, render=True, depth=depth, segmentation=seg)
-    groups = frames_by_low_idx(traj)
+    at_start, after = frame_schedule(traj)
     staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
     try:
         start = restore_scene(controller, traj["scene"])
@@ -143,10 +160,12 @@ def replay_to_directory(
             if wanted:
                 _need(start, name)  # fail before replaying, not at the first frame
         sink = _FrameSink(staging, depth, seg)
+        if at_start:
+            sink.write(start, at_start)
 
         def step_done(low_idx: int, api_action: Mapping[str, Any], event: Any) -> None:
-            if low_idx in groups:
-                sink.write(event, groups[low_idx])
+            if low_idx in after:
+                sink.write(event, after[low_idx])
             if on_step is not None:
                 on_step(low_idx)
 

@@ -3,8 +3,9 @@
 The real generator plans and expands a task; this builds the same file format around actions a
 person wrote, so replay, vetting and ``verify`` can be exercised on fixture scenes without the
 planner. The start state is the scene as loaded (its objects' poses become ``object_poses``), the
-high-level plan is one ``Scripted`` step plus ALFRED's closing ``End``, and there is one image
-entry per low action. It does not check that the actions succeed: that is what vetting is for.
+high-level plan is one ``Scripted`` step plus ALFRED's closing ``End``, and the ``images`` follow
+the recorder's convention (:mod:`alfred_gen.replay.record`): the frame before each low action, plus
+one after the last. It does not check that the actions succeed: that is what vetting is for.
 """
 
 from __future__ import annotations
@@ -35,6 +36,18 @@ def object_poses_of(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "rotation": dict(obj["rotation"]),
             })
     return poses
+
+
+def images_index(low_actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The recorder's ``images`` for these low actions: one before each, plus one after the last."""
+    entries = [
+        {"low_idx": i, "high_idx": low["high_idx"], "image_name": f"{i:09d}.png"} for i, low in enumerate(low_actions)
+    ]
+    if low_actions:
+        last = len(low_actions) - 1
+        entries.append({"low_idx": last, "high_idx": low_actions[last]["high_idx"],
+                        "image_name": f"{len(low_actions):09d}.png"})
+    return entries
 
 
 def scripted_trajectory(
@@ -88,8 +101,6 @@ def scripted_trajectory(
             ],
             "low_actions": low_actions,
         },
-        "images": [
-            {"low_idx": i, "high_idx": 0, "image_name": f"{i:09d}.png"} for i in range(len(low_actions))
-        ],
+        "images": images_index(low_actions),
         "template": {"task_desc": f"scripted: {task.describe()}", "high_descs": ["scripted", "end"]},
     }

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from alfred_gen.replay.scripted import scripted_trajectory
+import copy
+
+from alfred_gen.replay.scripted import images_index, scripted_trajectory
 from alfred_gen.tasks import TaskSpec
 
 SCENE = "LiteFixtureKitchen"
@@ -49,3 +51,11 @@ def heat_mug_trajectory() -> dict[str, Any]:
     """pick_heat_then_place_in_recep (Mug -> CounterTop) on the fixture kitchen: replays and succeeds."""
     return scripted_trajectory(SCENE, TaskSpec("pick_heat_then_place_in_recep", "Mug", "CounterTop"),
                                heat_mug_actions(), START)
+
+
+def without_action(traj: dict[str, Any], low_idx: int) -> dict[str, Any]:
+    """A copy of ``traj`` with one low action deleted (and its ``images`` index redone)."""
+    broken = copy.deepcopy(traj)
+    del broken["plan"]["low_actions"][low_idx]
+    broken["images"] = images_index(broken["plan"]["low_actions"])
+    return broken

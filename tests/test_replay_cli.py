@@ -18,7 +18,7 @@ import replay_scripts as scripts
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay import images
 from alfred_gen.replay.goals import GoalStatus
-from alfred_gen.replay.rerender import frames_by_low_idx, replay_to_directory
+from alfred_gen.replay.rerender import frame_schedule, frames_by_low_idx, replay_to_directory
 from alfred_gen.replay.restore import resolve_scene
 from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
 from alfred_gen.replay.vet import VetResult
@@ -61,11 +61,17 @@ def _save(root: Path, name: str, traj: dict) -> Path:
 
 
 # --- replay -------------------------------------------------------------------------------------
-def test_frames_by_low_idx_groups_image_names():
+def test_frame_schedule_first_entry_is_before_the_action_others_after():
     traj = {"images": [{"low_idx": 0, "high_idx": 0, "image_name": "000000000.png"},
-                       {"low_idx": 0, "high_idx": 0, "image_name": "000000001.png"},
-                       {"low_idx": 2, "high_idx": 1, "image_name": "000000002.png"}]}
-    assert frames_by_low_idx(traj) == {0: ["000000000", "000000001"], 2: ["000000002"]}
+                       {"low_idx": 1, "high_idx": 0, "image_name": "000000001.png"},
+                       {"low_idx": 1, "high_idx": 0, "image_name": "000000002.png"},
+                       {"low_idx": 3, "high_idx": 1, "image_name": "000000003.png"},
+                       {"low_idx": 3, "high_idx": 1, "image_name": "000000004.png"}]}
+    assert frames_by_low_idx(traj) == {0: ["000000000"], 1: ["000000001", "000000002"],
+                                       3: ["000000003", "000000004"]}
+    at_start, after = frame_schedule(traj)
+    assert at_start == ["000000000"]
+    assert after == {0: ["000000001"], 1: ["000000002"], 2: ["000000003"], 3: ["000000004"]}
 
 
 def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
@@ -75,7 +81,7 @@ def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
         assert outcome.ok and outcome.frames == len(heat_traj["images"])
         assert outcome.written == ["depth_images", "instance_masks", "raw_images"]
     names = sorted(p.name for p in (first / "raw_images").iterdir())
-    assert names == [f"{i:09d}.jpg" for i in range(len(heat_traj["plan"]["low_actions"]))]
+    assert names == [f"{i:09d}.jpg" for i in range(len(heat_traj["plan"]["low_actions"]) + 1)]
     for folder in ("raw_images", "depth_images", "instance_masks"):
         a = sorted((first / folder).iterdir())
         b = sorted((second / folder).iterdir())
@@ -87,15 +93,18 @@ def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
     assert rgb[0].read_bytes() != rgb[2].read_bytes()
 
 
-def test_replay_frame_is_the_state_after_its_low_action(tmp_path, heat_traj):
-    replay_to_directory(heat_traj, tmp_path, controller_factory=rendering_controller)
-    sim = rendering_controller()
+def test_replay_image_i_shows_the_state_before_low_action_i(tmp_path, heat_traj):
     from alfred_gen.replay.restore import restore_scene
 
-    restore_scene(sim, heat_traj["scene"])
-    sim.step(heat_traj["plan"]["low_actions"][0]["api_action"])
-    event = sim.step(heat_traj["plan"]["low_actions"][1]["api_action"])
-    assert (tmp_path / "raw_images" / "000000001.jpg").read_bytes() == images.encode_rgb(event.frame)
+    replay_to_directory(heat_traj, tmp_path, controller_factory=rendering_controller)
+    sim = rendering_controller()
+    events = [restore_scene(sim, heat_traj["scene"])]
+    for low in heat_traj["plan"]["low_actions"]:
+        events.append(sim.step(low["api_action"]))
+    files = sorted((tmp_path / "raw_images").iterdir())
+    assert len(files) == len(events)  # start, then after each action (the last one is the stop frame)
+    for file, event in zip(files, events):
+        assert file.read_bytes() == images.encode_rgb(event.frame)
 
 
 def test_replay_depth_and_mask_formats(tmp_path, heat_traj):
@@ -116,9 +125,7 @@ def test_depth_png_round_trips_millimetres():
 
 
 def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, heat_traj):
-    broken = copy.deepcopy(heat_traj)
-    del broken["plan"]["low_actions"][scripts.OPEN_MICROWAVE_IDX]
-    broken["images"].pop()
+    broken = scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX)
     old = tmp_path / "raw_images" / "000000000.jpg"
     old.parent.mkdir()
     old.write_bytes(b"the frame recorded at generation")
@@ -155,9 +162,7 @@ def test_replay_command_bad_file_exits_bad_input(tmp_path):
 def mixed_dir(tmp_path_factory, heat_traj) -> Path:
     root = tmp_path_factory.mktemp("verify")
     _save(root, "a_ok", heat_traj)
-    deleted = copy.deepcopy(heat_traj)
-    del deleted["plan"]["low_actions"][scripts.OPEN_MICROWAVE_IDX]
-    deleted["images"].pop()
+    deleted = scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX)
     _save(root, "b_deleted_action", deleted)
     wrong = copy.deepcopy(heat_traj)
     wrong["plan"]["low_actions"][0]["api_action"]["objectId"] = "Mug|+09.99|+00.95|+02.10"

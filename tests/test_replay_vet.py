@@ -101,9 +101,7 @@ def test_vet_accepts_a_valid_scripted_trajectory(heat_traj):
 
 
 def test_vet_deleted_action_fails_at_that_step(heat_traj):
-    broken = copy.deepcopy(heat_traj)
-    del broken["plan"]["low_actions"][scripts.OPEN_MICROWAVE_IDX]
-    broken["images"].pop()
+    broken = scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX)
     result = vet_trajectory(broken)
     assert (result.ok, result.reason, result.failed_low_idx) == (False, "action_failed", scripts.OPEN_MICROWAVE_IDX)
     assert result.error.startswith(f"low_idx {scripts.OPEN_MICROWAVE_IDX} PutObject {scripts.MUG}: ")
@@ -134,9 +132,7 @@ def test_vet_goal_unsatisfied_when_the_task_differs(heat_traj):
 
 
 def test_vet_stopping_short_leaves_the_goal_unsatisfied(heat_traj):
-    short = copy.deepcopy(heat_traj)
-    del short["plan"]["low_actions"][-1]  # never puts the mug down
-    short["images"].pop()
+    short = scripts.without_action(heat_traj, len(heat_traj["plan"]["low_actions"]) - 1)  # never puts the mug down
     result = vet_trajectory(short)
     assert result.reason == "goal_unsatisfied"
     assert result.goal.missing == ["Mug in/on CounterTop", "the heated Mug in/on CounterTop"]
