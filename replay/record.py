@@ -1,0 +1,149 @@
+"""Recording a demonstration: execute low-level actions, keep one frame per step and the masks.
+
+The recorder steps each :class:`~alfred_gen.expand.LowAction` on a simulator, in order. Every action
+must succeed; the first that does not stops the recording with a :class:`RecordingError`. For an
+interaction it takes the target's instance mask from the frame *before* the action (what the agent
+saw when it decided to act) and stores it as ALFRED does: ``{mask, bbox, point}``
+(:func:`alfred_gen.rle.interaction_args`).
+
+Frames follow ALFRED's ``images`` convention (read from the 238 released sample trajectories and
+the loaders of ALFRED's seq2seq and E.T.): the first image is the start state, before any action;
+image ``i`` is the frame in which low action ``i`` was chosen and carries that action's ``low_idx``
+and ``high_idx``; one last image, after the final action, carries the last action's indices again
+(loaders take it as the "stop" frame). So ``n`` low actions give ``n + 1`` images. Released files
+have several frames per action (smooth animation); we keep exactly the frames the loaders use.
+``image_name`` is ``%09d.png`` as in every released file, while the file in ``raw_images/`` is the
+JPEG ``%09d.jpg`` (:data:`alfred_gen.trajectory.RAW_IMAGE_NAME`), as ALFRED ships them.
+
+JPEG encoding is deterministic: fixed quality and settings through Pillow, so the same frames give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from alfred_gen.expand import LowAction
+from alfred_gen.rle import interaction_args
+from alfred_gen.trajectory import RAW_IMAGE_NAME
+
+#: JPEG quality of saved frames (Pillow's scale); fixed so files are reproducible.
+JPEG_QUALITY = 90
+
+#: What ``images[i].image_name`` says (ALFRED's; the file itself is RAW_IMAGE_NAME).
+IMAGE_NAME = "{:09d}.png"
+
+
+class RecordingError(Exception):
+    """Recording stopped: ``reason`` is ``action_failed`` or ``mask_missing``; the message says where."""
+
+    def __init__(self, reason: str, message: str, low_idx: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.low_idx = low_idx
+
+
+def encode_jpeg(frame: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
+    """The JPEG bytes of an HxWx3 uint8 RGB frame, always the same for the same pixels."""
+    from PIL import Image
+
+    pixels = np.ascontiguousarray(frame, dtype=np.uint8)
+    if pixels.ndim != 3 or pixels.shape[2] != 3:
+        raise ValueError(f"a frame is HxWx3 uint8, got shape {pixels.shape}")
+    out = io.BytesIO()
+    Image.fromarray(pixels, "RGB").save(out, format="JPEG", quality=quality, optimize=False, progressive=False,
+                                        subsampling=0)
+    return out.getvalue()
+
+
+def target_args(event: Any, target: str) -> dict[str, list]:
+    """ALFRED's ``{mask, bbox, point}`` of ``target`` in ``event``'s instance segmentation.
+
+    RecordingError ``mask_missing`` when the event has no segmentation or the target covers no pixel.
+    """
+    masks = getattr(event, "instance_masks", None)
+    if masks is None:
+        raise RecordingError("mask_missing", "the simulator gives no instance masks (segmentation is off)")
+    mask = masks.get(target) if isinstance(masks, Mapping) else None
+    if mask is None or not np.any(mask):
+        raise RecordingError("mask_missing", f"{target} is not in the frame before the action")
+    return interaction_args(np.asarray(mask, dtype=bool))
+
+
+class Recorder:
+    """Executes low actions on ``controller`` from ``start_event`` and records what ALFRED keeps.
+
+    ``image_dir``: where frames go (``raw_images/``), or None to record without writing frames
+    (the ``images`` index is kept either way: ``alfred-gen replay`` can render the frames later).
+    """
+
+    def __init__(self, controller: Any, start_event: Any, image_dir: Path | None = None,
+                 jpeg_quality: int = JPEG_QUALITY) -> None:
+        self.controller = controller
+        self.event = start_event
+        self.image_dir = Path(image_dir) if image_dir is not None else None
+        self.jpeg_quality = jpeg_quality
+        self.low_actions: list[dict[str, Any]] = []
+        self.frames_written = 0
+        if self.image_dir is not None:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+        self._save_frame(start_event)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Metadata of the current state (after the last recorded action)."""
+        return self.event.metadata
+
+    def _save_frame(self, event: Any) -> None:
+        if self.image_dir is None:
+            return
+        frame = getattr(event, "frame", None)
+        if frame is None:
+            raise ValueError("frames were asked for, but the simulator renders no RGB frame")
+        path = self.image_dir / RAW_IMAGE_NAME.format(self.frames_written)
+        path.write_bytes(encode_jpeg(frame, self.jpeg_quality))
+        self.frames_written += 1
+
+    def run(self, actions: Iterable[LowAction]) -> Any:
+        """Execute ``actions`` in order; returns the last event. RecordingError at the first failure."""
+        for action in actions:
+            self.step(action)
+        return self.event
+
+    def step(self, action: LowAction) -> Any:
+        """Execute one action, recording its mask (from the frame before) and the frame after."""
+        low_idx = len(self.low_actions)
+        try:
+            args = target_args(self.event, action.target) if action.target else {}
+        except RecordingError as error:
+            raise RecordingError(error.reason, f"low_idx {low_idx} {action.discrete}: {error}", low_idx) from None
+        event = self.controller.step(dict(action.api_action))
+        metadata = event.metadata
+        if not metadata.get("lastActionSuccess", False):
+            message = " ".join(str(metadata.get("errorMessage") or "failed").split())
+            what = f"{action.discrete} {action.target}".strip()
+            raise RecordingError("action_failed", f"low_idx {low_idx} {what}: {message}", low_idx)
+        self.low_actions.append(action.entry(args))
+        self.event = event
+        self._save_frame(event)
+        return event
+
+    def images(self) -> list[dict[str, Any]]:
+        """The ``images`` index: the frame before each action, plus the final frame (see module doc)."""
+        entries = [
+            {"high_idx": low["high_idx"], "image_name": IMAGE_NAME.format(i), "low_idx": i}
+            for i, low in enumerate(self.low_actions)
+        ]
+        if self.low_actions:
+            last = len(self.low_actions) - 1
+            entries.append({
+                "high_idx": self.low_actions[last]["high_idx"],
+                "image_name": IMAGE_NAME.format(len(self.low_actions)),
+                "low_idx": last,
+            })
+        return entries

@@ -1,0 +1,279 @@
+"""Plan expansion: each high-level step kind becomes ALFRED's low-level actions, with the
+open/close wrappers, and the actions succeed when executed in the simulator."""
+
+from __future__ import annotations
+
+import pytest
+
+from alfred_gen.expand import (
+    Expander,
+    ExpansionError,
+    LowAction,
+    class_of_id,
+    end_entry,
+    fold_plan,
+    type_of_id,
+    word_of,
+)
+from alfred_gen.navigation import NavigationGraph
+from alfred_gen.planner.names import alfred_location, location_name
+from alfred_gen.planner.result import PlanStep
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.lite import LiteController
+
+
+#: Poses in the fixture kitchen from which the tests' targets are in view (by receptacle type).
+POSES = {
+    "Fridge": (1.25, 1.0, 90.0, 30.0),
+    "Microwave": (-1.5, 1.5, 0.0, 15.0),
+}
+APPLE_POSE = (-1.25, 1.5, 0.0, 30.0)
+
+
+class Driver:
+    """Expands hand-written plan steps against a live lite simulator and executes them."""
+
+    def __init__(self, scene) -> None:
+        self.scene = scene
+        self.sim = LiteController(scene, render_image=False)
+        points = [(p["x"], p["z"]) for p in self.sim.step({"action": "GetReachablePositions"}).metadata["actionReturn"]]
+        self.expander = Expander(NavigationGraph(points), self.sim.last_event.metadata)
+        self.high_idx = 0
+
+    def id_of(self, object_type: str) -> str:
+        ids = [o["objectId"] for o in self.sim.last_event.metadata["objects"] if o["objectType"] == object_type]
+        assert len(ids) == 1, (object_type, ids)
+        return ids[0]
+
+    def obj(self, object_id: str) -> dict:
+        return next(o for o in self.sim.last_event.metadata["objects"] if o["objectId"] == object_id)
+
+    def goto_step(self, receptacle_id: str, pose=None) -> PlanStep:
+        pose = POSES.get(receptacle_id.split("|")[0]) if pose is None else pose
+        pose = pose or tuple(float(v) for v in self.scene.interaction_poses[receptacle_id].to_list())
+        return PlanStep("GotoLocation", location=pose, location_name=alfred_location(location_name(pose)))
+
+    def run(self, step: PlanStep, next_step: PlanStep | None = None):
+        expanded = self.expander.expand(step, self.high_idx, self.sim.last_event.metadata, next_step)
+        assert expanded.high["high_idx"] == self.high_idx
+        for action in expanded.low:
+            assert action.high_idx == self.high_idx
+            event = self.sim.step(dict(action.api_action))
+            assert event.metadata["lastActionSuccess"], (action.api_action, event.metadata["errorMessage"])
+        self.high_idx += 1
+        return expanded
+
+    def go(self, receptacle_id: str, next_step: PlanStep | None = None, pose=None):
+        return self.run(self.goto_step(receptacle_id, pose), next_step)
+
+    def held(self) -> str:
+        inventory = self.sim.last_event.metadata["inventoryObjects"]
+        return inventory[0]["objectId"] if inventory else ""
+
+
+def names(expanded) -> list[str]:
+    return [a.discrete for a in expanded.low]
+
+
+@pytest.fixture
+def kitchen() -> Driver:
+    return Driver(fixtures.kitchen())
+
+
+def test_fold_plan_drops_open_close_and_merges_walks() -> None:
+    plan = [
+        PlanStep("GotoLocation", location=(0, 0, 0, 30), location_name="a"),
+        PlanStep("OpenObject", object_id="Fridge|1"),
+        PlanStep("GotoLocation", location=(1, 0, 0, 30), location_name="b"),
+        PlanStep("PickupObject", object_id="Apple|1", receptacle_id="Fridge|1"),
+        PlanStep("CloseObject", object_id="Fridge|1"),
+    ]
+    folded = fold_plan(plan)
+    assert [s.action for s in folded] == ["GotoLocation", "PickupObject"]
+    assert folded[0].location_name == "b"
+    with pytest.raises(ExpansionError, match="unknown high-level action"):
+        fold_plan([PlanStep("Dance")])
+
+
+def test_id_helpers_read_types_and_classes() -> None:
+    assert type_of_id("Sink|-00.58|+00.93|+04.87|SinkBasin") == "SinkBasin"
+    assert type_of_id("Bread|-00.20|+00.82|+00.81|BreadSliced_3") == "BreadSliced"
+    assert class_of_id("Bread|-00.20|+00.82|+00.81|BreadSliced_3") == "Bread"
+    assert word_of("CounterTop|+00.09|+00.88|+01.84") == "countertop"
+    assert end_entry(4) == {"high_idx": 4, "planner_action": {"action": "End", "value": 1},
+                            "discrete_action": {"action": "NoOp", "args": []}}
+
+
+def test_goto_walks_to_the_pose_and_is_named_after_the_next_target(kitchen: Driver) -> None:
+    fridge = kitchen.id_of("Fridge")
+    lettuce = kitchen.id_of("Lettuce")
+    pickup = PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge)
+    expanded = kitchen.go(fridge, pickup)
+    assert expanded.high["discrete_action"] == {"action": "GotoLocation", "args": ["fridge"]}
+    assert expanded.high["planner_action"] == {"action": "GotoLocation", "location": "loc|5|4|1|30"}
+    assert set(names(expanded)) <= {"MoveAhead_25", "RotateLeft_90", "RotateRight_90", "LookUp_15", "LookDown_15"}
+    assert all(a.target == "" for a in expanded.low)
+    agent = kitchen.sim.last_event.metadata["agent"]
+    assert (agent["position"]["x"], agent["position"]["z"], agent["rotation"]["y"], agent["cameraHorizon"]) == (1.25, 1.0, 90, 30)
+
+
+def test_pickup_from_a_closed_fridge_opens_and_closes_it(kitchen: Driver) -> None:
+    fridge = kitchen.id_of("Fridge")
+    lettuce = kitchen.id_of("Lettuce")
+    kitchen.go(fridge)
+    expanded = kitchen.run(PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge))
+    assert names(expanded) == ["OpenObject", "PickupObject", "CloseObject"]
+    assert [a.api_action for a in expanded.low] == [
+        {"action": "OpenObject", "objectId": fridge},
+        {"action": "PickupObject", "objectId": lettuce},
+        {"action": "CloseObject", "objectId": fridge},
+    ]
+    assert [a.target for a in expanded.low] == [fridge, lettuce, fridge]
+    assert expanded.high["discrete_action"] == {"action": "PickupObject", "args": ["lettuce"]}
+    planner = expanded.high["planner_action"]
+    assert planner["objectId"] == lettuce and planner["forceVisible"] is True
+    assert planner["coordinateObjectId"][0] == "Lettuce"
+    assert planner["coordinateReceptacleObjectId"][0] == "Fridge"
+    assert kitchen.held() == lettuce
+    assert kitchen.obj(fridge)["isOpen"] is False
+
+
+def test_put_on_an_open_surface_is_one_action_and_into_a_fridge_is_wrapped(kitchen: Driver) -> None:
+    counter = kitchen.id_of("CounterTop")
+    fridge = kitchen.id_of("Fridge")
+    apple = kitchen.id_of("Apple")
+    kitchen.go(counter, pose=APPLE_POSE)
+    kitchen.run(PlanStep("PickupObject", object_id=apple, receptacle_id=counter))
+    kitchen.go(fridge)
+    expanded = kitchen.run(PlanStep("PutObject", object_id=apple, receptacle_id=fridge))
+    assert names(expanded) == ["OpenObject", "PutObject", "CloseObject"]
+    assert expanded.low[1].api_action == {
+        "action": "PutObject", "forceAction": True, "objectId": apple, "placeStationary": True,
+        "receptacleObjectId": fridge,
+    }
+    assert expanded.low[1].target == fridge  # the receptacle's mask, as ALFRED records it
+    assert expanded.high["discrete_action"] == {"action": "PutObject", "args": ["apple", "fridge"]}
+    assert apple in kitchen.obj(fridge)["receptacleObjectIds"]
+    kitchen.run(PlanStep("PickupObject", object_id=apple, receptacle_id=fridge))
+    kitchen.go(counter)
+    expanded = kitchen.run(PlanStep("PutObject", object_id=apple, receptacle_id=counter))
+    assert names(expanded) == ["PutObject"]
+
+
+def test_heat_cycles_the_microwave(kitchen: Driver) -> None:
+    counter = kitchen.id_of("CounterTop")
+    microwave = kitchen.id_of("Microwave")
+    apple = kitchen.id_of("Apple")
+    kitchen.go(counter, pose=APPLE_POSE)
+    kitchen.run(PlanStep("PickupObject", object_id=apple, receptacle_id=counter))
+    kitchen.go(microwave)
+    expanded = kitchen.run(PlanStep("HeatObject", object_id=apple, receptacle_id=microwave))
+    assert names(expanded) == [
+        "OpenObject", "PutObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
+        "OpenObject", "PickupObject", "CloseObject",
+    ]
+    assert [a.target for a in expanded.low] == [microwave] * 6 + [apple, microwave]
+    assert expanded.low[3].api_action["objectId"] == microwave
+    assert expanded.high["planner_action"]["objectId"] == microwave  # ALFRED names the appliance
+    assert expanded.high["discrete_action"] == {"action": "HeatObject", "args": ["apple"]}
+    assert kitchen.held() == apple
+    assert kitchen.obj(apple)["temperature"] == "Hot"
+    assert kitchen.obj(microwave)["isOpen"] is False and kitchen.obj(microwave)["isToggled"] is False
+
+
+def test_cool_cycles_the_fridge(kitchen: Driver) -> None:
+    counter = kitchen.id_of("CounterTop")
+    fridge = kitchen.id_of("Fridge")
+    apple = kitchen.id_of("Apple")
+    kitchen.go(counter, pose=APPLE_POSE)
+    kitchen.run(PlanStep("PickupObject", object_id=apple, receptacle_id=counter))
+    kitchen.go(fridge)
+    expanded = kitchen.run(PlanStep("CoolObject", object_id=apple, receptacle_id=fridge))
+    assert names(expanded) == ["OpenObject", "PutObject", "CloseObject", "OpenObject", "PickupObject", "CloseObject"]
+    assert kitchen.held() == apple
+    assert kitchen.obj(apple)["temperature"] == "Cold"
+    assert kitchen.obj(fridge)["isOpen"] is False
+
+
+def test_clean_runs_the_faucet_over_the_basin(kitchen: Driver) -> None:
+    counter = kitchen.id_of("CounterTop")
+    basin = kitchen.id_of("SinkBasin")
+    faucet = kitchen.id_of("Faucet")
+    mug = kitchen.id_of("Mug")
+    kitchen.go(counter)
+    kitchen.run(PlanStep("PickupObject", object_id=mug, receptacle_id=counter))
+    goto = kitchen.go(basin, PlanStep("CleanObject", object_id=mug, receptacle_id=basin))
+    assert goto.high["discrete_action"]["args"] == ["sinkbasin"]
+    expanded = kitchen.run(PlanStep("CleanObject", object_id=mug, receptacle_id=basin))
+    assert names(expanded) == ["PutObject", "ToggleObjectOn", "ToggleObjectOff", "PickupObject"]
+    assert [a.target for a in expanded.low] == [basin, faucet, faucet, mug]
+    on = expanded.low[1].api_action
+    assert on["action"] == "ToggleObjectOn" and on["objectId"] == faucet and on["cleanObjectId"] == mug
+    assert expanded.high["planner_action"]["objectId"] == basin
+    assert kitchen.held() == mug
+    assert kitchen.obj(faucet)["isToggled"] is False
+
+
+def test_slice_then_pick_up_a_slice_and_keep_using_it(kitchen: Driver) -> None:
+    table = kitchen.id_of("DiningTable")
+    knife = kitchen.id_of("Knife")
+    potato = kitchen.id_of("Potato")
+    slice_step = PlanStep("SliceObject", object_id=potato, receptacle_id=table, tool_id=knife)
+    kitchen.go(table)
+    kitchen.run(PlanStep("PickupObject", object_id=knife, receptacle_id=table))
+    with pytest.raises(ExpansionError, match="does not hold"):
+        kitchen.expander.expand(PlanStep("SliceObject", object_id=potato, receptacle_id=table, tool_id="Knife|x"),
+                                9, kitchen.sim.last_event.metadata)
+    expanded = kitchen.run(slice_step)
+    assert names(expanded) == ["SliceObject"]
+    assert expanded.low[0].api_action == {"action": "SliceObject", "objectId": potato}
+    assert expanded.high["discrete_action"] == {"action": "SliceObject", "args": ["potato"]}
+    kitchen.run(PlanStep("PutObject", object_id=knife, receptacle_id=table))
+    pickup = kitchen.run(PlanStep("PickupObject", object_id=potato, receptacle_id=table, sliced=True))
+    chosen = pickup.low[0].api_action["objectId"]
+    assert chosen.startswith(potato + "|PotatoSliced_")
+    assert pickup.high["planner_action"]["coordinateObjectId"][0] == "Potato"
+    assert kitchen.held() == chosen
+    put = kitchen.run(PlanStep("PutObject", object_id=potato, receptacle_id=table, sliced=True))
+    assert put.low[0].api_action["objectId"] == chosen
+    again = kitchen.run(PlanStep("PickupObject", object_id=potato, receptacle_id=table, sliced=True))
+    assert again.low[0].api_action["objectId"] == chosen  # the same slice all along
+
+
+def test_toggle_switches_the_lamp_on() -> None:
+    bedroom = Driver(fixtures.bedroom())
+    desk = bedroom.id_of("Desk")
+    lamp = bedroom.id_of("DeskLamp")
+    goto = bedroom.go(desk, PlanStep("ToggleObject", object_id=lamp))
+    assert goto.high["discrete_action"]["args"] == ["desklamp"]
+    expanded = bedroom.run(PlanStep("ToggleObject", object_id=lamp))
+    assert names(expanded) == ["ToggleObjectOn"]
+    assert expanded.low[0].api_action == {"action": "ToggleObjectOn", "objectId": lamp}
+    assert expanded.high["planner_action"]["coordinateObjectId"][0] == "DeskLamp"
+    assert bedroom.obj(lamp)["isToggled"] is True
+    with pytest.raises(ExpansionError, match="already on"):
+        bedroom.expander.expand(PlanStep("ToggleObject", object_id=lamp), 5, bedroom.sim.last_event.metadata)
+
+
+def test_steps_that_do_not_fit_the_state_raise(kitchen: Driver) -> None:
+    apple = kitchen.id_of("Apple")
+    counter = kitchen.id_of("CounterTop")
+    metadata = kitchen.sim.last_event.metadata
+    with pytest.raises(ExpansionError, match="holds nothing"):
+        kitchen.expander.expand(PlanStep("PutObject", object_id=apple, receptacle_id=counter), 0, metadata)
+    with pytest.raises(ExpansionError, match="not a reachable grid point"):
+        kitchen.expander.expand(PlanStep("GotoLocation", location=(9.0, 9.0, 0, 30), location_name="x"), 0, metadata)
+    with pytest.raises(ExpansionError, match="no slice"):
+        kitchen.expander.expand(PlanStep("PickupObject", object_id=apple, receptacle_id=counter, sliced=True), 0,
+                                metadata)
+
+
+def test_low_action_entries_have_alfreds_shape() -> None:
+    action = LowAction(3, {"action": "PickupObject", "objectId": "Apple|1"}, "PickupObject", "Apple|1")
+    entry = action.entry({"mask": [[0, 1]], "bbox": [0, 1, 0, 1], "point": [0, 0]})
+    assert entry == {
+        "high_idx": 3,
+        "api_action": {"action": "PickupObject", "objectId": "Apple|1"},
+        "discrete_action": {"action": "PickupObject", "args": {"mask": [[0, 1]], "bbox": [0, 1, 0, 1], "point": [0, 0]}},
+    }
+    assert LowAction(0, {"action": "MoveAhead"}, "MoveAhead_25").entry()["discrete_action"]["args"] == {}
