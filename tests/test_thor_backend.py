@@ -741,6 +741,7 @@ def test_5x_replay_sends_the_adapted_dicts(released_trajectory_files: list[Path]
         assert fake.calls == [("reset", scene["floor_plan"]), *setup], path
         assert fake.launch.init_params["renderInstanceSegmentation"] is True
         assert "cameraY" not in fake.launch.init_params
+        assert fake.launch.init_params["fieldOfView"] == 60  # ALFRED's 2.1.0 frames
         horizon = float(init["horizon"])
         for low in traj["plan"]["low_actions"]:
             api = low["api_action"]

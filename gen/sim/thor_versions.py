@@ -162,6 +162,9 @@ THOR_5 = VersionProfile(
             "snapToGrid": True,
             "rotateStepDegrees": 90,
             "visibilityDistance": 1.5,
+            # ALFRED never set fieldOfView, so its frames have 2.1.0's default of 60 degrees
+            # [thor21-docs]; 5.x's default agent uses 90 [thor5-docs], so ask for 60 explicitly.
+            "fieldOfView": 60,
         }
     ),
     platforms=("Linux64", "CloudRendering"),  # [thor5-py] ai2thor.platform
