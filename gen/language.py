@@ -195,8 +195,12 @@ def _class_of(entry: Any) -> str:
     return ""
 
 
-def step_description(high: Mapping[str, Any], seed: int) -> str:
-    """The templated description of one ``high_pddl`` entry (``Go to the sink.``)."""
+def step_description(high: Mapping[str, Any], seed: int, sliced: frozenset[str] = frozenset()) -> str:
+    """The templated description of one ``high_pddl`` entry (``Go to the sink.``).
+
+    ``sliced``: args words of objects cut earlier in the plan; heating, cooling or cleaning one of
+    them is said of a slice (ALFRED's HeatObject entry names only the appliance).
+    """
     discrete = high["discrete_action"]
     planner = high.get("planner_action") or {}
     action = discrete["action"]
@@ -214,8 +218,10 @@ def step_description(high: Mapping[str, Any], seed: int) -> str:
     }
     if action in ("HeatObject", "CoolObject", "CleanObject"):
         fields["obj"] = readable(args[0]) if args else "object"
+        if args and args[0] in sliced:
+            fields["obj"] = f"slice of {fields['obj']}"
     object_id = planner.get("cleanObjectId") or planner.get("objectId") or ""
-    if action in ("PickupObject", "PutObject", "CleanObject") and "Sliced_" in str(object_id):
+    if action in ("PickupObject", "PutObject") and "Sliced_" in str(object_id):
         fields["obj"] = f"slice of {fields['obj']}"
     if action == "PickupObject" and not receptacle_class:
         options: Sequence[str] = ("Pick up the {obj}.",)
@@ -226,11 +232,16 @@ def step_description(high: Mapping[str, Any], seed: int) -> str:
 
 def describe(task: TaskSpec, high_pddl: Sequence[Mapping[str, Any]], seed: int) -> dict[str, Any]:
     """The ``template`` block: ``task_desc`` and one ``high_descs`` line per step before End."""
-    steps = [h for h in high_pddl if h["discrete_action"]["action"] != "NoOp"]
-    return {
-        "task_desc": task_description(task, seed),
-        "high_descs": [step_description(h, seed) for h in steps],
-    }
+    lines: list[str] = []
+    sliced: set[str] = set()
+    for high in high_pddl:
+        discrete = high["discrete_action"]
+        if discrete["action"] == "NoOp":
+            continue
+        lines.append(step_description(high, seed, frozenset(sliced)))
+        if discrete["action"] == "SliceObject" and discrete.get("args"):
+            sliced.add(str(discrete["args"][0]))
+    return {"task_desc": task_description(task, seed), "high_descs": lines}
 
 
 def turk_annotations(template: Mapping[str, Any]) -> dict[str, Any]:

@@ -98,3 +98,18 @@ def test_turk_annotations_carry_the_template() -> None:
     assert anns == [{"assignment_id": TEMPLATE_ASSIGNMENT_ID, "task_desc": template["task_desc"],
                      "high_descs": template["high_descs"], "votes": [1]}]
     assert TEMPLATE_ASSIGNMENT_ID == "template"
+
+
+def test_heating_a_cut_object_is_said_of_a_slice() -> None:
+    task = make_task("pick_heat_then_place_in_recep", "Potato", "CounterTop", object_sliced=True)
+    high = [
+        {"high_idx": 0, "planner_action": {"action": "SliceObject", "coordinateObjectId": ["Potato", [0] * 6],
+                                           "objectId": "Potato|1"},
+         "discrete_action": {"action": "SliceObject", "args": ["potato"]}},
+        {"high_idx": 1, "planner_action": {"action": "HeatObject", "objectId": "Microwave|1",
+                                           "coordinateReceptacleObjectId": ["Microwave", [0] * 6]},
+         "discrete_action": {"action": "HeatObject", "args": ["potato"]}},
+    ]
+    first, second = describe(task, high, seed=0)["high_descs"]
+    assert "slice of" not in first.lower()
+    assert "slice of potato" in second.lower() and "microwave" in second.lower()
