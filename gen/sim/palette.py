@@ -176,7 +176,7 @@ TYPE_COLORS: dict[str, RGB] = {
 
 #: Types whose instances vary a lot in real rooms (books, mugs, vases...): wider hue variation.
 _VARIED_TYPES = frozenset({"Book", "Mug", "Vase", "Painting", "Poster", "Towel", "HandTowel", "Cloth",
-                           "Pillow", "Sofa", "ArmChair", "Box", "Statue", "Candle", "TissueBox", "Cup"})
+                           "Pillow", "Sofa", "ArmChair", "Statue", "Candle", "TissueBox", "Cup"})
 
 #: Fixed colours that shape parts use regardless of the object's colour.
 PART_COLORS: dict[str, RGB] = {

@@ -27,7 +27,7 @@ reports ids containing ``|`` as instances, while every owner gets a segmentation
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -141,13 +141,14 @@ class BoxList:
 
 
 class BoxListBuilder:
-    """Collects boxes, owner names and the room shell, then freezes them into a :class:`BoxList`."""
+    """Collects boxes, owner names and the room shell, then freezes them into a :class:`BoxList`.
+
+    Objects' render parts are cached (by type, id, box, open state, facing and colour), so
+    rebuilding the dynamic part of a scene every step costs microseconds per object.
+    """
 
     def __init__(self) -> None:
-        self._lo: list[tuple[float, float, float]] = []
-        self._hi: list[tuple[float, float, float]] = []
-        self._owner: list[int] = []
-        self._color: list[tuple[int, int, int]] = []
+        self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
         self._owners: list[str] = []
         self._owner_index: dict[str, int] = {}
         self._room: RoomShell | None = None
@@ -174,10 +175,14 @@ class BoxListBuilder:
         owner: str | int | None = None,
     ) -> None:
         """One box; ``owner`` is a name, an index from :meth:`owner`, or None for no owner."""
-        self._lo.append((float(lo[0]), float(lo[1]), float(lo[2])))
-        self._hi.append((float(hi[0]), float(hi[1]), float(hi[2])))
-        self._owner.append(self._owner_of(owner))
-        self._color.append((int(color[0]), int(color[1]), int(color[2])))
+        self._chunks.append(
+            (
+                np.array([lo], dtype=np.float64).reshape(1, 3),
+                np.array([hi], dtype=np.float64).reshape(1, 3),
+                np.array([color], dtype=np.uint8).reshape(1, 3),
+                self._owner_of(owner),
+            )
+        )
 
     def add_box(self, box: Box, color: Sequence[int], owner: str | int | None = None) -> None:
         self.add(box.lo, box.hi, color, owner)
@@ -198,9 +203,8 @@ class BoxListBuilder:
         Returns the owner index.
         """
         owner_index = self.owner(object_id)
-        base = tuple(color) if color is not None else type_color(object_type, object_id)
-        for part_box, tone in shape_parts(object_type, box, is_open=is_open, facing=facing):
-            self.add(part_box.lo, part_box.hi, tone.apply(base), owner_index)
+        rows = _object_rows(object_type, object_id, box, bool(is_open), int(facing), tuple(color) if color else None)
+        self._chunks.append((*rows, owner_index))
         return owner_index
 
     def set_room(
@@ -219,15 +223,32 @@ class BoxListBuilder:
         self._room = RoomShell(interior.lo, interior.hi, owners, colors)  # type: ignore[arg-type]
 
     def build(self) -> BoxList:
-        n = len(self._lo)
+        if not self._chunks:
+            empty = BoxList.empty()
+            return BoxList(empty.lo, empty.hi, empty.owner, empty.color, tuple(self._owners), self._room)
         return BoxList(
-            np.array(self._lo, dtype=np.float64).reshape(n, 3),
-            np.array(self._hi, dtype=np.float64).reshape(n, 3),
-            np.array(self._owner, dtype=np.int32).reshape(n),
-            np.array(self._color, dtype=np.uint8).reshape(n, 3),
+            np.concatenate([chunk[0] for chunk in self._chunks]),
+            np.concatenate([chunk[1] for chunk in self._chunks]),
+            np.concatenate([np.full(len(chunk[0]), chunk[3], np.int32) for chunk in self._chunks]),
+            np.concatenate([chunk[2] for chunk in self._chunks]),
             tuple(self._owners),
             self._room,
         )
+
+
+@lru_cache(maxsize=8192)
+def _object_rows(
+    object_type: str, object_id: str, box: Box, is_open: bool, facing: int, color: tuple[int, ...] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corners and colours of an object's render parts (read-only arrays, shared by the cache)."""
+    base = color if color is not None else type_color(object_type, object_id)
+    parts = shape_parts(object_type, box, is_open=is_open, facing=facing)
+    lo = np.array([part.lo for part, _ in parts], dtype=np.float64).reshape(-1, 3)
+    hi = np.array([part.hi for part, _ in parts], dtype=np.float64).reshape(-1, 3)
+    colors = np.array([tone.apply(base) for _, tone in parts], dtype=np.uint8).reshape(-1, 3)
+    for array in (lo, hi, colors):
+        array.setflags(write=False)
+    return lo, hi, colors
 
 
 @dataclass
@@ -339,7 +360,7 @@ def render(
     kept = _cull(view, boxes) if n else np.zeros(0, np.int64)
     if len(kept):
         _rasterise(view, boxes.lo[kept], boxes.hi[kept], kept, zbuf, code, faces=rgb)
-    rgb_frame = np.take(_face_colors(view, boxes), code, axis=0) if rgb else None
+    rgb_frame = _paint(_face_colors(view, boxes), code) if rgb else None
     owner_frame = None
     if seg:
         room_owner = list(boxes.room.owner) if boxes.room is not None else [-1] * 6
@@ -459,6 +480,21 @@ def _rasterise(
             np.copyto(code[r0:r1, c0:c1], base[k], where=hit)
 
 
+def _paint(lut: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """RGB frame from face codes, with a darker line where one face meets another.
+
+    Outlines make flat-shaded boxes legible (a white fridge against a light wall, a mug on a
+    plate); they are drawn on the face further down/right of each boundary, one pixel wide.
+    """
+    edge = np.zeros(code.shape, np.bool_)
+    np.not_equal(code[1:, :], code[:-1, :], out=edge[1:, :])
+    edge[:, 1:] |= code[:, 1:] != code[:, :-1]
+    painted = code + edge * np.int32(len(lut))
+    darker = (lut.astype(np.uint16) * 3 // 4).astype(np.uint8)
+    darker[-1] = lut[-1]  # code -1 (nothing hit) indexes the very last row: the plain background
+    return np.take(np.concatenate([lut, darker]), painted, axis=0)
+
+
 def _face_colors(view: _View, boxes: BoxList) -> np.ndarray:
     """Colour per face code: (3N + 7, 3) uint8.
 
@@ -494,7 +530,7 @@ def _face_colors(view: _View, boxes: BoxList) -> np.ndarray:
 def segmentation_frame(owner: np.ndarray, colors: np.ndarray) -> np.ndarray:
     """(H, W, 3) uint8 instance frame: ``colors[k]`` where owner is k, black where -1."""
     lookup = np.concatenate([np.asarray(colors, np.uint8).reshape(-1, 3), np.zeros((1, 3), np.uint8)])
-    return lookup[owner]
+    return np.take(lookup, owner, axis=0)
 
 
 def visible_pixel_counts(owner: np.ndarray, n_owners: int | None = None) -> np.ndarray:
@@ -533,6 +569,8 @@ class InstanceOutputs:
     instance_detections2D: dict[str, list[int]]
     color_to_object_id: dict[tuple[int, int, int], str]
     object_id_to_color: dict[str, tuple[int, int, int]]
+    #: Pixels per owner index (as :func:`visible_pixel_counts`), for the visibility rule.
+    pixel_counts: np.ndarray
 
 
 def instance_outputs(owner: np.ndarray, owners: Sequence[str], colors: np.ndarray | None = None) -> InstanceOutputs:
@@ -549,27 +587,18 @@ def instance_outputs(owner: np.ndarray, owners: Sequence[str], colors: np.ndarra
         colors = owner_colors(owners)
     colors = np.asarray(colors, np.uint8).reshape(-1, 3)
     frame = segmentation_frame(owner, colors)
-    color_tuples = [tuple(int(c) for c in row) for row in colors]
+    color_tuples = [tuple(row) for row in colors.tolist()]
     object_id_to_color = {name: color_tuples[k] for k, name in enumerate(owners)}
     color_to_object_id = {color_tuples[k]: name for k, name in enumerate(owners)}
     masks: dict[str, np.ndarray] = {}
     detections: dict[str, list[int]] = {}
-    height, width = owner.shape
     counts = visible_pixel_counts(owner, len(owners))
     present = [k for k in np.flatnonzero(counts).tolist() if "|" in owners[k]]
-    if present:
-        rows_any = np.zeros((len(owners), height), np.bool_)
-        cols_any = np.zeros((len(owners), width), np.bool_)
-        rr, cc = np.nonzero(owner >= 0)
-        ks = owner[rr, cc]
-        rows_any[ks, rr] = True
-        cols_any[ks, cc] = True
-        for k in present:
-            name = owners[k]
-            masks[name] = owner == k
-            row_hits = np.flatnonzero(rows_any[k])
-            col_hits = np.flatnonzero(cols_any[k])
-            detections[name] = [
-                int(col_hits[0]), int(row_hits[0]) + 1, int(col_hits[-1]), int(row_hits[-1]) + 1
-            ]
-    return InstanceOutputs(frame, masks, detections, color_to_object_id, object_id_to_color)
+    for k in present:
+        name = owners[k]
+        mask = owner == k
+        row_hits = np.flatnonzero(mask.any(axis=1))
+        col_hits = np.flatnonzero(mask.any(axis=0))
+        masks[name] = mask
+        detections[name] = [int(col_hits[0]), int(row_hits[0]) + 1, int(col_hits[-1]), int(row_hits[-1]) + 1]
+    return InstanceOutputs(frame, masks, detections, color_to_object_id, object_id_to_color, counts)

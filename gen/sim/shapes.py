@@ -242,6 +242,23 @@ def _counter(f: _Local) -> list[Part]:
     ]
 
 
+def _dresser(f: _Local) -> list[Part]:
+    """A chest of drawers: body, a lighter top, drawer seams and knobs on the front."""
+    top = f.fy(0.03, 0.2)
+    out = 0.004 / f.depth
+    knob = 0.02 / f.depth
+    parts: list[Part] = [
+        (f.part(0, 1, 0, 1 - top, 0, 1), BODY),
+        (f.part(0, 1, 1 - top, 1, 0, 1), LIGHTER),
+    ]
+    for level in (0.34, 0.64):
+        parts.append((f.part(0.03, 0.97, level - 0.01, level, 1, 1 + out), SEAM))
+    for y0, y1 in ((0.06, 0.33), (0.35, 0.63), (0.65, 0.93)):
+        mid = (y0 + y1) / 2
+        parts.append((f.part(0.45, 0.55, mid - 0.025, mid + 0.025, 1, 1 + knob), HANDLE))
+    return parts
+
+
 def _toilet(f: _Local) -> list[Part]:
     bowl = min(0.42 / f.height, 0.8)
     tank = f.fd(0.2, 0.45)
@@ -335,6 +352,7 @@ _FIXED: dict[str, Callable[[_Local], list[Part]]] = {
     "Bed": _bed,
     "CounterTop": _counter,
     "Toilet": _toilet,
+    "Dresser": _dresser,
     "FloorLamp": _lamp,
     "DeskLamp": _lamp,
     "Lamp": _lamp,
