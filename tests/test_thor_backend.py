@@ -984,3 +984,24 @@ def test_unsupported_or_mismatched_ai2thor_versions_are_refused() -> None:
     other = "2.1.0" if installed and installed.startswith("5") else "5.0.0"
     with pytest.raises(ThorBackendError, match="is installed"):
         ThorController(version=other)
+
+
+def test_without_ai2thor_the_backend_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thor, "installed_ai2thor_version", lambda: None)
+    with pytest.raises(ThorBackendError) as caught:
+        ThorController()
+    assert one_line(caught.value) == "the thor backend needs the ai2thor package: pip install 'alfred-gen[thor]'"
+
+
+def test_modules_import_without_ai2thor() -> None:
+    """The CLI options and the fail-fast checks must not need the optional extra."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['ai2thor'] = None\n"
+        "import alfred_gen.sim.thor as t, alfred_gen.sim.thor_adapt, alfred_gen.sim.thor_versions\n"
+        "print(sorted(t.PROFILES))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "['2.1', '5']"
