@@ -179,3 +179,38 @@ def test_vet_uses_the_injected_controller(heat_traj):
 
     assert vet_trajectory(heat_traj, controller_factory=factory).ok
     assert len(made) == 1 and made[0].scene.name == scripts.SCENE
+
+
+# --- determinism --------------------------------------------------------------------------------
+METADATA_DIGEST = """
+import hashlib, json, sys
+sys.path.insert(0, sys.argv[1])
+import replay_scripts
+from alfred_gen.replay.execute import execute_low_actions
+from alfred_gen.replay.restore import make_replay_controller, restore_scene
+traj = replay_scripts.heat_mug_trajectory()
+digest = hashlib.sha256()
+def keep(low_idx, api_action, event):
+    digest.update(json.dumps(event.metadata, sort_keys=True).encode())
+controller = make_replay_controller()
+start = restore_scene(controller, traj["scene"])
+keep(-1, None, start)
+execute_low_actions(controller, traj["plan"]["low_actions"], start, on_step=keep)
+print(digest.hexdigest())
+"""
+
+
+def test_replay_metadata_is_byte_identical_across_processes_and_hash_seeds():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        run = subprocess.run([sys.executable, "-c", METADATA_DIGEST, str(Path(__file__).parent)],
+                             capture_output=True, text=True, env=env, timeout=120)
+        assert run.returncode == 0, run.stderr
+        digests.add(run.stdout.strip())
+    assert len(digests) == 1
