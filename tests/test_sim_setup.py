@@ -135,3 +135,14 @@ def test_reset_by_name_and_back_to_the_initial_state() -> None:
     sim.stop()
     with pytest.raises(RuntimeError):
         sim.step("Pass")
+
+
+def test_make_controller_backends() -> None:
+    from alfred_gen.errors import ExitCode, UserError
+    from alfred_gen.sim import make_controller
+
+    sim = make_controller("lite", scene=fixtures.bedroom(), visibility_distance=2.0)
+    assert isinstance(sim, LiteController) and sim.visibility_distance == 2.0
+    with pytest.raises(UserError) as error:
+        make_controller("unity")
+    assert error.value.code == ExitCode.USAGE

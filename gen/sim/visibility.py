@@ -59,16 +59,21 @@ class GeometricVisibility:
             return candidates, distance
         forward, right, up = camera.basis()
         t = math.tan(math.radians(camera.fov) / 2.0)
-        rel = centers - c
-        in_view = candidates.copy()
-        for normal in (t * forward - right, t * forward + right, t * forward - up, t * forward + up, forward):
-            reach = rel @ normal + halves @ np.abs(normal)
-            in_view &= reach >= 0.0
+        # Inward normals of the four side planes and the camera plane; a box is (conservatively)
+        # in view unless it lies wholly outside one of them.
+        planes = np.stack([t * forward - right, t * forward + right, t * forward - up, t * forward + up, forward])
+        reach = (centers - c) @ planes.T + halves @ np.abs(planes).T
+        in_view = candidates & (reach >= 0.0).all(axis=1)
         idx = np.nonzero(in_view)[0]
         if len(idx) and len(world.wall_lo):
-            starts = np.repeat(c[None, :], 2 * len(idx), axis=0)
             ends = np.concatenate([nearest[idx], centers[idx]])
-            blocked = segments_hit_boxes(starts, ends, world.wall_lo, world.wall_hi)
-            occluded = blocked[: len(idx)] & blocked[len(idx):]
-            in_view[idx[occluded]] = False
+            # Only walls overlapping the region the sight lines span can be in the way.
+            span_lo = np.minimum(ends.min(axis=0), c)
+            span_hi = np.maximum(ends.max(axis=0), c)
+            near_walls = ((world.wall_lo <= span_hi) & (world.wall_hi >= span_lo)).all(axis=1)
+            if near_walls.any():
+                starts = np.broadcast_to(c, ends.shape)
+                blocked = segments_hit_boxes(starts, ends, world.wall_lo[near_walls], world.wall_hi[near_walls])
+                occluded = blocked[: len(idx)] & blocked[len(idx):]
+                in_view[idx[occluded]] = False
         return in_view, distance
