@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
+import numpy as np
 import pytest
 
 from alfred_gen.sim import fixtures
@@ -201,3 +203,52 @@ def test_visible_means_within_the_visibility_distance(kitchen: LiteController) -
     ok(kitchen, "Initialize", gridSize=0.25, visibilityDistance=3.0)
     seen = {o["objectType"] for o in kitchen.last_event.metadata["objects"] if o["visible"]}
     assert {"CounterTop", "Mug"} <= seen
+
+
+# --- hooks for the renderer and for pixel visibility ---------------------------------------------
+def test_old_events_keep_their_snapshot() -> None:
+    actions = [{"action": "TeleportFull", "x": 0.0, "y": 0.9, "z": 0.25, "rotation": 180, "horizon": 30},
+               {"action": "PickupObject", "objectId": "Potato|+00.20|+00.79|-00.60"},
+               {"action": "MoveAhead"}, {"action": "RotateLeft"}]
+    eager = LiteController(fixtures.kitchen())
+    seen_at_once = [json.dumps(eager.step(a).metadata, sort_keys=True) for a in actions]
+    lazy = LiteController(fixtures.kitchen())
+    events = [lazy.step(a) for a in actions]
+    assert [json.dumps(e.metadata, sort_keys=True) for e in events] == seen_at_once
+    assert len(set(seen_at_once)) == len(actions)
+
+
+def test_render_boxes_list_what_is_drawn(kitchen: LiteController) -> None:
+    go(kitchen, *TABLE)
+    tomato = oid(kitchen, "Tomato")
+    ok(kitchen, "PickupObject", objectId=oid(kitchen, "Knife"))
+    ok(kitchen, "SliceObject", objectId=tomato)
+    boxes = kitchen.world.render_boxes()
+    walls = [b for b in boxes if b[0] is None]
+    assert len(walls) == len(kitchen.scene.walls) and all(b[2] == "Wall" for b in walls)
+    listed = {b[0]: b for b in boxes if b[0] is not None}
+    assert tomato not in listed and f"{tomato}|TomatoSliced_1" in listed
+    assert oid(kitchen, "Knife") in listed  # held objects are drawn too
+    fridge = listed[oid(kitchen, "Fridge")]
+    assert fridge[2] == "Fridge" and fridge[1][0].lo == pytest.approx((1.8, 0.0, 0.5))
+    camera = kitchen.camera()
+    assert camera.position[1] == pytest.approx(kitchen.scene.agent_y + 0.75)
+    assert (camera.yaw, camera.pitch, camera.fov, camera.width) == (180.0, 30.0, 90.0, 300)
+
+
+def test_visibility_model_and_renderer_plug_in() -> None:
+    def everything(world, camera, max_distance):
+        _, _, eligible = world.arrays()
+        return eligible.copy(), np.zeros(len(world.objects))
+
+    frames = []
+
+    def renderer(sim):
+        frames.append(sim.camera().yaw)
+        return {"frame": np.zeros((sim.height, sim.width, 3), np.uint8)}
+
+    sim = LiteController(fixtures.kitchen(), visibility=everything, renderer=renderer)
+    assert sim.last_event.frame.shape == (300, 300, 3)
+    ok(sim, "PickupObject", objectId=oid(sim, "Apple"))  # across the room, but the model says visible
+    assert frames == [0.0, 0.0]
+    assert sim.last_event.depth_frame is None
