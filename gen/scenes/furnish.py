@@ -190,7 +190,8 @@ class RoomBuilder:
             position = (cx, box.lo[1] if box.lo[1] <= 0.001 else cy, cz)
         position = tuple(round(c, 4) + 0.0 for c in position)  # type: ignore[assignment]
         if object_id is None:
-            object_id = self._unique_id(object_type, position)  # type: ignore[arg-type]
+            position = self._unique_position(object_type, position)  # type: ignore[arg-type]
+            object_id = format_object_id(object_type, position)  # type: ignore[arg-type]
         obj = SceneObject(
             object_type=object_type,
             position=position,  # type: ignore[arg-type]
@@ -203,15 +204,15 @@ class RoomBuilder:
         self.objects.append(obj)
         return obj
 
-    def _unique_id(self, object_type: str, position: tuple[float, float, float]) -> str:
+    def _unique_position(self, object_type: str, position: tuple[float, float, float]) -> tuple[float, float, float]:
+        """The position, moved by whole centimetres along x if another object of the type already
+        has the id it would give (ids keep two decimals)."""
         taken = {o.object_id for o in self.objects}
         x, y, z = position
-        candidate = format_object_id(object_type, (x, y, z))
         nudge = 0
-        while candidate in taken:
+        while format_object_id(object_type, (round(x + 0.01 * nudge, 4), y, z)) in taken:
             nudge += 1
-            candidate = format_object_id(object_type, (x + 0.01 * nudge, y, z))
-        return candidate
+        return (round(x + 0.01 * nudge, 4) + 0.0, y, z)
 
 
 # --- pieces shared by several room types -----------------------------------------------------------

@@ -66,6 +66,7 @@ def camera_axes(rotation: float, horizon: float) -> tuple[np.ndarray, np.ndarray
     return forward, right, up
 
 
+@lru_cache(maxsize=512)
 def face_samples(box: Box) -> tuple[np.ndarray, np.ndarray]:
     """Points spread over all six faces of ``box`` and each point's outward face normal (P x 3 each).
 
@@ -92,7 +93,10 @@ def face_samples(box: Box) -> tuple[np.ndarray, np.ndarray]:
             normal[:, axis] = sign
             points.append(face)
             normals.append(normal)
-    return np.concatenate(points), np.concatenate(normals)
+    all_points, all_normals = np.concatenate(points), np.concatenate(normals)
+    all_points.setflags(write=False)  # cached: shared by every caller
+    all_normals.setflags(write=False)
+    return all_points, all_normals
 
 
 def _segments_blocked(starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -256,6 +260,19 @@ def best_interaction_pose(
     return best[1] if best else None
 
 
+#: The views tried from each candidate point: every rotation with every horizon.
+_VIEW_ROTATIONS = np.array([r for r in ROTATIONS for _ in HORIZONS], dtype=float)
+_VIEW_HORIZONS = np.array([h for _ in ROTATIONS for h in HORIZONS], dtype=float)
+_VIEW_RANKS = np.array([rank for _ in ROTATIONS for rank in range(len(HORIZONS))], dtype=float)
+
+
+@lru_cache(maxsize=1)
+def _all_view_axes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(forward, right, up) of every view, each V x 3."""
+    axes = [camera_axes(r, h) for r, h in zip(_VIEW_ROTATIONS, _VIEW_HORIZONS)]
+    return tuple(np.array([a[i] for a in axes]) for i in range(3))  # type: ignore[return-value]
+
+
 #: Candidates tried first, and the score that makes trying further ones unnecessary.
 GOOD_BATCH = 6
 GOOD_SCORE = 0.3
@@ -275,18 +292,27 @@ def _best_in_batch(
     usable = in_reach & (clear.sum(axis=1) >= MIN_VISIBLE_POINTS)
     if not usable.any():
         return None
-    best: tuple[tuple[float, ...], Pose] | None = None
-    spacing = np.abs(floor_distance - 0.55)
-    for rotation in ROTATIONS:
-        for rank, horizon in enumerate(HORIZONS):
-            seen = (clear & in_view(rel, rotation, horizon)).sum(axis=1)
-            ok = usable & (seen >= MIN_VISIBLE_POINTS) & (seen >= MIN_VISIBLE_SHARE * facing)
-            for k in np.nonzero(ok)[0]:
-                share = seen[k] / max(facing[k], 1)
-                x, z = float(chosen[k, 0]), float(chosen[k, 1])
-                score = (round(float(share) - 0.08 * rank - 0.25 * float(spacing[k]), 6), -x, -z, -rotation, -horizon)
-                if best is None or score > best[0]:
-                    best = (score, Pose(x, z, rotation, horizon))
+    # Every (rotation, horizon) at once: V views; points in view per candidate and view (K x V).
+    forward, right, up = _all_view_axes()
+    depth = rel @ forward.T  # (K, P, V)
+    limit = depth * (math.tan(math.radians(HALF_FOV)) * FOV_MARGIN)
+    inside = (depth > 0.05) & (np.abs(rel @ right.T) <= limit) & (np.abs(rel @ up.T) <= limit)
+    seen = (inside & clear[:, :, None]).sum(axis=1)
+    ok = usable[:, None] & (seen >= MIN_VISIBLE_POINTS) & (seen >= MIN_VISIBLE_SHARE * facing[:, None])
+    if not ok.any():
+        return None
+    rotations, ranks = _VIEW_ROTATIONS, _VIEW_RANKS
+    share = seen / np.maximum(facing, 1)[:, None]
+    spacing = np.abs(floor_distance - 0.55)[:, None]
+    score = np.round(share - 0.08 * ranks[None, :] - 0.25 * spacing, 6)
+    k_index, v_index = np.nonzero(ok)
+    keys = (
+        -_VIEW_HORIZONS[v_index], -rotations[v_index], -chosen[k_index, 1], -chosen[k_index, 0], score[k_index, v_index]
+    )
+    pick = np.lexsort(keys)[-1]  # lexsort: last key is primary; take the maximum
+    k, v = int(k_index[pick]), int(v_index[pick])
+    pose = Pose(float(chosen[k, 0]), float(chosen[k, 1]), int(rotations[v]), int(_VIEW_HORIZONS[v]))
+    best = ((float(score[k, v]), -pose.x, -pose.z, -pose.rotation, -pose.horizon), pose)
     return best
 
 

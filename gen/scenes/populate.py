@@ -138,11 +138,13 @@ def _swapped(box: Box, sx: float, sz: float) -> bool:
 
 
 def _collides(b: RoomBuilder, box: Box, host: SceneObject) -> bool:
-    """Whether ``box`` intersects any object other than its host and what the host sits within."""
+    """Whether ``box`` intersects any object other than its host and the furniture the host is
+    part of (a drawer's dresser, a basin's bathtub). Loose objects always count."""
     for other in b.objects:
         if other is host:
             continue
-        if overlaps3(box, other.box) and not overlaps3(host.box, other.box):
+        loose = OBJECT_TYPES[other.object_type].pickupable
+        if overlaps3(box, other.box) and (loose or not overlaps3(host.box, other.box)):
             return True
         if any(overlaps3(box, part) for part in other.parts):
             return True

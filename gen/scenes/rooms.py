@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 from alfred_gen.sim.scene import Box
 
@@ -93,7 +94,7 @@ class WallEdge:
     def length(self) -> float:
         return abs(self.end[0] - self.start[0]) + abs(self.end[1] - self.start[1])
 
-    @property
+    @cached_property
     def direction(self) -> tuple[int, int]:
         dx = self.end[0] - self.start[0]
         dz = self.end[1] - self.start[1]
@@ -107,8 +108,11 @@ class WallEdge:
 
     def footprint(self, along0: float, along1: float, inward0: float, inward1: float) -> Rect:
         """The rectangle spanning [along0, along1] along the edge and [inward0, inward1] into the room."""
-        ax, az = self.point(along0, inward0)
-        bx, bz = self.point(along1, inward1)
+        dx, dz = self.direction
+        nx, nz = self.normal
+        sx, sz = self.start
+        ax, az = sx + dx * along0 + nx * inward0, sz + dz * along0 + nz * inward0
+        bx, bz = sx + dx * along1 + nx * inward1, sz + dz * along1 + nz * inward1
         return Rect(min(ax, bx), min(az, bz), max(ax, bx), max(az, bz))
 
     @property
