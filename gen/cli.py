@@ -132,6 +132,33 @@ def verify(directory: str, jobs: int, backend: str) -> None:
     sys.exit(verify_directory(directory, jobs=jobs, backend=backend, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the spawn and the start pose.")
+@click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep.")
+@click.option("--object", "object_target", required=True, help="Object class to pick up, e.g. Apple.")
+@click.option("--receptacle", "parent_target", default="", help="Destination receptacle class (the lamp for look_at).")
+@click.option("--mrecep", default="", help="Movable receptacle class (pick_and_place_with_movable_recep).")
+@click.option("--toggle", default="", help="Lamp class (look_at_obj_in_light).")
+@click.option("--sliced", is_flag=True, help="The object must be a slice (cut with a knife first).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
+@click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
+@click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
+def generate(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str,
+             toggle: str, sliced: bool, out: str, trial_id: str | None, no_frames: bool, time_limit: float) -> None:
+    """Generate one vetted trajectory into OUT/<task dir>/<trial>/ (for debugging; the sampler makes many).
+
+    \b
+    Example:
+      alfred-gen generate --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple --receptacle CounterTop --out out/
+    """
+    from alfred_gen.generate import generate_command
+
+    sys.exit(generate_command(scene, seed, task_type, object_target, parent_target, mrecep, toggle, sliced, out,
+                              trial_id, time_limit, not no_frames, echo=click.echo))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: turns UserError into one line and its exit code."""
     try:

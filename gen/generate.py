@@ -111,6 +111,12 @@ class _Failed(Exception):
         self.detail = " ".join(detail.split())
 
 
+def check_trial_id(trial_id: str) -> None:
+    """ValueError unless ``trial_id`` is ``trial_`` plus letters, digits and underscores."""
+    if not isinstance(trial_id, str) or not _TRIAL_ID.match(trial_id):
+        raise ValueError(f"trial id must look like trial_T20190908_051157_836345, got {trial_id!r}")
+
+
 def default_trial_id(seed: int) -> str:
     """A ``trial_T<8>_<6>_<6>`` id made from a seed's digits (ALFRED's shape, no clock)."""
     digits = f"{abs(int(seed)) % 10**20:020d}"
@@ -239,8 +245,7 @@ def generate_trajectory(
     Returns a :class:`GenerationResult`; ``reason`` is one of :data:`REASONS`. Raises UserError for
     an unknown scene or task type, ValueError for a malformed ``trial_id``.
     """
-    if not isinstance(trial_id, str) or not _TRIAL_ID.match(trial_id):
-        raise ValueError(f"trial_id must look like trial_T20190908_051157_836345, got {trial_id!r}")
+    check_trial_id(trial_id)
     get_task_type(task.task_type)
     room = _resolve_scene(scene)
     out_root = Path(out_root)
@@ -403,9 +408,10 @@ def generate_command(
     task = make_task(task_type, object_target, parent_target, mrecep_target, toggle_target, sliced)
     trial = trial_id or default_trial_id(seed)
     try:
-        result = generate_trajectory(task, scene, seed, out, trial, time_limit=time_limit, frames=frames)
+        check_trial_id(trial)
     except ValueError as error:
         raise UserError(str(error), ExitCode.USAGE) from None
+    result = generate_trajectory(task, scene, seed, out, trial, time_limit=time_limit, frames=frames)
     total = sum(result.timings.values())
     if result.ok:
         traj = result.traj or {}
