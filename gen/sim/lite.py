@@ -12,6 +12,20 @@ An unknown action, an unknown or malformed argument, or an unmet precondition gi
 event (``lastActionSuccess`` false, the reason in ``errorMessage``) and changes nothing; it never
 raises. Visibility is geometric by default (see :mod:`alfred_gen.sim.visibility`); a
 renderer-backed model plugs in through ``visibility=`` and images through ``renderer=``.
+
+What other pieces use:
+
+- ``sim.last_event.metadata``: THOR 2.1 metadata of the current state (read-only dicts).
+- ``sim.scene``: the static Scene; ``sim.world``: the live :class:`~alfred_gen.sim.world.World`
+  (``world.objects``, ``world.by_id``, ``world.held``, ``world.heated/cooled/cleaned`` — ALFRED's
+  env bookkeeping of what a running microwave / a closing fridge / a running faucet affected).
+- ``sim.camera()``: camera position (agent y + ``camera_y_offset``, 0.75 as ALFRED initialises
+  THOR), yaw, pitch (= horizon), fov, width, height — what a renderer needs.
+- ``sim.world.render_boxes()``: ``[(object_id | None, [Box, ...], type_name)]``, walls first.
+- ``sim.visibility_state()``: ``(visible, distance)`` arrays over ``world.objects`` for now.
+- ``LiteController(visibility=model)``: ``model(world, camera, max_distance) -> (visible,
+  distance)``; ``LiteController(renderer=fn)``: ``fn(sim) -> {"frame": ..., "depth_frame": ...,
+  "instance_segmentation_frame": ..., "instance_masks": ..., ...}`` called after every step.
 """
 
 from __future__ import annotations

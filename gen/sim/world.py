@@ -25,7 +25,7 @@ import numpy as np
 
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.catalogue import ObjectType
-from alfred_gen.sim.scene import GRID_SIZE, Box, Scene, format_object_id, grid_key
+from alfred_gen.sim.scene import Box, Scene, format_object_id, grid_key
 
 #: Camera height above the agent's body origin (ALFRED initialises THOR with cameraY=0.75).
 CAMERA_Y_OFFSET = 0.75
@@ -612,7 +612,3 @@ def spawn_id(obj: WorldObject) -> str:
     ``metadata["position"]`` and from a recorded ``object_poses`` entry.
     """
     return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]
-
-
-def snap_to_grid(value: float) -> float:
-    return round(value / GRID_SIZE) * GRID_SIZE
