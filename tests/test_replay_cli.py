@@ -77,7 +77,7 @@ def test_frame_schedule_first_entry_is_before_the_action_others_after():
 def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
     first, second = tmp_path / "first", tmp_path / "second"
     for out in (first, second):
-        outcome = replay_to_directory(heat_traj, out, depth=True, seg=True, controller_factory=rendering_controller)
+        outcome = replay_to_directory(heat_traj, out, depth=True, seg=True, controller_factory=scripts.rendering_controller)
         assert outcome.ok and outcome.frames == len(heat_traj["images"])
         assert outcome.written == ["depth_images", "instance_masks", "raw_images"]
     names = sorted(p.name for p in (first / "raw_images").iterdir())
@@ -96,8 +96,8 @@ def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
 def test_replay_image_i_shows_the_state_before_low_action_i(tmp_path, heat_traj):
     from alfred_gen.replay.restore import restore_scene
 
-    replay_to_directory(heat_traj, tmp_path, controller_factory=rendering_controller)
-    sim = rendering_controller()
+    replay_to_directory(heat_traj, tmp_path, controller_factory=scripts.rendering_controller)
+    sim = scripts.rendering_controller()
     events = [restore_scene(sim, heat_traj["scene"])]
     for low in heat_traj["plan"]["low_actions"]:
         events.append(sim.step(low["api_action"]))
