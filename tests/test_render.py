@@ -123,13 +123,16 @@ POSES = [
 ]
 
 
-@pytest.mark.parametrize("fridge_open", [False, True])
-def test_renderer_agrees_with_brute_force_reference(fridge_open):
-    """Exact depth and owner of every pixel, from many poses; ties may go either way."""
+@pytest.mark.parametrize("fridge_open, size", [(False, (160, 120)), (True, (160, 120)), (True, (75, 51))])
+def test_renderer_agrees_with_brute_force_reference(fridge_open, size):
+    """Exact depth and owner of every pixel, from many poses; ties may go either way.
+
+    Odd sizes have a centre row/column whose ray runs exactly along a plane's axis.
+    """
     boxes = kitchen(fridge_open)
     reference_boxes = shell_as_boxes(boxes)
     for x, z, rotation, horizon in POSES:
-        camera = Camera(x, EYE, z, rotation, horizon, width=160, height=120)
+        camera = Camera(x, EYE, z, rotation, horizon, width=size[0], height=size[1])
         frames = render(camera, boxes)
         depth, owner, tie = reference_render(camera, reference_boxes)
         assert np.allclose(frames.depth, depth, rtol=2e-7, atol=1e-6), (x, z, rotation, horizon)
@@ -231,6 +234,44 @@ def test_camera_conventions():
     _, v_level, _ = camera.project(np.array([0.0, 0.0, 2.0]))
     _, v_down, _ = down.project(np.array([0.0, 0.0, 2.0]))
     assert v_down < v_level  # looking down brings the floor spot up towards the centre
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_each_face_is_painted_with_the_shade_of_its_world_normal(rotation):
+    """Rebuild each pixel's hit point from depth, find the face it lies on, check its colour."""
+    from alfred_gen.sim.palette import SHADE_BY_NORMAL
+
+    base = np.array([200, 120, 60])
+    builder = BoxListBuilder()
+    lo, hi = np.array([4.6, 0.0, 4.6]), np.array([5.4, 1.0, 5.4])
+    builder.add(lo, hi, base, "Block|1")
+    # Stand off to one side of the box's front, above it, looking down at it.
+    back = {0: (-0.6, -1.6), 90: (-1.6, 0.6), 180: (0.6, 1.6), 270: (1.6, -0.6)}[rotation]
+    camera = Camera(5.0 + back[0], 1.6, 5.0 + back[1], rotation, 30)
+    frames = render(camera, builder.build())
+    right, up, forward = camera.basis()
+    cols, rows = camera.pixel_offsets()
+    r, c = np.nonzero(frames.owner == 0)
+    points = camera.position + frames.depth[r, c, None].astype(np.float64) * (
+        forward + cols[c, None] * right + rows[r, None] * up
+    )
+    interior = np.ones(len(r), bool)  # skip outline pixels (one pixel wide, darker by design)
+    for dr, dc in ((-1, 0), (0, -1)):
+        rr, cc = np.clip(r + dr, 0, 299), np.clip(c + dc, 0, 299)
+        same = frames.owner[rr, cc] == 0
+        interior &= same
+    seen = set()
+    for axis in range(3):
+        for high, plane in ((0, lo[axis]), (1, hi[axis])):
+            on_face = (np.abs(points[:, axis] - plane) < 1e-4) & interior
+            if on_face.sum() < 30:
+                continue
+            seen.add((axis, high))
+            expected = np.rint(base * SHADE_BY_NORMAL[axis][high]).astype(np.uint8)
+            colors = frames.rgb[r[on_face], c[on_face]]
+            # All but the pixels next to the face's own edges (outlines) carry the face colour.
+            assert (colors == expected).all(axis=1).mean() > 0.85, (axis, high)
+    assert (1, 1) in seen and len(seen) == 3  # the top and two side faces
 
 
 def test_yaw_off_the_90_degree_grid_is_refused():

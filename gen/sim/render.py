@@ -1,27 +1,51 @@
 """Numpy z-buffer renderer of axis-aligned boxes: RGB, depth and instance segmentation in one pass.
 
-The `lite` world is made of axis-aligned boxes (walls, floor, furniture parts, objects) and the
-agent only turns in 90-degree steps, so the camera's right axis is always a world axis ``a``. That
-makes ray/box slab tests *separable*: for the ray of pixel (row, col) the ``a`` slab depends only
-on the column, and the ``y`` and the other horizontal slab only on the row. Per box, the renderer
-computes entry/exit depths per row (N x H) and per column (N x W) once, vectorised over all boxes,
-then z-buffers each box inside its screen rectangle with a handful of whole-array operations:
-``enter = max(row_enter, col_enter)``, ``exit = min(row_exit, col_exit)``, hit where
-``enter <= exit`` and nearer than the buffer. Depth is exact ray/box intersection (THOR's z-depth,
-since the ray's forward component is 1), so masks, depth and visibility agree by construction.
+The `lite` world is made of axis-aligned boxes (furniture parts, objects) inside a rectangular
+room, and the agent only turns in 90-degree steps, so the camera's right axis is always a world
+axis ``a``. That makes ray/box slab tests *separable*: for the ray of pixel (row, col) the ``a``
+slab depends only on the column, the ``y`` slab and the other horizontal (``b``) slab only on the
+row. Per box, entry/exit depths are computed per row (N x H) and per column (N x W), vectorised
+over all boxes; each box is then z-buffered inside its screen rectangle with a handful of
+whole-array operations: ``enter = max(row_enter, col_enter)``, ``exit = min(row_exit,
+col_exit)``, hit where ``enter <= exit`` and not behind the buffer. The room's floor, walls and
+ceiling are drawn first, analytically, as the point where each ray leaves the room's interior.
+Depth is the exact ray/box intersection and, because each ray's forward component is 1, it is
+THOR's depth (distance along the view axis, Unity's linear eye depth), not the ray length. Masks,
+depth and visibility therefore agree by construction.
 
-Integration sketch (for the simulator's Event)::
+Conventions: depth is float32 metres, :data:`FAR_DEPTH` (THOR's 20 m far plane) where nothing is
+hit; surfaces nearer than THOR's 0.1 m near plane are clipped. Where two surfaces are at exactly
+the same depth, the box later in the list wins (deterministic).
 
-    static = build_static(...)             # BoxList of walls/floor/ceiling/fixed furniture, once
-    dynamic = BoxListBuilder()             # each step: movable objects and open/closed receptacles
-    dynamic.add_object(obj_type, obj_id, box, is_open=..., facing=...)
-    boxes = BoxList.concat(static, dynamic.build())
-    frames = render(camera, boxes, rgb=True, depth=True, seg=True)
-    counts = visible_pixel_counts(frames.owner, len(boxes.owners))
+Integration with the simulator (per reset, then per step)::
 
-Owners are names: THOR object ids (``Apple|+00.10|+00.90|-01.20``) for simulation objects and plain
-names (``Floor``, ``Wall``, ``Ceiling``) for structure; :func:`instance_outputs` follows THOR and only
-reports ids containing ``|`` as instances, while every owner gets a segmentation colour.
+    # Once per reset: what never moves or changes shape.
+    static = BoxListBuilder()
+    static.set_room(Box((x0, floor_y, z0), (x1, ceiling_y, z1)))   # owners Floor / Wall / Ceiling
+    for wall in walls_not_on_the_room_bounds:                       # L-shaped rooms, partitions
+        static.add_box(wall, type_color("Wall", "Wall"), "Wall")
+    for obj in fixed_furniture:                                     # not pickupable, not openable
+        static.add_object(obj.object_type, obj.object_id, obj.box, facing=front_yaw(obj))
+    static_boxes = static.build()
+
+    # Each step whose world changed (cache the BoxList otherwise): what moves or opens.
+    dynamic = BoxListBuilder()
+    for obj in movable_or_openable_objects:
+        box = obj.box.translated(*content_offset(parent.type, parent.box, parent.is_open, parent_facing))
+        dynamic.add_object(obj.object_type, obj.object_id, box, is_open=obj.is_open, facing=...)
+    boxes = BoxList.concat(static_boxes, dynamic.build())
+
+    camera = Camera(agent_x, agent_y + 0.675, agent_z, rotation, horizon)
+    frames = render(camera, boxes, rgb=want_rgb, depth=want_depth, seg=True)
+    out = instance_outputs(frames.owner, boxes.owners)   # THOR's Event segmentation fields
+    distances = box_distances(camera.position, object_lo, object_hi)
+    visible = visible_owners(out.pixel_counts, distances)   # >= 10 pixels and within 1.5 m
+
+``content_offset`` is non-zero only for the contents of an open drawer (drawn slid out with it);
+``front_yaw`` of a receptacle is ``(interaction_pose.rotation + 180) % 360``. Owners are names:
+THOR object ids (``Apple|+00.10|+00.90|-01.20``) for simulation objects and plain names (``Floor``,
+``Wall``, ``Ceiling``) for structure; :func:`instance_outputs` follows THOR: only ids with ``|``
+get instance masks and detections, while every owner gets a segmentation colour.
 """
 
 from __future__ import annotations
@@ -316,6 +340,7 @@ def _slab(lo: np.ndarray, hi: np.ndarray, origin: float, direction: np.ndarray) 
     entry is the lo plane, elsewhere the hi plane. Multiplying by the inverse beats min/max of two
     divisions. A zero direction gives infinities (inside the slab: all, outside: nothing).
     """
+    direction = direction + 0.0  # -0.0 (the centre column of an odd-width image) becomes +0.0
     with np.errstate(divide="ignore"):
         inverse = 1.0 / direction
     positive = np.flatnonzero(direction >= 0)
@@ -445,6 +470,7 @@ def _rasterise(
     cx32 = col_exit.astype(np.float32)
     base = (3 * ids).astype(np.int32)
     row_code = (enter_y < enter_b).astype(np.int32) + 1 + base[:, None] if faces else None
+    in_a_slab = (lo[:, a] <= origin[a]) & (origin[a] <= hi[:, a])
     size = height * width
     enter_buf = np.empty(size, np.float32)
     exit_buf = np.empty(size, np.float32)
@@ -469,7 +495,10 @@ def _rasterise(
         if close[k]:
             hit &= enter >= NEAR_PLANE
         np.copyto(zsub, enter, where=hit)
-        if row_code is not None:
+        if row_code is not None and in_a_slab[k]:
+            # The camera is level with the box along a: its a-faces are never seen.
+            np.copyto(code[r0:r1, c0:c1], row_code[k, r0:r1, None], where=hit)
+        elif row_code is not None:
             face = code_buf[:count].reshape(shape)
             side = side_buf[:count].reshape(shape)
             np.greater_equal(col_in, row_in, out=side)
