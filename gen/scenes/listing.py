@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from alfred_gen.scenes.rooms import WALL_THICKNESS
 from alfred_gen.sim.catalogue import OBJECT_TYPES
-from alfred_gen.sim.scene import Scene
+from alfred_gen.sim.scene import Scene, room_type_of
 
 COLUMNS = ("num", "name", "room type", "size (m)", "reachable", "receptacles", "objects")
 
@@ -58,11 +58,8 @@ def list_scenes(echo: Callable[[str], None], room_type: str | None = None) -> in
     """Print the table of all procedural rooms (optionally of one room type); returns the exit code."""
     from alfred_gen.scenes.library import get_scene, scene_numbers
 
-    rows = []
-    for number in scene_numbers():
-        scene = get_scene(number)
-        if room_type is None or scene.room_type == room_type:
-            rows.append(scene_row(scene))
+    numbers = [n for n in scene_numbers() if room_type is None or room_type_of(n) == room_type]
+    rows = [scene_row(get_scene(number)) for number in numbers]
     for line in format_table(rows):
         echo(line)
     return 0
