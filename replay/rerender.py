@@ -215,7 +215,7 @@ def replay_command(
     out_dir = Path(out) if out is not None else path.parent
     total = len(traj["plan"]["low_actions"])
     began = time.monotonic()
-    with click.progressbar(length=total, label="replaying", file=sys.stderr) as bar:
+    with click.progressbar(length=total, label="replaying", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
         outcome = replay_to_directory(traj, out_dir, depth=depth, seg=seg, backend=backend,
                                       on_step=lambda _idx: bar.update(1))
     for failure in outcome.failures[:MAX_FAILURE_LINES]:

@@ -75,8 +75,9 @@ def make_replay_controller(
 ) -> Any:
     """A fresh simulator for replaying trajectories (one per process, reused across files).
 
-    ``render`` asks for RGB frames, ``depth`` and ``segmentation`` for those images; without any,
-    lite skips rendering entirely (vetting needs only metadata).
+    ``render`` asks for RGB frames, ``depth`` and ``segmentation`` for those images; they become
+    lite's ``render_image`` / ``render_depth_image`` / ``render_object_image`` flags, so vetting
+    (all off) never pays for pixels. ``options`` go to the backend (e.g. lite's ``renderer=``).
     """
     from alfred_gen.sim import make_controller
 
@@ -85,22 +86,7 @@ def make_replay_controller(
         options.setdefault("render_image", render)
         options.setdefault("render_depth_image", depth)
         options.setdefault("render_object_image", segmentation)
-        renderer = _lite_renderer(render or depth or segmentation)
-        if renderer is not None:
-            options.setdefault("renderer", renderer)
     return make_controller(backend, **options)
-
-
-def _lite_renderer(wanted: bool) -> Any:
-    """The lite image renderer, if the simulator provides one (else frames stay None)."""
-    if not wanted:
-        return None
-    try:
-        from alfred_gen.sim import lite
-    except ImportError:
-        return None
-    factory = getattr(lite, "default_renderer", None)
-    return factory() if callable(factory) else None
 
 
 def _check_block(scene_block: Any) -> None:

@@ -83,12 +83,17 @@ def vet_file(path: str | Path) -> VetResult:
     return vet_trajectory(traj, controller_factory=_worker_controller, check_schema=False)
 
 
-def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult]:
+def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult | tuple[str, int]]:
+    """(index, result); a UserError from the environment comes back as (message, code), because an
+    exception crossing the process boundary would lose its exit code."""
     index, path = job
-    return index, vet_file(path)
+    try:
+        return index, vet_file(path)
+    except UserError as error:
+        return index, (str(error), int(error.code))
 
 
-def _results(paths: list[Path], jobs: int, backend: str) -> Iterator[tuple[int, VetResult]]:
+def _results(paths: list[Path], jobs: int, backend: str) -> Iterator[tuple[int, Any]]:
     """(index, result) pairs as they finish; in-process when jobs == 1."""
     work = [(i, str(p)) for i, p in enumerate(paths)]
     if jobs <= 1 or len(paths) <= 1:
@@ -141,8 +146,11 @@ def verify_directory(
     results: list[VetResult | None] = [None] * len(paths)
     began = time.monotonic()
     with click.progressbar(length=len(paths), label="verifying", file=sys.stderr,
-                           hidden=not show_progress) as bar:
+                           hidden=not (show_progress and sys.stderr.isatty())) as bar:
         for index, result in _results(paths, jobs, backend):
+            if isinstance(result, tuple):  # the simulator cannot run here: stop, one line
+                message, code = result
+                raise UserError(message, ExitCode(code))
             results[index] = result
             bar.update(1)
     seconds = time.monotonic() - began

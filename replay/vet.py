@@ -33,6 +33,10 @@ REASONS = (
 
 ControllerFactory = Callable[[], Any]
 
+#: UserError codes that say the environment cannot replay anything (no THOR build, a bad option):
+#: vet_trajectory raises those instead of blaming the file.
+ENVIRONMENT_CODES = frozenset({ExitCode.BACKEND_UNAVAILABLE, ExitCode.USAGE})
+
 
 @dataclass(frozen=True)
 class VetResult:
@@ -81,6 +85,9 @@ def vet_trajectory(
     ``controller_factory()`` gives the simulator (default: a new lite controller, rendering only if
     ``render``); it is reset by the restore, so a factory may hand back one controller per process.
     ``check_schema`` validates the data against the trajectory schema first (cheap when valid).
+
+    Whatever is wrong with the data is a failed VetResult. Only a UserError saying no simulator
+    can run here (BACKEND_UNAVAILABLE, USAGE) is raised: that is no trajectory's fault.
     """
     from alfred_gen.trajectory import first_problem
 
@@ -107,16 +114,29 @@ def vet_trajectory(
         return _failed("bad_file", "trajectory has no plan.low_actions list")
     try:
         controller = controller_factory() if controller_factory is not None else make_replay_controller(render=render)
+    except UserError as error:
+        if error.code in ENVIRONMENT_CODES:
+            raise  # not this file's fault: no simulator to replay with at all
+        return _failed("simulator_error", str(error))
+    except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
+        return _failed("simulator_error", f"{type(error).__name__}: {error}")
+    try:
         try:
             start = restore_scene(controller, traj.get("scene"))
         except RestoreError as error:
             return _failed("restore_failed", str(error))
         except UserError as error:
+            if error.code in ENVIRONMENT_CODES:
+                raise
             reason = "unknown_scene" if error.code == ExitCode.NOT_FOUND else "bad_file"
             return _failed(reason, str(error))
         run = execute_low_actions(controller, low_actions, start)
         goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
                                effects=run.tracker.effects())
+    except UserError as error:
+        if error.code in ENVIRONMENT_CODES:
+            raise
+        return _failed("simulator_error", str(error))
     except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
         return _failed("simulator_error", f"{type(error).__name__}: {error}")
     if run.failure is not None:

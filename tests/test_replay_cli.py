@@ -219,3 +219,17 @@ def test_summary_line_orders_reasons_as_a_replay_meets_them():
 
     reasons = ["goal_unsatisfied", "ok", "bad_file", "goal_unsatisfied", "action_failed"]
     assert summary_line(map(result, reasons)) == "1 ok, 4 failed: bad_file 1, action_failed 1, goal_unsatisfied 2"
+
+
+def test_verify_stops_with_one_error_when_no_simulator_can_run(tmp_path, heat_traj, monkeypatch):
+    import alfred_gen.replay.restore as restore
+
+    def unavailable(*args, **kwargs):
+        raise UserError("no THOR build found", ExitCode.BACKEND_UNAVAILABLE)
+
+    _save(tmp_path, "one", heat_traj)
+    monkeypatch.setattr(restore, "make_replay_controller", unavailable)
+    lines: list[str] = []
+    with pytest.raises(UserError) as caught:
+        verify_directory(tmp_path, echo=lines.append, show_progress=False)
+    assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE and not lines

@@ -214,3 +214,17 @@ def test_replay_metadata_is_byte_identical_across_processes_and_hash_seeds():
         assert run.returncode == 0, run.stderr
         digests.add(run.stdout.strip())
     assert len(digests) == 1
+
+
+def test_vet_raises_only_when_no_simulator_can_run(heat_traj):
+    def unavailable():
+        raise UserError("no THOR build found", ExitCode.BACKEND_UNAVAILABLE)
+
+    with pytest.raises(UserError) as caught:
+        vet_trajectory(heat_traj, controller_factory=unavailable)
+    assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE
+
+    def broken():
+        raise UserError("scene library is broken", ExitCode.INTERNAL)
+
+    assert vet_trajectory(heat_traj, controller_factory=broken).reason == "simulator_error"
