@@ -233,3 +233,41 @@ def test_verify_stops_with_one_error_when_no_simulator_can_run(tmp_path, heat_tr
     with pytest.raises(UserError) as caught:
         verify_directory(tmp_path, echo=lines.append, show_progress=False)
     assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE and not lines
+
+
+def test_verify_released_alfred_files_fail_cleanly_as_unknown_scene(released_trajectory_files, tmp_path):
+    # Real THOR FloorPlans need an imported scene catalogue: the files read fine and every one
+    # fails with the same, right reason.
+    import shutil
+
+    for n, path in enumerate(released_trajectory_files[:3]):
+        target = tmp_path / f"t{n}" / "traj_data.json"
+        target.parent.mkdir()
+        shutil.copy(path, target)
+    lines: list[str] = []
+    assert verify_directory(tmp_path, echo=lines.append, show_progress=False) == ExitCode.FAILED
+    assert all(": unknown_scene: unknown scene 'FloorPlan" in line for line in lines[:-1])
+    assert lines[-1].startswith("0 ok, 3 failed: unknown_scene 3")
+
+
+def test_replay_command_output_and_exit_codes(tmp_path, heat_traj, monkeypatch, capsys):
+    import alfred_gen.replay.rerender as rerender
+    from alfred_gen.cli import main
+
+    monkeypatch.setattr(rerender, "make_replay_controller", lambda *a, **k: scripts.rendering_controller())
+    good = _save(tmp_path, "good", heat_traj)
+    bad = _save(tmp_path, "bad", scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX))
+    with pytest.raises(SystemExit) as done:
+        main(["replay", str(good.parent), "--seg", "--depth"])
+    out = capsys.readouterr().out.splitlines()
+    assert done.value.code == ExitCode.OK
+    assert out[0] == "goal: 3/3 goal conditions" and out[1].startswith("replay ok: 30 actions, 31 frames written")
+    assert len(list((good.parent / "instance_masks").glob("*.png"))) == 31
+    with pytest.raises(SystemExit) as done:
+        main(["replay", str(bad), "--out", str(tmp_path / "elsewhere")])
+    out = capsys.readouterr().out.splitlines()
+    assert done.value.code == ExitCode.FAILED
+    assert out[0].startswith(f"low_idx 13 PutObject {scripts.MUG}: ") and len(out) == 5
+    assert out[3].startswith("goal: 1/3 goal conditions (missing: ")
+    assert out[4].startswith("replay FAILED: 3 failed steps, 1/3 goal conditions; nothing written")
+    assert not (tmp_path / "elsewhere" / "raw_images").exists()
