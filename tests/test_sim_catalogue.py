@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import glob
 import json
-import os
 from pathlib import Path
-
-import pytest
 
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.catalogue import OBJECT_TYPES, PLACEMENT, can_place, object_type, type_of_id
 
 
-def _alfred_root() -> Path:
-    root = os.environ.get("ALFRED_DATA")
-    if not root:
-        pytest.skip("ALFRED_DATA is not set")
-    path = Path(root)
-    if not (path / "layouts").is_dir() or not (path / "json_2.1.0").is_dir():
-        pytest.fail(f"ALFRED_DATA={root} does not hold layouts/ and json_2.1.0/")
-    return path
-
-
-def _trajectories(root: Path) -> list[dict]:
-    files = sorted(glob.glob(str(root / "json_2.1.0" / "*" / "*" / "*" / "traj_data.json")))
-    assert files, "no released trajectories found"
-    return [json.loads(Path(f).read_text()) for f in files]
+def _trajectories(files: list[Path]) -> list[dict]:
+    return [json.loads(f.read_text()) for f in files]
 
 
 def test_receptacle_entries_are_consistent() -> None:
@@ -62,8 +46,8 @@ def test_type_of_id() -> None:
     assert type_of_id("Bread|+02.30|+00.83|+04.50|BreadSliced_8") == "BreadSliced"
 
 
-def test_catalogue_covers_alfred_layouts() -> None:
-    root = _alfred_root()
+def test_catalogue_covers_alfred_layouts(alfred_data: Path) -> None:
+    root = alfred_data
     missing = set()
     for path in sorted((root / "layouts").glob("*-objects.json")):
         missing |= {t for t in json.loads(path.read_text()) if t not in OBJECT_TYPES}
@@ -75,10 +59,9 @@ def test_catalogue_covers_alfred_layouts() -> None:
     assert not missing
 
 
-def test_catalogue_covers_alfred_trajectories_and_their_placements() -> None:
-    root = _alfred_root()
+def test_catalogue_covers_alfred_trajectories_and_their_placements(released_trajectory_files: list[Path]) -> None:
     missing, forbidden = set(), set()
-    for traj in _trajectories(root):
+    for traj in _trajectories(released_trajectory_files):
         for pose in traj["scene"]["object_poses"]:
             name = pose["objectName"].split("_")[0]
             if name not in OBJECT_TYPES:
