@@ -155,11 +155,12 @@ def front_normal(facing: float) -> tuple[float, float, float]:
 
 def _visibility(
     cameras: np.ndarray, target: Box, occluders: tuple[np.ndarray, np.ndarray], front: tuple[float, float, float] | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each camera: which target sample points face it and are not hidden (K x P), how many
-    face it (K), the points relative to each camera (K x P x 3), and whether the target's nearest
-    point is within :data:`VISIBILITY_DISTANCE` (K). With ``front``, only the face with that
-    outward normal is sampled."""
+    face it (K), the points relative to each camera (K x P x 3), whether the target's nearest
+    point is within :data:`VISIBILITY_DISTANCE` (K), and how squarely each point's face is turned
+    to the camera (cosine, K x P). With ``front``, only the face with that outward normal is
+    sampled."""
     samples, normals = face_samples(target)
     if front is not None:
         keep = np.all(np.isclose(normals, np.asarray(front)), axis=1)
@@ -169,7 +170,8 @@ def _visibility(
     nearest = np.clip(cameras, lo_t, hi_t)
     in_reach = np.linalg.norm(cameras - nearest, axis=1) <= VISIBILITY_DISTANCE
     rel = samples[None, :, :] - cameras[:, None, :]
-    facing = np.einsum("kpc,pc->kp", -rel, normals) > 1e-9
+    towards = np.einsum("kpc,pc->kp", -rel, normals)
+    facing = towards > 1e-9
     # Only boxes inside the hull of cameras and target can cut a segment between them.
     lo_o, hi_o = occluders
     if len(lo_o):
@@ -178,7 +180,8 @@ def _visibility(
         near = np.all((lo_o < span_hi) & (hi_o > span_lo), axis=1)
         lo_o, hi_o = lo_o[near], hi_o[near]
     clear = facing & ~_segments_blocked(cameras, samples, lo_o, hi_o)
-    return clear, facing.sum(axis=1), rel, in_reach
+    cosine = np.maximum(towards, 0.0) / np.maximum(np.linalg.norm(rel, axis=2), 1e-9)
+    return clear, facing.sum(axis=1), rel, in_reach, cosine
 
 
 def visible_points(
@@ -198,7 +201,7 @@ def visible_points(
     opened from the front, so its front must be in view.
     """
     camera = camera_position(pose.x, pose.z, agent_y)[None, :]
-    clear, facing, rel, in_reach = _visibility(camera, target, occluders, front)
+    clear, facing, rel, in_reach, _ = _visibility(camera, target, occluders, front)
     if not in_reach[0]:
         return 0, int(facing[0])
     seen = clear[0] & in_view(rel[0], pose.rotation, pose.horizon)
@@ -236,8 +239,9 @@ def best_interaction_pose(
     Candidates are the reachable points nearest to the target's footprint, with every rotation
     and every horizon in :data:`HORIZONS`; a candidate must pass :func:`is_visible` (computed here
     for all candidates at once, by the same rules). The score favours the share of the target in
-    view, then a horizon ALFRED would use (30, 0, -30), then standing about half a metre from it;
-    ties break on the pose values, so the result is deterministic.
+    view (each sample point weighted by how squarely its face is seen), then a horizon ALFRED would
+    use (30, 0, -30), then standing about half a metre from it; ties break on the pose values, so
+    the result is deterministic.
     """
     if not reachable:
         return None
@@ -275,7 +279,7 @@ def _all_view_axes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 #: Candidates tried first, and the score that makes trying further ones unnecessary.
 GOOD_BATCH = 6
-GOOD_SCORE = 0.3
+GOOD_SCORE = 0.25
 
 
 def _best_in_batch(
@@ -288,7 +292,7 @@ def _best_in_batch(
 ) -> tuple[tuple[float, ...], Pose] | None:
     """The best (score, pose) over these candidate points, all rotations and horizons."""
     cameras = np.column_stack([chosen[:, 0], np.full(len(chosen), agent_y + CAMERA_OFFSET), chosen[:, 1]])
-    clear, facing, rel, in_reach = _visibility(cameras, target, occluders, front)
+    clear, facing, rel, in_reach, cosine = _visibility(cameras, target, occluders, front)
     usable = in_reach & (clear.sum(axis=1) >= MIN_VISIBLE_POINTS)
     if not usable.any():
         return None
@@ -302,7 +306,9 @@ def _best_in_batch(
     if not ok.any():
         return None
     rotations, ranks = _VIEW_ROTATIONS, _VIEW_RANKS
-    share = seen / np.maximum(facing, 1)[:, None]
+    # The share of the target in view, each point weighted by how squarely its face is seen, so
+    # a grazing look along a fridge door scores below a view of the door from in front.
+    share = ((inside & clear[:, :, None]) * cosine[:, :, None]).sum(axis=1) / np.maximum(facing, 1)[:, None]
     spacing = np.abs(floor_distance - 0.55)[:, None]
     score = np.round(share - 0.08 * ranks[None, :] - 0.25 * spacing, 6)
     k_index, v_index = np.nonzero(ok)

@@ -76,10 +76,10 @@ def draw_map(scene: Scene) -> Image.Image:
         return [ax, az, max(ax, bx), max(az, bz)]
 
     draw.rectangle(rect((x0, 0, z0), (x1, 0, z1)), fill=FLOOR)
-    for wall in scene.walls:
-        tall = wall.hi[1] - wall.lo[1] > 2.2 or wall.lo[1] > 0.5
-        draw.rectangle(rect(wall.lo, wall.hi), fill=WALL if tall else DOOR)
     _outside_to_white(draw, scene, rect, x0, x1, z0, z1)
+    for wall in sorted(scene.walls, key=lambda w: (w.hi[1] - w.lo[1], w.lo)):
+        door_leaf = wall.lo[1] <= 0.5 and wall.hi[1] - wall.lo[1] <= 2.2
+        draw.rectangle(rect(wall.lo, wall.hi), fill=DOOR if door_leaf else WALL)
 
     small = _font(11)
     label_font = _font(12)
