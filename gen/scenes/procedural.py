@@ -175,7 +175,8 @@ def interaction_pose_for(scene: Scene, box: Box, ignore: tuple[str, ...] = ()) -
 
     For callers that need a pose for something that moved (a pickupable after InitialRandomSpawn):
     occluders are the walls and the fixed objects, minus those named in ``ignore`` and those
-    containing the box.
+    containing the box. None when no grid point sees it within reach (a tiny thing under a low
+    shelf, a fruit at the bottom of a garbage can): use its receptacle's pose then.
     """
     probe = SceneObject(object_type="Probe", position=tuple(np.round(box.center, 4)), box=box, object_id="Probe|probe")
     others = [o for o in scene.objects if o.object_id not in ignore]
