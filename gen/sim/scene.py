@@ -39,12 +39,13 @@ def room_type_of(scene_num: int) -> str:
 def format_coordinate(value: float) -> str:
     """One coordinate of a THOR object id: sign and two decimals, e.g. ``+01.15``, ``-00.08``.
 
-    THOR formats with C#'s ``+00.00;-00.00;00.00``: a value that rounds to zero has no sign
-    (ids such as ``CounterTop|-00.08|+01.15|00.00`` appear in ALFRED's layouts).
+    A small negative value that rounds to zero loses its sign in THOR (``Spoon|00.00|...`` for
+    x = -0.0037), while zero and small positive values keep a plus (``Cloth|+01.27|+00.00|...``
+    for y = 0.0, ``+00.00`` for x = 0.000411): both forms appear in ALFRED's released demos.
     """
     rounded = round(value, 2)
     if rounded == 0:
-        return "00.00"
+        return "00.00" if value < 0 else "+00.00"
     return f"{rounded:+06.2f}"
 
 
