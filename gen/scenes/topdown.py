@@ -166,10 +166,11 @@ def _outside_to_white(draw: ImageDraw.ImageDraw, scene: Scene, rect, x0: float, 
     for wall in scene.walls:
         if wall.hi[1] - wall.lo[1] < 2.0 and wall.lo[1] > 0.5:
             continue  # lintel above the door: the door leaf closes the gap below
-        i0 = max(0, int((wall.lo[0] - x0) / step))
-        i1 = min(nx - 1, int(math.ceil((wall.hi[0] - x0) / step)) - 1)
-        k0 = max(0, int((wall.lo[2] - z0) / step))
-        k1 = min(nz - 1, int(math.ceil((wall.hi[2] - z0) / step)) - 1)
+        # Cells whose centres lie in the wall (walls are several cells thick, so none leak).
+        i0 = max(0, math.ceil((wall.lo[0] - x0) / step - 0.5))
+        i1 = min(nx - 1, math.floor((wall.hi[0] - x0) / step - 0.5))
+        k0 = max(0, math.ceil((wall.lo[2] - z0) / step - 0.5))
+        k1 = min(nz - 1, math.floor((wall.hi[2] - z0) / step - 0.5))
         for i in range(i0, i1 + 1):
             for k in range(k0, k1 + 1):
                 solid[i][k] = True
