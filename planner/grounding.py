@@ -9,10 +9,9 @@ task differently:
   small tuple ``(predicate, args)`` interned to an int, never a formatted string;
 - parameters are bound by backtracking, most constrained first, drawing each parameter's
   candidates from an index of the static facts that match the atom's already-bound arguments;
-- operators unreachable from the initial state (relaxed exploration with counters) and operators
-  irrelevant to the goal (backward fixpoint, as pyperplan) are pruned;
-- facts and operators are then numbered in sorted order, so the task is the same whatever order
-  sets were iterated in.
+- operators unreachable from the initial state (relaxed exploration with counters) are pruned;
+- candidates are bound in sorted order, so facts are numbered in the same order on every run,
+  whatever PYTHONHASHSEED is, and operators are sorted by name.
 
 Grounded operator names read as pyperplan writes them, ``(name arg ...)``, so plans compare across
 planners. States are Python ints used as bit sets.
@@ -20,13 +19,14 @@ planners. States are Python ints used as bit sets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any, Callable
 
 from pyperplan.pddl.parser import Parser
-from pyperplan.pddl.pddl import Domain, Problem
+from pyperplan.pddl.pddl import Domain, Predicate, Problem
 
 Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
 
@@ -40,11 +40,113 @@ def parse_domain(domain_text: str) -> Domain:
 
 
 def parse_problem(domain_text: str, problem_text: str) -> Problem:
-    """pyperplan's parse of a problem text against a (cached) domain."""
+    """The problem as pyperplan's ``Problem``, against a (cached) domain.
+
+    Plain STRIPS problems (objects, init atoms, a conjunctive goal: everything our encoder writes)
+    are read by a small tokenizer straight into pyperplan's data structures; anything else, or
+    anything wrong, goes through pyperplan's own parser, which reads the rest and reports errors.
+    """
     domain = parse_domain(domain_text)
+    problem = _read_strips_problem(domain, problem_text)
+    if problem is not None:
+        return problem
     parser = Parser(None)
     parser.probInput = problem_text
     return parser.parse_problem(domain, read_from_file=False)
+
+
+_TOKEN = re.compile(r"[()]|[^\s()]+")
+_COMMENT = re.compile(r";[^\n]*")
+
+
+def _nest(tokens: list[str]) -> list | None:
+    """Tokens -> nested lists; None if the parentheses do not balance into one list."""
+    stack: list[list] = [[]]
+    for token in tokens:
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            if len(stack) < 2:
+                return None
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
+        return None
+    return stack[0][0]
+
+
+def _read_strips_problem(domain: Domain, text: str) -> Problem | None:
+    """A fast reader for plain STRIPS problems; None when the text is anything else."""
+    tree = _nest(_TOKEN.findall(_COMMENT.sub("", text).lower()))
+    if tree is None or len(tree) < 4 or tree[0] != "define":
+        return None
+    head = tree[1]
+    if not (isinstance(head, list) and len(head) == 2 and head[0] == "problem" and isinstance(head[1], str)):
+        return None
+    types = domain.types
+    objects: dict[str, Any] = {}
+    init = goal = None
+    for section in tree[2:]:
+        if not isinstance(section, list) or not section or not isinstance(section[0], str):
+            return None
+        key = section[0]
+        if key == ":domain":
+            if section[1:] != [domain.name]:
+                return None
+        elif key == ":requirements":
+            continue
+        elif key == ":objects":
+            pending: list[str] = []
+            items = section[1:]
+            i = 0
+            while i < len(items):
+                word = items[i]
+                if not isinstance(word, str):
+                    return None
+                if word == "-":
+                    if i + 1 >= len(items) or items[i + 1] not in types or not pending:
+                        return None
+                    for name in pending:
+                        if name in objects:
+                            return None
+                        objects[name] = types[items[i + 1]]
+                    pending = []
+                    i += 2
+                    continue
+                pending.append(word)
+                i += 1
+            for name in pending:
+                if name in objects:
+                    return None
+                objects[name] = types["object"]
+        elif key == ":init":
+            init = section[1:]
+        elif key == ":goal":
+            if len(section) != 2 or not isinstance(section[1], list) or not section[1]:
+                return None
+            goal = section[1][1:] if section[1][0] == "and" else [section[1]]
+        else:
+            return None
+    if init is None or goal is None:
+        return None
+    known = dict(domain.constants or {})
+    known.update(objects)
+    predicates = domain.predicates
+    atoms = []
+    for group in (init, goal):
+        converted = []
+        for atom in group:
+            if not isinstance(atom, list) or not atom or atom[0] not in predicates:
+                return None
+            definition = predicates[atom[0]]
+            args = atom[1:]
+            if len(args) != len(definition.signature) or not all(isinstance(a, str) and a in known for a in args):
+                return None
+            converted.append(Predicate(atom[0], [(a, known[a]) for a in args]))
+        atoms.append(converted)
+    return Problem(head[1], domain, objects, atoms[0], atoms[1])
 
 
 def fact_string(fact: Fact) -> str:
@@ -55,18 +157,19 @@ def fact_string(fact: Fact) -> str:
 
 @dataclass
 class GroundTask:
-    """A STRIPS task with integer facts and operators, both numbered in sorted order.
+    """A STRIPS task with integer facts (numbered canonically) and operators (sorted by name).
 
     ``pre``/``add``/``delete`` are per-operator lists of fact indices, ``*_mask`` the same as bit
-    sets; ``schema``/``args`` give each operator's action name and arguments; ``problem`` is the
-    parsed problem it came from (plan validation re-instantiates the action schemas from it).
+    sets; ``schema``/``args`` give each operator's action name and arguments; ``fact_keys`` each
+    fact as (predicate, args). Fact indices need not be contiguous among the facts operators use.
+    ``problem`` is the parsed problem it came from (plan validation re-instantiates the action
+    schemas from it). Names (``facts``, ``operators``) are made on first use.
     """
 
     name: str
-    facts: list[str]
+    fact_keys: list[Fact]
     init: int
     goals: list[int]
-    operators: list[str]
     schema: list[str]
     args: list[tuple[str, ...]]
     pre: list[list[int]]
@@ -77,8 +180,18 @@ class GroundTask:
     del_mask: list[int]
     problem: Problem | None = None
 
+    @cached_property
+    def facts(self) -> list[str]:
+        """Fact names, ``(pred a b)``, by index."""
+        return [fact_string(key) for key in self.fact_keys]
+
+    @cached_property
+    def operators(self) -> list[str]:
+        """Operator names, ``(action a b)``, by index."""
+        return ["(" + " ".join((schema, *args)) + ")" for schema, args in zip(self.schema, self.args)]
+
     def state_facts(self, state: int) -> list[str]:
-        """The facts true in a bit-set state, sorted."""
+        """The facts true in a bit-set state, in index order."""
         return [self.facts[i] for i in bits(state)]
 
 
@@ -105,21 +218,69 @@ class _Schema:
     params: list[str]
     param_types: list[list[str]]
     static: list[tuple[str, list[Ref]]]
-    pre: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
-    add: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
-    delete: list[tuple[str, Callable[[list[str]], tuple[str, ...]]]]
+    facts: Callable[[tuple[str, ...]], tuple[tuple[Fact, ...], tuple[Fact, ...], tuple[Fact, ...]]]
+    # The binding plan, fixed per schema: parameters in binding order; at each depth the static
+    # atoms whose last variable is bound there, as (predicate, position of that variable, the
+    # other arguments); atoms checked only once everything is bound (repeated or no variables);
+    # per parameter, (predicate, position) of every static atom it occurs in.
+    order: list[int] = field(default_factory=list)
+    checks: list[list[tuple[str, int, list[Ref]]]] = field(default_factory=list)
+    leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)
+    occurs: list[list[tuple[str, int]]] = field(default_factory=list)
+
+    def plan_binding(self) -> None:
+        """Bind first the parameters most static atoms constrain (each then narrows the next)."""
+        n = len(self.params)
+        count = [0] * n
+        self.occurs = [[] for _ in range(n)]
+        for pred, refs in self.static:
+            for pos, ref in enumerate(refs):
+                if isinstance(ref, int):
+                    count[ref] += 1
+                    self.occurs[ref].append((pred, pos))
+        order: list[int] = []
+        remaining = list(range(n))
+        while remaining:
+            # Prefer a parameter sharing a static atom with one already bound, then the most
+            # constrained, then declaration order.
+            def linked(i: int) -> int:
+                return sum(1 for _, refs in self.static if i in refs and any(r in order for r in refs if isinstance(r, int)))
+
+            best = min(remaining, key=lambda i: (-linked(i), -count[i], i))
+            order.append(best)
+            remaining.remove(best)
+        self.order = order
+        depth_of = {param: depth for depth, param in enumerate(order)}
+        self.checks = [[] for _ in range(n)]
+        self.leaf_checks = []
+        for pred, refs in self.static:
+            variables = [r for r in refs if isinstance(r, int)]
+            if not variables or len(set(variables)) != len(variables):
+                self.leaf_checks.append((pred, refs))
+                continue
+            last = max(variables, key=lambda r: depth_of[r])
+            pos = refs.index(last)
+            self.checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
 
 
-def _builder(refs: list[Ref]) -> Callable[[list[str]], tuple[str, ...]]:
-    """A fast function from parameter values to an atom's argument tuple."""
-    if all(isinstance(r, int) for r in refs):
-        if not refs:
-            return lambda values: ()
-        if len(refs) == 1:
-            only = refs[0]
-            return lambda values: (values[only],)
-        return itemgetter(*refs)  # type: ignore[return-value]
-    return lambda values: tuple(values[r] if isinstance(r, int) else r for r in refs)
+def _fact_maker(pre: list[tuple[str, list[Ref]]], add: list[tuple[str, list[Ref]]], delete: list[tuple[str, list[Ref]]]):
+    """A function from parameter values to the (pre, add, del) ground atoms of an operator.
+
+    Generated as straight-line code (one tuple expression per atom): grounding calls it once per
+    operator, so it is the inner loop of grounding.
+    """
+
+    def atom(pred: str, refs: list[Ref]) -> str:
+        args = "".join((f"v[{r}]," if isinstance(r, int) else f"{r!r},") for r in refs)
+        return f"({pred!r}, ({args}))"
+
+    def group(atoms: list[tuple[str, list[Ref]]]) -> str:
+        return "(" + "".join(atom(p, r) + "," for p, r in atoms) + ")"
+
+    source = f"def make(v):\n    return {group(pre)}, {group(add)}, {group(delete)}\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<grounding>", "exec"), namespace)  # noqa: S102 - code built from parsed atoms
+    return namespace["make"]
 
 
 def _refs(predicate, position: dict[str, int]) -> list[Ref]:
@@ -150,11 +311,15 @@ def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
                 params=params,
                 param_types=[[t.name for t in types] for _, types in action.signature],
                 static=[(p.name, _refs(p, position)) for p in action.precondition if p.name in statics],
-                pre=[(p.name, _builder(_refs(p, position))) for p in action.precondition if p.name not in statics],
-                add=[(p.name, _builder(_refs(p, position))) for p in sorted(action.effect.addlist, key=str)],
-                delete=[(p.name, _builder(_refs(p, position))) for p in sorted(action.effect.dellist, key=str)],
+                facts=_fact_maker(
+                    [(p.name, _refs(p, position)) for p in action.precondition if p.name not in statics],
+                    [(p.name, _refs(p, position)) for p in sorted(action.effect.addlist, key=str)],
+                    [(p.name, _refs(p, position)) for p in sorted(action.effect.dellist, key=str)],
+                ),
             )
         )
+    for schema in schemas:
+        schema.plan_binding()
     _COMPILED[id(domain)] = (domain, schemas, statics)
     return schemas, statics
 
@@ -189,62 +354,62 @@ class _StaticIndex:
 _EMPTY: set[str] = set()
 
 
-def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticIndex):
-    """Yield the parameter value lists (a reused list: copy it) satisfying the static preconditions.
+def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticIndex) -> list[tuple[str, ...]]:
+    """The parameter value tuples satisfying the schema's static preconditions.
 
-    Parameters are bound most constrained first. A static atom is checked at the depth where its
-    last variable is bound, by drawing that variable's candidates from the static facts matching
-    the atom's other (already bound) arguments.
+    Parameters are bound in the schema's binding order. A static atom is checked at the depth where
+    its last variable is bound, by drawing that variable's candidates from the static facts
+    matching the atom's other (already bound) arguments. Candidates are tried in sorted order, so
+    the result's order is the same on every run.
     """
+    tuples = index.tuples
+    for pred, _ in schema.static:
+        if pred not in tuples:
+            return []  # a static precondition no fact satisfies, e.g. another task's goal guard
     n = len(schema.params)
     domains: list[set[str]] = []
-    for types in schema.param_types:
-        values: set[str] = set()
-        for typ in types:
-            values |= type_map.get(typ, _EMPTY)
+    lookup = index.values
+    for param, types in enumerate(schema.param_types):
+        if len(types) == 1:
+            values = type_map.get(types[0], _EMPTY)
+        else:
+            values = set()
+            for typ in types:
+                values = values | type_map.get(typ, _EMPTY)
+        for pred, pos in schema.occurs[param]:
+            values = values & lookup(pred, pos, None)
+        if not values:
+            return []
         domains.append(values)
-    for pred, refs in schema.static:
-        for pos, ref in enumerate(refs):
-            if isinstance(ref, int):
-                domains[ref] = domains[ref] & index.values(pred, pos, None)
-    order = sorted(range(n), key=lambda i: (len(domains[i]), i))
-    depth_of = [0] * n
-    for depth, param in enumerate(order):
-        depth_of[param] = depth
-    checks: list[list[tuple[str, int, list[Ref]]]] = [[] for _ in range(n)]
-    leaf_checks: list[tuple[str, list[Ref]]] = []
-    for pred, refs in schema.static:
-        variables = [r for r in refs if isinstance(r, int)]
-        if not variables or len(set(variables)) != len(variables):
-            leaf_checks.append((pred, refs))
-            continue
-        last = max(variables, key=lambda r: depth_of[r])
-        pos = refs.index(last)
-        checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
+    order, checks, leaf_checks = schema.order, schema.checks, schema.leaf_checks
     values_now: list[str] = [""] * n
+    results: list[tuple[str, ...]] = []
+    holds = index.holds
 
-    def resolve(refs: list[Ref]) -> tuple[str, ...]:
-        return tuple(values_now[r] if isinstance(r, int) else r for r in refs)
-
-    def search(depth: int):
-        if depth == n:
-            for pred, refs in leaf_checks:
-                if not index.holds(pred, resolve(refs)):
-                    return
-            yield values_now
-            return
+    def search(depth: int) -> None:
         slot = order[depth]
         candidates = domains[slot]
         for pred, pos, others in checks[depth]:
-            allowed = index.values(pred, pos, resolve(others))
-            candidates = candidates & allowed
+            key = tuple([values_now[r] if r.__class__ is int else r for r in others])
+            candidates = candidates & lookup(pred, pos, key)
             if not candidates:
                 return
-        for value in candidates:
+        last = depth == n - 1
+        for value in sorted(candidates):
             values_now[slot] = value
-            yield from search(depth + 1)
+            if not last:
+                search(depth + 1)
+            elif not leaf_checks or all(
+                holds(pred, tuple([values_now[r] if r.__class__ is int else r for r in refs])) for pred, refs in leaf_checks
+            ):
+                results.append(tuple(values_now))
 
-    yield from search(0)
+    if n == 0:
+        if all(holds(pred, tuple(refs)) for pred, refs in leaf_checks):
+            results.append(())
+    else:
+        search(0)
+    return results
 
 
 def _type_map(problem: Problem) -> dict[str, set[str]]:
@@ -259,63 +424,66 @@ def _type_map(problem: Problem) -> dict[str, set[str]]:
     return members
 
 
+def _mask(facts: list[int]) -> int:
+    """The bit set of a list of fact numbers."""
+    m = 0
+    for f in facts:
+        m |= 1 << f
+    return m
+
+
 def ground(problem: Problem) -> GroundTask:
-    """Ground a parsed problem: statics compiled away, unreachable and irrelevant operators
-    pruned, facts and operators numbered in sorted order."""
+    """Ground a parsed problem: statics compiled away, unreachable operators pruned, facts
+    numbered in a canonical order and operators sorted by name."""
     schemas, statics = compile_domain(problem.domain)
-    init_facts = {(p.name, tuple(a for a, _ in p.signature)) for p in problem.initial_state}
-    goal_facts = {(p.name, tuple(a for a, _ in p.signature)) for p in problem.goal}
+    init_facts = sorted({(p.name, tuple([a for a, _ in p.signature])) for p in problem.initial_state})
+    goal_facts = sorted({(p.name, tuple([a for a, _ in p.signature])) for p in problem.goal})
     index = _StaticIndex([f for f in init_facts if f[0] in statics])
     type_map = _type_map(problem)
 
-    # Intern facts as ints while grounding.
+    # Intern facts as ints while grounding (dict insertion order numbers them); operators as
+    # lists of fact numbers.
     number: dict[Fact, int] = {}
-    fact_keys: list[Fact] = []
-
-    def intern(fact: Fact) -> int:
-        i = number.get(fact)
-        if i is None:
-            i = number[fact] = len(fact_keys)
-            fact_keys.append(fact)
-        return i
-
+    intern = number.setdefault
     op_keys: list[tuple[str, tuple[str, ...]]] = []
-    op_pre: list[set[int]] = []
-    op_add: list[set[int]] = []
-    op_del: list[set[int]] = []
+    op_lists: list[tuple[list[int], list[int], list[int]]] = []
     for schema in schemas:
-        pre_b, add_b, del_b = schema.pre, schema.add, schema.delete
+        make = schema.facts
+        name = schema.name
         for values in _instantiate(schema, type_map, index):
-            pre = {intern((p, b(values))) for p, b in pre_b}
-            add = {intern((p, b(values))) for p, b in add_b}
-            delete = {intern((p, b(values))) for p, b in del_b}
-            delete -= add
-            add -= pre
+            pre_k, add_k, del_k = make(values)
+            pre = [intern(f, len(number)) for f in pre_k]
+            add = [intern(f, len(number)) for f in add_k]
+            delete = [intern(f, len(number)) for f in del_k]
+            if delete and add:  # added and deleted: stays true (STRIPS), as pyperplan
+                delete = [f for f in delete if f not in add]
+            if add and pre:  # adding what must already hold changes nothing
+                add = [f for f in add if f not in pre]
             if not add and not delete:
                 continue  # a no-op, e.g. GotoLocation from a location to itself
-            op_keys.append((schema.name, tuple(values)))
-            op_pre.append(pre)
-            op_add.append(add)
-            op_del.append(delete)
-    init_ids = {intern(f) for f in init_facts if f[0] not in statics}
-    goal_ids = {intern(f) for f in goal_facts}
+            op_keys.append((name, values))
+            op_lists.append((pre, add, delete))
+    init_ids = [intern(f, len(number)) for f in init_facts if f[0] not in statics]
+    goal_ids = [intern(f, len(number)) for f in goal_facts]
+    fact_keys = list(number)
+    n_facts = len(fact_keys)
+    n_ops = len(op_keys)
 
     # Forward relaxed reachability, with per-operator counters of unreached preconditions.
-    n_facts = len(fact_keys)
     consumers: list[list[int]] = [[] for _ in range(n_facts)]
-    for op, pre in enumerate(op_pre):
-        for fact in pre:
+    for op in range(n_ops):
+        for fact in op_lists[op][0]:
             consumers[fact].append(op)
-    missing = [len(pre) for pre in op_pre]
+    missing = [len(lists[0]) for lists in op_lists]
     reached = bytearray(n_facts)
     queue = list(init_ids)
     for fact in queue:
         reached[fact] = 1
-    alive = bytearray(len(op_pre))
-    for op, count in enumerate(missing):
-        if count == 0:
+    alive = bytearray(n_ops)
+    for op in range(n_ops):
+        if missing[op] == 0:
             alive[op] = 1
-            for fact in op_add[op]:
+            for fact in op_lists[op][1]:
                 if not reached[fact]:
                     reached[fact] = 1
                     queue.append(fact)
@@ -325,77 +493,37 @@ def ground(problem: Problem) -> GroundTask:
             missing[op] -= 1
             if missing[op] == 0:
                 alive[op] = 1
-                for new in op_add[op]:
+                for new in op_lists[op][1]:
                     if not reached[new]:
                         reached[new] = 1
                         queue.append(new)
 
-    # Backward relevance, as pyperplan: an operator adding or deleting a relevant fact makes its
-    # preconditions relevant; effects on irrelevant facts are dropped, and operators left without
-    # effects with them.
-    touchers: list[list[int]] = [[] for _ in range(n_facts)]
-    for op in range(len(op_pre)):
-        if alive[op]:
-            for fact in op_add[op]:
-                touchers[fact].append(op)
-            for fact in op_del[op]:
-                touchers[fact].append(op)
-    relevant = bytearray(n_facts)
-    queue = list(goal_ids)
-    for fact in queue:
-        relevant[fact] = 1
-    used = bytearray(len(op_pre))
-    while queue:
-        fact = queue.pop()
-        for op in touchers[fact]:
-            if not used[op]:
-                used[op] = 1
-                for pre_fact in op_pre[op]:
-                    if not relevant[pre_fact]:
-                        relevant[pre_fact] = 1
-                        queue.append(pre_fact)
+    # No backward relevance analysis (pyperplan's): on the benchmark problems it removed under
+    # 0.5% of the operators and cost as much as the forward pass. Facts no operator mentions are
+    # dropped from the initial state.
     kept = []
-    for op in range(len(op_pre)):
-        if not alive[op]:
-            continue
-        add = {f for f in op_add[op] if relevant[f]}
-        delete = {f for f in op_del[op] if relevant[f]}
-        if add or delete:
-            kept.append((op_keys[op], op_pre[op], add, delete))
-
-    # Canonical numbering: facts and operators in sorted order.
-    used_facts = set(goal_ids)
-    for _, pre, add, delete in kept:
-        used_facts |= pre
-        used_facts |= add
-        used_facts |= delete
-    ordered = sorted(used_facts, key=fact_keys.__getitem__)
-    renumber = {old: new for new, old in enumerate(ordered)}
-    kept.sort(key=lambda entry: entry[0])
-    pre_l = [sorted(renumber[f] for f in pre) for _, pre, _, _ in kept]
-    add_l = [sorted(renumber[f] for f in add) for _, _, add, _ in kept]
-    del_l = [sorted(renumber[f] for f in delete) for _, _, _, delete in kept]
-
-    def mask(indices: list[int]) -> int:
-        m = 0
-        for i in indices:
-            m |= 1 << i
-        return m
-
+    mentioned = _mask(goal_ids)
+    for op in range(n_ops):
+        if alive[op]:
+            pre, add, delete = op_lists[op]
+            pre_m, add_m, del_m = _mask(pre), _mask(add), _mask(delete)
+            mentioned |= pre_m | add_m | del_m
+            kept.append((op_keys[op], pre, add, delete, pre_m, add_m, del_m))
+    kept.sort(key=itemgetter(0))
+    init = _mask(init_ids)
     return GroundTask(
         name=problem.name,
-        facts=[fact_string(fact_keys[f]) for f in ordered],
-        init=mask([renumber[f] for f in init_ids if f in renumber]),
-        goals=sorted(renumber[f] for f in goal_ids),
-        operators=[fact_string(key) for key, _, _, _ in kept],
-        schema=[key[0] for key, _, _, _ in kept],
-        args=[key[1] for key, _, _, _ in kept],
-        pre=pre_l,
-        add=add_l,
-        delete=del_l,
-        pre_mask=[mask(p) for p in pre_l],
-        add_mask=[mask(a) for a in add_l],
-        del_mask=[mask(d) for d in del_l],
+        fact_keys=fact_keys,
+        init=init & mentioned,
+        goals=sorted(goal_ids),
+        schema=[entry[0][0] for entry in kept],
+        args=[entry[0][1] for entry in kept],
+        pre=[entry[1] for entry in kept],
+        add=[entry[2] for entry in kept],
+        delete=[entry[3] for entry in kept],
+        pre_mask=[entry[4] for entry in kept],
+        add_mask=[entry[5] for entry in kept],
+        del_mask=[entry[6] for entry in kept],
         problem=problem,
     )
 

@@ -25,7 +25,7 @@ class _RelaxedGraph:
 
     def __init__(self, task: GroundTask):
         self.task = task
-        self.n_facts = len(task.facts)
+        self.n_facts = len(task.fact_keys)
         self.pre = task.pre
         self.add = task.add
         self.pre_count = [len(p) for p in task.pre]

@@ -17,6 +17,7 @@ Example: ``Apple|-01.70|+01.52|+00.20`` -> ``o_apple-b-m01-d70-b-p01-d52-b-p00-d
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Sequence
 
 OBJECT_PREFIX = "o"
@@ -26,6 +27,7 @@ _SPECIAL = {"|": "-b", ".": "-d", "+": "-p", "-": "-m", "_": "-u"}
 _UNSPECIAL = {code[1]: char for char, code in _SPECIAL.items()}
 
 
+@lru_cache(maxsize=4096)
 def escape(text: str) -> str:
     """The invertible, lower-case, PDDL-safe form of ``text`` (without a kind prefix)."""
     out: list[str] = []
@@ -41,6 +43,7 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def unescape(name: str) -> str:
     """Inverse of :func:`escape`; ValueError on text :func:`escape` never produces."""
     out: list[str] = []
@@ -113,13 +116,19 @@ def location_name(pose: Sequence[float], grid: float = 0.25) -> str:
     return f"loc_{_signed(xi)}_{_signed(zi)}_{quarter}_{_signed(int(round(horizon)))}"
 
 
+@lru_cache(maxsize=4096)
 def alfred_location(name: str) -> str:
     """ALFRED's ``planner_action.location`` string for a location name (``loc|-4|1|3|30``)."""
     fields = name.split("_")[1:5]
     return "loc|" + "|".join(f"-{f[1:]}" if f.startswith("m") else f for f in fields)
 
 
+@lru_cache(maxsize=4096)
+def _grid_pose(name: str, grid: float) -> tuple[float, ...]:
+    fields = [int(f"-{f[1:]}" if f.startswith("m") else f) for f in name.split("_")[1:5]]
+    return (fields[0] * grid, fields[1] * grid, fields[2] * 90, fields[3])
+
+
 def pose_of_location(name: str, grid: float = 0.25) -> list[float]:
     """The grid pose a location name stands for (exact for on-grid poses)."""
-    fields = [int(f"-{f[1:]}" if f.startswith("m") else f) for f in name.split("_")[1:5]]
-    return [fields[0] * grid, fields[1] * grid, fields[2] * 90, fields[3]]
+    return list(_grid_pose(name, grid))

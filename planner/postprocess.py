@@ -32,46 +32,65 @@ class _Plans:
 
     def __init__(self, task: GroundTask):
         self.task = task
-        readings = action_readings()
-        parameters = action_parameters()
-        location_of_fact = {i: i for i, f in enumerate(task.facts) if f.startswith("(atlocation ")}
+        location_mask = 0
+        for i, (pred, _) in enumerate(task.fact_keys):
+            if pred == "atlocation":
+                location_mask |= 1 << i
+        here = task.init & location_mask
+        self.start = here.bit_length() - 1 if here and not here & (here - 1) else -1
         self.goal_mask = 0
         for g in task.goals:
             self.goal_mask |= 1 << g
-        self.start = -1
-        for fact in location_of_fact:
-            if (task.init >> fact) & 1:
-                self.start = fact
-        n = len(task.operators)
+        n = len(task.schema)
         self.is_walk = [False] * n
         self.place = [-1] * n  # the (atlocation ?l) fact an operator needs, or -1
         self.pre_rest = list(task.pre_mask)  # preconditions other than where the agent stands
-        self.subject = [""] * n  # the object acted on
-        self.key: list[tuple[str, ...]] = [()] * n
-        self.group: dict[tuple[str, ...], list[int]] = {}
         self.walk: dict[tuple[int, int], int] = {}
-        for op in range(n):
-            schema, args = task.schema[op], task.args[op]
-            at = [f for f in task.pre[op] if f in location_of_fact]
+        self.by_schema: dict[str, list[int]] = {}
+        pre_mask, add_mask = task.pre_mask, task.add_mask
+        for op, schema in enumerate(task.schema):
+            at = pre_mask[op] & location_mask
+            single = at and not at & (at - 1)
             if schema == "gotolocation":
                 self.is_walk[op] = True
-                dst = [f for f in task.add[op] if f in location_of_fact]
-                if len(at) == 1 and len(dst) == 1:
-                    self.walk[(at[0], dst[0])] = op
+                dst = add_mask[op] & location_mask
+                if single and dst and not dst & (dst - 1):
+                    self.walk[(at.bit_length() - 1, dst.bit_length() - 1)] = op
                 continue
-            if len(at) == 1:
-                self.place[op] = at[0]
-                self.pre_rest[op] &= ~(1 << at[0])
-            reading = readings.get(schema)
-            if reading is None:  # a goal action: any instance of it will do
-                key: tuple[str, ...] = (schema,)
-            else:
-                bound = dict(zip(parameters.get(schema, ()), args))
-                self.subject[op] = bound.get(reading.roles.get("object", ""), "")
-                key = (schema, self.subject[op], bound.get(reading.roles.get("tool", ""), ""))
-            self.key[op] = key
-            self.group.setdefault(key, []).append(op)
+            if single:
+                self.place[op] = at.bit_length() - 1
+                self.pre_rest[op] &= ~at
+            self.by_schema.setdefault(schema, []).append(op)
         self.schema = task.schema
+        self._keys: dict[int, tuple[str, ...]] = {}
+        self._groups: dict[tuple[str, ...], list[int]] = {}
+
+    def key(self, op: int) -> tuple[str, ...]:
+        """What must stay the same when an action is replaced: the action, its object and tool
+        (any instance, for a goal action)."""
+        key = self._keys.get(op)
+        if key is None:
+            schema = self.task.schema[op]
+            reading = action_readings().get(schema)
+            if reading is None:
+                key = (schema,)
+            else:
+                bound = dict(zip(action_parameters().get(schema, ()), self.task.args[op]))
+                key = (schema, bound.get(reading.roles.get("object", ""), ""), bound.get(reading.roles.get("tool", ""), ""))
+            self._keys[op] = key
+        return key
+
+    def subject(self, op: int) -> str:
+        """The object an action acts on ("" for goal actions)."""
+        key = self.key(op)
+        return key[1] if len(key) > 1 else ""
+
+    def group(self, key: tuple[str, ...]) -> list[int]:
+        """Every operator with this key, in index order."""
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = [op for op in self.by_schema.get(key[0], ()) if self.key(op) == key]
+        return group
 
     def run(self, actions: list[int]) -> tuple[list[int], list[int]] | None:
         """(plan with walks, actions as executed) if ``actions`` can be executed to the goal."""
@@ -85,7 +104,7 @@ class _Plans:
         for op in actions:
             m = pre_rest[op]
             if state & m != m:
-                for alternative in self.group.get(self.key[op], ()):
+                for alternative in self.group(self.key(op)):
                     m = pre_rest[alternative]
                     if state & m == m:
                         op = alternative
@@ -111,19 +130,20 @@ class _Plans:
 def _candidates(plans: _Plans, actions: list[int]):
     """Changed action lists to try, in a fixed order."""
     n = len(actions)
-    schema, subject, place = plans.schema, plans.subject, plans.place
+    schema, place = plans.schema, plans.place
     for i in range(n):  # drop one action
         yield actions[:i] + actions[i + 1 :]
     for i in range(n):  # drop a pointless carry
         if schema[actions[i]].startswith("pickupobject"):
+            subject = plans.subject(actions[i])
             for j in range(i + 1, n):
-                if schema[actions[j]].startswith("putobject") and subject[actions[j]] == subject[actions[i]]:
+                if schema[actions[j]].startswith("putobject") and plans.subject(actions[j]) == subject:
                     yield actions[:i] + actions[i + 1 : j] + actions[j + 1 :]
                     break
     places = {place[op] for op in actions}
     for i in range(n):  # put down where the plan goes anyway
         if schema[actions[i]].startswith("putobject"):
-            for alternative in plans.group.get(plans.key[actions[i]], ()):
+            for alternative in plans.group(plans.key(actions[i])):
                 if alternative != actions[i] and place[alternative] in places:
                     yield actions[:i] + [alternative] + actions[i + 1 :]
     for i in range(n):  # move next to an action at the same place

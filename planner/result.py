@@ -121,12 +121,13 @@ def read_steps(
     operators: Sequence[str],
     thor_id: Callable[[str], str] = names.object_id,
     pose: Callable[[str], list[float]] = names.pose_of_location,
-    states: Sequence[frozenset[str]] | None = None,
+    states: Sequence[frozenset[tuple[str, tuple[str, ...]]]] | None = None,
 ) -> list[PlanStep]:
     """ALFRED steps of a grounded PDDL plan; goal actions are dropped.
 
     ``thor_id`` and ``pose`` map PDDL names back (defaults: un-escaping, grid poses); ``states``
-    (the state before each operator, from validation) tells which objects are already sliced.
+    (the state before each operator, as facts ``(predicate, args)`` from validation) tells which
+    objects are already sliced.
     """
     readings = action_readings()
     parameters = action_parameters()
@@ -142,7 +143,7 @@ def read_steps(
         obj = role.get("object", "")
         sliced = False
         if obj and states is not None and index < len(states):
-            sliced = f"(issliced {obj})" in states[index]
+            sliced = ("issliced", (obj,)) in states[index]
         steps.append(
             PlanStep(
                 action=reading.alfred,

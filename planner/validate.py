@@ -14,19 +14,25 @@ from dataclasses import dataclass
 
 from pyperplan.pddl.pddl import Problem
 
+Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
+
 
 @dataclass
 class Validation:
     """The outcome: ``ok``, what went wrong (``message``), and the state before each step plus the
-    final state, as frozensets of fact strings ``(pred a b)``."""
+    final state, as frozensets of facts ``(predicate, args)``."""
 
     ok: bool
     message: str
-    states: list[frozenset[str]]
+    states: list[frozenset[Fact]]
 
 
-def _atom(predicate, binding: dict[str, str]) -> str:
-    return "(" + " ".join([predicate.name, *(binding.get(arg, arg) for arg, _ in predicate.signature)]) + ")"
+def fact_text(fact: Fact) -> str:
+    return "(" + " ".join((fact[0], *fact[1])) + ")"
+
+
+def _fact(predicate, binding: dict[str, str]) -> Fact:
+    return predicate.name, tuple([binding.get(arg, arg) for arg, _ in predicate.signature])
 
 
 def _is_a(typ, wanted: set[str]) -> bool:
@@ -44,7 +50,7 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
     actions = problem.domain.actions
     objects = dict(problem.objects)
     objects.update(problem.domain.constants or {})
-    state = frozenset(_atom(p, {}) for p in problem.initial_state)
+    state = frozenset(_fact(p, {}) for p in problem.initial_state)
     states = [state]
     for step, text in enumerate(operators, start=1):
         words = text.strip().strip("()").lower().split()
@@ -59,16 +65,14 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
             if arg not in objects or not _is_a(objects[arg], {t.name for t in types}):
                 return Validation(False, f"step {step}: {text}: {arg} is not a {'/'.join(t.name for t in types)}", states)
             binding[param] = arg
-        pre = {_atom(p, binding) for p in action.precondition}
-        missing = sorted(pre - state)
+        missing = [fact for fact in (_fact(p, binding) for p in action.precondition) if fact not in state]
         if missing:
-            return Validation(False, f"step {step}: {text} needs {' '.join(missing)}", states)
-        add = {_atom(p, binding) for p in action.effect.addlist}
-        delete = {_atom(p, binding) for p in action.effect.dellist} - add
+            return Validation(False, f"step {step}: {text} needs {' '.join(sorted(map(fact_text, missing)))}", states)
+        add = {_fact(p, binding) for p in action.effect.addlist}
+        delete = {_fact(p, binding) for p in action.effect.dellist} - add
         state = (state - delete) | add
         states.append(state)
-    goal = {_atom(p, {}) for p in problem.goal}
-    unmet = sorted(goal - state)
+    unmet = [fact for fact in (_fact(p, {}) for p in problem.goal) if fact not in state]
     if unmet:
-        return Validation(False, f"goal not reached: {' '.join(unmet)} missing", states)
+        return Validation(False, f"goal not reached: {' '.join(sorted(map(fact_text, unmet)))} missing", states)
     return Validation(True, "", states)
