@@ -75,7 +75,7 @@ def scenes_list(room_type: str | None) -> None:
     """Print number, name, room type, size, reachable points, receptacles and objects of each room."""
     from alfred_gen.scenes.listing import list_scenes
 
-    sys.exit(list_scenes(echo=click.echo, room_type=room_type))
+    sys.exit(list_scenes(echo=click.echo, room_type=room_type, note=lambda text: click.echo(text, err=True)))
 
 
 @scenes.command("show", epilog=EPILOG)
