@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable
 
 from alfred_gen.scenes.rooms import WALL_THICKNESS
 from alfred_gen.sim.catalogue import OBJECT_TYPES
@@ -47,19 +48,26 @@ def scene_row(scene: Scene) -> tuple[str, ...]:
     )
 
 
-def format_table(rows: Iterable[tuple[str, ...]]) -> list[str]:
-    """Rows under the column header, columns padded to their widest cell."""
-    table = [COLUMNS, *rows]
-    widths = [max(len(row[k]) for row in table) for k in range(len(COLUMNS))]
-    return ["  ".join(cell.ljust(widths[k]) for k, cell in enumerate(row)).rstrip() for row in table]
+#: Column widths: rows are printed as each room is built, so widths cannot depend on the rows.
+WIDTHS = (4, 12, 12, 12, 9, 11, 7)
 
 
-def list_scenes(echo: Callable[[str], None], room_type: str | None = None) -> int:
-    """Print the table of all procedural rooms (optionally of one room type); returns the exit code."""
+def format_row(row: tuple[str, ...]) -> str:
+    return "  ".join(cell.ljust(width) for cell, width in zip(row, WIDTHS)).rstrip()
+
+
+def list_scenes(
+    echo: Callable[[str], None], room_type: str | None = None, note: Callable[[str], None] | None = None
+) -> int:
+    """Print the table of all procedural rooms (optionally of one room type), a row as each room
+    is built; ``note`` gets the closing summary (count and time). Returns the exit code."""
     from alfred_gen.scenes.library import get_scene, scene_numbers
 
+    start = time.perf_counter()
     numbers = [n for n in scene_numbers() if room_type is None or room_type_of(n) == room_type]
-    rows = [scene_row(get_scene(number)) for number in numbers]
-    for line in format_table(rows):
-        echo(line)
+    echo(format_row(COLUMNS))
+    for number in numbers:
+        echo(format_row(scene_row(get_scene(number))))
+    if note is not None:
+        note(f"{len(numbers)} rooms in {time.perf_counter() - start:.1f} s")
     return 0
