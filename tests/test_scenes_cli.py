@@ -59,6 +59,7 @@ def test_list_prints_one_row_per_room(run) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["num", "name", "room"]
     assert len(lines) == 121
+    assert result.stderr.startswith("120 rooms in ")
     row = lines[1].split()
     assert row[:3] == ["1", "LitePlan1", "kitchen"]
     scene = get_scene(1)

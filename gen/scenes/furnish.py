@@ -106,14 +106,12 @@ class RoomBuilder:
         access: float = DEFAULT_ACCESS,
         edges: list[int] | None = None,
         corner: bool | None = None,
-        claim: bool = True,
     ) -> WallSpot | None:
-        """A free stretch of wall for a piece ``width`` wide and ``depth`` deep, or None.
+        """A free stretch of wall for a piece ``width`` wide and ``depth`` deep (claimed), or None.
 
-        Walls are tried in random order, positions along a wall in random order (corners first
-        when ``corner`` is True, corners only when ``corner`` is True and nothing else fits is
-        not tried: corner=None means anywhere). The strip ``access`` deep in front must be floor
-        and free of furniture; it is then kept free.
+        Walls (all, or the ``edges`` given) are tried in random order, positions along a wall in
+        random order; ``corner=True`` tries the two ends of each wall first. The strip ``access``
+        deep in front of the piece must be floor and free of furniture; it is then kept free.
         """
         order = list(edges if edges is not None else range(len(self.shape.edges)))
         self.rng.shuffle(order)
@@ -133,8 +131,7 @@ class RoomBuilder:
                 spot = WallSpot(edge, a0, width, depth)
                 strip = spot.rect(0.0, width, depth, depth + access) if access > 0 else None
                 if self.fits(spot.footprint, strip):
-                    if claim:
-                        self.claim(spot.footprint, strip)
+                    self.claim(spot.footprint, strip)
                     return spot
         return None
 
