@@ -5,11 +5,13 @@ Prints, for each room type, ours vs ALFRED's:
 - receptacles with an interaction pose per room (ALFRED: entries of FloorPlanN-openable.json),
   counting only receptacle types that appear in ALFRED's openable.json files, min / median / max;
 - object types and receptacle types that ALFRED's rooms of that type contain and ours lack.
-It also prints how long building all 120 rooms takes, and the build time per room.
+It also prints how long building all 120 rooms takes, and the build time per room. With
+``--pixels`` it renders the view from every interaction pose with the `lite` renderer and counts
+the poses whose target shows fewer than 10 pixels (THOR's visibility rule); about 2,400 frames.
 
-Exits 1 if any type is missing (coverage incomplete), 0 otherwise.
+Exits 1 if any type is missing (coverage incomplete) or a pose fails the pixel check, 0 otherwise.
 
-    python bench/scenes_vs_alfred.py [--alfred PATH]     (default: $ALFRED_DATA)
+    python bench/scenes_vs_alfred.py [--alfred PATH] [--pixels]     (default: $ALFRED_DATA)
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def spread(values: list[int]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--alfred", default=os.environ.get("ALFRED_DATA"), help="ALFRED data folder (has layouts/)")
+    parser.add_argument("--pixels", action="store_true", help="check every interaction pose by rendering it")
     args = parser.parse_args(argv)
     if not args.alfred or not (Path(args.alfred) / "layouts").is_dir():
         print("need the ALFRED data: --alfred PATH or ALFRED_DATA (a folder holding layouts/)", file=sys.stderr)
@@ -108,7 +111,32 @@ def main(argv: list[str] | None = None) -> int:
         f"max {max(times) * 1000:.0f} ms"
     )
     print("coverage: INCOMPLETE" if incomplete else "coverage: complete")
-    return 1 if incomplete else 0
+    failed_pixels = pixel_check() if args.pixels else 0
+    return 1 if incomplete or failed_pixels else 0
+
+
+def pixel_check() -> int:
+    """Render every interaction pose; print how many show their target with fewer than 10 pixels."""
+    from alfred_gen.scenes import get_scene
+    from alfred_gen.scenes.view import scene_boxes, target_pixels
+
+    start = time.perf_counter()
+    poses = failed = 0
+    smallest = None
+    for number in scene_numbers():
+        scene = get_scene(number)
+        boxes = scene_boxes(scene)
+        for object_id, pose in sorted(scene.interaction_poses.items()):
+            pixels = target_pixels(scene, pose, object_id, boxes)
+            poses += 1
+            failed += pixels < 10
+            if smallest is None or pixels < smallest[0]:
+                smallest = (pixels, object_id, scene.name)
+    print(
+        f"pixels: {poses} interaction poses rendered in {time.perf_counter() - start:.1f} s; "
+        f"{failed} show their target with < 10 pixels; smallest: {smallest[0]} px ({smallest[1]} in {smallest[2]})"
+    )
+    return failed
 
 
 if __name__ == "__main__":
