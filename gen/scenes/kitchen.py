@@ -65,10 +65,10 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
     if not runs:
         raise BuildFailed("no wall for a counter")
     modules = _plan_modules(b, runs)
-    windows_first = contents.has("Window")
     for spot, row in zip(runs, modules):
         _build_run(b, spot, row)
-    if windows_first:
+    # The window goes in before the upper cabinets, which then leave its stretch of wall free.
+    if contents.has("Window"):
         add_window(b, blinds=contents.has("Blinds"), curtains=contents.has("Curtains"))
     microwave_above = contents.has("MicrowaveAbove")
     placed_microwave = False
@@ -145,7 +145,7 @@ def _counter_runs(b: RoomBuilder, wanted: int) -> list[WallSpot]:
         length, index, a0 = best
         length = min(length, round(b.rng.uniform(2.4, 4.2), 2)) if length > 2.4 else length
         edge = b.shape.edges[index]
-        # Start the run at the end of the free stretch that touches a corner or the fridge.
+        # The run starts where the free stretch starts: in a corner, or against the fridge.
         spot = WallSpot(edge, a0, length, COUNTER_DEPTH)
         b.blocked.append(spot.footprint)
         runs.append(spot)
@@ -187,7 +187,6 @@ def _plan_modules(b: RoomBuilder, runs: list[WallSpot]) -> list[list[Module]]:
             module.width = round(module.width + free / len(stretch), 4)
         plan.extend(fill)
         rng.shuffle(plan)
-        # Leave the sink away from the stove's side-by-side when possible: purely cosmetic.
         u = 0.0
         for module in plan:
             module.u0 = round(u, 4)
