@@ -159,6 +159,46 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
                               trial_id, time_limit, not no_frames, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.option("--n", "n", type=int, required=True, help="How many vetted trajectories the output should hold.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
+@click.option("--task-types", multiple=True, help="Comma-separated task types (default: all seven).")
+@click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all).")
+@click.option("--demos-per-task", type=int, default=3, show_default=True, help="Demonstrations per task tuple.")
+@click.option("--shard", help="I/M: this job's part of the work (0 <= I < M), for cluster job arrays.")
+@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
+@click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
+def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...], scenes: tuple[str, ...],
+           demos_per_task: int, shard: str | None, backend: str, no_frames: bool) -> None:
+    """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
+
+    \b
+    Example:
+      alfred-gen sample --n 14 --out out/ --workers 2 --demos-per-task 1
+    """
+    from alfred_gen.run import sample_command
+
+    sys.exit(sample_command(n, out, seed, workers, task_types, scenes, demos_per_task, shard, backend,
+                            not no_frames, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("directory", type=click.Path())
+@click.option("--charts", type=click.Path(file_okay=False), help="Also write PNG bar charts into this directory.")
+def stats(directory: str, charts: str | None) -> None:
+    """Count trajectories by task type, object, receptacle, scene and room type, with slot balance.
+
+    \b
+    Example:
+      alfred-gen stats out/ --charts out-charts/
+    """
+    from alfred_gen.stats import stats_command
+
+    sys.exit(stats_command(directory, charts, echo=click.echo))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: turns UserError into one line and its exit code."""
     try:
