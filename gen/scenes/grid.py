@@ -30,7 +30,7 @@ from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, grid_key
 AGENT_RADIUS = 0.2
 
 #: Height of the camera above the agent's body origin: ALFRED initialises THOR with cameraY=0.75,
-#: and the `lite` simulator (alfred_gen.sim.world.CAMERA_Y_OFFSET) uses the same.
+#: and the `lite` simulator (alfred_gen.sim.scene.CAMERA_Y_OFFSET) uses the same.
 CAMERA_OFFSET = 0.75
 
 #: Anything whose bottom is below this height blocks the agent's body.

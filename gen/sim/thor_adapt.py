@@ -23,11 +23,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET  # used only when a backend reports no cameraPosition
 from alfred_gen.sim.thor_versions import ALFRED_LOOK_DEGREES, HORIZON_RANGE, VersionProfile
-
-#: Camera height above the agent's origin ALFRED initialised (cameraY) [alfred-env], used only
-#: when a backend does not report cameraPosition.
-CAMERA_Y_OFFSET = 0.75
 
 #: Boolean object fields of lite's metadata (alfred_gen.sim.world.object_metadata), in THOR's names.
 OBJECT_BOOL_FIELDS = (

@@ -25,10 +25,8 @@ import numpy as np
 
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.catalogue import ObjectType
-from alfred_gen.sim.scene import Box, Scene, format_object_id, grid_key
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
 
-#: Camera height above the agent's body origin (ALFRED initialises THOR with cameraY=0.75).
-CAMERA_Y_OFFSET = 0.75
 #: Horizontal and vertical field of view of the square 300x300 camera, degrees.
 FIELD_OF_VIEW = 90.0
 #: Camera horizon limits, degrees (positive looks down), as THOR 2.1.
