@@ -18,7 +18,8 @@
 ;
 ; isOpen means "the inside can be reached": it holds from the start for receptacles that do not
 ; enclose their contents (tables, counter tops, sink basins), and for fridges, microwaves, cabinets,
-; drawers and safes only after OpenObject.  isClosed exists only for the enclosing ones.
+; drawers and safes (the static (openable ?r)) only after OpenObject; only those open and close.
+; Only lamps of the task are (toggleable ?t).
 ; Slicing makes new objects (THOR's AppleSliced_1, ...): whatever was done to the whole object, heated,
 ; cooled or cleaned, does not hold for the slices, so SliceObject deletes those facts.
 ; Heating, cooling and cleaning are ALFRED's macro actions (open, put in, close, switch on/off, take
@@ -38,6 +39,7 @@
     (canContain ?r - thing ?o - item)
     (handEmpty)
     (holding ?o - item)
+    (openable ?r - fixed)
     (isOpen ?r - fixed)
     (isClosed ?r - fixed)
     (isWhole ?o - item)
@@ -49,6 +51,7 @@
     (isHot ?o - item)
     (isCool ?o - item)
     (isClean ?o - item)
+    (toggleable ?t - fixed)
     (isOff ?t - fixed)
     (isOn ?t - fixed)
     (isType ?x - thing ?c - class)
@@ -64,12 +67,12 @@
 
   (:action OpenObject
     :parameters (?r - fixed ?l - location)
-    :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isClosed ?r))
+    :precondition (and (atLocation ?l) (fixedAt ?r ?l) (openable ?r) (isClosed ?r))
     :effect (and (isOpen ?r) (not (isClosed ?r))))
 
   (:action CloseObject
     :parameters (?r - fixed ?l - location)
-    :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isOpen ?r))
+    :precondition (and (atLocation ?l) (fixedAt ?r ?l) (openable ?r) (isOpen ?r))
     :effect (and (isClosed ?r) (not (isOpen ?r))))
 
   (:action PickupObject
@@ -125,7 +128,7 @@
 
   (:action ToggleObject
     :parameters (?t - fixed ?l - location)
-    :precondition (and (atLocation ?l) (fixedAt ?t ?l) (isOff ?t))
+    :precondition (and (atLocation ?l) (fixedAt ?t ?l) (toggleable ?t) (isOff ?t))
     :effect (and (isOn ?t) (not (isOff ?t))))
 
   ; @goal-actions: the goal actions compiled from tasks.json go here

@@ -391,11 +391,11 @@ def _write_problem(
         if thing.kind == "fixed":
             facts.append(f"(fixedAt {thing.name} {location_of[oid]})")
             if thing.meta.get("receptacle"):
-                if _encloses(thing) and not thing.meta.get("isOpen"):
-                    facts.append(f"(isClosed {thing.name})")
-                else:
-                    facts.append(f"(isOpen {thing.name})")
+                if _encloses(thing):
+                    facts.append(f"(openable {thing.name})")
+                facts.append(f"({'isClosed' if _encloses(thing) and not thing.meta.get('isOpen') else 'isOpen'} {thing.name})")
             if thing.object_type == task.toggle_target:
+                facts.append(f"(toggleable {thing.name})")
                 facts.append(f"({'isOn' if thing.meta.get('isToggled') else 'isOff'} {thing.name})")
         else:
             parent = containers.get(oid)

@@ -92,13 +92,15 @@ class _Plans:
             group = self._groups[key] = [op for op in self.by_schema.get(key[0], ()) if self.key(op) == key]
         return group
 
-    def run(self, actions: list[int]) -> tuple[list[int], list[int]] | None:
-        """(plan with walks, actions as executed) if ``actions`` can be executed to the goal."""
+    def run(self, actions: list[int], limit: int = 1 << 30) -> tuple[list[int], list[int]] | None:
+        """(plan with walks, actions as executed) if ``actions`` can be executed to the goal in at
+        most ``limit`` steps, walks included."""
         task = self.task
         pre_rest, place, walks = self.pre_rest, self.place, self.walk
         del_mask, add_mask = task.del_mask, task.add_mask
         state = task.init
         here = self.start
+        walks_left = limit - len(actions)  # walks that still fit within the limit
         plan: list[int] = []
         done: list[int] = []
         for op in actions:
@@ -119,6 +121,9 @@ class _Plans:
                 state = (state & ~del_mask[walk]) | add_mask[walk]
                 plan.append(walk)
                 here = need
+                walks_left -= 1
+                if walks_left < 0:
+                    return None
             state = (state & ~del_mask[op]) | add_mask[op]
             plan.append(op)
             done.append(op)
@@ -146,6 +151,10 @@ def _candidates(plans: _Plans, actions: list[int]):
             for alternative in plans.group(plans.key(actions[i])):
                 if alternative != actions[i] and place[alternative] in places:
                     yield actions[:i] + [alternative] + actions[i + 1 :]
+    visits = [place[op] for op in actions if place[op] >= 0]
+    runs = [p for k, p in enumerate(visits) if k == 0 or visits[k - 1] != p]
+    if len(runs) == len(set(runs)):
+        return  # every place is visited once: moving actions cannot save a walk
     for i in range(n):  # move next to an action at the same place
         p = place[actions[i]]
         rest = actions[:i] + actions[i + 1 :]
@@ -169,7 +178,7 @@ def tidy_plan(task: GroundTask, plan: list[int]) -> list[int]:
     best, actions = start
     for _ in range(_MAX_ROUNDS):
         for candidate in _candidates(plans, actions):
-            result = plans.run(candidate)
+            result = plans.run(candidate, len(best) - 1)
             if result is not None and len(result[0]) < len(best):
                 best, actions = result
                 break

@@ -55,7 +55,7 @@ def solve_task(
             status = ERROR
         return PlanResult(status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search)
     plan = tidy_plan(task, outcome.plan) if tidy else outcome.plan
-    operators = [task.operators[op] for op in plan]
+    operators = [task.operator_name(op) for op in plan]
     check = validate_plan(task.problem, operators)
     if not check.ok:
         return PlanResult(

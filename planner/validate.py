@@ -1,7 +1,7 @@
 """Plan validation: execute a plan on the parsed task, instantiating each action schema afresh.
 
 Deliberately independent of grounding and search: nothing here uses the grounded operators, the
-integer facts or the pruning. Each step's action schema is looked up in the parsed domain, its
+integer facts or the pruning (only the parsed problem's facts, as tuples). Each step's action schema is looked up in the parsed domain, its
 arguments are type-checked against the problem's objects, every precondition (static ones included)
 is checked against the full current state and the effects are applied with STRIPS semantics (an
 atom both added and deleted stays true, as pyperplan and Fast Downward have it). The goal must hold
@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyperplan.pddl.pddl import Problem
+
+from alfred_gen.planner.grounding import problem_facts
 
 Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
 
@@ -50,7 +52,8 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
     actions = problem.domain.actions
     objects = dict(problem.objects)
     objects.update(problem.domain.constants or {})
-    state = frozenset(_fact(p, {}) for p in problem.initial_state)
+    init, goal = problem_facts(problem)
+    state = frozenset(init)
     states = [state]
     for step, text in enumerate(operators, start=1):
         words = text.strip().strip("()").lower().split()
@@ -72,7 +75,7 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
         delete = {_fact(p, binding) for p in action.effect.dellist} - add
         state = (state - delete) | add
         states.append(state)
-    unmet = [fact for fact in (_fact(p, {}) for p in problem.goal) if fact not in state]
+    unmet = [fact for fact in goal if fact not in state]
     if unmet:
         return Validation(False, f"goal not reached: {' '.join(sorted(map(fact_text, unmet)))} missing", states)
     return Validation(True, "", states)

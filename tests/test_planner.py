@@ -188,6 +188,26 @@ def test_slices_are_treated_after_slicing() -> None:
         assert result.plan[actions.index(action)].sliced
 
 
+def test_an_object_held_at_the_start_is_used_or_put_down() -> None:
+    metadata, poses, agent = kitchen()
+    knife = next(o for o in metadata["objects"] if o["objectType"] == "Knife")
+    for obj in metadata["objects"]:
+        if obj["receptacleObjectIds"] and knife["objectId"] in obj["receptacleObjectIds"]:
+            obj["receptacleObjectIds"].remove(knife["objectId"])
+    knife.update(parentReceptacles=None, isPickedUp=True)
+    metadata["inventoryObjects"] = [{"objectId": knife["objectId"], "objectType": "Knife"}]
+
+    sliced = solve(encode_problem(metadata, make_task("pick_and_place_simple", "Tomato", "CounterTop", object_sliced=True), poses, agent))
+    assert sliced.solved
+    assert not any(s.action == "PickupObject" and s.object_id == knife["objectId"] for s in sliced.plan)
+    assert [s.tool_id for s in sliced.plan if s.action == "SliceObject"] == [knife["objectId"]]
+
+    heat = solve(encode_problem(metadata, make_task("pick_heat_then_place_in_recep", "Apple", "CounterTop"), poses, agent))
+    actions = [(s.action, s.object_id) for s in heat.plan]
+    first_pickup = next(i for i, (a, _) in enumerate(actions) if a == "PickupObject")
+    assert ("PutObject", knife["objectId"]) in actions[:first_pickup]
+
+
 def test_time_limit_gives_timeout() -> None:
     metadata, poses, agent = kitchen()
     encoded = encode_problem(metadata, make_task("pick_two_obj_and_place", "Mug", "Cabinet"), poses, agent)
