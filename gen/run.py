@@ -112,6 +112,7 @@ class Outcome:
     ok: bool
     reason: str
     detail: str = ""
+    code: int = 0  #: the exit code of a ``user_error``
 
 
 @dataclass
@@ -470,7 +471,33 @@ class Ledger:
 # Workers
 
 
-_WORKER: dict[str, Any] = {}
+@dataclass
+class _JobContext:
+    """What every job of a run shares; each worker process holds its own copy (and simulator)."""
+
+    generate: Generator
+    out: str
+    options: SampleOptions
+    controller_factory: Callable[[], Any] | None = None
+    _controller: Any = None
+
+    def controller(self) -> Any:
+        """This process's recording simulator, made once and reused; None lets generate_trajectory
+        make its own lite controller per job."""
+        factory = self.controller_factory
+        if factory is None and self.options.backend != "lite":
+            from alfred_gen.sim import make_controller
+
+            backend = self.options.backend
+            factory = lambda: make_controller(backend)  # noqa: E731
+        if factory is None:
+            return None
+        if self._controller is None:
+            self._controller = factory()
+        return self._controller
+
+
+_WORKER: dict[str, _JobContext] = {}
 
 
 def _die_with_parent() -> None:
@@ -480,49 +507,40 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _init_worker(generate: Generator, out: str, options: SampleOptions) -> None:
+def _init_worker(context: _JobContext) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
     _die_with_parent()
-    _WORKER.update(generate=generate, out=out, options=options)
+    _WORKER["context"] = context
 
 
-def _controller_for(options: SampleOptions) -> Any:
-    """The recording simulator of this process: None lets generate_trajectory make lite ones."""
-    if options.backend == "lite":
-        return None
-    if "controller" not in _WORKER:
-        from alfred_gen.sim import make_controller
-
-        _WORKER["controller"] = make_controller(options.backend)
-    return _WORKER["controller"]
-
-
-def run_job(job: Job, generate: Generator, out: str, options: SampleOptions) -> Outcome:
-    """Run one job; any exception becomes an ``exception`` outcome (never recorded as the tuple's fault)."""
+def run_job(job: Job, context: _JobContext) -> Outcome:
+    """Run one job. A pipeline exception becomes an ``exception`` outcome (never recorded as the
+    tuple's fault); a UserError (e.g. the THOR backend cannot start) a ``user_error`` one."""
     try:
-        kwargs: dict[str, Any] = {"frames": options.frames}
-        controller = _controller_for(options)
+        kwargs: dict[str, Any] = {"frames": context.options.frames}
+        controller = context.controller()
         if controller is not None:
             kwargs["controller"] = controller
-        result = generate(job.task.to_task_spec(), job.task.scene, job.seed, out, job.trial_id, **kwargs)
+        result = context.generate(job.task.to_task_spec(), job.task.scene, job.seed, context.out, job.trial_id,
+                                  **kwargs)
         return Outcome(job.index, bool(result.ok), "ok" if result.ok else str(result.reason),
                        str(getattr(result, "detail", "") or ""))
-    except UserError:
-        raise
+    except UserError as error:
+        return Outcome(job.index, False, "user_error", str(error), int(error.code))
     except Exception as error:  # a bug in the pipeline: report it, keep the run going
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
         return Outcome(job.index, False, "exception", detail)
 
 
 def _worker_run(job: Job) -> Outcome:
-    return run_job(job, _WORKER["generate"], _WORKER["out"], _WORKER["options"])
+    return run_job(job, _WORKER["context"])
 
 
 class _InlineRunner:
     """Runs jobs in this process, one at a time (workers=1): same decisions, no pool."""
 
-    def __init__(self, generate: Generator, out: str, options: SampleOptions) -> None:
-        self.args = (generate, out, options)
+    def __init__(self, context: _JobContext) -> None:
+        self.context = context
         self.queue: list[Job] = []
 
     def submit(self, job: Job) -> None:
@@ -536,7 +554,7 @@ class _InlineRunner:
 
     def wait(self) -> list[Outcome]:
         job = self.queue.pop(0)
-        return [run_job(job, *self.args)]
+        return [run_job(job, self.context)]
 
     def stop(self) -> None:
         self.queue.clear()
@@ -545,10 +563,11 @@ class _InlineRunner:
 class _PoolRunner:
     """A pool of worker processes (each builds its own simulator); results come back via a queue."""
 
-    def __init__(self, generate: Generator, out: str, options: SampleOptions) -> None:
+    def __init__(self, context: _JobContext) -> None:
         methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self.pool = context.Pool(options.workers, initializer=_init_worker, initargs=(generate, out, options))
+        processes = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        options = context.options
+        self.pool = processes.Pool(options.workers, initializer=_init_worker, initargs=(context,))
         self.results: queue.Queue = queue.Queue()
         self.workers = options.workers
         self.in_flight = 0
@@ -625,14 +644,17 @@ def run_sample(
     generate: Generator | None = None,
     echo: Callable[..., None] | None = None,
     progress: bool = False,
+    controller_factory: Callable[[], Any] | None = None,
 ) -> RunSummary:
     """Make ``options.n`` vetted trajectories (this shard's part of them) under ``options.out``.
 
     ``generate`` is generate_trajectory or a stand-in with its signature ``(task_spec, scene, seed,
     out_root, trial_id, frames=...) -> result with ok/reason/detail``; with workers > 1 it must be
     picklable (a module-level function). ``echo`` prints notes (e.g. how much was resumed);
-    ``progress`` shows a click progress bar on stderr. Returns the summary; KeyboardInterrupt is
-    turned into ``summary.interrupted``.
+    ``progress`` shows a click progress bar on stderr (on a terminal). ``controller_factory`` makes
+    each worker's recording simulator, reused across its jobs (default: a new lite controller per job
+    made by generate_trajectory, or the ``thor`` backend's controller). Returns the summary;
+    KeyboardInterrupt is turned into ``summary.interrupted``.
     """
     check_options(options)
     generate = generate or _default_generate()
@@ -670,7 +692,7 @@ def run_sample(
         bar = _progress_bar(target, ledger.made) if progress and sys.stderr.isatty() else None
         try:
             with _sigterm_as_interrupt():
-                _loop(options, ledger, target, generate, summary, bar)
+                _loop(options, ledger, target, generate, summary, bar, controller_factory)
         except KeyboardInterrupt:
             summary.interrupted = True
         except _Crashed:
@@ -695,10 +717,10 @@ def _progress_bar(target: int, made: int) -> Any:
 
 
 def _loop(options: SampleOptions, ledger: Ledger, target: int, generate: Generator, summary: RunSummary,
-          bar: Any) -> None:
+          bar: Any, controller_factory: Callable[[], Any] | None) -> None:
     out = str(options.out)
-    runner: Any = (_InlineRunner(generate, out, options) if options.workers == 1
-                   else _PoolRunner(generate, out, options))
+    context = _JobContext(generate, out, options, controller_factory)
+    runner: Any = _InlineRunner(context) if options.workers == 1 else _PoolRunner(context)
     window = options.effective_window()
     jobs: list[Job] = []
     outcomes: dict[int, Outcome] = {}
@@ -725,6 +747,8 @@ def _loop(options: SampleOptions, ledger: Ledger, target: int, generate: Generat
                     break
                 continue
             for outcome in runner.wait():
+                if outcome.reason == "user_error":
+                    raise UserError(outcome.detail, ExitCode(outcome.code))
                 outcomes[outcome.index] = outcome
                 if outcome.ok:
                     summary.made_now += 1
