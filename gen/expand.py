@@ -35,11 +35,13 @@ before the action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from alfred_gen.navigation import NavigationError, NavigationGraph
+from alfred_gen.navigation import NavigationError, NavigationGraph, cell_of
+from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 
 #: High-level actions ALFRED's plans (and ours, after folding) are made of.
@@ -493,3 +495,132 @@ def destination_words(next_step: PlanStep | None) -> list[str]:
     if next_step.action in ("SliceObject", "ToggleObject") or not next_step.receptacle_id:
         return [word_of(next_step.object_id)] if next_step.object_id else []
     return [word_of(next_step.receptacle_id)]
+
+
+# --------------------------------------------------------------------------------------------
+# Where to stand: checking, and if need be moving, the destination of a walk
+
+#: Camera horizons an agent may use, in the order of preference when two fit equally.
+HORIZONS = (30, 45, 15, 60, 0, -15, -30)
+
+#: How far from its targets a candidate pose may be (metres, horizontally, to their centre).
+REACH = 1.75
+
+#: Most candidate poses tried before a walk's destination is given up.
+MAX_PROBES = 40
+
+#: ``probe(pose)`` -> the metadata seen from pose [x, z, rotation, horizon], or None if the agent
+#: cannot stand there. The simulator's state must be left as it was.
+Probe = Callable[[Sequence[float]], "Mapping[str, Any] | None"]
+
+
+def sight_requirements(steps: Sequence[PlanStep], metadata: Mapping[str, Any]) -> list[list[str]]:
+    """What must be in view where ``steps`` (those between two walks) are done.
+
+    Each requirement is a group of object ids of which one must be visible: the object to pick up
+    or slice (any of its slices for a sliced one), or the closed receptacle it is in; the receptacle
+    to put into; the microwave, fridge, sink basin and its faucet, the lamp. Objects the agent holds
+    and slices not yet cut are not required (nothing can be checked about them yet).
+    """
+    objects = _objects(metadata)
+    held = held_id(metadata)
+    groups: list[list[str]] = []
+
+    def need(ids: Sequence[str]) -> None:
+        present = sorted(i for i in ids if i in objects and i != held)
+        if present and present not in groups:
+            groups.append(present)
+
+    for step in steps:
+        if step.action in ("PickupObject", "SliceObject"):
+            containers = [step.receptacle_id] if step.receptacle_id else _containers_of(step.object_id, metadata)
+            closed = closed_around(containers, metadata)
+            if closed:
+                need([closed[-1]])
+            elif step.sliced and step.action == "PickupObject":
+                need([oid for oid in objects if oid.startswith(step.object_id + "|")])
+            else:
+                need([step.object_id])
+        elif step.action == "PutObject":
+            closed = closed_around([step.receptacle_id], metadata)
+            need([closed[-1]] if closed else [step.receptacle_id])
+        elif step.action in ("HeatObject", "CoolObject"):
+            need([step.receptacle_id])
+        elif step.action == "CleanObject":
+            need([step.receptacle_id])
+            need([nearest_faucet(step.receptacle_id, metadata)])
+        elif step.action == "ToggleObject":
+            need([step.object_id])
+    return groups
+
+
+def sees(metadata: Mapping[str, Any] | None, groups: Sequence[Sequence[str]]) -> bool:
+    """Whether every requirement group has a visible object in ``metadata``."""
+    if metadata is None:
+        return False
+    visible = {o["objectId"] for o in metadata.get("objects") or () if o.get("visible")}
+    return all(any(oid in visible for oid in group) for group in groups)
+
+
+def candidate_poses(
+    targets: Sequence[Mapping[str, Any]], points: Sequence[Sequence[float]], eye_height: float
+) -> list[tuple[float, float, float, float]]:
+    """Poses from which ``targets`` (object metadata) may be seen, best first.
+
+    Standing points within :data:`REACH` of the targets' centre, about an arm's length away first;
+    facing the centre (to the nearest quarter turn), the horizon nearest the angle down to it.
+    ``eye_height`` is the camera's height above the floor's origin (agent y + camera offset).
+    """
+    centers = [_center3(t) for t in targets]
+    cx = sum(c[0] for c in centers) / len(centers)
+    cy = sum(c[1] for c in centers) / len(centers)
+    cz = sum(c[2] for c in centers) / len(centers)
+    ranked = []
+    for point in points:
+        x, z = float(point[0]), float(point[1])
+        dx, dz = cx - x, cz - z
+        distance = math.hypot(dx, dz)
+        if distance > REACH or distance < 0.25:
+            continue
+        rotation = (round(math.degrees(math.atan2(dx, dz)) / 90.0) * 90) % 360
+        pitch = math.degrees(math.atan2(eye_height - cy, distance))
+        horizons = sorted(HORIZONS, key=lambda h: (abs(h - pitch), HORIZONS.index(h)))[:2]
+        for rank, horizon in enumerate(horizons):
+            ranked.append(((rank, round(abs(distance - 0.8), 6), cell_of(x, z)), (x, z, float(rotation), float(horizon))))
+    ranked.sort(key=lambda item: item[0])
+    return [pose for _, pose in ranked]
+
+
+def _center3(obj: Mapping[str, Any]) -> tuple[float, float, float]:
+    box = obj.get("axisAlignedBoundingBox") or {}
+    center = box.get("center") or obj["position"]
+    return float(center["x"]), float(center["y"]), float(center["z"])
+
+
+def choose_destination(
+    walk: PlanStep,
+    following: Sequence[PlanStep],
+    metadata: Mapping[str, Any],
+    navigation: NavigationGraph,
+    probe: Probe,
+    eye_height: float,
+) -> PlanStep:
+    """The walk itself if the planned pose sees what the following steps act on, else the walk to
+    the best pose that does (ALFRED's generator likewise chose where to stand by what is in view).
+
+    The planner gives one interaction pose per receptacle; an apple at the far end of a long
+    counter top may not be in view from it. ExpansionError if no reachable pose sees everything.
+    """
+    groups = sight_requirements(following, metadata)
+    if not groups or len(walk.location) < 4:
+        return walk
+    if sees(probe(walk.location), groups):
+        return walk
+    objects = _objects(metadata)
+    targets = [objects[group[0]] for group in groups]
+    points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells]
+    for pose in candidate_poses(targets, points, eye_height)[:MAX_PROBES]:
+        if sees(probe(pose), groups):
+            return replace(walk, location=pose, location_name=alfred_location(location_name(pose)))
+    wanted = ", ".join(group[0] for group in groups)
+    raise ExpansionError(f"no reachable pose sees {wanted}")

@@ -37,7 +37,7 @@ from typing import Any
 
 from alfred_gen import __version__
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.expand import Expander, ExpansionError, end_entry, fold_plan
+from alfred_gen.expand import Expander, ExpansionError, agent_pose, choose_destination, end_entry, fold_plan
 from alfred_gen.language import describe, turk_annotations
 from alfred_gen.navigation import NavigationGraph
 from alfred_gen.planner.encode import agent_pose_of, encode_problem
@@ -343,10 +343,13 @@ def _generate(
     temp_dir.mkdir(parents=True)
     recorder = Recorder(controller, start, temp_dir / RAW_IMAGES_DIR if frames else None)
     expander = Expander(NavigationGraph(reachable), metadata)
+    navigation = expander.navigation
     high_pddl: list[dict[str, Any]] = []
     try:
         for index, step in enumerate(steps):
             following = steps[index + 1] if index + 1 < len(steps) else None
+            if step.action == "GotoLocation":
+                step = _destination(controller, step, _until_next_walk(steps, index + 1), recorder.metadata, navigation)
             expanded = expander.expand(step, len(high_pddl), recorder.metadata, following)
             if not expanded.low:
                 continue  # a walk to where the agent already stands
@@ -381,6 +384,41 @@ def _generate(
         "turk_annotations": turk_annotations(template),
     }
     return traj, encoded.problem_text
+
+
+def _until_next_walk(steps: list[Any], start: int) -> list[Any]:
+    """The steps from ``start`` up to (not including) the next GotoLocation."""
+    end = start
+    while end < len(steps) and steps[end].action != "GotoLocation":
+        end += 1
+    return steps[start:end]
+
+
+def _teleport(pose: Any, y: float) -> dict[str, Any]:
+    return {"action": "TeleportFull", "x": float(pose[0]), "y": y, "z": float(pose[1]),
+            "rotation": float(pose[2]), "horizon": float(pose[3]), "rotateOnTeleport": True}
+
+
+def _destination(controller: Any, walk: Any, following: list[Any], metadata: Mapping[str, Any],
+                 navigation: NavigationGraph) -> Any:
+    """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
+
+    The probes are not part of the demonstration: the agent is put back exactly where it was, so
+    the state the next recorded action sees is the one a replay (without probes) will see.
+    """
+    agent_y = float(metadata["agent"]["position"]["y"])
+    camera = metadata.get("cameraPosition") or {}
+    eye_height = float(camera["y"]) if "y" in camera else agent_y + 0.675
+    origin = agent_pose(metadata)
+
+    def probe(pose: Any) -> Mapping[str, Any] | None:
+        event = controller.step(_teleport(pose, agent_y))
+        return event.metadata if event.metadata.get("lastActionSuccess", False) else None
+
+    try:
+        return choose_destination(walk, following, metadata, navigation, probe, eye_height)
+    finally:
+        _step(controller, _teleport(origin, agent_y), "expansion_failed", "returning from a probe")
 
 
 # --------------------------------------------------------------------------------------------
