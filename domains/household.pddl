@@ -6,7 +6,9 @@
 ;   - complement predicates instead of negation: handEmpty/holding, isOpen/isClosed, isWhole/isSliced,
 ;     isOff/isOn;
 ;   - split actions instead of conditional effects: picking up from (putting into, slicing in) a
-;     fixed receptacle or a movable one (a pot, a bowl) are separate actions;
+;     fixed receptacle or a movable one (a pot, a bowl) are separate actions; so is putting down a
+;     slice where only slices may go (a bread slice into a toaster: canContainSlice), since what
+;     may go where depends on whether the object is cut (canContain holds for both forms);
 ;   - ALFRED's type-level goals ("some Apple is hot and in some CounterTop") are final goal actions
 ;     compiled from the task templates in tasks.json and appended to this file; they guard their
 ;     parameters with the static (isType ?x ?class) and achieve the single goal fact (goalReached).
@@ -37,6 +39,7 @@
     (fixedAt ?x - fixed ?l - location)
     (inReceptacle ?o - item ?r - thing)
     (canContain ?r - thing ?o - item)
+    (canContainSlice ?r - fixed ?o - item)
     (handEmpty)
     (holding ?o - item)
     (openable ?r - fixed)
@@ -89,6 +92,12 @@
   (:action PutObject
     :parameters (?o - item ?r - fixed ?l - location)
     :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isOpen ?r) (canContain ?r ?o) (holding ?o))
+    :effect (and (inReceptacle ?o ?r) (handEmpty) (not (holding ?o))))
+
+  (:action PutSliceObject
+    :parameters (?o - item ?r - fixed ?l - location)
+    :precondition (and (atLocation ?l) (fixedAt ?r ?l) (isOpen ?r) (canContainSlice ?r ?o) (isSliced ?o)
+                       (holding ?o))
     :effect (and (inReceptacle ?o ?r) (handEmpty) (not (holding ?o))))
 
   (:action PutObjectInMovable

@@ -409,7 +409,9 @@ def _write_problem(
         for thing in found:
             if thing.object_id in kept:
                 facts.append(f"({predicate} {thing.name})")
-    # What may go where: receptacles (fixed and movable) x items; no mover inside a mover.
+    # What may go where: receptacles (fixed and movable) x items; no mover inside a mover. A
+    # slice-task target may go where both its whole and its cut form may (canContain), or where
+    # only its slices may (canContainSlice, a fixed receptacle such as a toaster).
     receptacles = [t for t in kept.values() if t.meta.get("receptacle") and t.object_type != task.toggle_target]
     items = [t for t in kept.values() if t.kind != "fixed"]
     for recep in receptacles:
@@ -417,8 +419,11 @@ def _write_problem(
             if item.object_id == recep.object_id or (recep.kind == "mover" and item.kind == "mover"):
                 continue
             sliced_target = task.object_sliced and item.object_id in target_ids
-            if all(can_place(typ, recep.object_type) for typ in _placeable_types(item, sliced_target)):
+            forms = _placeable_types(item, sliced_target)
+            if all(can_place(typ, recep.object_type) for typ in forms):
                 facts.append(f"(canContain {recep.name} {item.name})")
+            elif len(forms) == 2 and recep.kind == "fixed" and can_place(forms[1], recep.object_type):
+                facts.append(f"(canContainSlice {recep.name} {item.name})")
     same_class = [t.name for t in targets if t.object_id in kept]
     for a, b in itertools.permutations(same_class, 2):
         facts.append(f"(different {a} {b})")

@@ -80,6 +80,11 @@ class _Plans:
             self._keys[op] = key
         return key
 
+    def alfred(self, op: int) -> str:
+        """ALFRED's name of an action ("" for goal actions)."""
+        reading = action_readings().get(self.task.schema[op])
+        return reading.alfred if reading is not None else ""
+
     def subject(self, op: int) -> str:
         """The object an action acts on ("" for goal actions)."""
         key = self.key(op)
@@ -138,16 +143,17 @@ def _candidates(plans: _Plans, actions: list[int]):
     schema, place = plans.schema, plans.place
     for i in range(n):  # drop one action
         yield actions[:i] + actions[i + 1 :]
+    alfred = [plans.alfred(op) for op in actions]
     for i in range(n):  # drop a pointless carry
-        if schema[actions[i]].startswith("pickupobject"):
+        if alfred[i] == "PickupObject":
             subject = plans.subject(actions[i])
             for j in range(i + 1, n):
-                if schema[actions[j]].startswith("putobject") and plans.subject(actions[j]) == subject:
+                if alfred[j] == "PutObject" and plans.subject(actions[j]) == subject:
                     yield actions[:i] + actions[i + 1 : j] + actions[j + 1 :]
                     break
     places = {place[op] for op in actions}
     for i in range(n):  # put down where the plan goes anyway
-        if schema[actions[i]].startswith("putobject"):
+        if alfred[i] == "PutObject":
             for alternative in plans.group(plans.key(actions[i])):
                 if alternative != actions[i] and place[alternative] in places:
                     yield actions[:i] + [alternative] + actions[i + 1 :]

@@ -31,6 +31,7 @@ SCENES = {"kitchen": kitchen, "living_room": living_room, "bathroom": bathroom}
 FEASIBLE = [
     ("kitchen", "pick_and_place_simple", "Tomato", "CounterTop", "", "", False),
     ("kitchen", "pick_and_place_simple", "Lettuce", "DiningTable", "", "", True),
+    ("kitchen", "pick_and_place_simple", "Bread", "Toaster", "", "", True),
     ("bathroom", "pick_and_place_simple", "HandTowel", "CounterTop", "", "", False),
     ("kitchen", "pick_two_obj_and_place", "Mug", "Cabinet", "", "", False),
     ("living_room", "pick_two_obj_and_place", "RemoteControl", "Sofa", "", "", False),
@@ -150,6 +151,7 @@ def test_an_enclosed_object_is_taken_out_after_opening() -> None:
         ("kitchen", ("pick_two_obj_and_place", "Bread", "CounterTop", "", "", False), ["2 Bread"]),
         ("kitchen", ("pick_and_place_simple", "Television", "CounterTop", "", "", False), ["no Television"]),
         ("kitchen", ("pick_and_place_simple", "Pot", "Drawer", "", "", False), ["cannot be put"]),
+        ("kitchen", ("pick_and_place_simple", "Bread", "Toaster", "", "", False), ["Bread cannot be put in a Toaster"]),
     ],
 )
 def test_impossible_tasks_are_refused_before_search_with_a_reason(scene, task_args, words) -> None:

@@ -89,6 +89,7 @@ def kitchen(knife: bool = True) -> tuple[dict[str, Any], dict[str, list[float]],
     cabinet = b.add("Cabinet", (-0.5, 0.4, -1.6), pose=[-0.5, -0.75, 180, 60])
     drawer = b.add("Drawer", (1.0, 0.7, 0.5), pose=[0.75, 0.5, 90, 45])
     garbage = b.add("GarbageCan", (2.0, 0.0, 1.0), pose=[1.5, 1.0, 90, 60])
+    b.add("Toaster", (-1.5, 1.0, 0.9), counter, pose=[-0.5, 0.75, 270, 30])
     b.add("Apple", (-2.0, 1.2, -1.0), fridge)
     bowl = b.add("Bowl", (-1.0, 1.0, 0.4), counter)
     b.add("Apple", (-1.0, 1.05, 0.4), bowl)
