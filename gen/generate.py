@@ -206,7 +206,7 @@ def _default_controller(scene: Scene, frames: bool) -> Any:
     def resolver(name: str) -> Scene:
         return scene if name == scene.name else resolve_scene(name)
 
-    return make_replay_controller(render=frames, segmentation=True, scene_resolver=resolver)
+    return make_replay_controller(render=frames, segmentation=False, scene_resolver=resolver)
 
 
 def _default_vet_factory(scene: Scene) -> Callable[[], Any]:
@@ -235,8 +235,9 @@ def generate_trajectory(
 
     ``trial_id`` (``trial_...``) names the trial directory and is the file's ``task_id``: the
     caller derives it from its own seed (no clock). ``controller`` is the simulator to record with
-    (default: a lite controller rendering RGB and segmentation; it must give instance masks, and
-    RGB frames when ``frames``). ``time_limit`` bounds the planner (seconds). ``frames=False``
+    (default: a lite controller rendering RGB when ``frames``, and the segmentation only before
+    interactions); a controller passed in must give ``instance_masks`` in its events (THOR's
+    object image on), and RGB frames when ``frames``. ``time_limit`` bounds the planner (seconds). ``frames=False``
     records without writing JPEGs (the ``images`` index is still written; ``alfred-gen replay`` can
     render the frames later). ``vet=False`` skips the replay check (benchmarks only: unvetted files
     may not reach their goal). ``vet_controller_factory`` gives the simulator for vetting (default:
@@ -300,12 +301,14 @@ def _generate(
     timings: dict[str, float],
 ) -> tuple[dict[str, Any], str]:
     """Spawn, plan, expand and record into ``temp_dir``; the trajectory dict and the PDDL problem."""
-    from alfred_gen.replay.record import Recorder, RecordingError
+    from alfred_gen.replay.record import Recorder, RecordingError, event_masks, on_demand_masks
     from alfred_gen.replay.restore import INITIALIZE_ACTION, RestoreError, restore_scene
 
     started = time.perf_counter()
+    masks = event_masks
     if controller is None:
         controller = _default_controller(scene, frames)
+        masks = on_demand_masks(controller)  # segmentation only where an interaction needs it
     controller.reset(scene.name)
     _step(controller, dict(INITIALIZE_ACTION), "spawn_failed", "Initialize")
     spawned = _step(controller, {"action": "InitialRandomSpawn", "randomSeed": seed, **SPAWN_ARGS},
@@ -341,7 +344,7 @@ def _generate(
     if temp_dir.exists():
         shutil.rmtree(temp_dir)  # left over by a crashed run of the same trial
     temp_dir.mkdir(parents=True)
-    recorder = Recorder(controller, start, temp_dir / RAW_IMAGES_DIR if frames else None)
+    recorder = Recorder(controller, start, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks)
     expander = Expander(NavigationGraph(reachable), metadata)
     navigation = expander.navigation
     high_pddl: list[dict[str, Any]] = []

@@ -22,7 +22,7 @@ the same bytes.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -61,12 +61,47 @@ def encode_jpeg(frame: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
     return out.getvalue()
 
 
-def target_args(event: Any, target: str) -> dict[str, list]:
+#: Where masks come from: event -> {object id: HxW bool mask} of the state that event shows (or None).
+MaskSource = Callable[[Any], "Mapping[str, np.ndarray] | None"]
+
+
+def event_masks(event: Any) -> Mapping[str, np.ndarray] | None:
+    """The masks an event carries (THOR's ``instance_masks``; needs the object image switched on)."""
+    return getattr(event, "instance_masks", None)
+
+
+def on_demand_masks(controller: Any) -> MaskSource:
+    """Masks for a lite controller that renders no segmentation per step (faster): when an
+    interaction needs them, the current state is rendered with the object image switched on.
+
+    Valid because the recorder asks for the masks of its latest event right before the next action,
+    when the simulator is still in the state that event shows. Uses lite's documented hooks (the
+    ``render_object_image`` flag and the ``renderer``); any other controller keeps its event masks.
+    """
+    renderer = getattr(controller, "renderer", None)
+    if renderer is None or not hasattr(controller, "render_object_image"):
+        return event_masks
+
+    def masks(event: Any) -> Mapping[str, np.ndarray] | None:
+        found = event_masks(event)
+        if found is not None:
+            return found
+        flag = controller.render_object_image
+        controller.render_object_image = True
+        try:
+            return (renderer(controller) or {}).get("instance_masks")
+        finally:
+            controller.render_object_image = flag
+
+    return masks
+
+
+def target_args(event: Any, target: str, masks_of: MaskSource = event_masks) -> dict[str, list]:
     """ALFRED's ``{mask, bbox, point}`` of ``target`` in ``event``'s instance segmentation.
 
-    RecordingError ``mask_missing`` when the event has no segmentation or the target covers no pixel.
+    RecordingError ``mask_missing`` when there is no segmentation or the target covers no pixel.
     """
-    masks = getattr(event, "instance_masks", None)
+    masks = masks_of(event)
     if masks is None:
         raise RecordingError("mask_missing", "the simulator gives no instance masks (segmentation is off)")
     mask = masks.get(target) if isinstance(masks, Mapping) else None
@@ -80,11 +115,13 @@ class Recorder:
 
     ``image_dir``: where frames go (``raw_images/``), or None to record without writing frames
     (the ``images`` index is kept either way: ``alfred-gen replay`` can render the frames later).
+    ``masks``: where interaction masks come from (default: the events' ``instance_masks``).
     """
 
     def __init__(self, controller: Any, start_event: Any, image_dir: Path | None = None,
-                 jpeg_quality: int = JPEG_QUALITY) -> None:
+                 jpeg_quality: int = JPEG_QUALITY, masks: MaskSource = event_masks) -> None:
         self.controller = controller
+        self.masks = masks
         self.event = start_event
         self.image_dir = Path(image_dir) if image_dir is not None else None
         self.jpeg_quality = jpeg_quality
@@ -119,7 +156,7 @@ class Recorder:
         """Execute one action, recording its mask (from the frame before) and the frame after."""
         low_idx = len(self.low_actions)
         try:
-            args = target_args(self.event, action.target) if action.target else {}
+            args = target_args(self.event, action.target, self.masks) if action.target else {}
         except RecordingError as error:
             raise RecordingError(error.reason, f"low_idx {low_idx} {action.discrete}: {error}", low_idx) from None
         event = self.controller.step(dict(action.api_action))

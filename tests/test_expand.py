@@ -3,9 +3,12 @@ open/close wrappers, and the actions succeed when executed in the simulator."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from alfred_gen.expand import (
+    MAX_PROBES,
     Expander,
     ExpansionError,
     LowAction,
@@ -322,12 +325,20 @@ def test_a_walk_is_moved_to_a_pose_that_sees_the_target(kitchen: Driver) -> None
     assert kitchen.held() == apple
 
 
-def test_a_walk_to_something_no_pose_sees_fails(kitchen: Driver) -> None:
-    basin, mug = kitchen.id_of("SinkBasin"), kitchen.id_of("Mug")
+def test_a_walk_to_something_no_pose_sees_fails_after_a_bounded_search(kitchen: Driver) -> None:
+    counter, apple = kitchen.id_of("CounterTop"), kitchen.id_of("Apple")
     metadata = kitchen.sim.last_event.metadata
-    with pytest.raises(ExpansionError, match="no reachable pose sees"):
-        choose_destination(kitchen.goto_step(basin), [PlanStep("CleanObject", object_id=mug, receptacle_id=basin)],
-                           metadata, kitchen.expander.navigation, _probe(kitchen), 1.65)
+    blind = {**metadata, "objects": [{**o, "visible": False} for o in metadata["objects"]]}
+    probed = []
+
+    def probe(pose):
+        probed.append(tuple(pose))
+        return blind
+
+    with pytest.raises(ExpansionError, match="no reachable pose sees " + re.escape(apple)):
+        choose_destination(kitchen.goto_step(counter), [PlanStep("PickupObject", object_id=apple, receptacle_id=counter)],
+                           metadata, kitchen.expander.navigation, probe, 1.65)
+    assert 1 < len(probed) <= MAX_PROBES + 1 and len(set(probed)) == len(probed)
 
 
 def test_candidate_poses_face_the_target_from_an_arms_length_first() -> None:
