@@ -275,10 +275,12 @@ def _verify(root: Path) -> None:
 
 
 def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_path: Path) -> None:
+    """Default simulators (one per job) with one worker, twice; then two workers that each reuse one
+    simulator for all their jobs: the same bytes every time."""
     trees = []
-    for name, workers in (("a", 1), ("b", 1), ("c", 2)):
+    for name, workers, factory in (("a", 1, None), ("b", 1, None), ("c", 2, _rendering_controller)):
         summary = run_sample(options(tmp_path / name, 3, seed=21, workers=workers, demos_per_task=1),
-                             controller_factory=_rendering_controller)
+                             controller_factory=factory)
         assert summary.made == 3, summary.lines()
         check_tree(tmp_path / name, 3, demos=1)
         trees.append(tree_bytes(tmp_path / name))
@@ -287,20 +289,18 @@ def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_p
     _verify(tmp_path / "a")
 
 
-def test_real_pipeline_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
+def test_real_cli_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_sample_run as t; "
-            "from alfred_gen.run import SampleOptions, run_sample; from pathlib import Path; "
-            "s = run_sample(SampleOptions(n=5, out=Path(sys.argv[2]), workers=2, scenes=t.SCENES, seed=9), "
-            "controller_factory=t._rendering_controller); sys.exit(int(s.exit_code()))")
-    command = [sys.executable, "-c", code, str(TESTS_DIR), str(out)]
+    command = [sys.executable, "-m", "alfred_gen.cli", "sample", "--n", "5", "--out", str(out), "--workers", "2",
+               "--seed", "9", "--scenes", ",".join(map(str, SCENES))]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _kill_after_first_trajectory(process, out)
     killed = scan_tree(out)
     assert not killed.incomplete
     time.sleep(1.0)
     assert scan_tree(out).trials == killed.trials  # no worker outlived the kill
-    resumed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
-    assert resumed.returncode == 0, resumed.stderr.decode()
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming:" in resumed.stdout and "5 of 5 in the output" in resumed.stdout
     check_tree(out, 5)
     _verify(out)
