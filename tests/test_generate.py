@@ -163,6 +163,15 @@ def test_bytes_do_not_depend_on_the_hash_seed(generated, tmp_path) -> None:
     assert _tree_bytes(copy) == _tree_bytes(result.path)
 
 
+def test_a_replay_renders_the_recorded_frames_byte_for_byte(generated, tmp_path) -> None:
+    from alfred_gen.replay.rerender import replay_to_directory
+
+    result = generated["pick_cool_then_place_in_recep"][0]
+    outcome = replay_to_directory(result.traj, tmp_path)
+    assert outcome.ok
+    assert _tree_bytes(tmp_path / "raw_images") == _tree_bytes(result.path / "raw_images")
+
+
 def test_without_frames_the_file_is_the_same_and_no_images_are_written(generated, tmp_path) -> None:
     result, scene, seed, task = generated["look_at_obj_in_light"]
     bare = generate_trajectory(task, scene, seed, tmp_path, default_trial_id(seed), frames=False)
