@@ -511,6 +511,7 @@ def _die_with_parent() -> None:
 
 def _init_worker(context: _JobContext) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() ends a worker quietly
     _die_with_parent()
     _WORKER["context"] = context
 
