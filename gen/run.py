@@ -448,7 +448,7 @@ class Ledger:
         """The job to run next given the pending jobs (assumed to succeed), or None if no tuple is left."""
         pending_count = Counter(job.task for job in pending)
         # A started tuple that still needs demonstrations is continued first (as ALFRED does).
-        task = next((t for t in self.started if not self.closed(t, pending_count[t])), None)
+        task = next((t for t in self.started if t in self.sampler and not self.closed(t, pending_count[t])), None)
         if task is None:
             excluded = {t for t in self.records if self.closed(t, pending_count[t])}
             history = self.history + [job.task for job in pending]

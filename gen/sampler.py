@@ -103,6 +103,9 @@ class BalancedSampler:
     def __len__(self) -> int:
         return len(self.tuples)
 
+    def __contains__(self, task: object) -> bool:
+        return task in self._row
+
     def possible_values(self) -> dict[str, int]:
         """How many distinct values each slot has over the feasible set (mrecep: real classes only)."""
         return {slot: len({slot_value(t, slot) for t in self.tuples} - {""}) for slot in SLOTS}
