@@ -1,0 +1,145 @@
+"""Where imported ALFRED scene catalogues live on disk, and how scene lookups find them.
+
+``alfred-gen scenes import-alfred`` writes one JSON catalogue of real THOR rooms (``FloorPlan10``
+...). Everything that resolves a scene name (``get_scene``, the lite controller, replay) finds
+imported rooms through :func:`imported_scene`, which reads the *active* catalogue:
+
+1. the path given to :func:`use_catalogue` (the CLI's ``--scenes-catalogue``), else
+2. ``$ALFRED_GEN_SCENES``, else
+3. ``$XDG_CACHE_HOME/alfred-gen/scenes/alfred.json`` (``~/.cache/...`` when XDG_CACHE_HOME is unset).
+
+:func:`use_catalogue` also sets ``$ALFRED_GEN_SCENES`` so worker processes (``verify --jobs``)
+see the same catalogue however they are started.
+
+File format (JSON, written atomically so a reader never sees half a file)::
+
+    {"format": "alfred-gen-scene-catalogue", "version": 1,
+     "source": {...what was imported...},
+     "scenes": {"FloorPlan10": {"scene": <Scene.to_dict()>, "info": {...}, "evidence": {...}}}}
+
+``info`` holds counts for listings; ``evidence`` is what the importer learnt from ALFRED's files
+(kept so a catalogue can be extended and a released trajectory completed without the originals).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sim.scene import Scene
+
+#: Environment variable naming the catalogue file to use.
+ENV_VAR = "ALFRED_GEN_SCENES"
+FORMAT = "alfred-gen-scene-catalogue"
+VERSION = 1
+
+_chosen: Path | None = None
+
+
+def default_catalogue_path() -> Path:
+    """The catalogue used when none is chosen: ``$XDG_CACHE_HOME/alfred-gen/scenes/alfred.json``."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "alfred-gen" / "scenes" / "alfred.json"
+
+
+def active_catalogue_path() -> Path:
+    """The catalogue scene lookups read now (see the module docstring for the order)."""
+    if _chosen is not None:
+        return _chosen
+    value = os.environ.get(ENV_VAR)
+    return Path(value) if value else default_catalogue_path()
+
+
+def use_catalogue(path: str | os.PathLike[str] | None) -> None:
+    """Make ``path`` the active catalogue for this process and its children (None: back to default)."""
+    global _chosen
+    if path is None:
+        _chosen = None
+        os.environ.pop(ENV_VAR, None)
+    else:
+        _chosen = Path(path)
+        os.environ[ENV_VAR] = str(_chosen)
+    _load_cached.cache_clear()
+
+
+def empty_catalogue(source: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "source": dict(source or {}), "scenes": {}}
+
+
+def write_catalogue(path: str | os.PathLike[str], catalogue: dict[str, Any]) -> None:
+    """Write a catalogue atomically (temp file in the same directory, then rename); sorted keys, so
+    the same import gives the same bytes."""
+    from alfred_gen.trajectory import atomic_write_bytes
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = json.dumps(catalogue, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    atomic_write_bytes(path, payload)
+    _load_cached.cache_clear()
+
+
+def read_catalogue(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A catalogue file's content; UserError NOT_FOUND if missing, BAD_INPUT if it is not one."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no scene catalogue here (run `alfred-gen scenes import-alfred`)",
+                        ExitCode.NOT_FOUND) from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read the scene catalogue ({error.strerror or error})",
+                        ExitCode.BAD_INPUT) from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise UserError(f"{path}: not a scene catalogue (not JSON, or truncated)", ExitCode.BAD_INPUT) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("scenes"), dict):
+        raise UserError(f"{path}: not an alfred-gen scene catalogue", ExitCode.BAD_INPUT)
+    if data.get("version") != VERSION:
+        raise UserError(f"{path}: scene catalogue version {data.get('version')!r} is not {VERSION}; "
+                        "import the scenes again", ExitCode.BAD_INPUT)
+    return data
+
+
+@lru_cache(maxsize=4)
+def _load_cached(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    return read_catalogue(path)
+
+
+def load_active() -> dict[str, Any] | None:
+    """The active catalogue, or None if there is none on disk (cached while the file is unchanged)."""
+    path = active_catalogue_path()
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _load_cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def scene_from_entry(entry: dict[str, Any]) -> Scene:
+    """A fresh Scene from one catalogue entry (callers may mutate it)."""
+    return Scene.from_dict(entry["scene"])
+
+
+def imported_scene(name: str) -> Scene | None:
+    """The Scene called ``name`` (``FloorPlan10``) in the active catalogue, or None.
+
+    A malformed catalogue raises UserError(BAD_INPUT): a broken file must not look like a missing scene.
+    """
+    catalogue = load_active()
+    if catalogue is None:
+        return None
+    entry = catalogue["scenes"].get(name)
+    return scene_from_entry(entry) if entry is not None else None
+
+
+def imported_entry(name: str) -> dict[str, Any] | None:
+    """The raw catalogue entry (scene, info, evidence) of ``name`` in the active catalogue, or None."""
+    catalogue = load_active()
+    if catalogue is None:
+        return None
+    return catalogue["scenes"].get(name)
