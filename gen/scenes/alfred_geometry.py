@@ -48,8 +48,8 @@ SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTab
 SEATS = frozenset({"Sofa", "ArmChair", "Bed", "Chair", "Ottoman", "DogBed"})
 #: Openable parts of furniture and walls (not assets): stacked in columns and rows.
 BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
-#: Pickupable types whose THOR origin is at the middle of the object rather than at its base.
-CENTRED_PICKUPABLES = frozenset({"Box"})
+#: Pickupable types whose THOR origin is not at their base: height of the origin, as a fraction.
+ORIGIN_HEIGHT = {"Box": 0.7}
 #: Free space kept between a box and a reachable point's centre (THOR's agent is ~0.2 m in radius).
 AGENT_CLEARANCE = 0.1
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
@@ -62,26 +62,27 @@ def _quarter_turned(yaw: float) -> bool:
     return round(yaw / 90.0) % 2 == 1
 
 
-def pickupable_size(kind: str, floor_plan: str, sizes: ThorSizes | None, yaw: float = 0.0) -> tuple[float, float, float]:
-    """World-axis size of a pickupable object: its asset's size in this room (or the catalogue's), turned by yaw."""
-    size = (sizes.size(kind, floor_plan) if sizes is not None else None) or catalogue.object_type(kind).size
-    sx, sy, sz = size
+def pickupable_size(kind: str, yaw: float = 0.0) -> tuple[float, float, float]:
+    """World-axis size of a pickupable object: the catalogue's, turned by its yaw.
+
+    Not the THOR asset database's: it describes THOR 4 assets, and small objects changed since
+    ALFRED's THOR 2.1 (with its sizes, three released demos walk into boxes lying on the floor).
+    """
+    sx, sy, sz = catalogue.object_type(kind).size
     return (sz, sy, sx) if _quarter_turned(yaw) else (sx, sy, sz)
 
 
-def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[float, float, float]) -> Box:
-    """The box of a pickupable whose THOR origin is ``position``: origin at the base (middle for a Box)."""
+def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[float, float, float],
+                   floor_y: float | None = None) -> Box:
+    """The box of a pickupable whose THOR origin is ``position``: at its base, except a Box's, which
+    sits 70% of its height up (boxes stand on surfaces with their origin 0.17-0.20 m above them in
+    the released demos); never below the floor."""
     x, y, z = position
     sx, sy, sz = size
-    bottom = y - sy / 2 if kind in CENTRED_PICKUPABLES else y
+    bottom = y - ORIGIN_HEIGHT.get(kind, 0.0) * sy
+    if floor_y is not None:
+        bottom = max(bottom, min(y, floor_y))
     return Box((x - sx / 2, bottom, z - sz / 2), (x + sx / 2, bottom + sy, z + sz / 2))
-
-
-def pickupable_position_of(kind: str, box: Box) -> tuple[float, float, float]:
-    """Inverse of :func:`pickupable_box`: the origin of a pickupable with this box."""
-    cx, _, cz = box.center
-    y = box.center[1] if kind in CENTRED_PICKUPABLES else box.lo[1]
-    return (cx, y, cz)
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ class SurfaceStats:
                     continue
                 ry = id_position(target)[1]
                 floor_origin = ry - floor_y < FLOOR_ORIGIN
-                bottom = _fact_box(fact, evidence.name, sizes).lo[1]
+                bottom = _fact_box(fact, floor_y).lo[1]
                 samples.setdefault(SurfaceStats.key(fact.receptacle_type, floor_origin), []).append(bottom - ry)
         stats = SurfaceStats()
         for k in sorted(samples):
@@ -139,9 +140,9 @@ class SurfaceStats:
         return stats
 
 
-def _fact_box(fact: SupportFact, floor_plan: str, sizes: ThorSizes | None) -> Box:
+def _fact_box(fact: SupportFact, floor_y: float) -> Box:
     kind = type_of_name(fact.object_name)
-    return pickupable_box(kind, fact.position, pickupable_size(kind, floor_plan, sizes, fact.yaw))
+    return pickupable_box(kind, fact.position, pickupable_size(kind, fact.yaw), floor_y)
 
 
 def _static_ids(evidence: SceneEvidence) -> list[str]:
@@ -205,6 +206,8 @@ class Block:
     facing: int = 0
     #: Points (object centres) this fixture must keep inside its footprint (its own evidence).
     keep: list[tuple[float, float, float]] = field(default_factory=list)
+    #: Footprints it was cut away from; growing back over them is not allowed.
+    forbid: list[Box] = field(default_factory=list)
 
     @property
     def container(self) -> bool:
@@ -311,7 +314,8 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
     elif asset_type:
         block.lo[1], block.hi[1] = y, y + sy  # assets (appliances on counters, a loft bed): origin at the base
     elif kind == "SinkBasin":
-        block.lo[1], block.hi[1] = y + (learnt if learnt is not None else -0.1) - _DEFAULT_INNER_FLOOR, y
+        # Its id carries the sink's position; demos find things from 0.2 m below it to 0.08 above.
+        block.lo[1], block.hi[1] = y + (learnt if learnt is not None else -0.1) - _DEFAULT_INNER_FLOOR, y + 0.1
     else:
         block.lo[1], block.hi[1] = y - sy / 2, y + sy / 2
         if block.container and learnt is not None:
@@ -436,6 +440,7 @@ _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
 def _cut_away(block: Block, box: Box) -> None:
     """Cut ``block``'s footprint back from ``box`` along one side: the side away from the block's
     id, or, if the id lies over the box, the side that keeps the larger piece."""
+    block.forbid.append(box)
     options = []
     for axis in (0, 2):
         p = block.position[axis]
@@ -462,21 +467,38 @@ def _inside_built_in(box: Box, blocks: list[Block]) -> bool:
 
 
 def cut_around(blocks: list[Block], resting: list[Box]) -> None:
-    """A counter top slab covers only drawers and cabinets: it is cut away from every other fixture
+    """Counter tops and cabinets hang over nothing but what belongs under them.
+
+    A counter top slab covers only drawers and cabinets: it is cut away from every other fixture
     that passes through it or lies under it (sink basins, faucets, fridges, side tables) and from
     every object demos show lying under it outside a drawer or cabinet (THOR's counter has a hole
-    for the sink; a box cannot, so the slab keeps the part on its id's side)."""
+    for the sink; a box cannot, so the slab keeps the part on its id's side). A cabinet is cut away
+    from every other fixture it would swallow (a towel holder beside it) and from objects resting
+    up to 60 cm under it (a sponge on the counter beside a tall cabinet).
+    """
     for slab in blocks:
-        if slab.kind != "CounterTop":
-            continue
-        for other in blocks:
-            if other is slab or other.kind in _UNDER_COUNTER:
-                continue
-            if other.lo[1] < slab.hi[1] - 0.005 and slab.overlaps(other, (0, 2)):
-                _cut_away(slab, other.box())
-        for box in resting:
-            if box.hi[1] < slab.lo[1] and slab.overlaps_box(box) and not _inside_built_in(box, blocks):
-                _cut_away(slab, box)
+        if slab.kind == "CounterTop":
+            for other in blocks:
+                if other is slab or other.kind in _UNDER_COUNTER:
+                    continue
+                if other.lo[1] < slab.hi[1] - 0.005 and slab.overlaps(other, (0, 2)):
+                    _cut_away(slab, other.box())
+            for box in resting:
+                if box.hi[1] < slab.lo[1] and slab.overlaps_box(box) and not _inside_built_in(box, blocks):
+                    _cut_away(slab, box)
+        elif slab.kind == "Cabinet":
+            for other in blocks:
+                if other is slab or other.kind in BUILT_IN_CONTAINERS or other.surface:
+                    continue
+                if slab.overlaps(other) and not (other.lo[0] <= slab.position[0] <= other.hi[0]
+                                                 and other.lo[2] <= slab.position[2] <= other.hi[2]):
+                    _cut_away(slab, other.box())
+            for box in resting:
+                c = box.center
+                inside = all(slab.lo[a] <= c[a] <= slab.hi[a] for a in (0, 1, 2))
+                if not inside and slab.overlaps_box(box) and box.hi[1] <= slab.lo[1] + 0.01 \
+                        and slab.lo[1] - box.hi[1] < 0.6:
+                    _cut_away(slab, box)
 
 
 def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
@@ -500,7 +522,7 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
             for box in objects:
                 c = box.center
                 if not (block.lo[0] < c[0] < block.hi[0] and block.lo[2] < c[2] < block.hi[2]
-                        and block.lo[1] < c[1] < block.hi[1]):
+                        and block.lo[1] - 0.1 < box.lo[1] < block.hi[1] - 0.01):
                     continue
                 if box.lo[1] - floor < block.lo[1]:
                     block.lo[1] = box.lo[1] - floor - 0.005
@@ -531,15 +553,23 @@ def fit_surface_tops(blocks: dict[str, Block], facts: list[tuple[SupportFact, st
         _set_top(block, statistics.median(values) - 0.005)
 
 
-def _grow_to_hold(block: Block, obj: WorldObject) -> None:
-    """Grow a receptacle so the simulator's support rule puts ``obj`` in/on it."""
+def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
+    """Grow a receptacle so the simulator's support rule puts ``obj`` in/on it, unless that would
+    reach over something it was cut away from; whether it grew."""
     margin = 0.03
+    lo, hi = list(block.lo), list(block.hi)
     for axis in (0, 2):
-        block.lo[axis] = min(block.lo[axis], obj.center[axis] - margin)
-        block.hi[axis] = max(block.hi[axis], obj.center[axis] + margin)
+        lo[axis] = min(lo[axis], obj.center[axis] - margin)
+        hi[axis] = max(hi[axis], obj.center[axis] + margin)
     if block.container:
-        block.lo[1] = min(block.lo[1], obj.center[1] - margin)
-        block.hi[1] = max(block.hi[1], obj.center[1] + margin)
+        floor = _INNER_FLOOR.get(block.kind, _DEFAULT_INNER_FLOOR)
+        lo[1] = min(lo[1], obj.center[1] - obj.size[1] / 2 - floor - 0.005)
+        hi[1] = max(hi[1], obj.center[1] + margin)
+    grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]
+    if any(all(grown.lo[a] < f.hi[a] and f.lo[a] < grown.hi[a] for a in (0, 2)) for f in block.forbid):
+        return False
+    block.lo, block.hi = lo, hi
+    return True
 
 
 def _shrink_away(block: Block, obj: WorldObject) -> bool:
@@ -587,7 +617,8 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
                     break
                 wanted = blocks[target]
                 if winner is None or not _claims(wanted, obj):
-                    _grow_to_hold(wanted, obj)
+                    if not _grow_to_hold(wanted, obj):
+                        break
                     if winner is None:
                         continue
                 if winner is not None and winner.object_id != target:
@@ -657,8 +688,8 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     for fact in evidence.supports:
         target = resolve_support(fact, static_ids)
         if target is not None:
-            facts.append((fact, target, _fact_box(fact, floor_plan, sizes)))
-    resting = [pickupable_box(type_of_name(name), position, pickupable_size(type_of_name(name), floor_plan, sizes, yaw))
+            facts.append((fact, target, _fact_box(fact, floor_y)))
+    resting = [pickupable_box(type_of_name(name), position, pickupable_size(type_of_name(name), yaw), floor_y)
                for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
@@ -675,8 +706,8 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
-        size = pickupable_size(kind, floor_plan, sizes, yaw)
-        objects.append(SceneObject(kind, position, pickupable_box(kind, position, size), name=name,
+        size = pickupable_size(kind, yaw)
+        objects.append(SceneObject(kind, position, pickupable_box(kind, position, size, floor_y), name=name,
                                    rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
     return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements)

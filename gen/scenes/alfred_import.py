@@ -240,13 +240,10 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     """``scene`` plus what a trajectory's ``scene`` block proves it has: every object it names (THOR
     rooms hold all of them; a catalogue only those its demos named) and its start point.
 
-    Objects are added at their first recorded pose with the size of a same-type object already in
-    the room (the same asset, most likely) or the catalogue's. Unknown types and malformed entries
+    Objects are added at their first recorded pose with the catalogue's size. Unknown types and malformed entries
     are left for SetObjectPoses to report.
     """
     names = {o.name for o in scene.objects}
-    sizes = {o.object_type: o.box.size for o in sorted(scene.objects, key=lambda o: o.name)
-             if catalogue.OBJECT_TYPES.get(o.object_type) and catalogue.object_type(o.object_type).pickupable}
     added: list[SceneObject] = []
     for pose in scene_block.get("object_poses") or ():
         try:
@@ -260,8 +257,8 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         if name in names or kind not in catalogue.OBJECT_TYPES:
             continue
         names.add(name)
-        size = sizes.get(kind) or pickupable_size(kind, scene.name, None, yaw)
-        added.append(SceneObject(kind, position, pickupable_box(kind, position, size), name=name,
+        size = pickupable_size(kind, yaw)
+        added.append(SceneObject(kind, position, pickupable_box(kind, position, size, scene.floor_y), name=name,
                                  rotation=(0.0, yaw, 0.0)))
     reachable = list(scene.reachable)
     init = scene_block.get("init_action") or {}
