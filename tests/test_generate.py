@@ -131,11 +131,12 @@ def _check_alfred_shape(traj: dict[str, Any], path: Path, task: TaskSpec, scene:
                                  "name": "alfred-gen", "seed": seed, "version": traj["generator"]["version"]}
 
 
-def test_the_validate_command_accepts_what_was_generated(generated, capsys) -> None:
+def test_validate_and_verify_accept_what_was_generated(generated, capsys) -> None:
     root = next(iter(generated.values()))[0].path.parent.parent
-    with pytest.raises(SystemExit) as stop:
-        main(["validate", str(root)])
-    assert stop.value.code == 0, capsys.readouterr()
+    for command in ("validate", "verify"):
+        with pytest.raises(SystemExit) as stop:
+            main([command, str(root)])
+        assert stop.value.code == 0, (command, capsys.readouterr())
 
 
 def _tree_bytes(path: Path) -> dict[str, bytes]:
