@@ -163,6 +163,16 @@ def instances_needed(task_type: TaskType) -> int:
     return max(1, sum(1 for pre in task_type.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
 
 
+@lru_cache(maxsize=1)
+def _pickup_classes() -> tuple[str, ...]:
+    return tuple(pickup_classes())
+
+
+@lru_cache(maxsize=1)
+def _receptacle_classes() -> frozenset[str]:
+    return frozenset(receptacle_classes())
+
+
 def pickup_classes() -> list[str]:
     """Object-slot values before any scene is looked at: pickupable classes that fit somewhere,
     plus the sliced form of each sliceable class, sorted."""
@@ -220,7 +230,7 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
         return None
     if "parent" not in spec_type.slots:
         return f"{t.task_type} has no receptacle slot"
-    if t.receptacle not in receptacle_classes():
+    if t.receptacle not in _receptacle_classes():
         return f"{t.receptacle} is not a receptacle class"
     if not contents.has(t.receptacle):
         return f"scene {t.scene} has no {t.receptacle}"
@@ -275,11 +285,11 @@ def _tool_receptacles(spec_type: TaskType, sliced: bool) -> frozenset[str]:
 
 def candidate_tuples(task_type: TaskType, contents: SceneContents) -> Iterable[TaskTuple]:
     """Every tuple of a task type in a scene worth testing: the slot values the room has."""
-    objects = [o for o in pickup_classes() if contents.has(TaskTuple(task_type.name, contents.scene, o, "").object_class)]
+    objects = [o for o in _pickup_classes() if contents.has(TaskTuple(task_type.name, contents.scene, o, "").object_class)]
     if "toggle" in task_type.slots:
         receptacles = contents.present(catalogue.LAMPS)
     else:
-        receptacles = [r for r in receptacle_classes() if contents.has(r)]
+        receptacles = [r for r in sorted(_receptacle_classes()) if contents.has(r)]
     mreceps = contents.present(catalogue.MOVABLE_RECEPTACLES) if "mrecep" in task_type.slots else [""]
     for obj in objects:
         for recep in receptacles:

@@ -43,10 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
+
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.feasibility import TaskTuple, feasible_tuples
 from alfred_gen.sampler import BalancedSampler
-from alfred_gen.trial_ids import TRIAL_PREFIX, derive_int, shard_of, shard_quota, spawn_seed, trial_id
+from alfred_gen.trial_ids import derive_int, shard_of, shard_quota, spawn_seed, trial_id
 
 #: Jobs decided ahead of the last result they depend on (see the module docstring).
 DEFAULT_WINDOW = 8
@@ -56,6 +58,9 @@ DEFAULT_MAX_FAILURES = 3
 
 #: Exceptions (pipeline bugs) tolerated before a run that makes fewer trajectories than it crashes stops.
 CRASH_LIMIT = 5
+
+#: Seconds between rewrites of the failure log during a run (it is always written at the end).
+FAILURE_LOG_SECONDS = 2.0
 
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
 STATE_DIR = ".alfred-gen"
@@ -299,7 +304,9 @@ def load_failures(path: Path) -> list[dict[str, Any]]:
 def save_failures(path: Path, records: list[dict[str, Any]]) -> None:
     """Write the failure log atomically (temp file in the same directory + os.replace)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = json.dumps({"failures": records, "format": 1}, indent=1, sort_keys=True) + "\n"
+    # One record per line: readable, and cheap to write for thousands of records.
+    lines = ",\n".join(json.dumps(record, sort_keys=True) for record in records)
+    payload = '{"format": 1, "failures": [\n' + lines + ("\n" if records else "") + "]}\n"
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -375,18 +382,41 @@ class Ledger:
         self.options = options
         self.sampler = sampler
         self.records: dict[TaskTuple, _TupleRecord] = {}
-        self.started: list[TaskTuple] = []  # tuples in the order they were first touched
-        self.history: list[TaskTuple] = []  # one entry per finished trajectory
+        # Tuples that may still get jobs, in the order they were first touched (a dict keeps order).
+        self.active: dict[TaskTuple, None] = {}
+        self.done: set[TaskTuple] = set()  # made their demonstrations or spent their failures
+        # The sampler's encoding of every finished trajectory's tuple (rows [:made_rows]), grown
+        # by doubling so a run of many thousands never re-encodes its history.
+        self._history = np.zeros((256, 5), dtype=np.int64)
+        self._history_rows = 0
         self.made = 0
         self.failure_log: list[dict[str, Any]] = []
         self.saved_failures = -1  # length of failure_log when it was last written
+        self.saved_at = float("-inf")  # when (time.monotonic) it was last written
 
     def _record(self, task: TaskTuple) -> _TupleRecord:
         record = self.records.get(task)
         if record is None:
             record = self.records[task] = _TupleRecord()
-            self.started.append(task)
+            self.active[task] = None
         return record
+
+    def _add_history(self, task: TaskTuple, count: int = 1) -> None:
+        if count <= 0:
+            return
+        needed = self._history_rows + count
+        if needed > len(self._history):
+            grown = np.zeros((max(needed, 2 * len(self._history)), 5), dtype=np.int64)
+            grown[: self._history_rows] = self._history[: self._history_rows]
+            self._history = grown
+        self._history[self._history_rows:needed] = self.sampler.encode([task])[0]
+        self._history_rows = needed
+
+    def _update_done(self, task: TaskTuple) -> None:
+        record = self.records[task]
+        if record.successes >= self.options.demos_per_task or record.failures >= self.options.max_failures:
+            self.done.add(task)
+            self.active.pop(task, None)
 
     def load(self, tree: TreeState, failures: list[dict[str, Any]], in_space: Callable[[TaskTuple], bool]) -> None:
         for task in sorted(set(tree.trials) | set(tree.incomplete)):
@@ -397,8 +427,9 @@ class Ledger:
             record.used_trials.update(tree.incomplete.get(task, ()))
             count = len(tree.trials.get(task, ()))
             record.successes += count
-            self.history.extend([task] * count)
+            self._add_history(task, count)
             self.made += count
+            self._update_done(task)
         for entry in failures:
             self.failure_log.append(entry)
             task = TaskTuple.from_dir_name(entry["task"])
@@ -408,6 +439,7 @@ class Ledger:
             record.failures += 1
             if entry.get("seed") == self.options.seed and isinstance(entry.get("attempt"), int):
                 record.failed_attempts.add(entry["attempt"])
+            self._update_done(task)
         self.saved_failures = len(self.failure_log)
 
     def closed(self, task: TaskTuple, pending: int) -> bool:
@@ -425,13 +457,15 @@ class Ledger:
         record.used_trials.add(job.trial_id)
         if outcome.ok:
             record.successes += 1
-            self.history.append(job.task)
+            self._add_history(job.task)
             self.made += 1
+            self._update_done(job.task)
             return False
         # Every failure counts towards closing the tuple in this run (so a crashing tuple cannot
         # be retried forever), but only the tuple's own failures are remembered across runs.
         record.failures += 1
         record.failed_attempts.add(job.attempt)
+        self._update_done(job.task)
         if outcome.reason in _NOT_THE_TUPLES_FAULT:
             return False
         self.failure_log.append({
@@ -448,12 +482,13 @@ class Ledger:
         """The job to run next given the pending jobs (assumed to succeed), or None if no tuple is left."""
         pending_count = Counter(job.task for job in pending)
         # A started tuple that still needs demonstrations is continued first (as ALFRED does).
-        task = next((t for t in self.started if t in self.sampler and not self.closed(t, pending_count[t])), None)
+        task = next((t for t in self.active if t in self.sampler and not self.closed(t, pending_count[t])), None)
         if task is None:
-            excluded = {t for t in self.records if self.closed(t, pending_count[t])}
-            history = self.history + [job.task for job in pending]
-            sample_seed = derive_int("sample", self.options.seed, len(history), sum(
-                r.failures for r in self.records.values()))
+            excluded = self.done | {t for t in self.active if self.closed(t, pending_count[t])}
+            history = self._history[: self._history_rows]
+            if pending:
+                history = np.concatenate([history, self.sampler.encode([job.task for job in pending])])
+            sample_seed = derive_int("sample", self.options.seed, len(history), len(self.done))
             task = self.sampler.sample(history, excluded, seed=sample_seed)
             if task is None:
                 return None
@@ -773,19 +808,27 @@ def _loop(options: SampleOptions, ledger: Ledger, target: int, generate: Generat
         for index in range(accounted, len(jobs)):
             if index in outcomes:
                 ledger.apply(jobs[index], outcomes[index])
-        _flush_log(ledger, log_path)
+        _flush_log(ledger, log_path, force=True)
         raise
     else:
         if isinstance(runner, _PoolRunner):
             runner.close()
-        _flush_log(ledger, log_path)
+        _flush_log(ledger, log_path, force=True)
 
 
-def _flush_log(ledger: Ledger, path: Path) -> None:
-    """Write the failure log if it changed (in job order, so its bytes are deterministic too)."""
-    if ledger.saved_failures != len(ledger.failure_log):
-        save_failures(path, ledger.failure_log)
-        ledger.saved_failures = len(ledger.failure_log)
+def _flush_log(ledger: Ledger, path: Path, force: bool = False) -> None:
+    """Write the failure log if it changed, at most every FAILURE_LOG_SECONDS unless ``force``.
+
+    Entries are in job order, so the final file is deterministic. Rewriting the whole file on every
+    failure would cost O(failures^2); a failure lost to a kill is merely tried again.
+    """
+    if ledger.saved_failures == len(ledger.failure_log):
+        return
+    if not force and time.monotonic() - ledger.saved_at < FAILURE_LOG_SECONDS:
+        return
+    save_failures(path, ledger.failure_log)
+    ledger.saved_failures = len(ledger.failure_log)
+    ledger.saved_at = time.monotonic()
 
 
 def _decide(k: int, jobs: list[Job], outcomes: dict[int, Outcome], ledger: Ledger, target: int, window: int,

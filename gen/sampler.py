@@ -97,7 +97,7 @@ class BalancedSampler:
         self._scene_index = {v: i for i, v in enumerate(self._scenes)}
         self._class_index = {v: i for i, v in enumerate(self._classes)}
         self._row = {t: i for i, t in enumerate(self.tuples)}
-        self._table = self._encode(self.tuples)
+        self._table = self.encode(self.tuples)
         self._sizes = (len(self._tasks), len(self._classes), len(self._classes), len(self._classes), len(self._scenes))
 
     def __len__(self) -> int:
@@ -110,8 +110,9 @@ class BalancedSampler:
         """How many distinct values each slot has over the feasible set (mrecep: real classes only)."""
         return {slot: len({slot_value(t, slot) for t in self.tuples} - {""}) for slot in SLOTS}
 
-    def _encode(self, tuples: Sequence[TaskTuple]) -> np.ndarray:
-        """Rows of vocabulary indices; a value outside the feasible set's vocabulary becomes -1."""
+    def encode(self, tuples: Sequence[TaskTuple]) -> np.ndarray:
+        """Rows of vocabulary indices (what :meth:`sample` takes as history); a value outside the
+        feasible set's vocabulary becomes -1."""
         table = np.full((len(tuples), 5), -1, dtype=np.int64)
         for i, t in enumerate(tuples):
             table[i, _TASK] = self._task_index.get(t.task_type, -1)
@@ -138,22 +139,25 @@ class BalancedSampler:
         return mask
 
     def sample(
-        self, history: Sequence[TaskTuple], excluded: Collection[TaskTuple] = (), seed: int = 0
+        self, history: Sequence[TaskTuple] | np.ndarray, excluded: Collection[TaskTuple] = (), seed: int = 0
     ) -> TaskTuple | None:
         """The next tuple to generate, or None when every feasible tuple is excluded.
 
-        ``history``: tuples made so far, one entry per demonstration. ``excluded``: tuples recorded
-        as failed or already full. ``seed`` drives the noise and tie-breaking.
+        ``history``: tuples made so far, one entry per demonstration (or their :meth:`encode` rows,
+        which a long run keeps instead of re-encoding thousands of tuples per call). ``excluded``:
+        tuples recorded as failed or already full. ``seed`` drives the noise and tie-breaking.
         """
         mask = self._open_mask(excluded)
-        rng = random.Random(seed)
-        made = self._encode(list(history)) if history else np.zeros((0, 5), dtype=np.int64)
-        n_classes = len(self._classes)
+        rng = np.random.default_rng(seed)
+        if isinstance(history, np.ndarray):
+            made = history.reshape(-1, 5).astype(np.int64, copy=False)
+        else:
+            made = self.encode(list(history)) if len(history) else np.zeros((0, 5), dtype=np.int64)
         class_values = made[:, list(_CLASS_COLUMNS)].ravel()
-        class_prior = np.bincount(class_values[class_values > 0], minlength=n_classes)
+        class_prior = np.bincount(class_values[class_values > 0], minlength=len(self._classes))
         own_prior = {
-            _TASK: np.bincount(made[:, _TASK][made[:, _TASK] >= 0], minlength=self._sizes[_TASK]),
-            _SCENE: np.bincount(made[:, _SCENE][made[:, _SCENE] >= 0], minlength=self._sizes[_SCENE]),
+            column: np.bincount(made[:, column][made[:, column] >= 0], minlength=self._sizes[column])
+            for column in (_TASK, _SCENE)
         }
         while True:
             rows = np.flatnonzero(mask)
@@ -162,11 +166,16 @@ class BalancedSampler:
             if rows.size == 1:
                 return self._decode(rows[0])
             candidates = self._table[rows]
-            domains = [np.unique(candidates[:, column]) for column in range(5)]
-            leads: list[tuple[float, int, int]] = []
+            # present[c][v]: value v of slot c still completes to an open feasible tuple. One extra
+            # False entry at the end answers for -1 (a made tuple's value outside the vocabulary).
+            present = [
+                np.append(np.bincount(candidates[:, c], minlength=self._sizes[c]) > 0, False) for c in range(5)
+            ]
+            in_domain = [present[c][made[:, c]] for c in range(5)]
+            lead_parts: list[tuple[np.ndarray, int, np.ndarray]] = []
             for column in range(5):
-                values = domains[column]
-                if column == _MRECEP and values[0] == 0:
+                values = np.flatnonzero(present[column][:-1])
+                if column == _MRECEP and present[column][0]:
                     # Candidates without a movable receptacle remain: balance m only among tasks
                     # that have one, or every rare m would drag in the movable-receptacle task.
                     continue
@@ -175,21 +184,20 @@ class BalancedSampler:
                 agree = np.ones(len(made), dtype=bool)
                 for other in range(5):
                     if other != column:
-                        agree &= np.isin(made[:, other], domains[other])
-                conditional = np.bincount(
-                    made[agree, column][made[agree, column] >= 0], minlength=self._sizes[column]
-                )[values]
+                        agree &= in_domain[other]
+                agreeing = made[agree, column]
+                conditional = np.bincount(agreeing[agreeing >= 0], minlength=self._sizes[column])[values]
                 prior = (class_prior if column in _CLASS_COLUMNS else own_prior[column])[values]
-                noise = np.array([rng.randint(0, self.noise) for _ in range(values.size)], dtype=float)
+                noise = rng.integers(0, self.noise + 1, size=values.size)
                 weight = 1.0 / (1.0 + noise + conditional) / (1.0 + prior)
                 probability = weight / weight.sum()
-                lead = probability - probability.min()
-                leads.extend((float(lead[i]), column, int(values[i])) for i in range(values.size))
-            if not leads:
-                return self._decode(rows[rng.randrange(rows.size)])
-            top = max(lead for lead, _, _ in leads)
-            ties = [(column, value) for lead, column, value in leads if lead >= top - 1e-12]
-            column, value = ties[rng.randrange(len(ties))]
+                lead_parts.append((probability - probability.min(), column, values))
+            if not lead_parts:
+                return self._decode(rows[int(rng.integers(rows.size))])
+            top = max(float(lead.max()) for lead, _, _ in lead_parts)
+            ties = [(column, int(value)) for lead, column, values in lead_parts
+                    for value in values[lead >= top - 1e-12]]
+            column, value = ties[int(rng.integers(len(ties)))]
             mask &= self._table[:, column] == value
 
 

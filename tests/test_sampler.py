@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from alfred_gen.feasibility import SceneContents, TaskTuple, feasible_tuples, scene_contents, why_infeasible
 from alfred_gen.sampler import BalancedSampler, normalised_entropy, slot_balance, uniform_sample
-from alfred_gen.scenes import get_scene, scene_numbers
+from alfred_gen.scenes import get_scene
 from alfred_gen.sim import catalogue
 from alfred_gen.tasks import task_type_names
 from alfred_gen.trial_ids import shard_of, shard_quota, spawn_seed, trial_id
