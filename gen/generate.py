@@ -25,6 +25,7 @@ sampler can count them. Bad input (an unknown scene or task type) raises UserErr
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -237,8 +238,8 @@ def generate_trajectory(
     caller derives it from its own seed (no clock). ``controller`` is the simulator to record with
     (default: a lite controller rendering RGB when ``frames``, and the segmentation only before
     interactions); a controller passed in must give ``instance_masks`` in its events (THOR's
-    object image on), and RGB frames when ``frames``. ``time_limit`` bounds the planner (seconds). ``frames=False``
-    records without writing JPEGs (the ``images`` index is still written; ``alfred-gen replay`` can
+    object image on), and RGB frames when ``frames``. ``time_limit`` bounds the planner (seconds).
+    ``frames=False`` records without writing JPEGs (the ``images`` index is still written; ``alfred-gen replay`` can
     render the frames later). ``vet=False`` skips the replay check (benchmarks only: unvetted files
     may not reach their goal). ``vet_controller_factory`` gives the simulator for vetting (default:
     a fresh lite controller).
@@ -271,7 +272,8 @@ def generate_trajectory(
 
             started = time.perf_counter()
             factory = vet_controller_factory or _default_vet_factory(room)
-            verdict = vet_trajectory(traj, controller_factory=factory, check_schema=False)
+            written = json.loads((temp_dir / TRAJ_FILE_NAME).read_bytes())  # vet the file, not the dict
+            verdict = vet_trajectory(written, controller_factory=factory, check_schema=False)
             timings["vet"] = time.perf_counter() - started
             if not verdict.ok:
                 raise _Failed("vet_failed", verdict.describe())
