@@ -526,7 +526,10 @@ class _JobContext:
             from alfred_gen.sim import make_controller
 
             backend = self.options.backend
-            factory = lambda: make_controller(backend)  # noqa: E731
+            # THOR needs instance masks for the interaction masks; its build comes from the same
+            # environment variable the other commands' --thor-build option reads.
+            factory = lambda: make_controller(  # noqa: E731
+                backend, thor_build=os.environ.get("ALFRED_GEN_THOR_BUILD"), render_seg=True)
         if factory is None:
             return None
         if self._controller is None:

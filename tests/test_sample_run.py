@@ -202,8 +202,10 @@ def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: 
     (["--n", "0"], ExitCode.USAGE, "--n"),
     (["--n", "3", "--workers", "0"], ExitCode.USAGE, "--workers"),
     (["--n", "3", "--task-types", "look_at_obj_in_light", "--scenes", "1-30"], ExitCode.UNSOLVABLE, "feasible"),
+    (["--n", "1", "--scenes", "1", "--backend", "thor"], ExitCode.BACKEND_UNAVAILABLE, "error:"),
 ])
-def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, argv, code, words) -> None:
+def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, monkeypatch, argv, code, words) -> None:
+    monkeypatch.delenv("ALFRED_GEN_THOR_BUILD", raising=False)
     with pytest.raises(SystemExit) as stop:
         main(["sample", "--out", str(tmp_path / "out"), *argv])
     assert stop.value.code == code
