@@ -15,10 +15,15 @@ How the pieces fit:
   does not depend on the worker count up to :data:`DEFAULT_WINDOW` workers.
 - Exactly N: a job is only started while (trajectories made in the prefix) + (jobs after it) < N,
   so even if every job in flight succeeds the target is never passed.
+- Tuples: a started tuple is continued until it has ``demos_per_task`` trajectories or
+  ``max_failures`` failed attempts (then it is recorded as failed and never sampled again); each
+  attempt has its own spawn seed (which also picks the start pose) and trial id.
 - Resumable: the tree of finished trajectories is the source of truth for what was made; failed
-  attempts are kept in ``<out>/.alfred-gen/failures-<shard>.json`` (written atomically) so a resumed
-  run does not retry them, and stale temporary directories of killed jobs are removed on start.
-  A run killed at any moment leaves complete trajectories and nothing partial in the layout.
+  attempts are kept in ``<out>/.alfred-gen/failures-<shard>.json`` (rewritten atomically, at most
+  every few seconds and at the end; a failure lost to a kill is simply tried again), and stale
+  temporary directories of killed jobs are removed on start. A run killed at any moment leaves
+  complete trajectories and nothing partial in the layout; a lock per shard stops two runs from
+  writing the same shard of one directory at once.
 - ``--shard I/M`` gives each shard the tuples whose hash falls in it and the I-th part of N, so
   shards of a cluster job array never share a tuple, a trial id or a temporary directory.
 """
