@@ -27,7 +27,7 @@ def carry(sim: LiteController, kind: str, pose: tuple) -> str:
 
 TABLE = (0.0, 0.25, 180)
 FRIDGE = (1.25, 1.0, 90, 45)
-MICROWAVE = (-2.0, 1.5, 0, 0)
+MICROWAVE = (-2.0, 1.5, 0, 30)  # looking down into it: from level, its inside is out of view
 SINK = (-0.5, 1.5, 0, 30)
 
 

@@ -10,8 +10,21 @@ Usage mirrors ``ai2thor.controller.Controller``::
 
 An unknown action, an unknown or malformed argument, or an unmet precondition gives a failed
 event (``lastActionSuccess`` false, the reason in ``errorMessage``) and changes nothing; it never
-raises. Visibility is geometric by default (see :mod:`alfred_gen.sim.visibility`); a
-renderer-backed model plugs in through ``visibility=`` and images through ``renderer=``.
+raises.
+
+Pixels (see :mod:`alfred_gen.sim.pixels`): by default one :class:`~alfred_gen.sim.pixels.PixelSight`
+renders the world and serves both visibility (an object is visible when at least 10 of its pixels
+are in the 300x300 instance frame and it is within ``visibility_distance``) and the Event's image
+fields. The flags ``render_image`` (RGB ``frame``), ``render_depth_image`` (``depth_frame``),
+``render_object_image`` (``instance_segmentation_frame``, ``instance_masks``,
+``instance_detections2D``, ``color_to_object_id``, ``object_id_to_color``) and
+``render_class_image`` (``class_segmentation_frame``, ``class_masks``) switch image fields on and
+off (constructor arguments, or Initialize's ``renderImage`` / ``renderDepthImage`` /
+``renderObjectImage`` / ``renderInstanceSegmentation`` / ``renderClassImage``). They never change
+what the simulator does: with every flag off no image is produced, but visibility is still decided
+on pixels (a segmentation-only render, skipped when nothing eligible is within reach), so the same
+actions succeed with frames on and off. ``visibility=`` and ``renderer=`` replace either hook (e.g.
+``visibility=GeometricVisibility()`` for a render-free stand-in whose results differ).
 
 What other pieces use:
 
@@ -22,7 +35,9 @@ What other pieces use:
 - ``sim.camera()``: camera position (agent y + ``camera_y_offset``, 0.75 as ALFRED initialises
   THOR), yaw, pitch (= horizon), fov, width, height — what a renderer needs.
 - ``sim.world.render_boxes()``: ``[(object_id | None, [Box, ...], type_name)]``, walls first.
-- ``sim.visibility_state()``: ``(visible, distance)`` arrays over ``world.objects`` for now.
+- ``sim.visibility_state()``: ``(visible, distance)`` arrays over ``world.objects``.
+- ``sim.pixels``: the default :class:`~alfred_gen.sim.pixels.PixelSight` (None when both hooks are
+  replaced); ``sim.pixels.frames(sim.world, sim.camera())`` renders the current state on demand.
 - ``LiteController(visibility=model)``: ``model(world, camera, max_distance) -> (visible,
   distance)``; ``LiteController(renderer=fn)``: ``fn(sim) -> {"frame": ..., "depth_frame": ...,
   "instance_segmentation_frame": ..., "instance_masks": ..., ...}`` called after every step.
@@ -37,9 +52,10 @@ import numpy as np
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.actions import AGENT_ACTIONS, ActionFailed, Handler
 from alfred_gen.sim.event import Event
+from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
-from alfred_gen.sim.visibility import GeometricVisibility, VisibilityModel
+from alfred_gen.sim.visibility import VisibilityModel
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, Camera, World
 
 #: Backend name and version recorded in trajectories.
@@ -100,8 +116,9 @@ class LiteController:
         self.field_of_view = field_of_view
         self.camera_y_offset = camera_y_offset
         self.scene_resolver = scene_resolver or _default_scene_resolver
-        self.visibility: VisibilityModel = visibility or GeometricVisibility()
-        self.renderer = renderer
+        self.pixels: PixelSight | None = PixelSight() if visibility is None or renderer is None else None
+        self.visibility: VisibilityModel = visibility or self.pixels  # type: ignore[assignment]
+        self.renderer: Renderer | None = renderer or self.pixels.images  # type: ignore[union-attr]
         self._scene: Scene | None = None
         self._world: World | None = None
         self._sight_key: tuple[Any, ...] | None = None
@@ -187,8 +204,8 @@ class LiteController:
         """(visible, distance) over ``world.objects`` for the current state (cached)."""
         world = self.world
         a = world.agent
-        key = (id(world), world.version, a.x, a.z, a.rotation, a.horizon, world.camera_y_offset,
-               self.visibility_distance, self.field_of_view)
+        key = (id(world), world.version, a.x, a.y, a.z, a.rotation, a.horizon, world.camera_y_offset,
+               self.visibility_distance, self.field_of_view, self.width, self.height)
         if key != self._sight_key or self._sight is None:
             self._sight = self._compute_visibility()
             self._sight_key = key
@@ -222,9 +239,11 @@ class LiteController:
         return self.renderer(self)
 
     def _event(self, name: str, success: bool, error: str, result: Any) -> Event:
+        # Images first: when frames are wanted, visibility reuses their render of this state.
+        images = self._images()
         visible, distance = self.visibility_state()
         head = self._head(name, success, error, result)
-        return Event(head, self.world.listing(), visible, distance, self._images())
+        return Event(head, self.world.listing(), visible, distance, images)
 
     def _failed_event(self, name: str, error: str) -> Event:
         """A failed step: the state (and its visibility) is the previous one; only the head differs."""

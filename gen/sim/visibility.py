@@ -1,10 +1,12 @@
-"""Which objects the agent sees: the geometric stand-in until pixel visibility plugs in.
+"""Which objects the agent sees: the visibility-model protocol, reach distances, a geometric model.
 
 The controller asks a *visibility model* — any callable ``model(world, camera, max_distance)``
 returning ``(visible, distance)``, two numpy arrays with one row per ``world.objects`` entry — once
-per state. :class:`GeometricVisibility` is the default; a renderer-backed model (visible when at
-least 10 pixels of the object are in the instance frame) replaces it by passing
-``visibility=...`` to the controller.
+per state. The default is pixel visibility (:class:`alfred_gen.sim.pixels.PixelSight`: visible when
+at least 10 pixels of the object are in the instance frame and it is within reach).
+:class:`GeometricVisibility` is a render-free approximation (frustum and wall tests, no occlusion
+by furniture); pass ``visibility=GeometricVisibility()`` to use it, knowing that it accepts some
+interactions pixel visibility refuses (a target hidden behind a fridge door, under a table top).
 
 Distance is measured from the agent's vertical axis — the segment from the floor up to the camera
 under and through the agent, THOR's visibility capsule — to the nearest point of the object's box;

@@ -1,0 +1,589 @@
+"""Pixels for the `lite` simulator: the renderer behind every Event's images and behind visibility.
+
+One :class:`PixelSight` per controller turns the live :class:`~alfred_gen.sim.world.World` into the
+renderer's box list and serves two hooks of :class:`~alfred_gen.sim.lite.LiteController`:
+
+- as the *visibility model* (``sight(world, camera, max_distance)``): an object is visible when it
+  is eligible (present, not held, not shut inside a closed receptacle), within ``max_distance`` by
+  :func:`~alfred_gen.sim.visibility.reach_distances`, and at least :data:`MIN_VISIBLE_PIXELS` of
+  its pixels are in the instance frame of a 300x300 view (:data:`VISIBILITY_SIZE`);
+- as the *renderer* (``sight.images(sim)``): THOR's Event image fields for the flags that are on.
+
+Why visibility is always computed from pixels: which actions succeed must not depend on whether a
+caller asked for frames, or a trajectory recorded with frames could fail to replay without them.
+So the 'no frames' mode (``render_image=False`` and no depth / object image) only skips producing
+RGB, depth and the instance outputs; the segmentation needed for visibility is still rendered, at
+a fixed 300x300 whatever the frame size, and only when some eligible object is within reach (a
+step in the middle of a room renders nothing). That visibility-only render leaves out every box
+that lies wholly farther from the camera than the farthest candidate object: such a box cannot
+cover a candidate's pixels, so the candidates' pixel counts, and hence visibility, are exactly
+those of the full frame (``tests/test_sim_render.py`` checks it).
+
+What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract):
+
+- The room shell (floor, four walls, ceiling) from the walls' inner faces; walls that do not lie
+  on the room's bounding rectangle (partitions, the corner of an L-shaped room, the pieces around
+  a doorway whose door leaf is recessed) are drawn as boxes.
+- Furniture that never moves (not pickupable, openable or moveable) once per reset; everything
+  else each time the world changes, as its type's shape (:func:`~alfred_gen.sim.shapes.shape_parts`)
+  with its open state. A receptacle's front faces the scene's declared yaw (``rotation``); scenes
+  that declare none (fixtures, scenes built from ALFRED layouts: every posed object at yaw 0) face
+  it towards its interaction pose, ``(pose.rotation + 180) % 360``. Contents of an open drawer are
+  drawn slid out with it.
+- Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
+- The held object (with what it carries) is drawn as THOR shows it: in the lower middle of the
+  view, in front of everything. It is composited over the scene frame in every modality (RGB,
+  depth, segmentation), so masks, depth and visibility stay consistent with what a person sees;
+  it is placed ~0.5 m ahead, its largest extent covering at most :data:`HAND_MAX_SPAN` of the image
+  height (a large object is drawn farther away), and it never pierces furniture. It occludes what
+  is behind it, as in THOR; the held object itself is never ``visible`` (it cannot be a target).
+
+Renders are cached per (world, ``world.version``, camera pose and intrinsics): the visibility hook
+and the image fields of one state share one render when the frame size is 300x300.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from alfred_gen.sim.camera import Camera as RenderCamera
+from alfred_gen.sim.palette import owner_colors, type_color
+from alfred_gen.sim.render import (
+    FAR_DEPTH,
+    MIN_VISIBLE_PIXELS,
+    BoxList,
+    BoxListBuilder,
+    Frames,
+    box_distances,
+    instance_outputs,
+    render,
+    visible_pixel_counts,
+)
+from alfred_gen.sim.scene import Box, Scene
+from alfred_gen.sim.shapes import content_offset, shape_parts
+from alfred_gen.sim.visibility import GeometricVisibility, reach_distances
+from alfred_gen.sim.world import Camera, World, WorldObject
+
+if TYPE_CHECKING:
+    from alfred_gen.sim.lite import LiteController
+
+#: Visibility is decided on a frame of this size, whatever size the Event's frames have.
+VISIBILITY_SIZE = 300
+#: The held object: distance ahead of the camera (metres) and the image row of its centre
+#: (fraction of the height from the top), and the largest share of the image height it may cover.
+HAND_DISTANCE = 0.5
+HAND_ROW = 0.8
+HAND_MAX_SPAN = 0.3
+#: A box is left out of a visibility-only render when it is this much farther than every candidate.
+CULL_MARGIN = 1e-3
+#: Overlap (metres, on every axis) from which an object carves room for itself in fixed furniture.
+CARVE_MIN_OVERLAP = 0.002
+#: Owner names of the room structure (THOR's segmentation also colours them).
+STRUCTURE = ("Floor", "Wall", "Ceiling")
+
+_EPS = 1e-6
+
+
+# ---------------------------------------------------------------------------------------------
+# The room shell and the static layer
+
+
+def pixel_visibility_applies(scene: Scene) -> bool:
+    """Whether a scene's boxes are authored well enough for occlusion to mean anything.
+
+    Rooms imported from ALFRED's layout files (named ``FloorPlanN``, see
+    :func:`alfred_gen.sim.fixtures.alfred_layout_scene`) place catalogue-sized boxes at the id
+    positions: furniture overlaps, objects sink into the surfaces they lie on, and pixels would
+    judge those errors, not what THOR showed. For them visibility stays geometric
+    (:class:`~alfred_gen.sim.visibility.GeometricVisibility`); their frames are still rendered.
+    Procedural (``LitePlanN``) and fixture rooms use pixels. Depends on the scene only, never on
+    the image flags.
+    """
+    return not scene.name.startswith("FloorPlan")
+
+
+def room_layout(scene: Scene) -> tuple[Box | None, list[Box]]:
+    """The room's interior box (floor to top of the walls) and the walls drawn as boxes.
+
+    For each of the four sides, the walls lying on the bounding rectangle of all walls and thin
+    across that side are the side's boundary walls; the shell's face on that side is their
+    outermost inner face, and boundary walls whose inner face is exactly there are absorbed into
+    the shell. Every other wall (partitions, an L's inner corner, wall pieces standing proud of a
+    recessed door leaf) is drawn as a box. No walls: no shell.
+    """
+    walls = list(scene.walls)
+    if not walls:
+        return None, []
+    lo = [min(w.lo[k] for w in walls) for k in range(3)]
+    hi = [max(w.hi[k] for w in walls) for k in range(3)]
+    interior_lo = [lo[0], scene.floor_y, lo[2]]
+    interior_hi = [hi[0], hi[1], hi[2]]
+    absorbed: set[int] = set()
+    for axis in (0, 2):
+        other = 2 - axis
+        for high in (False, True):
+            side = []
+            for index, wall in enumerate(walls):
+                thin = wall.size[axis] <= wall.size[other]
+                on_side = wall.hi[axis] >= hi[axis] - _EPS if high else wall.lo[axis] <= lo[axis] + _EPS
+                if thin and on_side:
+                    side.append((wall.lo[axis] if high else wall.hi[axis], index))
+            if not side:
+                continue
+            face = max(f for f, _ in side) if high else min(f for f, _ in side)
+            if high:
+                interior_hi[axis] = face
+            else:
+                interior_lo[axis] = face
+            absorbed.update(index for f, index in side if abs(f - face) <= _EPS)
+    interior = Box(tuple(interior_lo), tuple(interior_hi))  # type: ignore[arg-type]
+    return interior, [w for index, w in enumerate(walls) if index not in absorbed]
+
+
+def scene_facings(scene: Scene) -> dict[str, int]:
+    """Front yaw per scene object id, for objects whose shape has a front.
+
+    A scene that declares facings (some object with an interaction pose has a non-zero yaw, as the
+    procedural library does) is trusted; otherwise a posed object faces its interaction pose.
+    """
+    posed = [o for o in scene.objects if o.object_id in scene.interaction_poses]
+    declared = any(_quarter(o.rotation[1]) != 0 for o in posed)
+    facings = {o.object_id: _quarter(o.rotation[1]) for o in scene.objects}
+    if not declared:
+        for o in posed:
+            facings[o.object_id] = (scene.interaction_poses[o.object_id].rotation + 180) % 360
+    return facings
+
+
+def _quarter(yaw: float) -> int:
+    return int(round(float(yaw) / 90.0)) % 4 * 90
+
+
+def is_static(obj: WorldObject) -> bool:
+    """Furniture whose box and shape never change within an episode."""
+    t = obj.otype
+    return not (t.pickupable or t.openable or t.moveable)
+
+
+def _facing(obj: WorldObject, facings: dict[str, int]) -> int:
+    if obj.otype.pickupable:
+        return _quarter(obj.rotation[1])
+    return facings.get(obj.object_id, _quarter(obj.rotation[1]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Objects as rows of boxes, with carving
+
+
+def subtract_box(lo: np.ndarray, hi: np.ndarray, cut_lo: np.ndarray, cut_hi: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Box ``[lo, hi]`` minus box ``[cut_lo, cut_hi]`` as at most six disjoint boxes."""
+    inter_lo = np.maximum(lo, cut_lo)
+    inter_hi = np.minimum(hi, cut_hi)
+    if (inter_hi - inter_lo <= _EPS).any():
+        return [(lo, hi)]
+    pieces = []
+    rest_lo, rest_hi = lo.copy(), hi.copy()
+    for axis in (0, 1, 2):
+        if inter_lo[axis] - rest_lo[axis] > _EPS:
+            piece_hi = rest_hi.copy()
+            piece_hi[axis] = inter_lo[axis]
+            pieces.append((rest_lo.copy(), piece_hi))
+        if rest_hi[axis] - inter_hi[axis] > _EPS:
+            piece_lo = rest_lo.copy()
+            piece_lo[axis] = inter_hi[axis]
+            pieces.append((piece_lo, rest_hi.copy()))
+        rest_lo[axis], rest_hi[axis] = inter_lo[axis], inter_hi[axis]
+    return pieces
+
+
+@lru_cache(maxsize=8192)
+def _object_rows(object_type: str, object_id: str, box: Box, is_open: bool, facing: int,
+                 parts: tuple[Box, ...], cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corners and colours of an object's render boxes: its type's shape, its drawing parts, minus cuts."""
+    base = type_color(object_type, object_id)
+    rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base))
+            for part, tone in shape_parts(object_type, box, is_open=is_open, facing=facing)]
+    rows += [(np.array(part.lo, float), np.array(part.hi, float), base) for part in parts]
+    for cut in cuts:
+        cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
+        rows = [(p_lo, p_hi, color) for lo, hi, color in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
+    lo = np.array([r[0] for r in rows], dtype=np.float64).reshape(-1, 3)
+    hi = np.array([r[1] for r in rows], dtype=np.float64).reshape(-1, 3)
+    colors = np.array([r[2] for r in rows], dtype=np.uint8).reshape(-1, 3)
+    for array in (lo, hi, colors):
+        array.setflags(write=False)
+    return lo, hi, colors
+
+
+def _rows_of(obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0),
+             cuts: tuple[Box, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    box = obj.box()
+    parts = tuple(obj.part_boxes()) if obj.parts else ()
+    if offset != (0.0, 0.0, 0.0):
+        box = box.translated(*offset)
+        parts = tuple(p.translated(*offset) for p in parts)
+    return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
+
+
+def _carves(world: World, drawn: list[WorldObject], carvable: list[WorldObject],
+            facings: dict[str, int]) -> dict[int, tuple[Box, ...]]:
+    """Cuts per carvable furniture (by object index): room for what overlaps its box.
+
+    Scenes are boxes, and some sources nest them: a sink basin inside a sink's box, a cabinet or a
+    drawer inside a full-height counter, a book sunk into a bed a few centimetres. THOR's meshes
+    are hollow or cut out there, so the nested object is seen. A carvable object (furniture: not
+    pickupable, not openable) therefore loses, in every render part, the overlap with each drawn
+    object that is not inside an openable receptacle, extended up to the furniture's top (for
+    what is seen from above: a basin, a book) or, for an openable nested object, out through the
+    furniture's side its front faces (a drawer or a cabinet door in a counter). Of two
+    overlapping boxes the smaller is the nested one.
+    """
+    if not carvable or not drawn:
+        return {}
+    a_lo = np.array([o.lo for o in carvable])
+    a_hi = np.array([o.hi for o in carvable])
+    b_lo = np.array([o.lo for o in drawn])
+    b_hi = np.array([o.hi for o in drawn])
+    overlap = (np.minimum(a_hi[:, None, :], b_hi[None, :, :]) - np.maximum(a_lo[:, None, :], b_lo[None, :, :]))
+    a_volume = np.prod(a_hi - a_lo, axis=1)
+    b_volume = np.prod(b_hi - b_lo, axis=1)
+    # The smaller of two overlapping boxes is the nested one: only it carves the other.
+    hits = np.argwhere((overlap > CARVE_MIN_OVERLAP).all(axis=2) & (b_volume[None, :] < a_volume[:, None]))
+    cuts: dict[int, list[Box]] = {}
+    for ia, ib in hits.tolist():
+        a, b = carvable[ia], drawn[ib]
+        if a is b:
+            continue
+        lo, hi = list(b.lo), list(b.hi)
+        if b.otype.openable:
+            quarter = _facing(b, facings) // 90
+            axis = 2 if quarter in (0, 2) else 0
+            if quarter in (0, 1):
+                hi[axis] = max(hi[axis], a.hi[axis] + 0.01)
+            else:
+                lo[axis] = min(lo[axis], a.lo[axis] - 0.01)
+        else:
+            hi[1] = max(hi[1], a.hi[1] + 0.01)
+        cuts.setdefault(a.index, []).append(Box(tuple(lo), tuple(hi)))  # type: ignore[arg-type]
+    return {k: tuple(v) for k, v in cuts.items()}
+
+
+def _inside_openable(world: World, obj: WorldObject) -> bool:
+    return any(p.otype.openable for p in world.parent_chain(obj))
+
+
+def _drawn_offset(world: World, obj: WorldObject, facings: dict[str, int]) -> tuple[float, float, float]:
+    """Where an object is drawn relative to its box: slid out with the open drawers it is in."""
+    dx = dy = dz = 0.0
+    for parent in world.parent_chain(obj):
+        if parent.type_name == "Drawer" and parent.is_open:
+            ox, oy, oz = content_offset(parent.type_name, parent.box(), True, _facing(parent, facings))
+            dx, dy, dz = dx + ox, dy + oy, dz + oz
+    return (dx, dy, dz)
+
+
+# ---------------------------------------------------------------------------------------------
+# One state of the world as box lists
+
+
+@dataclass
+class _Structure:
+    """Per scene: the room shell and the walls drawn as boxes, and the objects' front yaws."""
+
+    scene: Scene
+    boxes: BoxList
+    facings: dict[str, int]
+
+
+def _build_structure(scene: Scene) -> _Structure:
+    interior, drawn_walls = room_layout(scene)
+    builder = BoxListBuilder()
+    for name in STRUCTURE:
+        builder.owner(name)
+    if interior is not None:
+        builder.set_room(interior)
+    wall_color = type_color("Wall", "Wall")
+    for wall in drawn_walls:
+        builder.add_box(wall, wall_color, "Wall")
+    return _Structure(scene, builder.build(), scene_facings(scene))
+
+
+@dataclass
+class _Layers:
+    """The world at one version: the scene's boxes, the held group, and every owner name."""
+
+    scene_boxes: BoxList
+    #: The held object and its visible contents at their world boxes (placed per camera).
+    held: list[WorldObject]
+    owners: tuple[str, ...]
+    #: Segmentation colour per owner (stable per object id).
+    colors: np.ndarray
+    #: Owner index of each world object's id (-1 when the object is not listed), by ``obj.index``.
+    owner_of_object: np.ndarray
+    facings: dict[str, int]
+
+
+@lru_cache(maxsize=64)
+def _colors_for(owners: tuple[str, ...]) -> np.ndarray:
+    colors = owner_colors(owners)
+    colors.setflags(write=False)
+    return colors
+
+
+def _build_layers(world: World, structure: _Structure) -> _Layers:
+    _, _, eligible = world.arrays()
+    eligible_list = eligible.tolist()
+    facings = structure.facings
+    owners = list(structure.boxes.owners)
+    held: list[WorldObject] = []
+    drawn: list[tuple[WorldObject, int]] = []
+    for obj in world.objects:
+        if not obj.present:
+            continue
+        owners.append(obj.object_id)
+        if obj.is_sliced:
+            continue
+        if world.is_held_family(obj):
+            if not world.enclosed(obj):
+                held.append(obj)
+            continue
+        if eligible_list[obj.index]:  # else shut inside a closed receptacle
+            drawn.append((obj, len(owners) - 1))
+    carvable = [o for o, _ in drawn if not (o.otype.pickupable or o.otype.openable)]
+    cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
+    cuts = _carves(world, cutters, carvable, facings)
+    chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
+    for obj, owner in drawn:
+        offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
+        lo, hi, colors = _rows_of(obj, _facing(obj, facings), offset, cuts.get(obj.index, ()))
+        chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
+    boxes = BoxList(
+        np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
+        np.concatenate([c[1] for c in chunks]).reshape(-1, 3),
+        np.concatenate([c[3] for c in chunks]).astype(np.int32),
+        np.concatenate([c[2] for c in chunks]).reshape(-1, 3),
+        tuple(owners),
+        structure.boxes.room,
+    )
+    index_of = {name: k for k, name in enumerate(boxes.owners)}
+    owner_of_object = np.array([index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects],
+                               dtype=np.int64)
+    return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings)
+
+
+def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
+    """The held group moved to the lower middle of the view, as a box list over all owners."""
+    if not layers.held:
+        return None
+    lo = np.array([o.lo for o in layers.held]).min(axis=0)
+    hi = np.array([o.hi for o in layers.held]).max(axis=0)
+    span = float((hi - lo).max())
+    tan_half = math.tan(math.radians(camera.fov_deg) / 2.0)
+    # Largest extent covers span * focal / d pixels; keep it within HAND_MAX_SPAN of the height.
+    distance = max(HAND_DISTANCE, span / (2.0 * tan_half * HAND_MAX_SPAN))
+    right, up, forward = camera.basis()
+    row_offset = (0.5 - HAND_ROW) * 2.0 * tan_half  # image-plane y of the target row at depth 1
+    target = camera.position + distance * (forward + row_offset * up)
+    shift = tuple(float(v) for v in target - (lo + hi) / 2.0)
+    index_of = {name: k for k, name in enumerate(layers.owners)}
+    chunks = []
+    for obj in layers.held:
+        b_lo, b_hi, colors = _rows_of(obj, _facing(obj, layers.facings), shift)  # type: ignore[arg-type]
+        chunks.append((b_lo, b_hi, colors, np.full(len(b_lo), index_of[obj.object_id], np.int32)))
+    return BoxList(
+        np.concatenate([c[0] for c in chunks]), np.concatenate([c[1] for c in chunks]),
+        np.concatenate([c[3] for c in chunks]), np.concatenate([c[2] for c in chunks]), layers.owners,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering a state
+
+
+def render_camera(camera: Camera, size: tuple[int, int] | None = None) -> RenderCamera:
+    """The renderer's camera for the simulator's camera (optionally at another frame size)."""
+    x, y, z = camera.position
+    width, height = size if size is not None else (camera.width, camera.height)
+    return RenderCamera(float(x), float(y), float(z), float(camera.yaw), float(camera.pitch),
+                        float(camera.fov), int(width), int(height))
+
+
+def render_state(layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool,
+                 scene_boxes: BoxList | None = None) -> Frames:
+    """One frame of a world state: the scene, then the held group composited in front of it."""
+    frames = render(camera, scene_boxes if scene_boxes is not None else layers.scene_boxes,
+                    rgb=rgb, depth=True, seg=True)
+    held = _held_boxes(layers, camera)
+    if held is not None:
+        hand = render(camera, held, rgb=rgb, depth=True, seg=True)
+        assert hand.depth is not None and hand.owner is not None and frames.owner is not None
+        over = hand.depth < FAR_DEPTH
+        np.copyto(frames.owner, hand.owner, where=over)
+        np.copyto(frames.depth, hand.depth, where=over)  # type: ignore[arg-type]
+        if rgb:
+            np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]
+    if not depth:
+        frames.depth = None
+    return frames
+
+
+@dataclass
+class _Rendered:
+    key: tuple[Any, ...]
+    frames: Frames
+    instances: Any = None
+    classes: Any = None
+
+
+class PixelSight:
+    """Renders a lite world and derives visibility and THOR's image fields from the same pixels.
+
+    ``min_pixels`` is THOR's threshold of pixels in the instance frame; ``visibility_size`` the
+    side of the square frame visibility is decided on.
+    """
+
+    def __init__(self, min_pixels: int = MIN_VISIBLE_PIXELS, visibility_size: int = VISIBILITY_SIZE) -> None:
+        self.min_pixels = min_pixels
+        self._geometric = GeometricVisibility()
+        self.visibility_size = visibility_size
+        self._world: World | None = None
+        self._structure: _Structure | None = None
+        self._layers: _Layers | None = None
+        self._layers_version = -1
+        self._full: _Rendered | None = None
+        #: Counters for tests and benchmarks: renders made, by kind.
+        self.renders = {"full": 0, "visibility": 0, "skipped": 0}
+
+    # --- box lists --------------------------------------------------------------------------
+    def layers(self, world: World) -> _Layers:
+        """The box lists of the world's current state (cached per world and version)."""
+        if self._world is not world or self._structure is None or self._structure.scene is not world.scene:
+            self._world = world
+            self._structure = _build_structure(world.scene)
+            self._layers = None
+            self._full = None
+        if self._layers is None or self._layers_version != world.version:
+            self._layers = _build_layers(world, self._structure)
+            self._layers_version = world.version
+        return self._layers
+
+    def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:
+        return (id(world), world.version, camera)
+
+    def frames(self, world: World, camera: Camera, *, rgb: bool = True, depth: bool = True,
+               size: tuple[int, int] | None = None) -> _Rendered:
+        """The full render (scene + held object) of the current state, cached per state and camera."""
+        cam = render_camera(camera, size)
+        key = self._key(world, cam)
+        cached = self._full
+        if cached is not None and cached.key == key and (cached.frames.rgb is not None or not rgb) and (
+                cached.frames.depth is not None or not depth):
+            return cached
+        if cached is not None and cached.key == key:  # upgrade: ask for what the cache had too
+            rgb = rgb or cached.frames.rgb is not None
+            depth = depth or cached.frames.depth is not None
+        layers = self.layers(world)
+        self.renders["full"] += 1
+        self._full = _Rendered(key, render_state(layers, cam, rgb=rgb, depth=depth))
+        return self._full
+
+    # --- the visibility model ---------------------------------------------------------------
+    def __call__(self, world: World, camera: Camera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
+        """(visible, distance) over ``world.objects``: pixels in the instance frame and reach."""
+        if not pixel_visibility_applies(world.scene):
+            return self._geometric(world, camera, max_distance)
+        centers, halves, eligible = world.arrays()
+        lo, hi = centers - halves, centers + halves
+        distance = reach_distances(world, camera, lo, hi)
+        candidates = eligible & (distance <= max_distance)
+        if not candidates.any():
+            self.renders["skipped"] += 1
+            return candidates, distance
+        size = (self.visibility_size, self.visibility_size)
+        cam = render_camera(camera, size)
+        layers = self.layers(world)
+        owner_rows = layers.owner_of_object
+        cached = self._full
+        if cached is not None and cached.key == self._key(world, cam):
+            owner_frame = cached.frames.owner
+        else:
+            owner_frame = self._visibility_frame(layers, cam, owner_rows[candidates])
+        counts = visible_pixel_counts(owner_frame, len(layers.owners))
+        pixels = np.where(owner_rows >= 0, counts[np.maximum(owner_rows, 0)], 0)
+        return candidates & (pixels >= self.min_pixels), distance
+
+    def _visibility_frame(self, layers: _Layers, camera: RenderCamera, candidate_owners: np.ndarray) -> np.ndarray:
+        """Owner frame with every box farther than all candidates left out (same candidate pixels)."""
+        boxes = layers.scene_boxes
+        wanted = np.isin(boxes.owner, candidate_owners[candidate_owners >= 0])
+        origin = camera.position
+        if wanted.any():
+            corner = np.maximum(np.abs(boxes.lo[wanted] - origin), np.abs(boxes.hi[wanted] - origin))
+            farthest = float(np.sqrt((corner * corner).sum(axis=1)).max())
+            keep = box_distances(origin, boxes.lo, boxes.hi) <= farthest + CULL_MARGIN
+            boxes = BoxList(boxes.lo[keep], boxes.hi[keep], boxes.owner[keep], boxes.color[keep],
+                            boxes.owners, boxes.room)
+        self.renders["visibility"] += 1
+        frames = render_state(layers, camera, rgb=False, depth=False, scene_boxes=boxes)
+        assert frames.owner is not None
+        return frames.owner
+
+    # --- the renderer hook ------------------------------------------------------------------
+    def images(self, sim: "LiteController") -> dict[str, Any]:
+        """THOR's Event image fields for the controller's render flags (empty when all are off)."""
+        want_rgb = bool(sim.render_image)
+        want_depth = bool(sim.render_depth_image)
+        want_objects = bool(sim.render_object_image)
+        want_classes = bool(getattr(sim, "render_class_image", False))
+        if not (want_rgb or want_depth or want_objects or want_classes):
+            return {}
+        world = sim.world
+        rendered = self.frames(world, sim.camera(), rgb=want_rgb, depth=want_depth)
+        frames = rendered.frames
+        out: dict[str, Any] = {}
+        if want_rgb:
+            out["frame"] = frames.rgb
+        if want_depth:
+            out["depth_frame"] = frames.depth
+        if want_objects or want_classes:
+            layers = self.layers(world)
+        if want_objects:
+            if rendered.instances is None:
+                rendered.instances = instance_outputs(frames.owner, layers.owners, layers.colors)
+            inst = rendered.instances
+            out.update(
+                instance_segmentation_frame=inst.instance_segmentation_frame,
+                instance_masks=inst.instance_masks,
+                instance_detections2D=inst.instance_detections2D,
+                color_to_object_id=inst.color_to_object_id,
+                object_id_to_color=inst.object_id_to_color,
+            )
+        if want_classes:
+            if rendered.classes is None:
+                rendered.classes = class_outputs(frames.owner, layers.owners, _owner_types(world, layers.owners))
+            out.update(class_segmentation_frame=rendered.classes[0], class_masks=rendered.classes[1])
+        return out
+
+
+def _owner_types(world: World, owners: tuple[str, ...]) -> tuple[str, ...]:
+    by_id = world.by_id
+    return tuple(by_id[name].type_name if name in by_id else name for name in owners)
+
+
+def class_outputs(owner: np.ndarray, owners: tuple[str, ...], types: tuple[str, ...]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """THOR's class segmentation: one colour per object type, and a mask per type in the frame."""
+    classes = tuple(sorted(set(types)))
+    class_index = {name: k for k, name in enumerate(classes)}
+    colors = _colors_for(tuple("class:" + c for c in classes))
+    owner_class = np.array([class_index[t] for t in types] + [-1], dtype=np.int64)
+    class_frame_index = owner_class[owner]  # owner -1 indexes the appended -1
+    lookup = np.concatenate([colors, np.zeros((1, 3), np.uint8)])
+    frame = np.take(lookup, class_frame_index, axis=0)
+    counts = np.bincount(class_frame_index.ravel() + 1, minlength=len(classes) + 1)[1:]
+    masks = {classes[k]: class_frame_index == k for k in np.flatnonzero(counts).tolist()}
+    return frame, masks
