@@ -160,7 +160,7 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--n", "n", type=int, required=True, help="How many vetted trajectories the output should hold.")
+@click.option("--n", "n", type=int, required=True, help="How many vetted trajectories the output should hold (all shards together).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
