@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--thor-db", type=Path, help="directory of THOR's asset-database.json (real sizes)")
     parser.add_argument("--held-out", action="store_true", help="replay each demo in its room built without it")
     parser.add_argument("--no-plans", action="store_true", help="skip the plan agreement part")
+    parser.add_argument("--geometric", action="store_true",
+                        help="judge visibility with lite's render-free stand-in instead of its pixels")
     parser.add_argument("--time-limit", type=float, default=30.0, help="planner time limit per task, seconds")
     args = parser.parse_args(argv)
     try:
@@ -50,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.held_out:
         rooms.remember_facts(fidelity.load(p) for p in files)
     print(f"rooms ready in {import_seconds:.1f} s ({len(rooms.rooms)} rooms"
-          f"{', THOR sizes' if args.thor_db else ''}{', held out' if args.held_out else ''})")
-    outcomes, seconds = fidelity.timed(lambda: fidelity.replay_released(files, rooms, held_out=args.held_out))
+          f"{', THOR sizes' if args.thor_db else ''}{', held out' if args.held_out else ''}{', geometric visibility' if args.geometric else ''})")
+    outcomes, seconds = fidelity.timed(lambda: fidelity.replay_released(files, rooms, held_out=args.held_out,
+                                                                             geometric=args.geometric))
     report = fidelity.fidelity_report(outcomes)
     print(f"replayed {len(outcomes)} trajectories in {seconds:.1f} s")
     for line in report:

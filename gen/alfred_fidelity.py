@@ -155,14 +155,17 @@ class ReplayOutcome:
     actions: int = 0
 
 
-def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path) -> ReplayOutcome:
-    """Restore ``traj`` in ``scene`` and replay it (vet_trajectory on a fresh lite controller)."""
+def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path, geometric: bool = False) -> ReplayOutcome:
+    """Restore ``traj`` in ``scene`` and replay it (vet_trajectory on a fresh lite controller;
+    ``geometric``: with lite's render-free visibility stand-in instead of its default)."""
     from alfred_gen.replay.vet import vet_trajectory
     from alfred_gen.sim.lite import LiteController
+    from alfred_gen.sim.visibility import GeometricVisibility
 
     def factory() -> LiteController:
+        options: dict[str, Any] = {"visibility": GeometricVisibility()} if geometric else {}
         return LiteController(scene_resolver=lambda name: scene if name == scene.name else _unknown(name),
-                              render_image=False)
+                              render_image=False, **options)
 
     result = vet_trajectory(traj, controller_factory=factory, check_schema=False)
     action = ""
@@ -180,23 +183,24 @@ def load(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def replay_released(files: Sequence[Path], rooms: RoomSource, *, held_out: bool = False,
+def replay_released(files: Sequence[Path], rooms: RoomSource, *, held_out: bool = False, geometric: bool = False,
                     progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None) -> list[ReplayOutcome]:
-    """Replay every file in its room; ``held_out``: each in its room rebuilt without it."""
+    """Replay every file in its room; ``held_out``: each in its room rebuilt without it;
+    ``geometric``: with lite's render-free visibility."""
     outcomes = []
     iterable: Iterable[Path] = progress(files) if progress is not None else files
     for path in iterable:
         try:
             traj = load(path)
             name = traj["scene"]["floor_plan"]
-            scene = rooms.scene_without(name, traj) if held_out else complete_for_start_state(rooms.scene(name), traj["scene"])
+            scene = rooms.scene_without(name, traj) if held_out else rooms.scene(name)
         except UserError as error:
             outcomes.append(ReplayOutcome(path, False, "unknown_scene", "", str(error)))
             continue
         except (OSError, ValueError, KeyError, TypeError) as error:
             outcomes.append(ReplayOutcome(path, False, "bad_file", "", f"{type(error).__name__}: {error}"))
             continue
-        outcomes.append(replay_one(traj, scene, path))
+        outcomes.append(replay_one(traj, scene, path, geometric))
     return outcomes
 
 

@@ -293,6 +293,14 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
             sx, sz = sz, sx
     block = Block(object_id, kind, position, [x - sx / 2, 0.0, z - sz / 2], [x + sx / 2, 0.0, z + sz / 2],
                   y - floor_y < FLOOR_ORIGIN, facing)
+    if kind == "SinkBasin":
+        # Demos find things in a basin from 0.2 m behind its sink's id to 0.25 m in front of it and
+        # 0.3 m to either side, resting 0.05-0.15 m below it: the basin's rim is at the id.
+        axis, sign = block.front_axis
+        other = 2 - axis
+        block.lo[other], block.hi[other] = position[other] - 0.3, position[other] + 0.3
+        front, back = position[axis] + sign * 0.25, position[axis] - sign * 0.2
+        block.lo[axis], block.hi[axis] = min(front, back), max(front, back)
     if kind == "Cabinet":
         axis, sign = block.front_axis
         extent = sx if axis == 0 else sz
@@ -314,8 +322,7 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
     elif asset_type:
         block.lo[1], block.hi[1] = y, y + sy  # assets (appliances on counters, a loft bed): origin at the base
     elif kind == "SinkBasin":
-        # Its id carries the sink's position; demos find things from 0.2 m below it to 0.08 above.
-        block.lo[1], block.hi[1] = y + (learnt if learnt is not None else -0.1) - _DEFAULT_INNER_FLOOR, y + 0.1
+        block.lo[1], block.hi[1] = min(y - 0.15, y + (learnt if learnt is not None else -0.1)) - 0.03, y + 0.01
     else:
         block.lo[1], block.hi[1] = y - sy / 2, y + sy / 2
         if block.container and learnt is not None:
@@ -380,6 +387,27 @@ def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], f
                 block.lo[axis] = value
 
 
+def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
+    """A dresser, desk or table top lies just above the drawers built into it: furniture with
+    drawers under its top (and no demo evidence of its surface) has its top 3 cm above its highest
+    drawer, whatever the catalogue's height says (dressers come 0.8 to 1.3 m tall)."""
+    drawers = [b for b in blocks if b.kind == "Drawer"]
+    for block in blocks:
+        if not block.surface or block.object_id in evidenced:
+            continue
+        inside = [d for d in drawers if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
+                  and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05 and d.position[1] < block.hi[1]]
+        if inside:
+            top = max(d.hi[1] for d in inside) + 0.03
+            if top < block.hi[1] and top - block.lo[1] >= 0.05:
+                _set_top(block, top)
+
+
+#: How far a drawer or cabinet under a surface stays below it: more than the support rule's 2 cm
+#: margin above a container, so a card lying on a dresser is never counted inside its top drawer.
+NESTED_GAP = 0.05
+
+
 def separate_nested(blocks: list[Block]) -> None:
     """Drawers and cabinets inside or under furniture stay below its surface; cabinets hanging over
     a counter stay above it: what lies on a surface is never inside a closed drawer."""
@@ -392,9 +420,9 @@ def separate_nested(blocks: list[Block]) -> None:
             if not (s.lo[0] - 0.05 <= cx <= s.hi[0] + 0.05 and s.lo[2] - 0.05 <= cz <= s.hi[2] + 0.05):
                 continue
             top = s.hi[1]
-            if cy < top and block.hi[1] > top - 0.03 and top - 0.03 - block.lo[1] >= 0.05:
-                block.hi[1] = top - 0.03
-            elif cy > top and block.lo[1] < top + 0.03 and block.hi[1] - (top + 0.03) >= 0.05:
+            if cy < top + 0.02 and block.hi[1] > top - NESTED_GAP and top - NESTED_GAP - block.lo[1] >= 0.04:
+                block.hi[1] = top - NESTED_GAP
+            elif cy > top + 0.02 and block.lo[1] < top + 0.03 and block.hi[1] - (top + 0.03) >= 0.05:
                 block.lo[1] = top + 0.03
 
 
@@ -425,38 +453,43 @@ def expose_fronts(blocks: list[Block]) -> None:
             else:
                 continue
             behind = (limit - outer.lo[axis]) if sign > 0 else (outer.hi[axis] - limit)
-            if behind >= 0.05 and (outer.lo[axis] <= outer.position[axis] <= outer.hi[axis]) == (
-                    outer.lo[axis] <= outer.position[axis] <= outer.hi[axis]):
+            keeps_id = outer.position[axis] <= limit + 0.01 if sign > 0 else outer.position[axis] >= limit - 0.01
+            if behind >= 0.05 and keeps_id:  # a fixture never loses its own origin
                 if sign > 0:
                     outer.hi[axis] = min(outer.hi[axis], limit)
                 else:
                     outer.lo[axis] = max(outer.lo[axis], limit)
 
 
+#: The smallest piece of a fixture a cut may leave, metres.
+MIN_PIECE = 0.25
 #: Fixtures that live under a counter top (the slab may cover them).
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
 
 
-def _cut_away(block: Block, box: Box) -> None:
+def _cut_away(block: Block, box: Box, keep: list[Box] = ()) -> None:  # type: ignore[assignment]
     """Cut ``block``'s footprint back from ``box`` along one side: the side away from the block's
-    id, or, if the id lies over the box, the side that keeps the larger piece."""
+    id; if the id lies over the box, the side keeping the most of ``keep`` (objects seen resting on
+    it), then the larger piece. A cut that would leave less than 25 cm is not made."""
     block.forbid.append(box)
     options = []
     for axis in (0, 2):
         p = block.position[axis]
         if p <= box.lo[axis]:
-            options.append((block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
+            options.append((0, block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
         if p >= box.hi[axis]:
-            options.append((box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
+            options.append((0, box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
     if not options:
         for axis in (0, 2):
-            options.append((block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
-            options.append((box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
-    for _, axis, side, value in sorted(options):
-        if side == "hi" and value - block.lo[axis] >= 0.05:
+            lost_hi = sum(1 for k in keep if k.center[axis] > box.lo[axis])
+            lost_lo = sum(1 for k in keep if k.center[axis] < box.hi[axis])
+            options.append((lost_hi, block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
+            options.append((lost_lo, box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
+    for _, _, axis, side, value in sorted(options):
+        if side == "hi" and value - block.lo[axis] >= MIN_PIECE:
             block.hi[axis] = value
             return
-        if side == "lo" and block.hi[axis] - value >= 0.05:
+        if side == "lo" and block.hi[axis] - value >= MIN_PIECE:
             block.lo[axis] = value
             return
 
@@ -478,14 +511,15 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
     """
     for slab in blocks:
         if slab.kind == "CounterTop":
+            on_top = [b for b in resting if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < 0.05]
             for other in blocks:
                 if other is slab or other.kind in _UNDER_COUNTER:
                     continue
                 if other.lo[1] < slab.hi[1] - 0.005 and slab.overlaps(other, (0, 2)):
-                    _cut_away(slab, other.box())
+                    _cut_away(slab, other.box(), on_top)
             for box in resting:
                 if box.hi[1] < slab.lo[1] and slab.overlaps_box(box) and not _inside_built_in(box, blocks):
-                    _cut_away(slab, box)
+                    _cut_away(slab, box, on_top)
         elif slab.kind == "Cabinet":
             for other in blocks:
                 if other is slab or other.kind in BUILT_IN_CONTAINERS or other.surface:
@@ -505,7 +539,7 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
     """No object demos show resting in a room is buried in a fixture's top or floor.
 
     A surface whose top is above the bottom of an object standing within its footprint, by at most
-    6 cm, is lowered beneath it (THOR's physics had the object resting there); a container whose
+    8 cm, is lowered beneath it (THOR's physics had the object resting there); a container whose
     inner floor would cut through an object inside it is deepened.
     """
     for block in blocks:
@@ -515,7 +549,7 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
                 if not (block.lo[0] < cx < block.hi[0] and block.lo[2] < cz < block.hi[2]):
                     continue
                 bottom = box.lo[1]
-                if bottom - 0.005 < block.hi[1] < bottom + 0.06:
+                if bottom - 0.005 < block.hi[1] < bottom + 0.08:
                     _set_top(block, bottom - 0.005)
         elif block.container:
             floor = _INNER_FLOOR.get(block.kind, _DEFAULT_INNER_FLOOR)
@@ -693,11 +727,13 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
                for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
+    tops_over_drawers(ordered, {target for _, target, _ in facts})
     clear_reachable(ordered, reachable, floor_y)
     separate_nested(ordered)
     expose_fronts(ordered)
     cut_around(ordered, resting)
     settle_objects(ordered, resting)
+    separate_nested(ordered)
     disagreements = fit_support_facts(blocks, facts)
     objects: list[SceneObject] = []
     for block in ordered:
