@@ -10,8 +10,7 @@ Wall-clock rates depend on what else the machine runs, so the CPU seconds per tr
 and workers) are printed too: 60 / that is the rate one idle core sustains.
 
 Building the feasible task set (120 scenes, a few seconds, once per run) is done before timing and
-printed on its own line. If lite's Event carries no frames yet, each worker records with the tests'
-stand-in renderer (lite's box renderer plugged in as ``renderer=``), and the output says so.
+printed on its own line.
 
     python bench/throughput.py [--n 40] [--seed 0] [--scenes 1-30,201-230] [--no-frames] [--keep DIR]
 """
@@ -22,21 +21,12 @@ import argparse
 import hashlib
 import resource
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from alfred_gen.feasibility import feasible_tuples  # noqa: E402
-from alfred_gen.run import SampleOptions, parse_scenes, run_sample  # noqa: E402
-
-
-def stand_in_controller():  # noqa: ANN201 - module level, so worker processes can call it
-    import replay_scripts
-
-    return replay_scripts.rendering_controller()
+from alfred_gen.feasibility import feasible_tuples
+from alfred_gen.run import SampleOptions, parse_scenes, run_sample
 
 
 def _cpu_seconds() -> float:
@@ -45,10 +35,9 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _run(n: int, seed: int, workers: int, scenes: tuple[int, ...], frames: bool, out: Path, factory) -> float:  # noqa: ANN001
+def _run(n: int, seed: int, workers: int, scenes: tuple[int, ...], frames: bool, out: Path) -> float:
     cpu, began = _cpu_seconds(), time.perf_counter()
-    summary = run_sample(SampleOptions(n=n, out=out, seed=seed, workers=workers, scenes=scenes, frames=frames),
-                         controller_factory=factory)
+    summary = run_sample(SampleOptions(n=n, out=out, seed=seed, workers=workers, scenes=scenes, frames=frames))
     seconds, cpu = time.perf_counter() - began, _cpu_seconds() - cpu
     rate = 60.0 * summary.made_now / seconds
     failures = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
@@ -79,16 +68,10 @@ def main() -> None:
     parser.add_argument("--no-frames", action="store_true", help="do not write frames (for comparison)")
     parser.add_argument("--keep", help="write the runs under this directory instead of a temporary one")
     args = parser.parse_args()
-    import replay_scripts
-
     scenes = parse_scenes(args.scenes) if args.scenes else ()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="alfred-gen-throughput-"))
     print(f"alfred-gen sample --n {args.n} --seed {args.seed}{' --no-frames' if args.no_frames else ''}"
           f"{' --scenes ' + args.scenes if args.scenes else ''}")
-    factory = None
-    if not replay_scripts.renders_in_event():
-        factory = stand_in_controller
-        print("note: lite's Event has no frames yet; recording with the tests' stand-in renderer")
     began = time.perf_counter()
     space = feasible_tuples(None, scenes or None)
     print(f"task space: {len(space)} feasible tuples, built in {time.perf_counter() - began:.1f} s (once per run)")
@@ -97,7 +80,7 @@ def main() -> None:
         for workers in (1, 2):
             out = root / f"workers-{workers}"
             shutil.rmtree(out, ignore_errors=True)
-            rates[workers] = _run(args.n, args.seed, workers, scenes, not args.no_frames, out, factory)
+            rates[workers] = _run(args.n, args.seed, workers, scenes, not args.no_frames, out)
         same = _tree_digest(root / "workers-1") == _tree_digest(root / "workers-2")
         print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x; "
               f"trees {'identical' if same else 'DIFFERENT'} for the same seed")
