@@ -282,6 +282,7 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     task = task_from_trajectory(traj)
     metadata = start.metadata
     poses = interaction_poses(scene.interaction_poses, metadata)
+    poses.update(loose_object_poses(scene, metadata, poses))
     encoded = encode_problem(metadata, task, poses, agent_pose_of(metadata), problem_name=scene.name.lower())
     result = solve(encoded, time_limit=time_limit)
     outcome.status = str(result.status)
@@ -319,6 +320,28 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     outcome.same_plan = outcome.ours == theirs
     outcome.same_actions = _action_names(outcome.ours) == _action_names(theirs)
     return outcome
+
+
+def loose_object_poses(scene: Scene, metadata: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, list[float]]:
+    """Interaction poses for pickupable objects that have none through a posed receptacle (lying
+    on the floor, on a towel holder, in a sink): the scene library's best view of each, as ALFRED's
+    planner had a location for every object."""
+    from alfred_gen.scenes.grid import best_interaction_pose, occluder_arrays
+    from alfred_gen.sim.scene import Box
+
+    fixtures = [o.box for o in scene.objects if o.object_id in scene.interaction_poses]
+    occluders = occluder_arrays(fixtures)
+    out: dict[str, list[float]] = {}
+    for obj in metadata.get("objects") or ():
+        if not obj.get("pickupable") or obj["objectId"] in known:
+            continue
+        box = obj["axisAlignedBoundingBox"]
+        center, size = box["center"], box["size"]
+        target = Box.from_center((center["x"], center["y"], center["z"]), (size["x"], size["y"], size["z"]))
+        pose = best_interaction_pose(target, list(scene.reachable), occluders, scene.agent_y)
+        if pose is not None:
+            out[obj["objectId"]] = pose.to_list()
+    return out
 
 
 def plan_released(files: Sequence[Path], rooms: RoomSource, time_limit: float = 30.0,

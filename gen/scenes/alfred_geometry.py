@@ -668,6 +668,65 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
     return disagreements
 
 
+#: Furniture drawn as a top on legs: what lies under its top is under the table, not inside it.
+ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
+
+
+def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]) -> int:
+    """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
+    there), and never inside solid furniture.
+
+    An object the simulator's support rule finds nothing under is given the nearest open receptacle
+    that may hold it (ALFRED's placement table; never a closed cabinet, drawer or fridge on a guess,
+    never a basin it lies above), grown to hold it, within 30 cm across and 10 cm up or down. An
+    object inside a dresser's or desk's box shows that its top is lower (the top comes down to it);
+    one under a table top shows that the table does not reach over it (the table is cut back).
+    Returns how many stay unsupported."""
+    unsupported = 0
+    ordered = [blocks[k] for k in sorted(blocks)]
+    for kind, box in resting:
+        obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
+        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+            continue
+        for block in ordered:
+            inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
+                and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
+            if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
+                continue
+            if block.kind in ON_LEGS:
+                _cut_away(block, box)
+            elif catalogue.can_place(kind, block.kind):
+                _set_top(block, box.lo[1] - 0.005)
+        options = []
+        for block in ordered:
+            if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
+                continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
+            across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
+                         block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
+            if block.container:
+                if box.lo[1] >= block.hi[1]:
+                    continue  # above the rim: beside the basin, not in it
+                up = max(0.0, block.lo[1] - obj.center[1], obj.center[1] - block.hi[1])
+            else:
+                up = abs(box.lo[1] - block.hi[1])
+            if across <= 0.3 and up <= 0.1:
+                options.append((across + up, block.object_id, block))
+        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]
+        for _, _, block in sorted(options, key=lambda o: o[:2]):
+            if grown:
+                break
+            before = (list(block.lo), list(block.hi))
+            if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
+                _set_top(block, box.lo[1] - 0.005)
+            if _grow_to_hold(block, obj) and simulator_support(
+                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+                grown = True
+                break
+            block.lo, block.hi = before
+        unsupported += not grown
+    return unsupported
+
+
 def _claims(block: Block, obj: WorldObject) -> bool:
     return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]
 
@@ -687,6 +746,21 @@ class RoomGeometry:
     agent_y: float
     support_facts: int = 0
     support_disagreements: int = 0
+
+
+def missing_poses(blocks: list[Block], all_blocks: list[Block], reachable: list[tuple[float, float]],
+                  agent_y: float) -> dict[str, Pose]:
+    """Interaction poses for fixtures ALFRED's layout gives none (stove burners, lamps, towel
+    holders): the scene library's best view of the box, the other fixtures occluding."""
+    from alfred_gen.scenes.grid import best_interaction_pose, occluder_arrays
+
+    out: dict[str, Pose] = {}
+    for block in blocks:
+        occluders = occluder_arrays([b.box() for b in all_blocks if b is not block])
+        pose = best_interaction_pose(block.box(), reachable, occluders, agent_y)
+        if pose is not None:
+            out[block.object_id] = pose
+    return out
 
 
 def reachable_points(evidence: SceneEvidence) -> list[tuple[float, float]]:
@@ -723,8 +797,10 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         target = resolve_support(fact, static_ids)
         if target is not None:
             facts.append((fact, target, _fact_box(fact, floor_y)))
-    resting = [pickupable_box(type_of_name(name), position, pickupable_size(type_of_name(name), yaw), floor_y)
-               for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
+    resting_of = [(type_of_name(name), pickupable_box(type_of_name(name), position,
+                                                       pickupable_size(type_of_name(name), yaw), floor_y))
+                  for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
+    resting = [box for _, box in resting_of]
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
     tops_over_drawers(ordered, {target for _, target, _ in facts})
@@ -735,6 +811,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     settle_objects(ordered, resting)
     separate_nested(ordered)
     disagreements = fit_support_facts(blocks, facts)
+    fit_resting_objects(blocks, [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable])
     objects: list[SceneObject] = []
     for block in ordered:
         objects.append(SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
@@ -746,4 +823,6 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         objects.append(SceneObject(kind, position, pickupable_box(kind, position, size, floor_y), name=name,
                                    rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
+    interaction_poses.update(missing_poses([b for b in ordered if b.object_id not in interaction_poses],
+                                           ordered, reachable, agent_y))
     return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements)
