@@ -17,13 +17,20 @@ EPILOG = "Exit codes:\n\n\b\n" + exit_code_table()
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="alfred-gen")
-def cli() -> None:
+@click.option("--scenes-catalogue", type=click.Path(dir_okay=False),
+              help="Imported ALFRED scene catalogue for FloorPlanN rooms (default: $ALFRED_GEN_SCENES, "
+                   "else ~/.cache/alfred-gen/scenes/alfred.json).")
+def cli(scenes_catalogue: str | None) -> None:
     """Generate, replay and check ALFRED-style expert demonstrations.
 
     \b
     Examples:
       alfred-gen validate path/to/json_2.1.0
     """
+    if scenes_catalogue:
+        from alfred_gen.scenes.catalogue_store import use_catalogue
+
+        use_catalogue(scenes_catalogue)
 
 
 @cli.command(epilog=EPILOG)
@@ -65,7 +72,7 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
 
 @cli.group(epilog=EPILOG)
 def scenes() -> None:
-    """The built-in procedural rooms (LitePlanN): list them, draw one."""
+    """The built-in procedural rooms (LitePlanN): list them, draw one; import real ALFRED rooms."""
 
 
 @scenes.command("list", epilog=EPILOG)
@@ -76,6 +83,27 @@ def scenes_list(room_type: str | None) -> None:
     from alfred_gen.scenes.listing import list_scenes
 
     sys.exit(list_scenes(echo=click.echo, room_type=room_type, note=lambda text: click.echo(text, err=True)))
+
+
+@scenes.command("import-alfred", epilog=EPILOG)
+@click.argument("alfred_dir", type=click.Path())
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Catalogue file to write (default: --scenes-catalogue, $ALFRED_GEN_SCENES, else "
+                   "~/.cache/alfred-gen/scenes/alfred.json).")
+@click.option("--thor-db", type=click.Path(file_okay=False),
+              help="Directory holding THOR's asset-database.json (ProcTHOR): real furniture sizes.")
+def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) -> None:
+    """Import the real THOR rooms (FloorPlanN) of an ALFRED checkout: its layouts (gen/layouts or
+    layouts) and every released trajectory found (data/json_2.1.0 or json_2.1.0). The lite backend
+    then loads them by name.
+
+    \b
+    Example:
+      alfred-gen scenes import-alfred ~/alfred --thor-db ~/procthor/databases
+    """
+    from alfred_gen.scenes.alfred_import import import_command
+
+    sys.exit(import_command(alfred_dir, out, thor_db, echo=click.echo))
 
 
 @scenes.command("show", epilog=EPILOG)

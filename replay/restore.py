@@ -107,6 +107,18 @@ def _check_block(scene_block: Any) -> None:
             raise UserError(f"scene block: malformed {key!r}", ExitCode.BAD_INPUT)
 
 
+def _scene_for(controller: Any, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
+    """What to reset to: for lite and a real THOR room (``FloorPlanN``, from an imported ALFRED
+    catalogue), the room completed with what the scene block proves it holds (its objects, its start
+    point: :func:`alfred_gen.scenes.alfred_import.complete_for_start_state`); otherwise the name."""
+    resolver = getattr(controller, "scene_resolver", None)
+    if resolver is None or not floor_plan.startswith("FloorPlan"):
+        return floor_plan
+    from alfred_gen.scenes.alfred_import import complete_for_start_state
+
+    return complete_for_start_state(resolver(floor_plan), scene_block)
+
+
 def _setup_step(controller: Any, action: dict[str, Any], step: str) -> Any:
     event = controller.step(action)
     metadata = event.metadata
@@ -126,7 +138,7 @@ def restore_scene(controller: Any, scene_block: Mapping[str, Any]) -> Any:
     _check_block(scene_block)
     floor_plan = scene_block["floor_plan"]
     try:
-        controller.reset(floor_plan)
+        controller.reset(_scene_for(controller, floor_plan, scene_block))
     except UserError:
         raise
     except (KeyError, LookupError) as error:

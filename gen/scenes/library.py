@@ -42,7 +42,8 @@ def resolve_scene_number(name_or_num: str | int) -> int:
             if _THOR.match(text):
                 raise UserError(
                     f"unknown scene {text!r}: real THOR rooms (FloorPlanN) need an imported ALFRED scene "
-                    f"catalogue; the built-in rooms are {NAME_PREFIX}1-30, 201-230, 301-330, 401-430",
+                    f"catalogue (`alfred-gen scenes import-alfred ALFRED_DIR`); the built-in rooms are "
+                    f"{NAME_PREFIX}1-30, 201-230, 301-330, 401-430",
                     ExitCode.NOT_FOUND,
                 )
             raise UserError(
@@ -62,8 +63,17 @@ def resolve_scene_number(name_or_num: str | int) -> int:
 
 
 def get_scene(name_or_num: str | int) -> Scene:
-    """The Scene for a procedural scene number or name. Built once per process and cached; callers
-    get a fresh copy each time, so mutating it (it is a dataclass) cannot corrupt the cache."""
+    """The Scene for a procedural scene number or name, or a real THOR room (``FloorPlanN``) from
+    the imported ALFRED scene catalogue (see :mod:`alfred_gen.scenes.catalogue_store`). Built once
+    per process and cached; callers get a fresh copy each time, so mutating it (it is a dataclass)
+    cannot corrupt the cache."""
+    if isinstance(name_or_num, str) and _THOR.match(name_or_num.strip()):
+        from alfred_gen.scenes.catalogue_store import imported_scene
+
+        match = _THOR.match(name_or_num.strip())
+        imported = imported_scene(f"FloorPlan{int(match.group(1))}") if match else None
+        if imported is not None:
+            return imported
     number = resolve_scene_number(name_or_num)
     return Scene.from_dict(_scene_dict(number))
 

@@ -8,15 +8,14 @@
   floor.
 - :func:`divided_room`: two halves split by a wall with a doorway, a side table with an object in
   each half (for occlusion tests).
-- :func:`alfred_layout_scene`: reachable points, receptacles (ids and interaction poses) and,
-  optionally, recorded object poses of a real ALFRED scene, with boxes sized from the catalogue.
+- :func:`alfred_layout_scene`: a real ALFRED room from its layout files (built by the ALFRED
+  importer, :mod:`alfred_gen.scenes.alfred_import`).
 
 The fixture scenes are named ``LiteFixture*`` so they cannot be mistaken for THOR FloorPlans.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -213,99 +212,16 @@ def fixture_scene(name: str) -> Scene:
 
 
 # --- real ALFRED layouts ------------------------------------------------------------------------
-#: Receptacle types whose THOR origin sits on the top surface (the id's y is the surface height).
-_SURFACE_ORIGIN = frozenset(
-    {"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf", "StoveBurner"}
-)
-
-
-def _id_position(object_id: str) -> tuple[float, float, float]:
-    fields = object_id.split("|")
-    return (float(fields[1]), float(fields[2]), float(fields[3]))
-
-
-def _layout_box(kind: str, position: tuple[float, float, float], floor_y: float,
-                yaw: float = 0.0) -> Box:
-    """A catalogue-sized box for an object whose THOR origin is ``position``."""
-    sx, sy, sz = catalogue.object_type(kind).size
-    if round(yaw / 90.0) % 2:
-        sx, sz = sz, sx
-    x, y, z = position
-    if kind in _SURFACE_ORIGIN and y - floor_y > 0.1:
-        lo_y = max(floor_y, y - sy)
-        return Box((x - sx / 2, lo_y, z - sz / 2), (x + sx / 2, y, z + sz / 2))
-    if y - floor_y < 0.1:
-        return Box((x - sx / 2, floor_y, z - sz / 2), (x + sx / 2, floor_y + sy, z + sz / 2))
-    return Box.from_center(position, (sx, sy, sz))
-
-
 def alfred_layout_scene(root: str | Path, scene_num: int, object_poses: list[dict[str, Any]] | None = None,
                         object_ids: Iterable[str] = (), agent_y: float = AGENT_Y,
                         extra_reachable: Iterable[tuple[float, float]] = ()) -> Scene:
-    """A Scene from ALFRED's layout files of FloorPlan``scene_num``.
+    """A Scene from ALFRED's layout files of FloorPlan``scene_num`` (``root/layouts``).
 
-    Reachable points come from ``layouts/FloorPlanN-layout.npy``; receptacles, with their THOR ids
-    and interaction poses, from ``-openable.json``. ``object_poses`` (a trajectory's
-    ``scene.object_poses``) adds one object per distinct ``objectName`` at its first pose; use
-    SetObjectPoses to restore all of them. ``object_ids`` adds further objects named by id (lamps,
-    faucets and appliances a trajectory interacts with). Boxes are catalogue sizes; walls are a
-    rectangle around everything, so nothing is occluded by walls.
-
-    ``extra_reachable`` adds agent positions: ALFRED's layout files miss about a tenth of the grid
-    points its released demos walk through (and 46 of 238 start positions in the sample).
+    The one implementation lives in the ALFRED importer
+    (:func:`alfred_gen.scenes.alfred_import.alfred_layout_scene`); this name is kept for the
+    simulator's tests and benches. ``object_poses`` adds one object per distinct name,
+    ``object_ids`` the fixtures named by id, ``extra_reachable`` agent points the layout misses.
     """
-    import numpy as np
+    from alfred_gen.scenes.alfred_import import alfred_layout_scene as build
 
-    from alfred_gen.sim.scene import room_type_of
-
-    layouts = Path(root) / "layouts"
-    points = np.load(layouts / f"FloorPlan{scene_num}-layout.npy")
-    openable = json.loads((layouts / f"FloorPlan{scene_num}-openable.json").read_text())
-    floor_y = agent_y - AGENT_Y
-    objects: list[SceneObject] = []
-    poses: dict[str, Pose] = {}
-    seen: set[str] = set()
-    for object_id in sorted(openable):
-        kind = catalogue.type_of_id(object_id)
-        position = _id_position(object_id)
-        objects.append(SceneObject(kind, position, _layout_box(kind, position, floor_y), object_id=object_id))
-        poses[object_id] = Pose.from_list(openable[object_id])
-        seen.add(object_id)
-    for object_id in sorted(set(object_ids)):
-        kind = catalogue.type_of_id(object_id)
-        if object_id in seen or object_id.count("|") != 3 or catalogue.object_type(kind).pickupable:
-            continue
-        position = _id_position(object_id)
-        objects.append(SceneObject(kind, position, _layout_box(kind, position, floor_y), object_id=object_id))
-        seen.add(object_id)
-    names: set[str] = set()
-    for pose in object_poses or ():
-        name = pose["objectName"]
-        if name in names:
-            continue
-        names.add(name)
-        kind = name.split("_")[0]
-        p = pose["position"]
-        position = (float(p["x"]), float(p["y"]), float(p["z"]))
-        yaw = float(pose.get("rotation", {}).get("y", 0.0))
-        size = catalogue.object_type(kind).size
-        if round(yaw / 90.0) % 2:
-            size = (size[2], size[1], size[0])
-        objects.append(SceneObject(kind, position, Box.from_center(position, size), name=name,
-                                   rotation=(0.0, yaw, 0.0)))
-    xs = [float(x) for x, _ in points] + [c for o in objects for c in (o.box.lo[0], o.box.hi[0])]
-    zs = [float(z) for _, z in points] + [c for o in objects for c in (o.box.lo[2], o.box.hi[2])]
-    bounds = (min(xs) - 0.5, max(xs) + 0.5, min(zs) - 0.5, max(zs) + 0.5)
-    walls = [box(b.lo[0], b.hi[0], floor_y, floor_y + WALL_HEIGHT, b.lo[2], b.hi[2]) for b in room_walls(*bounds)]
-    return Scene(
-        name=f"FloorPlan{scene_num}",
-        scene_num=scene_num,
-        room_type=room_type_of(scene_num),
-        walls=tuple(walls),
-        reachable=tuple((float(x), float(z)) for x, z in points) + tuple(
-            (float(x), float(z)) for x, z in extra_reachable),
-        objects=objects,
-        interaction_poses=poses,
-        floor_y=floor_y,
-        agent_y=agent_y,
-    )
+    return build(root, scene_num, object_poses, object_ids, agent_y, extra_reachable)

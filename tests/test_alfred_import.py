@@ -1,0 +1,266 @@
+"""The ALFRED importer: evidence, geometry rules, the catalogue store, the CLI, and (with
+ALFRED_DATA) importing the reference data and replaying released demos in the imported rooms."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.scenes import catalogue_store
+from alfred_gen.scenes.alfred_evidence import SceneEvidence, dead_reckoning, trajectory_facts
+from alfred_gen.scenes.alfred_import import (
+    build_scene,
+    complete_for_start_state,
+    find_sources,
+    import_alfred,
+)
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import format_object_id, grid_key
+
+TASK_TYPES = (
+    "look_at_obj_in_light", "pick_and_place_simple", "pick_and_place_with_movable_recep",
+    "pick_clean_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_heat_then_place_in_recep",
+    "pick_two_obj_and_place",
+)
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "alfred_gen.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=300)
+
+
+# --------------------------------------------------------------------------------------------
+# Without data
+
+
+def test_dead_reckoning_follows_moves_turns_and_looks() -> None:
+    block = {"init_action": {"x": 1.0, "z": -0.5, "rotation": 90, "horizon": 30}}
+    lows = [{"api_action": a} for a in (
+        {"action": "MoveAhead"}, {"action": "RotateLeft"}, {"action": "MoveAhead"}, {"action": "LookDown"},
+        {"action": "OpenObject", "objectId": "Fridge|+01.00|+00.00|+00.50"}, {"action": "MoveBack"},
+        {"action": "PutObject", "objectId": "Apple|+00.10|+00.90|+00.20",
+         "receptacleObjectId": "Fridge|+01.00|+00.00|+00.50"},
+    )]
+    points, interactions = dead_reckoning(block, lows)
+    assert points == [(1.0, -0.5), (1.25, -0.5), (1.25, -0.25), (1.25, -0.5)]
+    # The put is booked against the receptacle, from where the agent stood, heading and horizon kept.
+    assert interactions == [("Fridge|+01.00|+00.00|+00.50", [1.25, -0.25, 0.0, 45.0]),
+                            ("Fridge|+01.00|+00.00|+00.50", [1.25, -0.5, 0.0, 45.0])]
+
+
+def test_scene_evidence_round_trips_through_json() -> None:
+    evidence = SceneEvidence(301, layout_points=[(0.0, 0.0), (0.25, 0.0)],
+                             openable={"Dresser|+01.00|+00.00|+00.00": [0.25, 0.0, 90.0, 30.0]})
+    evidence.objects = {"CD_00aa11bb": [((1.0, 0.8, 0.1), 90.0)]}
+    evidence.static_ids = {"DeskLamp|+01.10|+00.80|-00.20"}
+    data = json.loads(json.dumps(evidence.to_dict()))
+    assert SceneEvidence.from_dict(data).to_dict() == evidence.to_dict()
+
+
+def _dresser_room() -> SceneEvidence:
+    """A dresser with a column of drawers, the agent facing it from the west, a CD lying on top."""
+    evidence = SceneEvidence(301)
+    evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-8, 3) for z in range(-6, 7)]
+    pose = [0.5, 0.0, 90.0, 30.0]
+    evidence.openable = {"Dresser|+01.50|+00.00|+00.00": pose}
+    for y in (0.10, 0.28, 0.46, 0.64):
+        evidence.openable[format_object_id("Drawer", (1.30, y, 0.0))] = pose
+    evidence.objects = {"CD_00aa11bb": [((1.5, 0.80, 0.1), 0.0)]}
+    evidence.agent_ys = [0.9009997]
+    return evidence
+
+
+def test_drawers_stay_below_the_top_of_the_furniture_they_are_built_into() -> None:
+    scene = build_scene(_dresser_room())
+    dresser = scene.object("Dresser|+01.50|+00.00|+00.00")
+    # The catalogue's dresser is 0.97 m tall; its top comes down to the CD lying on it.
+    assert dresser.box.hi[1] <= 0.8 + 1e-6
+    for drawer in (o for o in scene.objects if o.object_type == "Drawer"):
+        assert drawer.box.hi[1] < dresser.box.hi[1]
+    sim = LiteController(scene, render_image=False)
+    event = sim.step({"action": "SetObjectPoses", "objectPoses": [
+        {"objectName": "CD_00aa11bb", "position": {"x": 1.5, "y": 0.8, "z": 0.1}}]})
+    assert event.metadata["lastActionSuccess"]
+    cd = next(o for o in event.metadata["objects"] if o["objectType"] == "CD")
+    assert cd["parentReceptacles"] == ["Dresser|+01.50|+00.00|+00.00"]
+
+
+def test_furniture_is_cut_back_from_reachable_points() -> None:
+    evidence = _dresser_room()
+    scene = build_scene(evidence)
+    dresser = scene.object("Dresser|+01.50|+00.00|+00.00")
+    for x, z in scene.reachable:
+        inside = dresser.box.lo[0] < x < dresser.box.hi[0] and dresser.box.lo[2] < z < dresser.box.hi[2]
+        assert not inside, (x, z)
+
+
+def test_counter_top_is_a_slab_cut_away_from_its_sink_basin() -> None:
+    evidence = SceneEvidence(5)
+    evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-8, 9) for z in range(-8, 0)]
+    pose = [0.0, -0.5, 0.0, 30.0]
+    evidence.openable = {"CounterTop|-01.00|+00.95|+00.80": pose, "Sink|+00.00|+00.90|+00.70|SinkBasin": pose}
+    evidence.agent_ys = [0.9009997]
+    scene = build_scene(evidence)
+    counter = scene.object("CounterTop|-01.00|+00.95|+00.80").box
+    basin = scene.object("Sink|+00.00|+00.90|+00.70|SinkBasin").box
+    assert counter.size[1] < 0.1  # a slab: the cabinets below are objects of their own
+    overlap = all(counter.lo[a] < basin.hi[a] and basin.lo[a] < counter.hi[a] for a in (0, 2))
+    assert not overlap
+    assert counter.lo[0] <= -1.0 <= counter.hi[0]  # the part on the id's side is kept
+
+
+def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "cat.json"
+    catalogue = catalogue_store.empty_catalogue({"alfred_dir": "x"})
+    catalogue["scenes"]["FloorPlan301"] = {"scene": build_scene(_dresser_room()).to_dict(), "info": {},
+                                           "evidence": {}}
+    catalogue_store.write_catalogue(path, catalogue)
+    assert catalogue_store.read_catalogue(path) == json.loads(path.read_text())
+    assert [p.name for p in path.parent.iterdir()] == ["cat.json"]  # no temporary file left behind
+    catalogue_store.use_catalogue(path)
+    assert os.environ[catalogue_store.ENV_VAR] == str(path)
+    assert catalogue_store.imported_scene("FloorPlan301").name == "FloorPlan301"
+    assert catalogue_store.imported_scene("FloorPlan302") is None
+    (tmp_path / "bad.json").write_text('{"format": "something else", "scenes": {}}')
+    with pytest.raises(UserError) as caught:
+        catalogue_store.read_catalogue(tmp_path / "bad.json")
+    assert caught.value.code == ExitCode.BAD_INPUT
+    with pytest.raises(UserError) as caught:
+        catalogue_store.read_catalogue(tmp_path / "missing.json")
+    assert caught.value.code == ExitCode.NOT_FOUND
+
+
+def test_import_of_a_missing_or_empty_directory_is_one_line(tmp_path: Path) -> None:
+    missing = _cli("scenes", "import-alfred", str(tmp_path / "nope"), "--out", str(tmp_path / "c.json"))
+    assert missing.returncode == ExitCode.NOT_FOUND
+    assert len(missing.stderr.strip().splitlines()) == 1 and "Traceback" not in missing.stderr
+    (tmp_path / "empty").mkdir()
+    empty = _cli("scenes", "import-alfred", str(tmp_path / "empty"), "--out", str(tmp_path / "c.json"))
+    assert empty.returncode == ExitCode.BAD_INPUT
+    assert len(empty.stderr.strip().splitlines()) == 1 and "layouts" in empty.stderr
+    assert not (tmp_path / "c.json").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# With the reference data
+
+
+@pytest.fixture(scope="module")
+def imported(alfred_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("catalogue") / "alfred.json"
+    data, summary = import_alfred(alfred_data, out)
+    assert summary.scenes == 120 and summary.trajectories == len(list((alfred_data / "json_2.1.0").rglob("traj_data.json")))
+    return out, data
+
+
+def test_importer_builds_every_layout_room_with_its_receptacles_and_demo_objects(alfred_data: Path, imported) -> None:
+    path, data = imported
+    assert sorted(data["scenes"]) == sorted(f"FloorPlan{n}" for n in find_sources(alfred_data).layout_numbers())
+    layouts = alfred_data / "layouts"
+    for name in ("FloorPlan1", "FloorPlan218", "FloorPlan303", "FloorPlan410"):
+        scene = catalogue_store.scene_from_entry(data["scenes"][name])
+        openable = json.loads((layouts / f"{name}-openable.json").read_text())
+        ids = {o.object_id for o in scene.objects}
+        assert set(openable) <= ids
+        for object_id, pose in openable.items():
+            assert scene.interaction_poses[object_id].to_list() == [float(v) for v in pose[:2]] + [
+                int(pose[2]) % 360, int(pose[3])]
+        keys = {grid_key(x, z) for x, z in scene.reachable}
+        assert {grid_key(x, z) for x, z in np.load(layouts / f"{name}-layout.npy")} <= keys
+    # Walked points the layout files miss are added; the demo's objects are there by name.
+    traj_path = sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))[0]
+    traj = json.loads(traj_path.read_text())
+    scene = catalogue_store.scene_from_entry(data["scenes"][traj["scene"]["floor_plan"]])
+    facts = trajectory_facts(traj)
+    keys = {grid_key(x, z) for x, z in scene.reachable}
+    assert all(grid_key(x, z) in keys for x, z in facts.points)
+    assert {n for n, _, _ in facts.object_poses} <= {o.name for o in scene.objects}
+
+
+def test_imported_rooms_load_by_thor_name_after_import_and_not_before(imported) -> None:
+    from alfred_gen.scenes import get_scene
+
+    path, _ = imported
+    with pytest.raises(UserError) as caught:
+        get_scene("FloorPlan10")
+    assert caught.value.code == ExitCode.NOT_FOUND and "import-alfred" in str(caught.value)
+    catalogue_store.use_catalogue(path)
+    assert get_scene("FloorPlan10").name == "FloorPlan10"
+    event = LiteController(render_image=False).reset("FloorPlan10")
+    assert event.metadata["sceneName"] == "FloorPlan10"
+    assert any(o["objectType"] == "Fridge" for o in event.metadata["objects"])
+
+
+def test_import_is_deterministic_and_reads_full_and_partial_checkouts_alike(alfred_data: Path, imported,
+                                                                            tmp_path: Path) -> None:
+    path, _ = imported
+    full = tmp_path / "alfred"
+    (full / "gen").mkdir(parents=True)
+    (full / "data").mkdir()
+    (full / "gen" / "layouts").symlink_to(alfred_data / "layouts")
+    (full / "data" / "json_2.1.0").symlink_to(alfred_data / "json_2.1.0")
+    again = tmp_path / "again.json"
+    import_alfred(full, again)
+    first, second = json.loads(path.read_text()), json.loads(again.read_text())
+    assert first["scenes"] == second["scenes"]  # only the recorded source paths differ
+    import_alfred(full, tmp_path / "third.json")
+    assert (tmp_path / "third.json").read_bytes() == again.read_bytes()
+
+
+def _first_of_each_task_type(alfred_data: Path) -> list[Path]:
+    files = sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))
+    return [next(p for p in files if p.parent.parent.name.startswith(t + "-")) for t in TASK_TYPES]
+
+
+def test_released_demos_replay_with_goals_satisfied_in_imported_rooms(alfred_data: Path, imported) -> None:
+    from alfred_gen.replay.restore import make_replay_controller
+    from alfred_gen.replay.vet import vet_trajectory
+    from alfred_gen.trajectory import load_trajectory
+
+    path, _ = imported
+    catalogue_store.use_catalogue(path)
+    for traj_path in _first_of_each_task_type(alfred_data):
+        result = vet_trajectory(load_trajectory(traj_path), controller_factory=make_replay_controller)
+        assert result.ok and result.goal.done, (traj_path.parent.parent.name, result.describe())
+
+
+def test_a_released_start_state_restores_in_a_room_imported_without_that_demo(alfred_data: Path,
+                                                                               tmp_path: Path) -> None:
+    from alfred_gen.replay.restore import restore_scene
+
+    layouts_only = tmp_path / "partial"
+    layouts_only.mkdir()
+    (layouts_only / "layouts").symlink_to(alfred_data / "layouts")
+    out = tmp_path / "layouts-only.json"
+    _, summary = import_alfred(layouts_only, out)
+    assert summary.trajectories == 0
+    catalogue_store.use_catalogue(out)
+    traj = json.loads(_first_of_each_task_type(alfred_data)[1].read_text())
+    name = traj["scene"]["floor_plan"]
+    bare = catalogue_store.imported_scene(name)
+    assert not {p["objectName"] for p in traj["scene"]["object_poses"]} & {o.name for o in bare.objects}
+    completed = complete_for_start_state(bare, traj["scene"])
+    assert {p["objectName"] for p in traj["scene"]["object_poses"]} <= {o.name for o in completed.objects}
+    start = restore_scene(LiteController(render_image=False), traj["scene"])
+    agent = start.metadata["agent"]["position"]
+    assert (agent["x"], agent["z"]) == (traj["scene"]["init_action"]["x"], traj["scene"]["init_action"]["z"])
+
+
+def test_cli_imports_then_replays_a_released_trajectory(alfred_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "scenes.json"
+    done = _cli("scenes", "import-alfred", str(alfred_data), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("imported 120 scenes") and str(out) in done.stdout
+    traj = _first_of_each_task_type(alfred_data)[5]
+    replayed = _cli("--scenes-catalogue", str(out), "replay", str(traj), "--out", str(tmp_path / "frames"))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert replayed.stdout.startswith("goal: 3/3 goal conditions")
+    frames = json.loads(traj.read_text())["images"]
+    assert len(list((tmp_path / "frames" / "raw_images").glob("*.jpg"))) == len(frames)
