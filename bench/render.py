@@ -1,11 +1,19 @@
-"""Benchmark of the `lite` renderer: frames per second in a furnished room at 300x300.
+"""Benchmark of the `lite` renderer: frames per second in a furnished room at 300x300, and lite's
+steps per second with its Event images on and off.
 
-Builds its own room (floor, four walls, ceiling, ~16 pieces of furniture, ~35 small objects; no
-dependency on the scene library), renders it from poses on a grid and prints frames per second for
-RGB+depth+segmentation, for segmentation only, and for a naive numpy renderer (every box tested
+Part 1 builds its own room (floor, four walls, ceiling, ~16 pieces of furniture, ~35 small objects;
+no dependency on the scene library), renders it from poses on a grid and prints frames per second
+for RGB+depth+segmentation, for segmentation only, and for a naive numpy renderer (every box tested
 against every pixel) as the alternative, side by side, with ratios.
 
-    python bench/render.py [--frames 200] [--size 300] [--naive-frames 5] [--repeats 3]
+Part 2 (end to end) runs ``bench/sim_steps.py``'s seeded random walk (70% navigation, 30%
+interactions on visible objects, metadata read every step) through ``LiteController.step`` on the
+fixture kitchen and on procedural kitchen 1, with: every image (RGB + depth + instance
+segmentation with masks, THOR's fields), RGB only (what recording needs), no images (lite still
+renders segmentation for pixel visibility), and the render-free geometric stand-in. Steps per
+second by CPU time, with ratios to the no-images mode.
+
+    python bench/render.py [--frames 200] [--size 300] [--naive-frames 5] [--repeats 3] [--steps 300]
 """
 
 from __future__ import annotations
@@ -18,9 +26,10 @@ import numpy as np
 
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.render import BoxList, BoxListBuilder, render
-from alfred_gen.sim.scene import AGENT_Y, Box, format_object_id
+from alfred_gen.sim.scene import AGENT_Y, CAMERA_Y_OFFSET, Box, format_object_id
+from alfred_gen.sim.visibility import GeometricVisibility
 
-CAMERA_HEIGHT = AGENT_Y + 0.675
+CAMERA_HEIGHT = AGENT_Y + CAMERA_Y_OFFSET
 
 FURNITURE = [
     # type, lo, hi, facing, is_open
@@ -177,8 +186,45 @@ def time_it(fn, cams, repeats: int) -> tuple[float, float]:
     return len(cams) / best_cpu, len(cams) / best_wall
 
 
+#: LiteController options of the end-to-end modes (part 2).
+STEP_MODES = {
+    "rgb+depth+seg": lambda: {"render_image": True, "render_depth_image": True, "render_object_image": True},
+    "rgb only": lambda: {"render_image": True},
+    "no images": lambda: {"render_image": False},
+    "geometric, no px": lambda: {"render_image": False, "visibility": GeometricVisibility(),
+                                 "renderer": lambda sim: {}},
+}
+
+
+def lite_steps(steps: int, repeats: int) -> None:
+    """Part 2: steps per second of LiteController with its images on and off."""
+    from sim_steps import random_walk  # bench/ is on sys.path when this file runs as a script
+
+    from alfred_gen.sim import fixtures
+
+    scenes = [fixtures.kitchen()]
+    try:
+        from alfred_gen.scenes import get_scene
+
+        scenes.append(get_scene(1))
+    except ImportError:  # the scene library is optional here
+        pass
+    print(f"\nlite steps/s with rendering ({steps}-step seeded walk, metadata read every step, best of {repeats})")
+    print(f"{'scene':22s} {'mode':18s} {'steps/s (cpu)':>13s}  {'ratio':>8s}  succeeded")
+    for scene in scenes:
+        figures = {}
+        for mode, options in STEP_MODES.items():
+            best = min(random_walk(scene, steps, 0, True, **options())[0] for _ in range(repeats))
+            _, ok = random_walk(scene, steps, 0, True, **options())
+            figures[mode] = (steps / best, ok)
+        base = figures["no images"][0]
+        for mode, (rate, ok) in figures.items():
+            print(f"{scene.name:22s} {mode:18s} {rate:13.1f}  {rate / base:7.2f}x  {ok}/{steps}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=300, help="end-to-end walk length (0: skip part 2)")
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--size", type=int, default=300)
     parser.add_argument("--naive-frames", type=int, default=5)
@@ -208,6 +254,8 @@ def main() -> None:
         print(f"{name:16s} {cpu:10.1f} {wall:11.1f}  {cpu / full_cpu:.2f}x rgb+depth+seg")
     print(f"{'naive numpy':16s} {naive[0]:10.1f} {naive[1]:11.1f}  {naive[0] / full_cpu:.4f}x "
           f"(every box vs every pixel; depth+index only; {args.naive_frames} frames)")
+    if args.steps > 0:
+        lite_steps(args.steps, args.repeats)
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,16 @@
-"""Steps per second of the `lite` simulator (no rendering): a seeded 1000-step random walk with
+"""Steps per second of the `lite` simulator without images: a seeded 1000-step random walk with
 interactions, on the hand-built kitchen and, when ALFRED_DATA is set, on a real ALFRED kitchen.
 
-Two figures per scene: stepping alone, and stepping plus reading ``event.metadata`` every step
-(what a recorder or planner does). Time is the process's CPU time (``time.process_time``), so the
+"Without images" is not "without rendering": lite decides visibility on pixels, so every state in
+which some object is within reach costs a segmentation-only render (``render_image=False``, no
+depth or object image: nothing else is drawn). For comparison the same walk runs with the
+render-free geometric visibility (``visibility=GeometricVisibility()``, ``renderer`` returning
+nothing), which is NOT what lite does by default and accepts a few actions pixels refuse; its
+success count is printed so the difference shows. Frames per step are measured by
+``bench/render.py``.
+
+Two figures per scene and mode: stepping alone, and stepping plus reading ``event.metadata`` every
+step (what a recorder or planner does). Time is the process's CPU time (``time.process_time``), so the
 figure is per core and does not depend on how busy the machine is; best of ``--repeat`` runs. Interactions target a random *visible* object (70% of steps
 navigate, 30% interact), so most of them succeed and change the world.
 
@@ -21,6 +29,7 @@ from pathlib import Path
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Scene
+from alfred_gen.sim.visibility import GeometricVisibility
 
 NAVIGATION = ["MoveAhead", "MoveAhead", "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft",
               "RotateRight", "LookUp", "LookDown"]
@@ -28,9 +37,17 @@ INTERACTIONS = ["PickupObject", "PutObject", "OpenObject", "CloseObject", "Toggl
                 "SliceObject"]
 
 
-def random_walk(scene: Scene, steps: int, seed: int, read_metadata: bool) -> tuple[float, int]:
+#: Controller options per mode: lite's default (pixel visibility, images off) and the stand-in.
+MODES = {
+    "pixel visibility": lambda: {"render_image": False},
+    "geometric (stand-in)": lambda: {"render_image": False, "visibility": GeometricVisibility(),
+                                     "renderer": lambda sim: {}},
+}
+
+
+def random_walk(scene: Scene, steps: int, seed: int, read_metadata: bool, **options) -> tuple[float, int]:
     """Seconds for ``steps`` actions and how many of them succeeded."""
-    sim = LiteController(scene)
+    sim = LiteController(scene, **options)
     sim.step(action="InitialRandomSpawn", randomSeed=seed)
     rng = random.Random(seed)
     succeeded = 0
@@ -74,12 +91,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs")
     args = parser.parse_args()
     for scene in scenes():
-        for read in (False, True):
-            best = min(random_walk(scene, args.steps, args.seed, read)[0] for _ in range(args.repeat))
-            _, ok = random_walk(scene, args.steps, args.seed, True)
-            label = "step + metadata" if read else "step only      "
-            print(f"{scene.name:24s} objects={len(scene.objects):3d} {label}: "
-                  f"{args.steps / best:8.0f} steps/s  ({ok}/{args.steps} actions succeeded)")
+        figures = {}
+        for mode, options in MODES.items():
+            for read in (False, True):
+                best = min(random_walk(scene, args.steps, args.seed, read, **options())[0] for _ in range(args.repeat))
+                _, ok = random_walk(scene, args.steps, args.seed, True, **options())
+                figures[mode, read] = args.steps / best
+                label = "step + metadata" if read else "step only      "
+                print(f"{scene.name:24s} objects={len(scene.objects):3d} {mode:20s} {label}: "
+                      f"{args.steps / best:8.0f} steps/s  ({ok}/{args.steps} actions succeeded)")
+        ratio = figures["pixel visibility", True] / figures["geometric (stand-in)", True]
+        print(f"{scene.name:24s} pixel visibility / geometric stand-in (step + metadata): {ratio:.3f}x")
 
 
 if __name__ == "__main__":

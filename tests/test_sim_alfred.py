@@ -17,6 +17,7 @@ import pytest
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id
+from alfred_gen.sim.visibility import GeometricVisibility
 
 
 def _visited(traj: dict) -> list[tuple[float, float]]:
@@ -37,14 +38,15 @@ def _visited(traj: dict) -> list[tuple[float, float]]:
     return points
 
 
-def _restore(root: Path, traj: dict) -> LiteController:
+def _restore(root: Path, traj: dict, **options) -> LiteController:
     scene_info = traj["scene"]
     ids = [low["api_action"][k] for low in traj["plan"]["low_actions"]
            for k in ("objectId", "receptacleObjectId") if k in low["api_action"]]
     scene = fixtures.alfred_layout_scene(root, scene_info["scene_num"], scene_info["object_poses"], ids,
                                          agent_y=scene_info["init_action"]["y"], extra_reachable=_visited(traj))
-    sim = LiteController(scene)
-    setup = [{"action": "Initialize", "gridSize": 0.25, "cameraY": 0.75, "renderImage": True,
+    sim = LiteController(scene, **options)
+    # ALFRED's Initialize, frames off: image flags never change what succeeds (test_sim_render.py).
+    setup = [{"action": "Initialize", "gridSize": 0.25, "cameraY": 0.75, "renderImage": False,
               "renderDepthImage": False, "renderClassImage": False, "renderObjectImage": False,
               "visibility_distance": 1.5, "makeAgentsVisible": False}]
     if scene_info["object_toggles"]:
@@ -121,31 +123,40 @@ def test_restored_ids_are_the_ids_the_demos_use(alfred_data: Path, trajectories:
 
 
 def test_released_demos_replay_in_lite(alfred_data: Path, trajectories: list) -> None:
-    """Every recorded action of most demos succeeds in lite, state changes included."""
-    complete, failures = 0, []
-    interactions = 0
-    for name, traj in trajectories:
-        sim = _restore(alfred_data, traj)
-        ok = True
-        for low in traj["plan"]["low_actions"]:
-            event = sim.step(low["api_action"])
-            if not event.metadata["lastActionSuccess"]:
-                failures.append((name, low["api_action"]["action"], event.metadata["errorMessage"]))
-                ok = False
-                break
-            interactions += "objectId" in low["api_action"]
-        if ok:
-            complete += 1
-            meta = sim.last_event.metadata
-            task = traj["task_type"]
-            world = sim.world
-            if task == "pick_heat_then_place_in_recep":
-                assert world.heated, name
-            if task == "pick_cool_then_place_in_recep":
-                assert world.cooled, name
-            if task == "pick_clean_then_place_in_recep":
-                assert world.cleaned, name
-            if task == "look_at_obj_in_light":
-                assert any(o["objectType"] in ("DeskLamp", "FloorLamp") and o["isToggled"] for o in meta["objects"])
-    assert interactions > 1000
-    assert complete >= 0.9 * len(trajectories), failures
+    """Every recorded action of most demos succeeds in lite, state changes included.
+
+    Twice: with lite's pixel visibility (its behaviour), and with the geometric stand-in, which
+    separates the action semantics from the imported geometry: these rooms are ALFRED layouts
+    with approximated boxes, and objects sunk into or hidden under an approximated box fail the
+    pixel test where THOR saw them (pixels: 214 of 238 demos complete, geometric: 230, when
+    pixel visibility came in).
+    """
+    models = {"pixels": ({}, 0.85), "geometric": ({"visibility": GeometricVisibility()}, 0.9)}
+    for model, (options, share) in models.items():
+        complete, failures = 0, []
+        interactions = 0
+        for name, traj in trajectories:
+            sim = _restore(alfred_data, traj, **options)
+            ok = True
+            for low in traj["plan"]["low_actions"]:
+                event = sim.step(low["api_action"])
+                if not event.metadata["lastActionSuccess"]:
+                    failures.append((name, low["api_action"]["action"], event.metadata["errorMessage"]))
+                    ok = False
+                    break
+                interactions += "objectId" in low["api_action"]
+            if ok:
+                complete += 1
+                meta = sim.last_event.metadata
+                task = traj["task_type"]
+                world = sim.world
+                if task == "pick_heat_then_place_in_recep":
+                    assert world.heated, name
+                if task == "pick_cool_then_place_in_recep":
+                    assert world.cooled, name
+                if task == "pick_clean_then_place_in_recep":
+                    assert world.cleaned, name
+                if task == "look_at_obj_in_light":
+                    assert any(o["objectType"] in ("DeskLamp", "FloorLamp") and o["isToggled"] for o in meta["objects"])
+        assert interactions > 1000, model
+        assert complete >= share * len(trajectories), (model, complete, failures)

@@ -24,12 +24,14 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
 - The room shell (floor, four walls, ceiling) from the walls' inner faces; walls that do not lie
   on the room's bounding rectangle (partitions, the corner of an L-shaped room, the pieces around
   a doorway whose door leaf is recessed) are drawn as boxes.
-- Furniture that never moves (not pickupable, openable or moveable) once per reset; everything
-  else each time the world changes, as its type's shape (:func:`~alfred_gen.sim.shapes.shape_parts`)
-  with its open state. A receptacle's front faces the scene's declared yaw (``rotation``); scenes
-  that declare none (fixtures, scenes built from ALFRED layouts: every posed object at yaw 0) face
-  it towards its interaction pose, ``(pose.rotation + 180) % 360``. Contents of an open drawer are
-  drawn slid out with it.
+- Every present object as its type's shape (:func:`~alfred_gen.sim.shapes.shape_parts`) with its
+  open state, plus its drawing parts (render rows are cached per object state). A receptacle's
+  front faces the scene's declared yaw (``rotation``); scenes that declare none (fixtures, scenes
+  built from ALFRED layouts: every posed object at yaw 0) face it towards its interaction pose,
+  ``(pose.rotation + 180) % 360``. Contents of an open drawer are drawn slid out with it.
+- Furniture (not pickupable, not openable) is carved where a smaller object overlaps its box (a
+  sink basin set in a sink, a cabinet in a full-height counter, a book sunk into a bed): see
+  :func:`_carves`. THOR's meshes are hollow there; a solid box would hide the nested object.
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: in the lower middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -39,7 +41,11 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
   is behind it, as in THOR; the held object itself is never ``visible`` (it cannot be a target).
 
 Renders are cached per (world, ``world.version``, camera pose and intrinsics): the visibility hook
-and the image fields of one state share one render when the frame size is 300x300.
+and the image fields of one state share one render when the frame size is 300x300. The arrays an
+Event carries are that cache's, so they are read-only (copy before drawing on a frame).
+
+Cost (``bench/render.py``, ``bench/sim_steps.py``): a visibility-only render is ~2-3 ms, a full
+RGB + depth + segmentation frame with THOR's instance outputs ~3-4 ms per step at 300x300.
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from alfred_gen.sim.render import (
 )
 from alfred_gen.sim.scene import Box, Scene
 from alfred_gen.sim.shapes import content_offset, shape_parts
-from alfred_gen.sim.visibility import GeometricVisibility, reach_distances
+from alfred_gen.sim.visibility import reach_distances
 from alfred_gen.sim.world import Camera, World, WorldObject
 
 if TYPE_CHECKING:
@@ -83,6 +89,8 @@ HAND_MAX_SPAN = 0.3
 CULL_MARGIN = 1e-3
 #: Overlap (metres, on every axis) from which an object carves room for itself in fixed furniture.
 CARVE_MIN_OVERLAP = 0.002
+#: Furniture whose contents are reached from the front, not from above (a mug under the spout).
+FRONT_OPEN = frozenset({"CoffeeMachine"})
 #: Owner names of the room structure (THOR's segmentation also colours them).
 STRUCTURE = ("Floor", "Wall", "Ceiling")
 
@@ -90,21 +98,7 @@ _EPS = 1e-6
 
 
 # ---------------------------------------------------------------------------------------------
-# The room shell and the static layer
-
-
-def pixel_visibility_applies(scene: Scene) -> bool:
-    """Whether a scene's boxes are authored well enough for occlusion to mean anything.
-
-    Rooms imported from ALFRED's layout files (named ``FloorPlanN``, see
-    :func:`alfred_gen.sim.fixtures.alfred_layout_scene`) place catalogue-sized boxes at the id
-    positions: furniture overlaps, objects sink into the surfaces they lie on, and pixels would
-    judge those errors, not what THOR showed. For them visibility stays geometric
-    (:class:`~alfred_gen.sim.visibility.GeometricVisibility`); their frames are still rendered.
-    Procedural (``LitePlanN``) and fixture rooms use pixels. Depends on the scene only, never on
-    the image flags.
-    """
-    return not scene.name.startswith("FloorPlan")
+# The room shell and which way furniture faces
 
 
 def room_layout(scene: Scene) -> tuple[Box | None, list[Box]]:
@@ -162,12 +156,6 @@ def scene_facings(scene: Scene) -> dict[str, int]:
 
 def _quarter(yaw: float) -> int:
     return int(round(float(yaw) / 90.0)) % 4 * 90
-
-
-def is_static(obj: WorldObject) -> bool:
-    """Furniture whose box and shape never change within an episode."""
-    t = obj.otype
-    return not (t.pickupable or t.openable or t.moveable)
 
 
 def _facing(obj: WorldObject, facings: dict[str, int]) -> int:
@@ -240,7 +228,8 @@ def _carves(world: World, drawn: list[WorldObject], carvable: list[WorldObject],
     pickupable, not openable) therefore loses, in every render part, the overlap with each drawn
     object that is not inside an openable receptacle, extended up to the furniture's top (for
     what is seen from above: a basin, a book) or, for an openable nested object, out through the
-    furniture's side its front faces (a drawer or a cabinet door in a counter). Of two
+    side its front faces (a drawer or a cabinet door in a counter); a coffee machine is open at
+    its own front. Of two
     overlapping boxes the smaller is the nested one.
     """
     if not carvable or not drawn:
@@ -260,8 +249,8 @@ def _carves(world: World, drawn: list[WorldObject], carvable: list[WorldObject],
         if a is b:
             continue
         lo, hi = list(b.lo), list(b.hi)
-        if b.otype.openable:
-            quarter = _facing(b, facings) // 90
+        if b.otype.openable or a.type_name in FRONT_OPEN:
+            quarter = _facing(a if a.type_name in FRONT_OPEN else b, facings) // 90
             axis = 2 if quarter in (0, 2) else 0
             if quarter in (0, 1):
                 hi[axis] = max(hi[axis], a.hi[axis] + 0.01)
@@ -429,6 +418,9 @@ def render_state(layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: boo
             np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]
     if not depth:
         frames.depth = None
+    for array in (frames.rgb, frames.depth, frames.owner):
+        if array is not None:
+            array.setflags(write=False)
     return frames
 
 
@@ -449,7 +441,6 @@ class PixelSight:
 
     def __init__(self, min_pixels: int = MIN_VISIBLE_PIXELS, visibility_size: int = VISIBILITY_SIZE) -> None:
         self.min_pixels = min_pixels
-        self._geometric = GeometricVisibility()
         self.visibility_size = visibility_size
         self._world: World | None = None
         self._structure: _Structure | None = None
@@ -495,8 +486,6 @@ class PixelSight:
     # --- the visibility model ---------------------------------------------------------------
     def __call__(self, world: World, camera: Camera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
         """(visible, distance) over ``world.objects``: pixels in the instance frame and reach."""
-        if not pixel_visibility_applies(world.scene):
-            return self._geometric(world, camera, max_distance)
         centers, halves, eligible = world.arrays()
         lo, hi = centers - halves, centers + halves
         distance = reach_distances(world, camera, lo, hi)
@@ -555,6 +544,9 @@ class PixelSight:
         if want_objects:
             if rendered.instances is None:
                 rendered.instances = instance_outputs(frames.owner, layers.owners, layers.colors)
+                rendered.instances.instance_segmentation_frame.setflags(write=False)
+                for mask in rendered.instances.instance_masks.values():
+                    mask.setflags(write=False)
             inst = rendered.instances
             out.update(
                 instance_segmentation_frame=inst.instance_segmentation_frame,
