@@ -5,9 +5,13 @@ taken when the step ended (cached per-object dicts plus this step's visibility a
 stepping stays cheap for callers that only look at some events. The dicts are shared with the
 simulator's caches: read them, do not modify them (copy first if you must).
 
-Image fields (``frame``, ``depth_frame``, ``instance_segmentation_frame``, ``instance_masks``,
-``color_to_object_id``, ``object_id_to_color``, ``instance_detections2D``) are None unless a
-renderer is plugged into the controller.
+Image fields have THOR's meanings and are None while their flag is off (see
+:mod:`alfred_gen.sim.lite`): ``frame`` (H x W x 3 uint8 RGB), ``depth_frame`` (H x W float32,
+metres along the view axis), ``instance_segmentation_frame`` (H x W x 3 uint8), ``instance_masks``
+({objectId: H x W bool}, objects in view only), ``instance_detections2D`` ({objectId: [x1, y1,
+x2, y2]}), ``color_to_object_id`` / ``object_id_to_color`` (every id and structure name),
+``class_segmentation_frame`` and ``class_masks`` ({objectType: mask}). lite's arrays are shared
+with its render cache and read-only.
 """
 
 from __future__ import annotations
