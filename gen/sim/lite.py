@@ -95,6 +95,7 @@ class LiteController:
         render_image: bool = True,
         render_depth_image: bool = False,
         render_object_image: bool = False,
+        render_class_image: bool = False,
         grid_size: float = GRID_SIZE,
         visibility_distance: float = 1.5,
         scene_resolver: Callable[[str], Scene] | None = None,
@@ -110,7 +111,7 @@ class LiteController:
         self.render_image = render_image
         self.render_depth_image = render_depth_image
         self.render_object_image = render_object_image
-        self.render_class_image = False
+        self.render_class_image = render_class_image
         self.grid_size = grid_size
         self.visibility_distance = visibility_distance
         self.field_of_view = field_of_view

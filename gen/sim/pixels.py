@@ -427,6 +427,20 @@ def render_state(layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: boo
     return frames
 
 
+def in_frustum(camera: RenderCamera, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per box: whether it may reach into the camera's view (False: wholly outside a side plane
+    or behind the camera), with a pixel of margin, so a box judged outside has no pixel."""
+    right, up, forward = camera.basis()
+    cols, rows = camera.pixel_offsets()
+    half_w = float(np.abs(cols).max()) + 1.0 / camera.focal
+    half_h = float(np.abs(rows).max()) + 1.0 / camera.focal
+    planes = np.stack([forward, right + half_w * forward, half_w * forward - right,
+                       up + half_h * forward, half_h * forward - up])
+    centers, halves = (lo + hi) / 2.0, (hi - lo) / 2.0
+    reach = (centers - camera.position) @ planes.T + halves @ np.abs(planes).T
+    return (reach >= 0.0).all(axis=1)
+
+
 @dataclass
 class _Rendered:
     key: tuple[Any, ...]
@@ -505,14 +519,24 @@ class PixelSight:
             owner_frame = cached.frames.owner
         else:
             owner_frame = self._visibility_frame(layers, cam, owner_rows[candidates])
+            if owner_frame is None:  # no candidate can be in view: nothing to render
+                return np.zeros_like(candidates), distance
         counts = visible_pixel_counts(owner_frame, len(layers.owners))
         pixels = np.where(owner_rows >= 0, counts[np.maximum(owner_rows, 0)], 0)
         return candidates & (pixels >= self.min_pixels), distance
 
-    def _visibility_frame(self, layers: _Layers, camera: RenderCamera, candidate_owners: np.ndarray) -> np.ndarray:
-        """Owner frame with every box farther than all candidates left out (same candidate pixels)."""
+    def _visibility_frame(self, layers: _Layers, camera: RenderCamera,
+                          candidate_owners: np.ndarray) -> np.ndarray | None:
+        """Owner frame with every box farther than all candidates left out (same candidate pixels).
+
+        None when no box of a candidate reaches into the view frustum (then none has a pixel).
+        """
         boxes = layers.scene_boxes
         wanted = np.isin(boxes.owner, candidate_owners[candidate_owners >= 0])
+        wanted[wanted] = in_frustum(camera, boxes.lo[wanted], boxes.hi[wanted])
+        if not wanted.any():
+            self.renders["skipped"] += 1
+            return None
         origin = camera.position
         if wanted.any():
             corner = np.maximum(np.abs(boxes.lo[wanted] - origin), np.abs(boxes.hi[wanted] - origin))
