@@ -48,8 +48,16 @@ SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTab
 SEATS = frozenset({"Sofa", "ArmChair", "Bed", "Chair", "Ottoman", "DogBed"})
 #: Openable parts of furniture and walls (not assets): stacked in columns and rows.
 BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
-#: Pickupable types whose THOR origin is not at their base: height of the origin, as a fraction.
-ORIGIN_HEIGHT = {"Box": 0.7}
+#: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
+#: a fraction of the height. Measured in the released demos against thin objects lying on the same
+#: receptacle: mugs, bowls, plates, bottles, statues, clocks sit with their origin at their base
+#: (within 0.1 of their height), lettuces, potatoes, eggs, pillows and ladles at their middle
+#: (0.4-0.6), boxes at 0.65-0.9. Fruit, vegetables and bread share THOR's food models' convention.
+ORIGIN_HEIGHT = {
+    "Box": 0.7,
+    "Lettuce": 0.5, "Potato": 0.5, "Egg": 0.5, "Apple": 0.5, "Tomato": 0.5, "Bread": 0.5,
+    "Pillow": 0.5, "Ladle": 0.5,
+}
 #: Free space kept between a box and a reachable point's centre (THOR's agent is ~0.2 m in radius).
 AGENT_CLEARANCE = 0.1
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
@@ -74,9 +82,8 @@ def pickupable_size(kind: str, yaw: float = 0.0) -> tuple[float, float, float]:
 
 def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[float, float, float],
                    floor_y: float | None = None) -> Box:
-    """The box of a pickupable whose THOR origin is ``position``: at its base, except a Box's, which
-    sits 70% of its height up (boxes stand on surfaces with their origin 0.17-0.20 m above them in
-    the released demos); never below the floor."""
+    """The box of a pickupable whose THOR origin is ``position``: at its base, or as high up as
+    :data:`ORIGIN_HEIGHT` says (a Box's 70% up, a lettuce's at its middle); never below the floor."""
     x, y, z = position
     sx, sy, sz = size
     bottom = y - ORIGIN_HEIGHT.get(kind, 0.0) * sy
