@@ -221,8 +221,7 @@ def _rows_of(obj: WorldObject, facing: int, offset: tuple[float, float, float] =
     return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
 
 
-def _carves(world: World, drawn: list[WorldObject], carvable: list[WorldObject],
-            facings: dict[str, int]) -> dict[int, tuple[Box, ...]]:
+def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict[str, int]) -> dict[int, tuple[Box, ...]]:
     """Cuts per carvable furniture (by object index): room for what overlaps its box.
 
     Scenes are boxes, and some sources nest them: a sink basin inside a sink's box, a cabinet or a
@@ -232,8 +231,7 @@ def _carves(world: World, drawn: list[WorldObject], carvable: list[WorldObject],
     object that is not inside an openable receptacle, extended up to the furniture's top (for
     what is seen from above: a basin, a book) or, for an openable nested object, out through the
     side its front faces (a drawer or a cabinet door in a counter); a coffee machine is open at
-    its own front. Of two
-    overlapping boxes the smaller is the nested one.
+    its own front. Of two overlapping boxes the smaller is the nested one.
     """
     if not carvable or not drawn:
         return {}
@@ -348,7 +346,7 @@ def _build_layers(world: World, structure: _Structure) -> _Layers:
             drawn.append((obj, len(owners) - 1))
     carvable = [o for o, _ in drawn if not (o.otype.pickupable or o.otype.openable)]
     cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
-    cuts = _carves(world, cutters, carvable, facings)
+    cuts = _carves(cutters, carvable, facings)
     chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
@@ -369,7 +367,7 @@ def _build_layers(world: World, structure: _Structure) -> _Layers:
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
-    """The held group moved to the lower middle of the view, as a box list over all owners."""
+    """The held group moved to the bottom middle of the view, as a box list over all owners."""
     if not layers.held:
         return None
     lo = np.array([o.lo for o in layers.held]).min(axis=0)
