@@ -395,10 +395,16 @@ def test_artifacts_of_procedural_rooms() -> None:
         write_triptych(f"sim_litescene{number}_overview", event)
     kitchen = procedural(1)
     sim = LiteController(kitchen, **ALL_IMAGES)
+    ok(sim, "InitialRandomSpawn", randomSeed=5)  # puts a knife, a cup, a lettuce and a pan in the fridge
     fridge = next(o.object_id for o in kitchen.objects if o.object_type == "Fridge")
+    inside = list(sim.world.by_id[fridge].children)
+    assert inside
     pose = kitchen.interaction_poses[fridge]
-    go(sim, pose.x, pose.z, pose.rotation, pose.horizon)
+    event = go(sim, pose.x, pose.z, pose.rotation, pose.horizon)
+    assert not any(pixels(event, object_id) or meta(event, object_id)["visible"] for object_id in inside)
+    write_triptych("sim_litescene1_fridge_closed", event)
     event = ok(sim, "OpenObject", objectId=fridge)
     check_consistent(event)
     assert pixels(event, fridge) > 1000
+    assert any(meta(event, object_id)["visible"] for object_id in inside)
     write_triptych("sim_litescene1_fridge_open", event)
