@@ -51,7 +51,7 @@ class RoomSource:
     def __init__(self, rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None = None) -> None:
         self.rooms = dict(rooms)
         self.sizes = sizes
-        self.stats = SurfaceStats.learn(self.rooms.values(), sizes)
+        self.stats = SurfaceStats.learn(self.rooms.values())
         self._built: dict[str, Scene] = {}
         self._facts: dict[int, list[Any]] = {}
 

@@ -116,7 +116,7 @@ class SurfaceStats:
         return self.offsets[k] if self.counts.get(k, 0) >= MIN_SAMPLES else None
 
     @staticmethod
-    def learn(rooms: Iterable[SceneEvidence], sizes: ThorSizes | None, default_agent_y: float = AGENT_Y) -> "SurfaceStats":
+    def learn(rooms: Iterable[SceneEvidence], default_agent_y: float = AGENT_Y) -> "SurfaceStats":
         samples: dict[str, list[float]] = {}
         for evidence in rooms:
             floor_y = evidence.agent_y(default_agent_y) - AGENT_Y

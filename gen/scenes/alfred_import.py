@@ -342,7 +342,7 @@ def _valid_scene_number(number: int) -> bool:
 def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None, source: dict[str, Any],
                     summary: ImportSummary | None = None) -> dict[str, Any]:
     """A scene catalogue (catalogue_store format) of every room."""
-    stats = SurfaceStats.learn(rooms.values(), sizes)
+    stats = SurfaceStats.learn(rooms.values())
     data = catalogue_store.empty_catalogue(source)
     data["surface_stats"] = stats.to_dict()
     for number, evidence in rooms.items():
