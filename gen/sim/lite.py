@@ -22,9 +22,10 @@ fields. The flags ``render_image`` (RGB ``frame``), ``render_depth_image`` (``de
 off (constructor arguments, or Initialize's ``renderImage`` / ``renderDepthImage`` /
 ``renderObjectImage`` / ``renderInstanceSegmentation`` / ``renderClassImage``). They never change
 what the simulator does: with every flag off no image is produced, but visibility is still decided
-on pixels (a segmentation-only render, skipped when nothing eligible is within reach), so the same
-actions succeed with frames on and off. ``visibility=`` and ``renderer=`` replace either hook (e.g.
-``visibility=GeometricVisibility()`` for a render-free stand-in whose results differ).
+on pixels (a segmentation-only render, skipped when nothing eligible within reach can be in
+view), so the same actions succeed with frames on and off. ``visibility=`` and ``renderer=``
+replace either hook (e.g. ``visibility=GeometricVisibility()`` for a render-free stand-in whose
+results differ).
 
 What other pieces use:
 
