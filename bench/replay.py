@@ -71,8 +71,6 @@ def main() -> None:
         steps = sum(len(t["plan"]["low_actions"]) for t in base)
         frames = sum(len(t["images"]) for t in base)
         print(f"{len(base)} trajectories ({steps} low actions, {frames} frames) x {args.repeat}")
-        if not replay_scripts.renders_in_event():
-            print("note: lite's Event has no frames yet; frame rows use the stand-in renderer")
 
         plain = make_replay_controller()
         for traj in base:  # warm caches (scene builds) and check they replay at all

@@ -16,9 +16,17 @@ from alfred_gen.sim.lite import LiteController
 from alfred_gen.tasks import TaskSpec
 
 SCENE = "LiteFixtureKitchen"
-MUG = "Mug|00.00|+00.95|+02.10"
-MICROWAVE = "Microwave|-02.00|+00.90|+02.23"
-COUNTER = "CounterTop|-00.70|00.00|+02.20"
+
+
+def _fixture_id(object_type: str) -> str:
+    """The id of the fixture kitchen's only object of a type (ids follow the id format's rules)."""
+    (object_id,) = [o.object_id for o in resolve_scene(SCENE).objects if o.object_type == object_type]
+    return object_id
+
+
+MUG = _fixture_id("Mug")
+MICROWAVE = _fixture_id("Microwave")
+COUNTER = _fixture_id("CounterTop")
 START = {"action": "TeleportFull", "x": 0.0, "y": 0.9009997, "z": 1.5, "rotation": 0, "horizon": 30,
          "rotateOnTeleport": True}
 
@@ -63,54 +71,9 @@ def without_action(traj: dict[str, Any], low_idx: int) -> dict[str, Any]:
     return broken
 
 
-def live_renderer(sim: LiteController) -> dict[str, Any]:
-    """Images of the live world through lite's box renderer, as a controller ``renderer=``.
-
-    A stand-in until lite fills its Event itself: walls, the room shell and every present object
-    (open or closed, with its parts) in the current state, seen from the agent's camera.
-    """
-    from alfred_gen.sim.camera import Camera
-    from alfred_gen.sim.palette import type_color
-    from alfred_gen.sim.render import BoxListBuilder, instance_outputs, render
-    from alfred_gen.sim.scene import Box
-
-    world = sim.world
-    builder = BoxListBuilder()
-    wall = builder.owner("Wall")
-    for object_id, boxes, kind in world.render_boxes():
-        if object_id is None:
-            for box in boxes:
-                builder.add_box(box, type_color("Wall", "Wall"), wall)
-            continue
-        obj = world.by_id[object_id]
-        index = builder.add_object(kind, object_id, boxes[0], is_open=bool(obj.is_open),
-                                   facing=int(round(obj.rotation[1])) % 360)
-        for part in boxes[1:]:
-            builder.add_box(part, type_color(kind, object_id), index)
-    walls = sim.scene.walls
-    builder.set_room(Box((min(w.lo[0] for w in walls), sim.scene.floor_y, min(w.lo[2] for w in walls)),
-                         (max(w.hi[0] for w in walls), max(w.hi[1] for w in walls), max(w.hi[2] for w in walls))))
-    agent = world.agent
-    camera = Camera(agent.x, agent.y + world.camera_y_offset, agent.z, float(agent.rotation), float(agent.horizon),
-                    sim.field_of_view, sim.width, sim.height)
-    frames = render(camera, builder.build())
-    instances = instance_outputs(frames.owner, frames.owners)
-    return {"frame": frames.rgb, "depth_frame": frames.depth,
-            "instance_segmentation_frame": instances.instance_segmentation_frame,
-            "instance_masks": instances.instance_masks, "color_to_object_id": instances.color_to_object_id}
-
-
-def renders_in_event() -> bool:
-    """Whether lite's own renderer fills the Event (then :func:`live_renderer` is not needed)."""
-    event = make_replay_controller(render=True, segmentation=True).reset(SCENE)
-    return event.frame is not None and event.instance_masks is not None
-
-
 def rendering_controller() -> LiteController:
-    """A lite controller giving RGB, depth and segmentation: its own renderer, else the stand-in."""
-    if renders_in_event():
-        return make_replay_controller(render=True, depth=True, segmentation=True)
-    return LiteController(scene_resolver=resolve_scene, renderer=live_renderer)
+    """A lite controller giving RGB, depth and instance segmentation, resolving fixture scenes."""
+    return make_replay_controller(render=True, depth=True, segmentation=True)
 
 
 #: Task type -> procedural scenes to look for a feasible tuple in (room types ALFRED uses for it).

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,29 +21,9 @@ from alfred_gen.replay.restore import resolve_scene
 from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
 from alfred_gen.replay.vet import VetResult
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import hash_str
 from alfred_gen.trajectory import save_trajectory
 
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
-
-
-def state_renderer(sim: LiteController) -> dict:
-    """Stand-in images that depend only on the simulator state (pose, held object, open things)."""
-    world, agent = sim.world, sim.world.agent
-    opened = ",".join(o.object_id for o in world.objects if o.present and o.is_open)
-    rng = np.random.default_rng(hash_str(f"{agent.x},{agent.z},{agent.rotation},{agent.horizon},{world.held},{opened}"))
-    seg = np.zeros((300, 300, 3), np.uint8)
-    seg[150:] = (10, 20, 30)
-    return {
-        "frame": rng.integers(0, 256, (300, 300, 3), dtype=np.uint8),
-        "depth_frame": (rng.random((300, 300)) * 5.0).astype(np.float32),
-        "instance_segmentation_frame": seg,
-        "color_to_object_id": {(0, 0, 0): "Wall", (10, 20, 30): world.held or "Floor"},
-    }
-
-
-def rendering_controller() -> LiteController:
-    return LiteController(scene_resolver=resolve_scene, renderer=state_renderer)
 
 
 @pytest.fixture(scope="module")
@@ -108,15 +86,21 @@ def test_replay_image_i_shows_the_state_before_low_action_i(tmp_path, heat_traj)
 
 
 def test_replay_depth_and_mask_formats(tmp_path, heat_traj):
-    replay_to_directory(heat_traj, tmp_path, depth=True, seg=True, controller_factory=rendering_controller)
+    from alfred_gen.replay.restore import restore_scene
+
+    replay_to_directory(heat_traj, tmp_path, depth=True, seg=True, controller_factory=scripts.rendering_controller)
+    start = restore_scene(scripts.rendering_controller(), heat_traj["scene"])
     with Image.open(tmp_path / "depth_images" / "000000000.png") as depth:
         assert depth.mode in ("I;16", "I") and depth.size == (300, 300)
         millimetres = np.asarray(depth)
-    assert 0 <= millimetres.min() and millimetres.max() <= 5000 and millimetres.max() > 1000
+    assert np.array_equal(millimetres, images.depth_millimetres(start.depth_frame))
+    assert 0 < millimetres.min() and millimetres.max() <= 20000
     with Image.open(tmp_path / "instance_masks" / "000000000.png") as mask:
-        assert mask.mode == "RGB" and mask.getpixel((0, 299)) == (10, 20, 30)
+        assert mask.mode == "RGB"
+        assert np.array_equal(np.asarray(mask), start.instance_segmentation_frame)
     colors = json.loads((tmp_path / "instance_masks" / images.COLOR_MAP_FILE).read_text())
-    assert colors["0,0,0"] == "Wall" and colors["10,20,30"] in ("Floor", scripts.MUG)
+    assert colors == {images.color_key(c): oid for c, oid in start.color_to_object_id.items()}
+    assert scripts.MUG in colors.values()
 
 
 def test_depth_png_round_trips_millimetres():
@@ -129,7 +113,7 @@ def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, h
     old = tmp_path / "raw_images" / "000000000.jpg"
     old.parent.mkdir()
     old.write_bytes(b"the frame recorded at generation")
-    outcome = replay_to_directory(broken, tmp_path, controller_factory=rendering_controller)
+    outcome = replay_to_directory(broken, tmp_path, controller_factory=scripts.rendering_controller)
     assert not outcome.ok
     # Put into the closed microwave, close it again, pick up the mug still in hand.
     assert [(f.low_idx, f.action) for f in outcome.failures] == [
@@ -139,9 +123,9 @@ def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, h
     assert sorted(p.name for p in tmp_path.iterdir()) == ["raw_images"]
 
 
-def test_replay_without_a_renderer_is_backend_unavailable(tmp_path, heat_traj):
+def test_replay_without_frames_is_backend_unavailable(tmp_path, heat_traj):
     def no_frames() -> LiteController:
-        return LiteController(scene_resolver=resolve_scene)
+        return LiteController(scene_resolver=resolve_scene, render_image=False)
 
     with pytest.raises(UserError) as caught:
         replay_to_directory(heat_traj, tmp_path, controller_factory=no_frames)

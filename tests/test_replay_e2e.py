@@ -1,10 +1,9 @@
 """End to end: generate -> save -> `alfred-gen verify` passes, for each of the seven task types;
 and replaying a generated trajectory reproduces its frames byte for byte.
 
-Generation records with a simulator that renders (frames and instance masks). Until lite's renderer
-is part of its Event, ``replay_scripts.live_renderer`` plugs the same box renderer into the
-controller. Vetting and `verify` never render, so what they check (every action succeeds, the goal
-holds) is the simulator's verdict either way.
+Generation records with a simulator that renders frames and instance masks; vetting and `verify`
+ask for no frames. lite's visibility comes from its segmentation render either way, so what they
+check (every action succeeds, the goal holds) is the same simulator verdict.
 """
 
 from __future__ import annotations
