@@ -6,13 +6,23 @@ No pipeline logic lives here; every command body is a function a Python user can
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from alfred_gen import __version__
 from alfred_gen.errors import ExitCode, UserError, exit_code_table
+from alfred_gen.sim.thor import thor_options
 
 EPILOG = "Exit codes:\n\n\b\n" + exit_code_table()
+
+
+def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
+    """The THOR options (--thor-build, --thor-platform, --x-display) that were set, for the thor
+    backend; lite takes none."""
+    if backend != "thor":
+        return {}
+    return {name: value for name, value in thor.items() if value is not None}
 
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +35,10 @@ def cli(scenes_catalogue: str | None) -> None:
 
     \b
     Examples:
-      alfred-gen validate path/to/json_2.1.0
+      alfred-gen sample --n 20 --workers 2 --out out/
+      alfred-gen stats out/ --charts out-charts/
+      alfred-gen verify out/ --jobs 2
+      alfred-gen validate out/
     """
     if scenes_catalogue:
         from alfred_gen.scenes.catalogue_store import use_catalogue
@@ -39,6 +52,10 @@ def validate(paths: tuple[str, ...]) -> None:
     """Check traj_data.json files (or directories of them) against the trajectory schema.
 
     Prints one line per invalid file and a summary; exits 0 only if every file is valid.
+
+    \b
+    Example:
+      alfred-gen validate out/ alfred/data/json_2.1.0
     """
     from alfred_gen.validate import validate_paths
 
@@ -79,7 +96,12 @@ def scenes() -> None:
 @click.option("--room-type", type=click.Choice(["kitchen", "living_room", "bedroom", "bathroom"]),
               help="Only rooms of this type.")
 def scenes_list(room_type: str | None) -> None:
-    """Print number, name, room type, size, reachable points, receptacles and objects of each room."""
+    """Print number, name, room type, size, reachable points, receptacles and objects of each room.
+
+    \b
+    Example:
+      alfred-gen scenes list --room-type kitchen
+    """
     from alfred_gen.scenes.listing import list_scenes
 
     sys.exit(list_scenes(echo=click.echo, room_type=room_type, note=lambda text: click.echo(text, err=True)))
@@ -128,8 +150,8 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write frames here (default: the trajectory's directory).")
-@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
-def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str) -> None:
+@thor_options
+def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
     """Re-execute a trajectory (a traj_data.json or its directory) and write the frames its
     `images` list names; print failing steps and goal conditions. Exits 1 if the replay fails,
     in which case nothing on disk is changed.
@@ -140,14 +162,15 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str) -> 
     """
     from alfred_gen.replay.rerender import replay_command
 
-    sys.exit(replay_command(traj, out, depth=depth, seg=seg, backend=backend, echo=click.echo))
+    sys.exit(replay_command(traj, out, depth=depth, seg=seg, backend=backend,
+                            backend_options=backend_options(backend, thor), echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
-def verify(directory: str, jobs: int, backend: str) -> None:
+@thor_options
+def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
     """Replay every traj_data.json under DIRECTORY from scratch: every action must succeed and the
     goal must hold. Prints one line per failed trajectory and a summary by reason; exits 1 if any fail.
 
@@ -157,7 +180,8 @@ def verify(directory: str, jobs: int, backend: str) -> None:
     """
     from alfred_gen.replay.verify import verify_directory
 
-    sys.exit(verify_directory(directory, jobs=jobs, backend=backend, echo=click.echo))
+    sys.exit(verify_directory(directory, jobs=jobs, backend=backend,
+                              backend_options=backend_options(backend, thor), echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -196,10 +220,10 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
 @click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all).")
 @click.option("--demos-per-task", type=int, default=3, show_default=True, help="Demonstrations per task tuple.")
 @click.option("--shard", help="I/M: this job's part of the work (0 <= I < M), for cluster job arrays.")
-@click.option("--backend", type=click.Choice(["lite", "thor"]), default="lite", show_default=True, help="Simulator.")
+@thor_options
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...], scenes: tuple[str, ...],
-           demos_per_task: int, shard: str | None, backend: str, no_frames: bool) -> None:
+           demos_per_task: int, shard: str | None, backend: str, no_frames: bool, **thor: Any) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
 
     \b
@@ -209,7 +233,7 @@ def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...
     from alfred_gen.run import sample_command
 
     sys.exit(sample_command(n, out, seed, workers, task_types, scenes, demos_per_task, shard, backend,
-                            not no_frames, echo=click.echo))
+                            not no_frames, echo=click.echo, backend_options=backend_options(backend, thor)))
 
 
 @cli.command(epilog=EPILOG)

@@ -46,7 +46,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -92,6 +92,8 @@ class SampleOptions:
     demos_per_task: int = 3
     shard: tuple[int, int] = (0, 1)
     backend: str = "lite"
+    #: Options for the backend's controller as (name, value) pairs, e.g. (("thor_build", PATH),).
+    backend_options: tuple[tuple[str, Any], ...] = ()
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
     window: int = 0  #: 0: max(DEFAULT_WINDOW, workers)
@@ -530,11 +532,9 @@ class _JobContext:
         if factory is None and self.options.backend != "lite":
             from alfred_gen.sim import make_controller
 
-            backend = self.options.backend
-            # THOR needs instance masks for the interaction masks; its build comes from the same
-            # environment variable the other commands' --thor-build option reads.
-            factory = lambda: make_controller(  # noqa: E731
-                backend, thor_build=os.environ.get("ALFRED_GEN_THOR_BUILD"), render_seg=True)
+            backend, backend_options = self.options.backend, dict(self.options.backend_options)
+            # THOR needs instance segmentation for the interaction masks.
+            factory = lambda: make_controller(backend, render_seg=True, **backend_options)  # noqa: E731
         if factory is None:
             return None
         if self._controller is None:
@@ -891,12 +891,13 @@ def sample_command(
     frames: bool = True,
     echo: Callable[..., None] = print,
     progress: bool = True,
+    backend_options: Mapping[str, Any] | None = None,
 ) -> int:
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
         scenes=parse_scenes(scenes), demos_per_task=int(demos_per_task), shard=parse_shard(shard), backend=backend,
-        frames=frames,
+        backend_options=tuple(sorted((backend_options or {}).items())), frames=frames,
     )
     summary = run_sample(options, echo=echo, progress=progress)
     for line in summary.lines():

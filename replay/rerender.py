@@ -134,6 +134,7 @@ def replay_to_directory(
     seg: bool = False,
     controller_factory: Callable[[], Any] | None = None,
     backend: str = "lite",
+    backend_options: Mapping[str, Any] | None = None,
     on_step: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay a loaded trajectory and, if it succeeds, write its frames under ``out_dir``.
@@ -141,7 +142,8 @@ def replay_to_directory(
     Runs every low action even after a failure (a failed action changes nothing) so that every
     failing step is reported. Raises UserError for a task type without a goal check (NOT_FOUND),
     a scene that cannot be restored, or a simulator that gives no frames (BACKEND_UNAVAILABLE).
-    ``on_step(low_idx)`` is called after each low action (progress).
+    ``on_step(low_idx)`` is called after each low action (progress). ``backend_options`` go to
+    the simulator (e.g. THOR's ``thor_build``).
     """
     task = task_from_trajectory(traj)
     if task.task_type not in GOAL_TASK_TYPES:
@@ -151,7 +153,8 @@ def replay_to_directory(
     if controller_factory is not None:
         controller = controller_factory()
     else:
-        controller = make_replay_controller(backend, render=True, depth=depth, segmentation=seg)
+        controller = make_replay_controller(backend, render=True, depth=depth, segmentation=seg,
+                                            **dict(backend_options or {}))
     at_start, after = frame_schedule(traj)
     staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
     try:
@@ -200,6 +203,7 @@ def replay_command(
     depth: bool = False,
     seg: bool = False,
     backend: str = "lite",
+    backend_options: Mapping[str, Any] | None = None,
     echo: Callable[[str], None] = print,
 ) -> ExitCode:
     """``alfred-gen replay``: replay one file, print failures and goal conditions, return the code.
@@ -217,7 +221,7 @@ def replay_command(
     began = time.monotonic()
     with click.progressbar(length=total, label="replaying", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
         outcome = replay_to_directory(traj, out_dir, depth=depth, seg=seg, backend=backend,
-                                      on_step=lambda _idx: bar.update(1))
+                                      backend_options=backend_options, on_step=lambda _idx: bar.update(1))
     for failure in outcome.failures[:MAX_FAILURE_LINES]:
         echo(failure.describe())
     if len(outcome.failures) > MAX_FAILURE_LINES:

@@ -77,7 +77,8 @@ def make_replay_controller(
 
     ``render`` asks for RGB frames, ``depth`` and ``segmentation`` for those images; they become
     lite's ``render_image`` / ``render_depth_image`` / ``render_object_image`` flags, so vetting
-    (all off) never pays for pixels. ``options`` go to the backend (e.g. lite's ``renderer=``).
+    (all off) never pays for pixels, and THOR's ``render_depth`` / ``render_seg``. ``options`` go
+    to the backend (e.g. lite's ``renderer=``, THOR's ``thor_build``).
     """
     from alfred_gen.sim import make_controller
 
@@ -86,6 +87,9 @@ def make_replay_controller(
         options.setdefault("render_image", render)
         options.setdefault("render_depth_image", depth)
         options.setdefault("render_object_image", segmentation)
+    else:
+        options.setdefault("render_depth", depth)
+        options.setdefault("render_seg", segmentation)
     return make_controller(backend, **options)
 
 

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ TRAJ_FILE_NAME = "traj_data.json"
 # One simulator per worker process, made on first use and reused for every file it vets.
 _controller: Any = None
 _backend = "lite"
+_backend_options: dict[str, Any] = {}
 
 
 def find_trajectories(root: str | Path) -> list[Path]:
@@ -57,13 +58,13 @@ def _worker_controller() -> Any:
     if _controller is None:
         from alfred_gen.replay.restore import make_replay_controller
 
-        _controller = make_replay_controller(_backend)
+        _controller = make_replay_controller(_backend, **_backend_options)
     return _controller
 
 
-def _init_worker(backend: str) -> None:
-    global _backend, _controller
-    _backend, _controller = backend, None
+def _init_worker(backend: str, backend_options: Mapping[str, Any] | None = None) -> None:
+    global _backend, _backend_options, _controller
+    _backend, _backend_options, _controller = backend, dict(backend_options or {}), None
 
 
 def vet_file(path: str | Path) -> VetResult:
@@ -93,17 +94,19 @@ def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult | tuple[str, int]
         return index, (str(error), int(error.code))
 
 
-def _results(paths: list[Path], jobs: int, backend: str) -> Iterator[tuple[int, Any]]:
+def _results(paths: list[Path], jobs: int, backend: str,
+             backend_options: Mapping[str, Any] | None = None) -> Iterator[tuple[int, Any]]:
     """(index, result) pairs as they finish; in-process when jobs == 1."""
     work = [(i, str(p)) for i, p in enumerate(paths)]
     if jobs <= 1 or len(paths) <= 1:
-        _init_worker(backend)
+        _init_worker(backend, backend_options)
         for job in work:
             yield _vet_indexed(job)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    pool = context.Pool(min(jobs, len(paths)), initializer=_init_worker, initargs=(backend,))
+    pool = context.Pool(min(jobs, len(paths)), initializer=_init_worker,
+                        initargs=(backend, backend_options))
     try:
         yield from pool.imap_unordered(_vet_indexed, work, chunksize=1)
         pool.close()
@@ -134,6 +137,7 @@ def verify_directory(
     *,
     jobs: int = 1,
     backend: str = "lite",
+    backend_options: Mapping[str, Any] | None = None,
     echo: Callable[[str], None] = print,
     show_progress: bool = True,
 ) -> ExitCode:
@@ -147,7 +151,7 @@ def verify_directory(
     began = time.monotonic()
     with click.progressbar(length=len(paths), label="verifying", file=sys.stderr,
                            hidden=not (show_progress and sys.stderr.isatty())) as bar:
-        for index, result in _results(paths, jobs, backend):
+        for index, result in _results(paths, jobs, backend, backend_options):
             if isinstance(result, tuple):  # the simulator cannot run here: stop, one line
                 message, code = result
                 raise UserError(message, ExitCode(code))
