@@ -49,9 +49,12 @@ class EncodedProblem:
     notes: list[str] = field(default_factory=list)  # what was left out and why
 
     def thor_id(self, name: str) -> str:
-        """THOR id of a PDDL object name (case-insensitive, as planners print names)."""
+        """THOR id of a PDDL object name (case-insensitive, as planners print names); "" for a
+        spot (where a loose object lies)."""
         name = name.lower()
-        return self.objects.get(name) or names.object_id(name)
+        if name in self.objects:
+            return self.objects[name]
+        return names.object_id(name)
 
     def pose(self, location: str) -> list[float]:
         """Agent pose [x, z, rotation, horizon] of a PDDL location name."""
@@ -75,10 +78,28 @@ class _Thing:
     kind: str  # "fixed", "item" or "mover"
     meta: dict[str, Any]
     is_slice: bool = False
+    spot_of: str = ""  # for a spot (see _spot): the id of the loose object lying there
 
     @property
     def name(self) -> str:
+        if self.spot_of:
+            return SPOT_PREFIX + names.escape(self.spot_of)
         return names.object_name(self.object_id)
+
+
+#: Prefix of the PDDL names of spots, the places where loose objects lie.
+SPOT_PREFIX = "s"
+
+
+def _spot(thing: _Thing) -> _Thing:
+    """The place where a loose object lies (on the floor, or anywhere without a receptacle that has
+    an interaction pose): a fixed, always open receptacle of no class, at the object's own pose.
+
+    The domain reaches a pickupable only through a receptacle at a location; a spot is that
+    receptacle. Nothing can be put into a spot, and its PDDL name reads back as no THOR object
+    (a pick-up from a spot is a pick-up "from wherever it lies").
+    """
+    return _Thing("", "", "", "fixed", {"receptacle": True}, spot_of=thing.object_id)
 
 
 _SLICE_PARENT = {sliced: whole for whole, sliced in catalogue.SLICED_TYPES.items()}
@@ -224,6 +245,22 @@ def encode_problem(
             relevant[parent] = things[parent]
             oid, parent = parent, containers.get(parent)
 
+    # Loose things (no container chain ending in a fixed receptacle with a pose, within two levels)
+    # lie at a spot of their own when the caller gives them a pose: the outermost loose thing
+    # gets the spot (a pot on the floor, with the apple in it).
+    spot_container: dict[str, str] = {}  # loose thing id -> its spot's key in ``relevant``
+    for oid, thing in list(relevant.items()):
+        if thing.kind == "fixed" or oid in held or oid not in poses or _located(oid, relevant, containers, poses, held):
+            continue
+        parent = containers.get(oid)
+        if parent is not None and parent in relevant and relevant[parent].kind == "mover" and parent in poses:
+            continue  # its mover gets the spot
+        spot = _spot(thing)
+        relevant[spot.name] = spot
+        spot_container[oid] = spot.name
+    if spot_container:
+        containers = {**containers, **spot_container}
+
     # Locations: every relevant fixed thing with a pose, and the start.
     location_of: dict[str, str] = {}  # fixed object id -> location name
     pose_names: dict[tuple[float, float, float, float], str] = {}
@@ -232,7 +269,7 @@ def encode_problem(
     for oid, thing in relevant.items():
         if thing.kind != "fixed":
             continue
-        pose = pose_of(thing)
+        pose = poses[thing.spot_of] if thing.spot_of else pose_of(thing)
         if pose is None:
             notes.append(f"{oid}: no interaction pose, left out")
             continue
@@ -295,6 +332,21 @@ def encode_problem(
         unsolvable_reason=reason,
         notes=notes,
     )
+
+
+def _located(oid: str, relevant: Mapping[str, _Thing], containers: Mapping[str, str], poses: Mapping[str, Pose],
+             held: Sequence[str]) -> bool:
+    """Whether a pickupable is reachable through receptacles with poses: its fixed receptacle has
+    one, or it lies in a (not held) movable receptacle whose fixed receptacle has one."""
+    parent = containers.get(oid)
+    if parent is None or parent not in relevant:
+        return False
+    holder = relevant[parent]
+    if holder.kind == "fixed":
+        return parent in poses
+    grand = containers.get(parent)
+    return (holder.kind == "mover" and relevant[oid].kind == "item" and parent not in held
+            and grand is not None and grand in relevant and relevant[grand].kind == "fixed" and grand in poses)
 
 
 def _placeable_types(thing: _Thing, sliced_target: bool) -> list[str]:
@@ -377,17 +429,18 @@ def _write_problem(
     can_place: Callable[[str, str], bool],
 ) -> tuple[str, dict[str, str]]:
     target_ids = {t.object_id for t in targets}
-    objects = {t.name: oid for oid, t in kept.items()}
+    objects = {t.name: ("" if t.spot_of else oid) for oid, t in kept.items()}
     by_kind: dict[str, list[str]] = {"fixed": [], "item": [], "mover": []}
     for thing in kept.values():
         by_kind[thing.kind].append(thing.name)
-    classes = {t.object_class for t in kept.values()}
+    classes = {t.object_class for t in kept.values() if not t.spot_of}
     classes |= {task.slot(slot) for slot in task_type.slots}
 
     facts: list[str] = [f"(atLocation {start})"]
     facts.append(f"(holding {kept[held[0]].name})" if held else "(handEmpty)")
     for oid, thing in kept.items():
-        facts.append(f"(isType {thing.name} {names.class_name(thing.object_class)})")
+        if not thing.spot_of:
+            facts.append(f"(isType {thing.name} {names.class_name(thing.object_class)})")
         if thing.kind == "fixed":
             facts.append(f"(fixedAt {thing.name} {location_of[oid]})")
             if thing.meta.get("receptacle"):
@@ -412,7 +465,9 @@ def _write_problem(
     # What may go where: receptacles (fixed and movable) x items; no mover inside a mover. A
     # slice-task target may go where both its whole and its cut form may (canContain), or where
     # only its slices may (canContainSlice, a fixed receptacle such as a toaster).
-    receptacles = [t for t in kept.values() if t.meta.get("receptacle") and t.object_type != task.toggle_target]
+    receptacles = [
+        t for t in kept.values() if t.meta.get("receptacle") and not t.spot_of and t.object_type != task.toggle_target
+    ]
     items = [t for t in kept.values() if t.kind != "fixed"]
     for recep in receptacles:
         for item in items:

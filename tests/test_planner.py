@@ -287,3 +287,31 @@ def test_same_plan_under_every_pythonhashseed() -> None:
     assert all(out == outputs[0] for out in outputs)
     plans = json.loads(outputs[0])
     assert all(operators for _, operators, _ in plans)
+
+
+def _make_loose(metadata, object_id: str) -> None:
+    """Take ``object_id`` off its receptacle: it lies loose (on the floor, no receptacle listed)."""
+    for obj in metadata["objects"]:
+        if obj["receptacleObjectIds"] and object_id in obj["receptacleObjectIds"]:
+            obj["receptacleObjectIds"].remove(object_id)
+        if obj["objectId"] == object_id:
+            obj["parentReceptacles"] = None
+
+
+def test_a_loose_object_is_reached_at_its_own_pose_when_given_one() -> None:
+    metadata, poses, agent = kitchen()
+    potato = next(o for o in metadata["objects"] if o["objectType"] == "Potato")["objectId"]  # the only one
+    _make_loose(metadata, potato)
+    task = make_task("pick_heat_then_place_in_recep", "Potato", "CounterTop")
+    without = solve(encode_problem(metadata, task, poses, agent))
+    assert without.status == "unsolvable" and "can be reached" in without.reason
+
+    spot = [1.5, -0.75, 90.0, 30.0]
+    encoded = encode_problem(metadata, task, {**poses, potato: spot}, agent)
+    result = solve(encoded)
+    assert result.solved, result.reason
+    pickup = next(s for s in result.plan if s.action == "PickupObject")
+    assert pickup.object_id == potato and pickup.receptacle_id == ""
+    assert list(pickup.location) == spot
+    # Nothing can be put back onto the spot: it is no receptacle of the scene.
+    assert "(canContain s" not in encoded.problem_text.replace("\n", " ")
