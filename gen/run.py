@@ -40,7 +40,6 @@ import queue
 import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
 from collections import Counter
@@ -50,6 +49,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.feasibility import TaskTuple, feasible_tuples
 from alfred_gen.sampler import BalancedSampler
@@ -309,20 +309,11 @@ def load_failures(path: Path) -> list[dict[str, Any]]:
 
 
 def save_failures(path: Path, records: list[dict[str, Any]]) -> None:
-    """Write the failure log atomically (temp file in the same directory + os.replace)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write the failure log atomically."""
     # One record per line: readable, and cheap to write for thousands of records.
     lines = ",\n".join(json.dumps(record, sort_keys=True) for record in records)
     payload = '{"format": 1, "failures": [\n' + lines + ("\n" if records else "") + "]}\n"
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(payload)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    write_text(path, payload)
 
 
 @contextlib.contextmanager

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+from alfred_gen.atomic import write_png
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.feasibility import TaskTuple
 from alfred_gen.sampler import normalised_entropy
@@ -176,16 +176,7 @@ def draw_bar_chart(title: str, counts: Counter, path: str | os.PathLike[str], ma
         draw.rectangle([x0, y + 3, x0 + length, y + row_height - 3], fill=_BAR)
         draw.text((x0 + length + 6, y + 2), str(count), fill=_TEXT, font=font)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".png", dir=target.parent)
-    os.close(handle)
-    try:
-        image.save(temp, format="PNG")
-        os.replace(temp, target)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_png(image, target)
     return target
 
 

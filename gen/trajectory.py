@@ -81,12 +81,10 @@ atomic: a reader sees the old file or the new one, never a mix.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -96,6 +94,7 @@ import fastjsonschema
 import jsonschema
 import numpy as np
 
+from alfred_gen.atomic import write_bytes as atomic_write_bytes
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.rle import FRAME_HEIGHT, FRAME_PIXELS, FRAME_WIDTH
 
@@ -398,55 +397,6 @@ def serialize_trajectory(data: Mapping[str, Any]) -> bytes:
     except (TypeError, ValueError) as error:
         raise InvalidTrajectoryError(f"cannot serialise trajectory as JSON: {error}") from None
     return (text + "\n").encode("ascii")
-
-
-def _default_file_mode() -> int:
-    """0o666 minus the process umask, as open() would create the file."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` so that readers see either the old file or the new one.
-
-    The bytes go to a temporary file in the same directory, which is flushed to disk, then
-    renamed over ``path`` (os.replace is atomic on POSIX). On any failure, including Ctrl-C, the
-    temporary file is removed and the old file is left untouched. The parent directory must exist.
-    """
-    path = Path(path)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = _default_file_mode()
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        try:
-            remaining = memoryview(payload)
-            while remaining:
-                written = os.write(fd, remaining)
-                remaining = remaining[written:]
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename durable; best effort (not every platform can open a directory)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def save_trajectory(data: Mapping[str, Any], path: str | os.PathLike) -> None:

@@ -21,17 +21,16 @@ is ``%09d.jpg``; :func:`frame_stem` takes the stem and each folder adds its own 
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
+
+from alfred_gen.atomic import write_bytes
 
 COLOR_MAP_FILE = "color_to_object_id.json"
 RGB_SUFFIX = ".jpg"
@@ -97,30 +96,7 @@ def color_map_json(color_to_object_id: Mapping[str, str]) -> bytes:
     return (json.dumps(dict(sorted(color_to_object_id.items())), indent=1, sort_keys=True) + "\n").encode()
 
 
-@functools.cache
-def _file_mode() -> int:
-    """0o666 minus the umask: the mode open() would give a new file (mkstemp makes 0o600)."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def write_file(path: str | os.PathLike, payload: bytes) -> None:
-    """Write ``payload`` atomically: a temporary file in the same folder, then os.replace.
-
-    No fsync per file: a replay writes hundreds of frames, and a crash leaves each file either old
-    or new, never torn, which is what readers need.
-    """
-    path = Path(path)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            os.fchmod(handle.fileno(), _file_mode())
-        os.replace(temp_name, path)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
-        raise
+    """Write one replayed image atomically, without an fsync per file: a replay writes hundreds
+    of frames, and a crash still leaves each file either old or new, never torn."""
+    write_bytes(path, payload, durable=False)

@@ -73,7 +73,7 @@ def empty_catalogue(source: dict[str, Any] | None = None) -> dict[str, Any]:
 def write_catalogue(path: str | os.PathLike[str], catalogue: dict[str, Any]) -> None:
     """Write a catalogue atomically (temp file in the same directory, then rename); sorted keys, so
     the same import gives the same bytes."""
-    from alfred_gen.trajectory import atomic_write_bytes
+    from alfred_gen.atomic import write_bytes as atomic_write_bytes
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,11 +8,10 @@ pose, a pose off the room's grid) is a one-line UserError.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from alfred_gen.atomic import write_png
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.grid import HORIZONS, ROTATIONS
 from alfred_gen.sim.scene import Pose, Scene, grid_key
@@ -61,21 +60,8 @@ def save_view(scene: Scene, pose: Pose, out: Path, scale: int = 2) -> Path:
     image = Image.fromarray(frames.rgb)
     if scale > 1:
         image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
-    _write_png(image, out)
+    write_png(image, out)
     return out
-
-
-def _write_png(image, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            image.save(stream, format="PNG")
-        os.replace(temp, out)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 def show_command(scene_ref: str, out: str, pose_text: str | None, echo: Callable[[str], None]) -> int:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from alfred_gen.atomic import write_png
 from alfred_gen.scenes.listing import room_size
 from alfred_gen.scenes.procedural import needs_pose
 from alfred_gen.sim.catalogue import OBJECT_TYPES
@@ -194,14 +194,5 @@ def save_map(scene: Scene, out: str | os.PathLike[str]) -> Path:
     """Draw the map and write it atomically as PNG (temp file in the same folder, then rename)."""
     path = Path(out)
     image = draw_map(scene)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            image.save(stream, format="PNG")
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_png(image, path)
     return path
