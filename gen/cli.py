@@ -25,6 +25,25 @@ def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in thor.items() if value is not None}
 
 
+def task_options(command: Any) -> Any:
+    """The options naming one task in one start state, shared by `plan` and `generate`."""
+    options = [
+        click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the spawn (InitialRandomSpawn) and the start pose."),
+        click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep."),
+        click.option("--object", "object_target", required=True, help="Object class to pick up, e.g. Apple."),
+        click.option("--receptacle", "parent_target", default="",
+                     help="Destination receptacle class (the lamp for look_at)."),
+        click.option("--mrecep", default="", help="Movable receptacle class (pick_and_place_with_movable_recep)."),
+        click.option("--toggle", default="", help="Lamp class (look_at_obj_in_light)."),
+        click.option("--sliced", is_flag=True, help="The object must be a slice (cut with a knife first)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="alfred-gen")
 @click.option("--scenes-catalogue", type=click.Path(dir_okay=False),
@@ -63,14 +82,7 @@ def validate(paths: tuple[str, ...]) -> None:
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN.")
-@click.option("--seed", type=int, default=0, show_default=True, help="InitialRandomSpawn seed.")
-@click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep.")
-@click.option("--object", "object_target", required=True, help="Object class to pick up, e.g. Apple.")
-@click.option("--receptacle", "parent_target", default="", help="Destination receptacle class (the lamp for look_at).")
-@click.option("--mrecep", default="", help="Movable receptacle class (pick_and_place_with_movable_recep).")
-@click.option("--toggle", default="", help="Lamp class (look_at_obj_in_light).")
-@click.option("--sliced", is_flag=True, help="The object must be a slice (cut with a knife first).")
+@task_options
 @click.option("--pddl-out", type=click.Path(dir_okay=False), help="Write the PDDL problem here (and X.domain.pddl).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
 def plan(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str, toggle: str,
@@ -185,14 +197,7 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the spawn and the start pose.")
-@click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep.")
-@click.option("--object", "object_target", required=True, help="Object class to pick up, e.g. Apple.")
-@click.option("--receptacle", "parent_target", default="", help="Destination receptacle class (the lamp for look_at).")
-@click.option("--mrecep", default="", help="Movable receptacle class (pick_and_place_with_movable_recep).")
-@click.option("--toggle", default="", help="Lamp class (look_at_obj_in_light).")
-@click.option("--sliced", is_flag=True, help="The object must be a slice (cut with a knife first).")
+@task_options
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
 @click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
