@@ -1005,3 +1005,35 @@ def test_modules_import_without_ai2thor() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "['2.1', '5']"
+
+
+def test_the_replay_module_drives_the_thor_backend_with_alfreds_actions(
+    released_trajectory_files: list[Path],
+) -> None:
+    """`alfred-gen replay`'s own code path (restore_scene + execute_low_actions) through the thor
+    backend in 2.1.0 mode: the fake receives ALFRED's restore steps and every api_action verbatim
+    (looks as ALFRED's in-place teleports), and every step succeeds."""
+    from alfred_gen.replay.execute import execute_low_actions
+    from alfred_gen.replay.restore import restore_scene
+
+    for path in released_trajectory_files[::20]:
+        traj = json.loads(path.read_text())
+        scene = traj["scene"]
+        factory, made = recording_factory(objects=scene_objects(scene))
+        controller = ThorController(version="2.1.0", controller_factory=factory, render_seg=True)
+        start = restore_scene(controller, scene)
+        fake = made[0]
+        assert fake.calls[0] == ("reset", scene["floor_plan"])
+        assert fake.calls[-2:] == [{"action": "SetObjectPoses", "objectPoses": scene["object_poses"]},
+                                   scene["init_action"]], path
+        restored = len(fake.calls)
+        execution = execute_low_actions(controller, traj["plan"]["low_actions"], start)
+        assert not execution.failures, path
+        sent = fake.calls[restored:]
+        assert len(sent) == len(traj["plan"]["low_actions"])
+        for low, received in zip(traj["plan"]["low_actions"], sent):
+            api = low["api_action"]
+            if api["action"] in ("LookUp", "LookDown"):
+                assert received["action"] == "TeleportFull", path
+            else:
+                assert received == api, path
