@@ -94,6 +94,8 @@ CULL_MARGIN = 1e-3
 CARVE_MIN_OVERLAP = 0.002
 #: Furniture whose contents are reached from the front, not from above (a mug under the spout).
 FRONT_OPEN = frozenset({"CoffeeMachine"})
+#: Open basins built into furniture: they cut the furniture they overlap, never the reverse.
+OPEN_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
 #: Owner names of the room structure (THOR's segmentation also colours them).
 STRUCTURE = ("Floor", "Wall", "Ceiling")
 
@@ -231,7 +233,7 @@ def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict
     object that is not inside an openable receptacle, extended up to the furniture's top (for
     what is seen from above: a basin, a book) or, for an openable nested object, out through the
     side its front faces (a drawer or a cabinet door in a counter); a coffee machine is open at
-    its own front. Of two overlapping boxes the smaller is the nested one.
+    its own front. Of two overlapping boxes the smaller is the nested one (by footprint when one is an open basin).
     """
     if not carvable or not drawn:
         return {}
@@ -243,7 +245,17 @@ def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict
     a_volume = np.prod(a_hi - a_lo, axis=1)
     b_volume = np.prod(b_hi - b_lo, axis=1)
     # The smaller of two overlapping boxes is the nested one: only it carves the other.
-    hits = np.argwhere((overlap > CARVE_MIN_OVERLAP).all(axis=2) & (b_volume[None, :] < a_volume[:, None]))
+    # Between an open basin and furniture (a sink and the counter slab around it, thinner than the
+    # sink), the one with the smaller footprint is the nested one: the basin's opening is what the
+    # counter is cut out for, while a faucet standing on the sink's rim stays whole.
+    a_area = (a_hi[:, 0] - a_lo[:, 0]) * (a_hi[:, 2] - a_lo[:, 2])
+    b_area = (b_hi[:, 0] - b_lo[:, 0]) * (b_hi[:, 2] - b_lo[:, 2])
+    a_basin = np.array([o.type_name in OPEN_BASINS for o in carvable])
+    b_basin = np.array([o.type_name in OPEN_BASINS for o in drawn])
+    b_furniture = np.array([not (o.otype.pickupable or o.otype.openable) for o in drawn])
+    by_footprint = (a_basin[:, None] | b_basin[None, :]) & b_furniture[None, :]
+    nested = np.where(by_footprint, b_area[None, :] < a_area[:, None], b_volume[None, :] < a_volume[:, None])
+    hits = np.argwhere((overlap > CARVE_MIN_OVERLAP).all(axis=2) & nested)
     cuts: dict[int, list[Box]] = {}
     for ia, ib in hits.tolist():
         a, b = carvable[ia], drawn[ib]

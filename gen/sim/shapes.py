@@ -113,6 +113,36 @@ def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float
     return parts
 
 
+#: Wall (and floor) thickness, metres, of the types drawn as open-top basins: one table that both
+#: the renderer's shapes and lite's placement (:func:`inner_floor`) read, so an object put into a
+#: basin rests on the floor that is drawn rather than inside it.
+BASIN_WALLS: dict[str, float] = {
+    "SinkBasin": 0.03, "BathtubBasin": 0.05, "Bathtub": 0.06, "Bowl": 0.012, "Pot": 0.012, "Pan": 0.01,
+    "Mug": 0.01, "Cup": 0.008, "GarbageCan": 0.015, "LaundryHamper": 0.015,
+}
+
+#: Wall thickness, metres, of the hollow shells (and the open box) that hold things inside.
+SHELL_WALLS: dict[str, float] = {
+    "Fridge": 0.04, "Cabinet": 0.018, "Safe": 0.04, "Microwave": 0.03, "Drawer": 0.015, "Box": 0.01,
+    "CoffeeMachine": 0.03,
+}
+
+
+def inner_floor(object_type: str, height: float) -> float:
+    """Height above a receptacle's box bottom of the floor its contents rest on, as drawn.
+
+    The single source of truth for an inside receptacle's support surface: the renderer draws a
+    floor this thick (a fraction of the box height, capped as the shapes cap it) and lite puts
+    contents on top of it, so they are neither sunk into the floor nor floating.
+    """
+    wall = BASIN_WALLS.get(object_type, SHELL_WALLS.get(object_type))
+    if wall is None:
+        return 0.0
+    if object_type == "CoffeeMachine":
+        return COFFEE_MACHINE_BASE * height
+    return min(wall / max(height, 1e-6), 0.45) * height
+
+
 def _basin(f: _Local, wall: float, floor: float | None = None) -> list[Part]:
     """An open-top container: bottom and four walls."""
     tw, td = f.fw(wall), f.fd(wall)
@@ -140,19 +170,19 @@ def _legs(f: _Local, top_y: float, leg: float) -> list[Part]:
 
 
 def _fridge(f: _Local, is_open: bool) -> list[Part]:
-    return _shell(f, 0.04, is_open, [(0.0, 0.66), (0.67, 1.0)])
+    return _shell(f, SHELL_WALLS["Fridge"], is_open, [(0.0, 0.66), (0.67, 1.0)])
 
 
 def _cabinet(f: _Local, is_open: bool) -> list[Part]:
-    return _shell(f, 0.018, is_open, [(0.0, 1.0)])
+    return _shell(f, SHELL_WALLS["Cabinet"], is_open, [(0.0, 1.0)])
 
 
 def _safe(f: _Local, is_open: bool) -> list[Part]:
-    return _shell(f, 0.04, is_open, [(0.0, 1.0)])
+    return _shell(f, SHELL_WALLS["Safe"], is_open, [(0.0, 1.0)])
 
 
 def _microwave(f: _Local, is_open: bool) -> list[Part]:
-    parts = _shell(f, 0.03, is_open, [(0.0, 1.0)])
+    parts = _shell(f, SHELL_WALLS["Microwave"], is_open, [(0.0, 1.0)])
     if is_open:
         return parts
     # Replace the plain handle with a dark window and a control panel: a microwave's face.
@@ -171,7 +201,7 @@ def _drawer(f: _Local, is_open: bool) -> list[Part]:
             (f.part(0.4, 0.6, 0.45, 0.6, 1, 1 + knob), HANDLE),
         ]
     slide = _drawer_slide(f)
-    tray = _basin(f, 0.015)
+    tray = _basin(f, SHELL_WALLS["Drawer"])
     return [(box.translated(*f.forward(slide)), tone) for box, tone in tray]
 
 
@@ -336,8 +366,24 @@ def _laptop(f: _Local, is_open: bool) -> list[Part]:
 
 def _box_container(f: _Local, is_open: bool) -> list[Part]:
     if is_open:
-        return _basin(f, 0.01)
+        return _basin(f, SHELL_WALLS["Box"])
     return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
+
+
+#: Fraction of a coffee machine's height taken by the base its cup stands on, and by its head.
+COFFEE_MACHINE_BASE, COFFEE_MACHINE_HEAD = 0.08, 0.35
+
+
+def _coffee_machine(f: _Local) -> list[Part]:
+    """A base, a back column and a head over an open recess at the front, where the cup goes
+    (a solid box would hide a mug put into it, which THOR shows)."""
+    base, head = COFFEE_MACHINE_BASE, 1.0 - COFFEE_MACHINE_HEAD
+    back = 0.45
+    return [
+        (f.part(0, 1, 0, base, 0, 1), DARKER),
+        (f.part(0, 1, base, 1, 0, back), BODY),
+        (f.part(0, 1, head, 1, back, 1), BODY),
+    ]
 
 
 _FIXED: dict[str, Callable[[_Local], list[Part]]] = {
@@ -365,16 +411,17 @@ _FIXED: dict[str, Callable[[_Local], list[Part]]] = {
     "BasketBall": _round,
     "Bread": _loaf,
     "Television": _television,
-    "SinkBasin": lambda f: _basin(f, 0.03),
-    "BathtubBasin": lambda f: _basin(f, 0.05),
-    "Bathtub": lambda f: _basin(f, 0.06),
-    "Bowl": lambda f: _basin(f, 0.012),
-    "Pot": lambda f: _basin(f, 0.012),
-    "Pan": lambda f: _basin(f, 0.01),
-    "Mug": lambda f: _basin(f, 0.01),
-    "Cup": lambda f: _basin(f, 0.008),
-    "GarbageCan": lambda f: _basin(f, 0.015),
-    "LaundryHamper": lambda f: _basin(f, 0.015),
+    "CoffeeMachine": _coffee_machine,
+    "SinkBasin": lambda f: _basin(f, BASIN_WALLS["SinkBasin"]),
+    "BathtubBasin": lambda f: _basin(f, BASIN_WALLS["BathtubBasin"]),
+    "Bathtub": lambda f: _basin(f, BASIN_WALLS["Bathtub"]),
+    "Bowl": lambda f: _basin(f, BASIN_WALLS["Bowl"]),
+    "Pot": lambda f: _basin(f, BASIN_WALLS["Pot"]),
+    "Pan": lambda f: _basin(f, BASIN_WALLS["Pan"]),
+    "Mug": lambda f: _basin(f, BASIN_WALLS["Mug"]),
+    "Cup": lambda f: _basin(f, BASIN_WALLS["Cup"]),
+    "GarbageCan": lambda f: _basin(f, BASIN_WALLS["GarbageCan"]),
+    "LaundryHamper": lambda f: _basin(f, BASIN_WALLS["LaundryHamper"]),
 }
 
 _OPENABLE: dict[str, Callable[[_Local, bool], list[Part]]] = {
