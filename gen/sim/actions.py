@@ -13,9 +13,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
+import numpy as np
+
 from alfred_gen.sim import catalogue
+from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import HORIZON_MAX, HORIZON_MIN, World, WorldObject
+from alfred_gen.sim.world import HORIZON_MAX, HORIZON_MIN, World, WorldObject, segments_hit_boxes
 
 if TYPE_CHECKING:
     from alfred_gen.sim.lite import LiteController
@@ -78,6 +81,37 @@ def require_in_reach(sim: "LiteController", obj: WorldObject) -> None:
             f"{obj.object_id} is not interactable: {distance[obj.index]:.2f} m away, beyond {sim.visibility_distance:g} m"
         )
     raise ActionFailed(f"{obj.object_id} is not visible")
+
+
+def in_sight(sim: "LiteController", points: list[tuple[float, float, float]]) -> list[bool]:
+    """Whether each point is in the agent's view, within the visibility distance and not hidden
+    behind anything drawn (the held object aside).
+
+    THOR's PutObject only uses the receptacle spawn points the agent can see, so an object put
+    into a sink lands where the agent looks, not behind the basin's front wall.
+    """
+    if not points:
+        return []
+    world = sim.world
+    camera = render_camera(sim.camera())
+    pts = np.asarray(points, dtype=np.float64)
+    u, v, depth = camera.project(pts)
+    eye = np.asarray(sim.camera().position, dtype=np.float64)
+    dist = np.sqrt(((pts - eye) ** 2).sum(axis=1))
+    ok = (depth > 0) & (u >= 0) & (u < camera.width) & (v >= 0) & (v < camera.height) & (dist <= sim.visibility_distance)
+    if sim.pixels is not None:
+        boxes = sim.pixels.layers(world).scene_boxes
+        lo, hi = boxes.lo, boxes.hi
+    else:
+        drawn = [b for oid, parts, _ in world.render_boxes()
+                 if oid is None or not world.is_held_family(world.by_id[oid]) for b in parts]
+        lo = np.array([b.lo for b in drawn], float).reshape(-1, 3)
+        hi = np.array([b.hi for b in drawn], float).reshape(-1, 3)
+    if len(lo) and ok.any():
+        idx = np.flatnonzero(ok)
+        blocked = segments_hit_boxes(np.repeat(eye[None, :], len(idx), axis=0), pts[idx], lo, hi, margin=0.005)
+        ok[idx[blocked]] = False
+    return ok.tolist()
 
 
 # --- navigation ---------------------------------------------------------------------------------
@@ -307,11 +341,13 @@ def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
         raise ActionFailed(f"{receptacle.object_id} is closed")
     if not catalogue.can_place(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
-    spots = world.free_spots(receptacle, held) if world.has_room(receptacle) else []
+    spots = world.put_spots(receptacle, held)
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
     a = world.agent
-    spot = min(spots, key=lambda p: ((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, p))
+    seen = in_sight(sim, [(x, world.spot_bottom_y(receptacle) + held.size[1] / 2, z) for x, z in spots])
+    candidates = [p for p, ok in zip(spots, seen) if ok] or spots
+    spot = min(candidates, key=lambda p: ((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, p))
     world.held = None
     world.touch_family(held)
     world.sight_changed()

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from alfred_gen.sim import catalogue
+from alfred_gen.sim import catalogue, shapes
 from alfred_gen.sim.catalogue import ObjectType
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
 
@@ -47,6 +47,12 @@ INSIDE_RECEPTACLES = frozenset(
         "GarbageCan", "LaundryHamper", "Bowl", "Cup", "Mug", "Pot", "Toaster", "CoffeeMachine",
     }
 )
+
+#: Spacing, metres, of the candidate centres PutObject tries on a receptacle.
+PUT_STEP = 0.05
+#: How much two footprints' bounding boxes may overlap (fraction of the summed half-extents) and
+#: still count as free: THOR collides meshes, which fill less than their bounding boxes.
+PUT_OVERLAP = 0.25
 
 #: Openable types that THOR's rooms start open (released demos close a laptop before taking it).
 INITIALLY_OPEN = frozenset({"Laptop"})
@@ -465,7 +471,8 @@ class World:
         lo_y = receptacle.center[1] - receptacle.size[1] / 2
         hi_y = receptacle.center[1] + receptacle.size[1] / 2
         if receptacle.type_name in INSIDE_RECEPTACLES:
-            return lo_y + min(0.02, receptacle.size[1] / 4)
+            floor = shapes.inner_floor(receptacle.type_name, receptacle.size[1])
+            return lo_y + (floor if floor > 0 else min(0.02, receptacle.size[1] / 4))
         return hi_y
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
@@ -488,6 +495,46 @@ class World:
         if free or not self.has_room(receptacle):
             return free
         return [max(points, key=lambda p: (min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p))]
+
+    def put_spots(self, receptacle: WorldObject, obj: WorldObject) -> list[tuple[float, float]]:
+        """Where ``obj`` can be put on/in ``receptacle``: judged by free space, as THOR does.
+
+        THOR has no object-count capacity: it places an object wherever its collider fits on the
+        receptacle's surface. Candidates are a grid (``PUT_STEP`` apart) of centres that keep the
+        object's footprint on the receptacle's (the middle only, when the object is wider); a
+        candidate is free unless the footprint overlaps a child's footprint by more than
+        ``PUT_OVERLAP`` of each half-extent (bounding boxes are looser than THOR's mesh colliders).
+        A sliced object's pieces are objects of their own and take only their own room. One-object
+        holders (capacity 1: a stove burner, a coffee machine, a towel holder) keep their one slot,
+        as THOR gives them one spawn point. The slots of
+        :meth:`free_spots` (capacity based) are added, so whatever fitted before still fits.
+        """
+        if receptacle.otype.capacity <= 1:  # a one-object holder: a burner, a coffee machine, a hanger
+            return self.free_spots(receptacle, obj) if self.has_room(receptacle) else []
+        sx, _, sz = receptacle.size
+        cx, _, cz = receptacle.center
+        hx, hz = obj.size[0] / 2, obj.size[2] / 2
+
+        def axis(centre: float, size: float, half: float) -> np.ndarray:
+            room = size / 2 - half
+            if room <= 0:
+                return np.array([centre])
+            n = int(math.floor(room / PUT_STEP))
+            return centre + PUT_STEP * np.arange(-n, n + 1)
+
+        xs, zs = np.meshgrid(axis(cx, sx, hx), axis(cz, sz, hz), indexing="ij")
+        px, pz = xs.ravel(), zs.ravel()
+        free = np.ones(len(px), bool)
+        keep = 1.0 - PUT_OVERLAP
+        for child_id in receptacle.children:
+            t = self.by_id[child_id]
+            clash = ((np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep)
+                     & (np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep))
+            free &= ~clash
+        spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
+        if self.has_room(receptacle):
+            spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)
+        return spots
 
     def has_room(self, receptacle: WorldObject) -> bool:
         return len(receptacle.children) < receptacle.otype.capacity

@@ -1,0 +1,75 @@
+"""PutObject placement: free space instead of object counts, on the drawn floor of a basin, where
+the agent can see it."""
+
+from __future__ import annotations
+
+from alfred_gen.sim import fixtures, shapes
+from alfred_gen.sim import world as world_module
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+
+
+def _step(sim: LiteController, action: str, **kwargs) -> None:
+    event = sim.step(action, **kwargs)
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+
+
+def _room(objects: list[SceneObject], name: str) -> Scene:
+    blocking = [o.box for o in objects if o.parent is None and o.box.lo[1] < 0.1]
+    return Scene(
+        name=name, scene_num=3, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, blocking), objects=objects,
+        start=Pose(0.0, 0.25, 0, 45),
+    )
+
+
+def test_a_receptacle_takes_more_objects_than_its_count_when_there_is_room() -> None:
+    table = SceneObject("SideTable", (0.0, 0.35, 1.0), Box((-0.5, 0.0, 0.7), (0.5, 0.7, 1.3)))
+    capacity = 8
+    cards = [
+        SceneObject("CreditCard", (x, 0.705, 1.2), Box.from_center((x, 0.705, 1.2), (0.05, 0.01, 0.08)),
+                    name=f"CreditCard_{i}", parent=table.object_id)
+        for i, x in enumerate([-0.45 + 0.06 * k for k in range(capacity)])
+    ]
+    mug = SceneObject("Mug", (0.8, 0.05, 0.2), Box.from_center((0.8, 0.05, 0.2), (0.12, 0.1, 0.09)))
+    sim = LiteController(_room([table, *cards, mug], "LiteTestTable"))
+    world = sim.world
+    receptacle = world.by_id[table.object_id]
+    assert len(receptacle.children) == receptacle.otype.capacity == capacity
+    spots = world.put_spots(receptacle, world.by_id[mug.object_id])
+    assert spots, "a table with a free half takes another object"
+    keep = 1.0 - world_module.PUT_OVERLAP
+    for card in cards:  # none lands on a card
+        cx, _, cz = card.position
+        assert not any(abs(x - cx) < (0.025 + 0.06) * keep and abs(z - cz) < (0.04 + 0.045) * keep for x, z in spots)
+
+
+def _sink_room() -> Scene:
+    # A counter slab thinner than the sink basin built into it (as imported THOR rooms have them).
+    counter = SceneObject("CounterTop", (0.0, 0.9, 1.1), Box((-1.0, 0.88, 0.8), (1.0, 0.92, 1.4)))
+    basin = SceneObject("SinkBasin", (0.0, 0.845, 1.1), Box((-0.3, 0.75, 0.88), (0.3, 0.94, 1.33)))
+    soap = SceneObject("SoapBar", (0.6, 0.935, 1.0), Box.from_center((0.6, 0.935, 1.0), (0.055, 0.025, 0.09)),
+                       parent=counter.object_id)
+    return _room([counter, basin, soap], "LiteTestSink")
+
+
+def test_an_object_put_into_a_sink_rests_on_its_drawn_floor_in_sight() -> None:
+    sim = LiteController(_sink_room())
+    _step(sim, "TeleportFull", x=0.25, y=0.9, z=0.25, rotation=0, horizon=45)
+    world = sim.world
+    soap = next(o for o in world.objects if o.type_name == "SoapBar")
+    basin = next(o for o in world.objects if o.type_name == "SinkBasin")
+    _step(sim, "PickupObject", objectId=soap.object_id)
+    _step(sim, "PutObject", objectId=soap.object_id, receptacleObjectId=basin.object_id)
+    floor_top = min(b.hi[1] for b in shapes.shape_boxes("SinkBasin", basin.box()))
+    assert abs((soap.center[1] - soap.size[1] / 2) - floor_top) < 1e-6
+    # Put where the agent looks: it can be picked up again from the same pose.
+    _step(sim, "PickupObject", objectId=soap.object_id)
+
+
+def test_a_basin_cuts_the_thinner_counter_around_it() -> None:
+    sim = LiteController(_sink_room())
+    _step(sim, "TeleportFull", x=0.0, y=0.9, z=0.5, rotation=0, horizon=60)
+    visible, _ = sim.visibility_state()
+    basin = next(o for o in sim.world.objects if o.type_name == "SinkBasin")
+    assert visible[basin.index]
