@@ -33,16 +33,42 @@ def fact_text(fact: Fact) -> str:
     return "(" + " ".join((fact[0], *fact[1])) + ")"
 
 
-def _fact(predicate, binding: dict[str, str]) -> Fact:
-    return predicate.name, tuple([binding.get(arg, arg) for arg, _ in predicate.signature])
+def _refs(predicate, position: dict[str, int]) -> tuple:
+    """An atom's arguments as parameter indices (ints) or constants (strs)."""
+    return predicate.name, tuple([position.get(arg, arg) for arg, _ in predicate.signature])
 
 
-def _is_a(typ, wanted: set[str]) -> bool:
+def _is_a(typ, wanted: frozenset[str]) -> bool:
     while typ is not None:
         if typ.name in wanted:
             return True
         typ = typ.parent
     return False
+
+
+_SCHEMAS: dict[int, tuple] = {}
+
+
+def _schema(action) -> tuple:
+    """The action's parameter types and its precondition, add and delete atoms over parameter
+    indices; read once per action object (the domain is parsed once and cached), so a step binds
+    arguments by position instead of re-reading pyperplan's predicates."""
+    cached = _SCHEMAS.get(id(action))
+    if cached is not None and cached[0] is action:
+        return cached[1]
+    position = {name: i for i, (name, _) in enumerate(action.signature)}
+    compiled = (
+        [frozenset(t.name for t in types) for _, types in action.signature],
+        [_refs(p, position) for p in action.precondition],
+        [_refs(p, position) for p in action.effect.addlist],
+        [_refs(p, position) for p in action.effect.dellist],
+    )
+    _SCHEMAS[id(action)] = (action, compiled)
+    return compiled
+
+
+def _bind(atoms: list[tuple], args: list[str]) -> list[Fact]:
+    return [(pred, tuple([args[r] if r.__class__ is int else r for r in refs])) for pred, refs in atoms]
 
 
 def validate_plan(problem: Problem, operators: list[str]) -> Validation:
@@ -63,16 +89,15 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
         args = words[1:]
         if len(args) != len(action.signature):
             return Validation(False, f"step {step}: {text} has {len(args)} arguments, not {len(action.signature)}", states)
-        binding = {}
-        for (param, types), arg in zip(action.signature, args):
-            if arg not in objects or not _is_a(objects[arg], {t.name for t in types}):
-                return Validation(False, f"step {step}: {text}: {arg} is not a {'/'.join(t.name for t in types)}", states)
-            binding[param] = arg
-        missing = [fact for fact in (_fact(p, binding) for p in action.precondition) if fact not in state]
+        wanted, pre_atoms, add_atoms, del_atoms = _schema(action)
+        for types, arg in zip(wanted, args):
+            if arg not in objects or not _is_a(objects[arg], types):
+                return Validation(False, f"step {step}: {text}: {arg} is not a {'/'.join(sorted(types))}", states)
+        missing = [fact for fact in _bind(pre_atoms, args) if fact not in state]
         if missing:
             return Validation(False, f"step {step}: {text} needs {' '.join(sorted(map(fact_text, missing)))}", states)
-        add = {_fact(p, binding) for p in action.effect.addlist}
-        delete = {_fact(p, binding) for p in action.effect.dellist} - add
+        add = set(_bind(add_atoms, args))
+        delete = set(_bind(del_atoms, args)) - add
         state = (state - delete) | add
         states.append(state)
     unmet = [fact for fact in goal if fact not in state]
