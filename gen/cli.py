@@ -227,8 +227,12 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
 @click.option("--shard", help="I/M: this job's part of the work (0 <= I < M), for cluster job arrays.")
 @thor_options
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
+@click.option("--scene-set", type=click.Choice(["lite", "alfred"]), default="lite", show_default=True,
+              help="Rooms to sample: lite's procedural LitePlanN, or real THOR rooms (FloorPlanN) imported with "
+                   "`alfred-gen scenes import-alfred` (needed for --backend thor).")
 def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...], scenes: tuple[str, ...],
-           demos_per_task: int, shard: str | None, backend: str, no_frames: bool, **thor: Any) -> None:
+           demos_per_task: int, shard: str | None, backend: str, no_frames: bool, scene_set: str,
+           **thor: Any) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
 
     \b
@@ -238,7 +242,8 @@ def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...
     from alfred_gen.run import sample_command
 
     sys.exit(sample_command(n, out, seed, workers, task_types, scenes, demos_per_task, shard, backend,
-                            not no_frames, echo=click.echo, backend_options=backend_options(backend, thor)))
+                            not no_frames, echo=click.echo, backend_options=backend_options(backend, thor),
+                            scene_set=scene_set))
 
 
 @cli.command(epilog=EPILOG)

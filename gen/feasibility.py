@@ -149,12 +149,23 @@ class SceneContents:
         return sorted(c for c in set(classes) if self.counts.get(c, 0) > 0)
 
 
+#: Where the sampler's rooms come from: lite's procedural rooms (``LitePlanN``), or real THOR rooms
+#: (``FloorPlanN``) imported from ALFRED with `alfred-gen scenes import-alfred`, which both the
+#: lite and the thor backend can load. Both use ALFRED's numbers 1-30, 201-230, 301-330, 401-430.
+SCENE_SETS = ("lite", "alfred")
+
+
+def scene_name(scene: int, scene_set: str = "lite") -> str:
+    """The name a simulator loads scene number ``scene`` of ``scene_set`` by."""
+    return f"FloorPlan{scene}" if scene_set == "alfred" else f"LitePlan{scene}"
+
+
 @lru_cache(maxsize=None)
-def scene_contents(scene: int) -> SceneContents:
-    """Type and object counts of a procedural scene (built once per process)."""
+def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
+    """Type and object counts of a scene (built once per process)."""
     from alfred_gen.scenes import get_scene
 
-    built = get_scene(scene)
+    built = get_scene(scene_name(scene, scene_set))
     return SceneContents(scene, built.room_type, dict(Counter(o.object_type for o in built.objects)))
 
 
@@ -298,15 +309,15 @@ def candidate_tuples(task_type: TaskType, contents: SceneContents) -> Iterable[T
 
 
 def feasible_tuples(
-    task_type_names: Sequence[str] | None = None, scenes: Sequence[int] | None = None
+    task_type_names: Sequence[str] | None = None, scenes: Sequence[int] | None = None, scene_set: str = "lite"
 ) -> list[TaskTuple]:
-    """All feasible tuples over the given task types and scenes (default: all), sorted."""
+    """All feasible tuples over the given task types and scenes (default: all) of a scene set, sorted."""
     from alfred_gen.scenes import scene_numbers
 
     types = [get_task_type(n) for n in task_type_names] if task_type_names else task_types()
     found: list[TaskTuple] = []
     for scene in (scenes if scenes is not None else scene_numbers()):
-        contents = scene_contents(int(scene))
+        contents = scene_contents(int(scene), scene_set)
         for spec_type in types:
             if not spec_type.allowed_in(contents.room_type):
                 continue

@@ -51,7 +51,7 @@ import numpy as np
 
 from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.feasibility import TaskTuple, feasible_tuples
+from alfred_gen.feasibility import SCENE_SETS, TaskTuple, feasible_tuples, scene_name
 from alfred_gen.sampler import BalancedSampler
 from alfred_gen.trial_ids import derive_int, shard_of, shard_quota, spawn_seed, trial_id
 
@@ -94,6 +94,8 @@ class SampleOptions:
     backend: str = "lite"
     #: Options for the backend's controller as (name, value) pairs, e.g. (("thor_build", PATH),).
     backend_options: tuple[tuple[str, Any], ...] = ()
+    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN).
+    scene_set: str = "lite"
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
     window: int = 0  #: 0: max(DEFAULT_WINDOW, workers)
@@ -255,6 +257,8 @@ def check_options(options: SampleOptions) -> None:
         raise UserError(f"--shard must be I/M with 0 <= I < M, got {index}/{count}", ExitCode.USAGE)
     if options.backend not in ("lite", "thor"):
         raise UserError(f"unknown backend {options.backend!r} (lite or thor)", ExitCode.USAGE)
+    if options.scene_set not in SCENE_SETS:
+        raise UserError(f"unknown scene set {options.scene_set!r} ({' or '.join(SCENE_SETS)})", ExitCode.USAGE)
     if options.out.exists() and not options.out.is_dir():
         raise UserError(f"--out {options.out} exists and is not a directory", ExitCode.BAD_INPUT)
 
@@ -558,8 +562,10 @@ def run_job(job: Job, context: _JobContext) -> Outcome:
         controller = context.controller()
         if controller is not None:
             kwargs["controller"] = controller
-        result = context.generate(job.task.to_task_spec(), job.task.scene, job.seed, context.out, job.trial_id,
-                                  **kwargs)
+        scene: int | str = job.task.scene
+        if context.options.scene_set != "lite":
+            scene = scene_name(job.task.scene, context.options.scene_set)
+        result = context.generate(job.task.to_task_spec(), scene, job.seed, context.out, job.trial_id, **kwargs)
         timings = tuple(sorted((str(k), float(v)) for k, v in (getattr(result, "timings", None) or {}).items()))
         return Outcome(job.index, bool(result.ok), "ok" if result.ok else str(result.reason),
                        str(getattr(result, "detail", "") or ""), timings=timings)
@@ -698,7 +704,7 @@ def run_sample(
     generate = generate or _default_generate()
     note = echo or (lambda *args, **kwargs: None)
     shard_index, shard_count = options.shard
-    feasible = feasible_tuples(options.task_types or None, options.scenes or None)
+    feasible = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
     own = [t for t in feasible if shard_of(t, shard_count) == shard_index]
     if not own:
         raise UserError("no feasible task tuple for these task types and scenes"
@@ -883,12 +889,13 @@ def sample_command(
     echo: Callable[..., None] = print,
     progress: bool = True,
     backend_options: Mapping[str, Any] | None = None,
+    scene_set: str = "lite",
 ) -> int:
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
         scenes=parse_scenes(scenes), demos_per_task=int(demos_per_task), shard=parse_shard(shard), backend=backend,
-        backend_options=tuple(sorted((backend_options or {}).items())), frames=frames,
+        backend_options=tuple(sorted((backend_options or {}).items())), frames=frames, scene_set=scene_set,
     )
     summary = run_sample(options, echo=echo, progress=progress)
     for line in summary.lines():

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.errors import ExitCode
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.feasibility import TaskTuple, why_infeasible
 from alfred_gen.generate import task_dir_name
 from alfred_gen.run import SampleOptions, load_failures, run_sample, scan_tree
@@ -321,3 +321,29 @@ def test_foreign_trajectories_count_but_infeasible_tuples_are_not_continued(tmp_
     summary = run_sample(options(tmp_path, 4, seed=8), generate=stand_in_generate)
     assert (summary.made_before, summary.made) == (1, 4)
     assert scan_tree(tmp_path).trials[TaskTuple.from_dir_name(odd.parent.name)] == [odd.name]
+
+
+def test_sampling_imported_alfred_rooms(tmp_path: Path, alfred_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--scene-set alfred samples real THOR rooms (FloorPlanN) imported from ALFRED: the files name
+    them, and every trajectory replays."""
+    from alfred_gen.scenes import catalogue_store
+    from alfred_gen.scenes.alfred_import import import_alfred
+
+    catalogue = tmp_path / "alfred.json"
+    import_alfred(alfred_data, out=catalogue)
+    monkeypatch.setenv(catalogue_store.ENV_VAR, str(catalogue))
+    out = tmp_path / "out"
+    summary = run_sample(options(out, 3, seed=1, scene_set="alfred", demos_per_task=1))
+    assert summary.made == 3
+    files = sorted(out.rglob("traj_data.json"))
+    assert len(files) == 3
+    for path in files:
+        data = json.loads(path.read_text())
+        assert data["scene"]["floor_plan"] == f"FloorPlan{data['scene']['scene_num']}"
+    _verify(out)
+
+
+def test_an_unknown_scene_set_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as caught:
+        run_sample(options(tmp_path, 1, scene_set="procthor"))
+    assert caught.value.code == ExitCode.USAGE

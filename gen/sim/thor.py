@@ -396,7 +396,8 @@ class ThorController:
     def reset(self, scene: str) -> ThorEvent:
         """Load a THOR floor plan and initialise it as ALFRED did (gridSize 0.25, ...)."""
         if not isinstance(scene, str) or not _SCENE_NAME.match(scene):
-            raise UserError(f"scene {scene!r} is not a THOR scene: the thor backend loads FloorPlan<N>", ExitCode.NOT_FOUND)
+            raise UserError(f"scene {scene!r} is not a THOR scene: the thor backend loads FloorPlan<N> "
+                            "(sample with --scene-set alfred)", ExitCode.NOT_FOUND)
         try:
             raw = self._guarded(lambda: self._controller.reset(scene), "Reset")
             if self.profile.initialize_via == "step":
