@@ -7,12 +7,11 @@ PDDL files, and returns the exit code.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_problem
 from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult
@@ -69,19 +68,6 @@ def plan_task(
     return encoded, solve(encoded, time_limit=time_limit)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-
-
 def domain_path_for(problem_path: Path) -> Path:
     """Where ``--pddl-out X.pddl`` writes the domain: ``X.domain.pddl`` beside the problem."""
     return problem_path.with_name(problem_path.stem + ".domain.pddl")
@@ -106,8 +92,8 @@ def plan_command(
     encoded, result = plan_task(scene, seed, task, time_limit)
     if pddl_out:
         problem_path = Path(pddl_out)
-        _write_atomic(problem_path, encoded.problem_text)
-        _write_atomic(domain_path_for(problem_path), encoded.domain_text)
+        write_text(problem_path, encoded.problem_text)
+        write_text(domain_path_for(problem_path), encoded.domain_text)
         echo(f"wrote {problem_path} and {domain_path_for(problem_path)}")
     elapsed = time.perf_counter() - started
     if result.status == SOLVED:
