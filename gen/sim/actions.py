@@ -425,7 +425,11 @@ def slice_object(sim: "LiteController", args: dict[str, Any]) -> None:
 
 
 def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
-    """Replace a whole object by its slices, laid along its longest horizontal side."""
+    """Replace a whole object by its slices, laid along its longest horizontal side.
+
+    Slice 1 lies at the positive end of that side and the last slice at the negative end, as in
+    THOR: released demos standing on an unrotated loaf's -z side pick up its high-numbered slices.
+    """
     sliced_type = catalogue.SLICED_TYPES[obj.type_name]
     count = catalogue.SLICE_COUNTS[obj.type_name]
     parent = world.by_id[obj.parent] if obj.parent is not None else None
@@ -445,7 +449,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             center = (cx, cy - sy / 2 + size[1] / 2, cz)
         else:
             t = length / count
-            offset = -length / 2 + (i + 0.5) * t
+            offset = length / 2 - (i + 0.5) * t
             size = (t, sy, sz) if along_x else (sx, sy, t)
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
         box = Box.from_center(center, size)
