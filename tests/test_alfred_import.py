@@ -15,6 +15,7 @@ import pytest
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import catalogue_store
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, dead_reckoning, trajectory_facts
+from alfred_gen.scenes.alfred_geometry import Block, basins_reach_counters
 from alfred_gen.scenes.alfred_import import (
     build_scene,
     complete_for_start_state,
@@ -114,6 +115,22 @@ def test_counter_top_is_a_slab_cut_away_from_its_sink_basin() -> None:
     overlap = all(counter.lo[a] < basin.hi[a] and basin.lo[a] < counter.hi[a] for a in (0, 2))
     assert not overlap
     assert counter.lo[0] <= -1.0 <= counter.hi[0]  # the part on the id's side is kept
+
+
+def test_a_sink_basin_below_its_counter_slab_is_raised_to_the_counter_top() -> None:
+    # A bathroom sink's id lies 0.08 m under the counter slab around it: the basin's rim must
+    # still reach the counter's top, or the slab is drawn over the opening and hides the soap.
+    def block(object_id: str, lo: list[float], hi: list[float]) -> Block:
+        return Block(object_id, object_id.split("|")[0].replace("Sink", "SinkBasin"), (0.0, hi[1], 0.0),
+                     lo, hi, False)
+    counter = block("CounterTop|-01.61|+00.70|+02.83", [-1.8, 0.68, 2.85], [-1.1, 0.72, 3.5])
+    basin = block("Sink|-01.70|+00.62|+03.37|SinkBasin", [-1.9, 0.44, 3.07], [-1.45, 0.63, 3.67])
+    far = block("Sink|+02.00|+00.40|+00.00|SinkBasin", [1.8, 0.2, -0.2], [2.2, 0.41, 0.2])
+    low = block("Sink|-01.70|+00.40|+04.00|SinkBasin", [-1.9, 0.2, 3.4], [-1.45, 0.41, 3.8])
+    basins_reach_counters([counter, basin, far, low])
+    assert basin.hi[1] == counter.hi[1] and basin.lo[1] == 0.44
+    assert far.hi[1] == 0.41  # no counter over it
+    assert low.hi[1] == 0.41  # far below the slab: not set into that counter
 
 
 def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:

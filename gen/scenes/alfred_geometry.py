@@ -433,6 +433,26 @@ def separate_nested(blocks: list[Block]) -> None:
                 block.lo[1] = top + 0.03
 
 
+#: How far below a counter's top a basin's rim may be and still be set in that counter.
+BASIN_SET_IN = 0.15
+
+
+def basins_reach_counters(blocks: list[Block]) -> None:
+    """A sink basin set into a counter has its rim at the counter's top, not below the slab.
+
+    A basin's height comes from its sink's id, which can sit a few centimetres below the counter
+    around it; left there, the slab would be drawn over the whole opening and hide what lies in it.
+    """
+    counters = [b for b in blocks if b.kind == "CounterTop"]
+    for basin in blocks:
+        if basin.kind != "SinkBasin":
+            continue
+        tops = [c.hi[1] for c in counters
+                if basin.overlaps(c, axes=(0, 2)) and basin.hi[1] < c.hi[1] <= basin.hi[1] + BASIN_SET_IN]
+        if tops:
+            basin.hi[1] = max(tops)
+
+
 def expose_fronts(blocks: list[Block]) -> None:
     """Drawers and cabinets are the fronts of the furniture around them: a dresser, desk or counter
     box that would cover a drawer's front is cut back behind it, and a counter top reaching over
@@ -819,6 +839,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     separate_nested(ordered)
     disagreements = fit_support_facts(blocks, facts)
     fit_resting_objects(blocks, [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable])
+    basins_reach_counters(ordered)
     objects: list[SceneObject] = []
     for block in ordered:
         objects.append(SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
