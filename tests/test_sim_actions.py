@@ -376,3 +376,31 @@ def test_held_object_follows_the_agent(kitchen: LiteController) -> None:
     after = obj(kitchen, potato)["position"]
     assert (after["x"], after["z"]) != (before["x"], before["z"])
     assert obj(kitchen, potato)["visible"] is False
+
+
+def test_put_into_a_fridge_uses_the_shelf_its_contents_show(kitchen: LiteController) -> None:
+    # A THOR fridge has shelves; a restored start state shows them by where its contents rest.
+    # PutObject may use them: the one the agent sees nearest, not a floor below its view.
+    go(kitchen, 1.25, 1.0, 90, 0)
+    fridge_id = oid(kitchen, "Fridge")
+    ok(kitchen, "OpenObject", objectId=fridge_id)
+    world = kitchen.world
+    fridge = world.by_id[fridge_id]
+    floor = world.spot_bottom_y(fridge)
+    assert world.support_levels(fridge) == [floor]
+    apple = world.by_id[oid(kitchen, "Apple")]
+    world.detach(apple)
+    shelf = round(floor + 1.2, 3)
+    world.place_at_spot(apple, fridge, world.slot_points(fridge)[0], shelf)
+    world.sight_changed()
+    assert world.support_levels(fridge) == [floor, shelf]
+    go(kitchen, 1.0, 1.0, 90, 0)
+    potato = oid(kitchen, "Potato")
+    world.held = None
+    potato_obj = world.by_id[potato]
+    world.detach(potato_obj)
+    world.held = potato
+    world.sight_changed()
+    ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
+    assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
+    assert obj(kitchen, potato)["parentReceptacles"] == [fridge_id]

@@ -344,14 +344,18 @@ def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
     spots = world.put_spots(receptacle, held)
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
-    a = world.agent
-    seen = in_sight(sim, [(x, world.spot_bottom_y(receptacle) + held.size[1] / 2, z) for x, z in spots])
-    candidates = [p for p, ok in zip(spots, seen) if ok] or spots
-    spot = min(candidates, key=lambda p: ((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, p))
+    # Every spot on every level (a fridge's floor and the shelves its contents show); the one
+    # nearest the camera among those the agent sees (on one level: the horizontally nearest).
+    eye = sim.camera().position
+    levels = world.support_levels(receptacle)
+    places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
+    seen = in_sight(sim, places)
+    candidates = [p for p, ok in zip(places, seen) if ok] or places[:len(spots)]
+    x, y, z = min(candidates, key=lambda p: ((p[0] - eye[0]) ** 2 + (p[1] - eye[1]) ** 2 + (p[2] - eye[2]) ** 2, p))
     world.held = None
     world.touch_family(held)
     world.sight_changed()
-    world.place_at_spot(held, receptacle, spot)
+    world.place_at_spot(held, receptacle, (x, z), y - held.size[1] / 2)
     apply_container_effects(world, held)
 
 

@@ -33,6 +33,8 @@ FIELD_OF_VIEW = 90.0
 HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
 #: Half-width of the agent's footprint when testing whether a floor object blocks a grid point.
 AGENT_RADIUS = 0.2
+#: A container's contents resting this much (metres) above its floor show a shelf there.
+SHELF_MIN_RISE = 0.1
 #: Objects lower than this do not block the agent (it steps over a cloth or a credit card).
 BLOCKING_HEIGHT = 0.1
 #: A loose object whose box bottom is this close to the floor lies on the floor.
@@ -475,6 +477,21 @@ class World:
             return lo_y + (floor if floor > 0 else min(0.02, receptacle.size[1] / 4))
         return hi_y
 
+    def support_levels(self, receptacle: WorldObject) -> list[float]:
+        """Heights a placed object's box bottom can rest at in/on this receptacle, lowest first:
+        :meth:`spot_bottom_y`, and inside a container also each height its contents rest at
+        (above the floor by :data:`SHELF_MIN_RISE` or more). A THOR fridge has shelves that its
+        PutObject fills as it fills the floor; a restored start state shows where they are."""
+        floor = self.spot_bottom_y(receptacle)
+        if receptacle.type_name not in INSIDE_RECEPTACLES:
+            return [floor]
+        levels = [floor]
+        for child_id in sorted(receptacle.children):
+            bottom = round(self.by_id[child_id].lo[1], 3)
+            if bottom >= floor + SHELF_MIN_RISE and all(abs(bottom - level) > SHELF_MIN_RISE for level in levels):
+                levels.append(bottom)
+        return sorted(levels)
+
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
 
@@ -539,9 +556,12 @@ class World:
     def has_room(self, receptacle: WorldObject) -> bool:
         return len(receptacle.children) < receptacle.otype.capacity
 
-    def place_at_spot(self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float]) -> None:
-        """Put a parentless object at a spot of a receptacle and link it there."""
-        bottom = self.spot_bottom_y(receptacle)
+    def place_at_spot(self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float],
+                      bottom: float | None = None) -> None:
+        """Put a parentless object at a spot of a receptacle (on its lowest level unless ``bottom``
+        names one of :meth:`support_levels`) and link it there."""
+        if bottom is None:
+            bottom = self.spot_bottom_y(receptacle)
         self.move_to(obj, (spot[0], bottom + obj.size[1] / 2, spot[1]))
         self.attach(obj, receptacle)
 
