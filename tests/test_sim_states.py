@@ -233,7 +233,7 @@ def test_render_boxes_list_what_is_drawn(kitchen: LiteController) -> None:
     assert fridge[2] == "Fridge" and fridge[1][0].lo == pytest.approx((1.8, 0.0, 0.5))
     camera = kitchen.camera()
     assert camera.position[1] == pytest.approx(kitchen.scene.agent_y + 0.75)
-    assert (camera.yaw, camera.pitch, camera.fov, camera.width) == (180.0, 30.0, 90.0, 300)
+    assert (camera.rotation_deg, camera.horizon_deg, camera.fov_deg, camera.width) == (180.0, 30.0, 90.0, 300)
 
 
 def test_visibility_model_and_renderer_plug_in() -> None:
@@ -244,7 +244,7 @@ def test_visibility_model_and_renderer_plug_in() -> None:
     frames = []
 
     def renderer(sim):
-        frames.append(sim.camera().yaw)
+        frames.append(sim.camera().rotation_deg)
         return {"frame": np.zeros((sim.height, sim.width, 3), np.uint8)}
 
     sim = LiteController(fixtures.kitchen(), visibility=everything, renderer=renderer)

@@ -57,7 +57,8 @@ from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
 from alfred_gen.sim.visibility import VisibilityModel
-from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, Camera, World
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, World
 
 #: Backend name and version recorded in trajectories.
 BACKEND = "lite"
@@ -231,7 +232,7 @@ class LiteController:
             "sceneName": self.scene.name,
             "screenWidth": self.width,
             "screenHeight": self.height,
-            "cameraPosition": {"x": camera.position[0], "y": round(camera.position[1], 5), "z": camera.position[2]},
+            "cameraPosition": {"x": camera.x, "y": round(camera.y, 5), "z": camera.z},
             "fov": self.field_of_view,
         }
 

@@ -54,7 +54,7 @@ RGB + depth + segmentation frame with THOR's instance outputs ~3-4 ms per step a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +76,7 @@ from alfred_gen.sim.render import (
 from alfred_gen.sim.scene import Box, Scene
 from alfred_gen.sim.shapes import content_offset, shape_parts
 from alfred_gen.sim.visibility import reach_distances
-from alfred_gen.sim.world import Camera, World, WorldObject
+from alfred_gen.sim.world import World, WorldObject
 
 if TYPE_CHECKING:
     from alfred_gen.sim.lite import LiteController
@@ -407,12 +407,11 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
 # Rendering a state
 
 
-def render_camera(camera: Camera, size: tuple[int, int] | None = None) -> RenderCamera:
-    """The renderer's camera for the simulator's camera (optionally at another frame size)."""
-    x, y, z = camera.position
-    width, height = size if size is not None else (camera.width, camera.height)
-    return RenderCamera(float(x), float(y), float(z), float(camera.yaw), float(camera.pitch),
-                        float(camera.fov), int(width), int(height))
+def render_camera(camera: RenderCamera, size: tuple[int, int] | None = None) -> RenderCamera:
+    """The simulator's camera, optionally at another frame size."""
+    if size is None:
+        return camera
+    return replace(camera, width=int(size[0]), height=int(size[1]))
 
 
 def render_state(layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool,
@@ -493,7 +492,7 @@ class PixelSight:
     def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:
         return (id(world), world.version, camera)
 
-    def frames(self, world: World, camera: Camera, *, rgb: bool = True, depth: bool = True,
+    def frames(self, world: World, camera: RenderCamera, *, rgb: bool = True, depth: bool = True,
                size: tuple[int, int] | None = None) -> _Rendered:
         """The full render (scene + held object) of the current state, cached per state and camera."""
         cam = render_camera(camera, size)
@@ -511,7 +510,7 @@ class PixelSight:
         return self._full
 
     # --- the visibility model ---------------------------------------------------------------
-    def __call__(self, world: World, camera: Camera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, world: World, camera: RenderCamera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
         """(visible, distance) over ``world.objects``: pixels in the instance frame and reach."""
         centers, halves, eligible = world.arrays()
         lo, hi = centers - halves, centers + halves

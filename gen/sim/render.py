@@ -35,7 +35,7 @@ Integration with the simulator (per reset, then per step)::
         dynamic.add_object(obj.object_type, obj.object_id, box, is_open=obj.is_open, facing=...)
     boxes = BoxList.concat(static_boxes, dynamic.build())
 
-    camera = Camera(agent_x, agent_y + 0.675, agent_z, rotation, horizon)
+    camera = sim.camera()   # the agent's camera: y + CAMERA_Y_OFFSET, rotation, horizon, 90 deg
     frames = render(camera, boxes, rgb=want_rgb, depth=want_depth, seg=True)
     out = instance_outputs(frames.owner, boxes.owners)   # THOR's Event segmentation fields
     distances = box_distances(camera.position, object_lo, object_hi)

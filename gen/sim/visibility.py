@@ -24,7 +24,8 @@ from typing import Protocol
 
 import numpy as np
 
-from alfred_gen.sim.world import Camera, World, segments_hit_boxes
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.world import World, segments_hit_boxes
 
 
 class VisibilityModel(Protocol):
@@ -59,8 +60,8 @@ class GeometricVisibility:
         candidates = eligible & (distance <= max_distance)
         if not candidates.any():
             return candidates, distance
-        forward, right, up = camera.basis()
-        t = math.tan(math.radians(camera.fov) / 2.0)
+        right, up, forward = camera.basis()
+        t = math.tan(math.radians(camera.fov_deg) / 2.0)
         # Inward normals of the four side planes and the camera plane; a box is (conservatively)
         # in view unless it lies wholly outside one of them.
         planes = np.stack([t * forward - right, t * forward + right, t * forward - up, t * forward + up, forward])

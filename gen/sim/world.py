@@ -24,6 +24,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from alfred_gen.sim import catalogue, shapes
+from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.catalogue import ObjectType
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
 
@@ -150,34 +151,6 @@ class AgentState:
         self.rotation = rotation
         self.horizon = horizon
         self.standing = True
-
-
-class Camera:
-    """The camera pose and intrinsics a visibility test or a renderer needs.
-
-    ``yaw`` degrees (0 faces +z, 90 faces +x); ``pitch`` degrees, positive looks down (THOR's
-    horizon); square pixels, ``fov`` is both horizontal and vertical for the square frame.
-    """
-
-    __slots__ = ("position", "yaw", "pitch", "fov", "width", "height")
-
-    def __init__(self, position: tuple[float, float, float], yaw: float, pitch: float, fov: float,
-                 width: int, height: int) -> None:
-        self.position = position
-        self.yaw = yaw
-        self.pitch = pitch
-        self.fov = fov
-        self.width = width
-        self.height = height
-
-    def basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Unit vectors (forward, right, up) of the camera in world coordinates."""
-        yaw, pitch = math.radians(self.yaw), math.radians(self.pitch)
-        sy, cy, sp, cp = math.sin(yaw), math.cos(yaw), math.sin(pitch), math.cos(pitch)
-        forward = np.array([sy * cp, -sp, cy * cp])
-        right = np.array([cy, 0.0, -sy])
-        up = np.array([sy * sp, cp, cy * sp])
-        return forward, right, up
 
 
 class World:
@@ -364,8 +337,10 @@ class World:
         self.touch(obj)
 
     def camera(self, fov: float = FIELD_OF_VIEW, width: int = 300, height: int = 300) -> Camera:
+        """The agent's camera: at the agent's x, z and y + camera offset, with its rotation and horizon."""
         a = self.agent
-        return Camera((a.x, a.y + self.camera_y_offset, a.z), float(a.rotation), float(a.horizon), fov, width, height)
+        return Camera(float(a.x), float(a.y + self.camera_y_offset), float(a.z), float(a.rotation), float(a.horizon),
+                      fov, width, height)
 
     def hand_center(self) -> tuple[float, float, float]:
         """Where a held object's box centre sits: ahead of and below the camera."""
