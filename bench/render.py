@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.render import BoxList, BoxListBuilder, render
+from alfred_gen.sim.render import BoxList, BoxListBuilder, render, shell_as_boxes
 from alfred_gen.sim.scene import AGENT_Y, CAMERA_Y_OFFSET, Box, format_object_id
 from alfred_gen.sim.visibility import GeometricVisibility
 
@@ -117,31 +117,6 @@ def grid_poses(count: int, size: int) -> list[Camera]:
         x, z, rot, hor = next(poses)
         cams.append(Camera(float(x), CAMERA_HEIGHT, float(z), rot, hor, width=size, height=size))
     return cams
-
-
-def shell_as_boxes(boxes: BoxList, thickness: float = 0.1) -> BoxList:
-    """The same scene with the room shell replaced by six slab boxes (floor, walls, ceiling)."""
-    room = boxes.room
-    if room is None:
-        return boxes
-    lo, hi = np.array(room.lo), np.array(room.hi)
-    slabs_lo, slabs_hi = [], []
-    for face in range(6):
-        axis, high = divmod(face, 2)
-        s_lo, s_hi = lo - thickness, hi + thickness
-        if high:
-            s_lo[axis] = hi[axis]
-        else:
-            s_hi[axis] = lo[axis]
-        slabs_lo.append(s_lo)
-        slabs_hi.append(s_hi)
-    return BoxList(
-        np.concatenate([np.array(slabs_lo), boxes.lo]),
-        np.concatenate([np.array(slabs_hi), boxes.hi]),
-        np.concatenate([np.array(room.owner, np.int32), boxes.owner]),
-        np.concatenate([np.array(room.color, np.uint8), boxes.color]),
-        boxes.owners,
-    )
 
 
 def naive_render(camera: Camera, boxes: BoxList) -> tuple[np.ndarray, np.ndarray]:

@@ -27,6 +27,7 @@ from alfred_gen.sim.render import (
     instance_outputs,
     render,
     segmentation_frame,
+    shell_as_boxes,
     visible_owners,
     visible_pixel_counts,
 )
@@ -65,28 +66,6 @@ def kitchen(fridge_open: bool = False, extra: list[tuple[str, Box]] = ()) -> Box
 
 # ---------------------------------------------------------------------------------------------
 # A brute-force reference: every box against every pixel's ray, in float64.
-
-
-def shell_as_boxes(boxes: BoxList) -> BoxList:
-    room = boxes.room
-    lo, hi = np.array(room.lo), np.array(room.hi)
-    slab_lo, slab_hi = [], []
-    for face in range(6):
-        axis, high = divmod(face, 2)
-        s_lo, s_hi = lo - 0.2, hi + 0.2
-        if high:
-            s_lo[axis] = hi[axis]
-        else:
-            s_hi[axis] = lo[axis]
-        slab_lo.append(s_lo)
-        slab_hi.append(s_hi)
-    return BoxList(
-        np.concatenate([np.array(slab_lo), boxes.lo]),
-        np.concatenate([np.array(slab_hi), boxes.hi]),
-        np.concatenate([np.array(room.owner, np.int32), boxes.owner]),
-        np.concatenate([np.array(room.color, np.uint8), boxes.color]),
-        boxes.owners,
-    )
 
 
 def reference_render(camera: Camera, boxes: BoxList) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -130,7 +109,7 @@ def test_renderer_agrees_with_brute_force_reference(fridge_open, size):
     Odd sizes have a centre row/column whose ray runs exactly along a plane's axis.
     """
     boxes = kitchen(fridge_open)
-    reference_boxes = shell_as_boxes(boxes)
+    reference_boxes = shell_as_boxes(boxes, thickness=0.2)
     for x, z, rotation, horizon in POSES:
         camera = Camera(x, EYE, z, rotation, horizon, width=size[0], height=size[1])
         frames = render(camera, boxes)

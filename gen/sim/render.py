@@ -631,3 +631,31 @@ def instance_outputs(owner: np.ndarray, owners: Sequence[str], colors: np.ndarra
         masks[name] = mask
         detections[name] = [int(col_hits[0]), int(row_hits[0]) + 1, int(col_hits[-1]), int(row_hits[-1]) + 1]
     return InstanceOutputs(frame, masks, detections, color_to_object_id, object_id_to_color, counts)
+
+
+def shell_as_boxes(boxes: BoxList, thickness: float = 0.1) -> BoxList:
+    """The same scene with the room shell replaced by six slab boxes (floor, walls, ceiling).
+
+    For brute-force renderers (the bench's alternative, the tests' reference) that only know boxes.
+    """
+    room = boxes.room
+    if room is None:
+        return boxes
+    lo, hi = np.array(room.lo), np.array(room.hi)
+    slabs_lo, slabs_hi = [], []
+    for face in range(6):
+        axis, high = divmod(face, 2)
+        s_lo, s_hi = lo - thickness, hi + thickness
+        if high:
+            s_lo[axis] = hi[axis]
+        else:
+            s_hi[axis] = lo[axis]
+        slabs_lo.append(s_lo)
+        slabs_hi.append(s_hi)
+    return BoxList(
+        np.concatenate([np.array(slabs_lo), boxes.lo]),
+        np.concatenate([np.array(slabs_hi), boxes.hi]),
+        np.concatenate([np.array(room.owner, np.int32), boxes.owner]),
+        np.concatenate([np.array(room.color, np.uint8), boxes.color]),
+        boxes.owners,
+    )
