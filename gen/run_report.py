@@ -1,0 +1,82 @@
+"""What a run shows the user: the progress bar while it runs, and the summary and exit code at the end.
+
+Every long command must show progress and end with a summary (made, failed by reason, time); this
+module is the one place that wording and the exit-code verdict live, so the CLI and Python callers
+report a run the same way.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from alfred_gen.errors import ExitCode
+
+
+@dataclass
+class RunSummary:
+    """What a run did, for the final lines and the exit code."""
+
+    target: int
+    made_before: int
+    made_now: int = 0
+    failures: Counter = field(default_factory=Counter)
+    failed_tuples: int = 0
+    seconds: float = 0.0
+    exhausted: bool = False
+    interrupted: bool = False
+    crashed: bool = False
+    examples: dict[str, str] = field(default_factory=dict)  #: first detail seen per failure reason
+    phase_seconds: Counter = field(default_factory=Counter)  #: generator time per phase, all jobs
+
+    @property
+    def made(self) -> int:
+        return self.made_before + self.made_now
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * self.made_now / self.seconds if self.seconds > 0 else 0.0
+
+    def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if self.crashed:
+            return ExitCode.INTERNAL
+        return ExitCode.OK if self.made >= self.target else ExitCode.FAILED
+
+    def lines(self) -> list[str]:
+        out = [
+            f"made {self.made_now} trajectories in {self.seconds:.1f} s ({self.per_minute:.1f} per minute); "
+            f"{self.made} of {self.target} in the output"
+        ]
+        total_failed = sum(self.failures.values())
+        if total_failed:
+            reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(self.failures.items(),
+                                                                                 key=lambda kv: (-kv[1], kv[0])))
+            out.append(f"failed {total_failed} attempts: {reasons}")
+            if "exception" in self.examples:
+                out.append(f"first exception: {self.examples['exception']}")
+        else:
+            out.append("failed 0 attempts")
+        if self.failed_tuples:
+            out.append(f"{self.failed_tuples} tuples recorded as failed (not sampled again)")
+        if self.crashed:
+            out.append("stopped: generation keeps raising exceptions (a bug in alfred-gen; please report it)")
+        elif self.interrupted:
+            out.append("interrupted: finished trajectories are kept; run the same command to continue")
+        elif self.exhausted and self.made < self.target:
+            out.append(f"stopped early: no feasible task tuple is left to try ({self.made} of {self.target})")
+        return out
+
+
+def progress_bar(target: int, made: int) -> Any:
+    """A click progress bar on stderr already showing ``made`` of ``target``; the caller exits it."""
+    import click
+
+    bar = click.progressbar(length=target, label="sampling", file=sys.stderr, show_pos=True, show_eta=True)
+    bar.__enter__()
+    bar.update(min(made, target))
+    return bar
+
