@@ -370,6 +370,37 @@ def _box_container(f: _Local, is_open: bool) -> list[Part]:
     return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
 
 
+#: Where a bottle's shoulder is (fraction of its height) and how wide its neck is (fraction of its
+#: width and depth).
+BOTTLE_SHOULDER, BOTTLE_NECK = 0.62, 0.4
+
+
+def _bottle(f: _Local) -> list[Part]:
+    """A body and a narrower neck: THOR's rays pass beside a bottle's neck and pump, so a slice
+    or a card lying behind its upper part is still seen (a full box would hide it)."""
+    a = (1.0 - BOTTLE_NECK) / 2.0
+    return [
+        (f.part(0, 1, 0, BOTTLE_SHOULDER, 0, 1), BODY),
+        (f.part(a, 1 - a, BOTTLE_SHOULDER, 1, a, 1 - a), DARKER),
+    ]
+
+
+#: Height of a statue's plinth (fraction of its height) and width of the figure on it (fraction
+#: of its width and depth).
+STATUE_PLINTH, STATUE_FIGURE = 0.12, 0.4
+
+
+def _statue(f: _Local) -> list[Part]:
+    """A plinth and a narrower figure. THOR's statues (a dog, a hand, a waving figure, a towel on
+    a stand) fill little of their bounding box and THOR sees past them along its rays; a full box
+    hides a card or a pencil lying beside one from where released demos pick it up."""
+    a = (1.0 - STATUE_FIGURE) / 2.0
+    return [
+        (f.part(0, 1, 0, STATUE_PLINTH, 0, 1), DARKER),
+        (f.part(a, 1 - a, STATUE_PLINTH, 1, a, 1 - a), BODY),
+    ]
+
+
 #: Fraction of a coffee machine's height taken by the base its cup stands on, and by its head.
 COFFEE_MACHINE_BASE, COFFEE_MACHINE_HEAD = 0.08, 0.35
 
@@ -410,6 +441,11 @@ _FIXED: dict[str, Callable[[_Local], list[Part]]] = {
     "Egg": _round,
     "BasketBall": _round,
     "Bread": _loaf,
+    "SoapBottle": _bottle,
+    "Glassbottle": _bottle,
+    "WineBottle": _bottle,
+    "Bottle": _bottle,
+    "Statue": _statue,
     "Television": _television,
     "CoffeeMachine": _coffee_machine,
     "SinkBasin": lambda f: _basin(f, BASIN_WALLS["SinkBasin"]),
