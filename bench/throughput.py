@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from alfred_gen.feasibility import feasible_tuples
-from alfred_gen.run import SampleOptions, parse_scenes, run_sample
+from alfred_gen.run import run_sample
+from alfred_gen.run_options import SampleOptions, parse_scenes
 
 
 def _cpu_seconds() -> float:

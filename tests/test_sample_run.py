@@ -24,7 +24,9 @@ from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.feasibility import TaskTuple, why_infeasible
 from alfred_gen.generate import task_dir_name
-from alfred_gen.run import SampleOptions, load_failures, run_sample, scan_tree
+from alfred_gen.run import run_sample
+from alfred_gen.run_disk_state import load_failures, scan_tree
+from alfred_gen.run_options import SampleOptions
 from alfred_gen.tasks import task_type_names
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
