@@ -55,8 +55,13 @@ def parse_problem(domain_text: str, problem_text: str) -> Problem:
     return parser.parse_problem(domain, read_from_file=False)
 
 
-_TOKEN = re.compile(r"[()]|[^\s()]+")
 _COMMENT = re.compile(r";[^\n]*")
+
+
+def _tokens(text: str) -> list[str]:
+    """PDDL text as lower-case tokens: parentheses and words, comments dropped. Padding the
+    parentheses with spaces and splitting is four times faster than a tokenizing regex."""
+    return _COMMENT.sub("", text).lower().replace("(", " ( ").replace(")", " ) ").split()
 
 
 def _nest(tokens: list[str]) -> list | None:
@@ -79,7 +84,7 @@ def _nest(tokens: list[str]) -> list | None:
 
 def _read_strips_problem(domain: Domain, text: str) -> Problem | None:
     """A fast reader for plain STRIPS problems; None when the text is anything else."""
-    tree = _nest(_TOKEN.findall(_COMMENT.sub("", text).lower()))
+    tree = _nest(_tokens(text))
     if tree is None or len(tree) < 4 or tree[0] != "define":
         return None
     head = tree[1]
@@ -191,9 +196,9 @@ def fact_string(fact: Fact) -> str:
 class GroundTask:
     """A STRIPS task with integer facts (numbered canonically) and operators (sorted by name).
 
-    ``pre``/``add``/``delete`` are per-operator lists of fact indices, ``*_mask`` the same as bit
-    sets; ``schema``/``args`` give each operator's action name and arguments; ``fact_keys`` each
-    fact as (predicate, args). Fact indices need not be contiguous among the facts operators use.
+    ``pre_mask``/``add_mask``/``del_mask`` are each operator's precondition, add and delete facts as
+    bit sets (bit i: fact i); ``schema``/``args`` give each operator's action name and arguments;
+    ``fact_keys`` each fact as (predicate, args). Fact indices need not be contiguous among the facts operators use.
     ``problem`` is the parsed problem it came from (plan validation re-instantiates the action
     schemas from it). Names (``facts``, ``operators``) are made on first use.
     """
@@ -204,9 +209,6 @@ class GroundTask:
     goals: list[int]
     schema: list[str]
     args: list[tuple[str, ...]]
-    pre: list[list[int]]
-    add: list[list[int]]
-    delete: list[list[int]]
     pre_mask: list[int]
     add_mask: list[int]
     del_mask: list[int]
@@ -229,6 +231,29 @@ class GroundTask:
     def state_facts(self, state: int) -> list[str]:
         """The facts true in a bit-set state, in index order."""
         return [self.facts[i] for i in bits(state)]
+
+    @cached_property
+    def fact_index(self) -> dict[Fact, int]:
+        """Fact (predicate, args) -> its index."""
+        return {key: i for i, key in enumerate(self.fact_keys)}
+
+    def state_view(self, state: int) -> "StateView":
+        """A bit-set state as a container of facts ``(predicate, args)``, for ``in`` tests."""
+        return StateView(self.fact_index, state)
+
+
+class StateView:
+    """A bit-set state read as a container of facts; built in O(1), unlike a set of the facts."""
+
+    __slots__ = ("index", "state")
+
+    def __init__(self, index: dict[Fact, int], state: int):
+        self.index = index
+        self.state = state
+
+    def __contains__(self, fact: object) -> bool:
+        i = self.index.get(fact)  # type: ignore[call-overload]
+        return i is not None and bool(self.state >> i & 1)
 
 
 def bits(state: int) -> list[int]:
@@ -491,87 +516,77 @@ def ground(problem: Problem) -> GroundTask:
     index = _StaticIndex(init_facts, statics)
     type_map = _type_map(problem)
 
-    # Intern facts as ints while grounding (dict insertion order numbers them); operators as
-    # lists of fact numbers.
+    # Intern facts as ints while grounding (dict insertion order numbers them); each operator
+    # becomes three bit sets over those numbers.
     number: dict[Fact, int] = {}
-    intern = number.setdefault
     op_keys: list[tuple[str, tuple[str, ...]]] = []
-    op_lists: list[tuple[list[int], list[int], list[int]]] = []
+    op_masks: list[tuple[int, int, int]] = []
     for schema in schemas:
         name, pre_atoms, add_atoms, del_atoms = schema.name, schema.pre, schema.add, schema.delete
         for values in _instantiate(schema, type_map, index):
-            pre = [intern((pred, arguments(values)), len(number)) for pred, arguments in pre_atoms]
-            add = [intern((pred, arguments(values)), len(number)) for pred, arguments in add_atoms]
-            delete = [intern((pred, arguments(values)), len(number)) for pred, arguments in del_atoms]
-            if delete and add:  # added and deleted: stays true (STRIPS), as pyperplan
-                delete = [f for f in delete if f not in add]
-            if add and pre:  # adding what must already hold changes nothing
-                add = [f for f in add if f not in pre]
+            masks = [0, 0, 0]
+            for slot, atoms in enumerate((pre_atoms, add_atoms, del_atoms)):
+                mask = 0
+                for pred, arguments in atoms:
+                    key = (pred, arguments(values))
+                    fact = number.get(key)
+                    if fact is None:
+                        fact = number[key] = len(number)
+                    mask |= 1 << fact
+                masks[slot] = mask
+            pre, add, delete = masks
+            delete &= ~add  # added and deleted: stays true (STRIPS), as pyperplan
+            add &= ~pre  # adding what must already hold changes nothing
             if not add and not delete:
                 continue  # a no-op, e.g. GotoLocation from a location to itself
             op_keys.append((name, values))
-            op_lists.append((pre, add, delete))
-    init_ids = [intern(f, len(number)) for f in init_facts if f[0] not in statics]
-    goal_ids = [intern(f, len(number)) for f in goal_facts]
-    fact_keys = list(number)
-    n_facts = len(fact_keys)
-    n_ops = len(op_keys)
+            op_masks.append((pre, add, delete))
+    init = goal_mask = 0
+    for fact in init_facts:
+        if fact[0] not in statics:
+            init |= 1 << number.setdefault(fact, len(number))
+    goal_ids = []
+    for fact in goal_facts:
+        goal_ids.append(number.setdefault(fact, len(number)))
+        goal_mask |= 1 << goal_ids[-1]
 
-    # Forward relaxed reachability, with per-operator counters of unreached preconditions.
-    consumers: list[list[int]] = [[] for _ in range(n_facts)]
-    for op in range(n_ops):
-        for fact in op_lists[op][0]:
-            consumers[fact].append(op)
-    missing = [len(lists[0]) for lists in op_lists]
-    reached = bytearray(n_facts)
-    queue = list(init_ids)
-    for fact in queue:
-        reached[fact] = 1
-    alive = bytearray(n_ops)
-    for op in range(n_ops):
-        if missing[op] == 0:
-            alive[op] = 1
-            for fact in op_lists[op][1]:
-                if not reached[fact]:
-                    reached[fact] = 1
-                    queue.append(fact)
-    while queue:
-        fact = queue.pop()
-        for op in consumers[fact]:
-            missing[op] -= 1
-            if missing[op] == 0:
-                alive[op] = 1
-                for new in op_lists[op][1]:
-                    if not reached[new]:
-                        reached[new] = 1
-                        queue.append(new)
+    # Forward relaxed reachability: sweep the operators until no new fact appears; an operator
+    # that never becomes applicable is dropped. No backward relevance analysis (pyperplan's): on
+    # the benchmark problems it removed under 0.5% of the operators and cost as much as the
+    # forward pass.
+    reached = init
+    waiting = list(range(len(op_keys)))
+    alive: list[int] = []
+    while True:
+        grown = reached
+        later = []
+        for op in waiting:
+            pre = op_masks[op][0]
+            if reached & pre == pre:
+                alive.append(op)
+                grown |= op_masks[op][1]
+            else:
+                later.append(op)
+        if grown == reached:
+            break
+        reached, waiting = grown, later
 
-    # No backward relevance analysis (pyperplan's): on the benchmark problems it removed under
-    # 0.5% of the operators and cost as much as the forward pass. Facts no operator mentions are
-    # dropped from the initial state.
-    kept = []
-    mentioned = _mask(goal_ids)
-    for op in range(n_ops):
-        if alive[op]:
-            pre, add, delete = op_lists[op]
-            pre_m, add_m, del_m = _mask(pre), _mask(add), _mask(delete)
-            mentioned |= pre_m | add_m | del_m
-            kept.append((op_keys[op], pre, add, delete, pre_m, add_m, del_m))
-    kept.sort(key=itemgetter(0))
-    init = _mask(init_ids)
+    # Facts no operator mentions are dropped from the initial state.
+    mentioned = goal_mask
+    for op in alive:
+        pre, add, delete = op_masks[op]
+        mentioned |= pre | add | delete
+    kept = sorted(alive, key=op_keys.__getitem__)
     return GroundTask(
         name=problem.name,
-        fact_keys=fact_keys,
+        fact_keys=list(number),
         init=init & mentioned,
         goals=sorted(goal_ids),
-        schema=[entry[0][0] for entry in kept],
-        args=[entry[0][1] for entry in kept],
-        pre=[entry[1] for entry in kept],
-        add=[entry[2] for entry in kept],
-        delete=[entry[3] for entry in kept],
-        pre_mask=[entry[4] for entry in kept],
-        add_mask=[entry[5] for entry in kept],
-        del_mask=[entry[6] for entry in kept],
+        schema=[op_keys[op][0] for op in kept],
+        args=[op_keys[op][1] for op in kept],
+        pre_mask=[op_masks[op][0] for op in kept],
+        add_mask=[op_masks[op][1] for op in kept],
+        del_mask=[op_masks[op][2] for op in kept],
         problem=problem,
     )
 

@@ -4,93 +4,76 @@ A heuristic is a callable ``h(state) -> (value, helpful)``: ``value`` is an int 
 goal is unreachable even ignoring deletes) and ``helpful`` the sorted operator indices worth trying
 first (FF's helpful actions; empty for heuristics that have none). States are ints used as bit sets.
 
-The relaxed planning graph is built layer by layer with per-operator counters of unsatisfied
-preconditions, over plain lists of ints: no sets of strings in the inner loop. Everything iterates
-in index order, so the same state gives the same value and helpful actions on every run.
+The relaxed planning graph is kept as bit sets too: one int per layer holding the facts first
+reached there, and per layer the operators that fire (become applicable) there. An operator fires
+when ``reached & pre == pre``: one integer operation per operator and layer, instead of walking
+fact-to-operator lists and counters in Python, which is what made the heuristic the search's main
+cost. Operators are scanned in index order, so the same state gives the same value and helpful
+actions on every run.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from alfred_gen.planner.grounding import GroundTask, bits
+from alfred_gen.planner.grounding import GroundTask
 
 INF = 1 << 30
 
 Heuristic = Callable[[int], tuple[int, list[int]]]
 
+Operator = tuple[int, int, int]  # (index, precondition mask, add mask)
+
 
 class _RelaxedGraph:
-    """Shared precomputation: who consumes each fact, and the precondition counts."""
+    """The operators as (index, precondition mask, add mask), in index order, and the goal."""
 
     def __init__(self, task: GroundTask):
-        self.task = task
-        self.n_facts = len(task.fact_keys)
-        self.pre = task.pre
-        self.add = task.add
-        self.pre_count = [len(p) for p in task.pre]
-        self.consumers: list[list[int]] = [[] for _ in range(self.n_facts)]
-        for op, pre in enumerate(task.pre):
-            for fact in pre:
-                self.consumers[fact].append(op)
-        self.no_pre_ops = [op for op, pre in enumerate(task.pre) if not pre]
-        self.goals = task.goals
+        self.operators: list[Operator] = list(zip(range(len(task.pre_mask)), task.pre_mask, task.add_mask))
         self.goal_mask = 0
         for g in task.goals:
             self.goal_mask |= 1 << g
 
-    def layers(self, state: int):
-        """Build the relaxed planning graph from ``state`` until every goal appears.
+    def layers(self, state: int) -> tuple[list[int], list[list[Operator]]] | None:
+        """Build the relaxed planning graph from ``state`` until every goal is reached.
 
-        Returns (fact level list, supporter list, ops applicable in state) or None if a goal is
-        unreachable. ``supporter[f]`` is the first operator (in layer, then index order) adding f.
+        Returns ``(new_facts, fired)``: ``new_facts[k]`` the facts first reached at layer k
+        (``new_facts[0]`` is the state) and ``fired[k]`` the operators first applicable at layer k,
+        in index order (``fired[0]``: those applicable in the state); or None if a goal is
+        unreachable.
         """
-        level = [-1] * self.n_facts
-        supporter = [-1] * self.n_facts
-        counter = self.pre_count[:]
-        consumers = self.consumers
-        add = self.add
-        frontier = bits(state)
-        for fact in frontier:
-            level[fact] = 0
-        goals_left = sum(1 for g in self.goals if level[g] < 0)
-        applicable: list[int] = []
-        layer = 0
-        while True:
-            fired: list[int] = list(self.no_pre_ops) if layer == 0 else []
-            for fact in frontier:
-                for op in consumers[fact]:
-                    c = counter[op] - 1
-                    counter[op] = c
-                    if c == 0:
-                        fired.append(op)
-            if layer == 0:
-                fired.sort()
-                applicable = fired
-            if goals_left == 0:
-                return level, supporter, applicable
-            nxt: list[int] = []
-            next_level = layer + 1
-            for op in fired:
-                for fact in add[op]:
-                    if level[fact] < 0:
-                        level[fact] = next_level
-                        supporter[fact] = op
-                        nxt.append(fact)
-            if not nxt:
+        goal = self.goal_mask
+        reached = state
+        new_facts = [state]
+        fired: list[list[Operator]] = []
+        waiting = self.operators
+        while reached & goal != goal:
+            grown = reached
+            now: list[Operator] = []
+            later: list[Operator] = []
+            for operator in waiting:
+                pre = operator[1]
+                if reached & pre == pre:
+                    now.append(operator)
+                    grown |= operator[2]
+                else:
+                    later.append(operator)
+            if grown == reached:
                 return None
-            for g in self.goals:
-                if level[g] == next_level:
-                    goals_left -= 1
-            frontier = nxt
-            layer = next_level
+            fired.append(now)
+            new_facts.append(grown & ~reached)
+            reached = grown
+            waiting = later
+        return new_facts, fired
 
 
 class FFHeuristic:
     """FF's heuristic: the size of a relaxed plan, and its helpful actions.
 
-    Helpful actions (Hoffmann & Nebel 2001): operators applicable in the state that add a fact the
-    relaxed plan needs at layer 1.
+    The relaxed plan is extracted backwards layer by layer: the facts needed at layer k are each
+    achieved by the first operator (in index order) firing at layer k-1 that adds them, and that
+    operator's preconditions become needs at the layers where they first appear. Helpful actions
+    (Hoffmann & Nebel 2001): operators applicable in the state that add a fact needed at layer 1.
     """
 
     name = "hff"
@@ -100,49 +83,30 @@ class FFHeuristic:
 
     def __call__(self, state: int) -> tuple[int, list[int]]:
         graph = self.graph
-        if state & graph.goal_mask == graph.goal_mask:
+        goal = graph.goal_mask
+        if state & goal == goal:
             return 0, []
         built = graph.layers(state)
         if built is None:
             return INF, []
-        level, supporter, applicable = built
-        pre = graph.pre
-        top = max(level[g] for g in graph.goals)
-        buckets: list[list[int]] = [[] for _ in range(top + 1)]
-        marked = bytearray(graph.n_facts)
-        for g in graph.goals:
-            if level[g] > 0 and not marked[g]:
-                marked[g] = 1
-                buckets[level[g]].append(g)
-        chosen = bytearray(len(pre))
-        achieved_at = [-1] * graph.n_facts  # layer at which a chosen operator already adds a fact
-        add = graph.add
+        new_facts, fired = built
+        top = len(fired)
+        need = [goal & facts for facts in new_facts]
         size = 0
-        for layer in range(top, 0, -1):
-            for fact in buckets[layer]:
-                if achieved_at[fact] == layer:
-                    continue
-                op = supporter[fact]
-                if chosen[op]:
-                    continue
-                chosen[op] = 1
-                size += 1
-                for a in add[op]:
-                    achieved_at[a] = layer
-                for p in pre[op]:
-                    lp = level[p]
-                    if lp > 0 and not marked[p]:
-                        marked[p] = 1
-                        buckets[lp].append(p)
-        first = buckets[1] if top >= 1 else []
-        if not first:
-            return size, []
-        wanted = 0
-        for fact in first:
-            wanted |= 1 << fact
-        add_mask = graph.task.add_mask
-        helpful = [op for op in applicable if add_mask[op] & wanted]
-        return size, helpful
+        for k in range(top, 0, -1):
+            todo = need[k]
+            if not todo:
+                continue
+            for _, pre, add in fired[k - 1]:
+                if add & todo:
+                    size += 1
+                    todo &= ~add
+                    for j in range(1, k):
+                        need[j] |= pre & new_facts[j]
+                    if not todo:
+                        break
+        wanted = need[1]
+        return size, [op for op, _, add in fired[0] if add & wanted]
 
 
 class MaxLevelHeuristic:
@@ -161,8 +125,7 @@ class MaxLevelHeuristic:
         built = graph.layers(state)
         if built is None:
             return INF, []
-        level = built[0]
-        return max(level[g] for g in graph.goals), []
+        return len(built[1]), []
 
 
 class BlindHeuristic:

@@ -8,7 +8,8 @@ valid but make long, unnatural demonstrations. This pass keeps the plan's non-wa
 re-derives the walks between them (one GotoLocation whenever the next action happens elsewhere),
 and improves greedily, first improvement first:
 
-- drop one action, or a pick-up and the next put-down of the same object (a pointless carry);
+- drop one action, or a pick-up and the next put-down of the same object (a pointless carry), or
+  a put-down and the next pick-up of the same object (a pointless put-down);
 - put something down at a place the plan stands at anyway (the knife back on the table);
 - move an action next to another action done at the same place.
 
@@ -140,17 +141,20 @@ class _Plans:
 def _candidates(plans: _Plans, actions: list[int]):
     """Changed action lists to try, in a fixed order."""
     n = len(actions)
-    schema, place = plans.schema, plans.place
+    place = plans.place
     for i in range(n):  # drop one action
         yield actions[:i] + actions[i + 1 :]
     alfred = [plans.alfred(op) for op in actions]
-    for i in range(n):  # drop a pointless carry
-        if alfred[i] == "PickupObject":
-            subject = plans.subject(actions[i])
-            for j in range(i + 1, n):
-                if alfred[j] == "PutObject" and plans.subject(actions[j]) == subject:
-                    yield actions[:i] + actions[i + 1 : j] + actions[j + 1 :]
-                    break
+    # Drop a pointless carry (pick X up ... put X down) or a pointless put-down (put X down ...
+    # pick X up again).
+    for first, second in (("PickupObject", "PutObject"), ("PutObject", "PickupObject")):
+        for i in range(n):
+            if alfred[i] == first:
+                subject = plans.subject(actions[i])
+                for j in range(i + 1, n):
+                    if alfred[j] == second and plans.subject(actions[j]) == subject:
+                        yield actions[:i] + actions[i + 1 : j] + actions[j + 1 :]
+                        break
     places = {place[op] for op in actions}
     for i in range(n):  # put down where the plan goes anyway
         if alfred[i] == "PutObject":

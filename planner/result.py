@@ -9,7 +9,8 @@ step; ALFRED's closing NoOp/End is the expander's to add.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from functools import lru_cache
+from typing import Any, Callable, Container, Sequence
 
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import action_parameters, action_readings
@@ -121,39 +122,58 @@ def read_steps(
     operators: Sequence[str],
     thor_id: Callable[[str], str] = names.object_id,
     pose: Callable[[str], list[float]] = names.pose_of_location,
-    states: Sequence[frozenset[tuple[str, tuple[str, ...]]]] | None = None,
+    states: Sequence[Container[tuple[str, tuple[str, ...]]]] | None = None,
 ) -> list[PlanStep]:
-    """ALFRED steps of a grounded PDDL plan; goal actions are dropped.
+    """ALFRED steps of a grounded PDDL plan (operators as planners print them); goal actions are
+    dropped.
 
     ``thor_id`` and ``pose`` map PDDL names back (defaults: un-escaping, grid poses); ``states``
-    (the state before each operator, as facts ``(predicate, args)`` from validation) tells which
+    (the state before each operator, as containers of facts ``(predicate, args)``) tells which
     objects are already sliced.
     """
-    readings = action_readings()
-    parameters = action_parameters()
+    return steps_of([split_operator(operator) for operator in operators], thor_id, pose, states)
+
+
+@lru_cache(maxsize=None)
+def _role_positions(action: str) -> tuple[str, tuple[tuple[str, int], ...]] | None:
+    """(ALFRED action name, (role, argument position) pairs) of a domain action; None for goal
+    actions. Read once per action from ``domains/actions.json`` and the domain's parameters."""
+    reading = action_readings().get(action)
+    if reading is None:
+        return None
+    parameters = action_parameters()[action]
+    return reading.alfred, tuple((role, parameters.index(var.lower())) for role, var in reading.roles.items())
+
+
+def steps_of(
+    operators: Sequence[tuple[str, Sequence[str]]],
+    thor_id: Callable[[str], str] = names.object_id,
+    pose: Callable[[str], list[float]] = names.pose_of_location,
+    states: Sequence[Container[tuple[str, tuple[str, ...]]]] | None = None,
+) -> list[PlanStep]:
+    """:func:`read_steps` for operators given as (action name in lower case, arguments)."""
     steps: list[PlanStep] = []
-    for index, operator in enumerate(operators):
-        action, args = split_operator(operator)
-        reading = readings.get(action)
-        if reading is None:
+    for index, (action, args) in enumerate(operators):
+        known = _role_positions(action)
+        if known is None:
             continue  # a goal action
-        bound = dict(zip(parameters[action], args))
-        role = {r: bound[var.lower()] for r, var in reading.roles.items()}
+        alfred, positions = known
+        role = {r: args[i] for r, i in positions}
         location = role.get("location", "")
         obj = role.get("object", "")
-        sliced = False
-        if obj and states is not None and index < len(states):
-            sliced = ("issliced", (obj,)) in states[index]
+        receptacle = role.get("receptacle", "")
+        tool = role.get("tool", "")
+        sliced = bool(obj and states is not None and index < len(states) and ("issliced", (obj,)) in states[index])
         steps.append(
             PlanStep(
-                action=reading.alfred,
+                action=alfred,
                 object_id=thor_id(obj) if obj else "",
-                receptacle_id=thor_id(role["receptacle"]) if role.get("receptacle") else "",
-                tool_id=thor_id(role["tool"]) if role.get("tool") else "",
+                receptacle_id=thor_id(receptacle) if receptacle else "",
+                tool_id=thor_id(tool) if tool else "",
                 location=tuple(pose(location)) if location else (),
                 location_name=names.alfred_location(location) if location else "",
                 sliced=sliced,
-                operator=operator,
+                operator="(" + " ".join((action, *args)) + ")",
             )
         )
     return steps

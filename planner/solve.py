@@ -16,9 +16,9 @@ from alfred_gen.planner.encode import EncodedProblem
 from alfred_gen.planner.grounding import GroundTask, ground_text
 from alfred_gen.planner.heuristic import HEURISTICS
 from alfred_gen.planner.postprocess import tidy_plan
-from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult, read_steps
+from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult, steps_of
 from alfred_gen.planner.search import SEARCHES, SearchTimeout
-from alfred_gen.planner.validate import validate_plan
+from alfred_gen.planner.validate import check_on_task
 
 #: Default time limit of one planner call, in seconds.
 DEFAULT_TIME_LIMIT = 30.0
@@ -34,8 +34,9 @@ def solve_task(
     started: float | None = None,
     tidy: bool = True,
 ) -> PlanResult:
-    """Search a grounded task, tidy the plan (:mod:`alfred_gen.planner.postprocess`), validate it
-    and read it as ALFRED steps."""
+    """Search a grounded task, tidy the plan (:mod:`alfred_gen.planner.postprocess`), check it on
+    the grounded task (:func:`~alfred_gen.planner.validate.check_on_task`) and read it as ALFRED
+    steps."""
     started = time.perf_counter() if started is None else started
     deadline = None if time_limit is None else started + time_limit
     if search not in SEARCHES:
@@ -56,7 +57,7 @@ def solve_task(
         return PlanResult(status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search)
     plan = tidy_plan(task, outcome.plan) if tidy else outcome.plan
     operators = [task.operator_name(op) for op in plan]
-    check = validate_plan(task.problem, operators)
+    check = check_on_task(task, plan)
     if not check.ok:
         return PlanResult(
             ERROR,
@@ -66,7 +67,8 @@ def solve_task(
             operators=operators,
             search=outcome.search,
         )
-    steps = read_steps(operators, thor_id, pose, check.states)
+    states = [task.state_view(state) for state in check.states]
+    steps = steps_of([(task.schema[op], task.args[op]) for op in plan], thor_id, pose, states)
     return PlanResult(
         SOLVED,
         plan=steps,

@@ -1,0 +1,104 @@
+"""Plan tidying (alfred_gen.planner.postprocess): raw search plans lose pointless detours, and what
+comes out is still a valid plan, checked by the independent validator."""
+
+from __future__ import annotations
+
+from alfred_gen.planner.domain import domain_text
+from alfred_gen.planner.grounding import GroundTask, ground_text
+from alfred_gen.planner.postprocess import tidy_plan
+from alfred_gen.planner.validate import check_on_task, validate_plan
+
+# An apple in a bowl on the counter (at l1) must end up on the table (at l2, with a shelf); the
+# agent starts at l0.
+PROBLEM = """
+(define (problem tidy)
+  (:domain alfred-household)
+  (:objects l0 l1 l2 - location
+            counter table shelf - fixed
+            apple - item
+            bowl - mover
+            c_apple c_table - class)
+  (:init (atLocation l0) (handEmpty)
+         (fixedAt counter l1) (fixedAt table l2) (fixedAt shelf l2)
+         (isOpen counter) (isOpen table) (isOpen shelf)
+         (canContain counter apple) (canContain table apple) (canContain shelf apple) (canContain bowl apple)
+         (inReceptacle apple bowl) (inReceptacle bowl counter) (isWhole apple)
+         (isType apple c_apple) (isType table c_table)
+         (task_pick_and_place_simple c_apple c_table))
+  (:goal (goalReached)))
+"""
+
+GOAL = "(goal_pick_and_place_simple apple table c_apple c_table)"
+
+
+def _task() -> GroundTask:
+    return ground_text(domain_text(), PROBLEM)
+
+
+def _ops(task: GroundTask, names: list[str]) -> list[int]:
+    index = {name: op for op, name in enumerate(task.operators)}
+    return [index[name] for name in names]
+
+
+def _names(task: GroundTask, plan: list[int]) -> list[str]:
+    return [task.operator_name(op) for op in plan]
+
+
+DIRECT = [
+    "(gotolocation l0 l1)",
+    "(pickupobjectfrommovable apple bowl counter l1)",
+    "(gotolocation l1 l2)",
+    "(putobject apple table l2)",
+    GOAL,
+]
+
+
+def test_a_pointless_put_down_and_pick_up_again_is_dropped() -> None:
+    task = _task()
+    raw = _ops(task, [
+        "(gotolocation l0 l1)",
+        "(pickupobjectfrommovable apple bowl counter l1)",
+        "(gotolocation l1 l2)",
+        "(putobject apple shelf l2)",
+        "(pickupobject apple shelf l2)",  # put down, picked up again: pointless
+        "(putobject apple table l2)",
+        GOAL,
+    ])
+    assert check_on_task(task, raw).ok
+    tidy = tidy_plan(task, raw)
+    assert _names(task, tidy) == DIRECT
+    assert validate_plan(task.problem, _names(task, tidy)).ok
+
+
+def test_a_pointless_carry_and_detour_are_dropped() -> None:
+    task = _task()
+    raw = _ops(task, [
+        "(gotolocation l0 l1)",
+        "(pickupobjectfrommovable apple bowl counter l1)",
+        "(putobjectinmovable apple bowl counter l1)",  # picked up and put back: pointless
+        "(pickupobjectfrommovable apple bowl counter l1)",
+        "(gotolocation l1 l0)",  # a detour
+        "(gotolocation l0 l2)",
+        "(putobject apple table l2)",
+        GOAL,
+    ])
+    assert check_on_task(task, raw).ok
+    tidy = tidy_plan(task, raw)
+    assert _names(task, tidy) == DIRECT
+    assert validate_plan(task.problem, _names(task, tidy)).ok
+
+
+def test_a_plan_with_nothing_to_tidy_is_kept() -> None:
+    task = _task()
+    direct = _ops(task, DIRECT)
+    assert tidy_plan(task, direct) == direct
+
+
+def test_the_task_check_reports_the_first_unmet_precondition_and_the_goal() -> None:
+    task = _task()
+    wrong = _ops(task, ["(gotolocation l0 l2)", "(pickupobjectfrommovable apple bowl counter l1)"])
+    check = check_on_task(task, wrong)
+    assert not check.ok and "step 2" in check.message and "(atlocation l1)" in check.message
+    short = check_on_task(task, _ops(task, DIRECT[:-1]))
+    assert not short.ok and "goal not reached" in short.message and "(goalreached)" in short.message
+    assert len(short.states) == len(DIRECT)  # the start state and one per step
