@@ -57,8 +57,10 @@ PUT_STEP = 0.05
 #: still count as free: THOR collides meshes, which fill less than their bounding boxes.
 PUT_OVERLAP = 0.25
 
-#: Openable types that THOR's rooms start open (released demos close a laptop before taking it).
-INITIALLY_OPEN = frozenset({"Laptop"})
+#: Openable types that THOR's rooms start open: released demos close a laptop before taking it,
+#: and close a cardboard box after putting a remote into it without ever opening it (no released
+#: demo opens a box before putting something in).
+INITIALLY_OPEN = frozenset({"Laptop", "Box"})
 
 def _r(value: float) -> float:
     """A metadata float: a plain Python float, never ``-0.0``.
@@ -74,6 +76,14 @@ def _r(value: float) -> float:
 def _xyz(v: Iterable[float]) -> dict[str, float]:
     x, y, z = v
     return {"x": _r(x), "y": _r(y), "z": _r(z)}
+
+
+def turn_horizontal(dx: float, dz: float, quarter_turns: int) -> tuple[float, float]:
+    """A horizontal vector turned by ``quarter_turns`` of THOR yaw (90 degrees takes +z to +x and
+    +x to -z): an object's local offsets in the world at its yaw."""
+    for _ in range(quarter_turns % 4):
+        dx, dz = dz, -dx
+    return dx, dz
 
 
 class WorldObject:
@@ -324,15 +334,17 @@ class World:
             self.touch(o)
 
     def set_rotation(self, obj: WorldObject, yaw: float) -> None:
-        """Rotate an object about y; a quarter turn swaps its box's x and z extents."""
-        old_quarter = round(obj.rotation[1] / 90.0) % 2
-        new_quarter = round(yaw / 90.0) % 2
+        """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
+        the origin turns with the box (a Box's origin off its middle stays on the same side of it)."""
+        turns = (round(yaw / 90.0) - round(obj.rotation[1] / 90.0)) % 4
         obj.rotation = (obj.rotation[0], float(yaw) % 360.0, obj.rotation[2])
-        if old_quarter != new_quarter:
-            sx, sy, sz = obj.size
-            obj.size = (sz, sy, sx)
+        if turns:
+            if turns % 2:
+                sx, sy, sz = obj.size
+                obj.size = (sz, sy, sx)
             ox, oy, oz = obj.offset
-            obj.offset = (oz, oy, ox)
+            ox, oz = turn_horizontal(ox, oz, turns)
+            obj.offset = (ox, oy, oz)
             self.sight_changed()
         self.touch(obj)
 
