@@ -8,7 +8,9 @@ ALFRED ships no geometry. What it does ship, per FloorPlan, is:
   (``scene.object_poses``), the agent's start, every step it walked (all of which THOR accepted),
   the ids of fixtures it used (faucets, lamps, microwaves), and, in its planner actions, which
   receptacle THOR reported each object in when it was picked up
-  (``coordinateReceptacleObjectId``).
+  (``coordinateReceptacleObjectId``); which loose objects the agent walked past (THOR let it
+  through, so they leave room for it); and, when a movable-receptacle task never picks up its
+  object, that the object lay in the receptacle from the start.
 
 :class:`SceneEvidence` gathers these facts per room, merges any number of trajectories, and
 round-trips through JSON (it is stored in the scene catalogue). It decides nothing about geometry;
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.sim import catalogue
-from alfred_gen.sim.scene import GRID_SIZE, format_object_id, grid_key
+from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
 
 #: Moves whose success in a released demo proves the end point reachable: heading offset, degrees.
 _MOVES = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
@@ -77,6 +79,60 @@ class SupportFact:
         return SupportFact(str(data[0]), tuple(data[1]), float(data[2]), str(data[3]), tuple(data[4]))  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class ContentFact:
+    """A loose object that lay inside a movable receptacle (a Box, a Bowl) at the start.
+
+    From a ``pick_and_place_with_movable_recep`` demo whose plan picks up the receptacle but never
+    the task's object, and whose goal THOR confirmed: the object was inside already. Of several
+    objects of that type, the one nearest to the receptacle's origin.
+    """
+
+    object_name: str
+    position: tuple[float, float, float]
+    yaw: float
+    container_name: str
+    container_at: tuple[float, float, float]
+    container_yaw: float
+
+    def to_list(self) -> list[Any]:
+        return [self.object_name, list(self.position), self.yaw, self.container_name, list(self.container_at),
+                self.container_yaw]
+
+    @staticmethod
+    def from_list(data: list[Any]) -> "ContentFact":
+        return ContentFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]
+                           str(data[3]), tuple(float(c) for c in data[4]), float(data[5]))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ClearanceFact:
+    """Points a demo walked through while a loose object lay near the floor at ``position``:
+    THOR's agent passed, so the object's box leaves them room (only points within
+    :data:`CLEARANCE_RANGE` are kept)."""
+
+    object_name: str
+    position: tuple[float, float, float]
+    yaw: float
+    points: tuple[tuple[float, float], ...]
+
+    def to_list(self) -> list[Any]:
+        return [self.object_name, list(self.position), self.yaw, [list(p) for p in self.points]]
+
+    @staticmethod
+    def from_list(data: list[Any]) -> "ClearanceFact":
+        return ClearanceFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]
+                             tuple((float(x), float(z)) for x, z in data[3]))
+
+
+#: Loose objects whose origin is this close to the floor may stand in the agent's way.
+NEAR_FLOOR = 0.5
+#: Walked points farther than this (horizontally) from an object say nothing about its box.
+CLEARANCE_RANGE = 0.8
+#: How far from a movable receptacle's origin an object it held may lie (horizontally, metres).
+CONTENT_RANGE = 0.5
+
+
 @dataclass
 class TrajectoryFacts:
     """The facts one released traj_data.json gives about its room."""
@@ -89,6 +145,8 @@ class TrajectoryFacts:
     supports: list[SupportFact]
     #: (static object id, [x, z, rotation, horizon]) the demo interacted with it from.
     interaction_poses: list[tuple[str, list[float]]] = field(default_factory=list)
+    contents: list[ContentFact] = field(default_factory=list)
+    clearances: list[ClearanceFact] = field(default_factory=list)
 
 
 def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
@@ -174,6 +232,64 @@ def _coordinate_position(value: Any) -> tuple[str, tuple[float, float, float]] |
     return value[0], (c[0], c[4], c[2])
 
 
+def _first_pickups(low_actions: list[Mapping[str, Any]]) -> dict[str, int]:
+    """Object id -> index of the first low action that picks it up."""
+    out: dict[str, int] = {}
+    for i, low in enumerate(low_actions):
+        api = low.get("api_action") or {}
+        if api.get("action") == "PickupObject" and isinstance(api.get("objectId"), str):
+            out.setdefault(api["objectId"], i)
+    return out
+
+
+def clearance_facts(scene: Mapping[str, Any], low_actions: list[Mapping[str, Any]],
+                    poses: list[tuple[str, tuple[float, float, float], float]]) -> list[ClearanceFact]:
+    """For every pickupable lying near the floor, the nearby points the agent walked through before
+    it first picked that object up."""
+    floor_y = float(scene["init_action"].get("y", 0.0)) - AGENT_Y
+    pickups = _first_pickups(low_actions)
+    out = []
+    for name, position, yaw in poses:
+        kind = type_of_name(name)
+        entry = catalogue.OBJECT_TYPES.get(kind)
+        if entry is None or not entry.pickupable or position[1] - floor_y > NEAR_FLOOR:
+            continue
+        until = pickups.get(format_object_id(kind, position), len(low_actions))
+        walked = dead_reckoning(scene, low_actions[:until])[0]
+        near = sorted({(x, z) for x, z in walked
+                       if abs(x - position[0]) <= CLEARANCE_RANGE and abs(z - position[2]) <= CLEARANCE_RANGE})
+        if near:
+            out.append(ClearanceFact(name, position, yaw, tuple(near)))
+    return out
+
+
+def content_facts(traj: Mapping[str, Any], start_ids: Mapping[str, tuple[str, tuple[float, float, float], float]],
+                  poses: list[tuple[str, tuple[float, float, float], float]]) -> list[ContentFact]:
+    """What a movable-receptacle demo proves lay inside its receptacle at the start (:class:`ContentFact`)."""
+    params = traj.get("pddl_params") or {}
+    target, mrecep = params.get("object_target"), params.get("mrecep_target")
+    if not (isinstance(target, str) and isinstance(mrecep, str) and target and mrecep) or params.get("object_sliced"):
+        return []
+    picked = []
+    for high in (traj.get("plan") or {}).get("high_pddl") or ():
+        action = high.get("planner_action") or {}
+        if action.get("action") == "PickupObject" and isinstance(action.get("objectId"), str):
+            picked.append(action["objectId"])
+    kinds = [catalogue.type_of_id(i) for i in picked]
+    if target in kinds or mrecep not in kinds:
+        return []
+    container = start_ids.get(picked[kinds.index(mrecep)])
+    if container is None:
+        return []
+    cname, (cx, cy, cz), cyaw = container
+    near = sorted((math.hypot(p[0] - cx, p[2] - cz), name, p, yaw) for name, p, yaw in poses
+                  if type_of_name(name) == target and -0.5 <= p[1] - cy <= 0.2)
+    if not near or near[0][0] > CONTENT_RANGE:
+        return []
+    _, name, position, yaw = near[0]
+    return [ContentFact(name, position, yaw, cname, (cx, cy, cz), cyaw)]
+
+
 def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
     """Everything a released trajectory says about its room (KeyError/TypeError if malformed)."""
     scene = traj["scene"]
@@ -220,6 +336,8 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         static_ids=sorted(static),
         supports=supports,
         interaction_poses=[(i, pose) for i, pose in interactions if is_static_id(i)],
+        contents=content_facts(traj, start_ids, poses),
+        clearances=clearance_facts(scene, low_actions, poses),
     )
 
 
@@ -239,6 +357,8 @@ class SceneEvidence:
     supports: list[SupportFact] = field(default_factory=list)
     #: static object id -> agent poses [x, z, rotation, horizon] a demo interacted with it from.
     used_from: dict[str, list[list[float]]] = field(default_factory=dict)
+    contents: list[ContentFact] = field(default_factory=list)
+    clearances: list[ClearanceFact] = field(default_factory=list)
     trajectories: int = 0
 
     @property
@@ -264,6 +384,12 @@ class SceneEvidence:
             poses = self.used_from.setdefault(object_id, [])
             if pose not in poses:
                 poses.append(pose)
+        for content in facts.contents:
+            if content not in self.contents:
+                self.contents.append(content)
+        for clearance in facts.clearances:
+            if clearance not in self.clearances:
+                self.clearances.append(clearance)
 
     def agent_y(self, default: float) -> float:
         """The agent's height in this room: the median over its trajectories' start teleports."""
@@ -285,6 +411,8 @@ class SceneEvidence:
             "static_ids": sorted(self.static_ids),
             "supports": [s.to_list() for s in self.supports],
             "used_from": {k: [list(p) for p in v] for k, v in sorted(self.used_from.items())},
+            "contents": [c.to_list() for c in self.contents],
+            "clearances": [c.to_list() for c in self.clearances],
             "trajectories": self.trajectories,
         }
 
@@ -303,6 +431,8 @@ class SceneEvidence:
         evidence.static_ids = set(data.get("static_ids", ()))
         evidence.supports = [SupportFact.from_list(s) for s in data.get("supports", ())]
         evidence.used_from = {k: [[float(c) for c in p] for p in v] for k, v in data.get("used_from", {}).items()}
+        evidence.contents = [ContentFact.from_list(c) for c in data.get("contents", ())]
+        evidence.clearances = [ClearanceFact.from_list(c) for c in data.get("clearances", ())]
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 

@@ -22,9 +22,11 @@ built for every fixture in four general steps, each a rule about THOR, none abou
    simulator's support rule: the receptacle grows to hold the object, and any other receptacle that
    would claim it shrinks away from it.
 
-Pickupable objects get their asset size (or the catalogue's), turned by their recorded yaw, with
-the box bottom at the recorded position (a Box's origin is at its middle).
+Pickupable objects get the catalogue's size, turned by their recorded yaw, with the box bottom at
+the recorded position, or below it as far as THOR's origin convention says; horizontally around the
+origin as the demos prove (:mod:`alfred_gen.scenes.alfred_loose`).
 """
+
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, SupportFact, id_position, type_of_name
+from alfred_gen.scenes.alfred_loose import loose_shifts, pickupable_box, pickupable_size
 from alfred_gen.scenes.thor_sizes import ThorSizes
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.scene import AGENT_Y, Box, Pose, SceneObject, format_object_id
@@ -48,48 +51,12 @@ SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTab
 SEATS = frozenset({"Sofa", "ArmChair", "Bed", "Chair", "Ottoman", "DogBed"})
 #: Openable parts of furniture and walls (not assets): stacked in columns and rows.
 BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
-#: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
-#: a fraction of the height. Measured in the released demos against thin objects lying on the same
-#: receptacle: mugs, bowls, plates, bottles, statues, clocks sit with their origin at their base
-#: (within 0.1 of their height), lettuces, potatoes, eggs, pillows and ladles at their middle
-#: (0.4-0.6), boxes at 0.65-0.9. Fruit, vegetables and bread share THOR's food models' convention.
-ORIGIN_HEIGHT = {
-    "Box": 0.7,
-    "Lettuce": 0.5, "Potato": 0.5, "Egg": 0.5, "Apple": 0.5, "Tomato": 0.5, "Bread": 0.5,
-    "Pillow": 0.5, "Ladle": 0.5,
-}
 #: Free space kept between a box and a reachable point's centre (THOR's agent is ~0.2 m in radius).
 AGENT_CLEARANCE = 0.1
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
 OVERHEAD = 1.0
 #: Minimum evidence count before a learnt per-type surface height is trusted.
 MIN_SAMPLES = 3
-
-
-def _quarter_turned(yaw: float) -> bool:
-    return round(yaw / 90.0) % 2 == 1
-
-
-def pickupable_size(kind: str, yaw: float = 0.0) -> tuple[float, float, float]:
-    """World-axis size of a pickupable object: the catalogue's, turned by its yaw.
-
-    Not the THOR asset database's: it describes THOR 4 assets, and small objects changed since
-    ALFRED's THOR 2.1 (with its sizes, three released demos walk into boxes lying on the floor).
-    """
-    sx, sy, sz = catalogue.object_type(kind).size
-    return (sz, sy, sx) if _quarter_turned(yaw) else (sx, sy, sz)
-
-
-def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[float, float, float],
-                   floor_y: float | None = None) -> Box:
-    """The box of a pickupable whose THOR origin is ``position``: at its base, or as high up as
-    :data:`ORIGIN_HEIGHT` says (a Box's 70% up, a lettuce's at its middle); never below the floor."""
-    x, y, z = position
-    sx, sy, sz = size
-    bottom = y - ORIGIN_HEIGHT.get(kind, 0.0) * sy
-    if floor_y is not None:
-        bottom = max(bottom, min(y, floor_y))
-    return Box((x - sx / 2, bottom, z - sz / 2), (x + sx / 2, bottom + sy, z + sz / 2))
 
 
 # --------------------------------------------------------------------------------------------
@@ -824,8 +791,10 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         target = resolve_support(fact, static_ids)
         if target is not None:
             facts.append((fact, target, _fact_box(fact, floor_y)))
+    shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
     resting_of = [(type_of_name(name), pickupable_box(type_of_name(name), position,
-                                                       pickupable_size(type_of_name(name), yaw), floor_y))
+                                                       pickupable_size(type_of_name(name), yaw), floor_y, yaw,
+                                                       shifts.get(name, (0.0, 0.0))))
                   for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
     resting = [box for _, box in resting_of]
     fit_surface_tops(blocks, facts)
@@ -847,9 +816,8 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
-        size = pickupable_size(kind, yaw)
-        objects.append(SceneObject(kind, position, pickupable_box(kind, position, size, floor_y), name=name,
-                                   rotation=(0.0, yaw, 0.0)))
+        box = pickupable_box(kind, position, pickupable_size(kind, yaw), floor_y, yaw, shifts.get(name, (0.0, 0.0)))
+        objects.append(SceneObject(kind, position, box, name=name, rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
     interaction_poses.update(missing_poses([b for b in ordered if b.object_id not in interaction_poses],
                                            ordered, reachable, agent_y))
