@@ -1,8 +1,10 @@
 """Delete-relaxation heuristics on integer-indexed tasks: FF's relaxed plan with helpful actions.
 
-A heuristic is a callable ``h(state) -> (value, helpful)``: ``value`` is an int (``INF`` when the
-goal is unreachable even ignoring deletes) and ``helpful`` the sorted operator indices worth trying
-first (FF's helpful actions; empty for heuristics that have none). States are ints used as bit sets.
+A heuristic is a callable ``h(state) -> (value, helpful, relaxed_plan)``: ``value`` is an int
+(``INF`` when the goal is unreachable even ignoring deletes), ``helpful`` the sorted operator
+indices worth trying first (FF's helpful actions) and ``relaxed_plan`` the operators of the relaxed
+plan, layer by layer (the search's lookahead tries them); both are empty for heuristics that have
+none. States are ints used as bit sets.
 
 The relaxed planning graph is kept as bit sets too: one int per layer holding the facts first
 reached there, and per layer the operators that fire (become applicable) there. An operator fires
@@ -20,7 +22,8 @@ from alfred_gen.planner.grounding import GroundTask
 
 INF = 1 << 30
 
-Heuristic = Callable[[int], tuple[int, list[int]]]
+Estimate = tuple[int, list[int], list[int]]  # (value, helpful operators, relaxed plan)
+Heuristic = Callable[[int], Estimate]
 
 Operator = tuple[int, int, int]  # (index, precondition mask, add mask)
 
@@ -81,32 +84,33 @@ class FFHeuristic:
     def __init__(self, task: GroundTask):
         self.graph = _RelaxedGraph(task)
 
-    def __call__(self, state: int) -> tuple[int, list[int]]:
+    def __call__(self, state: int) -> Estimate:
         graph = self.graph
         goal = graph.goal_mask
         if state & goal == goal:
-            return 0, []
+            return 0, [], []
         built = graph.layers(state)
         if built is None:
-            return INF, []
+            return INF, [], []
         new_facts, fired = built
         top = len(fired)
         need = [goal & facts for facts in new_facts]
-        size = 0
+        chosen: list[int] = []  # the relaxed plan, last layer first
         for k in range(top, 0, -1):
             todo = need[k]
             if not todo:
                 continue
-            for _, pre, add in fired[k - 1]:
+            for op, pre, add in fired[k - 1]:
                 if add & todo:
-                    size += 1
+                    chosen.append(op)
                     todo &= ~add
                     for j in range(1, k):
                         need[j] |= pre & new_facts[j]
                     if not todo:
                         break
         wanted = need[1]
-        return size, [op for op, _, add in fired[0] if add & wanted]
+        chosen.reverse()
+        return len(chosen), [op for op, _, add in fired[0] if add & wanted], chosen
 
 
 class MaxLevelHeuristic:
@@ -118,14 +122,14 @@ class MaxLevelHeuristic:
     def __init__(self, task: GroundTask):
         self.graph = _RelaxedGraph(task)
 
-    def __call__(self, state: int) -> tuple[int, list[int]]:
+    def __call__(self, state: int) -> Estimate:
         graph = self.graph
         if state & graph.goal_mask == graph.goal_mask:
-            return 0, []
+            return 0, [], []
         built = graph.layers(state)
         if built is None:
-            return INF, []
-        return len(built[1]), []
+            return INF, [], []
+        return len(built[1]), [], []
 
 
 class BlindHeuristic:
@@ -138,8 +142,8 @@ class BlindHeuristic:
         for g in task.goals:
             self.goal_mask |= 1 << g
 
-    def __call__(self, state: int) -> tuple[int, list[int]]:
-        return (0 if state & self.goal_mask == self.goal_mask else 1), []
+    def __call__(self, state: int) -> Estimate:
+        return (0 if state & self.goal_mask == self.goal_mask else 1), [], []
 
 
 #: Heuristics by name, as pyperplan's registry.

@@ -132,3 +132,11 @@ def _grid_pose(name: str, grid: float) -> tuple[float, ...]:
 def pose_of_location(name: str, grid: float = 0.25) -> list[float]:
     """The grid pose a location name stands for (exact for on-grid poses)."""
     return list(_grid_pose(name, grid))
+
+
+def clear_caches() -> None:
+    """Forget the memoized names. The caches pay off when one process plans many tasks in the same
+    scenes; a benchmark that solves one problem several times clears them before each run, so that
+    every run costs what a new problem costs."""
+    for memoized in (escape, unescape, alfred_location, _grid_pose):
+        memoized.cache_clear()

@@ -153,6 +153,14 @@ def steps_of(
 ) -> list[PlanStep]:
     """:func:`read_steps` for operators given as (action name in lower case, arguments)."""
     steps: list[PlanStep] = []
+    ids: dict[str, str] = {"": ""}  # PDDL name -> THOR id: an object recurs in several steps
+
+    def thor(name: str) -> str:
+        found = ids.get(name)
+        if found is None:
+            found = ids[name] = thor_id(name)
+        return found
+
     for index, (action, args) in enumerate(operators):
         known = _role_positions(action)
         if known is None:
@@ -167,9 +175,9 @@ def steps_of(
         steps.append(
             PlanStep(
                 action=alfred,
-                object_id=thor_id(obj) if obj else "",
-                receptacle_id=thor_id(receptacle) if receptacle else "",
-                tool_id=thor_id(tool) if tool else "",
+                object_id=thor(obj),
+                receptacle_id=thor(receptacle),
+                tool_id=thor(tool),
                 location=tuple(pose(location)) if location else (),
                 location_name=names.alfred_location(location) if location else "",
                 sliced=sliced,

@@ -4,6 +4,12 @@ A search is a function ``search(task, heuristic, deadline) -> SearchOutcome``. `
 is FF's strategy: enforced hill-climbing with breadth-first plateau escape over helpful actions,
 and, if that gets stuck, greedy best-first search with preferred operators from the start.
 
+Enforced hill-climbing first tries a lookahead, as YAHSP does (Vidal 2004): it executes the
+relaxed plan's operators, in layer order, as long as one of them applies, and jumps to the state
+reached if that state is better. On these tasks the relaxed plan is often nearly a real plan (walk,
+pick up, walk, put), so one evaluation replaces several breadth-first steps: the median task
+needs half the heuristic evaluations.
+
 Determinism: states are ints, successors are tried in operator index order (operators are sorted
 by name), and ties in the open lists break by insertion counter, so a problem gives the same plan
 whatever PYTHONHASHSEED is.
@@ -18,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from alfred_gen.planner.grounding import GroundTask
-from alfred_gen.planner.heuristic import INF, Heuristic
+from alfred_gen.planner.heuristic import INF, Estimate, Heuristic
 
 #: How many heuristic evaluations between two looks at the clock.
 _CLOCK_EVERY = 32
@@ -50,7 +56,7 @@ class _Counter:
         self.evaluated = 0
         self.expanded = 0
 
-    def __call__(self, state: int) -> tuple[int, list[int]]:
+    def __call__(self, state: int) -> Estimate:
         self.evaluated += 1
         if self.deadline is not None and self.evaluated % _CLOCK_EVERY == 1 and time.perf_counter() > self.deadline:
             raise SearchTimeout()
@@ -68,18 +74,47 @@ def _successors(task: GroundTask, state: int, ops: list[int] | None = None):
             yield op, (state & ~del_mask[op]) | add_mask[op]
 
 
+def _lookahead(task: GroundTask, state: int, relaxed_plan: list[int]) -> tuple[int, list[int]]:
+    """Execute the relaxed plan's operators from ``state``, each time the first one (in layer order)
+    that applies, until none does; the state reached and the operators executed."""
+    pre_mask, add_mask, del_mask = task.pre_mask, task.add_mask, task.del_mask
+    pending = list(relaxed_plan)
+    executed: list[int] = []
+    progress = True
+    while progress:
+        progress = False
+        for i, op in enumerate(pending):
+            pre = pre_mask[op]
+            if state & pre == pre:
+                state = (state & ~del_mask[op]) | add_mask[op]
+                executed.append(op)
+                del pending[i]
+                progress = True
+                break
+    return state, executed
+
+
 def enforced_hill_climbing(task: GroundTask, heuristic: Heuristic, deadline: float | None = None) -> SearchOutcome:
-    """FF's enforced hill-climbing: from the current state, breadth-first over helpful actions until
-    a state with a strictly better heuristic value; commit to it; repeat until the goal."""
+    """FF's enforced hill-climbing: from the current state, first the relaxed plan lookahead, then
+    breadth-first over helpful actions until a state with a strictly better heuristic value; commit
+    to it; repeat until the goal."""
     evaluate = _Counter(heuristic, deadline)
     state = task.init
-    h, helpful = evaluate(state)
+    h, helpful, relaxed_plan = evaluate(state)
     plan: list[int] = []
     outcome = SearchOutcome(None, search="ehc")
     if h >= INF:
         outcome.exhausted = True  # the goal is unreachable even ignoring deletes
         return outcome
     while h > 0:
+        if len(relaxed_plan) > 1:  # a single step is the breadth-first search's first try anyway
+            ahead, executed = _lookahead(task, state, relaxed_plan)
+            if len(executed) > 1:
+                h_ahead, helpful_ahead, relaxed_ahead = evaluate(ahead)
+                if h_ahead < h:
+                    plan.extend(executed)
+                    state, h, helpful, relaxed_plan = ahead, h_ahead, helpful_ahead, relaxed_ahead
+                    continue
         parents: dict[int, tuple[int, int]] = {state: (-1, -1)}
         queue = deque([(state, helpful)])
         found = None
@@ -90,9 +125,9 @@ def enforced_hill_climbing(task: GroundTask, heuristic: Heuristic, deadline: flo
                 if succ in parents:
                     continue
                 parents[succ] = (current, op)
-                h_succ, helpful_succ = evaluate(succ)
+                h_succ, helpful_succ, relaxed_succ = evaluate(succ)
                 if h_succ < h:
-                    found = (succ, h_succ, helpful_succ)
+                    found = (succ, h_succ, helpful_succ, relaxed_succ)
                     break
                 if h_succ < INF:
                     queue.append((succ, helpful_succ))
@@ -100,7 +135,7 @@ def enforced_hill_climbing(task: GroundTask, heuristic: Heuristic, deadline: flo
             outcome.expanded, outcome.evaluated = evaluate.expanded, evaluate.evaluated
             outcome.notes.append(f"enforced hill-climbing stuck at h={h}")
             return outcome
-        succ, h, helpful = found
+        succ, h, helpful, relaxed_plan = found
         path = []
         walk = succ
         while walk != state:
@@ -122,7 +157,7 @@ def greedy_best_first(task: GroundTask, heuristic: Heuristic, deadline: float | 
     """
     evaluate = _Counter(heuristic, deadline)
     init = task.init
-    h0, helpful0 = evaluate(init)
+    h0, helpful0, _ = evaluate(init)
     outcome = SearchOutcome(None, search="gbfs")
     if h0 >= INF:
         outcome.exhausted = True
@@ -150,7 +185,7 @@ def greedy_best_first(task: GroundTask, heuristic: Heuristic, deadline: float | 
             if succ in parents:
                 continue
             parents[succ] = (state, op)
-            h, succ_helpful = evaluate(succ)
+            h, succ_helpful, _ = evaluate(succ)
             if h >= INF:
                 continue
             if h == 0:
