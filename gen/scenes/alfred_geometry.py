@@ -27,7 +27,6 @@ the recorded position, or below it as far as THOR's origin convention says; hori
 origin as the demos prove (:mod:`alfred_gen.scenes.alfred_loose`).
 """
 
-
 from __future__ import annotations
 
 import statistics
