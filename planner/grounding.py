@@ -271,7 +271,9 @@ def bits(state: int) -> list[int]:
 
 
 Ref = Any  # an int (parameter index) or a str (a constant)
-Getter = Callable[[tuple[str, ...]], tuple[str, ...]]  # parameter values -> an atom's arguments
+# Parameter values -> an atom's key: its only argument for a predicate of arity one, else the tuple
+# of its arguments (see ``_atom_key``).
+KeyOf = Callable[[tuple[str, ...]], Any]
 
 
 @dataclass
@@ -280,10 +282,10 @@ class _Schema:
     params: list[str]
     param_types: list[list[str]]
     static: list[tuple[str, list[Ref]]]
-    # The non-static preconditions, add and delete effects, as (predicate, arguments getter).
-    pre: list[tuple[str, Getter]]
-    add: list[tuple[str, Getter]]
-    delete: list[tuple[str, Getter]]
+    # The non-static preconditions, add and delete effects, as (predicate, key getter).
+    pre: list[tuple[str, KeyOf]]
+    add: list[tuple[str, KeyOf]]
+    delete: list[tuple[str, KeyOf]]
     # The binding plan, fixed per schema: parameters in binding order; at each depth the static
     # atoms whose last variable is bound there, as (predicate, position of that variable, the
     # other arguments); atoms checked only once everything is bound (repeated or no variables);
@@ -328,20 +330,26 @@ class _Schema:
             self.checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
 
 
-def _arguments_getter(refs: list[Ref]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
-    """A function from parameter values to one atom's arguments (``refs``: a parameter index, an
-    int, or a constant, a str, per argument). Atoms over parameters only, the usual case, use
+def _key_getter(refs: list[Ref]) -> KeyOf:
+    """A function from parameter values to one atom's key (``refs``: a parameter index, an int, or
+    a constant, a str, per argument). Atoms over parameters only, the usual case, use
     ``operator.itemgetter``, the fastest way to pick items of a tuple."""
-    if refs and all(isinstance(r, int) for r in refs):
-        if len(refs) > 1:
-            return itemgetter(*refs)
+    if len(refs) == 1:
         (only,) = refs
-        return lambda values: (values[only],)
+        return itemgetter(only) if isinstance(only, int) else lambda values: only
+    if refs and all(isinstance(r, int) for r in refs):
+        return itemgetter(*refs)
     return lambda values: tuple([values[r] if isinstance(r, int) else r for r in refs])
 
 
-def _atoms(predicates, position: dict[str, int]) -> list[tuple[str, Getter]]:
-    return [(p.name, _arguments_getter(_refs(p, position))) for p in predicates]
+def _atom_key(args: tuple[str, ...]) -> Any:
+    """How a ground atom is looked up among its predicate's atoms: by its only argument for a
+    predicate of arity one (no tuple to build and hash), else by its argument tuple."""
+    return args[0] if len(args) == 1 else args
+
+
+def _atoms(predicates, position: dict[str, int]) -> list[tuple[str, KeyOf]]:
+    return [(p.name, _key_getter(_refs(p, position))) for p in predicates]
 
 
 def _refs(predicate, position: dict[str, int]) -> list[Ref]:
@@ -516,9 +524,10 @@ def ground(problem: Problem) -> GroundTask:
     index = _StaticIndex(init_facts, statics)
     type_map = _type_map(problem)
 
-    # Intern facts as ints while grounding (dict insertion order numbers them); each operator
-    # becomes three bit sets over those numbers.
-    number: dict[Fact, int] = {}
+    # Number facts while grounding, in the order they are met: ``number[pred][key]`` (see
+    # ``_atom_key``); each operator becomes three bit sets over those numbers.
+    number: dict[str, dict[Any, int]] = {pred: {} for pred in problem.domain.predicates}
+    fact_keys: list[Fact] = []
     op_keys: list[tuple[str, tuple[str, ...]]] = []
     op_masks: list[tuple[int, int, int]] = []
     for schema in schemas:
@@ -527,11 +536,13 @@ def ground(problem: Problem) -> GroundTask:
             masks = [0, 0, 0]
             for slot, atoms in enumerate((pre_atoms, add_atoms, del_atoms)):
                 mask = 0
-                for pred, arguments in atoms:
-                    key = (pred, arguments(values))
-                    fact = number.get(key)
+                for pred, key_of in atoms:
+                    key = key_of(values)
+                    known = number[pred]
+                    fact = known.get(key)
                     if fact is None:
-                        fact = number[key] = len(number)
+                        fact = known[key] = len(fact_keys)
+                        fact_keys.append((pred, key if key.__class__ is tuple else (key,)))
                     mask |= 1 << fact
                 masks[slot] = mask
             pre, add, delete = masks
@@ -541,14 +552,24 @@ def ground(problem: Problem) -> GroundTask:
                 continue  # a no-op, e.g. GotoLocation from a location to itself
             op_keys.append((name, values))
             op_masks.append((pre, add, delete))
+
+    def fact_number(fact: Fact) -> int:
+        pred, args = fact
+        known = number[pred]
+        key = _atom_key(args)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = len(fact_keys)
+            fact_keys.append(fact)
+        return found
+
     init = goal_mask = 0
     for fact in init_facts:
         if fact[0] not in statics:
-            init |= 1 << number.setdefault(fact, len(number))
-    goal_ids = []
-    for fact in goal_facts:
-        goal_ids.append(number.setdefault(fact, len(number)))
-        goal_mask |= 1 << goal_ids[-1]
+            init |= 1 << fact_number(fact)
+    goal_ids = [fact_number(fact) for fact in goal_facts]
+    for fact in goal_ids:
+        goal_mask |= 1 << fact
 
     # Forward relaxed reachability: sweep the operators until no new fact appears; an operator
     # that never becomes applicable is dropped. No backward relevance analysis (pyperplan's): on
@@ -579,7 +600,7 @@ def ground(problem: Problem) -> GroundTask:
     kept = sorted(alive, key=op_keys.__getitem__)
     return GroundTask(
         name=problem.name,
-        fact_keys=list(number),
+        fact_keys=fact_keys,
         init=init & mentioned,
         goals=sorted(goal_ids),
         schema=[op_keys[op][0] for op in kept],
