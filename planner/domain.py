@@ -100,3 +100,14 @@ def action_parameters() -> dict[str, tuple[str, ...]]:
         tokens = match.group(2).split()
         params[match.group(1).lower()] = tuple(t.lower() for t in tokens if t.startswith("?"))
     return params
+
+
+@lru_cache(maxsize=None)
+def role_positions(action: str) -> tuple[str, dict[str, int]] | None:
+    """(ALFRED action name, role -> argument position) of a domain action (lower case); None for
+    goal actions. Read once per action from ``domains/actions.json`` and the domain's parameters."""
+    reading = action_readings().get(action)
+    if reading is None:
+        return None
+    parameters = action_parameters()[action]
+    return reading.alfred, {role: parameters.index(var.lower()) for role, var in reading.roles.items()}

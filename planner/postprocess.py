@@ -22,7 +22,7 @@ makes it deterministic.
 
 from __future__ import annotations
 
-from alfred_gen.planner.domain import action_parameters, action_readings
+from alfred_gen.planner.domain import role_positions
 from alfred_gen.planner.grounding import GroundTask
 
 _MAX_ROUNDS = 30
@@ -65,6 +65,7 @@ class _Plans:
         self.schema = task.schema
         self._keys: dict[int, tuple[str, ...]] = {}
         self._groups: dict[tuple[str, ...], list[int]] = {}
+        self._sorted: set[str] = set()  # schemas whose operators are in their groups
 
     def key(self, op: int) -> tuple[str, ...]:
         """What must stay the same when an action is replaced: the action, its object and tool
@@ -72,19 +73,19 @@ class _Plans:
         key = self._keys.get(op)
         if key is None:
             schema = self.task.schema[op]
-            reading = action_readings().get(schema)
-            if reading is None:
+            roles = role_positions(schema)
+            if roles is None:
                 key = (schema,)
             else:
-                bound = dict(zip(action_parameters().get(schema, ()), self.task.args[op]))
-                key = (schema, bound.get(reading.roles.get("object", ""), ""), bound.get(reading.roles.get("tool", ""), ""))
+                args, where = self.task.args[op], roles[1]
+                key = (schema, args[where["object"]] if "object" in where else "", args[where["tool"]] if "tool" in where else "")
             self._keys[op] = key
         return key
 
     def alfred(self, op: int) -> str:
         """ALFRED's name of an action ("" for goal actions)."""
-        reading = action_readings().get(self.task.schema[op])
-        return reading.alfred if reading is not None else ""
+        roles = role_positions(self.task.schema[op])
+        return roles[0] if roles is not None else ""
 
     def subject(self, op: int) -> str:
         """The object an action acts on ("" for goal actions)."""
@@ -92,10 +93,16 @@ class _Plans:
         return key[1] if len(key) > 1 else ""
 
     def group(self, key: tuple[str, ...]) -> list[int]:
-        """Every operator with this key, in index order."""
+        """Every operator with this key, in index order. The operators of a schema are sorted into
+        their groups all at once, the first time one of them is asked for."""
         group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = [op for op in self.by_schema.get(key[0], ()) if self.key(op) == key]
+            schema = key[0]
+            if schema not in self._sorted:
+                self._sorted.add(schema)
+                for op in self.by_schema.get(schema, ()):
+                    self._groups.setdefault(self.key(op), []).append(op)
+            group = self._groups.setdefault(key, [])
         return group
 
     def run(self, actions: list[int], limit: int = 1 << 30) -> tuple[list[int], list[int]] | None:

@@ -9,11 +9,10 @@ step; ALFRED's closing NoOp/End is the expander's to add.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Container, Sequence
 
 from alfred_gen.planner import names
-from alfred_gen.planner.domain import action_parameters, action_readings
+from alfred_gen.planner.domain import role_positions
 
 #: PlanResult.status values.
 SOLVED = "solved"
@@ -134,17 +133,6 @@ def read_steps(
     return steps_of([split_operator(operator) for operator in operators], thor_id, pose, states)
 
 
-@lru_cache(maxsize=None)
-def _role_positions(action: str) -> tuple[str, tuple[tuple[str, int], ...]] | None:
-    """(ALFRED action name, (role, argument position) pairs) of a domain action; None for goal
-    actions. Read once per action from ``domains/actions.json`` and the domain's parameters."""
-    reading = action_readings().get(action)
-    if reading is None:
-        return None
-    parameters = action_parameters()[action]
-    return reading.alfred, tuple((role, parameters.index(var.lower())) for role, var in reading.roles.items())
-
-
 def steps_of(
     operators: Sequence[tuple[str, Sequence[str]]],
     thor_id: Callable[[str], str] = names.object_id,
@@ -162,11 +150,11 @@ def steps_of(
         return found
 
     for index, (action, args) in enumerate(operators):
-        known = _role_positions(action)
+        known = role_positions(action)
         if known is None:
             continue  # a goal action
         alfred, positions = known
-        role = {r: args[i] for r, i in positions}
+        role = {r: args[i] for r, i in positions.items()}
         location = role.get("location", "")
         obj = role.get("object", "")
         receptacle = role.get("receptacle", "")
