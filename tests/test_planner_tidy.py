@@ -44,6 +44,13 @@ def _names(task: GroundTask, plan: list[int]) -> list[str]:
     return [task.operator_name(op) for op in plan]
 
 
+def _assert_tidied_to_direct(task: GroundTask, raw: list[int]) -> None:
+    assert check_on_task(task, raw).ok
+    tidy = tidy_plan(task, raw)
+    assert _names(task, tidy) == DIRECT
+    assert validate_plan(task.problem, _names(task, tidy)).ok
+
+
 DIRECT = [
     "(gotolocation l0 l1)",
     "(pickupobjectfrommovable apple bowl counter l1)",
@@ -64,10 +71,7 @@ def test_a_pointless_put_down_and_pick_up_again_is_dropped() -> None:
         "(putobject apple table l2)",
         GOAL,
     ])
-    assert check_on_task(task, raw).ok
-    tidy = tidy_plan(task, raw)
-    assert _names(task, tidy) == DIRECT
-    assert validate_plan(task.problem, _names(task, tidy)).ok
+    _assert_tidied_to_direct(task, raw)
 
 
 def test_a_pointless_carry_and_detour_are_dropped() -> None:
@@ -82,10 +86,7 @@ def test_a_pointless_carry_and_detour_are_dropped() -> None:
         "(putobject apple table l2)",
         GOAL,
     ])
-    assert check_on_task(task, raw).ok
-    tidy = tidy_plan(task, raw)
-    assert _names(task, tidy) == DIRECT
-    assert validate_plan(task.problem, _names(task, tidy)).ok
+    _assert_tidied_to_direct(task, raw)
 
 
 def test_a_plan_with_nothing_to_tidy_is_kept() -> None:

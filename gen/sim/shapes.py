@@ -375,14 +375,17 @@ def _box_container(f: _Local, is_open: bool) -> list[Part]:
 BOTTLE_SHOULDER, BOTTLE_NECK = 0.62, 0.4
 
 
+def _narrow_top(f: _Local, split: float, width: float, lower: Tone, upper: Tone) -> list[Part]:
+    """A full-width lower part up to ``split`` (fraction of the height) and, above it, a part
+    ``width`` as wide and deep, centred."""
+    a = (1.0 - width) / 2.0
+    return [(f.part(0, 1, 0, split, 0, 1), lower), (f.part(a, 1 - a, split, 1, a, 1 - a), upper)]
+
+
 def _bottle(f: _Local) -> list[Part]:
     """A body and a narrower neck: THOR's rays pass beside a bottle's neck and pump, so a slice
     or a card lying behind its upper part is still seen (a full box would hide it)."""
-    a = (1.0 - BOTTLE_NECK) / 2.0
-    return [
-        (f.part(0, 1, 0, BOTTLE_SHOULDER, 0, 1), BODY),
-        (f.part(a, 1 - a, BOTTLE_SHOULDER, 1, a, 1 - a), DARKER),
-    ]
+    return _narrow_top(f, BOTTLE_SHOULDER, BOTTLE_NECK, BODY, DARKER)
 
 
 #: Height of a statue's plinth (fraction of its height) and width of the figure on it (fraction
@@ -394,11 +397,7 @@ def _statue(f: _Local) -> list[Part]:
     """A plinth and a narrower figure. THOR's statues (a dog, a hand, a waving figure, a towel on
     a stand) fill little of their bounding box and THOR sees past them along its rays; a full box
     hides a card or a pencil lying beside one from where released demos pick it up."""
-    a = (1.0 - STATUE_FIGURE) / 2.0
-    return [
-        (f.part(0, 1, 0, STATUE_PLINTH, 0, 1), DARKER),
-        (f.part(a, 1 - a, STATUE_PLINTH, 1, a, 1 - a), BODY),
-    ]
+    return _narrow_top(f, STATUE_PLINTH, STATUE_FIGURE, DARKER, BODY)
 
 
 #: Fraction of a coffee machine's height taken by the base its cup stands on, and by its head.
