@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from pyperplan.pddl.parser import Parser
 from pyperplan.pddl.pddl import Domain, Predicate, Problem
@@ -282,10 +282,8 @@ class _Schema:
     params: list[str]
     param_types: list[list[str]]
     static: list[tuple[str, list[Ref]]]
-    # The non-static preconditions, add and delete effects, as (predicate, key getter).
-    pre: list[tuple[str, KeyOf]]
-    add: list[tuple[str, KeyOf]]
-    delete: list[tuple[str, KeyOf]]
+    # The non-static preconditions, add and delete effects, as (PRE/ADD/DEL, predicate, arguments).
+    fluent: list[tuple[int, str, list[Ref]]]
     # The binding plan, fixed per schema: parameters in binding order; at each depth the static
     # atoms whose last variable is bound there, as (predicate, position of that variable, the
     # other arguments); atoms checked only once everything is bound (repeated or no variables);
@@ -294,6 +292,12 @@ class _Schema:
     checks: list[list[tuple[str, int, list[Ref]]]] = field(default_factory=list)
     leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)
     occurs: list[list[tuple[str, int]]] = field(default_factory=list)
+    # The fluent atoms by the depth at which their last variable is bound, as (PRE/ADD/DEL,
+    # predicate, key getter over the values bound so far): each is numbered once per binding of
+    # its own variables, not once per operator. Atoms without variables: (PRE/ADD/DEL, predicate,
+    # key).
+    atoms_at: list[list[tuple[int, str, KeyOf]]] = field(default_factory=list)
+    constant_atoms: list[tuple[int, str, Any]] = field(default_factory=list)
 
     def plan_binding(self) -> None:
         """Bind first the parameters most static atoms constrain (each then narrows the next)."""
@@ -328,12 +332,20 @@ class _Schema:
             last = max(variables, key=lambda r: depth_of[r])
             pos = refs.index(last)
             self.checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
+        self.atoms_at = [[] for _ in range(n)]
+        self.constant_atoms = []
+        for kind, pred, refs in self.fluent:
+            variables = [r for r in refs if isinstance(r, int)]
+            if variables:
+                self.atoms_at[max(depth_of[r] for r in variables)].append((kind, pred, _key_getter(refs)))
+            else:
+                self.constant_atoms.append((kind, pred, _atom_key(tuple(refs))))
 
 
 def _key_getter(refs: list[Ref]) -> KeyOf:
     """A function from parameter values to one atom's key (``refs``: a parameter index, an int, or
     a constant, a str, per argument). Atoms over parameters only, the usual case, use
-    ``operator.itemgetter``, the fastest way to pick items of a tuple."""
+    ``operator.itemgetter``, the fastest way to pick items of a sequence."""
     if len(refs) == 1:
         (only,) = refs
         return itemgetter(only) if isinstance(only, int) else lambda values: only
@@ -348,8 +360,7 @@ def _atom_key(args: tuple[str, ...]) -> Any:
     return args[0] if len(args) == 1 else args
 
 
-def _atoms(predicates, position: dict[str, int]) -> list[tuple[str, KeyOf]]:
-    return [(p.name, _key_getter(_refs(p, position))) for p in predicates]
+PRE, ADD, DEL = 0, 1, 2  # which part of an operator a fluent atom is
 
 
 def _refs(predicate, position: dict[str, int]) -> list[Ref]:
@@ -380,9 +391,11 @@ def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
                 params=params,
                 param_types=[[t.name for t in types] for _, types in action.signature],
                 static=[(p.name, _refs(p, position)) for p in action.precondition if p.name in statics],
-                pre=_atoms([p for p in action.precondition if p.name not in statics], position),
-                add=_atoms(sorted(action.effect.addlist, key=str), position),
-                delete=_atoms(sorted(action.effect.dellist, key=str), position),
+                fluent=[(kind, p.name, _refs(p, position)) for kind, atoms in (
+                    (PRE, [p for p in action.precondition if p.name not in statics]),
+                    (ADD, sorted(action.effect.addlist, key=str)),
+                    (DEL, sorted(action.effect.dellist, key=str)),
+                ) for p in atoms],
             )
         )
     for schema in schemas:
@@ -435,18 +448,43 @@ class _StaticIndex:
 _EMPTY: set[str] = set()
 
 
-def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticIndex) -> list[tuple[str, ...]]:
-    """The parameter value tuples satisfying the schema's static preconditions.
+class _Facts:
+    """Ground facts numbered in the order they are met: ``number[pred][key]`` (see ``_atom_key``),
+    and each fact as (predicate, args) by its number in ``keys``."""
+
+    def __init__(self, predicates: Iterable[str]):
+        self.number: dict[str, dict[Any, int]] = {pred: {} for pred in predicates}
+        self.keys: list[Fact] = []
+
+    def number_of(self, pred: str, key: Any) -> int:
+        known = self.number[pred]
+        found = known.get(key)
+        if found is None:
+            found = known[key] = len(self.keys)
+            self.keys.append((pred, key if key.__class__ is tuple else (key,)))
+        return found
+
+
+def _ground_schema(
+    schema: _Schema,
+    type_map: dict[str, set[str]],
+    index: _StaticIndex,
+    facts: _Facts,
+    operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]],
+) -> None:
+    """Append the schema's operators, as ((name, parameter values), pre, add, del bit sets), for
+    every binding that satisfies its static preconditions.
 
     Parameters are bound in the schema's binding order. A static atom is checked at the depth where
     its last variable is bound, by drawing that variable's candidates from the static facts
-    matching the atom's other (already bound) arguments. Candidates are tried in sorted order, so
-    the result's order is the same on every run.
+    matching the atom's other (already bound) arguments. A fluent atom is numbered at the depth
+    where its last variable is bound, into the bit sets handed down. Candidates are tried in sorted
+    order, so facts and operators come out in the same order on every run.
     """
     tuples = index.tuples
     for pred, _ in schema.static:
         if pred not in tuples:
-            return []  # a static precondition no fact satisfies, e.g. another task's goal guard
+            return  # a static precondition no fact satisfies, e.g. another task's goal guard
     n = len(schema.params)
     domains: list[set[str]] = []
     lookup = index.values
@@ -460,17 +498,30 @@ def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticI
         for pred, pos in schema.occurs[param]:
             values = values & lookup(pred, pos, None)
         if not values:
-            return []
+            return
         domains.append(values)
-    order, checks, leaf_checks = schema.order, schema.checks, schema.leaf_checks
+    start = [0, 0, 0]
+    for kind, pred, key in schema.constant_atoms:
+        start[kind] |= 1 << facts.number_of(pred, key)
+    name, order, leaf_checks, atoms_at = schema.name, schema.order, schema.leaf_checks, schema.atoms_at
     values_now: list[str] = [""] * n
-    results: list[tuple[str, ...]] = []
     holds = index.holds
-
+    number, keys = facts.number, facts.keys
     table = index.table
-    depth_checks = [[(table[(pred, pos)], others) for pred, pos, others in level] for level in checks]
+    depth_checks = [[(table[(pred, pos)], others) for pred, pos, others in level] for level in schema.checks]
 
-    def search(depth: int) -> None:
+    def emit(masks: list[int]) -> None:
+        if leaf_checks and not all(
+            holds(pred, tuple([values_now[r] if r.__class__ is int else r for r in refs])) for pred, refs in leaf_checks
+        ):
+            return
+        pre, add, delete = masks
+        delete &= ~add  # added and deleted: stays true (STRIPS), as pyperplan
+        add &= ~pre  # adding what must already hold changes nothing
+        if add or delete:  # else a no-op, e.g. GotoLocation from a location to itself
+            operators.append(((name, tuple(values_now)), pre, add, delete))
+
+    def search(depth: int, masks: list[int]) -> None:
         slot = order[depth]
         candidates = domains[slot]
         for projection, others in depth_checks[depth]:
@@ -479,21 +530,27 @@ def _instantiate(schema: _Schema, type_map: dict[str, set[str]], index: _StaticI
             if not candidates:
                 return
         last = depth == n - 1
+        atoms = atoms_at[depth]
         for value in sorted(candidates):
             values_now[slot] = value
-            if not last:
-                search(depth + 1)
-            elif not leaf_checks or all(
-                holds(pred, tuple([values_now[r] if r.__class__ is int else r for r in refs])) for pred, refs in leaf_checks
-            ):
-                results.append(tuple(values_now))
+            here = masks[:]
+            for kind, pred, key_of in atoms:
+                key = key_of(values_now)
+                known = number[pred]
+                fact = known.get(key)
+                if fact is None:
+                    fact = known[key] = len(keys)
+                    keys.append((pred, key if key.__class__ is tuple else (key,)))
+                here[kind] |= 1 << fact
+            if last:
+                emit(here)
+            else:
+                search(depth + 1, here)
 
     if n == 0:
-        if all(holds(pred, tuple(refs)) for pred, refs in leaf_checks):
-            results.append(())
+        emit(start)
     else:
-        search(0)
-    return results
+        search(0, start)
 
 
 def _type_map(problem: Problem) -> dict[str, set[str]]:
@@ -524,50 +581,15 @@ def ground(problem: Problem) -> GroundTask:
     index = _StaticIndex(init_facts, statics)
     type_map = _type_map(problem)
 
-    # Number facts while grounding, in the order they are met: ``number[pred][key]`` (see
-    # ``_atom_key``); each operator becomes three bit sets over those numbers.
-    number: dict[str, dict[Any, int]] = {pred: {} for pred in problem.domain.predicates}
-    fact_keys: list[Fact] = []
-    op_keys: list[tuple[str, tuple[str, ...]]] = []
-    op_masks: list[tuple[int, int, int]] = []
+    facts = _Facts(problem.domain.predicates)
+    operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
     for schema in schemas:
-        name, pre_atoms, add_atoms, del_atoms = schema.name, schema.pre, schema.add, schema.delete
-        for values in _instantiate(schema, type_map, index):
-            masks = [0, 0, 0]
-            for slot, atoms in enumerate((pre_atoms, add_atoms, del_atoms)):
-                mask = 0
-                for pred, key_of in atoms:
-                    key = key_of(values)
-                    known = number[pred]
-                    fact = known.get(key)
-                    if fact is None:
-                        fact = known[key] = len(fact_keys)
-                        fact_keys.append((pred, key if key.__class__ is tuple else (key,)))
-                    mask |= 1 << fact
-                masks[slot] = mask
-            pre, add, delete = masks
-            delete &= ~add  # added and deleted: stays true (STRIPS), as pyperplan
-            add &= ~pre  # adding what must already hold changes nothing
-            if not add and not delete:
-                continue  # a no-op, e.g. GotoLocation from a location to itself
-            op_keys.append((name, values))
-            op_masks.append((pre, add, delete))
-
-    def fact_number(fact: Fact) -> int:
-        pred, args = fact
-        known = number[pred]
-        key = _atom_key(args)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = len(fact_keys)
-            fact_keys.append(fact)
-        return found
-
+        _ground_schema(schema, type_map, index, facts, operators)
     init = goal_mask = 0
-    for fact in init_facts:
-        if fact[0] not in statics:
-            init |= 1 << fact_number(fact)
-    goal_ids = [fact_number(fact) for fact in goal_facts]
+    for pred, args in init_facts:
+        if pred not in statics:
+            init |= 1 << facts.number_of(pred, _atom_key(args))
+    goal_ids = [facts.number_of(pred, _atom_key(args)) for pred, args in goal_facts]
     for fact in goal_ids:
         goal_mask |= 1 << fact
 
@@ -576,38 +598,37 @@ def ground(problem: Problem) -> GroundTask:
     # the benchmark problems it removed under 0.5% of the operators and cost as much as the
     # forward pass.
     reached = init
-    waiting = list(range(len(op_keys)))
-    alive: list[int] = []
+    waiting = operators
+    alive: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
     while True:
         grown = reached
         later = []
-        for op in waiting:
-            pre = op_masks[op][0]
+        for operator in waiting:
+            pre = operator[1]
             if reached & pre == pre:
-                alive.append(op)
-                grown |= op_masks[op][1]
+                alive.append(operator)
+                grown |= operator[2]
             else:
-                later.append(op)
+                later.append(operator)
         if grown == reached:
             break
         reached, waiting = grown, later
 
     # Facts no operator mentions are dropped from the initial state.
     mentioned = goal_mask
-    for op in alive:
-        pre, add, delete = op_masks[op]
+    for _, pre, add, delete in alive:
         mentioned |= pre | add | delete
-    kept = sorted(alive, key=op_keys.__getitem__)
+    alive.sort(key=itemgetter(0))  # by name, then arguments
     return GroundTask(
         name=problem.name,
-        fact_keys=fact_keys,
+        fact_keys=facts.keys,
         init=init & mentioned,
         goals=sorted(goal_ids),
-        schema=[op_keys[op][0] for op in kept],
-        args=[op_keys[op][1] for op in kept],
-        pre_mask=[op_masks[op][0] for op in kept],
-        add_mask=[op_masks[op][1] for op in kept],
-        del_mask=[op_masks[op][2] for op in kept],
+        schema=[operator[0][0] for operator in alive],
+        args=[operator[0][1] for operator in alive],
+        pre_mask=[operator[1] for operator in alive],
+        add_mask=[operator[2] for operator in alive],
+        del_mask=[operator[3] for operator in alive],
         problem=problem,
     )
 
