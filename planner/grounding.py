@@ -138,21 +138,24 @@ def _read_strips_problem(domain: Domain, text: str) -> Problem | None:
         return None
     known = dict(domain.constants or {})
     known.update(objects)
-    predicates = domain.predicates
-    arity = {name: len(p.signature) for name, p in predicates.items()}
+    arity = _arities(domain)
     facts = []
     for group in (init, goal):
-        converted = []
-        for atom in group:
-            if not isinstance(atom, list) or not atom or arity.get(atom[0]) != len(atom) - 1:
-                return None
-            args = tuple(atom[1:])
-            for a in args:
-                if a not in known:
-                    return None
-            converted.append((atom[0], args))
+        if not all(atom.__class__ is list and atom and atom[0].__class__ is str for atom in group):
+            return None
+        converted = [(atom[0], tuple(atom[1:])) for atom in group]
+        if any(arity.get(pred) != len(args) for pred, args in converted):
+            return None  # an unknown predicate, a wrong number of arguments
+        if not known.keys() >= {a for _, args in converted for a in args}:
+            return None  # an undeclared object, or a nested expression
         facts.append(converted)
     return _StripsProblem(head[1], domain, objects, known, facts[0], facts[1])
+
+
+@lru_cache(maxsize=8)
+def _arities(domain: Domain) -> dict[str, int]:
+    """Predicate name -> number of arguments, once per (cached) domain."""
+    return {name: len(p.signature) for name, p in domain.predicates.items()}
 
 
 class _StripsProblem(Problem):

@@ -125,12 +125,19 @@ def alfred_location(name: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _grid_pose(name: str, grid: float) -> tuple[float, ...]:
-    fields = [int(f"-{f[1:]}" if f.startswith("m") else f) for f in name.split("_")[1:5]]
-    return (fields[0] * grid, fields[1] * grid, fields[2] * 90, fields[3])
+    fields = name.split("_")
+    if len(fields) < 5 or fields[0] != "loc":
+        raise ValueError(f"not a location name: {name!r}")
+    try:
+        x, z, quarter, horizon = (int(f"-{f[1:]}" if f.startswith("m") else f) for f in fields[1:5])
+    except ValueError:
+        raise ValueError(f"not a location name: {name!r}") from None
+    return (x * grid, z * grid, quarter * 90, horizon)
 
 
 def pose_of_location(name: str, grid: float = 0.25) -> list[float]:
-    """The grid pose a location name stands for (exact for on-grid poses)."""
+    """The grid pose a location name stands for (exact for on-grid poses); ValueError for a name
+    :func:`location_name` never makes."""
     return list(_grid_pose(name, grid))
 
 

@@ -8,6 +8,7 @@ the result is then an ``error`` (a bug in the planner, reported with the reason)
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Callable
 
@@ -68,10 +69,15 @@ def solve_task(
             search=outcome.search,
         )
     states = [task.state_view(state) for state in check.states]
-    steps = steps_of([(task.schema[op], task.args[op]) for op in plan], thor_id, pose, states)
+    reason = ""
+    try:
+        steps = steps_of([(task.schema[op], task.args[op]) for op in plan], thor_id, pose, states)
+    except ValueError as error:  # a problem written by hand or by another tool
+        steps, reason = [], f"no ALFRED steps: the plan's names are not alfred-gen's ({error})"
     return PlanResult(
         SOLVED,
         plan=steps,
+        reason=reason,
         expanded=outcome.expanded,
         time=time.perf_counter() - started,
         operators=operators,
@@ -95,6 +101,47 @@ def solve_pddl(
     except Exception as error:  # pyperplan raises plain exceptions on bad PDDL
         return PlanResult(ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started)
     return solve_task(task, time_limit, search, heuristic, thor_id, pose, started)
+
+
+def solve_files(
+    domain_file: str | os.PathLike[str],
+    problem_file: str | os.PathLike[str],
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    search: str = "ff",
+    heuristic: str = "hff",
+) -> PlanResult:
+    """Plan for a PDDL domain file and problem file (end to end: read, parse, ground, search).
+
+    Many problems share one domain file: its text is read again only when the file changes (its
+    size, modification time or inode), as the generator keeps one domain text for all its
+    problems; the parsed domain is cached by that text (:func:`~alfred_gen.planner.grounding.parse_domain`).
+    """
+    started = time.perf_counter()
+    try:
+        domain_text = _domain_text(os.fspath(domain_file))
+        with open(problem_file, encoding="utf-8") as file:
+            problem_text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        return PlanResult(ERROR, reason=f"cannot read the problem: {error}", time=time.perf_counter() - started)
+    result = solve_pddl(domain_text, problem_text, time_limit, search, heuristic)
+    result.time = time.perf_counter() - started
+    return result
+
+
+_DOMAIN_TEXTS: dict[str, tuple[tuple[int, int, int], str]] = {}
+
+
+def _domain_text(path: str) -> str:
+    """The text of a domain file, read again only when its size, mtime or inode changed."""
+    stat = os.stat(path)
+    signature = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    cached = _DOMAIN_TEXTS.get(path)
+    if cached is not None and cached[0] == signature:
+        return cached[1]
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    _DOMAIN_TEXTS[path] = (signature, text)
+    return text
 
 
 def solve(

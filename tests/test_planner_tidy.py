@@ -6,6 +6,7 @@ from __future__ import annotations
 from alfred_gen.planner.domain import domain_text
 from alfred_gen.planner.grounding import GroundTask, ground_text
 from alfred_gen.planner.postprocess import tidy_plan
+from alfred_gen.planner.solve import solve_files
 from alfred_gen.planner.validate import check_on_task, validate_plan
 
 # An apple in a bowl on the counter (at l1) must end up on the table (at l2, with a shelf); the
@@ -103,3 +104,23 @@ def test_the_task_check_reports_the_first_unmet_precondition_and_the_goal() -> N
     short = check_on_task(task, _ops(task, DIRECT[:-1]))
     assert not short.ok and "goal not reached" in short.message and "(goalreached)" in short.message
     assert len(short.states) == len(DIRECT)  # the start state and one per step
+
+
+def test_solve_files_reads_a_changed_domain_again(tmp_path) -> None:
+    """The domain file is kept between problems, but a changed file is read again."""
+    domain = tmp_path / "domain.pddl"
+    problem = tmp_path / "problem.pddl"
+    domain.write_text(domain_text())
+    problem.write_text(PROBLEM)
+    first = solve_files(domain, problem)
+    assert first.solved and first.operators[-1] == GOAL
+    # Names written by hand are not alfred-gen's: the plan stands, without ALFRED steps.
+    assert first.plan == [] and "not alfred-gen's" in first.reason
+    # The same domain without its PickupObjectFromMovable action: the apple stays in the bowl.
+    start = domain_text().index("(:action PickupObjectFromMovable")
+    end = domain_text().index("(:action", start + 1)
+    domain.write_text(domain_text()[:start] + domain_text()[end:])
+    again = solve_files(domain, problem)
+    assert again.status == "unsolvable"
+    missing = solve_files(domain, tmp_path / "missing.pddl")
+    assert missing.status == "error" and "missing.pddl" in missing.reason
