@@ -81,20 +81,23 @@ def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[
     return Box((cx - sx / 2, bottom, cz - sz / 2), (cx + sx / 2, bottom + sy, cz + sz / 2))
 
 
-def _box_at(kind: str, position: tuple[float, float, float], yaw: float, floor_y: float, shift: Shift) -> Box:
+def loose_box(kind: str, position: tuple[float, float, float], yaw: float, floor_y: float,
+              shift: Shift = (0.0, 0.0)) -> Box:
+    """The box of a loose object of type ``kind`` at a recorded pose (origin ``position``, ``yaw``):
+    the catalogue's size turned by the yaw, placed by :func:`pickupable_box`."""
     return pickupable_box(kind, position, pickupable_size(kind, yaw), floor_y, yaw, shift)
 
 
 def _holds(container: ContentFact, floor_y: float, shift: Shift) -> bool:
     kind = type_of_name(container.container_name)
-    box = _box_at(kind, container.container_at, container.container_yaw, floor_y, shift)
+    box = loose_box(kind, container.container_at, container.container_yaw, floor_y, shift)
     inner = type_of_name(container.object_name)
-    c = _box_at(inner, container.position, container.yaw, floor_y, (0.0, 0.0)).center
+    c = loose_box(inner, container.position, container.yaw, floor_y).center
     return all(box.lo[a] + CONTENT_MARGIN <= c[a] <= box.hi[a] - CONTENT_MARGIN for a in (0, 2))
 
 
 def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
-    box = _box_at(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
+    box = loose_box(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
     reach = AGENT_RADIUS + CLEARANCE_MARGIN
     return all(px <= box.lo[0] - reach or px >= box.hi[0] + reach or pz <= box.lo[2] - reach or pz >= box.hi[2] + reach
                for px, pz in fact.points)
@@ -103,7 +106,7 @@ def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
 def _blocks_agent(fact: ClearanceFact, floor_y: float) -> bool:
     """Whether the simulator would count the object as an obstacle (tall enough, on the floor)."""
     kind = type_of_name(fact.object_name)
-    box = _box_at(kind, fact.position, fact.yaw, floor_y, (0.0, 0.0))
+    box = loose_box(kind, fact.position, fact.yaw, floor_y)
     return box.size[1] >= BLOCKING_HEIGHT and box.lo[1] < floor_y + FLOOR_CONTACT
 
 
