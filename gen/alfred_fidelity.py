@@ -27,7 +27,7 @@ from typing import Any
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import catalogue_store
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, trajectory_facts
-from alfred_gen.scenes.alfred_geometry import SurfaceStats
+from alfred_gen.scenes.alfred_surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred_import import (
     AlfredSources,
     build_scene,

@@ -15,7 +15,8 @@ import pytest
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import catalogue_store
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, dead_reckoning, trajectory_facts
-from alfred_gen.scenes.alfred_geometry import Block, basins_reach_counters
+from alfred_gen.scenes.alfred_built_ins import basins_reach_counters
+from alfred_gen.scenes.alfred_fixture_block import Block
 from alfred_gen.scenes.alfred_import import (
     build_scene,
     complete_for_start_state,

@@ -32,8 +32,9 @@ from typing import Any
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import catalogue_store
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
-from alfred_gen.scenes.alfred_geometry import RoomGeometry, SurfaceStats, room_geometry
+from alfred_gen.scenes.alfred_geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred_loose import pickupable_box, pickupable_size
+from alfred_gen.scenes.alfred_surface_stats import SurfaceStats
 from alfred_gen.scenes.thor_sizes import ThorSizes
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.scene import AGENT_Y, Box, Scene, SceneObject, format_object_id, grid_key, room_type_of
