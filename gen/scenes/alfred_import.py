@@ -33,7 +33,7 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import catalogue_store
 from alfred_gen.scenes.alfred_evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
 from alfred_gen.scenes.alfred_geometry import RoomGeometry, room_geometry
-from alfred_gen.scenes.alfred_loose import pickupable_box, pickupable_size
+from alfred_gen.scenes.alfred_loose import loose_box
 from alfred_gen.scenes.alfred_surface_stats import SurfaceStats
 from alfred_gen.scenes.thor_sizes import ThorSizes
 from alfred_gen.sim import catalogue
@@ -253,8 +253,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         if name in names or kind not in catalogue.OBJECT_TYPES:
             continue
         names.add(name)
-        size = pickupable_size(kind, yaw)
-        added.append(SceneObject(kind, position, pickupable_box(kind, position, size, scene.floor_y), name=name,
+        added.append(SceneObject(kind, position, loose_box(kind, position, yaw, scene.floor_y), name=name,
                                  rotation=(0.0, yaw, 0.0)))
     reachable = list(scene.reachable)
     init = scene_block.get("init_action") or {}
