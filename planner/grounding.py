@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from pyperplan.pddl.parser import Parser
 from pyperplan.pddl.pddl import Domain, Predicate, Problem
@@ -576,6 +576,27 @@ def _mask(facts: list[int]) -> int:
     return m
 
 
+Sweepable = TypeVar("Sweepable", bound=tuple)
+
+
+def relaxed_step(reached: int, waiting: list[Sweepable]) -> tuple[int, list[Sweepable], list[Sweepable]]:
+    """One step of relaxed exploration (deletes ignored): of the operators ``waiting`` (tuples with
+    the precondition bit set at [1] and the add bit set at [2]), those applicable in ``reached``
+    and the others, in their order, and ``reached`` grown by what the applicable ones add. Used by
+    grounding (which operators can ever apply) and by the relaxed planning graph."""
+    grown = reached
+    now: list[Sweepable] = []
+    later: list[Sweepable] = []
+    for operator in waiting:
+        pre = operator[1]
+        if reached & pre == pre:
+            now.append(operator)
+            grown |= operator[2]
+        else:
+            later.append(operator)
+    return grown, now, later
+
+
 def ground(problem: Problem) -> GroundTask:
     """Ground a parsed problem: statics compiled away, unreachable operators pruned, facts
     numbered in a canonical order and operators sorted by name."""
@@ -604,18 +625,11 @@ def ground(problem: Problem) -> GroundTask:
     waiting = operators
     alive: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
     while True:
-        grown = reached
-        later = []
-        for operator in waiting:
-            pre = operator[1]
-            if reached & pre == pre:
-                alive.append(operator)
-                grown |= operator[2]
-            else:
-                later.append(operator)
+        grown, now, waiting = relaxed_step(reached, waiting)
+        alive.extend(now)
         if grown == reached:
             break
-        reached, waiting = grown, later
+        reached = grown
 
     # Facts no operator mentions are dropped from the initial state.
     mentioned = goal_mask

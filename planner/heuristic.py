@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from alfred_gen.planner.grounding import GroundTask
+from alfred_gen.planner.grounding import GroundTask, relaxed_step
 
 INF = 1 << 30
 
@@ -51,22 +51,12 @@ class _RelaxedGraph:
         fired: list[list[Operator]] = []
         waiting = self.operators
         while reached & goal != goal:
-            grown = reached
-            now: list[Operator] = []
-            later: list[Operator] = []
-            for operator in waiting:
-                pre = operator[1]
-                if reached & pre == pre:
-                    now.append(operator)
-                    grown |= operator[2]
-                else:
-                    later.append(operator)
+            grown, now, waiting = relaxed_step(reached, waiting)
             if grown == reached:
                 return None
             fired.append(now)
             new_facts.append(grown & ~reached)
             reached = grown
-            waiting = later
         return new_facts, fired
 
 
