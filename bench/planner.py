@@ -15,21 +15,21 @@ same files:
   lama-first domain problem`` as a subprocess (translate + search), timed by wall clock.
 
 In-process times are taken as a generator would run the planner: one long-running process per
-planner goes through all problems, best of ``--repeat`` runs each (the machine is shared). Because
+planner goes through all problems, best of ``--repeat`` runs each, and the two planners take turns
+for ``--rounds`` rounds, keeping each problem's best (the machine is shared). Because
 Fast Downward can only be run as a process, the script also times, per problem, a fresh process of
 ours and of pyperplan (interpreter start, imports, one solve) and prints those rows too; the Fast
 Downward ratio is printed both ways. The script ends with the two lines
 ``ratio_vs_pyperplan: X`` and ``ratio_vs_fast_downward: Y`` (median end-to-end time, theirs
 divided by ours, ours in-process).
 
-    python bench/planner.py [--scenes-per-room 15] [--tasks-per-scene 2] [--repeat 3] [--keep DIR]
+    python bench/planner.py [--scenes-per-room 15] [--tasks-per-scene 2] [--repeat 5] [--rounds 2] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import statistics
@@ -44,7 +44,7 @@ from alfred_gen.planner.solve import solve
 from alfred_gen.planning import scene_state
 from alfred_gen.sim import catalogue
 from alfred_gen.sim.scene import hash_str, room_type_of
-from alfred_gen.tasks import TaskSpec, get_task_type, make_task, task_types
+from alfred_gen.tasks import TaskSpec, make_task, task_types
 
 ROOM_SCENES = {
     "kitchen": range(1, 31),
@@ -211,6 +211,13 @@ def _warm(script: str, domain: Path, problems: list[str], repeat: int, scratch: 
     return results
 
 
+def _best(earlier: list[dict], latest: list[dict]) -> list[dict]:
+    """Per problem, the faster of two timings of the same planner."""
+    if not earlier:
+        return latest
+    return [a if a["time"] <= b["time"] else b for a, b in zip(earlier, latest)]
+
+
 def _cold(script: str, domain: Path, problem: str, scratch: Path) -> float | None:
     """Wall time of a fresh process that imports the planner and solves one problem once."""
     listing = scratch / "one.json"
@@ -266,6 +273,8 @@ def main() -> None:
     parser.add_argument("--scenes-per-room", type=int, default=15)
     parser.add_argument("--tasks-per-scene", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5, help="in-process runs per problem (best is kept)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="in-process rounds, ours and pyperplan in turn (best per problem is kept)")
     parser.add_argument("--keep", type=Path, help="write the PDDL files here and keep them")
     args = parser.parse_args()
 
@@ -292,10 +301,14 @@ def main() -> None:
     pyperplan_script = _PYPERPLAN_WORKER
     workdir = Path(tempfile.mkdtemp(prefix="alfred-bench-run-"))
     files = [p["problem"] for p in problems]
-    print("timing ours in-process ...", flush=True)
-    ours_warm = _warm(ours_script, domain, files, args.repeat, workdir)
-    print("timing pyperplan in-process ...", flush=True)
-    stock_warm = _warm(pyperplan_script, domain, files, args.repeat, workdir)
+    ours_warm: list[dict] = []
+    stock_warm: list[dict] = []
+    for round_ in range(1, args.rounds + 1):
+        # Rounds alternate the two planners, so a drift in the machine's speed during the run
+        # (it is shared) falls on both; per problem the best time over the rounds is kept.
+        print(f"timing in-process, round {round_}/{args.rounds}: ours, then pyperplan ...", flush=True)
+        ours_warm = _best(ours_warm, _warm(ours_script, domain, files, args.repeat, workdir))
+        stock_warm = _best(stock_warm, _warm(pyperplan_script, domain, files, args.repeat, workdir))
     print("timing one process per problem (ours, pyperplan, fast downward) ...", flush=True)
     rows = []
     for i, problem in enumerate(problems):
