@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Container, Iterable, Mapping, Sequence
 
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import domain_text
@@ -292,21 +292,9 @@ def encode_problem(
     # Drop what cannot be reached: fixed things without a pose, items whose container chain does not
     # end in a located fixed thing within two levels (an item in a mover in a fixed receptacle).
     def reachable(oid: str) -> bool:
-        thing = relevant[oid]
-        if thing.kind == "fixed":
+        if relevant[oid].kind == "fixed":
             return oid in location_of
-        if oid in held:
-            return True
-        parent = containers.get(oid)
-        if parent is None or parent not in relevant:
-            return False
-        holder = relevant[parent]
-        if holder.kind == "fixed":
-            return parent in location_of
-        if holder.kind == "mover" and thing.kind == "item":
-            grand = containers.get(parent)
-            return grand is not None and grand in location_of and parent not in held
-        return False
+        return oid in held or _located(oid, relevant, containers, location_of, held)
 
     kept = {oid: t for oid, t in relevant.items() if reachable(oid)}
     for oid in relevant:
@@ -334,19 +322,20 @@ def encode_problem(
     )
 
 
-def _located(oid: str, relevant: Mapping[str, _Thing], containers: Mapping[str, str], poses: Mapping[str, Pose],
+def _located(oid: str, relevant: Mapping[str, _Thing], containers: Mapping[str, str], placed: Container[str],
              held: Sequence[str]) -> bool:
-    """Whether a pickupable is reachable through receptacles with poses: its fixed receptacle has
-    one, or it lies in a (not held) movable receptacle whose fixed receptacle has one."""
+    """Whether a pickupable is reachable through placed receptacles (``placed``: those with a pose,
+    or with a location): its fixed receptacle is placed, or it lies in a (not held) movable
+    receptacle whose fixed receptacle is."""
     parent = containers.get(oid)
     if parent is None or parent not in relevant:
         return False
     holder = relevant[parent]
     if holder.kind == "fixed":
-        return parent in poses
+        return parent in placed
     grand = containers.get(parent)
     return (holder.kind == "mover" and relevant[oid].kind == "item" and parent not in held
-            and grand is not None and grand in relevant and relevant[grand].kind == "fixed" and grand in poses)
+            and grand is not None and grand in relevant and relevant[grand].kind == "fixed" and grand in placed)
 
 
 def _placeable_types(thing: _Thing, sliced_target: bool) -> list[str]:
