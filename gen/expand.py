@@ -382,8 +382,9 @@ class Expander:
 
     def _appliance_cycle(
         self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any], toggle: bool
-    ) -> tuple[str, list[LowAction]]:
-        """Put the held object into a closed appliance (and run it), then take it out again."""
+    ) -> Expanded:
+        """HeatObject and CoolObject: put the held object into a closed appliance (and run it),
+        then take it out again."""
         held = self._held(step, metadata)
         appliance = step.receptacle_id
         state = _objects(metadata).get(appliance)
@@ -407,27 +408,19 @@ class Expander:
             pickup_action(high_idx, held),
             close_action(high_idx, appliance),
         ]
-        return held, low
+        planner = {
+            "action": step.action,
+            "coordinateReceptacleObjectId": self._receptacle_coordinate(appliance),
+            "forceVisible": True,
+            "objectId": appliance,
+        }
+        return Expanded(_high(high_idx, planner, step.action, [word_of(held)]), low)
 
     def _expand_HeatObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
-        held, low = self._appliance_cycle(step, high_idx, metadata, toggle=True)
-        planner = {
-            "action": "HeatObject",
-            "coordinateReceptacleObjectId": self._receptacle_coordinate(step.receptacle_id),
-            "forceVisible": True,
-            "objectId": step.receptacle_id,
-        }
-        return Expanded(_high(high_idx, planner, "HeatObject", [word_of(held)]), low)
+        return self._appliance_cycle(step, high_idx, metadata, toggle=True)
 
     def _expand_CoolObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
-        held, low = self._appliance_cycle(step, high_idx, metadata, toggle=False)
-        planner = {
-            "action": "CoolObject",
-            "coordinateReceptacleObjectId": self._receptacle_coordinate(step.receptacle_id),
-            "forceVisible": True,
-            "objectId": step.receptacle_id,
-        }
-        return Expanded(_high(high_idx, planner, "CoolObject", [word_of(held)]), low)
+        return self._appliance_cycle(step, high_idx, metadata, toggle=False)
 
     def _expand_CleanObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
         held = self._held(step, metadata)
