@@ -67,15 +67,8 @@ domain_file, list_file, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
 problems = json.load(open(list_file))
 """
 
-_OURS_WORKER = _WORKER_HEAD + r"""
-from alfred_gen.planner import names
-from alfred_gen.planner.solve import solve_files
-
-def run(problem_file):
-    names.clear_caches()  # each run costs what a new problem costs
-    result = solve_files(domain_file, problem_file, time_limit=%(limit)s)
-    return (len(result.operators) - 1 if result.solved else None), result.status
-""" + r"""
+# ... and ends with this loop over the problems, each worker having defined ``run(problem_file)``.
+_WORKER_LOOP = r"""
 for problem_file in (problems if repeat else problems[:1]):
     times = []
     for _ in range(max(repeat, 1)):
@@ -84,6 +77,16 @@ for problem_file in (problems if repeat else problems[:1]):
         times.append(time.perf_counter() - start)
     print(json.dumps({"time": min(times), "length": length, "status": status}), flush=True)
 """
+
+_OURS_WORKER = _WORKER_HEAD + r"""
+from alfred_gen.planner import names
+from alfred_gen.planner.solve import solve_files
+
+def run(problem_file):
+    names.clear_caches()  # each run costs what a new problem costs
+    result = solve_files(domain_file, problem_file, time_limit=%(limit)s)
+    return (len(result.operators) - 1 if result.solved else None), result.status
+""" + _WORKER_LOOP
 
 _PYPERPLAN_WORKER = _WORKER_HEAD + r"""
 from pyperplan.planner import search_plan
@@ -93,15 +96,7 @@ from pyperplan.heuristics.relaxation import hFFHeuristic
 def run(problem_file):
     plan = search_plan(domain_file, problem_file, greedy_best_first_search, hFFHeuristic)
     return (len(plan) - 1 if plan is not None else None), ("solved" if plan is not None else "unsolvable")
-
-for problem_file in (problems if repeat else problems[:1]):
-    times = []
-    for _ in range(max(repeat, 1)):
-        start = time.perf_counter()
-        length, status = run(problem_file)
-        times.append(time.perf_counter() - start)
-    print(json.dumps({"time": min(times), "length": length, "status": status}), flush=True)
-"""
+""" + _WORKER_LOOP
 
 
 # --------------------------------------------------------------------------------------------
