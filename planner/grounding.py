@@ -236,6 +236,11 @@ class GroundTask:
         return [self.facts[i] for i in bits(state)]
 
     @cached_property
+    def goal_mask(self) -> int:
+        """The goal facts as a bit set."""
+        return _mask(self.goals)
+
+    @cached_property
     def fact_index(self) -> dict[Fact, int]:
         """Fact (predicate, args) -> its index."""
         return {key: i for i, key in enumerate(self.fact_keys)}
@@ -537,7 +542,7 @@ def _ground_schema(
         for value in sorted(candidates):
             values_now[slot] = value
             here = masks[:]
-            for kind, pred, key_of in atoms:
+            for kind, pred, key_of in atoms:  # facts.number_of, inlined: the innermost loop
                 key = key_of(values_now)
                 known = number[pred]
                 fact = known.get(key)
@@ -609,13 +614,11 @@ def ground(problem: Problem) -> GroundTask:
     operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
     for schema in schemas:
         _ground_schema(schema, type_map, index, facts, operators)
-    init = goal_mask = 0
+    init = 0
     for pred, args in init_facts:
         if pred not in statics:
             init |= 1 << facts.number_of(pred, _atom_key(args))
     goal_ids = [facts.number_of(pred, _atom_key(args)) for pred, args in goal_facts]
-    for fact in goal_ids:
-        goal_mask |= 1 << fact
 
     # Forward relaxed reachability: sweep the operators until no new fact appears; an operator
     # that never becomes applicable is dropped. No backward relevance analysis (pyperplan's): on
@@ -632,7 +635,7 @@ def ground(problem: Problem) -> GroundTask:
         reached = grown
 
     # Facts no operator mentions are dropped from the initial state.
-    mentioned = goal_mask
+    mentioned = _mask(goal_ids)
     for _, pre, add, delete in alive:
         mentioned |= pre | add | delete
     alive.sort(key=itemgetter(0))  # by name, then arguments

@@ -33,9 +33,7 @@ class _RelaxedGraph:
 
     def __init__(self, task: GroundTask):
         self.operators: list[Operator] = list(zip(range(len(task.pre_mask)), task.pre_mask, task.add_mask))
-        self.goal_mask = 0
-        for g in task.goals:
-            self.goal_mask |= 1 << g
+        self.goal_mask = task.goal_mask
 
     def layers(self, state: int) -> tuple[list[int], list[list[Operator]]] | None:
         """Build the relaxed planning graph from ``state`` until every goal is reached.
@@ -128,9 +126,7 @@ class BlindHeuristic:
     name = "blind"
 
     def __init__(self, task: GroundTask):
-        self.goal_mask = 0
-        for g in task.goals:
-            self.goal_mask |= 1 << g
+        self.goal_mask = task.goal_mask
 
     def __call__(self, state: int) -> Estimate:
         return (0 if state & self.goal_mask == self.goal_mask else 1), [], []

@@ -39,9 +39,7 @@ class _Plans:
                 location_mask |= 1 << i
         here = task.init & location_mask
         self.start = here.bit_length() - 1 if here and not here & (here - 1) else -1
-        self.goal_mask = 0
-        for g in task.goals:
-            self.goal_mask |= 1 << g
+        self.goal_mask = task.goal_mask
         n = len(task.schema)
         self.is_walk = [False] * n
         self.place = [-1] * n  # the (atlocation ?l) fact an operator needs, or -1
