@@ -130,16 +130,17 @@ def read_steps(
     (the state before each operator, as containers of facts ``(predicate, args)``) tells which
     objects are already sliced.
     """
-    return steps_of([split_operator(operator) for operator in operators], thor_id, pose, states)
+    return steps_of([(*split_operator(operator), operator) for operator in operators], thor_id, pose, states)
 
 
 def steps_of(
-    operators: Sequence[tuple[str, Sequence[str]]],
+    operators: Sequence[tuple[str, Sequence[str], str]],
     thor_id: Callable[[str], str] = names.object_id,
     pose: Callable[[str], list[float]] = names.pose_of_location,
     states: Sequence[Container[tuple[str, tuple[str, ...]]]] | None = None,
 ) -> list[PlanStep]:
-    """:func:`read_steps` for operators given as (action name in lower case, arguments)."""
+    """:func:`read_steps` for operators given as (action name in lower case, arguments, the
+    operator as printed)."""
     steps: list[PlanStep] = []
     ids: dict[str, str] = {"": ""}  # PDDL name -> THOR id: an object recurs in several steps
 
@@ -149,7 +150,7 @@ def steps_of(
             found = ids[name] = thor_id(name)
         return found
 
-    for index, (action, args) in enumerate(operators):
+    for index, (action, args, operator) in enumerate(operators):
         known = role_positions(action)
         if known is None:
             continue  # a goal action
@@ -169,7 +170,7 @@ def steps_of(
                 location=tuple(pose(location)) if location else (),
                 location_name=names.alfred_location(location) if location else "",
                 sliced=sliced,
-                operator="(" + " ".join((action, *args)) + ")",
+                operator=operator,
             )
         )
     return steps

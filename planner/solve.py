@@ -71,7 +71,8 @@ def solve_task(
     states = [task.state_view(state) for state in check.states]
     reason = ""
     try:
-        steps = steps_of([(task.schema[op], task.args[op]) for op in plan], thor_id, pose, states)
+        readings = [(task.schema[op], task.args[op], text) for op, text in zip(plan, operators)]
+        steps = steps_of(readings, thor_id, pose, states)
     except ValueError as error:  # a problem written by hand or by another tool
         steps, reason = [], f"no ALFRED steps: the plan's names are not alfred-gen's ({error})"
     return PlanResult(
