@@ -293,11 +293,12 @@ class _Schema:
     # The non-static preconditions, add and delete effects, as (PRE/ADD/DEL, predicate, arguments).
     fluent: list[tuple[int, str, list[Ref]]]
     # The binding plan, fixed per schema: parameters in binding order; at each depth the static
-    # atoms whose last variable is bound there, as (predicate, position of that variable, the
-    # other arguments); atoms checked only once everything is bound (repeated or no variables);
-    # per parameter, (predicate, position) of every static atom it occurs in.
+    # atoms whose last variable is bound there, as (predicate, position of that variable, getter
+    # of the other arguments' key, made by ``_key_getter``); atoms checked only once everything is bound
+    # (repeated or no variables); per parameter, (predicate, position) of every static atom it
+    # occurs in.
     order: list[int] = field(default_factory=list)
-    checks: list[list[tuple[str, int, list[Ref]]]] = field(default_factory=list)
+    checks: list[list[tuple[str, int, KeyOf]]] = field(default_factory=list)
     leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)
     occurs: list[list[tuple[str, int]]] = field(default_factory=list)
     # The fluent atoms by the depth at which their last variable is bound, as (PRE/ADD/DEL,
@@ -339,7 +340,7 @@ class _Schema:
                 continue
             last = max(variables, key=lambda r: depth_of[r])
             pos = refs.index(last)
-            self.checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
+            self.checks[depth_of[last]].append((pred, pos, _key_getter([r for i, r in enumerate(refs) if i != pos])))
         self.atoms_at = [[] for _ in range(n)]
         self.constant_atoms = []
         for kind, pred, refs in self.fluent:
@@ -352,8 +353,11 @@ class _Schema:
 
 def _key_getter(refs: list[Ref]) -> KeyOf:
     """A function from parameter values to one atom's key (``refs``: a parameter index, an int, or
-    a constant, a str, per argument). Atoms over parameters only, the usual case, use
-    ``operator.itemgetter``, the fastest way to pick items of a sequence."""
+    a constant, a str, per argument), or to the key of a static atom's other arguments. Atoms over
+    parameters only, the usual case, use ``operator.itemgetter``, the fastest way to pick items of
+    a sequence."""
+    if not refs:
+        return lambda values: ()
     if len(refs) == 1:
         (only,) = refs
         return itemgetter(only) if isinstance(only, int) else lambda values: only
@@ -415,8 +419,9 @@ def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
 class _StaticIndex:
     """Static facts by predicate, with projections for candidate generation.
 
-    ``table[(pred, pos)]`` maps the other arguments of a fact (a tuple) to the values at ``pos``,
-    and ``None`` to all values at ``pos``; built for every static predicate in one pass.
+    ``table[(pred, pos)]`` maps the other arguments of a fact (their key: the only other argument of
+    a binary fact, else their tuple, as ``_key_getter`` makes it) to the values at ``pos``, and
+    ``None`` to all values at ``pos``; built for every static predicate in one pass.
     """
 
     def __init__(self, facts: list[Fact], statics: frozenset[str]):
@@ -434,7 +439,7 @@ class _StaticIndex:
                 if projection is None:
                     projection = table[(pred, pos)] = {None: set()}
                 projection[None].add(value)
-                rest = args[:pos] + args[pos + 1 :]
+                rest = args[1 - pos] if len(args) == 2 else args[:pos] + args[pos + 1 :]
                 values = projection.get(rest)
                 if values is None:
                     projection[rest] = {value}
@@ -516,7 +521,7 @@ def _ground_schema(
     holds = index.holds
     number, keys = facts.number, facts.keys
     table = index.table
-    depth_checks = [[(table[(pred, pos)], others) for pred, pos, others in level] for level in schema.checks]
+    depth_checks = [[(table[(pred, pos)], rest_key) for pred, pos, rest_key in level] for level in schema.checks]
 
     def emit(masks: list[int]) -> None:
         if leaf_checks and not all(
@@ -532,9 +537,8 @@ def _ground_schema(
     def search(depth: int, masks: list[int]) -> None:
         slot = order[depth]
         candidates = domains[slot]
-        for projection, others in depth_checks[depth]:
-            key = tuple([values_now[r] if r.__class__ is int else r for r in others])
-            candidates = candidates & projection.get(key, _EMPTY)
+        for projection, rest_key in depth_checks[depth]:
+            candidates = candidates & projection.get(rest_key(values_now), _EMPTY)
             if not candidates:
                 return
         last = depth == n - 1
