@@ -17,6 +17,7 @@ Example: ``Apple|-01.70|+01.52|+00.20`` -> ``o_apple-b-m01-d70-b-p01-d52-b-p00-d
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Sequence
 
@@ -43,35 +44,40 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+# What escape() writes: a-z, 0-9 and the two-letter codes, or -x with 6 hex digits.
+_ESCAPED = re.compile(r"(?:[a-z0-9]|_[a-z]|-[bdpmu]|-x[0-9a-f]{6})*")
+_CODE = re.compile(r"_[a-z]|-[bdpmu]|-x[0-9a-f]{6}")
+
+
 @lru_cache(maxsize=4096)
 def unescape(name: str) -> str:
-    """Inverse of :func:`escape`; ValueError on text :func:`escape` never produces."""
-    out: list[str] = []
-    i = 0
-    n = len(name)
-    while i < n:
-        char = name[i]
-        if char == "_":
-            if i + 1 >= n or not "a" <= name[i + 1] <= "z":
-                raise ValueError(f"not an escaped name: {name!r}")
-            out.append(name[i + 1].upper())
-            i += 2
-        elif char == "-":
-            code = name[i + 1] if i + 1 < n else ""
-            if code == "x":
-                out.append(chr(int(name[i + 2 : i + 8], 16)))
-                i += 8
-            elif code in _UNSPECIAL:
-                out.append(_UNSPECIAL[code])
-                i += 2
-            else:
-                raise ValueError(f"not an escaped name: {name!r}")
-        elif "a" <= char <= "z" or "0" <= char <= "9":
-            out.append(char)
-            i += 1
-        else:
-            raise ValueError(f"not an escaped name: {name!r}")
-    return "".join(out)
+    """Inverse of :func:`escape`; ValueError on text :func:`escape` never produces.
+
+    Plans are read back name by name, so this is on the planner's path: after one check of the
+    whole name, the common codes are undone with ``str.split`` and ``str.replace`` (C loops)."""
+    if _ESCAPED.fullmatch(name) is None:
+        raise ValueError(f"not an escaped name: {name!r}")
+    if "-x" in name:  # a rare character: undo every code in one pass
+        return _CODE.sub(_uncode, name)
+    if "_" in name:  # "_a" -> "A"; "-u" (an escaped "_") holds no "_"
+        first, *rest = name.split("_")
+        name = first + "".join([piece[0].upper() + piece[1:] for piece in rest])
+    if "-" in name:  # every "-" starts a code; "-m" (which makes a "-") goes last
+        for code, char in _UNSPECIAL_ORDERED:
+            name = name.replace(code, char)
+    return name
+
+
+_UNSPECIAL_ORDERED = sorted(((code, char) for char, code in _SPECIAL.items()), key=lambda pair: pair[1] == "-")
+
+
+def _uncode(match: re.Match[str]) -> str:
+    code = match.group()
+    if code[0] == "_":
+        return code[1].upper()
+    if code[1] == "x":
+        return chr(int(code[2:], 16))
+    return _UNSPECIAL[code[1]]
 
 
 def object_name(object_id: str) -> str:

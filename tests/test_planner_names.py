@@ -49,6 +49,12 @@ def test_thor_id_examples() -> None:
         names.object_id("c_apple")
 
 
+@pytest.mark.parametrize("text", ["a|b", "apple_", "_1", "-q", "-x0_00e9", "-x00e9", "-x00E9AB", "A", "a b"])
+def test_text_escape_never_writes_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        names.unescape(text)
+
+
 @given(
     st.integers(-60, 60), st.integers(-60, 60), st.sampled_from([0, 90, 180, 270]), st.sampled_from([-30, 0, 15, 30, 45, 60])
 )
