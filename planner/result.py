@@ -9,6 +9,7 @@ step; ALFRED's closing NoOp/End is the expander's to add.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Container, Sequence
 
 from alfred_gen.planner import names
@@ -143,6 +144,7 @@ def steps_of(
     operator as printed)."""
     steps: list[PlanStep] = []
     ids: dict[str, str] = {"": ""}  # PDDL name -> THOR id: an object recurs in several steps
+    places: dict[str, tuple[tuple[float, ...], str]] = {"": ((), "")}  # location -> (pose, ALFRED name)
 
     def thor(name: str) -> str:
         found = ids.get(name)
@@ -151,26 +153,37 @@ def steps_of(
         return found
 
     for index, (action, args, operator) in enumerate(operators):
-        known = role_positions(action)
-        if known is None:
+        reading = _step_reading(action)
+        if reading is None:
             continue  # a goal action
-        alfred, positions = known
-        role = {r: args[i] for r, i in positions.items()}
-        location = role.get("location", "")
-        obj = role.get("object", "")
-        receptacle = role.get("receptacle", "")
-        tool = role.get("tool", "")
+        alfred, at_object, at_receptacle, at_tool, at_location = reading
+        obj = args[at_object] if at_object >= 0 else ""
+        location = args[at_location] if at_location >= 0 else ""
+        place = places.get(location)
+        if place is None:  # a walk's destination is where the next step is done: read it once
+            place = places[location] = (tuple(pose(location)), names.alfred_location(location))
         sliced = bool(obj and states is not None and index < len(states) and ("issliced", (obj,)) in states[index])
         steps.append(
             PlanStep(
                 action=alfred,
                 object_id=thor(obj),
-                receptacle_id=thor(receptacle),
-                tool_id=thor(tool),
-                location=tuple(pose(location)) if location else (),
-                location_name=names.alfred_location(location) if location else "",
+                receptacle_id=thor(args[at_receptacle]) if at_receptacle >= 0 else "",
+                tool_id=thor(args[at_tool]) if at_tool >= 0 else "",
+                location=place[0],
+                location_name=place[1],
                 sliced=sliced,
                 operator=operator,
             )
         )
     return steps
+
+
+@lru_cache(maxsize=None)
+def _step_reading(action: str) -> tuple[str, int, int, int, int] | None:
+    """(ALFRED action, argument position of the object, receptacle, tool and location, -1 where
+    the action has none) of a domain action; None for goal actions."""
+    known = role_positions(action)
+    if known is None:
+        return None
+    alfred, where = known
+    return (alfred, *[where.get(role, -1) for role in ("object", "receptacle", "tool", "location")])
