@@ -111,7 +111,7 @@ def _read_strips_problem(domain: Domain, text: str) -> Problem | None:
                 if not isinstance(word, str):
                     return None
                 if word == "-":
-                    if i + 1 >= len(items) or items[i + 1] not in types or not pending:
+                    if i + 1 >= len(items) or items[i + 1].__class__ is not str or items[i + 1] not in types or not pending:
                         return None
                     for name in pending:
                         if name in objects:

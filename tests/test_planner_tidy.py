@@ -3,8 +3,11 @@ comes out is still a valid plan, checked by the independent validator."""
 
 from __future__ import annotations
 
+import pytest
+from pyperplan.pddl.parser import Parser
+
 from alfred_gen.planner.domain import domain_text
-from alfred_gen.planner.grounding import GroundTask, ground_text
+from alfred_gen.planner.grounding import GroundTask, ground_text, parse_domain
 from alfred_gen.planner.postprocess import tidy_plan
 from alfred_gen.planner.solve import solve_files
 from alfred_gen.planner.validate import check_on_task, validate_plan
@@ -124,3 +127,17 @@ def test_solve_files_reads_a_changed_domain_again(tmp_path) -> None:
     assert again.status == "unsolvable"
     missing = solve_files(domain, tmp_path / "missing.pddl")
     assert missing.status == "error" and "missing.pddl" in missing.reason
+
+
+def test_a_malformed_problem_is_reported_with_pyperplans_parse_error(tmp_path) -> None:
+    """The fast problem reader hands anything it does not read to pyperplan's parser, whose message
+    the result carries, even for a type that is a list instead of a name."""
+    bad = PROBLEM.replace("apple - item", "apple - (item)")
+    parser = Parser(None)
+    parser.probInput = bad
+    with pytest.raises(Exception) as raised:
+        parser.parse_problem(parse_domain(domain_text()), read_from_file=False)
+    (tmp_path / "domain.pddl").write_text(domain_text())
+    (tmp_path / "problem.pddl").write_text(bad)
+    result = solve_files(tmp_path / "domain.pddl", tmp_path / "problem.pddl")
+    assert result.status == "error" and str(raised.value) in result.reason
