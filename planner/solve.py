@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from alfred_gen.planner import names
-from alfred_gen.planner.encode import EncodedProblem
 from alfred_gen.planner.grounding import GroundTask, ground_text
 from alfred_gen.planner.heuristic import HEURISTICS
 from alfred_gen.planner.postprocess import tidy_plan
 from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult, steps_of
 from alfred_gen.planner.search import SEARCHES, SearchTimeout
 from alfred_gen.planner.validate import check_on_task
+
+if TYPE_CHECKING:  # the encoder (and the scene code it imports) is not needed to plan from files
+    from alfred_gen.planner.encode import EncodedProblem
 
 #: Default time limit of one planner call, in seconds.
 DEFAULT_TIME_LIMIT = 30.0
