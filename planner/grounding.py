@@ -111,12 +111,13 @@ def _read_strips_problem(domain: Domain, text: str) -> Problem | None:
                 if not isinstance(word, str):
                     return None
                 if word == "-":
-                    if i + 1 >= len(items) or items[i + 1].__class__ is not str or items[i + 1] not in types or not pending:
-                        return None
+                    kind = items[i + 1] if i + 1 < len(items) else None
+                    if kind.__class__ is not str or kind not in types or not pending:
+                        return None  # no type, a nested list, an unknown type, or nothing to type
                     for name in pending:
                         if name in objects:
                             return None
-                        objects[name] = types[items[i + 1]]
+                        objects[name] = types[kind]
                     pending = []
                     i += 2
                     continue
@@ -294,9 +295,9 @@ class _Schema:
     fluent: list[tuple[int, str, list[Ref]]]
     # The binding plan, fixed per schema: parameters in binding order; at each depth the static
     # atoms whose last variable is bound there, as (predicate, position of that variable, getter
-    # of the other arguments' key, made by ``_key_getter``); atoms checked only once everything is bound
-    # (repeated or no variables); per parameter, (predicate, position) of every static atom it
-    # occurs in.
+    # of the other arguments' key, made by ``_key_getter``); atoms checked only once everything
+    # is bound (repeated or no variables); per parameter, (predicate, position) of every static
+    # atom it occurs in.
     order: list[int] = field(default_factory=list)
     checks: list[list[tuple[str, int, KeyOf]]] = field(default_factory=list)
     leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)

@@ -47,6 +47,8 @@ def escape(text: str) -> str:
 # What escape() writes: a-z, 0-9 and the two-letter codes, or -x with 6 hex digits.
 _ESCAPED = re.compile(r"(?:[a-z0-9]|_[a-z]|-[bdpmu]|-x[0-9a-f]{6})*")
 _CODE = re.compile(r"_[a-z]|-[bdpmu]|-x[0-9a-f]{6}")
+# The two-letter codes to undo with str.replace, "-m" last: the "-" it makes must not start a code.
+_UNSPECIAL_ORDERED = sorted(((code, char) for char, code in _SPECIAL.items()), key=lambda pair: pair[1] == "-")
 
 
 @lru_cache(maxsize=4096)
@@ -68,10 +70,8 @@ def unescape(name: str) -> str:
     return name
 
 
-_UNSPECIAL_ORDERED = sorted(((code, char) for char, code in _SPECIAL.items()), key=lambda pair: pair[1] == "-")
-
-
 def _uncode(match: re.Match[str]) -> str:
+    """The character one code of :func:`escape` stands for."""
     code = match.group()
     if code[0] == "_":
         return code[1].upper()
