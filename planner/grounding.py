@@ -5,10 +5,12 @@ tests static preconditions with regular expressions over the whole initial state
 of strings whose iteration order depends on PYTHONHASHSEED. This module grounds the same parsed
 task differently:
 
-- each action schema is compiled once per domain into argument references, so a ground atom is a
-  small tuple ``(predicate, args)`` interned to an int, never a formatted string;
-- parameters are bound by backtracking, most constrained first, drawing each parameter's
-  candidates from an index of the static facts that match the atom's already-bound arguments;
+- each action schema is compiled once per domain into a binder: a Python function of nested
+  loops, one per parameter, most constrained first, written out as source and compiled
+  (:mod:`alfred_gen.planner.binder`; ``binder_source`` shows one); each loop draws its parameter's candidates from an index
+  of the static facts that match the atom's already-bound arguments;
+- a ground atom is a small tuple ``(predicate, args)`` interned to an int, never a formatted
+  string, and numbered in the loop that binds its last variable;
 - operators unreachable from the initial state (relaxed exploration with counters) are pruned;
 - candidates are bound in sorted order, so facts are numbered in the same order on every run,
   whatever PYTHONHASHSEED is, and operators are sorted by name.
@@ -27,6 +29,8 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from pyperplan.pddl.parser import Parser
 from pyperplan.pddl.pddl import Domain, Predicate, Problem
+
+from alfred_gen.planner.binder import compile_binder
 
 Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
 
@@ -280,9 +284,6 @@ def bits(state: int) -> list[int]:
 
 
 Ref = Any  # an int (parameter index) or a str (a constant)
-# Parameter values -> an atom's key: its only argument for a predicate of arity one, else the tuple
-# of its arguments (see ``_atom_key``).
-KeyOf = Callable[[tuple[str, ...]], Any]
 
 
 @dataclass
@@ -294,19 +295,17 @@ class _Schema:
     # The non-static preconditions, add and delete effects, as (PRE/ADD/DEL, predicate, arguments).
     fluent: list[tuple[int, str, list[Ref]]]
     # The binding plan, fixed per schema: parameters in binding order; at each depth the static
-    # atoms whose last variable is bound there, as (predicate, position of that variable, getter
-    # of the other arguments' key, made by ``_key_getter``); atoms checked only once everything
-    # is bound (repeated or no variables); per parameter, (predicate, position) of every static
-    # atom it occurs in.
+    # atoms whose last variable is bound there, as (predicate, position of that variable, the
+    # other arguments); atoms checked only once everything is bound (repeated or no variables);
+    # per parameter, (predicate, position) of every static atom it occurs in.
     order: list[int] = field(default_factory=list)
-    checks: list[list[tuple[str, int, KeyOf]]] = field(default_factory=list)
+    checks: list[list[tuple[str, int, list[Ref]]]] = field(default_factory=list)
     leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)
     occurs: list[list[tuple[str, int]]] = field(default_factory=list)
     # The fluent atoms by the depth at which their last variable is bound, as (PRE/ADD/DEL,
-    # predicate, key getter over the values bound so far): each is numbered once per binding of
-    # its own variables, not once per operator. Atoms without variables: (PRE/ADD/DEL, predicate,
-    # key).
-    atoms_at: list[list[tuple[int, str, KeyOf]]] = field(default_factory=list)
+    # predicate, arguments): each is numbered once per binding of its own variables, not once per
+    # operator. Atoms without variables: (PRE/ADD/DEL, predicate, key).
+    atoms_at: list[list[tuple[int, str, list[Ref]]]] = field(default_factory=list)
     constant_atoms: list[tuple[int, str, Any]] = field(default_factory=list)
 
     def plan_binding(self) -> None:
@@ -341,30 +340,20 @@ class _Schema:
                 continue
             last = max(variables, key=lambda r: depth_of[r])
             pos = refs.index(last)
-            self.checks[depth_of[last]].append((pred, pos, _key_getter([r for i, r in enumerate(refs) if i != pos])))
+            self.checks[depth_of[last]].append((pred, pos, [r for i, r in enumerate(refs) if i != pos]))
         self.atoms_at = [[] for _ in range(n)]
         self.constant_atoms = []
         for kind, pred, refs in self.fluent:
             variables = [r for r in refs if isinstance(r, int)]
             if variables:
-                self.atoms_at[max(depth_of[r] for r in variables)].append((kind, pred, _key_getter(refs)))
+                self.atoms_at[max(depth_of[r] for r in variables)].append((kind, pred, refs))
             else:
                 self.constant_atoms.append((kind, pred, _atom_key(tuple(refs))))
 
-
-def _key_getter(refs: list[Ref]) -> KeyOf:
-    """A function from parameter values to one atom's key (``refs``: a parameter index, an int, or
-    a constant, a str, per argument), or to the key of a static atom's other arguments. Atoms over
-    parameters only, the usual case, use ``operator.itemgetter``, the fastest way to pick items of
-    a sequence."""
-    if not refs:
-        return lambda values: ()
-    if len(refs) == 1:
-        (only,) = refs
-        return itemgetter(only) if isinstance(only, int) else lambda values: only
-    if refs and all(isinstance(r, int) for r in refs):
-        return itemgetter(*refs)
-    return lambda values: tuple([values[r] if isinstance(r, int) else r for r in refs])
+    @cached_property
+    def binder(self) -> Callable[..., None]:
+        """The schema's binding search as a compiled Python function (see :mod:`.binder`)."""
+        return compile_binder(self)
 
 
 def _atom_key(args: tuple[str, ...]) -> Any:
@@ -421,8 +410,8 @@ class _StaticIndex:
     """Static facts by predicate, with projections for candidate generation.
 
     ``table[(pred, pos)]`` maps the other arguments of a fact (their key: the only other argument of
-    a binary fact, else their tuple, as ``_key_getter`` makes it) to the values at ``pos``, and
-    ``None`` to all values at ``pos``; built for every static predicate in one pass.
+    a binary fact, else their tuple, as the binders key them) to the values at ``pos``, and ``None``
+    to all values at ``pos``; built for every static predicate in one pass.
     """
 
     def __init__(self, facts: list[Fact], statics: frozenset[str]):
@@ -449,15 +438,6 @@ class _StaticIndex:
         self.tuples = tuples
         self.table = table
 
-    def holds(self, predicate: str, args: tuple[str, ...]) -> bool:
-        return args in self.tuples.get(predicate, ())
-
-    def values(self, predicate: str, position: int, others: tuple[str, ...] | None) -> set[str]:
-        """Values at ``position`` of the predicate's facts whose other arguments are ``others``
-        (``None``: whatever they are)."""
-        projection = self.table.get((predicate, position))
-        return projection.get(others, _EMPTY) if projection is not None else _EMPTY
-
 
 _EMPTY: set[str] = set()
 
@@ -477,93 +457,6 @@ class _Facts:
             found = known[key] = len(self.keys)
             self.keys.append((pred, key if key.__class__ is tuple else (key,)))
         return found
-
-
-def _ground_schema(
-    schema: _Schema,
-    type_map: dict[str, set[str]],
-    index: _StaticIndex,
-    facts: _Facts,
-    operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]],
-) -> None:
-    """Append the schema's operators, as ((name, parameter values), pre, add, del bit sets), for
-    every binding that satisfies its static preconditions.
-
-    Parameters are bound in the schema's binding order. A static atom is checked at the depth where
-    its last variable is bound, by drawing that variable's candidates from the static facts
-    matching the atom's other (already bound) arguments. A fluent atom is numbered at the depth
-    where its last variable is bound, into the bit sets handed down. Candidates are tried in sorted
-    order, so facts and operators come out in the same order on every run.
-    """
-    tuples = index.tuples
-    for pred, _ in schema.static:
-        if pred not in tuples:
-            return  # a static precondition no fact satisfies, e.g. another task's goal guard
-    n = len(schema.params)
-    domains: list[set[str]] = []
-    lookup = index.values
-    for param, types in enumerate(schema.param_types):
-        if len(types) == 1:
-            values = type_map.get(types[0], _EMPTY)
-        else:
-            values = set()
-            for typ in types:
-                values = values | type_map.get(typ, _EMPTY)
-        for pred, pos in schema.occurs[param]:
-            values = values & lookup(pred, pos, None)
-        if not values:
-            return
-        domains.append(values)
-    start = [0, 0, 0]
-    for kind, pred, key in schema.constant_atoms:
-        start[kind] |= 1 << facts.number_of(pred, key)
-    name, order, leaf_checks, atoms_at = schema.name, schema.order, schema.leaf_checks, schema.atoms_at
-    values_now: list[str] = [""] * n
-    holds = index.holds
-    number, keys = facts.number, facts.keys
-    table = index.table
-    depth_checks = [[(table[(pred, pos)], rest_key) for pred, pos, rest_key in level] for level in schema.checks]
-
-    def emit(masks: list[int]) -> None:
-        if leaf_checks and not all(
-            holds(pred, tuple([values_now[r] if r.__class__ is int else r for r in refs])) for pred, refs in leaf_checks
-        ):
-            return
-        pre, add, delete = masks
-        delete &= ~add  # added and deleted: stays true (STRIPS), as pyperplan
-        add &= ~pre  # adding what must already hold changes nothing
-        if add or delete:  # else a no-op, e.g. GotoLocation from a location to itself
-            operators.append(((name, tuple(values_now)), pre, add, delete))
-
-    def search(depth: int, masks: list[int]) -> None:
-        slot = order[depth]
-        candidates = domains[slot]
-        for projection, rest_key in depth_checks[depth]:
-            candidates = candidates & projection.get(rest_key(values_now), _EMPTY)
-            if not candidates:
-                return
-        last = depth == n - 1
-        atoms = atoms_at[depth]
-        for value in sorted(candidates):
-            values_now[slot] = value
-            here = masks[:]
-            for kind, pred, key_of in atoms:  # facts.number_of, inlined: the innermost loop
-                key = key_of(values_now)
-                known = number[pred]
-                fact = known.get(key)
-                if fact is None:
-                    fact = known[key] = len(keys)
-                    keys.append((pred, key if key.__class__ is tuple else (key,)))
-                here[kind] |= 1 << fact
-            if last:
-                emit(here)
-            else:
-                search(depth + 1, here)
-
-    if n == 0:
-        emit(start)
-    else:
-        search(0, start)
 
 
 def _type_map(problem: Problem) -> dict[str, set[str]]:
@@ -617,8 +510,8 @@ def ground(problem: Problem) -> GroundTask:
 
     facts = _Facts(problem.domain.predicates)
     operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
-    for schema in schemas:
-        _ground_schema(schema, type_map, index, facts, operators)
+    for schema in schemas:  # each appends its operators (see _Schema.binder_source)
+        schema.binder(type_map, index.table, index.tuples, facts.number, facts.keys, operators)
     init = 0
     for pred, args in init_facts:
         if pred not in statics:
