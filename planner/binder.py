@@ -11,8 +11,6 @@ local variables, and compiled. On the benchmark this makes grounding about 40% f
 Reading a binder: ``binder_source(schema)`` returns its text. For PickupObject it starts
 
     def bind(type_map, table, tuples, number, keys, out):
-        if 'fixedat' not in tuples:
-            return
         d0 = type_map.get('item', _EMPTY)
         ...
         for v1 in sorted(d1):
@@ -26,7 +24,8 @@ Reading a binder: ``binder_source(schema)`` returns its text. For PickupObject i
             ...
 
 - ``type_map``: type name -> its objects (constants and subtypes included);
-- ``table``, ``tuples``: the static facts' index (``_StaticIndex``);
+- ``table``, ``tuples``: the static facts' index (``_StaticIndex``), which holds facts of every
+  static predicate the schema needs (the caller checks that first);
 - ``number``, ``keys``: the fact numbering (``_Facts``), which the binder extends;
 - ``out``: the operator list, to which the binder appends ``((name, values), pre, add, del)``.
 
@@ -94,10 +93,6 @@ class _BinderWriter:
     def source(self) -> str:
         schema = self.schema
         emit = self.emit
-        # A static precondition no fact satisfies (e.g. another task's goal guard): no operator.
-        for pred in sorted({pred for pred, _ in schema.static}):
-            emit(0, f"if {pred!r} not in tuples:")
-            emit(1, "return")
         # Each parameter's candidates: its type's objects that occur where its static atoms need
         # them. None for one parameter: no operator.
         for slot, types in enumerate(schema.param_types):

@@ -5,10 +5,10 @@ tests static preconditions with regular expressions over the whole initial state
 of strings whose iteration order depends on PYTHONHASHSEED. This module grounds the same parsed
 task differently:
 
-- each action schema is compiled once per domain into a binder: a Python function of nested
-  loops, one per parameter, most constrained first, written out as source and compiled
-  (:mod:`alfred_gen.planner.binder`; ``binder_source`` shows one); each loop draws its parameter's candidates from an index
-  of the static facts that match the atom's already-bound arguments;
+- each action schema is compiled, once per domain and when first needed, into a binder: a Python
+  function of nested loops, one per parameter, most constrained first (see
+  :mod:`alfred_gen.planner.binder`); each loop draws its parameter's candidates from an index of
+  the static facts that match the atom's already-bound arguments;
 - a ground atom is a small tuple ``(predicate, args)`` interned to an int, never a formatted
   string, and numbered in the loop that binds its last variable;
 - operators unreachable from the initial state (relaxed exploration with counters) are pruned;
@@ -307,6 +307,7 @@ class _Schema:
     # operator. Atoms without variables: (PRE/ADD/DEL, predicate, key).
     atoms_at: list[list[tuple[int, str, list[Ref]]]] = field(default_factory=list)
     constant_atoms: list[tuple[int, str, Any]] = field(default_factory=list)
+    static_predicates: frozenset[str] = frozenset()
 
     def plan_binding(self) -> None:
         """Bind first the parameters most static atoms constrain (each then narrows the next)."""
@@ -330,6 +331,7 @@ class _Schema:
             order.append(best)
             remaining.remove(best)
         self.order = order
+        self.static_predicates = frozenset(pred for pred, _ in self.static)
         depth_of = {param: depth for depth, param in enumerate(order)}
         self.checks = [[] for _ in range(n)]
         self.leaf_checks = []
@@ -510,8 +512,12 @@ def ground(problem: Problem) -> GroundTask:
 
     facts = _Facts(problem.domain.predicates)
     operators: list[tuple[tuple[str, tuple[str, ...]], int, int, int]] = []
-    for schema in schemas:  # each appends its operators (see _Schema.binder_source)
-        schema.binder(type_map, index.table, index.tuples, facts.number, facts.keys, operators)
+    present = index.tuples.keys()
+    for schema in schemas:
+        # A schema with a static precondition no fact satisfies (e.g. another task's goal guard)
+        # has no operator; its binder is not even compiled. The others append their operators.
+        if present >= schema.static_predicates:
+            schema.binder(type_map, index.table, index.tuples, facts.number, facts.keys, operators)
     init = 0
     for pred, args in init_facts:
         if pred not in statics:
