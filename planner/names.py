@@ -125,8 +125,7 @@ def location_name(pose: Sequence[float], grid: float = 0.25) -> str:
 @lru_cache(maxsize=4096)
 def alfred_location(name: str) -> str:
     """ALFRED's ``planner_action.location`` string for a location name (``loc|-4|1|3|30``)."""
-    fields = name.split("_")[1:5]
-    return "loc|" + "|".join(f"-{f[1:]}" if f.startswith("m") else f for f in fields)
+    return "loc|" + "|".join(name.split("_")[1:5]).replace("m", "-")  # the fields' only "m" is a sign
 
 
 @lru_cache(maxsize=4096)
@@ -135,7 +134,7 @@ def _grid_pose(name: str, grid: float) -> tuple[float, ...]:
     if len(fields) < 5 or fields[0] != "loc":
         raise ValueError(f"not a location name: {name!r}")
     try:
-        x, z, quarter, horizon = (int(f"-{f[1:]}" if f.startswith("m") else f) for f in fields[1:5])
+        x, z, quarter, horizon = [int(f.replace("m", "-")) for f in fields[1:5]]
     except ValueError:
         raise ValueError(f"not a location name: {name!r}") from None
     return (x * grid, z * grid, quarter * 90, horizon)

@@ -141,3 +141,17 @@ def test_a_malformed_problem_is_reported_with_pyperplans_parse_error(tmp_path) -
     (tmp_path / "problem.pddl").write_text(bad)
     result = solve_files(tmp_path / "domain.pddl", tmp_path / "problem.pddl")
     assert result.status == "error" and str(raised.value) in result.reason
+
+
+def test_solve_files_reads_windows_line_ends_and_refuses_non_utf8(tmp_path) -> None:
+    """The problem file is read as bytes and decoded: CRLF line ends and comments plan as LF
+    does; a file that is not UTF-8 is an error naming the problem."""
+    (tmp_path / "domain.pddl").write_text(domain_text())
+    crlf = tmp_path / "crlf.pddl"
+    crlf.write_bytes(("; written on Windows\n" + PROBLEM).replace("\n", "\r\n").encode())
+    result = solve_files(tmp_path / "domain.pddl", crlf)
+    assert result.solved and result.operators[-1] == GOAL
+    latin = tmp_path / "latin.pddl"
+    latin.write_bytes(PROBLEM.replace("tidy", "caf\xe9").encode("latin-1"))
+    refused = solve_files(tmp_path / "domain.pddl", latin)
+    assert refused.status == "error" and "cannot read the problem" in refused.reason
