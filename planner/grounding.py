@@ -11,7 +11,7 @@ task differently:
   the static facts that match the atom's already-bound arguments;
 - a ground atom is a small tuple ``(predicate, args)`` interned to an int, never a formatted
   string, and numbered in the loop that binds its last variable;
-- operators unreachable from the initial state (relaxed exploration with counters) are pruned;
+- operators unreachable from the initial state (relaxed exploration over bit sets) are pruned;
 - candidates are bound in sorted order, so facts are numbered in the same order on every run,
   whatever PYTHONHASHSEED is, and operators are sorted by name.
 
@@ -439,9 +439,6 @@ class _StaticIndex:
                     values.add(value)
         self.tuples = tuples
         self.table = table
-
-
-_EMPTY: set[str] = set()
 
 
 class _Facts:
