@@ -5,8 +5,9 @@ the fluent atoms of every binding (:mod:`alfred_gen.planner.grounding`). Which p
 at which depth, which static atoms narrow its candidates there and which atoms are numbered there
 are all fixed by the schema (its binding plan, ``_Schema.plan_binding``). So rather than walk that
 plan generically for every problem, with a call and a list copy per binding, the plan is written
-out once per domain as one function of nested loops, one loop per parameter, with the bit sets in
-local variables, and compiled. On the benchmark this makes grounding about 40% faster.
+out once per domain (when first needed) as one function of nested loops, one loop per parameter,
+with the bit sets in local variables, and compiled. On the benchmark this makes grounding about
+40% faster.
 
 Reading a binder: ``binder_source(schema)`` returns its text. For PickupObject it starts
 
@@ -30,8 +31,9 @@ Reading a binder: ``binder_source(schema)`` returns its text. For PickupObject i
 - ``out``: the operator list, to which the binder appends ``((name, values), pre, add, del)``.
 
 ``v<i>`` is parameter i's value, ``d<i>`` its candidates, ``c<d>`` the candidates left at depth d,
-``t<j>`` a projection of the static index, ``n<k>`` one predicate's fact numbers, ``f<a>_<d>`` a
-fact numbered at depth d, ``pre<d>``/``add<d>``/``delete<d>`` the bit sets so far. Names from the
+``t<j>`` a projection of the static index, ``n<k>`` one predicate's fact numbers; ``f<a>_<l>`` a
+fact numbered in the body of loop l (l = depth + 1; 0: before the loops) and ``pre<l>``/``add<l>``/
+``delete<l>`` the bit sets there. Names from the
 domain (predicates, types, constants) only ever appear as string literals (``repr``), never as
 code. Candidates are looped over in sorted order, so facts are numbered, and operators come out,
 in the same order on every run.
