@@ -140,10 +140,10 @@ class _BinderWriter:
         grown = list(masks)
         numbered: dict[tuple[str, str], str] = {}  # an atom both needed and deleted: number it once
         if depth < 0:
-            atoms = [(kind, pred, repr(key)) for kind, pred, key in self.schema.constant_atoms]
+            atoms = [(kind, pred, repr(key), isinstance(key, tuple)) for kind, pred, key in self.schema.constant_atoms]
         else:
-            atoms = [(kind, pred, self.key(refs)) for kind, pred, refs in self.schema.atoms_at[depth]]
-        for kind, pred, key in atoms:
+            atoms = [(kind, pred, self.key(refs), len(refs) != 1) for kind, pred, refs in self.schema.atoms_at[depth]]
+        for kind, pred, key, key_is_args in atoms:  # a key is the arguments' tuple unless arity is one
             fact = numbered.get((pred, key))
             if fact is None:
                 fact = numbered[(pred, key)] = f"f{len(numbered)}_{depth + 1}"
@@ -152,7 +152,7 @@ class _BinderWriter:
                 self.emit(indent, f"{fact} = {numbers}.get(key)")
                 self.emit(indent, f"if {fact} is None:")
                 self.emit(indent + 1, f"{fact} = {numbers}[key] = len(keys)")
-                self.emit(indent + 1, f"keys.append(({pred!r}, {'key' if key.startswith('(') else '(key,)'}))")
+                self.emit(indent + 1, f"keys.append(({pred!r}, {'key' if key_is_args else '(key,)'}))")
             name = ("pre", "add", "delete")[kind] + str(depth + 1)
             self.emit(indent, f"{name} = {grown[kind]} | 1 << {fact}")
             grown[kind] = name

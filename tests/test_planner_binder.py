@@ -13,7 +13,7 @@ from pyperplan.pddl.parser import Parser
 
 from alfred_gen.planner.binder import MAX_PARAMETERS, binder_source
 from alfred_gen.planner.encode import encode_problem
-from alfred_gen.planner.grounding import compile_domain, ground_text, parse_domain
+from alfred_gen.planner.grounding import bits, compile_domain, ground_text, parse_domain
 from alfred_gen.planner.solve import solve_pddl
 from alfred_gen.tasks import make_task
 
@@ -98,7 +98,7 @@ def _ours(domain_text: str, problem_text: str) -> dict[str, tuple[set, set, set]
     task = ground_text(domain_text, problem_text)
 
     def facts(mask: int) -> set[str]:
-        return {task.facts[i] for i in range(mask.bit_length()) if mask >> i & 1}
+        return {task.facts[i] for i in bits(mask)}
 
     return {
         task.operator_name(op): (facts(task.pre_mask[op]), facts(task.add_mask[op]), facts(task.del_mask[op]))
