@@ -145,7 +145,7 @@ def test_a_malformed_problem_is_reported_with_pyperplans_parse_error(tmp_path) -
 
 def test_solve_files_reads_windows_line_ends_and_refuses_non_utf8(tmp_path) -> None:
     """The problem file is read as bytes and decoded: CRLF line ends and comments plan as LF
-    does; a file that is not UTF-8 is an error naming the problem."""
+    does; a file that is not UTF-8 is an error, not an exception."""
     (tmp_path / "domain.pddl").write_text(domain_text())
     crlf = tmp_path / "crlf.pddl"
     crlf.write_bytes(("; written on Windows\n" + PROBLEM).replace("\n", "\r\n").encode())
