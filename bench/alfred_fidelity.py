@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from alfred_gen import alfred_fidelity as fidelity
+from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.errors import UserError
 
 

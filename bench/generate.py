@@ -22,8 +22,8 @@ import statistics
 import tempfile
 import time
 
-from alfred_gen.generate import default_trial_id, generate_trajectory
-from alfred_gen.tasks import make_task
+from alfred_gen.demo.generate import default_trial_id, generate_trajectory
+from alfred_gen.domains.tasks import make_task
 
 TASKS = [
     (1, make_task("pick_and_place_simple", "Apple", "Fridge")),

@@ -41,10 +41,10 @@ from pathlib import Path
 
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.solve import solve
-from alfred_gen.planning import scene_state
-from alfred_gen.sim import catalogue
+from alfred_gen.demo.plan import scene_state
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import hash_str, room_type_of
-from alfred_gen.tasks import TaskSpec, make_task, task_types
+from alfred_gen.domains.tasks import TaskSpec, make_task, task_types
 
 ROOM_SCENES = {
     "kitchen": range(1, 31),

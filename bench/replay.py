@@ -30,7 +30,7 @@ import replay_scripts  # noqa: E402 - the tests' trajectories and stand-in rende
 from alfred_gen.replay.rerender import replay_to_directory  # noqa: E402
 from alfred_gen.replay.restore import make_replay_controller  # noqa: E402
 from alfred_gen.replay.vet import vet_trajectory  # noqa: E402
-from alfred_gen.trajectory import load_trajectory  # noqa: E402
+from alfred_gen.traj.format import load_trajectory  # noqa: E402
 
 
 def _timed(label: str, trajs: list[dict], run) -> float:

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from alfred_gen.scenes.procedural import build_scene
+from alfred_gen.scenes.procedural.build import build_scene
 from alfred_gen.scenes.library import scene_numbers
-from alfred_gen.sim.catalogue import type_of_id
+from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.sim.scene import ROOM_TYPES, room_type_of
 
 

@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from alfred_gen.feasibility import feasible_tuples
-from alfred_gen.run import run_sample
-from alfred_gen.run_options import SampleOptions, parse_scenes
+from alfred_gen.sample.feasibility import feasible_tuples
+from alfred_gen.sample.run import run_sample
+from alfred_gen.sample.options import SampleOptions, parse_scenes
 
 
 def _cpu_seconds() -> float:

@@ -60,7 +60,7 @@ def cli(scenes_catalogue: str | None) -> None:
       alfred-gen validate out/
     """
     if scenes_catalogue:
-        from alfred_gen.scenes.catalogue_store import use_catalogue
+        from alfred_gen.scenes.alfred.catalogue_store import use_catalogue
 
         use_catalogue(scenes_catalogue)
 
@@ -76,7 +76,7 @@ def validate(paths: tuple[str, ...]) -> None:
     Example:
       alfred-gen validate out/ alfred/data/json_2.1.0
     """
-    from alfred_gen.validate import validate_paths
+    from alfred_gen.traj.validate import validate_paths
 
     sys.exit(validate_paths(paths, echo=click.echo))
 
@@ -93,7 +93,7 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
     Example:
       alfred-gen plan --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple --receptacle CounterTop
     """
-    from alfred_gen.planning import plan_command
+    from alfred_gen.demo.plan import plan_command
 
     sys.exit(plan_command(scene, seed, task_type, object_target, parent_target, mrecep, toggle, sliced, pddl_out,
                           time_limit, echo=click.echo))
@@ -135,7 +135,7 @@ def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) 
     Example:
       alfred-gen scenes import-alfred ~/alfred --thor-db ~/procthor/databases
     """
-    from alfred_gen.scenes.alfred_import import import_command
+    from alfred_gen.scenes.alfred.importer import import_command
 
     sys.exit(import_command(alfred_dir, out, thor_db, echo=click.echo))
 
@@ -210,7 +210,7 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
     Example:
       alfred-gen generate --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple --receptacle CounterTop --out out/
     """
-    from alfred_gen.generate import generate_command
+    from alfred_gen.demo.generate import generate_command
 
     sys.exit(generate_command(scene, seed, task_type, object_target, parent_target, mrecep, toggle, sliced, out,
                               trial_id, time_limit, not no_frames, echo=click.echo))
@@ -239,7 +239,7 @@ def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...
     Example:
       alfred-gen sample --n 14 --out out/ --workers 2 --demos-per-task 1
     """
-    from alfred_gen.run import sample_command
+    from alfred_gen.sample.run import sample_command
 
     sys.exit(sample_command(n, out, seed, workers, task_types, scenes, demos_per_task, shard, backend,
                             not no_frames, echo=click.echo, backend_options=backend_options(backend, thor),
@@ -256,7 +256,7 @@ def stats(directory: str, charts: str | None) -> None:
     Example:
       alfred-gen stats out/ --charts out-charts/
     """
-    from alfred_gen.stats import stats_command
+    from alfred_gen.sample.stats import stats_command
 
     sys.exit(stats_command(directory, charts, echo=click.echo))
 

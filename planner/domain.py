@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from alfred_gen.tasks import TaskType, task_types
+from alfred_gen.domains.tasks import TaskType, task_types
 
 _PREDICATES_MARK = "; @task-predicates"
 _ACTIONS_MARK = "; @goal-actions"

@@ -12,7 +12,7 @@ locations are named after their poses. The same metadata and task give the same 
 Obviously impossible tasks (no object of the class, no knife for a slice task, an object that may
 not go into the receptacle class...) are caught here with a reason, before any search.
 
-What the encoder reads from the object catalogue (:mod:`alfred_gen.sim.catalogue`, plain data, no
+What the encoder reads from the object catalogue (:mod:`alfred_gen.domains.catalogue`, plain data, no
 simulator): which object types may go into which receptacle types, which openables enclose their
 contents, and the names of sliced types.
 """
@@ -25,8 +25,8 @@ from typing import Any, Callable, Container, Iterable, Mapping, Sequence
 
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import domain_text
-from alfred_gen.sim import catalogue
-from alfred_gen.tasks import TaskSpec, TaskType, capabilities, get_task_type
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type
 
 Pose = Sequence[float]
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.tasks import TaskSpec
+from alfred_gen.domains.tasks import TaskSpec
 
 #: The task types :func:`goal_conditions` knows, in ALFRED's order.
 GOAL_TASK_TYPES = (

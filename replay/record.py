@@ -1,10 +1,10 @@
 """Recording a demonstration: execute low-level actions, keep one frame per step and the masks.
 
-The recorder steps each :class:`~alfred_gen.expand.LowAction` on a simulator, in order. Every action
+The recorder steps each :class:`~alfred_gen.demo.expand.LowAction` on a simulator, in order. Every action
 must succeed; the first that does not stops the recording with a :class:`RecordingError`. For an
 interaction it takes the target's instance mask from the frame *before* the action (what the agent
 saw when it decided to act) and stores it as ALFRED does: ``{mask, bbox, point}``
-(:func:`alfred_gen.rle.interaction_args`).
+(:func:`alfred_gen.traj.rle.interaction_args`).
 
 Frames follow ALFRED's ``images`` convention (read from the 238 released sample trajectories and
 the loaders of ALFRED's seq2seq and E.T.): the first image is the start state, before any action;
@@ -13,7 +13,7 @@ and ``high_idx``; one last image, after the final action, carries the last actio
 (loaders take it as the "stop" frame). So ``n`` low actions give ``n + 1`` images. Released files
 have several frames per action (smooth animation); we keep exactly the frames the loaders use.
 ``image_name`` is ``%09d.png`` as in every released file, while the file in ``raw_images/`` is the
-JPEG ``%09d.jpg`` (:data:`alfred_gen.trajectory.RAW_IMAGE_NAME`), as ALFRED ships them.
+JPEG ``%09d.jpg`` (:data:`alfred_gen.traj.format.RAW_IMAGE_NAME`), as ALFRED ships them.
 
 JPEG encoding is deterministic: fixed quality and settings through Pillow, so the same frames give
 the same bytes.
@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from alfred_gen.expand import LowAction
-from alfred_gen.rle import interaction_args
-from alfred_gen.trajectory import RAW_IMAGE_NAME
+from alfred_gen.demo.expand import LowAction
+from alfred_gen.traj.rle import interaction_args
+from alfred_gen.traj.format import RAW_IMAGE_NAME
 
 #: JPEG quality of saved frames (Pillow's scale); fixed so files are reproducible.
 JPEG_QUALITY = 90

@@ -186,7 +186,7 @@ def replay_to_directory(
 
 
 def _trajectory_path(given: str | Path) -> Path:
-    from alfred_gen.trajectory import TRAJ_FILE_NAME
+    from alfred_gen.traj.format import TRAJ_FILE_NAME
 
     path = Path(given)
     if path.is_dir():
@@ -212,7 +212,7 @@ def replay_command(
     """
     import click
 
-    from alfred_gen.trajectory import load_trajectory
+    from alfred_gen.traj.format import load_trajectory
 
     path = _trajectory_path(traj_path)
     traj = load_trajectory(path)

@@ -114,11 +114,11 @@ def _check_block(scene_block: Any) -> None:
 def _scene_for(controller: Any, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
     """What to reset to: for lite and a real THOR room (``FloorPlanN``, from an imported ALFRED
     catalogue), the room completed with what the scene block proves it holds (its objects, its start
-    point: :func:`alfred_gen.scenes.alfred_import.complete_for_start_state`); otherwise the name."""
+    point: :func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`); otherwise the name."""
     resolver = getattr(controller, "scene_resolver", None)
     if resolver is None or not floor_plan.startswith("FloorPlan"):
         return floor_plan
-    from alfred_gen.scenes.alfred_import import complete_for_start_state
+    from alfred_gen.scenes.alfred.importer import complete_for_start_state
 
     return complete_for_start_state(resolver(floor_plan), scene_block)
 

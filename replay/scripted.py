@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from alfred_gen.tasks import TaskSpec
+from alfred_gen.domains.tasks import TaskSpec
 
 #: ALFRED's discrete names of navigation actions (interactions keep their api name).
 DISCRETE_NAMES = {

@@ -69,7 +69,7 @@ def _init_worker(backend: str, backend_options: Mapping[str, Any] | None = None)
 
 def vet_file(path: str | Path) -> VetResult:
     """Load and vet one file with this process's simulator; never raises on bad data."""
-    from alfred_gen.trajectory import load_trajectory
+    from alfred_gen.traj.format import load_trajectory
 
     try:
         traj = load_trajectory(path)

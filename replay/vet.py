@@ -89,7 +89,7 @@ def vet_trajectory(
     Whatever is wrong with the data is a failed VetResult. Only a UserError saying no simulator
     can run here (BACKEND_UNAVAILABLE, USAGE) is raised: that is no trajectory's fault.
     """
-    from alfred_gen.trajectory import first_problem
+    from alfred_gen.traj.format import first_problem
 
     if not isinstance(traj, Mapping):
         return _failed("bad_file", f"a trajectory is a JSON object, got {type(traj).__name__}")

@@ -38,7 +38,7 @@ def released_trajectory_files(alfred_data: Path) -> list[Path]:
 def _no_imported_scene_catalogue(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Tests never see a developer's imported ALFRED scene catalogue (~/.cache/alfred-gen/...):
     FloorPlanN stays unknown unless a test imports or points at a catalogue itself."""
-    from alfred_gen.scenes import catalogue_store
+    from alfred_gen.scenes.alfred import catalogue_store
 
     catalogue_store.use_catalogue(None)
     monkeypatch.setenv(catalogue_store.ENV_VAR, str(tmp_path_factory.getbasetemp() / "no-scene-catalogue.json"))

@@ -13,7 +13,7 @@ import copy
 from alfred_gen.replay.restore import make_replay_controller, resolve_scene
 from alfred_gen.replay.scripted import images_index, scripted_trajectory
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.tasks import TaskSpec
+from alfred_gen.domains.tasks import TaskSpec
 
 SCENE = "LiteFixtureKitchen"
 
@@ -93,7 +93,8 @@ def generate_example(task_type: str, out: Any, frames: bool) -> tuple[Any, list[
 
     Tries a few feasible tuples and seeds; returns (trial directory or None, what was tried).
     """
-    from alfred_gen import feasibility, generate
+    from alfred_gen.sample import feasibility
+    from alfred_gen.demo import generate
 
     tuples = feasibility.feasible_tuples([task_type], TASK_SCENES[task_type])
     tried = []

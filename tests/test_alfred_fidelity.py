@@ -1,4 +1,4 @@
-"""The fidelity and plan-agreement report (alfred_gen.alfred_fidelity, bench/alfred_fidelity.py)."""
+"""The fidelity and plan-agreement report (alfred_gen.fidelity.measure, bench/alfred_fidelity.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from alfred_gen import alfred_fidelity as fidelity
-from alfred_gen.scenes.alfred_evidence import walked_points
+from alfred_gen.fidelity import measure as fidelity
+from alfred_gen.scenes.alfred.evidence import walked_points
 from alfred_gen.sim.scene import grid_key
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "alfred_fidelity.py"

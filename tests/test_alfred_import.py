@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.scenes import catalogue_store
-from alfred_gen.scenes.alfred_evidence import SceneEvidence, dead_reckoning, trajectory_facts
-from alfred_gen.scenes.alfred_built_ins import basins_reach_counters
-from alfred_gen.scenes.alfred_fixture_block import Block
-from alfred_gen.scenes.alfred_import import (
+from alfred_gen.scenes.alfred import catalogue_store
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
+from alfred_gen.scenes.alfred.built_ins import basins_reach_counters
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.importer import (
     build_scene,
     complete_for_start_state,
     find_sources,
@@ -240,7 +240,7 @@ def _first_of_each_task_type(alfred_data: Path) -> list[Path]:
 def test_released_demos_replay_with_goals_satisfied_in_imported_rooms(alfred_data: Path, imported) -> None:
     from alfred_gen.replay.restore import make_replay_controller
     from alfred_gen.replay.vet import vet_trajectory
-    from alfred_gen.trajectory import load_trajectory
+    from alfred_gen.traj.format import load_trajectory
 
     path, _ = imported
     catalogue_store.use_catalogue(path)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from alfred_gen.scenes.alfred_evidence import ClearanceFact, ContentFact, SceneEvidence, trajectory_facts
-from alfred_gen.scenes.alfred_loose import loose_shifts, pickupable_box, pickupable_size
+from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, SceneEvidence, trajectory_facts
+from alfred_gen.scenes.alfred.loose import loose_shifts, pickupable_box, pickupable_size
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from alfred_gen.expand import (
+from alfred_gen.demo.expand import (
     MAX_PROBES,
     Expander,
     ExpansionError,
@@ -21,7 +21,7 @@ from alfred_gen.expand import (
     type_of_id,
     word_of,
 )
-from alfred_gen.navigation import NavigationGraph
+from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.sim import fixtures

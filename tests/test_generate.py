@@ -14,18 +14,18 @@ import pytest
 
 from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.generate import (
+from alfred_gen.demo.generate import (
     REASONS,
     GenerationResult,
     default_trial_id,
     generate_trajectory,
     task_dir_name,
 )
-from alfred_gen.language import TEMPLATE_ASSIGNMENT_ID
+from alfred_gen.demo.language import TEMPLATE_ASSIGNMENT_ID
 from alfred_gen.replay.vet import vet_trajectory
-from alfred_gen.rle import decode_mask
-from alfred_gen.tasks import TaskSpec, make_task
-from alfred_gen.trajectory import load_trajectory
+from alfred_gen.traj.rle import decode_mask
+from alfred_gen.domains.tasks import TaskSpec, make_task
+from alfred_gen.traj.format import load_trajectory
 
 #: Candidate (scene, task) per task type; seeds are tried in order until one generates.
 CANDIDATES: dict[str, list[tuple[int, TaskSpec]]] = {

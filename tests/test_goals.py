@@ -13,7 +13,7 @@ from alfred_gen.replay.goals import (
     goal_conditions,
     task_from_trajectory,
 )
-from alfred_gen.tasks import TaskSpec, task_type_names
+from alfred_gen.domains.tasks import TaskSpec, task_type_names
 
 
 def thing(kind: str, n: int = 0, *, inside: tuple[str, ...] = (), contents: tuple[str, ...] | None = None,

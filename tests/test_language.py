@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from alfred_gen.language import (
+from alfred_gen.demo.language import (
     TEMPLATE_ASSIGNMENT_ID,
     class_words,
     describe,
@@ -15,7 +15,7 @@ from alfred_gen.language import (
     task_description,
     turk_annotations,
 )
-from alfred_gen.tasks import make_task
+from alfred_gen.domains.tasks import make_task
 
 TASKS = [
     (make_task("pick_and_place_simple", "Apple", "Fridge"), ["apple", "fridge"]),

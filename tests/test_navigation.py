@@ -8,7 +8,7 @@ import random
 import networkx as nx
 import pytest
 
-from alfred_gen.navigation import (
+from alfred_gen.demo.navigation import (
     NavigationError,
     NavigationGraph,
     apply,

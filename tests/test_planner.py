@@ -18,8 +18,8 @@ from alfred_gen.planner.grounding import ground_text
 from alfred_gen.planner.result import read_steps
 from alfred_gen.planner.solve import solve, solve_pddl
 from alfred_gen.planner.validate import validate_plan
-from alfred_gen.sim import catalogue
-from alfred_gen.tasks import make_task
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.tasks import make_task
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_planner_scenes import bathroom, kitchen, living_room  # noqa: E402
@@ -266,7 +266,7 @@ sys.path.insert(0, {tests!r})
 from test_planner_scenes import kitchen, living_room
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.solve import solve
-from alfred_gen.tasks import make_task
+from alfred_gen.domains.tasks import make_task
 out = []
 for scene, args in [
     (kitchen, ("pick_and_place_with_movable_recep", "Apple", "DiningTable", "Pot", "", True)),

@@ -15,7 +15,7 @@ from alfred_gen.planner.binder import MAX_PARAMETERS, binder_source
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.grounding import bits, compile_domain, ground_text, parse_domain
 from alfred_gen.planner.solve import solve_pddl
-from alfred_gen.tasks import make_task
+from alfred_gen.domains.tasks import make_task
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_planner_scenes import bathroom, kitchen, living_room  # noqa: E402

@@ -9,8 +9,8 @@ import pytest
 from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode
 from alfred_gen.planner.grounding import parse_problem
-from alfred_gen.planning import domain_path_for, plan_task, scene_state
-from alfred_gen.tasks import make_task
+from alfred_gen.demo.plan import domain_path_for, plan_task, scene_state
+from alfred_gen.domains.tasks import make_task
 
 KITCHEN = 1
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from alfred_gen.sim.catalogue import OBJECT_TYPES
+from alfred_gen.domains.catalogue import OBJECT_TYPES
 from alfred_gen.sim.scene import format_object_id
 
 

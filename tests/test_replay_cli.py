@@ -21,7 +21,7 @@ from alfred_gen.replay.restore import resolve_scene
 from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
 from alfred_gen.replay.vet import VetResult
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.trajectory import save_trajectory
+from alfred_gen.traj.format import save_trajectory
 
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
 

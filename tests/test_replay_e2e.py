@@ -54,7 +54,7 @@ def test_generated_trajectories_pass_validate(generated):
 
 def test_replay_reproduces_generated_frames_byte_identically(tmp_path):
     from alfred_gen.replay.rerender import replay_to_directory
-    from alfred_gen.trajectory import load_trajectory
+    from alfred_gen.traj.format import load_trajectory
 
     trial = _generate_one("pick_heat_then_place_in_recep", tmp_path / "gen", frames=True)
     recorded = sorted((trial / "raw_images").iterdir())

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from alfred_gen.rle import (
+from alfred_gen.traj.rle import (
     FRAME_PIXELS,
     bbox_from_mask,
     decode_mask,

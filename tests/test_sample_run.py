@@ -22,12 +22,12 @@ import pytest
 
 from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.feasibility import TaskTuple, why_infeasible
-from alfred_gen.generate import task_dir_name
-from alfred_gen.run import run_sample
-from alfred_gen.run_disk_state import load_failures, scan_tree
-from alfred_gen.run_options import SampleOptions
-from alfred_gen.tasks import task_type_names
+from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
+from alfred_gen.demo.generate import task_dir_name
+from alfred_gen.sample.run import run_sample
+from alfred_gen.sample.disk_state import load_failures, scan_tree
+from alfred_gen.sample.options import SampleOptions
+from alfred_gen.domains.tasks import task_type_names
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
 TESTS_DIR = Path(__file__).resolve().parent
@@ -222,7 +222,7 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
 def _start(out: Path, n: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
     """A stand-in run in a process of its own (the stand-in generator lives in this test module)."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_sample_run as t; "
-            "from alfred_gen.run import SampleOptions, run_sample; from pathlib import Path; "
+            "from alfred_gen.sample.run import SampleOptions, run_sample; from pathlib import Path; "
             "run_sample(SampleOptions(n=int(sys.argv[3]), out=Path(sys.argv[2]), workers=int(sys.argv[4]), "
             "scenes=t.SCENES, seed=9), generate=t.stand_in_generate)")
     command = [sys.executable, "-c", code, str(TESTS_DIR), str(out), str(n), str(workers)]
@@ -277,7 +277,7 @@ def _rendering_controller():  # noqa: ANN202 - a module-level factory, so worker
 
 def _verify(root: Path) -> None:
     from alfred_gen.replay.verify import verify_directory
-    from alfred_gen.validate import validate_paths
+    from alfred_gen.traj.validate import validate_paths
 
     lines: list[str] = []
     assert validate_paths([root], echo=lines.append) == ExitCode.OK, lines
@@ -328,8 +328,8 @@ def test_foreign_trajectories_count_but_infeasible_tuples_are_not_continued(tmp_
 def test_sampling_imported_alfred_rooms(tmp_path: Path, alfred_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--scene-set alfred samples real THOR rooms (FloorPlanN) imported from ALFRED: the files name
     them, and every trajectory replays."""
-    from alfred_gen.scenes import catalogue_store
-    from alfred_gen.scenes.alfred_import import import_alfred
+    from alfred_gen.scenes.alfred import catalogue_store
+    from alfred_gen.scenes.alfred.importer import import_alfred
 
     catalogue = tmp_path / "alfred.json"
     import_alfred(alfred_data, out=catalogue)

@@ -23,7 +23,7 @@ from alfred_gen.scenes.grid import (
     is_visible,
     occluder_arrays,
 )
-from alfred_gen.scenes.procedural import (
+from alfred_gen.scenes.procedural.build import (
     MIN_REACHABLE,
     build_scene,
     front_of,
@@ -31,9 +31,9 @@ from alfred_gen.scenes.procedural import (
     needs_pose,
     occluders_for,
 )
-from alfred_gen.scenes.surfaces import surfaces_of
-from alfred_gen.scenes.vocab import FLOOR_ITEMS
-from alfred_gen.sim.catalogue import OBJECT_TYPES, can_place
+from alfred_gen.scenes.procedural.surfaces import surfaces_of
+from alfred_gen.scenes.procedural.vocab import FLOOR_ITEMS
+from alfred_gen.domains.catalogue import OBJECT_TYPES, can_place
 from alfred_gen.sim.scene import GRID_SIZE, Scene, format_object_id, grid_key, room_type_of
 
 NUMBERS = scene_numbers()
@@ -68,7 +68,7 @@ def test_scenes_do_not_depend_on_the_hash_seed(scenes: dict[int, Scene]) -> None
     sample = (1, 14, 215, 322, 417)
     code = (
         "import hashlib, json, sys\n"
-        "from alfred_gen.scenes.procedural import build_scene\n"
+        "from alfred_gen.scenes.procedural.build import build_scene\n"
         "for n in map(int, sys.argv[1:]):\n"
         "    d = build_scene(n).to_dict()\n"
         "    print(n, hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest())\n"

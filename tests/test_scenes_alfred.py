@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from alfred_gen.scenes import get_scene, scene_numbers
-from alfred_gen.sim.catalogue import type_of_id
+from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.sim.scene import ROOM_TYPES, room_type_of
 
 

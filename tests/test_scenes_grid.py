@@ -15,8 +15,8 @@ from alfred_gen.scenes.grid import (
     reachable_grid,
     visible_points,
 )
-from alfred_gen.scenes.rooms import WALL_THICKNESS, Rect, ShapeSpec, make_room_shape
-from alfred_gen.scenes.surfaces import surfaces_of
+from alfred_gen.scenes.procedural.rooms import WALL_THICKNESS, Rect, ShapeSpec, make_room_shape
+from alfred_gen.scenes.procedural.surfaces import surfaces_of
 from alfred_gen.sim.scene import Box, Pose
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from alfred_gen.scenes import get_scene, scene_numbers
-from alfred_gen.sim.catalogue import (
+from alfred_gen.domains.catalogue import (
     COLD_SOURCES,
     HEAT_SOURCES,
     LAMPS,

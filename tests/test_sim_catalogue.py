@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from alfred_gen.sim import catalogue
-from alfred_gen.sim.catalogue import OBJECT_TYPES, PLACEMENT, can_place, object_type, type_of_id
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.catalogue import OBJECT_TYPES, PLACEMENT, can_place, object_type, type_of_id
 
 
 def _trajectories(files: list[Path]) -> list[dict]:

@@ -12,7 +12,8 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from alfred_gen.sim import catalogue, fixtures
+from alfred_gen.sim import fixtures
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.lite import LiteController
 
 VOLATILE = ("lastAction", "lastActionSuccess", "errorMessage", "actionReturn")

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from alfred_gen.sim import catalogue, fixtures
+from alfred_gen.sim import fixtures
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id
 from test_sim_actions import fails, obj, ok, oid, state

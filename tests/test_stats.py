@@ -12,7 +12,7 @@ from PIL import Image
 
 from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.stats import collect_stats, format_stats, stats_command, write_charts
+from alfred_gen.sample.stats import collect_stats, format_stats, stats_command, write_charts
 
 TRIALS = {
     "pick_and_place_simple-Apple-None-CounterTop-1": 3,

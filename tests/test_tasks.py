@@ -10,7 +10,7 @@ import pytest
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.scene import room_type_of
-from alfred_gen.tasks import TaskSpec, capabilities, get_task_type, make_task, task_type_names, task_types
+from alfred_gen.domains.tasks import TaskSpec, capabilities, get_task_type, make_task, task_type_names, task_types
 
 ALFRED_TYPES = {
     "pick_and_place_simple",

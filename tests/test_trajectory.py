@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from alfred_gen import trajectory
+from alfred_gen.traj import format as trajectory
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.trajectory import (
+from alfred_gen.traj.format import (
     InvalidTrajectoryError,
     Problem,
     first_problem,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.trajectory import save_trajectory, serialize_trajectory
-from alfred_gen.validate import validate_paths
+from alfred_gen.traj.format import save_trajectory, serialize_trajectory
+from alfred_gen.traj.validate import validate_paths
 from test_trajectory import make_trajectory
 
 

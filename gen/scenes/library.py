@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.scenes.procedural import NAME_PREFIX, build_scene
+from alfred_gen.scenes.procedural.build import NAME_PREFIX, build_scene
 from alfred_gen.sim.scene import Scene, room_type_of
 
 _NUMBER = re.compile(r"^\d+$")
@@ -64,11 +64,11 @@ def resolve_scene_number(name_or_num: str | int) -> int:
 
 def get_scene(name_or_num: str | int) -> Scene:
     """The Scene for a procedural scene number or name, or a real THOR room (``FloorPlanN``) from
-    the imported ALFRED scene catalogue (see :mod:`alfred_gen.scenes.catalogue_store`). Built once
+    the imported ALFRED scene catalogue (see :mod:`alfred_gen.scenes.alfred.catalogue_store`). Built once
     per process and cached; callers get a fresh copy each time, so mutating it (it is a dataclass)
     cannot corrupt the cache."""
     if isinstance(name_or_num, str) and _THOR.match(name_or_num.strip()):
-        from alfred_gen.scenes.catalogue_store import imported_scene
+        from alfred_gen.scenes.alfred.catalogue_store import imported_scene
 
         match = _THOR.match(name_or_num.strip())
         imported = imported_scene(f"FloorPlan{int(match.group(1))}") if match else None

@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from alfred_gen.atomic import write_png
 from alfred_gen.scenes.listing import room_size
-from alfred_gen.scenes.procedural import needs_pose
-from alfred_gen.sim.catalogue import OBJECT_TYPES
+from alfred_gen.scenes.procedural.build import needs_pose
+from alfred_gen.domains.catalogue import OBJECT_TYPES
 from alfred_gen.sim.scene import Pose, Scene, hash_str
 
 PIXELS_PER_METRE = 140

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from alfred_gen.sim import catalogue
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.world import HORIZON_MAX, HORIZON_MIN, World, WorldObject, segments_hit_boxes

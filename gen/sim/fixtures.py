@@ -9,7 +9,7 @@
 - :func:`divided_room`: two halves split by a wall with a doorway, a side table with an object in
   each half (for occlusion tests).
 - :func:`alfred_layout_scene`: a real ALFRED room from its layout files (built by the ALFRED
-  importer, :mod:`alfred_gen.scenes.alfred_import`).
+  importer, :mod:`alfred_gen.scenes.alfred.importer`).
 
 The fixture scenes are named ``LiteFixture*`` so they cannot be mistaken for THOR FloorPlans.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
-from alfred_gen.sim import catalogue
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, Scene, SceneObject, format_object_id
 
 WALL_HEIGHT = 2.8
@@ -218,10 +218,10 @@ def alfred_layout_scene(root: str | Path, scene_num: int, object_poses: list[dic
     """A Scene from ALFRED's layout files of FloorPlan``scene_num`` (``root/layouts``).
 
     The one implementation lives in the ALFRED importer
-    (:func:`alfred_gen.scenes.alfred_import.alfred_layout_scene`); this name is kept for the
+    (:func:`alfred_gen.scenes.alfred.importer.alfred_layout_scene`); this name is kept for the
     simulator's tests and benches. ``object_poses`` adds one object per distinct name,
     ``object_ids`` the fixtures named by id, ``extra_reachable`` agent points the layout misses.
     """
-    from alfred_gen.scenes.alfred_import import alfred_layout_scene as build
+    from alfred_gen.scenes.alfred.importer import alfred_layout_scene as build
 
     return build(root, scene_num, object_poses, object_ids, agent_y, extra_reachable)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from alfred_gen.sim import catalogue
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.scene import GRID_SIZE, Box
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id

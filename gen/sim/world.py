@@ -23,9 +23,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from alfred_gen.sim import catalogue, shapes
+from alfred_gen.sim import shapes
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.catalogue import ObjectType
+from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
 
 #: Horizontal and vertical field of view of the square 300x300 camera, degrees.

@@ -1,0 +1,258 @@
+"""The task-type registry: ALFRED's seven task types, read from ``domains/tasks.json``.
+
+A task type is data, not code: which classes it names (its slots), which room types ALFRED samples
+it in, which capabilities it needs (a microwave to heat, a knife to slice), and a goal template that
+the planner compiles into a goal action. Adding a task type means adding an entry to the JSON file.
+
+:class:`TaskSpec` mirrors ALFRED's ``pddl_params`` plus the task type, so a released trajectory's
+task reads straight into one (:meth:`TaskSpec.from_pddl_params`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from alfred_gen.errors import ExitCode, UserError
+
+#: The slots a task can name, in the order ALFRED writes them into directory names.
+SLOTS = ("object", "mrecep", "parent", "toggle")
+
+#: Room types (as alfred_gen.sim.scene.ROOM_TYPES).
+ALL_ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One task: ALFRED's ``task_type`` plus ``pddl_params``.
+
+    ``object_sliced`` asks for a slice of ``object_target`` (cut with a knife during the
+    demonstration); ``toggle_target`` is the lamp class of look_at_obj_in_light.
+    """
+
+    task_type: str
+    object_target: str
+    parent_target: str = ""
+    mrecep_target: str = ""
+    toggle_target: str = ""
+    object_sliced: bool = False
+
+    def slot(self, name: str) -> str:
+        """The class in a slot: ``object``, ``parent``, ``mrecep`` or ``toggle``."""
+        return {
+            "object": self.object_target,
+            "parent": self.parent_target,
+            "mrecep": self.mrecep_target,
+            "toggle": self.toggle_target,
+        }[name]
+
+    def pddl_params(self) -> dict[str, Any]:
+        """ALFRED's ``pddl_params`` dict, as stored in traj_data.json."""
+        return {
+            "mrecep_target": self.mrecep_target,
+            "object_sliced": self.object_sliced,
+            "object_target": self.object_target,
+            "parent_target": self.parent_target,
+            "toggle_target": self.toggle_target,
+        }
+
+    @staticmethod
+    def from_pddl_params(task_type: str, params: dict[str, Any]) -> "TaskSpec":
+        """The task of a traj_data.json (``task_type`` and its ``pddl_params``)."""
+        return TaskSpec(
+            task_type=task_type,
+            object_target=params.get("object_target") or "",
+            parent_target=params.get("parent_target") or "",
+            mrecep_target=params.get("mrecep_target") or "",
+            toggle_target=params.get("toggle_target") or "",
+            object_sliced=bool(params.get("object_sliced", False)),
+        )
+
+    def describe(self) -> str:
+        """A short human-readable line, e.g. ``pick_heat_then_place_in_recep: sliced Apple -> CounterTop``."""
+        what = ("sliced " if self.object_sliced else "") + self.object_target
+        parts = [what]
+        if self.mrecep_target:
+            parts.append(f"in {self.mrecep_target}")
+        if self.parent_target:
+            parts.append(f"-> {self.parent_target}")
+        if self.toggle_target:
+            parts.append(f"under {self.toggle_target}")
+        return f"{self.task_type}: " + " ".join(parts)
+
+
+@dataclass(frozen=True)
+class GoalTemplate:
+    """A goal action over instances: typed parameters and preconditions with class placeholders.
+
+    Placeholders ``{object}``, ``{parent}``, ``{mrecep}``, ``{toggle}`` stand for the task's classes;
+    ``sliced`` names the parameters that must be slices in the ``_slice`` variant.
+    """
+
+    parameters: tuple[tuple[str, str], ...]
+    precondition: tuple[str, ...]
+    sliced: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Capability:
+    """A static ability some classes have (``canHeat``: Microwave); the domain predicate's name.
+
+    ``holds_object``: the action puts the object into the tool (so the tool must be able to hold it).
+    """
+
+    predicate: str
+    classes: tuple[str, ...]
+    verb: str
+    holds_object: bool
+
+
+@dataclass(frozen=True)
+class TaskType:
+    """One task type of the registry (see ``domains/tasks.json``)."""
+
+    name: str
+    description: str
+    slots: tuple[str, ...]
+    room_types: tuple[str, ...]
+    slice_variant: bool
+    tools: tuple[str, ...]
+    goal: GoalTemplate
+
+    def goal_action_name(self, sliced: bool = False) -> str:
+        """Name of the compiled goal action in the domain (``Goal_<type>`` or ``Goal_<type>_slice``)."""
+        return f"Goal_{self.name}" + ("_slice" if sliced else "")
+
+    def guard_predicate(self, sliced: bool = False) -> str:
+        """The static predicate that switches this goal action on for one problem."""
+        return f"task_{self.name}" + ("_slice" if sliced else "")
+
+    def needed_tools(self, sliced: bool = False) -> tuple[str, ...]:
+        """Capabilities needed, including a slicing tool for the ``_slice`` variant."""
+        return self.tools + (("canSlice",) if sliced and "canSlice" not in self.tools else ())
+
+    def allowed_in(self, room_type: str) -> bool:
+        """Whether ALFRED samples this task type in rooms of this type."""
+        return room_type in self.room_types
+
+
+def _load_json() -> dict[str, Any]:
+    text = resources.files("alfred_gen.domains").joinpath("tasks.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _registry() -> tuple[dict[str, TaskType], dict[str, Capability]]:
+    data = _load_json()
+    capabilities = {
+        name: Capability(name, tuple(c["classes"]), c["verb"], bool(c["holds_object"]))
+        for name, c in data["capabilities"].items()
+    }
+    types: dict[str, TaskType] = {}
+    for name, entry in data["task_types"].items():
+        goal = entry["goal"]
+        task_type = TaskType(
+            name=name,
+            description=entry["description"],
+            slots=tuple(entry["slots"]),
+            room_types=tuple(entry["room_types"]),
+            slice_variant=bool(entry["slice_variant"]),
+            tools=tuple(entry["tools"]),
+            goal=GoalTemplate(
+                parameters=tuple((p[0], p[1]) for p in goal["parameters"]),
+                precondition=tuple(goal["precondition"]),
+                sliced=tuple(goal["sliced"]),
+            ),
+        )
+        _check_task_type(task_type, capabilities)
+        types[name] = task_type
+    return types, capabilities
+
+
+def _check_task_type(task_type: TaskType, capabilities: dict[str, Capability]) -> None:
+    """Reject a malformed registry entry at load time rather than producing a broken domain later."""
+    unknown_slots = set(task_type.slots) - set(SLOTS)
+    unknown_rooms = set(task_type.room_types) - set(ALL_ROOM_TYPES)
+    unknown_tools = set(task_type.tools) - set(capabilities)
+    if "object" not in task_type.slots or unknown_slots or unknown_rooms or unknown_tools:
+        raise ValueError(f"tasks.json: bad entry {task_type.name!r}")
+    variables = {name for name, _ in task_type.goal.parameters}
+    if not set(task_type.goal.sliced) <= variables:
+        raise ValueError(f"tasks.json: {task_type.name!r} slices an unknown variable")
+    if task_type.slice_variant != bool(task_type.goal.sliced):
+        raise ValueError(f"tasks.json: {task_type.name!r} slice_variant and goal.sliced disagree")
+
+
+def task_types() -> list[TaskType]:
+    """All task types, in the registry's order."""
+    return list(_registry()[0].values())
+
+
+def task_type_names() -> list[str]:
+    """The names of all task types, in the registry's order."""
+    return list(_registry()[0])
+
+
+def get_task_type(name: str) -> TaskType:
+    """The task type called ``name``; UserError NOT_FOUND if there is none."""
+    types = _registry()[0]
+    if name not in types:
+        raise UserError(
+            f"unknown task type {name!r} (known: {', '.join(types)})", ExitCode.NOT_FOUND
+        )
+    return types[name]
+
+
+def capabilities() -> dict[str, Capability]:
+    """Static abilities the domain knows (canHeat, canCool, canClean, canSlice), by predicate."""
+    return dict(_registry()[1])
+
+
+def make_task(
+    task_type: str,
+    object_target: str,
+    parent_target: str = "",
+    mrecep_target: str = "",
+    toggle_target: str = "",
+    object_sliced: bool = False,
+) -> TaskSpec:
+    """A checked :class:`TaskSpec`: the task type exists, every slot it needs is named and no other,
+    class names are THOR types, and ``object_sliced`` only where the type has a slice variant.
+
+    For look_at_obj_in_light, ALFRED's directory names put the lamp in the receptacle slot; a lamp
+    given as ``parent_target`` without ``toggle_target`` is taken as the toggle target.
+    """
+    spec_type = get_task_type(task_type)
+    if "toggle" in spec_type.slots and not toggle_target and parent_target:
+        toggle_target, parent_target = parent_target, ""
+    given = {"object": object_target, "parent": parent_target, "mrecep": mrecep_target, "toggle": toggle_target}
+    for slot in SLOTS:
+        if slot in spec_type.slots and not given[slot]:
+            raise UserError(f"{task_type} needs a {_SLOT_WORDS[slot]}", ExitCode.USAGE)
+        if slot not in spec_type.slots and given[slot]:
+            raise UserError(f"{task_type} takes no {_SLOT_WORDS[slot]} (got {given[slot]!r})", ExitCode.USAGE)
+    if object_sliced and not spec_type.slice_variant:
+        raise UserError(f"{task_type} has no sliced variant", ExitCode.USAGE)
+    known = _known_classes()
+    for slot in spec_type.slots:
+        if known and given[slot] not in known:
+            raise UserError(f"unknown object class {given[slot]!r}", ExitCode.NOT_FOUND)
+    return TaskSpec(task_type, object_target, parent_target, mrecep_target, toggle_target, bool(object_sliced))
+
+
+_SLOT_WORDS = {
+    "object": "object class (--object)",
+    "parent": "receptacle class (--receptacle)",
+    "mrecep": "movable receptacle class (--mrecep)",
+    "toggle": "lamp class (--toggle)",
+}
+
+
+def _known_classes() -> frozenset[str]:
+    """THOR type names from the shared object catalogue (empty if the catalogue is not filled)."""
+    from alfred_gen.domains.catalogue import OBJECT_TYPES
+
+    return frozenset(OBJECT_TYPES)

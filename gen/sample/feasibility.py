@@ -1,0 +1,332 @@
+"""Which task tuples (task type, scene, object, receptacle, movable receptacle) can be generated at all.
+
+The sampler must only ever propose tuples that a demonstration could exist for; otherwise it wastes
+a simulator run (seconds) on something a table lookup rules out. A tuple is feasible when, from the
+scene's contents, the object catalogue and the task registry alone:
+
+- the task type is sampled in the scene's room type (``domains/tasks.json``: ``room_types``);
+- the object class is present (twice, for a goal over two instances such as pick_two_obj_and_place),
+  pickupable and placeable somewhere;
+- the object has the property the task needs: heat, cool and clean use ALFRED's lists of heatable,
+  coolable and cleanable classes, and the object must fit into the tool (microwave, fridge, sink
+  basin) that the scene has; a sliced object needs a sliceable class and a knife in the scene;
+- the receptacle is present and can hold the object (``catalogue.can_place``), is not the tool the
+  task uses (ALFRED does not heat an apple and leave it in the microwave), and holds two objects
+  when the goal puts two in it; for look_at_obj_in_light the receptacle slot is the lamp;
+- the movable receptacle is present, holds the object, and can sit in the receptacle.
+
+Enumerating the whole feasible set up front (tens of thousands of tuples for 120 rooms) makes the
+sampler's constraint propagation exact: fixing a slot value filters the set, and every remaining
+value of every other slot is known to complete to at least one feasible tuple.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type, task_types
+
+#: Spelling of "no movable receptacle" in ALFRED's task directory names.
+NO_MRECEP = "None"
+
+#: Suffix ALFRED's directory names give a sliced object class (``AppleSliced``).
+SLICED_SUFFIX = "Sliced"
+
+# ALFRED's generator (gen/constants.py, VAL_ACTION_OBJECTS) only heats, cools and cleans these classes;
+# public facts about its task space, typed in. Sliced forms are listed as ALFRED lists them.
+ALFRED_HEATABLE = frozenset({
+    "Apple", "AppleSliced", "Bread", "BreadSliced", "Cup", "Egg", "Mug", "Plate", "Potato", "PotatoSliced",
+    "Tomato", "TomatoSliced",
+})
+ALFRED_COOLABLE = frozenset({
+    "Apple", "AppleSliced", "Bowl", "Bread", "BreadSliced", "Cup", "Egg", "Lettuce", "LettuceSliced", "Mug", "Pan",
+    "Plate", "Pot", "Potato", "PotatoSliced", "Tomato", "TomatoSliced", "WineBottle",
+})
+ALFRED_CLEANABLE = frozenset({
+    "Apple", "AppleSliced", "Bowl", "ButterKnife", "Cloth", "Cup", "DishSponge", "Egg", "Fork", "Kettle", "Knife",
+    "Ladle", "Lettuce", "LettuceSliced", "Mug", "Pan", "Plate", "Pot", "Potato", "PotatoSliced", "SoapBar",
+    "Spatula", "Spoon", "Tomato", "TomatoSliced",
+})
+
+#: Classes a tool verb of the task registry may act on.
+VERB_OBJECTS: dict[str, frozenset[str]] = {
+    "heat": ALFRED_HEATABLE,
+    "cool": ALFRED_COOLABLE,
+    "clean": ALFRED_CLEANABLE,
+}
+
+#: Receptacle classes ALFRED leaves out of its receptacle slot (a toaster only takes bread slices:
+#: "not interesting in terms of producing linguistic diversity").
+EXCLUDED_RECEPTACLES = frozenset({"Toaster"})
+
+_INSTANCE_PARAM = re.compile(r"^\(isType (\?\w+) \{object\}\)$")
+
+
+@dataclass(frozen=True, order=True)
+class TaskTuple:
+    """One sampled task: ALFRED's (goal, pickup, movable, receptacle, scene).
+
+    ``object`` is spelled as in ALFRED's directory names: the class, plus ``Sliced`` when the
+    demonstration must slice it first (``AppleSliced``). ``receptacle`` is the lamp for
+    look_at_obj_in_light. ``mrecep`` is ``""`` when the task has none.
+    """
+
+    task_type: str
+    scene: int
+    object: str
+    receptacle: str
+    mrecep: str = ""
+
+    @property
+    def sliced(self) -> bool:
+        """Whether the object must be sliced during the demonstration."""
+        return self.object.endswith(SLICED_SUFFIX) and self.object != SLICED_SUFFIX
+
+    @property
+    def object_class(self) -> str:
+        """The class that is picked up or sliced (``Apple`` for ``AppleSliced``)."""
+        return self.object[: -len(SLICED_SUFFIX)] if self.sliced else self.object
+
+    @property
+    def placed_type(self) -> str:
+        """The catalogue type that ends up in the receptacle (``AppleSliced``; ``EggCracked`` for an egg)."""
+        if self.sliced:
+            return catalogue.SLICED_TYPES.get(self.object_class, self.object)
+        return self.object
+
+    def dir_name(self) -> str:
+        """ALFRED's task directory name ``<task_type>-<object>-<mrecep|None>-<recep>-<scene>``."""
+        return "-".join([self.task_type, self.object, self.mrecep or NO_MRECEP, self.receptacle, str(self.scene)])
+
+    @staticmethod
+    def from_dir_name(name: str) -> "TaskTuple | None":
+        """The tuple a task directory stands for, or None if the name does not have ALFRED's shape."""
+        parts = name.split("-")
+        if len(parts) != 5 or not parts[4].isdigit() or not all(parts):
+            return None
+        task_type, obj, mrecep, recep, scene = parts
+        return TaskTuple(task_type, int(scene), obj, recep, "" if mrecep == NO_MRECEP else mrecep)
+
+    def to_task_spec(self) -> TaskSpec:
+        """The TaskSpec the planner and generator take (the lamp goes to ``toggle_target``)."""
+        spec_type = get_task_type(self.task_type)
+        lamp_slot = "toggle" in spec_type.slots
+        return TaskSpec(
+            task_type=self.task_type,
+            object_target=self.object_class,
+            parent_target="" if lamp_slot else self.receptacle,
+            mrecep_target=self.mrecep,
+            toggle_target=self.receptacle if lamp_slot else "",
+            object_sliced=self.sliced,
+        )
+
+    @staticmethod
+    def from_task_spec(spec: TaskSpec, scene: int) -> "TaskTuple":
+        """The tuple of a TaskSpec in a scene (inverse of :meth:`to_task_spec`)."""
+        obj = spec.object_target + (SLICED_SUFFIX if spec.object_sliced else "")
+        return TaskTuple(spec.task_type, int(scene), obj, spec.parent_target or spec.toggle_target, spec.mrecep_target)
+
+
+@dataclass(frozen=True)
+class SceneContents:
+    """What the feasibility rules need to know about a room: its type and how many of each class."""
+
+    scene: int
+    room_type: str
+    counts: dict[str, int]
+
+    def has(self, object_class: str, at_least: int = 1) -> bool:
+        return self.counts.get(object_class, 0) >= at_least
+
+    def present(self, classes: Iterable[str]) -> list[str]:
+        """The classes of ``classes`` found in the room, sorted."""
+        return sorted(c for c in set(classes) if self.counts.get(c, 0) > 0)
+
+
+#: Where the sampler's rooms come from: lite's procedural rooms (``LitePlanN``), or real THOR rooms
+#: (``FloorPlanN``) imported from ALFRED with `alfred-gen scenes import-alfred`, which both the
+#: lite and the thor backend can load. Both use ALFRED's numbers 1-30, 201-230, 301-330, 401-430.
+SCENE_SETS = ("lite", "alfred")
+
+
+def scene_name(scene: int, scene_set: str = "lite") -> str:
+    """The name a simulator loads scene number ``scene`` of ``scene_set`` by."""
+    return f"FloorPlan{scene}" if scene_set == "alfred" else f"LitePlan{scene}"
+
+
+@lru_cache(maxsize=None)
+def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
+    """Type and object counts of a scene (built once per process)."""
+    from alfred_gen.scenes import get_scene
+
+    built = get_scene(scene_name(scene, scene_set))
+    return SceneContents(scene, built.room_type, dict(Counter(o.object_type for o in built.objects)))
+
+
+def instances_needed(task_type: TaskType) -> int:
+    """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place)."""
+    return max(1, sum(1 for pre in task_type.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
+
+
+@lru_cache(maxsize=1)
+def _pickup_classes() -> tuple[str, ...]:
+    return tuple(pickup_classes())
+
+
+@lru_cache(maxsize=1)
+def _receptacle_classes() -> frozenset[str]:
+    return frozenset(receptacle_classes())
+
+
+def pickup_classes() -> list[str]:
+    """Object-slot values before any scene is looked at: pickupable classes that fit somewhere,
+    plus the sliced form of each sliceable class, sorted."""
+    placeable = set().union(*catalogue.PLACEMENT.values())
+    base = {name for name, t in catalogue.OBJECT_TYPES.items()
+            if t.pickupable and name in placeable and name not in set(catalogue.SLICED_TYPES.values())}
+    sliced = {name + SLICED_SUFFIX for name in catalogue.SLICED_TYPES if name in catalogue.OBJECT_TYPES}
+    return sorted(base | sliced)
+
+
+def receptacle_classes() -> list[str]:
+    """Receptacle-slot values: fixed (not pickupable) receptacles of the placement table, sorted."""
+    return sorted(
+        name for name in catalogue.PLACEMENT
+        if name in catalogue.OBJECT_TYPES and not catalogue.OBJECT_TYPES[name].pickupable
+        and name not in EXCLUDED_RECEPTACLES
+    )
+
+
+def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str | None:
+    """None if the tuple is feasible, else the first rule it breaks (a short phrase)."""
+    try:
+        spec_type = get_task_type(t.task_type)
+    except UserError:
+        return f"unknown task type {t.task_type}"
+    contents = contents or scene_contents(t.scene)
+    if not spec_type.allowed_in(contents.room_type):
+        return f"{t.task_type} is not sampled in {contents.room_type} rooms"
+    obj_type = catalogue.OBJECT_TYPES.get(t.object_class)
+    if obj_type is None or not obj_type.pickupable:
+        return f"{t.object_class} is not a pickupable class"
+    if t.sliced:
+        if not spec_type.slice_variant:
+            return f"{t.task_type} has no sliced variant"
+        if not obj_type.sliceable:
+            return f"{t.object_class} is not sliceable"
+    need = instances_needed(spec_type)
+    if not contents.has(t.object_class, need):
+        return f"scene {t.scene} has fewer than {need} {t.object_class}"
+    placed = t.placed_type
+    if placed not in catalogue.OBJECT_TYPES:
+        return f"no catalogue type for {t.object}"
+    for tool in spec_type.needed_tools(t.sliced):
+        problem = _tool_problem(tool, t, contents)
+        if problem:
+            return problem
+    # The receptacle slot.
+    if "toggle" in spec_type.slots:
+        if t.receptacle not in catalogue.LAMPS:
+            return f"{t.receptacle} is not a lamp"
+        if not contents.has(t.receptacle):
+            return f"scene {t.scene} has no {t.receptacle}"
+        if t.mrecep:
+            return f"{t.task_type} takes no movable receptacle"
+        return None
+    if "parent" not in spec_type.slots:
+        return f"{t.task_type} has no receptacle slot"
+    if t.receptacle not in _receptacle_classes():
+        return f"{t.receptacle} is not a receptacle class"
+    if not contents.has(t.receptacle):
+        return f"scene {t.scene} has no {t.receptacle}"
+    if t.receptacle in _tool_receptacles(spec_type, t.sliced):
+        return f"{t.receptacle} is the tool of {t.task_type}"
+    if catalogue.OBJECT_TYPES[t.receptacle].capacity < need:
+        return f"{t.receptacle} holds fewer than {need} objects"
+    # The movable receptacle slot.
+    if "mrecep" in spec_type.slots:
+        if t.mrecep not in catalogue.MOVABLE_RECEPTACLES:
+            return f"{t.mrecep or 'nothing'} is not a movable receptacle"
+        if not contents.has(t.mrecep):
+            return f"scene {t.scene} has no {t.mrecep}"
+        if t.mrecep == t.object_class:
+            return f"{t.object} cannot go in itself"
+        if not catalogue.can_place(placed, t.mrecep):
+            return f"{t.mrecep} cannot hold {placed}"
+        if not catalogue.can_place(t.mrecep, t.receptacle):
+            return f"{t.receptacle} cannot hold {t.mrecep}"
+        return None
+    if t.mrecep:
+        return f"{t.task_type} takes no movable receptacle"
+    if not catalogue.can_place(placed, t.receptacle):
+        return f"{t.receptacle} cannot hold {placed}"
+    return None
+
+
+def _tool_problem(tool: str, t: TaskTuple, contents: SceneContents) -> str | None:
+    cap = capabilities()[tool]
+    present = contents.present(cap.classes)
+    if not present:
+        return f"scene {t.scene} has nothing to {cap.verb} with ({', '.join(cap.classes)})"
+    if cap.verb == "slice":
+        return None  # the object being sliceable was checked; the knife is held, not filled
+    # The registry's tool acts on the object as it is at that point: the slice, for a sliced task.
+    acted_on = t.object if t.sliced else t.object_class
+    allowed = VERB_OBJECTS.get(cap.verb)
+    if allowed is not None and acted_on not in allowed:
+        return f"ALFRED does not {cap.verb} {acted_on}"
+    if cap.holds_object and not any(catalogue.can_place(t.placed_type, c) for c in present):
+        return f"{t.placed_type} does not fit in {'/'.join(present)} to {cap.verb}"
+    return None
+
+
+def _tool_receptacles(spec_type: TaskType, sliced: bool) -> frozenset[str]:
+    """Classes of the containers the task's tools put the object into (not valid destinations)."""
+    caps = capabilities()
+    return frozenset(
+        c for tool in spec_type.needed_tools(sliced) if caps[tool].holds_object for c in caps[tool].classes
+    )
+
+
+def candidate_tuples(task_type: TaskType, contents: SceneContents) -> Iterable[TaskTuple]:
+    """Every tuple of a task type in a scene worth testing: the slot values the room has."""
+    objects = [o for o in _pickup_classes() if contents.has(TaskTuple(task_type.name, contents.scene, o, "").object_class)]
+    if "toggle" in task_type.slots:
+        receptacles = contents.present(catalogue.LAMPS)
+    else:
+        receptacles = [r for r in sorted(_receptacle_classes()) if contents.has(r)]
+    mreceps = contents.present(catalogue.MOVABLE_RECEPTACLES) if "mrecep" in task_type.slots else [""]
+    for obj in objects:
+        for recep in receptacles:
+            for mrecep in mreceps:
+                yield TaskTuple(task_type.name, contents.scene, obj, recep, mrecep)
+
+
+def feasible_tuples(
+    task_type_names: Sequence[str] | None = None, scenes: Sequence[int] | None = None, scene_set: str = "lite"
+) -> list[TaskTuple]:
+    """All feasible tuples over the given task types and scenes (default: all) of a scene set, sorted."""
+    from alfred_gen.scenes import scene_numbers
+
+    types = [get_task_type(n) for n in task_type_names] if task_type_names else task_types()
+    found: list[TaskTuple] = []
+    for scene in (scenes if scenes is not None else scene_numbers()):
+        contents = scene_contents(int(scene), scene_set)
+        for spec_type in types:
+            if not spec_type.allowed_in(contents.room_type):
+                continue
+            found.extend(t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None)
+    return sorted(set(found))
+
+
+def check_feasible(t: TaskTuple) -> None:
+    """UserError UNSOLVABLE with the reason if the tuple cannot be generated."""
+    reason = why_infeasible(t)
+    if reason:
+        raise UserError(f"infeasible task {t.dir_name()}: {reason}", ExitCode.UNSOLVABLE)

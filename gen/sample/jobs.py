@@ -1,0 +1,39 @@
+"""The messages between the deciding parent and the workers: a :class:`Job` out, an :class:`Outcome` back.
+
+Both are small frozen dataclasses so they pickle cheaply to worker processes, and so the parent's
+bookkeeping (ledger, schedule, loop) and the workers share one vocabulary without importing each
+other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from alfred_gen.sample.feasibility import TaskTuple
+
+Generator = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One attempt at a tuple: what a worker needs to generate (and where it will land)."""
+
+    index: int
+    task: TaskTuple
+    attempt: int
+    seed: int
+    trial_id: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A worker's answer for a job: ``reason`` is ``ok`` or generate_trajectory's failure reason."""
+
+    index: int
+    ok: bool
+    reason: str
+    detail: str = ""
+    code: int = 0  #: the exit code of a ``user_error``
+    timings: tuple[tuple[str, float], ...] = ()  #: seconds per pipeline phase, if the generator says
+

@@ -1,0 +1,126 @@
+"""What a `alfred-gen sample` run is asked to do: :class:`SampleOptions`, parsed and checked.
+
+Kept apart from the run itself so that the CLI, the benchmarks and the tests build and validate the
+same options object, and so that a bad option is a one-line UserError before any work or any file
+is touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sample.feasibility import SCENE_SETS
+
+#: Jobs decided ahead of the last result they depend on (see :mod:`alfred_gen.sample.schedule`).
+DEFAULT_WINDOW = 8
+
+#: Failed attempts after which a tuple is closed (ALFRED's "trials before fail").
+DEFAULT_MAX_FAILURES = 3
+
+
+@dataclass(frozen=True)
+class SampleOptions:
+    """Everything `alfred-gen sample` takes. Empty ``task_types``/``scenes`` mean all."""
+
+    n: int
+    out: Path
+    seed: int = 0
+    workers: int = 1
+    task_types: tuple[str, ...] = ()
+    scenes: tuple[int, ...] = ()
+    demos_per_task: int = 3
+    shard: tuple[int, int] = (0, 1)
+    backend: str = "lite"
+    #: Options for the backend's controller as (name, value) pairs, e.g. (("thor_build", PATH),).
+    backend_options: tuple[tuple[str, Any], ...] = ()
+    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN).
+    scene_set: str = "lite"
+    frames: bool = True
+    max_failures: int = DEFAULT_MAX_FAILURES
+    window: int = 0  #: 0: max(DEFAULT_WINDOW, workers)
+
+    def effective_window(self) -> int:
+        """How many jobs may be decided ahead of the results they depend on."""
+        return self.window or max(DEFAULT_WINDOW, self.workers)
+
+    def shard_label(self) -> str:
+        """``IofM``: names this shard's files in the run state directory."""
+        return f"{self.shard[0]}of{self.shard[1]}"
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """``"I/M"`` with 0 <= I < M (0-based, as job-array indices) -> (I, M); UserError USAGE otherwise."""
+    if text is None or text == "":
+        return (0, 1)
+    parts = str(text).strip().split("/")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise UserError(f"--shard must be I/M with 0 <= I < M, got {text!r}", ExitCode.USAGE)
+    index, count = (int(p) for p in parts)
+    if count < 1 or not 0 <= index < count:
+        raise UserError(f"--shard must be I/M with 0 <= I < M, got {text!r}", ExitCode.USAGE)
+    return index, count
+
+
+def _split_list(values: Sequence[str] | str | None) -> list[str]:
+    if not values:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    return [part.strip() for value in values for part in str(value).split(",") if part.strip()]
+
+
+def parse_task_types(values: Sequence[str] | str | None) -> tuple[str, ...]:
+    """Comma-separated or repeated task type names, checked (UserError NOT_FOUND for an unknown one)."""
+    from alfred_gen.domains.tasks import get_task_type
+
+    names = _split_list(values)
+    for name in names:
+        get_task_type(name)
+    return tuple(dict.fromkeys(names))
+
+
+def parse_scenes(values: Sequence[str] | str | None) -> tuple[int, ...]:
+    """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated)."""
+    from alfred_gen.scenes import resolve_scene_number
+
+    numbers: list[int] = []
+    for part in _split_list(values):
+        low, sep, high = part.partition("-")
+        if sep and low.strip().isdigit() and high.strip().isdigit():
+            first, last = int(low), int(high)
+            if first > last:
+                raise UserError(f"bad scene range {part!r}", ExitCode.USAGE)
+            for number in range(first, last + 1):
+                with contextlib.suppress(UserError):
+                    numbers.append(resolve_scene_number(number))
+            if not any(first <= n <= last for n in numbers):
+                raise UserError(f"no scene in range {part!r}", ExitCode.NOT_FOUND)
+        else:
+            numbers.append(resolve_scene_number(part))
+    return tuple(sorted(set(numbers)))
+
+
+def check_options(options: SampleOptions) -> None:
+    """UserError for values no run can use."""
+    if options.n < 1:
+        raise UserError(f"--n must be at least 1, got {options.n}", ExitCode.USAGE)
+    if options.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {options.workers}", ExitCode.USAGE)
+    if options.demos_per_task < 1:
+        raise UserError(f"--demos-per-task must be at least 1, got {options.demos_per_task}", ExitCode.USAGE)
+    if options.max_failures < 1:
+        raise UserError("the failure limit per tuple must be at least 1", ExitCode.USAGE)
+    index, count = options.shard
+    if count < 1 or not 0 <= index < count:
+        raise UserError(f"--shard must be I/M with 0 <= I < M, got {index}/{count}", ExitCode.USAGE)
+    if options.backend not in ("lite", "thor"):
+        raise UserError(f"unknown backend {options.backend!r} (lite or thor)", ExitCode.USAGE)
+    if options.scene_set not in SCENE_SETS:
+        raise UserError(f"unknown scene set {options.scene_set!r} ({' or '.join(SCENE_SETS)})", ExitCode.USAGE)
+    if options.out.exists() and not options.out.is_dir():
+        raise UserError(f"--out {options.out} exists and is not a directory", ExitCode.BAD_INPUT)
+

@@ -1,0 +1,49 @@
+"""Seeds, trial ids and shard membership derived from the run seed: no clock, no process state.
+
+ALFRED named each trajectory ``trial_T<yyyymmdd>_<hhmmss>_<microseconds>`` from the wall clock, so
+two runs never gave the same tree. Here every number comes from a hash of (run seed, tuple,
+attempt): the same command writes the same directories and the same spawn seeds, and a resumed run
+recomputes exactly the ids a killed run would have used. The digits keep ALFRED's shape (a valid
+date and time, so loaders that parse them keep working) but say nothing about when a file was made.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+
+from alfred_gen.sample.feasibility import TaskTuple
+
+_EPOCH = _dt.datetime(2000, 1, 1)
+_DAYS = 36524  # a century of dates
+TRIAL_PREFIX = "trial_T"
+
+
+def derive_int(*parts: object) -> int:
+    """A stable 64-bit integer from the parts' text (independent of PYTHONHASHSEED and platform)."""
+    text = "\x1f".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+def spawn_seed(run_seed: int, task: TaskTuple, attempt: int) -> int:
+    """InitialRandomSpawn seed (and start-pose seed) of one attempt at a tuple: a non-negative int32."""
+    return derive_int("spawn", int(run_seed), task.dir_name(), int(attempt)) % (2**31 - 1)
+
+
+def trial_id(run_seed: int, task: TaskTuple, attempt: int) -> str:
+    """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple."""
+    value = derive_int("trial", int(run_seed), task.dir_name(), int(attempt))
+    moment = _EPOCH + _dt.timedelta(
+        days=value % _DAYS, seconds=(value >> 16) % 86400, microseconds=(value >> 40) % 1_000_000
+    )
+    return TRIAL_PREFIX + moment.strftime("%Y%m%d_%H%M%S_%f")
+
+
+def shard_of(task: TaskTuple, shards: int) -> int:
+    """Which of ``shards`` disjoint shards (0-based) owns a tuple: every attempt at a tuple runs in one shard."""
+    return derive_int("shard", task.dir_name()) % int(shards)
+
+
+def shard_quota(total: int, shard: int, shards: int) -> int:
+    """How many of ``total`` trajectories shard ``shard`` of ``shards`` makes (the quotas sum to total)."""
+    return total // shards + (1 if shard < total % shards else 0)

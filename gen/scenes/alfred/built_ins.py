@@ -1,0 +1,132 @@
+"""Drawers, cabinets and sink basins fitted to the furniture they are built into (part of step 3 of
+:mod:`alfred_gen.scenes.alfred.geometry`: what cannot overlap).
+
+ALFRED's ids put a drawer at its middle and a dresser at its top, each sized on its own; left so,
+a dresser's box swallows its drawers, a card on the dresser counts as inside its top drawer, and
+a counter slab hides the basin set into it. These rules make the parts and the furniture agree:
+stacked parts no bigger than their spacing, tops just above the drawers, parts below the surface
+they are under, fronts uncovered, basin rims at the counter's top.
+"""
+
+from __future__ import annotations
+
+from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, set_top
+
+
+def limit_stacks(blocks: list[Block]) -> None:
+    """Drawers and cabinets in one column are no taller than their spacing; drawers side by side in
+    one row no wider than theirs (their ids sit at their middles)."""
+    for block in blocks:
+        if block.kind not in BUILT_IN_CONTAINERS:
+            continue
+        x, y, z = block.position
+        vertical = [abs(o.position[1] - y) for o in blocks if o is not block and o.kind == block.kind
+                    and abs(o.position[0] - x) < 0.05 and abs(o.position[2] - z) < 0.05 and abs(o.position[1] - y) >= 0.1]
+        if vertical:
+            half = (min(vertical) - 0.01) / 2
+            block.lo[1] = max(block.lo[1], y - half)
+            block.hi[1] = min(block.hi[1], y + half)
+        if block.kind != "Drawer":
+            continue
+        for axis, other in ((0, 2), (2, 0)):
+            gaps = [abs(o.position[axis] - block.position[axis]) for o in blocks if o is not block and o.kind == "Drawer"
+                    and abs(o.position[1] - y) < 0.05 and abs(o.position[other] - block.position[other]) < 0.05
+                    and abs(o.position[axis] - block.position[axis]) >= 0.2]
+            if gaps:
+                half = (min(gaps) - 0.01) / 2
+                block.lo[axis] = max(block.lo[axis], block.position[axis] - half)
+                block.hi[axis] = min(block.hi[axis], block.position[axis] + half)
+
+
+def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
+    """A dresser, desk or table top lies just above the drawers built into it: furniture with
+    drawers under its top (and no demo evidence of its surface) has its top 3 cm above its highest
+    drawer, whatever the catalogue's height says (dressers come 0.8 to 1.3 m tall)."""
+    drawers = [b for b in blocks if b.kind == "Drawer"]
+    for block in blocks:
+        if not block.surface or block.object_id in evidenced:
+            continue
+        inside = [d for d in drawers if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
+                  and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05 and d.position[1] < block.hi[1]]
+        if inside:
+            top = max(d.hi[1] for d in inside) + 0.03
+            if top < block.hi[1] and top - block.lo[1] >= 0.05:
+                set_top(block, top)
+
+
+#: How far a drawer or cabinet under a surface stays below it: more than the support rule's 2 cm
+#: margin above a container, so a card lying on a dresser is never counted inside its top drawer.
+NESTED_GAP = 0.05
+
+
+def separate_nested(blocks: list[Block]) -> None:
+    """Drawers and cabinets inside or under furniture stay below its surface; cabinets hanging over
+    a counter stay above it: what lies on a surface is never inside a closed drawer."""
+    surfaces = [b for b in blocks if b.surface and not b.container]
+    for block in blocks:
+        if block.kind not in BUILT_IN_CONTAINERS:
+            continue
+        cx, cy, cz = block.position
+        for s in surfaces:
+            if not (s.lo[0] - 0.05 <= cx <= s.hi[0] + 0.05 and s.lo[2] - 0.05 <= cz <= s.hi[2] + 0.05):
+                continue
+            top = s.hi[1]
+            if cy < top + 0.02 and block.hi[1] > top - NESTED_GAP and top - NESTED_GAP - block.lo[1] >= 0.04:
+                block.hi[1] = top - NESTED_GAP
+            elif cy > top + 0.02 and block.lo[1] < top + 0.03 and block.hi[1] - (top + 0.03) >= 0.05:
+                block.lo[1] = top + 0.03
+
+
+#: How far below a counter's top a basin's rim may be and still be set in that counter.
+BASIN_SET_IN = 0.15
+
+
+def basins_reach_counters(blocks: list[Block]) -> None:
+    """A sink basin set into a counter has its rim at the counter's top, not below the slab.
+
+    A basin's height comes from its sink's id, which can sit a few centimetres below the counter
+    around it; left there, the slab would be drawn over the whole opening and hide what lies in it.
+    """
+    counters = [b for b in blocks if b.kind == "CounterTop"]
+    for basin in blocks:
+        if basin.kind != "SinkBasin":
+            continue
+        tops = [c.hi[1] for c in counters
+                if basin.overlaps(c, axes=(0, 2)) and basin.hi[1] < c.hi[1] <= basin.hi[1] + BASIN_SET_IN]
+        if tops:
+            basin.hi[1] = max(tops)
+
+
+def expose_fronts(blocks: list[Block]) -> None:
+    """Drawers and cabinets are the fronts of the furniture around them: a dresser, desk or counter
+    box that would cover a drawer's front is cut back behind it, and a counter top reaching over
+    the drawers and cabinets below it overhangs them by 3 cm at most, so they can be seen and used."""
+    for inner in blocks:
+        if inner.kind not in BUILT_IN_CONTAINERS:
+            continue
+        axis, sign = inner.front_axis
+        front = inner.front()
+        for outer in blocks:
+            if outer is inner or outer.kind in BUILT_IN_CONTAINERS or outer.container:
+                continue
+            other = 2 - axis
+            if not (outer.lo[other] < inner.hi[other] and inner.lo[other] < outer.hi[other]):
+                continue
+            covers = outer.hi[axis] > front - 0.01 if sign > 0 else outer.lo[axis] < front + 0.01
+            if not covers:
+                continue
+            if outer.overlaps(inner, (1,)):
+                limit = front - sign * 0.01
+            elif outer.lo[1] >= inner.hi[1] - 0.01 and outer.lo[1] - inner.hi[1] < 0.3:
+                limit = front + sign * 0.03  # a slab just above: a small overhang
+                if (outer.hi[axis] <= limit) if sign > 0 else (outer.lo[axis] >= limit):
+                    continue
+            else:
+                continue
+            behind = (limit - outer.lo[axis]) if sign > 0 else (outer.hi[axis] - limit)
+            keeps_id = outer.position[axis] <= limit + 0.01 if sign > 0 else outer.position[axis] >= limit - 0.01
+            if behind >= 0.05 and keeps_id:  # a fixture never loses its own origin
+                if sign > 0:
+                    outer.hi[axis] = min(outer.hi[axis], limit)
+                else:
+                    outer.lo[axis] = max(outer.lo[axis], limit)

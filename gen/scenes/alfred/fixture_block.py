@@ -1,0 +1,102 @@
+"""A fixture's box while an imported THOR room is being fitted, and the vocabulary every fitting
+rule shares.
+
+The fitting steps of :mod:`alfred_gen.scenes.alfred.geometry` each live in their own module and
+all move the faces of the same :class:`Block`; what a block is, which fixtures count as built-in,
+how thick a container's inner floor is and how a surface's top moves are defined once, here, so the
+rules agree on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from alfred_gen.domains import catalogue
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.world import INSIDE_RECEPTACLES, WorldObject
+
+#: An origin this close to the floor means the object stands on the floor with its origin at its base.
+FLOOR_ORIGIN = 0.1
+#: Openable parts of furniture and walls (not assets): stacked in columns and rows.
+BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
+#: Free space kept between a box and a reachable point's centre (THOR's agent is ~0.2 m in radius).
+AGENT_CLEARANCE = 0.1
+#: Horizontal unit vectors of the four yaws (0 faces +z, 90 faces +x).
+_HEADINGS = {0: (0.0, 1.0), 90: (1.0, 0.0), 180: (0.0, -1.0), 270: (-1.0, 0.0)}
+#: Thickness of the floor the renderer draws inside containers (a resting object sits above it).
+_INNER_FLOOR = {"Drawer": 0.02, "Cabinet": 0.025, "GarbageCan": 0.02}
+_DEFAULT_INNER_FLOOR = 0.05
+#: Counter tops are drawn as the slab they are in THOR (the cabinets below are separate objects).
+COUNTER_SLAB = 0.04
+
+
+def inner_floor(kind: str) -> float:
+    """Thickness of the floor inside a container of type ``kind`` (what rests in it sits above)."""
+    return _INNER_FLOOR.get(kind, _DEFAULT_INNER_FLOOR)
+
+
+@dataclass
+class Block:
+    """A fixture's box while it is being fitted: its id, type, origin, extents and front."""
+
+    object_id: str
+    kind: str
+    position: tuple[float, float, float]
+    lo: list[float]
+    hi: list[float]
+    floor_origin: bool
+    #: Yaw the front faces (towards where the agent stands to use it).
+    facing: int = 0
+    #: Points (object centres) this fixture must keep inside its footprint (its own evidence).
+    keep: list[tuple[float, float, float]] = field(default_factory=list)
+    #: Footprints it was cut away from; growing back over them is not allowed.
+    forbid: list[Box] = field(default_factory=list)
+
+    @property
+    def container(self) -> bool:
+        return self.kind in INSIDE_RECEPTACLES
+
+    @property
+    def surface(self) -> bool:
+        t = catalogue.OBJECT_TYPES.get(self.kind)
+        return bool(t and t.receptacle and not t.pickupable and not self.container)
+
+    @property
+    def front_axis(self) -> tuple[int, int]:
+        """(axis, sign) of the front: the box face the agent looks at."""
+        dx, dz = _HEADINGS[self.facing]
+        return (0, int(dx)) if dx else (2, int(dz))
+
+    def front(self) -> float:
+        axis, sign = self.front_axis
+        return self.hi[axis] if sign > 0 else self.lo[axis]
+
+    def set_front(self, value: float) -> None:
+        axis, sign = self.front_axis
+        if sign > 0:
+            self.hi[axis] = value
+        else:
+            self.lo[axis] = value
+
+    def box(self) -> Box:
+        return Box(tuple(self.lo), tuple(self.hi))  # type: ignore[arg-type]
+
+    def overlaps(self, other: "Block", axes: tuple[int, ...] = (0, 1, 2), margin: float = 0.0) -> bool:
+        return all(self.lo[a] < other.hi[a] + margin and other.lo[a] < self.hi[a] + margin for a in axes)
+
+    def overlaps_box(self, box: Box) -> bool:
+        """Whether the footprints overlap."""
+        return all(self.lo[a] < box.hi[a] and box.lo[a] < self.hi[a] for a in (0, 2))
+
+    def world_object(self) -> WorldObject:
+        return WorldObject(self.object_id, self.kind, self.object_id, self.position, (0.0, float(self.facing), 0.0),
+                           self.box())
+
+
+def set_top(block: Block, top: float) -> None:
+    """Move a surface's top; a counter top stays a slab, anything else keeps its bottom."""
+    block.hi[1] = top
+    if block.kind == "CounterTop":
+        block.lo[1] = top - COUNTER_SLAB
+    else:
+        block.lo[1] = min(block.lo[1], top - 0.02)

@@ -1,0 +1,142 @@
+"""Fixtures of an imported THOR room cut back from what they cannot cover (part of step 3 of
+:mod:`alfred_gen.scenes.alfred.geometry`: what cannot overlap).
+
+A box sized from a catalogue is often bigger than the space the fixture has in the room. What the
+demos prove is free wins over the size: the points the agent stood on, the fixtures a counter slab
+or a cabinet would swallow, and the objects resting under, on or in a fixture.
+"""
+
+from __future__ import annotations
+
+from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
+from alfred_gen.sim.scene import Box
+
+#: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
+OVERHEAD = 1.0
+
+
+def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], floor_y: float) -> None:
+    """Cut every box standing in the agent's way back from every reachable point (AGENT_CLEARANCE)."""
+    for block in blocks:
+        if block.lo[1] > floor_y + OVERHEAD:
+            continue
+        for px, pz in reachable:
+            c = AGENT_CLEARANCE
+            if not (block.lo[0] - c < px < block.hi[0] + c and block.lo[2] - c < pz < block.hi[2] + c):
+                continue
+            options = []
+            width_x, width_z = block.hi[0] - block.lo[0], block.hi[2] - block.lo[2]
+            for axis, p, span in ((0, px, width_z), (2, pz, width_x)):
+                centre = block.position[axis]
+                if p >= centre and p - c - block.lo[axis] >= 0.05:
+                    options.append(((block.hi[axis] - (p - c)) * span, axis, "hi", p - c))
+                if p <= centre and block.hi[axis] - (p + c) >= 0.05:
+                    options.append((((p + c) - block.lo[axis]) * span, axis, "lo", p + c))
+            if not options:
+                continue
+            _, axis, side, value = min(options)
+            if side == "hi":
+                block.hi[axis] = value
+            else:
+                block.lo[axis] = value
+
+
+#: The smallest piece of a fixture a cut may leave, metres.
+MIN_PIECE = 0.25
+#: Fixtures that live under a counter top (the slab may cover them).
+_UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
+
+
+def cut_away(block: Block, box: Box, keep: list[Box] = ()) -> None:  # type: ignore[assignment]
+    """Cut ``block``'s footprint back from ``box`` along one side: the side away from the block's
+    id; if the id lies over the box, the side keeping the most of ``keep`` (objects seen resting on
+    it), then the larger piece. A cut that would leave less than 25 cm is not made."""
+    block.forbid.append(box)
+    options = []
+    for axis in (0, 2):
+        p = block.position[axis]
+        if p <= box.lo[axis]:
+            options.append((0, block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
+        if p >= box.hi[axis]:
+            options.append((0, box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
+    if not options:
+        for axis in (0, 2):
+            lost_hi = sum(1 for k in keep if k.center[axis] > box.lo[axis])
+            lost_lo = sum(1 for k in keep if k.center[axis] < box.hi[axis])
+            options.append((lost_hi, block.hi[axis] - box.lo[axis], axis, "hi", box.lo[axis]))
+            options.append((lost_lo, box.hi[axis] - block.lo[axis], axis, "lo", box.hi[axis]))
+    for _, _, axis, side, value in sorted(options):
+        if side == "hi" and value - block.lo[axis] >= MIN_PIECE:
+            block.hi[axis] = value
+            return
+        if side == "lo" and block.hi[axis] - value >= MIN_PIECE:
+            block.lo[axis] = value
+            return
+
+
+def _inside_built_in(box: Box, blocks: list[Block]) -> bool:
+    c = box.center
+    return any(b.kind in BUILT_IN_CONTAINERS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2)) for b in blocks)
+
+
+def cut_around(blocks: list[Block], resting: list[Box]) -> None:
+    """Counter tops and cabinets hang over nothing but what belongs under them.
+
+    A counter top slab covers only drawers and cabinets: it is cut away from every other fixture
+    that passes through it or lies under it (sink basins, faucets, fridges, side tables) and from
+    every object demos show lying under it outside a drawer or cabinet (THOR's counter has a hole
+    for the sink; a box cannot, so the slab keeps the part on its id's side). A cabinet is cut away
+    from every other fixture it would swallow (a towel holder beside it) and from objects resting
+    up to 60 cm under it (a sponge on the counter beside a tall cabinet).
+    """
+    for slab in blocks:
+        if slab.kind == "CounterTop":
+            on_top = [b for b in resting if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < 0.05]
+            for other in blocks:
+                if other is slab or other.kind in _UNDER_COUNTER:
+                    continue
+                if other.lo[1] < slab.hi[1] - 0.005 and slab.overlaps(other, (0, 2)):
+                    cut_away(slab, other.box(), on_top)
+            for box in resting:
+                if box.hi[1] < slab.lo[1] and slab.overlaps_box(box) and not _inside_built_in(box, blocks):
+                    cut_away(slab, box, on_top)
+        elif slab.kind == "Cabinet":
+            for other in blocks:
+                if other is slab or other.kind in BUILT_IN_CONTAINERS or other.surface:
+                    continue
+                if slab.overlaps(other) and not (other.lo[0] <= slab.position[0] <= other.hi[0]
+                                                 and other.lo[2] <= slab.position[2] <= other.hi[2]):
+                    cut_away(slab, other.box())
+            for box in resting:
+                c = box.center
+                inside = all(slab.lo[a] <= c[a] <= slab.hi[a] for a in (0, 1, 2))
+                if not inside and slab.overlaps_box(box) and box.hi[1] <= slab.lo[1] + 0.01 \
+                        and slab.lo[1] - box.hi[1] < 0.6:
+                    cut_away(slab, box)
+
+
+def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
+    """No object demos show resting in a room is buried in a fixture's top or floor.
+
+    A surface whose top is above the bottom of an object standing within its footprint, by at most
+    8 cm, is lowered beneath it (THOR's physics had the object resting there); a container whose
+    inner floor would cut through an object inside it is deepened.
+    """
+    for block in blocks:
+        if block.surface:
+            for box in objects:
+                cx, cz = box.center[0], box.center[2]
+                if not (block.lo[0] < cx < block.hi[0] and block.lo[2] < cz < block.hi[2]):
+                    continue
+                bottom = box.lo[1]
+                if bottom - 0.005 < block.hi[1] < bottom + 0.08:
+                    set_top(block, bottom - 0.005)
+        elif block.container:
+            floor = inner_floor(block.kind)
+            for box in objects:
+                c = box.center
+                if not (block.lo[0] < c[0] < block.hi[0] and block.lo[2] < c[2] < block.hi[2]
+                        and block.lo[1] - 0.1 < box.lo[1] < block.hi[1] - 0.01):
+                    continue
+                if box.lo[1] - floor < block.lo[1]:
+                    block.lo[1] = box.lo[1] - floor - 0.005

@@ -1,0 +1,142 @@
+"""Boxes for the objects of a real THOR room, inferred from what ALFRED's files say about it.
+
+ALFRED ships ids (type + origin position), agent poses and object poses, never extents. A box is
+built for every fixture in four general steps, each a rule about THOR, none about a particular room:
+
+1. **Size and orientation.** The room's own THOR asset size when a THOR asset database is given
+   (``--thor-db``), else the catalogue's typical size. Assets have their front along their local x
+   axis, so the box is turned a quarter when that covers fewer reachable agent points (furniture
+   never stands where the agent can), or, on a tie, when the agent faces the object along x from
+   its interaction pose.
+2. **Where the origin is.** Furniture and appliances standing on the floor have their origin at
+   the bottom; counter tops, shelves and burners at (about) the top surface; drawers and cabinets
+   at their middle. Surface heights are *learnt* from the released demos: an object THOR reported
+   lying on a receptacle has its bottom on that receptacle's surface (pickupable objects' origins
+   are at their base in THOR 2.1: a mug's origin is 0.005 m above the dresser top it stands on).
+   Per type, the median over all imported demos gives the surface height above the id for rooms
+   without such evidence; per receptacle, its own evidence wins.
+3. **What cannot overlap.** A box standing on the floor is cut back from every reachable point;
+   stacked drawers are no taller than their spacing; a drawer or cabinet under a table top, dresser
+   top or counter stays below its surface, one above a counter stays above it.
+4. **THOR's word on support.** Every (object, receptacle) pair a demo reports is made true for the
+   simulator's support rule: the receptacle grows to hold the object, and any other receptacle that
+   would claim it shrinks away from it.
+
+Pickupable objects get the catalogue's size, turned by their recorded yaw, with the box bottom at
+the recorded position, or below it as far as THOR's origin convention says; horizontally around the
+origin as the demos prove (:mod:`alfred_gen.scenes.alfred.loose`).
+
+The steps live in their own modules: the shared block (:mod:`~alfred_gen.scenes.alfred.fixture_block`),
+support facts and learnt heights (:mod:`~alfred_gen.scenes.alfred.support_facts`,
+:mod:`~alfred_gen.scenes.alfred.surface_stats`), step 1-2 (:mod:`~alfred_gen.scenes.alfred.fixture_sizing`),
+step 3 (:mod:`~alfred_gen.scenes.alfred.built_ins`, :mod:`~alfred_gen.scenes.alfred.fixture_cuts`) and
+step 4 (:mod:`~alfred_gen.scenes.alfred.support_fit`). This module runs them in order for one room.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, expose_fronts, limit_stacks, \
+    separate_nested, tops_over_drawers
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable, cut_around, settle_objects
+from alfred_gen.scenes.alfred.fixture_sizing import initial_block
+from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
+from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
+from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
+from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
+from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
+from alfred_gen.domains import catalogue
+from alfred_gen.sim.scene import AGENT_Y, Pose, SceneObject
+
+
+@dataclass
+class RoomGeometry:
+    """The fitted objects of one room and how well the evidence was honoured."""
+
+    objects: list[SceneObject]
+    interaction_poses: dict[str, Pose]
+    reachable: list[tuple[float, float]]
+    floor_y: float
+    agent_y: float
+    support_facts: int = 0
+    support_disagreements: int = 0
+
+
+def missing_poses(blocks: list[Block], all_blocks: list[Block], reachable: list[tuple[float, float]],
+                  agent_y: float) -> dict[str, Pose]:
+    """Interaction poses for fixtures ALFRED's layout gives none (stove burners, lamps, towel
+    holders): the scene library's best view of the box, the other fixtures occluding."""
+    from alfred_gen.scenes.grid import best_interaction_pose, occluder_arrays
+
+    out: dict[str, Pose] = {}
+    for block in blocks:
+        occluders = occluder_arrays([b.box() for b in all_blocks if b is not block])
+        pose = best_interaction_pose(block.box(), reachable, occluders, agent_y)
+        if pose is not None:
+            out[block.object_id] = pose
+    return out
+
+
+def reachable_points(evidence: SceneEvidence) -> list[tuple[float, float]]:
+    """Layout points, every point a demo walked through, and every interaction pose, deduplicated."""
+    from alfred_gen.sim.scene import grid_key
+
+    seen: dict[tuple[int, int], tuple[float, float]] = {}
+    for x, z in evidence.layout_points:
+        seen.setdefault(grid_key(x, z), (float(x), float(z)))
+    for x, z in evidence.walked.values():
+        seen.setdefault(grid_key(x, z), (float(x), float(z)))
+    for pose in evidence.openable.values():
+        seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
+    for key in sorted(evidence.used_from):
+        for pose in evidence.used_from[key]:
+            seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
+    return [seen[k] for k in sorted(seen)]
+
+
+def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None,
+                  default_agent_y: float = AGENT_Y) -> RoomGeometry:
+    """Fit boxes for every fixture and object ALFRED's files mention in one room."""
+    agent_y = evidence.agent_y(default_agent_y)
+    floor_y = agent_y - AGENT_Y
+    floor_plan = evidence.name
+    reachable = reachable_points(evidence)
+    static_ids = fixture_ids(evidence)
+    poses_of = {oid: ([evidence.openable[oid]] if oid in evidence.openable else []) + evidence.used_from.get(oid, [])
+                for oid in static_ids}
+    blocks = {oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids}
+    ordered = [blocks[oid] for oid in static_ids]
+    facts = resolved_facts(evidence, static_ids, floor_y)
+    shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
+    resting_of = [(type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y,
+                                                  shifts.get(name, (0.0, 0.0))))
+                  for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
+    resting = [box for _, box in resting_of]
+    fit_surface_tops(blocks, facts)
+    limit_stacks(ordered)
+    tops_over_drawers(ordered, {target for _, target, _ in facts})
+    clear_reachable(ordered, reachable, floor_y)
+    separate_nested(ordered)
+    expose_fronts(ordered)
+    cut_around(ordered, resting)
+    settle_objects(ordered, resting)
+    separate_nested(ordered)
+    disagreements = fit_support_facts(blocks, facts)
+    fit_resting_objects(blocks, [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable])
+    basins_reach_counters(ordered)
+    objects: list[SceneObject] = []
+    for block in ordered:
+        objects.append(SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
+                                   rotation=(0.0, float(block.facing), 0.0)))
+    for name in sorted(evidence.objects):
+        position, yaw = evidence.objects[name][0]
+        kind = type_of_name(name)
+        box = loose_box(kind, position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
+        objects.append(SceneObject(kind, position, box, name=name, rotation=(0.0, yaw, 0.0)))
+    interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
+    interaction_poses.update(missing_poses([b for b in ordered if b.object_id not in interaction_poses],
+                                           ordered, reachable, agent_y))
+    return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements)

@@ -1,0 +1,144 @@
+"""Boxes of the loose (pickupable) objects of an imported THOR room: size, height of the origin, and
+where the box lies around the origin.
+
+ALFRED records a loose object's origin and yaw, never its extent. The box gets the catalogue's size
+turned by the yaw, and its bottom where THOR's origin convention puts it (:data:`ORIGIN_HEIGHT`).
+Horizontally the box is centred on the origin unless the released demos prove otherwise: THOR's
+pivots are not always at an asset's middle (a cardboard box's sits near one side), and two facts
+show where the box must lie:
+
+- **contents** (:class:`~alfred_gen.scenes.alfred.evidence.ContentFact`): an object that lay inside
+  a movable receptacle lies within its box;
+- **clearance** (:class:`~alfred_gen.scenes.alfred.evidence.ClearanceFact`): a point the agent walked
+  through while the object lay on the floor is at least the agent's radius from its box.
+
+:func:`loose_shifts` finds, per object, the smallest shift of the box's centre in the object's own
+frame (so it turns with the object whatever pose a demo gives it) that honours every such fact,
+keeping the origin inside the box.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
+from alfred_gen.domains import catalogue
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.world import AGENT_RADIUS, BLOCKING_HEIGHT, FLOOR_CONTACT, turn_horizontal
+
+#: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
+#: a fraction of the height. Measured in the released demos against thin objects lying on the same
+#: receptacle: mugs, bowls, plates, bottles, statues, clocks sit with their origin at their base
+#: (within 0.1 of their height), lettuces, potatoes, eggs, pillows and ladles at their middle
+#: (0.4-0.6), boxes at 0.65-0.9. Fruit, vegetables and bread share THOR's food models' convention.
+ORIGIN_HEIGHT = {
+    "Box": 0.7,
+    "Lettuce": 0.5, "Potato": 0.5, "Egg": 0.5, "Apple": 0.5, "Tomato": 0.5, "Bread": 0.5,
+    "Pillow": 0.5, "Ladle": 0.5,
+}
+#: How far inside a receptacle's box the centre of what it holds must be (metres).
+CONTENT_MARGIN = 0.02
+#: Extra room kept between a walked point and an object's box beyond the agent's radius (metres).
+CLEARANCE_MARGIN = 0.005
+#: Step of the shifts tried (metres); the origin stays at least one step inside the box.
+SHIFT_STEP = 0.01
+
+Shift = tuple[float, float]
+
+
+def quarter_turns(yaw: float) -> int:
+    """The yaw as whole quarter turns (boxes stay axis-aligned)."""
+    return round(yaw / 90.0) % 4
+
+
+def _quarter_turned(yaw: float) -> bool:
+    return quarter_turns(yaw) % 2 == 1
+
+
+def pickupable_size(kind: str, yaw: float = 0.0) -> tuple[float, float, float]:
+    """World-axis size of a pickupable object: the catalogue's, turned by its yaw.
+
+    Not the THOR asset database's: it describes THOR 4 assets, and small objects changed since
+    ALFRED's THOR 2.1 (with its sizes, three released demos walk into boxes lying on the floor).
+    """
+    sx, sy, sz = catalogue.object_type(kind).size
+    return (sz, sy, sx) if _quarter_turned(yaw) else (sx, sy, sz)
+
+
+def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[float, float, float],
+                   floor_y: float | None = None, yaw: float = 0.0, shift: Shift = (0.0, 0.0)) -> Box:
+    """The box of a pickupable whose THOR origin is ``position``: at its base, or as high up as
+    :data:`ORIGIN_HEIGHT` says (a Box's 70% up, a lettuce's at its middle); never below the floor.
+    ``shift`` moves the box's centre off the origin in the object's own frame (turned by ``yaw``)."""
+    x, y, z = position
+    sx, sy, sz = size
+    dx, dz = turn_horizontal(shift[0], shift[1], quarter_turns(yaw))
+    bottom = y - ORIGIN_HEIGHT.get(kind, 0.0) * sy
+    if floor_y is not None:
+        bottom = max(bottom, min(y, floor_y))
+    cx, cz = x + dx, z + dz
+    return Box((cx - sx / 2, bottom, cz - sz / 2), (cx + sx / 2, bottom + sy, cz + sz / 2))
+
+
+def loose_box(kind: str, position: tuple[float, float, float], yaw: float, floor_y: float,
+              shift: Shift = (0.0, 0.0)) -> Box:
+    """The box of a loose object of type ``kind`` at a recorded pose (origin ``position``, ``yaw``):
+    the catalogue's size turned by the yaw, placed by :func:`pickupable_box`."""
+    return pickupable_box(kind, position, pickupable_size(kind, yaw), floor_y, yaw, shift)
+
+
+def _holds(container: ContentFact, floor_y: float, shift: Shift) -> bool:
+    kind = type_of_name(container.container_name)
+    box = loose_box(kind, container.container_at, container.container_yaw, floor_y, shift)
+    inner = type_of_name(container.object_name)
+    c = loose_box(inner, container.position, container.yaw, floor_y).center
+    return all(box.lo[a] + CONTENT_MARGIN <= c[a] <= box.hi[a] - CONTENT_MARGIN for a in (0, 2))
+
+
+def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
+    box = loose_box(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
+    reach = AGENT_RADIUS + CLEARANCE_MARGIN
+    return all(px <= box.lo[0] - reach or px >= box.hi[0] + reach or pz <= box.lo[2] - reach or pz >= box.hi[2] + reach
+               for px, pz in fact.points)
+
+
+def _blocks_agent(fact: ClearanceFact, floor_y: float) -> bool:
+    """Whether the simulator would count the object as an obstacle (tall enough, on the floor)."""
+    kind = type_of_name(fact.object_name)
+    box = loose_box(kind, fact.position, fact.yaw, floor_y)
+    return box.size[1] >= BLOCKING_HEIGHT and box.lo[1] < floor_y + FLOOR_CONTACT
+
+
+def _candidate_shifts(kind: str) -> list[Shift]:
+    """Shifts keeping the origin inside the box, smallest first (ties broken by value)."""
+    sx, _, sz = catalogue.object_type(kind).size
+    nx, nz = int((sx / 2) / SHIFT_STEP) - 1, int((sz / 2) / SHIFT_STEP) - 1
+    shifts = [(round(i * SHIFT_STEP, 4), round(k * SHIFT_STEP, 4))
+              for i in range(-max(nx, 0), max(nx, 0) + 1) for k in range(-max(nz, 0), max(nz, 0) + 1)]
+    return sorted(shifts, key=lambda s: (math.hypot(*s), s))
+
+
+def loose_shifts(contents: Iterable[ContentFact], clearances: Iterable[ClearanceFact], floor_y: float
+                 ) -> dict[str, Shift]:
+    """Object name -> the smallest shift of its box (own frame) honouring every content and
+    clearance fact about it; objects the centred box already satisfies, or no shift can satisfy,
+    are left out (centred)."""
+    tests: dict[str, list] = {}
+    for content in contents:
+        if type_of_name(content.container_name) in catalogue.OBJECT_TYPES \
+                and type_of_name(content.object_name) in catalogue.OBJECT_TYPES:
+            tests.setdefault(content.container_name, []).append(lambda s, f=content: _holds(f, floor_y, s))
+    for fact in clearances:
+        if type_of_name(fact.object_name) in catalogue.OBJECT_TYPES and _blocks_agent(fact, floor_y):
+            tests.setdefault(fact.object_name, []).append(lambda s, f=fact: _clears(f, floor_y, s))
+    out: dict[str, Shift] = {}
+    for name in sorted(tests):
+        checks = tests[name]
+        if all(check((0.0, 0.0)) for check in checks):
+            continue
+        for shift in _candidate_shifts(type_of_name(name)):
+            if all(check(shift) for check in checks):
+                out[name] = shift
+                break
+    return out

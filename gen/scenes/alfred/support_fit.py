@@ -1,0 +1,175 @@
+"""THOR's word on support made true for the simulator (step 4 of :mod:`alfred_gen.scenes.alfred.geometry`).
+
+The simulator decides what an object lies on or in from boxes alone. Every (object, receptacle)
+pair a released demo reports, and every object a demo shows at rest, must come out of that rule
+as THOR had it, or replays of the demos fail: receptacles grow to hold what THOR put on them and
+shrink away from what they wrongly claim.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from alfred_gen.scenes.alfred.evidence import SupportFact, type_of_name
+from alfred_gen.scenes.alfred.fixture_block import Block, inner_floor, set_top
+from alfred_gen.scenes.alfred.fixture_cuts import cut_away
+from alfred_gen.domains import catalogue
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.setup_actions import _support as simulator_support
+from alfred_gen.sim.world import WorldObject
+
+
+def fit_surface_tops(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]]) -> None:
+    """A receptacle's surface is where the objects THOR reported on it have their bottoms."""
+    bottoms: dict[str, list[float]] = {}
+    for _, target, box in facts:
+        bottoms.setdefault(target, []).append(box.lo[1])
+    for target, values in sorted(bottoms.items()):
+        block = blocks[target]
+        if not block.surface:
+            continue
+        set_top(block, statistics.median(values) - 0.005)
+
+
+def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
+    """Grow a receptacle so the simulator's support rule puts ``obj`` in/on it, unless that would
+    reach over something it was cut away from; whether it grew."""
+    margin = 0.03
+    lo, hi = list(block.lo), list(block.hi)
+    for axis in (0, 2):
+        lo[axis] = min(lo[axis], obj.center[axis] - margin)
+        hi[axis] = max(hi[axis], obj.center[axis] + margin)
+    if block.container:
+        floor = inner_floor(block.kind)
+        lo[1] = min(lo[1], obj.center[1] - obj.size[1] / 2 - floor - 0.005)
+        hi[1] = max(hi[1], obj.center[1] + margin)
+    grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]
+    if any(all(grown.lo[a] < f.hi[a] and f.lo[a] < grown.hi[a] for a in (0, 2)) for f in block.forbid):
+        return False
+    block.lo, block.hi = lo, hi
+    return True
+
+
+def _shrink_away(block: Block, obj: WorldObject) -> bool:
+    """Move one face of ``block`` past ``obj``'s centre (the cheapest that keeps its own evidence)."""
+    margin = 0.03
+    axes = (0, 1, 2) if block.container else (0, 2)
+    size = [block.hi[i] - block.lo[i] for i in range(3)]
+    options = []
+    for axis in axes:
+        others = [i for i in (0, 1, 2) if i != axis]
+        area = size[others[0]] * size[others[1]]
+        c = obj.center[axis]
+        new_hi, new_lo = c - margin, c + margin
+        if new_hi - block.lo[axis] >= 0.05 and all(k[axis] <= new_hi for k in block.keep):
+            options.append(((block.hi[axis] - new_hi) * area, axis, "hi", new_hi))
+        if block.hi[axis] - new_lo >= 0.05 and all(k[axis] >= new_lo for k in block.keep):
+            options.append(((new_lo - block.lo[axis]) * area, axis, "lo", new_lo))
+    if not options:
+        return False
+    _, axis, side, value = min(options)
+    if side == "hi":
+        block.hi[axis] = value
+    else:
+        block.lo[axis] = value
+    return True
+
+
+def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]], rounds: int = 4) -> int:
+    """Make the simulator's support rule agree with every fact; returns how many still disagree."""
+    for _, target, box in facts:
+        if blocks[target].container:
+            blocks[target].keep.append(box.center)
+        else:
+            blocks[target].keep.append((box.center[0], box.lo[1], box.center[2]))
+    disagreements = 0
+    for _ in range(rounds):
+        disagreements = 0
+        for fact, target, box in facts:
+            kind = type_of_name(fact.object_name)
+            obj = WorldObject("evidence", kind, fact.object_name, fact.position, (0.0, fact.yaw, 0.0), box)
+            for _attempt in range(6):
+                candidates = [b.world_object() for b in blocks.values()]
+                winner = simulator_support(None, obj, candidates)  # type: ignore[arg-type]
+                if winner is not None and winner.object_id == target:
+                    break
+                wanted = blocks[target]
+                if winner is None or not _claims(wanted, obj):
+                    if not _grow_to_hold(wanted, obj):
+                        break
+                    if winner is None:
+                        continue
+                if winner is not None and winner.object_id != target:
+                    if not _shrink_away(blocks[winner.object_id], obj):
+                        break
+            else:
+                disagreements += 1
+                continue
+            if winner is None or winner.object_id != target:
+                disagreements += 1
+        if disagreements == 0:
+            break
+    return disagreements
+
+
+#: Furniture drawn as a top on legs: what lies under its top is under the table, not inside it.
+ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
+
+
+def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]) -> int:
+    """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
+    there), and never inside solid furniture.
+
+    An object the simulator's support rule finds nothing under is given the nearest open receptacle
+    that may hold it (ALFRED's placement table; never a closed cabinet, drawer or fridge on a guess,
+    never a basin it lies above), grown to hold it, within 30 cm across and 10 cm up or down. An
+    object inside a dresser's or desk's box shows that its top is lower (the top comes down to it);
+    one under a table top shows that the table does not reach over it (the table is cut back).
+    Returns how many stay unsupported."""
+    unsupported = 0
+    ordered = [blocks[k] for k in sorted(blocks)]
+    for kind, box in resting:
+        obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
+        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+            continue
+        for block in ordered:
+            inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
+                and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
+            if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
+                continue
+            if block.kind in ON_LEGS:
+                cut_away(block, box)
+            elif catalogue.can_place(kind, block.kind):
+                set_top(block, box.lo[1] - 0.005)
+        options = []
+        for block in ordered:
+            if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
+                continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
+            across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
+                         block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
+            if block.container:
+                if box.lo[1] >= block.hi[1]:
+                    continue  # above the rim: beside the basin, not in it
+                up = max(0.0, block.lo[1] - obj.center[1], obj.center[1] - block.hi[1])
+            else:
+                up = abs(box.lo[1] - block.hi[1])
+            if across <= 0.3 and up <= 0.1:
+                options.append((across + up, block.object_id, block))
+        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]
+        for _, _, block in sorted(options, key=lambda o: o[:2]):
+            if grown:
+                break
+            before = (list(block.lo), list(block.hi))
+            if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
+                set_top(block, box.lo[1] - 0.005)
+            if _grow_to_hold(block, obj) and simulator_support(
+                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+                grown = True
+                break
+            block.lo, block.hi = before
+        unsupported += not grown
+    return unsupported
+
+
+def _claims(block: Block, obj: WorldObject) -> bool:
+    return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]
