@@ -41,7 +41,9 @@ from pathlib import Path
 
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.solve import solve
-from alfred_gen.demo.plan import scene_state
+from alfred_gen.demo.start import interaction_poses, make_start_state
+from alfred_gen.planner.encode import agent_pose_of
+from alfred_gen.scenes.library import get_scene, simulator
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import hash_str, room_type_of
 from alfred_gen.domains.tasks import TaskSpec, make_task, task_types
@@ -159,6 +161,15 @@ def _already_done(encoded) -> bool:
     """Whether the goal holds in the start state (ALFRED never asks for such a task)."""
     result = solve(encoded, time_limit=TIME_LIMIT)
     return result.solved and not result.plan
+
+
+def scene_state(scene_num: int, seed: int) -> tuple[dict, dict, list[float], str]:
+    """The start state ``generate`` records from (spawn, start pose, restore): metadata, interaction
+    poses, agent pose, scene name. The state's task only decides toggles and dirt, left at none."""
+    scene = get_scene(scene_num)
+    start = make_start_state(simulator().open(), scene, make_task("pick_and_place_simple", "Apple", "Fridge"), seed)
+    metadata = start.metadata
+    return metadata, interaction_poses(scene.interaction_poses, metadata), agent_pose_of(metadata), scene.name
 
 
 def build_problems(scenes_per_room: int, tasks_per_scene: int, out: Path) -> list[dict]:

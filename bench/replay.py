@@ -23,14 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from alfred_gen.replay.rerender import replay_to_directory
+from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.library import simulator
+from alfred_gen.traj.format import load_trajectory
 
-import replay_scripts  # noqa: E402 - the tests' trajectories and stand-in renderer
-
-from alfred_gen.replay.rerender import replay_to_directory  # noqa: E402
-from alfred_gen.replay.restore import make_replay_controller  # noqa: E402
-from alfred_gen.replay.vet import vet_trajectory  # noqa: E402
-from alfred_gen.traj.format import load_trajectory  # noqa: E402
+# The tests' scripted trajectories: the checkout's root on the path makes ``tests`` importable.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import replay_scripts  # noqa: E402 - needs the path line above
 
 
 def _timed(label: str, trajs: list[dict], run) -> float:
@@ -72,7 +72,7 @@ def main() -> None:
         frames = sum(len(t["images"]) for t in base)
         print(f"{len(base)} trajectories ({steps} low actions, {frames} frames) x {args.repeat}")
 
-        plain = make_replay_controller()
+        plain = simulator().open()
         for traj in base:  # warm caches (scene builds) and check they replay at all
             result = vet_trajectory(traj, controller_factory=lambda: plain)
             if not result.ok:
@@ -80,10 +80,8 @@ def main() -> None:
         vet_rate = _timed("vet", trajs, lambda t: vet_trajectory(t, controller_factory=lambda: plain))
         rendering = replay_scripts.rendering_controller()
         out = Path(scratch) / "replayed"
-        rgb_rate = _timed("replay rgb", trajs, lambda t: replay_to_directory(
-            t, out, controller_factory=lambda: rendering))
-        all_rate = _timed("replay all", trajs, lambda t: replay_to_directory(
-            t, out, depth=True, seg=True, controller_factory=lambda: rendering))
+        rgb_rate = _timed("replay rgb", trajs, lambda t: replay_to_directory(t, out, rendering))
+        all_rate = _timed("replay all", trajs, lambda t: replay_to_directory(t, out, rendering, depth=True, seg=True))
     print(f"vet is {vet_rate / rgb_rate:.1f}x faster than replay rgb, {vet_rate / all_rate:.1f}x faster than replay all")
 
 

@@ -26,6 +26,7 @@ import random
 import time
 from pathlib import Path
 
+from alfred_gen.scenes.alfred.importer import alfred_layout_scene
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Scene
@@ -80,7 +81,7 @@ def scenes() -> list[Scene]:
             data = json.loads(traj[0].read_text())
             ids = [a["api_action"][k] for a in data["plan"]["low_actions"]
                    for k in ("objectId", "receptacleObjectId") if k in a["api_action"]]
-            out.append(fixtures.alfred_layout_scene(root, data["scene"]["scene_num"], data["scene"]["object_poses"], ids))
+            out.append(alfred_layout_scene(root, data["scene"]["scene_num"], data["scene"]["object_poses"], ids))
     return out
 
 

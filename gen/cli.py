@@ -1,20 +1,60 @@
 """The `alfred-gen` command line: parses options and calls one library function per command.
 
 No pipeline logic lives here; every command body is a function a Python user can call directly.
+Commands import their pipeline only when they run, so ``alfred-gen --help`` and one-shot commands
+start fast.
+
+:func:`main` is the one error boundary: a UserError is one line and its exit code; anything else
+is a bug, reported in one line with exit code INTERNAL (``--debug`` or ``ALFRED_GEN_DEBUG=1``
+shows the traceback).
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any
+import traceback
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from alfred_gen import __version__
 from alfred_gen.errors import ExitCode, UserError, exit_code_table
-from alfred_gen.sim.thor import thor_options
+
+if TYPE_CHECKING:
+    from alfred_gen.sim.controller import Simulator
 
 EPILOG = "Exit codes:\n\n\b\n" + exit_code_table()
+
+#: Environment variable that turns on --debug (tracebacks for internal errors).
+DEBUG_ENV = "ALFRED_GEN_DEBUG"
+
+#: Whether --debug was given (set by the group's callback, read by the error boundary).
+_debug_flag = [False]
+
+#: The simulator backends and THOR's rendering platforms (alfred_gen.sim.controller.BACKENDS and
+#: alfred_gen.sim.thor.PLATFORMS; listed here so that parsing options imports no simulator code,
+#: and a test keeps them equal).
+BACKENDS = ("lite", "thor")
+THOR_PLATFORMS = ("Linux64", "CloudRendering")
+
+
+def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Options --backend, --thor-build, --thor-platform, --x-display: the command receives
+    ``backend`` and the THOR ones, and hands :func:`simulator_for` what they say."""
+    decorators = [
+        click.option("--backend", type=click.Choice(BACKENDS), default="lite", show_default=True,
+                     help="Simulator: embedded 'lite', or 'thor' (needs ai2thor and a THOR build)."),
+        click.option("--thor-build", type=click.Path(), envvar="ALFRED_GEN_THOR_BUILD", default=None,
+                     help="Local AI2-THOR executable or build directory (else ai2thor's ~/.ai2thor cache)."),
+        click.option("--thor-platform", type=click.Choice(THOR_PLATFORMS), default=None,
+                     help="THOR rendering platform: Linux64 (X display, default) or CloudRendering (5.x, headless)."),
+        click.option("--x-display", default=None,
+                     help="X display for the THOR build, e.g. 0 or :1 (default: $DISPLAY)."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
 
 
 def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
@@ -23,6 +63,13 @@ def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
     if backend != "thor":
         return {}
     return {name: value for name, value in thor.items() if value is not None}
+
+
+def simulator_for(backend: str, thor: dict[str, Any]) -> Simulator:
+    """The simulator recipe the options name, with the scene library as its lookup."""
+    from alfred_gen.scenes.library import simulator
+
+    return simulator(backend, backend_options(backend, thor))
 
 
 def task_options(command: Any) -> Any:
@@ -49,7 +96,9 @@ def task_options(command: Any) -> Any:
 @click.option("--scenes-catalogue", type=click.Path(dir_okay=False),
               help="Imported ALFRED scene catalogue for FloorPlanN rooms (default: $ALFRED_GEN_SCENES, "
                    "else ~/.cache/alfred-gen/scenes/alfred.json).")
-def cli(scenes_catalogue: str | None) -> None:
+@click.option("--debug", is_flag=True, envvar=DEBUG_ENV,
+              help=f"Show the Python traceback of an internal error (also ${DEBUG_ENV}=1).")
+def cli(scenes_catalogue: str | None, debug: bool) -> None:
     """Generate, replay and check ALFRED-style expert demonstrations.
 
     \b
@@ -59,6 +108,7 @@ def cli(scenes_catalogue: str | None) -> None:
       alfred-gen verify out/ --jobs 2
       alfred-gen validate out/
     """
+    _debug_flag[0] = debug  # main() reads it when an error reaches it
     if scenes_catalogue:
         from alfred_gen.scenes.alfred.catalogue_store import use_catalogue
 
@@ -174,8 +224,8 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **t
     """
     from alfred_gen.replay.rerender import replay_command
 
-    sys.exit(replay_command(traj, out, depth=depth, seg=seg, backend=backend,
-                            backend_options=backend_options(backend, thor), echo=click.echo))
+    sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg,
+                            echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -192,8 +242,7 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
     """
     from alfred_gen.replay.verify import verify_directory
 
-    sys.exit(verify_directory(directory, jobs=jobs, backend=backend,
-                              backend_options=backend_options(backend, thor), echo=click.echo))
+    sys.exit(verify_directory(directory, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -261,8 +310,15 @@ def stats(directory: str, charts: str | None) -> None:
     sys.exit(stats_command(directory, charts, echo=click.echo))
 
 
+def _debugging() -> bool:
+    return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: turns UserError into one line and its exit code."""
+    """Console-script entry point and the one error boundary: a UserError is one line and its exit
+    code, Ctrl-C is INTERRUPTED, and any other exception is a bug: one line, exit INTERNAL (with the
+    traceback under ``--debug``)."""
+    _debug_flag[0] = False
     try:
         cli.main(args=argv, prog_name="alfred-gen", standalone_mode=False)
     except click.exceptions.Exit as stop:
@@ -279,6 +335,13 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("alfred-gen: interrupted", err=True)
         sys.exit(ExitCode.INTERRUPTED)
+    except Exception as error:  # the error boundary: a bug, never a traceback unless asked
+        if _debugging():
+            traceback.print_exc()
+        message = " ".join(str(error).split())
+        click.echo(f"alfred-gen: internal error: {type(error).__name__}: {message} "
+                   "(please report it; --debug shows the traceback)", err=True)
+        sys.exit(ExitCode.INTERNAL)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,21 @@
-"""Exit codes and the user-facing error type: the one table every command and the README share.
+"""Exit codes, outcomes and the user-facing error type: the one table every command and the README share.
 
 Every failure a user can cause (a bad file, an unknown scene, an impossible task, a missing THOR
 build) is raised as :class:`UserError` carrying one of these codes; the CLI prints it as a single
-line and exits with that code. Anything else escaping a command is a bug and exits with INTERNAL.
+line and exits with that code. Anything else escaping a command is a bug: the CLI's one error
+boundary (``alfred_gen.cli.main``) prints one line and exits with INTERNAL.
+
+The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus` (the planner),
+:class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
+:class:`JobError` (a sampler job that did not get as far as a reason) and :class:`ScheduleVerdict`
+(the sampler's decision for its next job). Their values are the words written to disk and printed
+in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command ends
+with when that outcome decides it, so that mapping lives here and nowhere else.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 
 class ExitCode(IntEnum):
@@ -37,6 +45,101 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
     ExitCode.INTERRUPTED: "interrupted; finished work is kept",
 }
+
+
+class Outcome(str, Enum):
+    """An outcome word: compares equal to its value and prints as it (``f"{reason}"`` is ``ok``)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class PlanStatus(Outcome):
+    """How a planner call ended."""
+
+    SOLVED = "solved"  #: a validated plan was found
+    UNSOLVABLE = "unsolvable"  #: proved impossible (or the encoder saw why at once)
+    TIMEOUT = "timeout"  #: no plan within the time limit
+    ERROR = "error"  #: the planner failed otherwise (malformed PDDL, an internal bug)
+
+
+class GenerationReason(Outcome):
+    """Why one demonstration was or was not made, roughly in pipeline order."""
+
+    OK = "ok"
+    EXISTS = "exists"  #: the trajectory directory is already there; it is left untouched
+    SPAWN_FAILED = "spawn_failed"  #: InitialRandomSpawn failed for this seed
+    RESTORE_FAILED = "restore_failed"  #: the start state could not be rebuilt from its own scene block (a bug)
+    UNSOLVABLE = "unsolvable"  #: the planner proved there is no plan (or the encoder saw why at once)
+    PLAN_TIMEOUT = "plan_timeout"  #: no plan within the time limit
+    PLAN_ERROR = "plan_error"  #: the planner failed otherwise (a planner bug)
+    TRIVIAL = "trivial"  #: the goal already holds at the start: nothing to demonstrate
+    EXPANSION_FAILED = "expansion_failed"  #: a plan step cannot be turned into actions (no path, no slice in view)
+    ACTION_FAILED = "action_failed"  #: the simulator refused a low action while recording
+    MASK_MISSING = "mask_missing"  #: an interaction target was not in the frame before the action
+    INVALID = "invalid"  #: the trajectory failed the schema (a bug)
+    VET_FAILED = "vet_failed"  #: the replay from scratch failed or did not reach the goal
+
+
+class VetReason(Outcome):
+    """Why a replay check failed (``ok`` when it did not), in the order a replay meets them."""
+
+    OK = "ok"
+    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON, fails the schema, or inconsistent indices
+    UNKNOWN_TASK = "unknown_task"  #: a task type without a goal check
+    UNKNOWN_SCENE = "unknown_scene"  #: floor_plan names no scene we can load
+    RESTORE_FAILED = "restore_failed"  #: the scene block does not fit the scene (poses, toggles, start pose)
+    UNKNOWN_ACTION = "unknown_action"  #: a low action the simulator interface does not have
+    UNKNOWN_OBJECT = "unknown_object"  #: a low action names an object id not in the scene
+    ACTION_FAILED = "action_failed"  #: the simulator refused a low action
+    GOAL_UNSATISFIED = "goal_unsatisfied"  #: every action succeeded but the goal conditions do not all hold
+    SIMULATOR_ERROR = "simulator_error"  #: the simulator raised (a bug, reported rather than crashing)
+
+
+class JobError(Outcome):
+    """A sampler job that ended before the generator could give a reason."""
+
+    USER_ERROR = "user_error"  #: the environment cannot run jobs at all (no THOR build, ...): the run stops
+    EXCEPTION = "exception"  #: the pipeline raised (a bug): counted, never blamed on the tuple
+    CRASHED = "crashed"  #: the worker process died while running the job
+
+
+class ScheduleVerdict(Outcome):
+    """What the sampler's schedule says when it does not hand out a job."""
+
+    WAIT = "wait"  #: a result the decision depends on is not back yet
+    DONE = "done"  #: the target number of trajectories is reached
+    EXHAUSTED = "exhausted"  #: no feasible tuple is left to try
+
+
+#: The exit code a command ends with when an outcome decides it (every member is listed).
+OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
+    PlanStatus.SOLVED: ExitCode.OK,
+    PlanStatus.UNSOLVABLE: ExitCode.UNSOLVABLE,
+    PlanStatus.TIMEOUT: ExitCode.TIMEOUT,
+    PlanStatus.ERROR: ExitCode.INTERNAL,
+    **{reason: ExitCode.FAILED for reason in GenerationReason},
+    GenerationReason.OK: ExitCode.OK,
+    GenerationReason.UNSOLVABLE: ExitCode.UNSOLVABLE,
+    GenerationReason.PLAN_TIMEOUT: ExitCode.TIMEOUT,
+    GenerationReason.PLAN_ERROR: ExitCode.INTERNAL,
+    **{reason: ExitCode.FAILED for reason in VetReason},
+    VetReason.OK: ExitCode.OK,
+    JobError.USER_ERROR: ExitCode.FAILED,  # the run re-raises the UserError with its own code
+    JobError.EXCEPTION: ExitCode.FAILED,
+    JobError.CRASHED: ExitCode.FAILED,
+    ScheduleVerdict.WAIT: ExitCode.OK,  # never ends a command; listed so the table is complete
+    ScheduleVerdict.DONE: ExitCode.OK,
+    ScheduleVerdict.EXHAUSTED: ExitCode.FAILED,
+}
+
+
+def exit_code_of(outcome: Outcome) -> ExitCode:
+    """The exit code for ``outcome`` (:data:`OUTCOME_EXIT_CODES`)."""
+    return OUTCOME_EXIT_CODES[outcome]
 
 
 class UserError(Exception):

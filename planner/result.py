@@ -12,15 +12,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Container, Sequence
 
+from alfred_gen.errors import PlanStatus
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import role_positions
 
-#: PlanResult.status values.
-SOLVED = "solved"
-UNSOLVABLE = "unsolvable"
-TIMEOUT = "timeout"
-ERROR = "error"
-STATUSES = (SOLVED, UNSOLVABLE, TIMEOUT, ERROR)
 
 
 @dataclass(frozen=True)
@@ -82,13 +77,13 @@ class PlanStep:
 class PlanResult:
     """The planner's answer.
 
-    ``status`` is one of solved / unsolvable / timeout / error; ``plan`` the steps (empty unless
+    ``status`` says how the call ended (:class:`~alfred_gen.errors.PlanStatus`); ``plan`` the steps (empty unless
     solved); ``reason`` why there is no plan (or what went wrong); ``expanded`` states expanded;
     ``time`` seconds spent (parse, ground, search, validate); ``operators`` the raw grounded PDDL
     plan including the final goal action; ``search`` which search found it (ehc / gbfs).
     """
 
-    status: str
+    status: PlanStatus
     plan: list[PlanStep] = field(default_factory=list)
     reason: str = ""
     expanded: int = 0
@@ -98,7 +93,7 @@ class PlanResult:
 
     @property
     def solved(self) -> bool:
-        return self.status == SOLVED
+        return self.status == PlanStatus.SOLVED
 
     def to_dict(self) -> dict[str, Any]:
         return {

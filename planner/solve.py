@@ -12,11 +12,12 @@ import os
 import time
 from typing import TYPE_CHECKING, Callable
 
+from alfred_gen.errors import PlanStatus
 from alfred_gen.planner import names
 from alfred_gen.planner.grounding import GroundTask, ground_text
 from alfred_gen.planner.heuristic import HEURISTICS
 from alfred_gen.planner.postprocess import tidy_plan
-from alfred_gen.planner.result import ERROR, SOLVED, TIMEOUT, UNSOLVABLE, PlanResult, steps_of
+from alfred_gen.planner.result import PlanResult, steps_of
 from alfred_gen.planner.search import SEARCHES, SearchTimeout
 from alfred_gen.planner.validate import check_on_task
 
@@ -49,21 +50,21 @@ def solve_task(
     try:
         outcome = SEARCHES[search](task, HEURISTICS[heuristic](task), deadline)
     except SearchTimeout:
-        return PlanResult(TIMEOUT, reason=f"no plan found within {time_limit:g} s", time=time.perf_counter() - started)
+        return PlanResult(PlanStatus.TIMEOUT, reason=f"no plan found within {time_limit:g} s", time=time.perf_counter() - started)
     if outcome.plan is None:
         if outcome.exhausted:
             why = "the goal cannot be reached from the start state"
-            status = UNSOLVABLE
+            status = PlanStatus.UNSOLVABLE
         else:
             why = "; ".join(outcome.notes) or "search failed"
-            status = ERROR
+            status = PlanStatus.ERROR
         return PlanResult(status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search)
     plan = tidy_plan(task, outcome.plan) if tidy else outcome.plan
     operators = [task.operator_name(op) for op in plan]
     check = check_on_task(task, plan)
     if not check.ok:
         return PlanResult(
-            ERROR,
+            PlanStatus.ERROR,
             reason=f"planner bug: plan failed validation: {check.message}",
             expanded=outcome.expanded,
             time=time.perf_counter() - started,
@@ -78,7 +79,7 @@ def solve_task(
     except ValueError as error:  # a problem written by hand or by another tool
         steps, reason = [], f"no ALFRED steps: the plan's names are not alfred-gen's ({error})"
     return PlanResult(
-        SOLVED,
+        PlanStatus.SOLVED,
         plan=steps,
         reason=reason,
         expanded=outcome.expanded,
@@ -102,7 +103,7 @@ def solve_pddl(
     try:
         task = ground_text(domain_text, problem_text)
     except Exception as error:  # pyperplan raises plain exceptions on bad PDDL
-        return PlanResult(ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started)
+        return PlanResult(PlanStatus.ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started)
     return solve_task(task, time_limit, search, heuristic, thor_id, pose, started)
 
 
@@ -125,7 +126,7 @@ def solve_files(
         with open(problem_file, "rb", buffering=0) as file:  # one read; a third faster than text mode
             problem_text = file.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return PlanResult(ERROR, reason=f"cannot read the problem: {error}", time=time.perf_counter() - started)
+        return PlanResult(PlanStatus.ERROR, reason=f"cannot read the problem: {error}", time=time.perf_counter() - started)
     result = solve_pddl(domain_text, problem_text, time_limit, search, heuristic)
     result.time = time.perf_counter() - started
     return result
@@ -156,7 +157,7 @@ def solve(
     """Plan for an encoded task; the encoder's quick verdict short-cuts the search."""
     started = time.perf_counter()
     if encoded.unsolvable_reason:
-        return PlanResult(UNSOLVABLE, reason=encoded.unsolvable_reason, time=time.perf_counter() - started)
+        return PlanResult(PlanStatus.UNSOLVABLE, reason=encoded.unsolvable_reason, time=time.perf_counter() - started)
     result = solve_pddl(encoded.domain_text, encoded.problem_text, time_limit, search, heuristic, encoded.thor_id, encoded.pose)
     result.time = time.perf_counter() - started
     return result

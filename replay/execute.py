@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from alfred_gen.errors import VetReason
 from alfred_gen.replay.goals import EffectTracker
 
 #: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
@@ -45,7 +46,7 @@ class StepFailure:
     low_idx: int
     action: str
     target: str  # the objectId it names, "" if none
-    reason: str  # unknown_action, unknown_object or action_failed
+    reason: VetReason  # UNKNOWN_ACTION, UNKNOWN_OBJECT or ACTION_FAILED
     error: str  # one line
 
     def describe(self) -> str:
@@ -105,8 +106,8 @@ def _missing_object(api_action: Mapping[str, Any], metadata: Mapping[str, Any]) 
 def _classify(low_idx: int, name: str, api_action: Mapping[str, Any], metadata: Mapping[str, Any]) -> StepFailure:
     missing = _missing_object(api_action, metadata)
     if missing is not None:
-        return StepFailure(low_idx, name, _target(api_action), "unknown_object", f"no object {missing} in the scene")
-    return StepFailure(low_idx, name, _target(api_action), "action_failed", _one_line(metadata.get("errorMessage")))
+        return StepFailure(low_idx, name, _target(api_action), VetReason.UNKNOWN_OBJECT, f"no object {missing} in the scene")
+    return StepFailure(low_idx, name, _target(api_action), VetReason.ACTION_FAILED, _one_line(metadata.get("errorMessage")))
 
 
 def execute_low_actions(
@@ -133,7 +134,7 @@ def execute_low_actions(
         name = _action_name(api_action)
         if name not in REPLAYABLE_ACTIONS:
             shown = name or repr(api_action)[:60]
-            failures.append(StepFailure(low_idx, shown, "", "unknown_action",
+            failures.append(StepFailure(low_idx, shown, "", VetReason.UNKNOWN_ACTION,
                                         f"not an action a trajectory may hold: {shown}"))
             if stop_on_failure:
                 break

@@ -1,6 +1,6 @@
 """Recording a demonstration: execute low-level actions, keep one frame per step and the masks.
 
-The recorder steps each :class:`~alfred_gen.demo.expand.LowAction` on a simulator, in order. Every action
+The recorder steps each :class:`LowAction` on a simulator, in order. Every action
 must succeed; the first that does not stops the recording with a :class:`RecordingError`. For an
 interaction it takes the target's instance mask from the frame *before* the action (what the agent
 saw when it decided to act) and stores it as ALFRED does: ``{mask, bbox, point}``
@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from alfred_gen.demo.expand import LowAction
+from alfred_gen.errors import GenerationReason
 from alfred_gen.traj.rle import interaction_args
 from alfred_gen.traj.format import RAW_IMAGE_NAME
 
@@ -40,12 +41,31 @@ IMAGE_NAME = "{:09d}.png"
 
 
 class RecordingError(Exception):
-    """Recording stopped: ``reason`` is ``action_failed`` or ``mask_missing``; the message says where."""
+    """Recording stopped: ``reason`` is ACTION_FAILED or MASK_MISSING; the message says where."""
 
-    def __init__(self, reason: str, message: str, low_idx: int | None = None) -> None:
+    def __init__(self, reason: GenerationReason, message: str, low_idx: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.low_idx = low_idx
+
+
+@dataclass
+class LowAction:
+    """One low-level action: the THOR action dict, ALFRED's discrete name, and whose mask to record."""
+
+    high_idx: int
+    api_action: dict[str, Any]
+    discrete: str
+    target: str = ""  # object id whose mask goes into discrete_action.args ("" for navigation)
+
+    def entry(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The ``plan.low_actions`` entry, with ``args`` the target's {mask, bbox, point} (or {})."""
+        return {
+            "high_idx": self.high_idx,
+            "api_action": dict(self.api_action),
+            "discrete_action": {"action": self.discrete, "args": dict(args or {})},
+        }
+
 
 
 def encode_jpeg(frame: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
@@ -103,10 +123,10 @@ def target_args(event: Any, target: str, masks_of: MaskSource = event_masks) -> 
     """
     masks = masks_of(event)
     if masks is None:
-        raise RecordingError("mask_missing", "the simulator gives no instance masks (segmentation is off)")
+        raise RecordingError(GenerationReason.MASK_MISSING, "the simulator gives no instance masks (segmentation is off)")
     mask = masks.get(target) if isinstance(masks, Mapping) else None
     if mask is None or not np.any(mask):
-        raise RecordingError("mask_missing", f"{target} is not in the frame before the action")
+        raise RecordingError(GenerationReason.MASK_MISSING, f"{target} is not in the frame before the action")
     return interaction_args(np.asarray(mask, dtype=bool))
 
 
@@ -164,7 +184,7 @@ class Recorder:
         if not metadata.get("lastActionSuccess", False):
             message = " ".join(str(metadata.get("errorMessage") or "failed").split())
             what = f"{action.discrete} {action.target}".strip()
-            raise RecordingError("action_failed", f"low_idx {low_idx} {what}: {message}", low_idx)
+            raise RecordingError(GenerationReason.ACTION_FAILED, f"low_idx {low_idx} {what}: {message}", low_idx)
         self.low_actions.append(action.entry(args))
         self.event = event
         self._save_frame(event)

@@ -29,7 +29,8 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay import images
 from alfred_gen.replay.execute import StepFailure, execute_low_actions
 from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
-from alfred_gen.replay.restore import make_replay_controller, restore_scene
+from alfred_gen.replay.restore import restore_scene
+from alfred_gen.sim.controller import Controller, Simulator
 
 #: Most per-step failures printed by the command before "... and N more".
 MAX_FAILURE_LINES = 20
@@ -129,32 +130,26 @@ def _move_into_place(staging: Path, out_dir: Path) -> list[str]:
 def replay_to_directory(
     traj: Mapping[str, Any],
     out_dir: str | Path,
+    controller: Controller,
     *,
     depth: bool = False,
     seg: bool = False,
-    controller_factory: Callable[[], Any] | None = None,
-    backend: str = "lite",
-    backend_options: Mapping[str, Any] | None = None,
     on_step: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
-    """Replay a loaded trajectory and, if it succeeds, write its frames under ``out_dir``.
+    """Replay a loaded trajectory on ``controller`` and, if it succeeds, write its frames under
+    ``out_dir``. The controller must render RGB, and depth and segmentation when asked for
+    (``simulator.open(render=True, depth=depth, segmentation=seg)``).
 
     Runs every low action even after a failure (a failed action changes nothing) so that every
     failing step is reported. Raises UserError for a task type without a goal check (NOT_FOUND),
     a scene that cannot be restored, or a simulator that gives no frames (BACKEND_UNAVAILABLE).
-    ``on_step(low_idx)`` is called after each low action (progress). ``backend_options`` go to
-    the simulator (e.g. THOR's ``thor_build``).
+    ``on_step(low_idx)`` is called after each low action (progress).
     """
     task = task_from_trajectory(traj)
     if task.task_type not in GOAL_TASK_TYPES:
         raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    if controller_factory is not None:
-        controller = controller_factory()
-    else:
-        controller = make_replay_controller(backend, render=True, depth=depth, segmentation=seg,
-                                            **dict(backend_options or {}))
     at_start, after = frame_schedule(traj)
     staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
     try:
@@ -200,15 +195,14 @@ def replay_command(
     traj_path: str | Path,
     out: str | Path | None = None,
     *,
+    simulator: Simulator,
     depth: bool = False,
     seg: bool = False,
-    backend: str = "lite",
-    backend_options: Mapping[str, Any] | None = None,
     echo: Callable[[str], None] = print,
 ) -> ExitCode:
-    """``alfred-gen replay``: replay one file, print failures and goal conditions, return the code.
-
-    Frames go to ``out`` (default: the trajectory's own directory).
+    """``alfred-gen replay``: replay one file on a controller ``simulator`` makes, print failures
+    and goal conditions, return the code. Frames go to ``out`` (default: the trajectory's own
+    directory).
     """
     import click
 
@@ -220,8 +214,9 @@ def replay_command(
     total = len(traj["plan"]["low_actions"])
     began = time.monotonic()
     with click.progressbar(length=total, label="replaying", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
-        outcome = replay_to_directory(traj, out_dir, depth=depth, seg=seg, backend=backend,
-                                      backend_options=backend_options, on_step=lambda _idx: bar.update(1))
+        controller = simulator.open(render=True, depth=depth, segmentation=seg)
+        outcome = replay_to_directory(traj, out_dir, controller, depth=depth, seg=seg,
+                                      on_step=lambda _idx: bar.update(1))
     for failure in outcome.failures[:MAX_FAILURE_LINES]:
         echo(failure.describe())
     if len(outcome.failures) > MAX_FAILURE_LINES:

@@ -11,19 +11,19 @@ in this order, and so do we:
 5. ``SetObjectPoses`` with ``object_poses`` (always, even when empty: objects not listed go away);
 6. the ``init_action`` (a ``TeleportFull`` to the agent's start pose).
 
-Scene names: a trajectory's ``floor_plan`` is resolved by :func:`resolve_scene`: the hand-built
-test fixtures by name (``LiteFixtureKitchen``, ...; the names cannot be confused with THOR's), else
-the scene library (``LitePlan<N>``, or a THOR ``FloorPlan<N>`` once an ALFRED scene catalogue is
-imported).
+Scene names: a trajectory's ``floor_plan`` is found by the controller: lite asks the scene lookup
+it was made with (:meth:`~alfred_gen.sim.controller.SceneLookup.for_start_state`, which may complete
+a room known only from evidence with what the start state proves it holds), THOR loads its own
+``FloorPlan<N>``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.sim.scene import Scene
+from alfred_gen.sim.controller import Controller
 
 #: ALFRED's ``Initialize`` for recording and replay (its gen/constants.py values).
 INITIALIZE_ACTION: dict[str, Any] = {
@@ -48,51 +48,6 @@ class RestoreError(UserError):
         self.step = step
 
 
-def resolve_scene(name: str) -> Scene:
-    """The Scene a ``floor_plan`` names: a test fixture, else the scene library.
-
-    Raises UserError(NOT_FOUND) for a name nobody knows.
-    """
-    from alfred_gen.sim import fixtures
-
-    if name in fixtures.FIXTURES:
-        return fixtures.fixture_scene(name)
-    try:
-        from alfred_gen.scenes import get_scene
-    except ImportError as error:  # the library is optional for the fixtures
-        raise UserError(f"unknown scene {name!r} (no scene library)", ExitCode.NOT_FOUND) from error
-    return get_scene(name)
-
-
-def make_replay_controller(
-    backend: str = "lite",
-    *,
-    render: bool = False,
-    depth: bool = False,
-    segmentation: bool = False,
-    scene_resolver: Callable[[str], Scene] | None = None,
-    **options: Any,
-) -> Any:
-    """A fresh simulator for replaying trajectories (one per process, reused across files).
-
-    ``render`` asks for RGB frames, ``depth`` and ``segmentation`` for those images; they become
-    lite's ``render_image`` / ``render_depth_image`` / ``render_object_image`` flags, so vetting
-    (all off) never pays for pixels, and THOR's ``render_depth`` / ``render_seg``. ``options`` go
-    to the backend (e.g. lite's ``renderer=``, THOR's ``thor_build``).
-    """
-    from alfred_gen.sim import make_controller
-
-    if backend == "lite":
-        options.setdefault("scene_resolver", scene_resolver or resolve_scene)
-        options.setdefault("render_image", render)
-        options.setdefault("render_depth_image", depth)
-        options.setdefault("render_object_image", segmentation)
-    else:
-        options.setdefault("render_depth", depth)
-        options.setdefault("render_seg", segmentation)
-    return make_controller(backend, **options)
-
-
 def _check_block(scene_block: Any) -> None:
     if not isinstance(scene_block, Mapping):
         raise UserError("scene block is not an object", ExitCode.BAD_INPUT)
@@ -111,19 +66,14 @@ def _check_block(scene_block: Any) -> None:
             raise UserError(f"scene block: malformed {key!r}", ExitCode.BAD_INPUT)
 
 
-def _scene_for(controller: Any, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
-    """What to reset to: for lite and a real THOR room (``FloorPlanN``, from an imported ALFRED
-    catalogue), the room completed with what the scene block proves it holds (its objects, its start
-    point: :func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`); otherwise the name."""
-    resolver = getattr(controller, "scene_resolver", None)
-    if resolver is None or not floor_plan.startswith("FloorPlan"):
-        return floor_plan
-    from alfred_gen.scenes.alfred.importer import complete_for_start_state
-
-    return complete_for_start_state(resolver(floor_plan), scene_block)
+def _scene_for(controller: Controller, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
+    """What to reset to: the Scene the controller's scene lookup gives for this start state (lite),
+    else the name (THOR loads its own rooms)."""
+    lookup = getattr(controller, "scene_lookup", None)
+    return lookup.for_start_state(floor_plan, scene_block) if lookup is not None else floor_plan
 
 
-def _setup_step(controller: Any, action: dict[str, Any], step: str) -> Any:
+def _setup_step(controller: Controller, action: dict[str, Any], step: str) -> Any:
     event = controller.step(action)
     metadata = event.metadata
     if not metadata.get("lastActionSuccess", False):
@@ -132,7 +82,7 @@ def _setup_step(controller: Any, action: dict[str, Any], step: str) -> Any:
     return event
 
 
-def restore_scene(controller: Any, scene_block: Mapping[str, Any]) -> Any:
+def restore_scene(controller: Controller, scene_block: Mapping[str, Any]) -> Any:
     """Put ``controller`` into the start state a traj_data.json ``scene`` block describes.
 
     Returns the Event after the ``init_action``. Raises UserError: NOT_FOUND for an unknown

@@ -25,16 +25,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import ExitCode, UserError, VetReason
 from alfred_gen.replay.goals import GoalStatus
-from alfred_gen.replay.vet import REASONS, VetResult, vet_trajectory
+from alfred_gen.replay.vet import VetResult, vet_trajectory
+from alfred_gen.sim.controller import Controller, Simulator
+from alfred_gen.traj.format import TRAJ_FILE_NAME
 
-TRAJ_FILE_NAME = "traj_data.json"
 
 # One simulator per worker process, made on first use and reused for every file it vets.
-_controller: Any = None
-_backend = "lite"
-_backend_options: dict[str, Any] = {}
+_controller: Controller | None = None
+_simulator = Simulator()
 
 
 def find_trajectories(root: str | Path) -> list[Path]:
@@ -53,18 +53,16 @@ def find_trajectories(root: str | Path) -> list[Path]:
     return found
 
 
-def _worker_controller() -> Any:
+def _worker_controller() -> Controller:
     global _controller
     if _controller is None:
-        from alfred_gen.replay.restore import make_replay_controller
-
-        _controller = make_replay_controller(_backend, **_backend_options)
+        _controller = _simulator.open()
     return _controller
 
 
-def _init_worker(backend: str, backend_options: Mapping[str, Any] | None = None) -> None:
-    global _backend, _backend_options, _controller
-    _backend, _backend_options, _controller = backend, dict(backend_options or {}), None
+def _init_worker(simulator: Simulator) -> None:
+    global _simulator, _controller
+    _simulator, _controller = simulator, None
 
 
 def vet_file(path: str | Path) -> VetResult:
@@ -77,9 +75,9 @@ def vet_file(path: str | Path) -> VetResult:
         message = " ".join(str(error).split())
         prefix = f"{path}: "
         message = message[len(prefix):] if message.startswith(prefix) else message
-        return VetResult(False, "bad_file", None, message, GoalStatus(0, 0, []))
+        return VetResult(False, VetReason.BAD_FILE, None, message, GoalStatus(0, 0, []))
     except OSError as error:
-        return VetResult(False, "bad_file", None, f"{path}: cannot read ({error.strerror or error})",
+        return VetResult(False, VetReason.BAD_FILE, None, f"{path}: cannot read ({error.strerror or error})",
                          GoalStatus(0, 0, []))
     return vet_trajectory(traj, controller_factory=_worker_controller, check_schema=False)
 
@@ -94,19 +92,18 @@ def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult | tuple[str, int]
         return index, (str(error), int(error.code))
 
 
-def _results(paths: list[Path], jobs: int, backend: str,
-             backend_options: Mapping[str, Any] | None = None) -> Iterator[tuple[int, Any]]:
+def _results(paths: list[Path], jobs: int, simulator: Simulator) -> Iterator[tuple[int, Any]]:
     """(index, result) pairs as they finish; in-process when jobs == 1."""
     work = [(i, str(p)) for i, p in enumerate(paths)]
     if jobs <= 1 or len(paths) <= 1:
-        _init_worker(backend, backend_options)
+        _init_worker(simulator)
         for job in work:
             yield _vet_indexed(job)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     pool = context.Pool(min(jobs, len(paths)), initializer=_init_worker,
-                        initargs=(backend, backend_options))
+                        initargs=(simulator,))
     try:
         yield from pool.imap_unordered(_vet_indexed, work, chunksize=1)
         pool.close()
@@ -118,13 +115,13 @@ def _results(paths: list[Path], jobs: int, backend: str,
 
 
 def summary_line(results: Iterable[VetResult], seconds: float | None = None) -> str:
-    """``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``; reasons in REASONS order."""
+    """``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``; reasons in VetReason's order."""
     counts = Counter(result.reason for result in results)
     ok = counts.pop("ok", 0)
     failed = sum(counts.values())
     text = f"{ok} ok, {failed} failed"
     if failed:
-        order = {reason: i for i, reason in enumerate(REASONS)}
+        order = {reason: i for i, reason in enumerate(VetReason)}
         text += ": " + ", ".join(f"{reason} {counts[reason]}"
                                  for reason in sorted(counts, key=lambda r: (order.get(r, len(order)), r)))
     if seconds is not None:
@@ -135,13 +132,14 @@ def summary_line(results: Iterable[VetResult], seconds: float | None = None) -> 
 def verify_directory(
     root: str | Path,
     *,
+    simulator: Simulator,
     jobs: int = 1,
-    backend: str = "lite",
-    backend_options: Mapping[str, Any] | None = None,
     echo: Callable[[str], None] = print,
     show_progress: bool = True,
 ) -> ExitCode:
-    """``alfred-gen verify``: vet every trajectory under ``root``, print failures and a summary."""
+    """``alfred-gen verify``: vet every trajectory under ``root``, print failures and a summary.
+
+    Each worker process makes its own controller from ``simulator`` and reuses it."""
     import click
 
     if jobs < 1:
@@ -151,7 +149,7 @@ def verify_directory(
     began = time.monotonic()
     with click.progressbar(length=len(paths), label="verifying", file=sys.stderr,
                            hidden=not (show_progress and sys.stderr.isatty())) as bar:
-        for index, result in _results(paths, jobs, backend, backend_options):
+        for index, result in _results(paths, jobs, simulator):
             if isinstance(result, tuple):  # the simulator cannot run here: stop, one line
                 message, code = result
                 raise UserError(message, ExitCode(code))

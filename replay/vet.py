@@ -3,7 +3,7 @@
 :func:`vet_trajectory` restores the start state from the file's ``scene`` block in a fresh
 simulator episode, steps every ``low_actions[i].api_action``, and checks the task's goal
 conditions at the end. It never raises on bad data: whatever is wrong becomes one of a small,
-fixed set of reasons (:data:`REASONS`) that ``alfred-gen verify`` summarises.
+fixed set of reasons (:class:`~alfred_gen.errors.VetReason`) that ``alfred-gen verify`` summarises.
 """
 
 from __future__ import annotations
@@ -12,26 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import ExitCode, UserError, VetReason
 from alfred_gen.replay.execute import execute_low_actions
 from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
-from alfred_gen.replay.restore import RestoreError, make_replay_controller, restore_scene
+from alfred_gen.replay.restore import RestoreError, restore_scene
+from alfred_gen.sim.controller import Controller
 
-#: Why a trajectory failed (``ok`` when it did not), in the order a replay meets them.
-REASONS = (
-    "ok",
-    "bad_file",  # unreadable, truncated, not JSON, fails the schema, or inconsistent indices
-    "unknown_task",  # a task type without a goal check
-    "unknown_scene",  # floor_plan names no scene we can load
-    "restore_failed",  # the scene block does not fit the scene (poses, toggles, start pose)
-    "unknown_action",  # a low action the simulator interface does not have
-    "unknown_object",  # a low action names an object id not in the scene
-    "action_failed",  # the simulator refused a low action
-    "goal_unsatisfied",  # every action succeeded but the goal conditions do not all hold
-    "simulator_error",  # the simulator raised (a bug in alfred-gen, reported rather than crashing)
-)
-
-ControllerFactory = Callable[[], Any]
+#: Gives the simulator to vet with (a fresh one, or this process's own: the restore resets it).
+ControllerFactory = Callable[[], Controller]
 
 #: UserError codes that say the environment cannot replay anything (no THOR build, a bad option):
 #: vet_trajectory raises those instead of blaming the file.
@@ -43,7 +31,7 @@ class VetResult:
     """The outcome of replaying one trajectory."""
 
     ok: bool
-    reason: str  # one of REASONS
+    reason: VetReason
     failed_low_idx: int | None = None  # the first low action that failed, if one did
     error: str = ""  # one line: what went wrong
     goal: GoalStatus = field(default_factory=lambda: GoalStatus(0, 0, []))
@@ -55,7 +43,7 @@ class VetResult:
         return f"{self.reason}: {self.error}"
 
 
-def _failed(reason: str, error: str, low_idx: int | None = None,
+def _failed(reason: VetReason, error: str, low_idx: int | None = None,
             goal: GoalStatus | None = None) -> VetResult:
     return VetResult(False, reason, low_idx, " ".join(error.split()), goal or GoalStatus(0, 0, []))
 
@@ -76,14 +64,13 @@ def _index_problem(traj: Mapping[str, Any]) -> str | None:
 def vet_trajectory(
     traj: Any,
     *,
-    controller_factory: ControllerFactory | None = None,
-    render: bool = False,
+    controller_factory: ControllerFactory,
     check_schema: bool = True,
 ) -> VetResult:
     """Replay ``traj`` (a parsed traj_data.json) from scratch and check its goal.
 
-    ``controller_factory()`` gives the simulator (default: a new lite controller, rendering only if
-    ``render``); it is reset by the restore, so a factory may hand back one controller per process.
+    ``controller_factory()`` gives the simulator (``simulator.open`` for a fresh one without
+    frames); it is reset by the restore, so a factory may hand back one controller per process.
     ``check_schema`` validates the data against the trajectory schema first (cheap when valid).
 
     Whatever is wrong with the data is a failed VetResult. Only a UserError saying no simulator
@@ -92,43 +79,43 @@ def vet_trajectory(
     from alfred_gen.traj.format import first_problem
 
     if not isinstance(traj, Mapping):
-        return _failed("bad_file", f"a trajectory is a JSON object, got {type(traj).__name__}")
+        return _failed(VetReason.BAD_FILE, f"a trajectory is a JSON object, got {type(traj).__name__}")
     if check_schema:
         problem = first_problem(traj)
         if problem is not None:
-            return _failed("bad_file", f"{problem.json_path}: {problem.message}")
+            return _failed(VetReason.BAD_FILE, f"{problem.json_path}: {problem.message}")
     try:
         index_problem = _index_problem(traj)
     except (KeyError, TypeError, AttributeError):
         index_problem = "plan.high_pddl, plan.low_actions or images malformed"
     if index_problem is not None:
-        return _failed("bad_file", index_problem)
+        return _failed(VetReason.BAD_FILE, index_problem)
     try:
         task = task_from_trajectory(traj)
     except UserError as error:
-        return _failed("bad_file", str(error))
+        return _failed(VetReason.BAD_FILE, str(error))
     if task.task_type not in GOAL_TASK_TYPES:
-        return _failed("unknown_task", f"no goal check for task type {task.task_type!r}")
+        return _failed(VetReason.UNKNOWN_TASK, f"no goal check for task type {task.task_type!r}")
     low_actions = traj.get("plan", {}).get("low_actions") if isinstance(traj.get("plan"), Mapping) else None
     if not isinstance(low_actions, list):
-        return _failed("bad_file", "trajectory has no plan.low_actions list")
+        return _failed(VetReason.BAD_FILE, "trajectory has no plan.low_actions list")
     try:
-        controller = controller_factory() if controller_factory is not None else make_replay_controller(render=render)
+        controller = controller_factory()
     except UserError as error:
         if error.code in ENVIRONMENT_CODES:
             raise  # not this file's fault: no simulator to replay with at all
-        return _failed("simulator_error", str(error))
+        return _failed(VetReason.SIMULATOR_ERROR, str(error))
     except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
-        return _failed("simulator_error", f"{type(error).__name__}: {error}")
+        return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
     try:
         try:
             start = restore_scene(controller, traj.get("scene"))
         except RestoreError as error:
-            return _failed("restore_failed", str(error))
+            return _failed(VetReason.RESTORE_FAILED, str(error))
         except UserError as error:
             if error.code in ENVIRONMENT_CODES:
                 raise
-            reason = "unknown_scene" if error.code == ExitCode.NOT_FOUND else "bad_file"
+            reason = VetReason.UNKNOWN_SCENE if error.code == ExitCode.NOT_FOUND else VetReason.BAD_FILE
             return _failed(reason, str(error))
         run = execute_low_actions(controller, low_actions, start)
         goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
@@ -136,11 +123,11 @@ def vet_trajectory(
     except UserError as error:
         if error.code in ENVIRONMENT_CODES:
             raise
-        return _failed("simulator_error", str(error))
+        return _failed(VetReason.SIMULATOR_ERROR, str(error))
     except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
-        return _failed("simulator_error", f"{type(error).__name__}: {error}")
+        return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
     if run.failure is not None:
         return _failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal)
     if not goal.done:
-        return _failed("goal_unsatisfied", goal.describe(), None, goal)
-    return VetResult(True, "ok", None, "", goal)
+        return _failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal)
+    return VetResult(True, VetReason.OK, None, "", goal)

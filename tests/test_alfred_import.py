@@ -23,6 +23,7 @@ from alfred_gen.scenes.alfred.importer import (
     find_sources,
     import_alfred,
 )
+from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id, grid_key
 
@@ -211,7 +212,7 @@ def test_imported_rooms_load_by_thor_name_after_import_and_not_before(imported) 
     assert caught.value.code == ExitCode.NOT_FOUND and "import-alfred" in str(caught.value)
     catalogue_store.use_catalogue(path)
     assert get_scene("FloorPlan10").name == "FloorPlan10"
-    event = LiteController(render_image=False).reset("FloorPlan10")
+    event = LiteController(scene_lookup=SceneLibrary(), render_image=False).reset("FloorPlan10")
     assert event.metadata["sceneName"] == "FloorPlan10"
     assert any(o["objectType"] == "Fridge" for o in event.metadata["objects"])
 
@@ -238,14 +239,14 @@ def _first_of_each_task_type(alfred_data: Path) -> list[Path]:
 
 
 def test_released_demos_replay_with_goals_satisfied_in_imported_rooms(alfred_data: Path, imported) -> None:
-    from alfred_gen.replay.restore import make_replay_controller
+    from alfred_gen.scenes.library import simulator
     from alfred_gen.replay.vet import vet_trajectory
     from alfred_gen.traj.format import load_trajectory
 
     path, _ = imported
     catalogue_store.use_catalogue(path)
     for traj_path in _first_of_each_task_type(alfred_data):
-        result = vet_trajectory(load_trajectory(traj_path), controller_factory=make_replay_controller)
+        result = vet_trajectory(load_trajectory(traj_path), controller_factory=simulator().open)
         assert result.ok and result.goal.done, (traj_path.parent.parent.name, result.describe())
 
 
@@ -266,7 +267,7 @@ def test_a_released_start_state_restores_in_a_room_imported_without_that_demo(al
     assert not {p["objectName"] for p in traj["scene"]["object_poses"]} & {o.name for o in bare.objects}
     completed = complete_for_start_state(bare, traj["scene"])
     assert {p["objectName"] for p in traj["scene"]["object_poses"]} <= {o.name for o in completed.objects}
-    start = restore_scene(LiteController(render_image=False), traj["scene"])
+    start = restore_scene(LiteController(scene_lookup=SceneLibrary(), render_image=False), traj["scene"])
     agent = start.metadata["agent"]["position"]
     assert (agent["x"], agent["z"]) == (traj["scene"]["init_action"]["x"], traj["scene"]["init_action"]["z"])
 

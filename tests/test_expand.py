@@ -11,7 +11,6 @@ from alfred_gen.demo.expand import (
     MAX_PROBES,
     Expander,
     ExpansionError,
-    LowAction,
     candidate_poses,
     choose_destination,
     class_of_id,
@@ -24,6 +23,7 @@ from alfred_gen.demo.expand import (
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
+from alfred_gen.replay.record import LowAction
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 

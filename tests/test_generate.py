@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import ExitCode, GenerationReason, UserError
 from alfred_gen.demo.generate import (
-    REASONS,
     GenerationResult,
     default_trial_id,
     generate_trajectory,
@@ -23,6 +22,7 @@ from alfred_gen.demo.generate import (
 )
 from alfred_gen.demo.language import TEMPLATE_ASSIGNMENT_ID
 from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.library import simulator
 from alfred_gen.traj.rle import decode_mask
 from alfred_gen.domains.tasks import TaskSpec, make_task
 from alfred_gen.traj.format import load_trajectory
@@ -59,7 +59,7 @@ def _first_success(root: Path, task_type: str) -> tuple[GenerationResult, int, i
             result = generate_trajectory(task, scene, seed, root, default_trial_id(seed))
             if result.ok:
                 return result, scene, seed, task
-            assert result.reason in REASONS
+            assert result.reason in set(GenerationReason)
             tried.append(f"scene {scene} seed {seed}: {result.describe()}")
     pytest.fail(f"no {task_type} trajectory generated:\n" + "\n".join(tried))
 
@@ -78,7 +78,7 @@ def test_each_task_type_generates_a_trajectory_that_vets_from_disk(generated, ta
     assert path.parent.name == task_dir_name(task, scene)
     traj = load_trajectory(path / "traj_data.json")  # the schema and the mask rules
     assert traj == result.traj
-    verdict = vet_trajectory(traj)
+    verdict = vet_trajectory(traj, controller_factory=simulator().open)
     assert verdict.ok, verdict.describe()
     assert (path / "pddl_states" / "problem_0.pddl").read_text().startswith("(define (problem")
     assert not [p for p in path.parent.parent.iterdir() if p.name.startswith(".tmp-")]
@@ -168,7 +168,7 @@ def test_a_replay_renders_the_recorded_frames_byte_for_byte(generated, tmp_path)
     from alfred_gen.replay.rerender import replay_to_directory
 
     result = generated["pick_cool_then_place_in_recep"][0]
-    outcome = replay_to_directory(result.traj, tmp_path)
+    outcome = replay_to_directory(result.traj, tmp_path, simulator().open(render=True))
     assert outcome.ok
     assert _tree_bytes(tmp_path / "raw_images") == _tree_bytes(result.path / "raw_images")
 
@@ -213,10 +213,8 @@ class _FailingPut:
 
 
 def test_a_failed_action_is_reported_and_leaves_nothing(generated, tmp_path) -> None:
-    from alfred_gen.replay.restore import make_replay_controller
-
     _, scene, seed, task = generated["pick_and_place_simple"]
-    controller = _FailingPut(make_replay_controller(render=True, segmentation=True))
+    controller = _FailingPut(simulator().open(render=True, segmentation=True))
     result = generate_trajectory(task, scene, seed, tmp_path, "trial_T1", controller=controller)
     assert (result.ok, result.reason) == (False, "action_failed")
     assert "PutObject" in result.detail

@@ -21,8 +21,8 @@ from alfred_gen.planner.validate import validate_plan
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import make_task
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_planner_scenes import bathroom, kitchen, living_room  # noqa: E402
+from tests.helpers import run_python
+from tests.helpers.planner_scenes import bathroom, kitchen, living_room
 
 SCENES = {"kitchen": kitchen, "living_room": living_room, "bathroom": bathroom}
 
@@ -261,9 +261,8 @@ def test_steps_read_back_from_plain_pddl_without_name_maps() -> None:
 
 
 _DETERMINISM_SCRIPT = """
-import hashlib, json, sys
-sys.path.insert(0, {tests!r})
-from test_planner_scenes import kitchen, living_room
+import hashlib, json
+from tests.helpers.planner_scenes import kitchen, living_room
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.solve import solve
 from alfred_gen.domains.tasks import make_task
@@ -283,12 +282,7 @@ print(json.dumps(out))
 
 
 def test_same_plan_under_every_pythonhashseed() -> None:
-    script = _DETERMINISM_SCRIPT.format(tests=str(Path(__file__).parent))
-    outputs = []
-    for seed in ("0", "1", "2", "3"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-        outputs.append(done.stdout)
+    outputs = [run_python(_DETERMINISM_SCRIPT, env={"PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "2", "3")]
     assert all(out == outputs[0] for out in outputs)
     plans = json.loads(outputs[0])
     assert all(operators for _, operators, _ in plans)

@@ -17,8 +17,7 @@ from alfred_gen.planner.grounding import bits, compile_domain, ground_text, pars
 from alfred_gen.planner.solve import solve_pddl
 from alfred_gen.domains.tasks import make_task
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_planner_scenes import bathroom, kitchen, living_room  # noqa: E402
+from tests.helpers.planner_scenes import bathroom, kitchen, living_room
 
 # Names that are no Python identifiers (hyphens, a keyword, a builtin), a domain constant inside
 # atoms, an action over a supertype, a static atom with a repeated variable (checked only once all

@@ -9,15 +9,21 @@ import pytest
 from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode
 from alfred_gen.planner.grounding import parse_problem
-from alfred_gen.demo.plan import domain_path_for, plan_task, scene_state
+from alfred_gen.demo.plan import domain_path_for, plan_task
+from alfred_gen.demo.start import interaction_poses, make_start_state
 from alfred_gen.domains.tasks import make_task
+from alfred_gen.planner.encode import agent_pose_of
+from alfred_gen.scenes.library import get_scene, simulator
 
 KITCHEN = 1
 
 
 @pytest.fixture(scope="module")
 def kitchen_state():
-    return scene_state(KITCHEN, 0)
+    """(metadata, interaction poses, agent pose) of the start state ``generate`` uses for seed 0."""
+    scene = get_scene(KITCHEN)
+    start = make_start_state(simulator().open(), scene, make_task("pick_and_place_simple", "Apple", "Fridge"), 0)
+    return start.metadata, interaction_poses(scene.interaction_poses, start.metadata), agent_pose_of(start.metadata)
 
 
 def _first_present(metadata, types):
@@ -29,7 +35,7 @@ def _first_present(metadata, types):
 
 
 def test_plan_task_solves_a_heat_task_with_ids_of_the_scene(kitchen_state) -> None:
-    metadata, poses, agent, _ = kitchen_state
+    metadata, poses, agent = kitchen_state
     food = _first_present(metadata, ["Apple", "Potato", "Tomato", "Bread", "Egg"])
     encoded, result = plan_task(KITCHEN, 0, make_task("pick_heat_then_place_in_recep", food, "CounterTop"))
     assert result.status == "solved", result.reason

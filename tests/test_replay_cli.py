@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import replay_scripts as scripts
+from tests.helpers import replay_scripts as scripts
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay import images
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.rerender import frame_schedule, frames_by_low_idx, replay_to_directory
-from alfred_gen.replay.restore import resolve_scene
+from alfred_gen.scenes.library import find_scene, simulator
+from alfred_gen.sim.controller import Simulator
 from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
 from alfred_gen.replay.vet import VetResult
 from alfred_gen.sim.lite import LiteController
@@ -55,7 +56,7 @@ def test_frame_schedule_first_entry_is_before_the_action_others_after():
 def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
     first, second = tmp_path / "first", tmp_path / "second"
     for out in (first, second):
-        outcome = replay_to_directory(heat_traj, out, depth=True, seg=True, controller_factory=scripts.rendering_controller)
+        outcome = replay_to_directory(heat_traj, out, scripts.rendering_controller(), depth=True, seg=True)
         assert outcome.ok and outcome.frames == len(heat_traj["images"])
         assert outcome.written == ["depth_images", "instance_masks", "raw_images"]
     names = sorted(p.name for p in (first / "raw_images").iterdir())
@@ -74,7 +75,7 @@ def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
 def test_replay_image_i_shows_the_state_before_low_action_i(tmp_path, heat_traj):
     from alfred_gen.replay.restore import restore_scene
 
-    replay_to_directory(heat_traj, tmp_path, controller_factory=scripts.rendering_controller)
+    replay_to_directory(heat_traj, tmp_path, scripts.rendering_controller())
     sim = scripts.rendering_controller()
     events = [restore_scene(sim, heat_traj["scene"])]
     for low in heat_traj["plan"]["low_actions"]:
@@ -88,7 +89,7 @@ def test_replay_image_i_shows_the_state_before_low_action_i(tmp_path, heat_traj)
 def test_replay_depth_and_mask_formats(tmp_path, heat_traj):
     from alfred_gen.replay.restore import restore_scene
 
-    replay_to_directory(heat_traj, tmp_path, depth=True, seg=True, controller_factory=scripts.rendering_controller)
+    replay_to_directory(heat_traj, tmp_path, scripts.rendering_controller(), depth=True, seg=True)
     start = restore_scene(scripts.rendering_controller(), heat_traj["scene"])
     with Image.open(tmp_path / "depth_images" / "000000000.png") as depth:
         assert depth.mode in ("I;16", "I") and depth.size == (300, 300)
@@ -113,7 +114,7 @@ def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, h
     old = tmp_path / "raw_images" / "000000000.jpg"
     old.parent.mkdir()
     old.write_bytes(b"the frame recorded at generation")
-    outcome = replay_to_directory(broken, tmp_path, controller_factory=scripts.rendering_controller)
+    outcome = replay_to_directory(broken, tmp_path, scripts.rendering_controller())
     assert not outcome.ok
     # Put into the closed microwave, close it again, pick up the mug still in hand.
     assert [(f.low_idx, f.action) for f in outcome.failures] == [
@@ -124,11 +125,9 @@ def test_failed_replay_reports_every_failing_step_and_writes_nothing(tmp_path, h
 
 
 def test_replay_without_frames_is_backend_unavailable(tmp_path, heat_traj):
-    def no_frames() -> LiteController:
-        return LiteController(scene_resolver=resolve_scene, render_image=False)
-
+    no_frames = LiteController(scene_lookup=find_scene, render_image=False)
     with pytest.raises(UserError) as caught:
-        replay_to_directory(heat_traj, tmp_path, controller_factory=no_frames)
+        replay_to_directory(heat_traj, tmp_path, no_frames)
     assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE
     assert not list(tmp_path.iterdir())
 
@@ -174,7 +173,7 @@ def test_verify_in_parallel_prints_the_same(mixed_dir):
     outputs = []
     for jobs in (1, 2):
         lines: list[str] = []
-        code = verify_directory(mixed_dir, jobs=jobs, echo=lines.append, show_progress=False)
+        code = verify_directory(mixed_dir, simulator=simulator(), jobs=jobs, echo=lines.append, show_progress=False)
         assert code == ExitCode.FAILED
         outputs.append([line.split(" (in ")[0] for line in lines])
     assert outputs[0] == outputs[1]
@@ -184,7 +183,7 @@ def test_verify_all_ok_exits_zero(tmp_path, heat_traj):
     for name in ("one", "two"):
         _save(tmp_path, name, heat_traj)
     lines: list[str] = []
-    assert verify_directory(tmp_path, echo=lines.append, show_progress=False) == ExitCode.OK
+    assert verify_directory(tmp_path, simulator=simulator(), echo=lines.append, show_progress=False) == ExitCode.OK
     assert lines[-1].startswith("2 ok, 0 failed (in ")
 
 
@@ -205,17 +204,12 @@ def test_summary_line_orders_reasons_as_a_replay_meets_them():
     assert summary_line(map(result, reasons)) == "1 ok, 4 failed: bad_file 1, action_failed 1, goal_unsatisfied 2"
 
 
-def test_verify_stops_with_one_error_when_no_simulator_can_run(tmp_path, heat_traj, monkeypatch):
-    import alfred_gen.replay.restore as restore
-
-    def unavailable(*args, **kwargs):
-        raise UserError("no THOR build found", ExitCode.BACKEND_UNAVAILABLE)
-
+def test_verify_stops_with_one_error_when_no_simulator_can_run(tmp_path, heat_traj):
     _save(tmp_path, "one", heat_traj)
-    monkeypatch.setattr(restore, "make_replay_controller", unavailable)
+    no_build = Simulator("thor", {"thor_build": str(tmp_path / "no-such-build")})
     lines: list[str] = []
     with pytest.raises(UserError) as caught:
-        verify_directory(tmp_path, echo=lines.append, show_progress=False)
+        verify_directory(tmp_path, simulator=no_build, echo=lines.append, show_progress=False)
     assert caught.value.code == ExitCode.BACKEND_UNAVAILABLE and not lines
 
 
@@ -229,16 +223,14 @@ def test_verify_released_alfred_files_fail_cleanly_as_unknown_scene(released_tra
         target.parent.mkdir()
         shutil.copy(path, target)
     lines: list[str] = []
-    assert verify_directory(tmp_path, echo=lines.append, show_progress=False) == ExitCode.FAILED
+    assert verify_directory(tmp_path, simulator=simulator(), echo=lines.append, show_progress=False) == ExitCode.FAILED
     assert all(": unknown_scene: unknown scene 'FloorPlan" in line for line in lines[:-1])
     assert lines[-1].startswith("0 ok, 3 failed: unknown_scene 3")
 
 
 def test_replay_command_output_and_exit_codes(tmp_path, heat_traj, monkeypatch, capsys):
-    import alfred_gen.replay.rerender as rerender
     from alfred_gen.cli import main
 
-    monkeypatch.setattr(rerender, "make_replay_controller", lambda *a, **k: scripts.rendering_controller())
     good = _save(tmp_path, "good", heat_traj)
     bad = _save(tmp_path, "bad", scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX))
     with pytest.raises(SystemExit) as done:

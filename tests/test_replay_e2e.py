@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import replay_scripts as scripts
+from tests.helpers import replay_scripts as scripts
 from alfred_gen.errors import ExitCode
 
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
@@ -60,8 +60,7 @@ def test_replay_reproduces_generated_frames_byte_identically(tmp_path):
     recorded = sorted((trial / "raw_images").iterdir())
     assert recorded
     traj = load_trajectory(trial / "traj_data.json")
-    outcome = replay_to_directory(traj, tmp_path / "replayed", depth=True, seg=True,
-                                  controller_factory=scripts.rendering_controller)
+    outcome = replay_to_directory(traj, tmp_path / "replayed", scripts.rendering_controller(), depth=True, seg=True)
     assert outcome.ok
     replayed = sorted((tmp_path / "replayed" / "raw_images").iterdir())
     assert [p.name for p in replayed] == [p.name for p in recorded]

@@ -6,12 +6,17 @@ import copy
 
 import pytest
 
-import replay_scripts as scripts
-from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.replay.restore import RestoreError, make_replay_controller, restore_scene
-from alfred_gen.replay.vet import REASONS, vet_trajectory
+from alfred_gen.errors import ExitCode, UserError, VetReason
+from alfred_gen.replay.restore import RestoreError, restore_scene
+from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.library import simulator
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
+from tests.helpers import replay_scripts as scripts
+from tests.helpers import run_python
+
+#: A fresh lite controller with the scene library, no frames: what vetting uses.
+open_lite = simulator().open
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +35,7 @@ def test_restore_scene_moves_objects_toggles_and_teleports(heat_traj):
     mug_pose["position"] = {"x": 0.45, "y": mug_pose["position"]["y"], "z": 2.1}  # elsewhere on the counter
     block["object_toggles"] = [{"objectType": "Faucet", "isOn": True}]
     block["init_action"] = dict(block["init_action"], x=-0.5, rotation=90)
-    event = restore_scene(make_replay_controller(), block)
+    event = restore_scene(open_lite(), block)
     objects = _objects(event)
     mugs = [o for o in objects.values() if o["objectType"] == "Mug"]
     assert len(mugs) == 1 and abs(mugs[0]["position"]["x"] - 0.45) < 1e-6
@@ -44,14 +49,14 @@ def test_restore_scene_drops_unlisted_objects_and_dirties(heat_traj):
     block = copy.deepcopy(heat_traj["scene"])
     block["object_poses"] = [p for p in block["object_poses"] if not p["objectName"].startswith("Apple_")]
     block["dirty_and_empty"] = True
-    objects = _objects(restore_scene(make_replay_controller(), block))
+    objects = _objects(restore_scene(open_lite(), block))
     assert not any(o["objectType"] == "Apple" for o in objects.values())
     dirtyable = [o for o in objects.values() if o["dirtyable"]]
     assert dirtyable and all(o["isDirty"] for o in dirtyable)
 
 
 def test_restore_scene_is_repeatable_on_one_controller(heat_traj):
-    controller = make_replay_controller()
+    controller = open_lite()
     first = restore_scene(controller, heat_traj["scene"]).metadata
     controller.step(heat_traj["plan"]["low_actions"][0]["api_action"])  # change something
     second = restore_scene(controller, heat_traj["scene"]).metadata
@@ -61,10 +66,10 @@ def test_restore_scene_is_repeatable_on_one_controller(heat_traj):
 def test_restore_scene_unknown_floor_plan_is_not_found(heat_traj):
     block = dict(heat_traj["scene"], floor_plan="LitePlan999")
     with pytest.raises(UserError) as caught:
-        restore_scene(make_replay_controller(), block)
+        restore_scene(open_lite(), block)
     assert caught.value.code == ExitCode.NOT_FOUND
-    # A resolver that only raises KeyError (such as a fixtures dict) also gives NOT_FOUND.
-    controller = LiteController(scene_resolver=fixtures.fixture_scene)
+    # A lookup that only raises KeyError (such as a fixtures dict) also gives NOT_FOUND.
+    controller = LiteController(scene_lookup=fixtures.fixture_scene)
     with pytest.raises(UserError) as caught:
         restore_scene(controller, dict(heat_traj["scene"], floor_plan="Nowhere"))
     assert caught.value.code == ExitCode.NOT_FOUND and "Nowhere" in str(caught.value)
@@ -80,7 +85,7 @@ def test_restore_scene_malformed_block_is_bad_input(heat_traj, breakage):
     block = copy.deepcopy(heat_traj["scene"])
     breakage(block)
     with pytest.raises(UserError) as caught:
-        restore_scene(make_replay_controller(), block)
+        restore_scene(open_lite(), block)
     assert caught.value.code == ExitCode.BAD_INPUT and "\n" not in str(caught.value)
 
 
@@ -89,20 +94,20 @@ def test_restore_scene_pose_of_unknown_object_names_the_step(heat_traj):
     block["object_poses"].append({"objectName": "Basketball_00000000", "position": {"x": 0, "y": 0, "z": 0},
                                   "rotation": {"x": 0, "y": 0, "z": 0}})
     with pytest.raises(RestoreError) as caught:
-        restore_scene(make_replay_controller(), block)
+        restore_scene(open_lite(), block)
     assert caught.value.step == "SetObjectPoses" and caught.value.code == ExitCode.BAD_INPUT
 
 
 # --- vet_trajectory -----------------------------------------------------------------------------
 def test_vet_accepts_a_valid_scripted_trajectory(heat_traj):
-    result = vet_trajectory(heat_traj)
+    result = vet_trajectory(heat_traj, controller_factory=open_lite)
     assert result.ok and result.reason == "ok" and result.failed_low_idx is None
     assert (result.goal.satisfied, result.goal.total) == (3, 3)
 
 
 def test_vet_deleted_action_fails_at_that_step(heat_traj):
     broken = scripts.without_action(heat_traj, scripts.OPEN_MICROWAVE_IDX)
-    result = vet_trajectory(broken)
+    result = vet_trajectory(broken, controller_factory=open_lite)
     assert (result.ok, result.reason, result.failed_low_idx) == (False, "action_failed", scripts.OPEN_MICROWAVE_IDX)
     assert result.error.startswith(f"low_idx {scripts.OPEN_MICROWAVE_IDX} PutObject {scripts.MUG}: ")
     assert "closed" in result.error
@@ -111,7 +116,7 @@ def test_vet_deleted_action_fails_at_that_step(heat_traj):
 def test_vet_wrong_object_id_is_unknown_object(heat_traj):
     broken = copy.deepcopy(heat_traj)
     broken["plan"]["low_actions"][0]["api_action"]["objectId"] = "Mug|+09.99|+00.95|+02.10"
-    result = vet_trajectory(broken)
+    result = vet_trajectory(broken, controller_factory=open_lite)
     assert (result.reason, result.failed_low_idx) == ("unknown_object", 0)
     assert "Mug|+09.99|+00.95|+02.10" in result.error
 
@@ -119,21 +124,21 @@ def test_vet_wrong_object_id_is_unknown_object(heat_traj):
 def test_vet_unknown_action_is_not_sent(heat_traj):
     broken = copy.deepcopy(heat_traj)
     broken["plan"]["low_actions"][5]["api_action"] = {"action": "Teleport2000"}
-    result = vet_trajectory(broken)
+    result = vet_trajectory(broken, controller_factory=open_lite)
     assert (result.reason, result.failed_low_idx) == ("unknown_action", 5)
 
 
 def test_vet_goal_unsatisfied_when_the_task_differs(heat_traj):
     other = copy.deepcopy(heat_traj)
     other["task_type"] = "pick_cool_then_place_in_recep"
-    result = vet_trajectory(other)
+    result = vet_trajectory(other, controller_factory=open_lite)
     assert result.reason == "goal_unsatisfied" and result.failed_low_idx is None
     assert (result.goal.satisfied, result.goal.total) == (1, 3) and "Mug cooled" in result.goal.missing
 
 
 def test_vet_stopping_short_leaves_the_goal_unsatisfied(heat_traj):
     short = scripts.without_action(heat_traj, len(heat_traj["plan"]["low_actions"]) - 1)  # never puts the mug down
-    result = vet_trajectory(short)
+    result = vet_trajectory(short, controller_factory=open_lite)
     assert result.reason == "goal_unsatisfied"
     assert result.goal.missing == ["Mug in/on CounterTop", "the heated Mug in/on CounterTop"]
 
@@ -149,14 +154,14 @@ def test_vet_stopping_short_leaves_the_goal_unsatisfied(heat_traj):
 def test_vet_bad_data_is_a_reason_not_a_traceback(heat_traj, mutate, reason):
     broken = copy.deepcopy(heat_traj)
     mutate(broken)
-    result = vet_trajectory(broken)
-    assert (result.ok, result.reason) == (False, reason) and reason in REASONS
+    result = vet_trajectory(broken, controller_factory=open_lite)
+    assert (result.ok, result.reason) == (False, reason) and reason in set(VetReason)
     assert result.error and "\n" not in result.error
 
 
 def test_vet_without_schema_check_survives_garbage():
     for garbage in (None, [], {"task_type": 3}, {"task_type": "pick_and_place_simple", "pddl_params": {}}):
-        result = vet_trajectory(garbage, check_schema=False)
+        result = vet_trajectory(garbage, controller_factory=open_lite, check_schema=False)
         assert not result.ok and result.reason == "bad_file"
 
 
@@ -173,7 +178,7 @@ def test_vet_uses_the_injected_controller(heat_traj):
     made = []
 
     def factory():
-        controller = LiteController(scene_resolver=fixtures.fixture_scene)
+        controller = LiteController(scene_lookup=fixtures.fixture_scene)
         made.append(controller)
         return controller
 
@@ -183,16 +188,16 @@ def test_vet_uses_the_injected_controller(heat_traj):
 
 # --- determinism --------------------------------------------------------------------------------
 METADATA_DIGEST = """
-import hashlib, json, sys
-sys.path.insert(0, sys.argv[1])
-import replay_scripts
+import hashlib, json
+from tests.helpers import replay_scripts
 from alfred_gen.replay.execute import execute_low_actions
-from alfred_gen.replay.restore import make_replay_controller, restore_scene
+from alfred_gen.replay.restore import restore_scene
+from alfred_gen.scenes.library import simulator
 traj = replay_scripts.heat_mug_trajectory()
 digest = hashlib.sha256()
 def keep(low_idx, api_action, event):
     digest.update(json.dumps(event.metadata, sort_keys=True).encode())
-controller = make_replay_controller()
+controller = simulator().open()
 start = restore_scene(controller, traj["scene"])
 keep(-1, None, start)
 execute_low_actions(controller, traj["plan"]["low_actions"], start, on_step=keep)
@@ -201,18 +206,8 @@ print(digest.hexdigest())
 
 
 def test_replay_metadata_is_byte_identical_across_processes_and_hash_seeds():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    digests = set()
-    for hash_seed in ("1", "2"):
-        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        run = subprocess.run([sys.executable, "-c", METADATA_DIGEST, str(Path(__file__).parent)],
-                             capture_output=True, text=True, env=env, timeout=120)
-        assert run.returncode == 0, run.stderr
-        digests.add(run.stdout.strip())
+    digests = {run_python(METADATA_DIGEST, env={"PYTHONHASHSEED": hash_seed}, timeout=120).stdout.strip()
+               for hash_seed in ("1", "2")}
     assert len(digests) == 1
 
 

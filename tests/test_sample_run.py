@@ -28,6 +28,7 @@ from alfred_gen.sample.run import run_sample
 from alfred_gen.sample.disk_state import load_failures, scan_tree
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.domains.tasks import task_type_names
+from tests.helpers import python_env
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
 TESTS_DIR = Path(__file__).resolve().parent
@@ -221,12 +222,12 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
 
 def _start(out: Path, n: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
     """A stand-in run in a process of its own (the stand-in generator lives in this test module)."""
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_sample_run as t; "
-            "from alfred_gen.sample.run import SampleOptions, run_sample; from pathlib import Path; "
+    code = ("import sys; import tests.test_sample_run as t; "
+            "from alfred_gen.sample.options import SampleOptions; from alfred_gen.sample.run import run_sample; from pathlib import Path; "
             "run_sample(SampleOptions(n=int(sys.argv[3]), out=Path(sys.argv[2]), workers=int(sys.argv[4]), "
             "scenes=t.SCENES, seed=9), generate=t.stand_in_generate)")
-    command = [sys.executable, "-c", code, str(TESTS_DIR), str(out), str(n), str(workers)]
-    return subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [sys.executable, "-c", code, "-", str(out), str(n), str(workers)]
+    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
 def _kill_after_first_trajectory(process: subprocess.Popen, out: Path, timeout: float = 240) -> None:
@@ -269,19 +270,20 @@ def test_kill_9_mid_run_then_resume_gives_exactly_n(tmp_path: Path) -> None:
 # The real pipeline: spawn, plan, expand, record frames, vet, write
 
 
-def _rendering_controller():  # noqa: ANN202 - a module-level factory, so worker processes can use it
-    import replay_scripts
+def _rendering_controller():  # a module-level factory, so worker processes can use it
+    from tests.helpers import replay_scripts
 
     return replay_scripts.rendering_controller()
 
 
 def _verify(root: Path) -> None:
     from alfred_gen.replay.verify import verify_directory
+    from alfred_gen.scenes.library import simulator
     from alfred_gen.traj.validate import validate_paths
 
     lines: list[str] = []
     assert validate_paths([root], echo=lines.append) == ExitCode.OK, lines
-    assert verify_directory(root, echo=lines.append, show_progress=False) == ExitCode.OK, lines
+    assert verify_directory(root, simulator=simulator(), echo=lines.append, show_progress=False) == ExitCode.OK, lines
 
 
 def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from alfred_gen.sim import fixtures
+from alfred_gen.scenes.alfred.importer import alfred_layout_scene
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id
 from alfred_gen.sim.visibility import GeometricVisibility
@@ -42,7 +42,7 @@ def _restore(root: Path, traj: dict, **options) -> LiteController:
     scene_info = traj["scene"]
     ids = [low["api_action"][k] for low in traj["plan"]["low_actions"]
            for k in ("objectId", "receptacleObjectId") if k in low["api_action"]]
-    scene = fixtures.alfred_layout_scene(root, scene_info["scene_num"], scene_info["object_poses"], ids,
+    scene = alfred_layout_scene(root, scene_info["scene_num"], scene_info["object_poses"], ids,
                                          agent_y=scene_info["init_action"]["y"], extra_reachable=_visited(traj))
     sim = LiteController(scene, **options)
     # ALFRED's Initialize, frames off: image flags never change what succeeds (test_sim_render.py).

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from alfred_gen.sim import fixtures
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.lite import LiteController
+from tests.helpers import run_python
 
 VOLATILE = ("lastAction", "lastActionSuccess", "errorMessage", "actionReturn")
 NAVIGATION = ["MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown"]
@@ -163,9 +164,8 @@ def test_same_actions_same_bytes() -> None:
 
 
 _SCRIPT = """
-import hashlib, sys
-sys.path.insert(0, {tests!r})
-from test_sim_invariants import run, _seeded_steps
+import hashlib
+from tests.test_sim_invariants import run, _seeded_steps
 digest = hashlib.sha256()
 for index in range(3):
     for line in run(index, _seeded_steps(100 + index, 120), check=False):
@@ -175,12 +175,7 @@ print(digest.hexdigest())
 
 
 def test_byte_identical_across_processes_and_hash_seeds() -> None:
-    script = _SCRIPT.format(tests=os.path.dirname(os.path.abspath(__file__)))
-    digests = set()
-    for hash_seed in ("0", "1"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-        digests.add(result.stdout.strip())
+    digests = {run_python(_SCRIPT, env={"PYTHONHASHSEED": hash_seed}).stdout.strip() for hash_seed in ("0", "1")}
     local = hashlib.sha256()
     for index in range(3):
         for line in run(index, _seeded_steps(100 + index, 120), check=False):

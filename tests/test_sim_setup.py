@@ -10,7 +10,7 @@ from alfred_gen.sim import fixtures
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id
-from test_sim_actions import fails, obj, ok, oid, state
+from tests.helpers.sim_actions import fails, obj, ok, oid, state
 
 
 def objects(sim: LiteController) -> list[dict]:
@@ -123,7 +123,7 @@ def test_set_object_toggles_and_states() -> None:
 
 
 def test_reset_by_name_and_back_to_the_initial_state() -> None:
-    sim = LiteController("LiteFixtureKitchen", scene_resolver=fixtures.fixture_scene)
+    sim = LiteController("LiteFixtureKitchen", scene_lookup=fixtures.fixture_scene)
     initial = json.dumps(sim.last_event.metadata, sort_keys=True)
     ok(sim, "InitialRandomSpawn", randomSeed=2)
     ok(sim, "MoveAhead")
@@ -140,7 +140,7 @@ def test_reset_by_name_and_back_to_the_initial_state() -> None:
 
 def test_make_controller_backends() -> None:
     from alfred_gen.errors import ExitCode, UserError
-    from alfred_gen.sim import make_controller
+    from alfred_gen.sim.controller import make_controller
 
     sim = make_controller("lite", scene=fixtures.bedroom(), visibility_distance=2.0)
     assert isinstance(sim, LiteController) and sim.visibility_distance == 2.0

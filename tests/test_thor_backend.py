@@ -942,7 +942,7 @@ def test_cli_with_backend_thor_prints_one_line_and_exits_backend_unavailable(
     from alfred_gen import cli as cli_module
 
     @click.command("thor-probe")
-    @thor.thor_options
+    @cli_module.thor_options
     def probe(**options: Any) -> None:
         if options["backend"] == "thor":
             thor.make_thor_controller(**options)
@@ -963,8 +963,10 @@ def test_thor_options_defaults_and_choices() -> None:
     import click
     from click.testing import CliRunner
 
+    from alfred_gen.cli import thor_options
+
     @click.command()
-    @thor.thor_options
+    @thor_options
     def show(**options: Any) -> None:
         click.echo(json.dumps(options, sort_keys=True))
 
@@ -974,6 +976,13 @@ def test_thor_options_defaults_and_choices() -> None:
     result = runner.invoke(show, ["--backend", "thor", "--thor-platform", "CloudRendering", "--x-display", "1", "--thor-build", "/b"])
     assert json.loads(result.output) == {"backend": "thor", "thor_build": "/b", "thor_platform": "CloudRendering", "x_display": "1"}
     assert runner.invoke(show, ["--thor-platform", "WebGL"]).exit_code == 2
+
+
+def test_the_command_line_offers_the_backends_and_platforms_the_simulators_have() -> None:
+    from alfred_gen import cli
+    from alfred_gen.sim.controller import BACKENDS
+
+    assert cli.BACKENDS == BACKENDS and cli.THOR_PLATFORMS == thor.PLATFORMS
 
 
 def test_unsupported_or_mismatched_ai2thor_versions_are_refused() -> None:

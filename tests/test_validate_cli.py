@@ -13,7 +13,7 @@ import pytest
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.traj.format import save_trajectory, serialize_trajectory
 from alfred_gen.traj.validate import validate_paths
-from test_trajectory import make_trajectory
+from tests.helpers.trajectories import make_trajectory
 
 
 def _console_script() -> str:

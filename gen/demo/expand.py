@@ -43,6 +43,7 @@ from typing import Any
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph, cell_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
+from alfred_gen.replay.record import LowAction
 
 #: High-level actions ALFRED's plans (and ours, after folding) are made of.
 HIGH_ACTIONS = (
@@ -60,24 +61,6 @@ END_DISCRETE = {"action": "NoOp", "args": []}
 
 class ExpansionError(ValueError):
     """A plan step cannot be turned into simulator actions in the current state (one line why)."""
-
-
-@dataclass
-class LowAction:
-    """One low-level action: the THOR action dict, ALFRED's discrete name, and whose mask to record."""
-
-    high_idx: int
-    api_action: dict[str, Any]
-    discrete: str
-    target: str = ""  # object id whose mask goes into discrete_action.args ("" for navigation)
-
-    def entry(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The ``plan.low_actions`` entry, with ``args`` the target's {mask, bbox, point} (or {})."""
-        return {
-            "high_idx": self.high_idx,
-            "api_action": dict(self.api_action),
-            "discrete_action": {"action": self.discrete, "args": dict(args or {})},
-        }
 
 
 @dataclass

@@ -10,24 +10,21 @@ from scratch::
         raw_images/000000000.jpg ...       (unless frames are off)
         pddl_states/problem_0.pddl         the PDDL problem the plan was found for
 
-Steps: reset and ``Initialize`` the scene; ``InitialRandomSpawn`` with the seed; read the spawned
-object poses and pick the agent's start pose from the seed; write the ``scene`` block and rebuild
-the start state *from that block* with the replay's :func:`~alfred_gen.replay.restore.restore_scene`
-(so the demonstration starts exactly where a replay will); encode and solve the PDDL problem; expand
-each plan step against the live state and record it; write; vet; rename.
+Steps: build the start state (:mod:`alfred_gen.demo.start`: spawn from the seed, start pose, the
+``scene`` block, the state restored from that block, so the demonstration starts exactly where a
+replay will); encode and solve the PDDL problem; expand each plan step against the live state and
+record it; write; vet; rename.
 
 Everything in the file is a function of the inputs: no clock, no host name, no process id. The
 same (task, scene, seed, trial id) gives byte-identical ``traj_data.json`` and frames.
 
-Failures come back as a :class:`GenerationResult` whose ``reason`` is one of :data:`REASONS`, so a
-sampler can count them. Bad input (an unknown scene or task type) raises UserError as everywhere.
+Failures come back as a :class:`GenerationResult` whose ``reason`` is a
+:class:`~alfred_gen.errors.GenerationReason`, so a sampler can count them. Bad input (an unknown scene or task type) raises UserError as everywhere.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import random
 import re
 import shutil
 import time
@@ -37,44 +34,27 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen import __version__
-from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination, end_entry, fold_plan
 from alfred_gen.demo.language import describe, turk_annotations
 from alfred_gen.demo.navigation import NavigationGraph
-from alfred_gen.planner.encode import agent_pose_of, encode_problem
-from alfred_gen.planner.result import SOLVED, TIMEOUT, UNSOLVABLE
+from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
+from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
+from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
 from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, solve
-from alfred_gen.demo.plan import SPAWN_ARGS, interaction_poses
-from alfred_gen.sim.scene import Scene, hash_str
-from alfred_gen.domains.tasks import TaskSpec, get_task_type
+from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
+from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.library import simulator as scene_simulator
+from alfred_gen.sim.controller import Controller, Simulator
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Scene
 from alfred_gen.traj.format import (
     PDDL_STATES_DIR,
     RAW_IMAGES_DIR,
     TRAJ_FILE_NAME,
     InvalidTrajectoryError,
+    parse_trajectory_json,
     save_trajectory,
     trajectory_dir_name,
 )
-
-#: Why a generation did not produce a trajectory (``ok`` when it did), roughly in pipeline order.
-REASONS = (
-    "ok",
-    "exists",  # the trajectory directory is already there; it is left untouched
-    "spawn_failed",  # InitialRandomSpawn failed for this seed
-    "restore_failed",  # the start state could not be rebuilt from its own scene block (a bug)
-    "unsolvable",  # the planner proved there is no plan (or the encoder saw why at once)
-    "plan_timeout",  # no plan within the time limit
-    "plan_error",  # the planner failed otherwise (a planner bug)
-    "trivial",  # the goal already holds at the start: nothing to demonstrate
-    "expansion_failed",  # a plan step cannot be turned into actions (no path to a pose, no slice in view)
-    "action_failed",  # the simulator refused a low action while recording
-    "mask_missing",  # an interaction target was not in the frame before the action
-    "invalid",  # the trajectory failed the schema (a bug)
-    "vet_failed",  # the replay from scratch failed or did not reach the goal
-)
-
-#: The agent's camera horizon at the start, as in every released ALFRED trajectory.
-START_HORIZON = 30
 
 #: Trial ids: ``trial_`` and a name that is safe as a directory.
 _TRIAL_ID = re.compile(r"^trial_[A-Za-z0-9_]+$")
@@ -86,13 +66,13 @@ GENERATOR_NAME = "alfred-gen"
 class GenerationResult:
     """What :func:`generate_trajectory` did.
 
-    ``ok`` and ``reason`` (one of :data:`REASONS`); ``path`` the trial directory when written (or
+    ``ok`` and ``reason``; ``path`` the trial directory when written (or
     the existing one for ``exists``); ``traj`` the trajectory dict when one was built; ``detail``
     one line saying what went wrong; ``timings`` seconds per phase (never written to disk).
     """
 
     ok: bool
-    reason: str
+    reason: GenerationReason
     path: Path | None = None
     traj: dict[str, Any] | None = None
     detail: str = ""
@@ -106,7 +86,7 @@ class GenerationResult:
 
 
 class _Failed(Exception):
-    def __init__(self, reason: str, detail: str = "") -> None:
+    def __init__(self, reason: GenerationReason, detail: str = "") -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = " ".join(detail.split())
@@ -124,18 +104,7 @@ def default_trial_id(seed: int) -> str:
     return f"trial_T{digits[:8]}_{digits[8:14]}_{digits[14:]}"
 
 
-def _resolve_scene(scene: int | str | Scene) -> Scene:
-    if isinstance(scene, Scene):
-        return scene
-    from alfred_gen.replay.restore import resolve_scene
-    from alfred_gen.scenes import get_scene, resolve_scene_number
-
-    if isinstance(scene, str) and not scene.strip().isdigit():
-        return resolve_scene(scene.strip())
-    return get_scene(resolve_scene_number(scene))
-
-
-def backend_of(controller: Any) -> tuple[str, str]:
+def backend_of(controller: Controller) -> tuple[str, str]:
     """(backend name, backend version) of a controller, for the ``generator`` block."""
     thor_version = getattr(controller, "ai2thor_version", None)
     if thor_version:
@@ -152,71 +121,11 @@ def task_dir_name(task: TaskSpec, scene_num: int) -> str:
                                task.parent_target or task.toggle_target, scene_num)
 
 
-def _step(controller: Any, action: dict[str, Any], reason: str, what: str) -> Any:
+def _step(controller: Controller, action: dict[str, Any], reason: GenerationReason, what: str) -> Any:
     event = controller.step(action)
     if not event.metadata.get("lastActionSuccess", False):
         raise _Failed(reason, f"{what}: {event.metadata.get('errorMessage') or 'failed'}")
     return event
-
-
-def start_pose(reachable: list[tuple[float, float]], seed: int) -> tuple[float, float, int]:
-    """The agent's start (x, z, rotation), a seeded choice among the reachable grid points."""
-    points = sorted(reachable)
-    if not points:
-        raise _Failed("spawn_failed", "the scene has no reachable position")
-    rng = random.Random(hash_str(f"alfred-gen start pose {int(seed)}"))
-    x, z = points[rng.randrange(len(points))]
-    return x, z, 90 * rng.randrange(4)
-
-
-def _reachable(controller: Any) -> list[tuple[float, float]]:
-    event = _step(controller, {"action": "GetReachablePositions"}, "spawn_failed", "GetReachablePositions")
-    return [(float(p["x"]), float(p["z"])) for p in event.metadata.get("actionReturn") or ()]
-
-
-def build_scene_block(
-    scene: Scene, task: TaskSpec, seed: int, metadata: Mapping[str, Any], pose: tuple[float, float, int]
-) -> dict[str, Any]:
-    """The ``scene`` block restoring the spawned state with the agent at ``pose``."""
-    from alfred_gen.replay.scripted import object_poses_of
-
-    x, z, rotation = pose
-    toggles = [{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else []
-    return {
-        "dirty_and_empty": task.task_type == "pick_clean_then_place_in_recep",
-        "floor_plan": scene.name,
-        "init_action": {
-            "action": "TeleportFull",
-            "horizon": START_HORIZON,
-            "rotateOnTeleport": True,
-            "rotation": rotation,
-            "x": x,
-            "y": float(metadata["agent"]["position"]["y"]),
-            "z": z,
-        },
-        "object_poses": object_poses_of(metadata),
-        "object_toggles": toggles,
-        "random_seed": int(seed),
-        "scene_num": int(scene.scene_num),
-    }
-
-
-def _default_controller(scene: Scene, frames: bool) -> Any:
-    from alfred_gen.replay.restore import make_replay_controller, resolve_scene
-
-    def resolver(name: str) -> Scene:
-        return scene if name == scene.name else resolve_scene(name)
-
-    return make_replay_controller(render=frames, segmentation=False, scene_resolver=resolver)
-
-
-def _default_vet_factory(scene: Scene) -> Callable[[], Any]:
-    from alfred_gen.replay.restore import make_replay_controller, resolve_scene
-
-    def resolver(name: str) -> Scene:
-        return scene if name == scene.name else resolve_scene(name)
-
-    return lambda: make_replay_controller(scene_resolver=resolver)
 
 
 def generate_trajectory(
@@ -226,69 +135,76 @@ def generate_trajectory(
     out_root: str | os.PathLike[str],
     trial_id: str,
     *,
-    controller: Any = None,
+    controller: Controller | None = None,
+    simulator: Simulator | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     frames: bool = True,
     vet: bool = True,
-    vet_controller_factory: Callable[[], Any] | None = None,
 ) -> GenerationResult:
     """Generate, vet and write one demonstration of ``task`` in ``scene`` from ``seed``.
 
     ``trial_id`` (``trial_...``) names the trial directory and is the file's ``task_id``: the
     caller derives it from its own seed (no clock). ``controller`` is the simulator to record with
-    (default: a lite controller rendering RGB when ``frames``, and the segmentation only before
-    interactions); a controller passed in must give ``instance_masks`` in its events (THOR's
-    object image on), and RGB frames when ``frames``. ``time_limit`` bounds the planner (seconds).
-    ``frames=False`` records without writing JPEGs (the ``images`` index is still written; ``alfred-gen replay`` can
-    render the frames later). ``vet=False`` skips the replay check (benchmarks only: unvetted files
-    may not reach their goal). ``vet_controller_factory`` gives the simulator for vetting (default:
-    a fresh lite controller).
+    (default: one from ``simulator`` rendering RGB when ``frames``, and the segmentation only
+    before interactions); a controller passed in must give ``instance_masks`` in its events (THOR's
+    object image on), and RGB frames when ``frames``. ``simulator`` makes the fresh simulator that
+    vets the file (default: lite with the scene library, and ``scene`` itself when it is a Scene).
+    ``time_limit`` bounds the planner (seconds). ``frames=False`` records without writing JPEGs (the
+    ``images`` index is still written; ``alfred-gen replay`` can render the frames later).
+    ``vet=False`` skips the replay check (benchmarks only: unvetted files may not reach their goal).
 
-    Returns a :class:`GenerationResult`; ``reason`` is one of :data:`REASONS`. Raises UserError for
-    an unknown scene or task type, ValueError for a malformed ``trial_id``.
+    Returns a :class:`GenerationResult`. Raises UserError for an unknown scene or task type,
+    ValueError for a malformed ``trial_id``.
     """
     check_trial_id(trial_id)
     get_task_type(task.task_type)
-    room = _resolve_scene(scene)
+    room = find_room(scene)
+    if simulator is None:
+        simulator = scene_simulator(extra=(room,) if isinstance(scene, Scene) else ())
     out_root = Path(out_root)
     final_dir = out_root / task_dir_name(task, room.scene_num) / trial_id
     timings: dict[str, float] = {}
     if final_dir.exists():
-        return GenerationResult(False, "exists", final_dir, None, f"{final_dir} already exists")
+        return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
     temp_dir = out_root / f".tmp-{trial_id}"
     try:
-        traj, problem_text = _generate(task, room, int(seed), trial_id, controller, time_limit, frames, temp_dir,
-                                       timings)
+        traj, problem_text = _generate(task, room, int(seed), trial_id, controller, simulator, time_limit, frames,
+                                       temp_dir, timings)
         started = time.perf_counter()
         (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
         (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
         try:
             save_trajectory(traj, temp_dir / TRAJ_FILE_NAME)
         except InvalidTrajectoryError as error:
-            raise _Failed("invalid", str(error)) from None
+            raise _Failed(GenerationReason.INVALID, str(error)) from None
         timings["write"] = time.perf_counter() - started
         if vet:
-            from alfred_gen.replay.vet import vet_trajectory
-
             started = time.perf_counter()
-            factory = vet_controller_factory or _default_vet_factory(room)
-            written = json.loads((temp_dir / TRAJ_FILE_NAME).read_bytes())  # vet the file, not the dict
-            verdict = vet_trajectory(written, controller_factory=factory, check_schema=False)
+            written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
+            verdict = vet_trajectory(written, controller_factory=simulator.open, check_schema=False)
             timings["vet"] = time.perf_counter() - started
             if not verdict.ok:
-                raise _Failed("vet_failed", verdict.describe())
+                raise _Failed(GenerationReason.VET_FAILED, verdict.describe())
         if final_dir.exists():
-            raise _Failed("exists", f"{final_dir} already exists")
+            raise _Failed(GenerationReason.EXISTS, f"{final_dir} already exists")
         final_dir.parent.mkdir(parents=True, exist_ok=True)
         os.rename(temp_dir, final_dir)
-        return GenerationResult(True, "ok", final_dir, traj, "", timings)
+        return GenerationResult(True, GenerationReason.OK, final_dir, traj, "", timings)
     except _Failed as failure:
         shutil.rmtree(temp_dir, ignore_errors=True)
-        path = final_dir if failure.reason == "exists" else None
+        path = final_dir if failure.reason == GenerationReason.EXISTS else None
         return GenerationResult(False, failure.reason, path, None, failure.detail, timings)
     except BaseException:
         shutil.rmtree(temp_dir, ignore_errors=True)
         raise
+
+
+#: How a planner status that is not SOLVED fails a generation.
+_PLAN_FAILURES = {
+    PlanStatus.UNSOLVABLE: GenerationReason.UNSOLVABLE,
+    PlanStatus.TIMEOUT: GenerationReason.PLAN_TIMEOUT,
+    PlanStatus.ERROR: GenerationReason.PLAN_ERROR,
+}
 
 
 def _generate(
@@ -296,58 +212,44 @@ def _generate(
     scene: Scene,
     seed: int,
     trial_id: str,
-    controller: Any,
+    controller: Controller | None,
+    simulator: Simulator,
     time_limit: float | None,
     frames: bool,
     temp_dir: Path,
     timings: dict[str, float],
 ) -> tuple[dict[str, Any], str]:
     """Spawn, plan, expand and record into ``temp_dir``; the trajectory dict and the PDDL problem."""
-    from alfred_gen.replay.record import Recorder, RecordingError, event_masks, on_demand_masks
-    from alfred_gen.replay.restore import INITIALIZE_ACTION, RestoreError, restore_scene
-
     started = time.perf_counter()
-    masks = event_masks
+    masks: MaskSource = event_masks
     if controller is None:
-        controller = _default_controller(scene, frames)
+        controller = simulator.open(render=frames)
         masks = on_demand_masks(controller)  # segmentation only where an interaction needs it
-    controller.reset(scene.name)
-    _step(controller, dict(INITIALIZE_ACTION), "spawn_failed", "Initialize")
-    spawned = _step(controller, {"action": "InitialRandomSpawn", "randomSeed": seed, **SPAWN_ARGS},
-                    "spawn_failed", f"InitialRandomSpawn seed {seed}")
-    spawned_metadata = spawned.metadata
-    pose = start_pose(_reachable(controller), seed)
-    scene_block = build_scene_block(scene, task, seed, spawned_metadata, pose)
     try:
-        start = restore_scene(controller, scene_block)
-    except RestoreError as error:
-        raise _Failed("restore_failed", str(error)) from None
-    reachable = _reachable(controller)
+        start = make_start_state(controller, scene, task, seed)
+    except StartStateError as error:
+        raise _Failed(error.reason, error.detail) from None
     timings["spawn"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    metadata = start.metadata
-    poses = interaction_poses(scene.interaction_poses, metadata)
-    encoded = encode_problem(metadata, task, poses, agent_pose_of(metadata),
-                             problem_name=f"{scene.name.lower()}-seed{seed}")
+    encoded = encode_start(start, task)
     result = solve(encoded, time_limit=time_limit)
     timings["plan"] = time.perf_counter() - started
-    if result.status != SOLVED:
-        reason = {UNSOLVABLE: "unsolvable", TIMEOUT: "plan_timeout"}.get(result.status, "plan_error")
-        raise _Failed(reason, result.reason)
+    if result.status != PlanStatus.SOLVED:
+        raise _Failed(_PLAN_FAILURES[result.status], result.reason)
     try:
         steps = fold_plan(result.plan)
     except ExpansionError as error:
-        raise _Failed("expansion_failed", str(error)) from None
+        raise _Failed(GenerationReason.EXPANSION_FAILED, str(error)) from None
     if not steps:
-        raise _Failed("trivial", "the goal already holds in the start state")
+        raise _Failed(GenerationReason.TRIVIAL, "the goal already holds in the start state")
 
     started = time.perf_counter()
     if temp_dir.exists():
         shutil.rmtree(temp_dir)  # left over by a crashed run of the same trial
     temp_dir.mkdir(parents=True)
-    recorder = Recorder(controller, start, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks)
-    expander = Expander(NavigationGraph(reachable), metadata)
+    recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks)
+    expander = Expander(NavigationGraph(start.reachable), start.metadata)
     navigation = expander.navigation
     high_pddl: list[dict[str, Any]] = []
     try:
@@ -361,11 +263,11 @@ def _generate(
             high_pddl.append(expanded.high)
             recorder.run(expanded.low)
     except ExpansionError as error:
-        raise _Failed("expansion_failed", f"step {len(high_pddl)}: {error}") from None
+        raise _Failed(GenerationReason.EXPANSION_FAILED, f"step {len(high_pddl)}: {error}") from None
     except RecordingError as error:
         raise _Failed(error.reason, str(error)) from None
     if not recorder.low_actions:
-        raise _Failed("trivial", "the plan needs no action")
+        raise _Failed(GenerationReason.TRIVIAL, "the plan needs no action")
     high_pddl.append(end_entry(len(high_pddl)))
     timings["record"] = time.perf_counter() - started
 
@@ -382,7 +284,7 @@ def _generate(
         "images": recorder.images(),
         "pddl_params": task.pddl_params(),
         "plan": {"high_pddl": high_pddl, "low_actions": recorder.low_actions},
-        "scene": scene_block,
+        "scene": start.scene_block,
         "task_id": trial_id,
         "task_type": task.task_type,
         "template": template,
@@ -404,7 +306,7 @@ def _teleport(pose: Any, y: float) -> dict[str, Any]:
             "rotation": float(pose[2]), "horizon": float(pose[3]), "rotateOnTeleport": True}
 
 
-def _destination(controller: Any, walk: Any, following: list[Any], metadata: Mapping[str, Any],
+def _destination(controller: Controller, walk: Any, following: list[Any], metadata: Mapping[str, Any],
                  navigation: NavigationGraph) -> Any:
     """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
 
@@ -413,7 +315,7 @@ def _destination(controller: Any, walk: Any, following: list[Any], metadata: Map
     """
     agent_y = float(metadata["agent"]["position"]["y"])
     camera = metadata.get("cameraPosition") or {}
-    eye_height = float(camera["y"]) if "y" in camera else agent_y + 0.675
+    eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
     origin = agent_pose(metadata)
 
     def probe(pose: Any) -> Mapping[str, Any] | None:
@@ -423,7 +325,7 @@ def _destination(controller: Any, walk: Any, following: list[Any], metadata: Map
     try:
         return choose_destination(walk, following, metadata, navigation, probe, eye_height)
     finally:
-        _step(controller, _teleport(origin, agent_y), "expansion_failed", "returning from a probe")
+        _step(controller, _teleport(origin, agent_y), GenerationReason.EXPANSION_FAILED, "returning from a probe")
 
 
 # --------------------------------------------------------------------------------------------
@@ -446,8 +348,6 @@ def generate_command(
     echo: Callable[..., None] = print,
 ) -> int:
     """`alfred-gen generate`: one trajectory; prints where it went or why not; the exit code."""
-    from alfred_gen.domains.tasks import make_task
-
     task = make_task(task_type, object_target, parent_target, mrecep_target, toggle_target, sliced)
     trial = trial_id or default_trial_id(seed)
     try:
@@ -462,5 +362,4 @@ def generate_command(
              f"{len(traj['plan']['low_actions'])} low actions, {total:.2f} s)")
         return ExitCode.OK
     echo(f"alfred-gen: not generated: {result.describe()}", err=True)
-    codes = {"unsolvable": ExitCode.UNSOLVABLE, "plan_timeout": ExitCode.TIMEOUT}
-    return codes.get(result.reason, ExitCode.FAILED)
+    return exit_code_of(result.reason)

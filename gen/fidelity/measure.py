@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import ExitCode, PlanStatus, UserError
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, trajectory_facts
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -36,9 +36,10 @@ from alfred_gen.scenes.alfred.importer import (
     gather_evidence,
 )
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
+from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
+from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
 
-TRAJ_FILE_NAME = "traj_data.json"
 
 
 # --------------------------------------------------------------------------------------------
@@ -164,8 +165,7 @@ def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path, geometric: boo
 
     def factory() -> LiteController:
         options: dict[str, Any] = {"visibility": GeometricVisibility()} if geometric else {}
-        return LiteController(scene_resolver=lambda name: scene if name == scene.name else _unknown(name),
-                              render_image=False, **options)
+        return LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=False, **options)
 
     result = vet_trajectory(traj, controller_factory=factory, check_schema=False)
     action = ""
@@ -175,12 +175,8 @@ def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path, geometric: boo
     return ReplayOutcome(path, result.ok, result.reason, action, result.error, len(traj["plan"]["low_actions"]))
 
 
-def _unknown(name: str) -> Scene:
-    raise UserError(f"unknown scene {name!r}", ExitCode.NOT_FOUND)
-
-
 def load(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+    return parse_trajectory_json(path)
 
 
 def replay_released(files: Sequence[Path], rooms: RoomSource, *, held_out: bool = False, geometric: bool = False,
@@ -263,17 +259,16 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
     from alfred_gen.demo.expand import ExpansionError, Expander, end_entry, fold_plan
     from alfred_gen.demo.navigation import NavigationGraph
+    from alfred_gen.demo.start import interaction_poses
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
-    from alfred_gen.planner.result import SOLVED
     from alfred_gen.planner.solve import solve
-    from alfred_gen.demo.plan import interaction_poses
     from alfred_gen.replay.goals import task_from_trajectory
     from alfred_gen.replay.restore import restore_scene
     from alfred_gen.sim.lite import LiteController
 
     theirs = discrete_steps(traj["plan"]["high_pddl"])
     outcome = PlanOutcome(path, "error", theirs=theirs, their_low=len(traj["plan"]["low_actions"]))
-    sim = LiteController(scene_resolver=lambda name: scene, render_image=False)
+    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=False)
     try:
         start = restore_scene(sim, traj["scene"])
     except UserError as error:
@@ -286,7 +281,7 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     encoded = encode_problem(metadata, task, poses, agent_pose_of(metadata), problem_name=scene.name.lower())
     result = solve(encoded, time_limit=time_limit)
     outcome.status = str(result.status)
-    if result.status != SOLVED:
+    if result.status != PlanStatus.SOLVED:
         outcome.detail = str(result.reason)
         return outcome
     try:

@@ -23,6 +23,7 @@ from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
 STATE_DIR = ".alfred-gen"
@@ -51,7 +52,7 @@ def scan_tree(out: Path) -> TreeState:
         for trial in sorted(task_dir.iterdir()):
             if not (trial.is_dir() and trial.name.startswith("trial_")):
                 continue
-            target = state.trials if (trial / "traj_data.json").is_file() else state.incomplete
+            target = state.trials if (trial / TRAJ_FILE_NAME).is_file() else state.incomplete
             target.setdefault(task, []).append(trial.name)
     return state
 

@@ -66,15 +66,6 @@ from alfred_gen.sample.workers import run_job
 from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.trial_ids import shard_of, shard_quota, trial_id
 
-# The names this module offered before it was split; Python users keep importing them from here.
-__all__ = [
-    "CRASH_LIMIT", "DEFAULT_MAX_FAILURES", "DEFAULT_WINDOW", "FAILURE_LOG_SECONDS", "STATE_DIR", "TEMP_PREFIX",
-    "Generator", "Job", "Ledger", "Outcome", "RunSummary", "SampleOptions", "TreeState", "check_options",
-    "clean_stale_temp", "failures_path", "load_failures", "parse_scenes", "parse_shard", "parse_task_types",
-    "run_job", "run_lock", "run_sample", "sample_command", "save_failures", "scan_tree",
-]
-
-
 def _default_generate() -> Generator:
     from alfred_gen.demo.generate import generate_trajectory
 

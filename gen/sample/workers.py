@@ -8,6 +8,7 @@ stops the pool) and dies with its parent, so a killed run leaves no writer behin
 from __future__ import annotations
 
 import contextlib
+import functools
 import ctypes
 import multiprocessing
 import queue
@@ -20,6 +21,7 @@ from alfred_gen.errors import UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.scenes.library import simulator
 
 @dataclass
 class JobContext:
@@ -36,11 +38,9 @@ class JobContext:
         make its own lite controller per job."""
         factory = self.controller_factory
         if factory is None and self.options.backend != "lite":
-            from alfred_gen.sim import make_controller
-
-            backend, backend_options = self.options.backend, dict(self.options.backend_options)
+            recipe = simulator(self.options.backend, dict(self.options.backend_options))
             # THOR needs instance segmentation for the interaction masks.
-            factory = lambda: make_controller(backend, render_seg=True, **backend_options)  # noqa: E731
+            factory = functools.partial(recipe.open, render=self.options.frames, segmentation=True)
         if factory is None:
             return None
         if self._controller is None:

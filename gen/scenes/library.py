@@ -1,17 +1,27 @@
-"""Resolving scene names and numbers to Scenes, with a per-process cache.
+"""Finding rooms by name: the scene lookup every simulator above this layer is made with.
 
 Procedural rooms are named ``LitePlan<N>`` and may also be asked for by bare number (``7``,
 ``"7"``). Names of real THOR rooms (``FloorPlan<N>``) belong to scenes imported from an ALFRED
 checkout; until such a catalogue has been imported they are reported as not found, with a hint.
+The simulator's hand-built test rooms (``LiteFixture*``) are found by name too.
+
+:class:`SceneLibrary` is that lookup as a value (picklable, so worker processes make the same
+simulator); :func:`simulator` is the :class:`~alfred_gen.sim.controller.Simulator` recipe that
+commands hand to replay, vetting and generation.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.procedural.build import NAME_PREFIX, build_scene
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.controller import Simulator
 from alfred_gen.sim.scene import Scene, room_type_of
 
 _NUMBER = re.compile(r"^\d+$")
@@ -81,3 +91,44 @@ def get_scene(name_or_num: str | int) -> Scene:
 @lru_cache(maxsize=None)
 def _scene_dict(number: int) -> dict:
     return build_scene(number).to_dict()
+
+
+def find_scene(name: str) -> Scene:
+    """The Scene a trajectory's ``floor_plan`` (or a user) names: a test fixture (``LiteFixture*``),
+    a procedural room, or an imported THOR room. UserError(NOT_FOUND) for a name nobody knows."""
+    if name in fixtures.FIXTURES:
+        return fixtures.fixture_scene(name)
+    return get_scene(name)
+
+
+@dataclass(frozen=True)
+class SceneLibrary:
+    """The scene lookup for simulators (:class:`~alfred_gen.sim.controller.SceneLookup`): every room
+    :func:`find_scene` knows, plus ``extra`` scenes found by their own names first (a room built on
+    the fly, e.g. for a test or a held-out measurement)."""
+
+    extra: tuple[Scene, ...] = ()
+
+    def __call__(self, name: str) -> Scene:
+        for scene in self.extra:
+            if scene.name == name:
+                return scene
+        return find_scene(name)
+
+    def for_start_state(self, name: str, start: Mapping[str, Any]) -> Scene:
+        """The room, and for an imported THOR room (``FloorPlanN``) what the recorded start state
+        proves it holds: its objects and its start point
+        (:func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`)."""
+        scene = self(name)
+        if not name.startswith("FloorPlan"):
+            return scene
+        from alfred_gen.scenes.alfred.importer import complete_for_start_state
+
+        return complete_for_start_state(scene, start)
+
+
+def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,
+              extra: tuple[Scene, ...] = ()) -> Simulator:
+    """The simulator recipe for ``backend`` with this library as its scene lookup; ``options`` are
+    the backend's (THOR's build, platform, display)."""
+    return Simulator(backend, dict(options or {}), SceneLibrary(extra))

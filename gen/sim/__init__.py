@@ -1,25 +1,9 @@
-"""Simulator backends behind one AI2-THOR-shaped interface (`lite` embedded, `thor` real)."""
+"""Simulators behind one AI2-THOR-shaped interface: ``lite`` (embedded) and ``thor`` (ai2thor).
 
-from __future__ import annotations
-
-from typing import Any
-
-
-def make_controller(backend: str = "lite", **options: Any) -> Any:
-    """A controller for the named backend: ``lite`` (embedded, default) or ``thor`` (ai2thor).
-
-    ``options`` go to the backend's constructor (for lite: ``scene``, ``width``, ``height``,
-    ``visibility_distance``, ``scene_resolver``, ``visibility``, ``renderer``, ...; for thor: see
-    :func:`alfred_gen.sim.thor.make_thor_controller`).
-    """
-    if backend == "lite":
-        from alfred_gen.sim.lite import LiteController
-
-        return LiteController(**options)
-    if backend == "thor":
-        from alfred_gen.sim.thor import make_thor_controller
-
-        return make_thor_controller(**options)
-    from alfred_gen.errors import ExitCode, UserError
-
-    raise UserError(f"unknown simulator backend {backend!r} (choose lite or thor)", ExitCode.USAGE)
+:mod:`alfred_gen.sim.controller` holds the interface (:class:`~alfred_gen.sim.controller.Controller`),
+the scene lookup a lite controller is given, and :class:`~alfred_gen.sim.controller.Simulator`, the
+picklable recipe that makes controllers. ``lite``: :mod:`~alfred_gen.sim.lite` (controller),
+:mod:`~alfred_gen.sim.world` and the action modules (state), :mod:`~alfred_gen.sim.pixels` and
+:mod:`~alfred_gen.sim.render` (frames, masks, depth). ``thor``: :mod:`~alfred_gen.sim.thor` and its
+version table.
+"""

@@ -8,8 +8,6 @@
   floor.
 - :func:`divided_room`: two halves split by a wall with a doorway, a side table with an object in
   each half (for occlusion tests).
-- :func:`alfred_layout_scene`: a real ALFRED room from its layout files (built by the ALFRED
-  importer, :mod:`alfred_gen.scenes.alfred.importer`).
 
 The fixture scenes are named ``LiteFixture*`` so they cannot be mistaken for THOR FloorPlans.
 """
@@ -209,19 +207,3 @@ FIXTURES = {"LiteFixtureKitchen": kitchen, "LiteFixtureBedroom": bedroom, "LiteF
 def fixture_scene(name: str) -> Scene:
     """A fixture by name (usable as a controller's ``scene_resolver``); KeyError if unknown."""
     return FIXTURES[name]()
-
-
-# --- real ALFRED layouts ------------------------------------------------------------------------
-def alfred_layout_scene(root: str | Path, scene_num: int, object_poses: list[dict[str, Any]] | None = None,
-                        object_ids: Iterable[str] = (), agent_y: float = AGENT_Y,
-                        extra_reachable: Iterable[tuple[float, float]] = ()) -> Scene:
-    """A Scene from ALFRED's layout files of FloorPlan``scene_num`` (``root/layouts``).
-
-    The one implementation lives in the ALFRED importer
-    (:func:`alfred_gen.scenes.alfred.importer.alfred_layout_scene`); this name is kept for the
-    simulator's tests and benches. ``object_poses`` adds one object per distinct name,
-    ``object_ids`` the fixtures named by id, ``extra_reachable`` agent points the layout misses.
-    """
-    from alfred_gen.scenes.alfred.importer import alfred_layout_scene as build
-
-    return build(root, scene_num, object_poses, object_ids, agent_y, extra_reachable)

@@ -3,7 +3,7 @@
 Usage mirrors ``ai2thor.controller.Controller``::
 
     from alfred_gen.sim.lite import LiteController
-    sim = LiteController(scene)                      # a Scene, or a scene name
+    sim = LiteController(scene)                      # a Scene (or a name, given scene_lookup=)
     event = sim.step({"action": "PickupObject", "objectId": "Apple|+00.10|+00.93|-01.20"})
     event = sim.step(action="MoveAhead")
     event.metadata["lastActionSuccess"], event.metadata["objects"], ...
@@ -58,6 +58,7 @@ from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
 from alfred_gen.sim.visibility import VisibilityModel
 from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.controller import SceneLookup, as_lookup
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, World
 
 #: Backend name and version recorded in trajectories.
@@ -72,17 +73,6 @@ COMMON_ARGS = frozenset({"action", "forceAction", "sequenceId", "agentId"})
 
 #: A renderer: called with the controller after each step, returns Event image fields by name.
 Renderer = Callable[["LiteController"], dict[str, Any]]
-
-
-def _default_scene_resolver(name: str) -> Scene:
-    try:
-        from alfred_gen.scenes import get_scene  # type: ignore[attr-defined]
-    except ImportError as error:
-        raise UserError(
-            f"cannot load scene {name!r} by name: the scene library (alfred_gen.scenes.get_scene) is not available",
-            ExitCode.BACKEND_UNAVAILABLE,
-        ) from error
-    return get_scene(name)
 
 
 class LiteController:
@@ -100,7 +90,7 @@ class LiteController:
         render_class_image: bool = False,
         grid_size: float = GRID_SIZE,
         visibility_distance: float = 1.5,
-        scene_resolver: Callable[[str], Scene] | None = None,
+        scene_lookup: SceneLookup | Callable[[str], Scene] | None = None,
         visibility: VisibilityModel | None = None,
         renderer: Renderer | None = None,
         camera_y_offset: float = CAMERA_Y_OFFSET,
@@ -118,7 +108,7 @@ class LiteController:
         self.visibility_distance = visibility_distance
         self.field_of_view = field_of_view
         self.camera_y_offset = camera_y_offset
-        self.scene_resolver = scene_resolver or _default_scene_resolver
+        self.scene_lookup = as_lookup(scene_lookup)
         self.pixels: PixelSight | None = PixelSight() if visibility is None or renderer is None else None
         self.visibility: VisibilityModel = visibility or self.pixels  # type: ignore[assignment]
         self.renderer: Renderer | None = renderer or self.pixels.images  # type: ignore[union-attr]
@@ -147,9 +137,12 @@ class LiteController:
         return self._world
 
     def reset(self, scene: Scene | str) -> Event:
-        """Load a scene (a Scene, or a name for the scene resolver) in its initial state."""
+        """Load a scene (a Scene, or a name for the scene lookup) in its initial state."""
         if isinstance(scene, str):
-            scene = self.scene_resolver(scene)
+            if self.scene_lookup is None:
+                raise UserError(f"cannot load scene {scene!r} by name: this controller was made without a "
+                                "scene lookup", ExitCode.NOT_FOUND)
+            scene = self.scene_lookup(scene)
         if not isinstance(scene, Scene):
             raise TypeError(f"reset() takes a Scene or a scene name, got {type(scene).__name__}")
         self._scene = scene

@@ -14,10 +14,10 @@ What this module does:
   lite's shape: :mod:`alfred_gen.sim.thor_adapt` (pure functions, re-exported here), driven by the
   version table in :mod:`alfred_gen.sim.thor_versions`.
 * **Driving** it all behind lite's interface: :class:`ThorController` (reset, step, stop,
-  last_event, backend_info), plus the CLI options :func:`thor_options` / :func:`make_thor_controller`.
+  last_event, backend_info), plus :func:`make_thor_controller`, which takes the command line's THOR options.
 
 ai2thor is an optional extra (``pip install 'alfred-gen[thor]'``); this module imports it lazily,
-so the CLI options and the fail-fast checks work without it.
+so the fail-fast checks work without it.
 """
 
 from __future__ import annotations
@@ -500,49 +500,6 @@ class _ActionRejected(Exception):
         self.message = message
 
 
-# --------------------------------------------------------------------------------------------
-# Command-line options
-# --------------------------------------------------------------------------------------------
-
-BACKENDS = ("lite", "thor")
-
-
-def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Click options --backend, --thor-build, --thor-platform, --x-display for any command.
-
-    The command receives ``backend``, ``thor_build``, ``thor_platform``, ``x_display`` and passes
-    them to :func:`make_thor_controller` when ``backend == "thor"``.
-    """
-    import click
-
-    decorators = [
-        click.option(
-            "--backend",
-            type=click.Choice(BACKENDS),
-            default="lite",
-            show_default=True,
-            help="Simulator: embedded 'lite', or 'thor' (needs ai2thor and a THOR build).",
-        ),
-        click.option(
-            "--thor-build",
-            type=click.Path(),
-            envvar="ALFRED_GEN_THOR_BUILD",
-            default=None,
-            help="Local AI2-THOR executable or build directory (else ai2thor's ~/.ai2thor cache).",
-        ),
-        click.option(
-            "--thor-platform",
-            type=click.Choice(PLATFORMS),
-            default=None,
-            help="THOR rendering platform: Linux64 (X display, default) or CloudRendering (5.x, headless).",
-        ),
-        click.option("--x-display", default=None, help="X display for the THOR build, e.g. 0 or :1 (default: $DISPLAY)."),
-    ]
-    for decorate in reversed(decorators):
-        command = decorate(command)
-    return command
-
-
 def make_thor_controller(
     thor_build: str | None = None,
     thor_platform: str | None = None,
@@ -559,7 +516,6 @@ def make_thor_controller(
 
 
 __all__ = [
-    "BACKENDS",
     "PLATFORMS",
     "PROFILES",
     "Refusal",
@@ -577,5 +533,4 @@ __all__ = [
     "normalise_action",
     "normalise_metadata",
     "start_real_controller",
-    "thor_options",
 ]

@@ -11,7 +11,7 @@ room (:mod:`alfred_gen.scenes.alfred.evidence`): object names and poses, fixture
 walked, which receptacle held what. :mod:`alfred_gen.scenes.alfred.geometry` turns the evidence
 into boxes. The rooms are named as THOR names them (``FloorPlan10``) and written to a scene
 catalogue (:mod:`alfred_gen.scenes.alfred.catalogue_store`) that ``get_scene`` and the lite simulator
-read: after an import, ``LiteController().reset("FloorPlan10")`` works.
+read: after an import, a lite controller made with the scene library loads ``FloorPlan10`` by name.
 
 Python use::
 
@@ -38,8 +38,8 @@ from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import AGENT_Y, Box, Scene, SceneObject, format_object_id, grid_key, room_type_of
+from alfred_gen.traj.format import TRAJ_FILE_NAME
 
-TRAJ_FILE_NAME = "traj_data.json"
 #: Height of the walls drawn around an imported room (they only bound it; ALFRED gives no walls).
 WALL_HEIGHT = 2.8
 WALL_THICKNESS = 0.1

@@ -6,6 +6,7 @@ planner. The start state is the scene as loaded (its objects' poses become ``obj
 high-level plan is one ``Scripted`` step plus ALFRED's closing ``End``, and the ``images`` follow
 the recorder's convention (:mod:`alfred_gen.replay.record`): the frame before each low action, plus
 one after the last. It does not check that the actions succeed: that is what vetting is for.
+(``object_poses`` come from :func:`alfred_gen.demo.start.object_poses_of`, as the generator's do.)
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from alfred_gen.demo.start import object_poses_of
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.scenes.library import simulator
 
 #: ALFRED's discrete names of navigation actions (interactions keep their api name).
 DISCRETE_NAMES = {
@@ -23,19 +26,6 @@ DISCRETE_NAMES = {
     "LookUp": "LookUp_15",
     "LookDown": "LookDown_15",
 }
-
-
-def object_poses_of(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """ALFRED's ``object_poses`` for a state: every whole pickupable or moveable object."""
-    poses = []
-    for obj in metadata.get("objects") or ():
-        if (obj.get("pickupable") or obj.get("moveable")) and not obj.get("isSliced"):
-            poses.append({
-                "objectName": obj["name"],
-                "position": dict(obj["position"]),
-                "rotation": dict(obj["rotation"]),
-            })
-    return poses
 
 
 def images_index(low_actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -62,11 +52,9 @@ def scripted_trajectory(
     """A traj_data.json dict: ``actions`` (api_action dicts) from the agent pose ``start``.
 
     ``start`` is the ``TeleportFull`` init_action. ``controller_factory`` gives the simulator used
-    to read the scene's initial object poses (default: a lite replay controller).
+    to read the scene's initial object poses (default: lite with the scene library).
     """
-    from alfred_gen.replay.restore import make_replay_controller
-
-    controller = controller_factory() if controller_factory is not None else make_replay_controller()
+    controller = controller_factory() if controller_factory is not None else simulator().open()
     first = controller.reset(scene_name)
     metadata = first.metadata
     scene = getattr(controller, "scene", None)

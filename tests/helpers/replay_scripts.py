@@ -1,26 +1,25 @@
 """Hand-written trajectories on the fixture kitchen, shared by the replay tests and bench/replay.py.
 
-Each is a real, replayable traj_data.json built by :func:`alfred_gen.replay.scripted.scripted_trajectory`
+Each is a real, replayable traj_data.json built by :func:`tests.helpers.scripted.scripted_trajectory`
 (``LiteFixtureKitchen`` resolves by name in replay, so the CLI can replay these files too).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-import copy
-
-from alfred_gen.replay.restore import make_replay_controller, resolve_scene
-from alfred_gen.replay.scripted import images_index, scripted_trajectory
-from alfred_gen.sim.lite import LiteController
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.scenes.library import find_scene, simulator
+from alfred_gen.sim.controller import Controller
+from tests.helpers.scripted import images_index, scripted_trajectory
 
 SCENE = "LiteFixtureKitchen"
 
 
 def _fixture_id(object_type: str) -> str:
     """The id of the fixture kitchen's only object of a type (ids follow the id format's rules)."""
-    (object_id,) = [o.object_id for o in resolve_scene(SCENE).objects if o.object_type == object_type]
+    (object_id,) = [o.object_id for o in find_scene(SCENE).objects if o.object_type == object_type]
     return object_id
 
 
@@ -71,9 +70,9 @@ def without_action(traj: dict[str, Any], low_idx: int) -> dict[str, Any]:
     return broken
 
 
-def rendering_controller() -> LiteController:
-    """A lite controller giving RGB, depth and instance segmentation, resolving fixture scenes."""
-    return make_replay_controller(render=True, depth=True, segmentation=True)
+def rendering_controller() -> Controller:
+    """A lite controller giving RGB, depth and instance segmentation, with the scene library."""
+    return simulator().open(render=True, depth=True, segmentation=True)
 
 
 #: Task type -> procedural scenes to look for a feasible tuple in (room types ALFRED uses for it).
@@ -93,8 +92,8 @@ def generate_example(task_type: str, out: Any, frames: bool) -> tuple[Any, list[
 
     Tries a few feasible tuples and seeds; returns (trial directory or None, what was tried).
     """
-    from alfred_gen.sample import feasibility
     from alfred_gen.demo import generate
+    from alfred_gen.sample import feasibility
 
     tuples = feasibility.feasible_tuples([task_type], TASK_SCENES[task_type])
     tried = []
