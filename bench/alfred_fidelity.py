@@ -21,8 +21,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.errors import UserError
+from alfred_gen.fidelity import measure as fidelity
+from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.json_dir.exists():
             raise UserError(f"{args.json_dir}: no such directory")
-        files = sorted(p for p in args.json_dir.rglob(fidelity.TRAJ_FILE_NAME) if p.is_file()) \
+        files = sorted(p for p in args.json_dir.rglob(TRAJ_FILE_NAME) if p.is_file()) \
             if args.json_dir.is_dir() else [args.json_dir]
         if not files:
             raise UserError(f"{args.json_dir}: no traj_data.json found")
@@ -51,10 +52,14 @@ def main(argv: list[str] | None = None) -> int:
         return int(error.code)
     if args.held_out:
         rooms.remember_facts(fidelity.load(p) for p in files)
-    print(f"rooms ready in {import_seconds:.1f} s ({len(rooms.rooms)} rooms"
-          f"{', THOR sizes' if args.thor_db else ''}{', held out' if args.held_out else ''}{', geometric visibility' if args.geometric else ''})")
-    outcomes, seconds = fidelity.timed(lambda: fidelity.replay_released(files, rooms, held_out=args.held_out,
-                                                                             geometric=args.geometric))
+    print(
+        f"rooms ready in {import_seconds:.1f} s ({len(rooms.rooms)} rooms"
+        f"{', THOR sizes' if args.thor_db else ''}{', held out' if args.held_out else ''}"
+        f"{', geometric visibility' if args.geometric else ''})"
+    )
+    outcomes, seconds = fidelity.timed(
+        lambda: fidelity.replay_released(files, rooms, held_out=args.held_out, geometric=args.geometric)
+    )
     report = fidelity.fidelity_report(outcomes)
     print(f"replayed {len(outcomes)} trajectories in {seconds:.1f} s")
     for line in report:

@@ -77,7 +77,7 @@ def main() -> None:
     print(f"{len(attempts)} attempts ({len(TASKS)} tasks x {args.seeds} seeds), same attempts in every mode\n")
     print(f"{'mode':<10} {'total s':>8} {'s/attempt':>10} {'s/made (median)':>16} {'made':>5} {'low/made':>9} "
           f"{'vs frames':>10}")
-    for mode, (total, reasons, _, made_times, low_actions) in rows.items():
+    for mode, (total, _reasons, _, made_times, low_actions) in rows.items():
         made = len(made_times)
         median = statistics.median(made_times) if made_times else float("nan")
         per_low = low_actions / made if made else float("nan")

@@ -39,14 +39,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from alfred_gen.planner.encode import encode_problem
-from alfred_gen.planner.solve import solve
 from alfred_gen.demo.start import interaction_poses, make_start_state
-from alfred_gen.planner.encode import agent_pose_of
-from alfred_gen.scenes.library import get_scene, simulator
 from alfred_gen.domains import catalogue
-from alfred_gen.sim.scene import hash_str, room_type_of
 from alfred_gen.domains.tasks import TaskSpec, make_task, task_types
+from alfred_gen.planner.encode import agent_pose_of, encode_problem
+from alfred_gen.planner.solve import solve
+from alfred_gen.scenes.library import get_scene, simulator
+from alfred_gen.sim.scene import hash_str, room_type_of
 
 ROOM_SCENES = {
     "kitchen": range(1, 31),
@@ -148,7 +147,9 @@ def sample_task(rng: random.Random, room: str, metadata: dict) -> TaskSpec | Non
         obj = _pick(rng, candidates)
         parents = [r for r in fixed if catalogue.can_place(mrecep, r)]
         parent = _pick(rng, parents)
-        return make_task(task_type.name, obj, parent, mrecep_target=mrecep, object_sliced=sliced) if obj and parent else None
+        if not (obj and parent):
+            return None
+        return make_task(task_type.name, obj, parent, mrecep_target=mrecep, object_sliced=sliced)
     obj = _pick(rng, candidates)
     if obj is None:
         return None
@@ -192,8 +193,15 @@ def build_problems(scenes_per_room: int, tasks_per_scene: int, out: Path) -> lis
                     continue
                 stem = f"{name}-{made}-{task.task_type}{'-sliced' if task.object_sliced else ''}"
                 (out / f"{stem}.pddl").write_text(encoded.problem_text)
-                problems.append({"name": stem, "room": room_type_of(scene), "task": task.task_type,
-                                 "sliced": task.object_sliced, "problem": str(out / f"{stem}.pddl")})
+                problems.append(
+                    {
+                        "name": stem,
+                        "room": room_type_of(scene),
+                        "task": task.task_type,
+                        "sliced": task.object_sliced,
+                        "problem": str(out / f"{stem}.pddl"),
+                    }
+                )
                 made += 1
     (out / "domain.pddl").write_text(encoded.domain_text)
     return problems
@@ -209,7 +217,9 @@ def _warm(script: str, domain: Path, problems: list[str], repeat: int, scratch: 
     listing.write_text(json.dumps(problems))
     done = subprocess.run(
         [sys.executable, "-c", script, str(domain), str(listing), str(repeat)],
-        capture_output=True, text=True, timeout=(TIME_LIMIT * repeat + 5) * len(problems),
+        capture_output=True,
+        text=True,
+        timeout=(TIME_LIMIT * repeat + 5) * len(problems),
     )
     results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if len(results) != len(problems):
@@ -232,7 +242,9 @@ def _cold(script: str, domain: Path, problem: str, scratch: Path) -> float | Non
     try:
         done = subprocess.run(
             [sys.executable, "-c", script, str(domain), str(listing), "0"],
-            capture_output=True, text=True, timeout=TIME_LIMIT + 30,
+            capture_output=True,
+            text=True,
+            timeout=TIME_LIMIT + 30,
         )
     except subprocess.TimeoutExpired:
         return None
@@ -247,7 +259,10 @@ def _fast_downward(fd: Path, domain: Path, problem: str, workdir: Path) -> dict:
     try:
         done = subprocess.run(
             [sys.executable, str(fd), "--plan-file", str(plan_file), "--alias", "lama-first", str(domain), problem],
-            capture_output=True, text=True, cwd=workdir, timeout=TIME_LIMIT,
+            capture_output=True,
+            text=True,
+            cwd=workdir,
+            timeout=TIME_LIMIT,
         )
     except subprocess.TimeoutExpired:
         return {"time": None, "length": None, "status": "timeout"}
@@ -279,8 +294,9 @@ def main() -> None:
     parser.add_argument("--scenes-per-room", type=int, default=15)
     parser.add_argument("--tasks-per-scene", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5, help="in-process runs per problem (best is kept)")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="in-process rounds, ours and pyperplan in turn (best per problem is kept)")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="in-process rounds, ours and pyperplan in turn (best per problem is kept)"
+    )
     parser.add_argument("--keep", type=Path, help="write the PDDL files here and keep them")
     args = parser.parse_args()
 
@@ -292,8 +308,10 @@ def main() -> None:
     started = time.perf_counter()
     problems = build_problems(args.scenes_per_room, args.tasks_per_scene, out)
     domain = out / "domain.pddl"
-    print(f"{len(problems)} problems from {args.scenes_per_room * 4} scenes "
-          f"({time.perf_counter() - started:.0f} s to build), files in {out}")
+    print(
+        f"{len(problems)} problems from {args.scenes_per_room * 4} scenes "
+        f"({time.perf_counter() - started:.0f} s to build), files in {out}"
+    )
     by_kind: dict[str, int] = {}
     for p in problems:
         kind = p["task"] + ("_slice" if p["sliced"] else "")
@@ -322,9 +340,12 @@ def main() -> None:
         stock = {**stock_warm[i], "process": _cold(pyperplan_script, domain, problem["problem"], workdir)}
         downward = _fast_downward(fd, domain, problem["problem"], workdir)
         rows.append({"problem": problem, "ours": ours, "pyperplan": stock, "fd": downward})
-        print(f"[{i + 1:3d}/{len(problems)}] {problem['name']:<62} ours {_ms(ours['time'])} "
-              f"pyperplan {_ms(stock['time'])} fd {_ms(downward['time'])}  "
-              f"len {ours['length']}/{stock['length']}/{downward['length']}", flush=True)
+        print(
+            f"[{i + 1:3d}/{len(problems)}] {problem['name']:<62} ours {_ms(ours['time'])} "
+            f"pyperplan {_ms(stock['time'])} fd {_ms(downward['time'])}  "
+            f"len {ours['length']}/{stock['length']}/{downward['length']}",
+            flush=True,
+        )
     shutil.rmtree(workdir, ignore_errors=True)
     if args.keep is None:
         shutil.rmtree(out, ignore_errors=True)
@@ -341,7 +362,9 @@ def report(rows: list[dict]) -> None:
         "ours (in-process)": [r["ours"] for r in rows],
         "ours (one process per problem)": [{**r["ours"], "time": r["ours"].get("process")} for r in rows],
         "pyperplan gbf+hff (in-process)": [r["pyperplan"] for r in rows],
-        "pyperplan gbf+hff (one process per problem)": [{**r["pyperplan"], "time": r["pyperplan"].get("process")} for r in rows],
+        "pyperplan gbf+hff (one process per problem)": [
+            {**r["pyperplan"], "time": r["pyperplan"].get("process")} for r in rows
+        ],
         "fast downward lama-first (process: translate+search)": [r["fd"] for r in rows],
     }
     print()
@@ -352,32 +375,42 @@ def report(rows: list[dict]) -> None:
         times = [r["time"] for r in results if r["time"] is not None]
         lengths = [r["length"] for r in solved if r["length"] is not None]
         medians[name] = statistics.median(times) if times else float("nan")
-        print(f"{name:<54} {len(solved):>4}/{len(results):<3} {medians[name] * 1000:>10.2f} "
-              f"{_p95(times) * 1000 if times else float('nan'):>10.2f} "
-              f"{statistics.median(lengths) if lengths else float('nan'):>11.1f}")
-    both = [r for r in rows if r["ours"]["status"] == "solved" and r["pyperplan"]["status"] == "solved" and r["fd"]["status"] == "solved"]
+        print(
+            f"{name:<54} {len(solved):>4}/{len(results):<3} {medians[name] * 1000:>10.2f} "
+            f"{_p95(times) * 1000 if times else float('nan'):>10.2f} "
+            f"{statistics.median(lengths) if lengths else float('nan'):>11.1f}"
+        )
+    both = [
+        r
+        for r in rows
+        if r["ours"]["status"] == "solved" and r["pyperplan"]["status"] == "solved" and r["fd"]["status"] == "solved"
+    ]
     if both:
         longer = sum(1 for r in both if r["ours"]["length"] > r["fd"]["length"])
         shorter = sum(1 for r in both if r["ours"]["length"] < r["fd"]["length"])
         total = {k: sum(r[k]["length"] for r in both) for k in ("ours", "pyperplan", "fd")}
-        print(f"\nplan length (steps without the goal action) on the {len(both)} problems all three solved: "
-              f"total ours {total['ours']}, pyperplan {total['pyperplan']}, fast downward {total['fd']}; "
-              f"ours shorter than fast downward on {shorter}, longer on {longer}")
+        print(
+            f"\nplan length (steps without the goal action) on the {len(both)} problems all three solved: "
+            f"total ours {total['ours']}, pyperplan {total['pyperplan']}, fast downward {total['fd']}; "
+            f"ours shorter than fast downward on {shorter}, longer on {longer}"
+        )
     ours = medians["ours (in-process)"]
     ours_process = medians["ours (one process per problem)"]
     vs_pyperplan = medians["pyperplan gbf+hff (in-process)"] / ours
     vs_fd = medians["fast downward lama-first (process: translate+search)"] / ours
     print()
-    print("Fairness: ours and pyperplan are timed the same way (in-process in a long-running worker, "
-          "parse+ground+search from the same files, best of the repeats; ours also tidies and validates "
-          "its plan, and forgets its memoized names before each repeat, so a repeat costs what a new problem "
-          "costs; ours keeps the parsed domain while the domain file is unchanged, pyperplan parses it for "
-          "every problem). Fast Downward can only run as a process, "
-          "so its time includes starting its Python driver, the translator and the search binary; against "
-          "ours run the same way (a fresh Python process importing alfred_gen, one solve) the ratio is "
-          f"{medians['fast downward lama-first (process: translate+search)'] / ours_process:.2f}; "
-          f"pyperplan run as a process vs ours as a process: "
-          f"{medians['pyperplan gbf+hff (one process per problem)'] / ours_process:.2f}.")
+    print(
+        "Fairness: ours and pyperplan are timed the same way (in-process in a long-running worker, "
+        "parse+ground+search from the same files, best of the repeats; ours also tidies and validates "
+        "its plan, and forgets its memoized names before each repeat, so a repeat costs what a new problem "
+        "costs; ours keeps the parsed domain while the domain file is unchanged, pyperplan parses it for "
+        "every problem). Fast Downward can only run as a process, "
+        "so its time includes starting its Python driver, the translator and the search binary; against "
+        "ours run the same way (a fresh Python process importing alfred_gen, one solve) the ratio is "
+        f"{medians['fast downward lama-first (process: translate+search)'] / ours_process:.2f}; "
+        f"pyperplan run as a process vs ours as a process: "
+        f"{medians['pyperplan gbf+hff (one process per problem)'] / ours_process:.2f}."
+    )
     print(f"ratio_vs_pyperplan: {vs_pyperplan:.1f}")
     print(f"ratio_vs_fast_downward: {vs_fd:.1f}")
 

@@ -30,7 +30,7 @@ from alfred_gen.traj.format import load_trajectory
 
 # The tests' scripted trajectories: the checkout's root on the path makes ``tests`` importable.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.helpers import replay_scripts  # noqa: E402 - needs the path line above
+from tests.helpers import replay_scripts
 
 
 def _timed(label: str, trajs: list[dict], run) -> float:
@@ -82,7 +82,9 @@ def main() -> None:
         out = Path(scratch) / "replayed"
         rgb_rate = _timed("replay rgb", trajs, lambda t: replay_to_directory(t, out, rendering))
         all_rate = _timed("replay all", trajs, lambda t: replay_to_directory(t, out, rendering, depth=True, seg=True))
-    print(f"vet is {vet_rate / rgb_rate:.1f}x faster than replay rgb, {vet_rate / all_rate:.1f}x faster than replay all")
+    print(
+        f"vet is {vet_rate / rgb_rate:.1f}x faster than replay rgb, {vet_rate / all_rate:.1f}x faster than replay all"
+    )
 
 
 if __name__ == "__main__":

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from alfred_gen.scenes.procedural.build import build_scene
-from alfred_gen.scenes.library import scene_numbers
 from alfred_gen.domains.catalogue import type_of_id
+from alfred_gen.scenes.library import scene_numbers
+from alfred_gen.scenes.procedural.build import build_scene
 from alfred_gen.sim.scene import ROOM_TYPES, room_type_of
 
 
@@ -101,7 +101,10 @@ def main(argv: list[str] | None = None) -> int:
             alfred = set().union(*(r[key] for r in theirs[room_type]))
             missing = sorted(alfred - mine)
             extra = sorted(mine - alfred)
-            print(f"{room_type:12s} {label:24s} ours {len(mine)}, ALFRED {len(alfred)}; missing: {', '.join(missing) or 'none'}")
+            print(
+                f"{room_type:12s} {label:24s} ours {len(mine)}, ALFRED {len(alfred)}; "
+                f"missing: {', '.join(missing) or 'none'}"
+            )
             if extra:
                 print(f"{'':12s} {'':24s} ours only: {', '.join(extra)}")
             incomplete |= bool(missing)

@@ -11,8 +11,9 @@ success count is printed so the difference shows. Frames per step are measured b
 
 Two figures per scene and mode: stepping alone, and stepping plus reading ``event.metadata`` every
 step (what a recorder or planner does). Time is the process's CPU time (``time.process_time``), so the
-figure is per core and does not depend on how busy the machine is; best of ``--repeat`` runs. Interactions target a random *visible* object (70% of steps
-navigate, 30% interact), so most of them succeed and change the world.
+figure is per core and does not depend on how busy the machine is; best of ``--repeat`` runs.
+Interactions target a random *visible* object (70% of steps navigate, 30% interact), so most of them
+succeed and change the world.
 
     python bench/sim_steps.py [--steps 1000] [--seed 0] [--repeat 3]
 """
@@ -32,17 +33,37 @@ from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Scene
 from alfred_gen.sim.visibility import GeometricVisibility
 
-NAVIGATION = ["MoveAhead", "MoveAhead", "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft",
-              "RotateRight", "LookUp", "LookDown"]
-INTERACTIONS = ["PickupObject", "PutObject", "OpenObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
-                "SliceObject"]
+NAVIGATION = [
+    "MoveAhead",
+    "MoveAhead",
+    "MoveAhead",
+    "MoveBack",
+    "MoveLeft",
+    "MoveRight",
+    "RotateLeft",
+    "RotateRight",
+    "LookUp",
+    "LookDown",
+]
+INTERACTIONS = [
+    "PickupObject",
+    "PutObject",
+    "OpenObject",
+    "CloseObject",
+    "ToggleObjectOn",
+    "ToggleObjectOff",
+    "SliceObject",
+]
 
 
 #: Controller options per mode: lite's default (pixel visibility, images off) and the stand-in.
 MODES = {
     "pixel visibility": lambda: {"render_image": False},
-    "geometric (stand-in)": lambda: {"render_image": False, "visibility": GeometricVisibility(),
-                                     "renderer": lambda sim: {}},
+    "geometric (stand-in)": lambda: {
+        "render_image": False,
+        "visibility": GeometricVisibility(),
+        "renderer": lambda sim: {},
+    },
 }
 
 
@@ -79,8 +100,12 @@ def scenes() -> list[Scene]:
         traj = sorted(Path(root, "json_2.1.0").glob("*/pick_heat_then_place_in_recep-*-1*/*/traj_data.json"))
         if traj:
             data = json.loads(traj[0].read_text())
-            ids = [a["api_action"][k] for a in data["plan"]["low_actions"]
-                   for k in ("objectId", "receptacleObjectId") if k in a["api_action"]]
+            ids = [
+                a["api_action"][k]
+                for a in data["plan"]["low_actions"]
+                for k in ("objectId", "receptacleObjectId")
+                if k in a["api_action"]
+            ]
             out.append(alfred_layout_scene(root, data["scene"]["scene_num"], data["scene"]["object_poses"], ids))
     return out
 
@@ -99,8 +124,10 @@ def main() -> None:
                 _, ok = random_walk(scene, args.steps, args.seed, True, **options())
                 figures[mode, read] = args.steps / best
                 label = "step + metadata" if read else "step only      "
-                print(f"{scene.name:24s} objects={len(scene.objects):3d} {mode:20s} {label}: "
-                      f"{args.steps / best:8.0f} steps/s  ({ok}/{args.steps} actions succeeded)")
+                print(
+                    f"{scene.name:24s} objects={len(scene.objects):3d} {mode:20s} {label}: "
+                    f"{args.steps / best:8.0f} steps/s  ({ok}/{args.steps} actions succeeded)"
+                )
         ratio = figures["pixel visibility", True] / figures["geometric (stand-in)", True]
         print(f"{scene.name:24s} pixel visibility / geometric stand-in (step + metadata): {ratio:.3f}x")
 

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from alfred_gen.sample.feasibility import feasible_tuples
-from alfred_gen.sample.run import run_sample
 from alfred_gen.sample.options import SampleOptions, parse_scenes
+from alfred_gen.sample.run import run_sample
 
 
 def _cpu_seconds() -> float:
@@ -43,13 +43,18 @@ def _run(n: int, seed: int, workers: int, scenes: tuple[int, ...], frames: bool,
     rate = 60.0 * summary.made_now / seconds
     failures = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
     frames_written = sum(1 for _ in out.rglob("*.jpg"))
-    print(f"{workers} worker{'s' if workers > 1 else ' '}  {rate:7.1f} trajectories/min  "
-          f"({summary.made_now} in {seconds:.1f} s, {frames_written} frames; {cpu / max(1, summary.made_now):.2f} CPU s "
-          f"per trajectory; failed attempts: {failures})", flush=True)
+    print(
+        f"{workers} worker{'s' if workers > 1 else ' '}  {rate:7.1f} trajectories/min  "
+        f"({summary.made_now} in {seconds:.1f} s, {frames_written} frames; {cpu / max(1, summary.made_now):.2f} CPU s "
+        f"per trajectory; failed attempts: {failures})",
+        flush=True,
+    )
     phases = summary.phase_seconds
     total = sum(phases.values()) or 1.0
-    print("           generator time: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(
-        phases.items(), key=lambda kv: -kv[1])))
+    print(
+        "           generator time: "
+        + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(phases.items(), key=lambda kv: -kv[1]))
+    )
     return rate
 
 
@@ -71,8 +76,10 @@ def main() -> None:
     args = parser.parse_args()
     scenes = parse_scenes(args.scenes) if args.scenes else ()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="alfred-gen-throughput-"))
-    print(f"alfred-gen sample --n {args.n} --seed {args.seed}{' --no-frames' if args.no_frames else ''}"
-          f"{' --scenes ' + args.scenes if args.scenes else ''}")
+    print(
+        f"alfred-gen sample --n {args.n} --seed {args.seed}{' --no-frames' if args.no_frames else ''}"
+        f"{' --scenes ' + args.scenes if args.scenes else ''}"
+    )
     began = time.perf_counter()
     space = feasible_tuples(None, scenes or None)
     print(f"task space: {len(space)} feasible tuples, built in {time.perf_counter() - began:.1f} s (once per run)")
@@ -83,8 +90,10 @@ def main() -> None:
             shutil.rmtree(out, ignore_errors=True)
             rates[workers] = _run(args.n, args.seed, workers, scenes, not args.no_frames, out)
         same = _tree_digest(root / "workers-1") == _tree_digest(root / "workers-2")
-        print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x; "
-              f"trees {'identical' if same else 'DIFFERENT'} for the same seed")
+        print(
+            f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x; "
+            f"trees {'identical' if same else 'DIFFERENT'} for the same seed"
+        )
         print(f"target >= 60 trajectories/min with 2 workers: {'met' if rates[2] >= 60 else 'NOT met'}")
     finally:
         if not args.keep:

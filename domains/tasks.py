@@ -60,7 +60,7 @@ class TaskSpec:
         }
 
     @staticmethod
-    def from_pddl_params(task_type: str, params: dict[str, Any]) -> "TaskSpec":
+    def from_pddl_params(task_type: str, params: dict[str, Any]) -> TaskSpec:
         """The task of a traj_data.json (``task_type`` and its ``pddl_params``)."""
         return TaskSpec(
             task_type=task_type,

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -211,7 +212,8 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.argument("traj", type=click.Path())
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
-@click.option("--out", type=click.Path(file_okay=False), help="Write frames here (default: the trajectory's directory).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Write frames here (default: the trajectory's directory).")
 @thor_options
 def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
     """Re-execute a trajectory (a traj_data.json or its directory) and write the frames its
@@ -224,8 +226,7 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **t
     """
     from alfred_gen.replay.rerender import replay_command
 
-    sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg,
-                            echo=click.echo))
+    sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg, echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -251,22 +252,56 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
 @click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
-def generate(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str,
-             toggle: str, sliced: bool, out: str, trial_id: str | None, no_frames: bool, time_limit: float) -> None:
+def generate(
+    scene: str,
+    seed: int,
+    task_type: str,
+    object_target: str,
+    parent_target: str,
+    mrecep: str,
+    toggle: str,
+    sliced: bool,
+    out: str,
+    trial_id: str | None,
+    no_frames: bool,
+    time_limit: float,
+) -> None:
     """Generate one vetted trajectory into OUT/<task dir>/<trial>/ (for debugging; the sampler makes many).
 
     \b
     Example:
-      alfred-gen generate --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple --receptacle CounterTop --out out/
+      alfred-gen generate --scene 1 --seed 3 --task pick_heat_then_place_in_recep --object Apple \\
+          --receptacle CounterTop --out out/
     """
     from alfred_gen.demo.generate import generate_command
 
-    sys.exit(generate_command(scene, seed, task_type, object_target, parent_target, mrecep, toggle, sliced, out,
-                              trial_id, time_limit, not no_frames, echo=click.echo))
+    sys.exit(
+        generate_command(
+            scene,
+            seed,
+            task_type,
+            object_target,
+            parent_target,
+            mrecep,
+            toggle,
+            sliced,
+            out,
+            trial_id,
+            time_limit,
+            not no_frames,
+            echo=click.echo,
+        )
+    )
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--n", "n", type=int, required=True, help="How many vetted trajectories the output should hold (all shards together).")
+@click.option(
+    "--n",
+    "n",
+    type=int,
+    required=True,
+    help="How many vetted trajectories the output should hold (all shards together).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
@@ -276,12 +311,28 @@ def generate(scene: str, seed: int, task_type: str, object_target: str, parent_t
 @click.option("--shard", help="I/M: this job's part of the work (0 <= I < M), for cluster job arrays.")
 @thor_options
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
-@click.option("--scene-set", type=click.Choice(["lite", "alfred"]), default="lite", show_default=True,
-              help="Rooms to sample: lite's procedural LitePlanN, or real THOR rooms (FloorPlanN) imported with "
-                   "`alfred-gen scenes import-alfred` (needed for --backend thor).")
-def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...], scenes: tuple[str, ...],
-           demos_per_task: int, shard: str | None, backend: str, no_frames: bool, scene_set: str,
-           **thor: Any) -> None:
+@click.option(
+    "--scene-set",
+    type=click.Choice(["lite", "alfred"]),
+    default="lite",
+    show_default=True,
+    help="Rooms to sample: lite's procedural LitePlanN, or real THOR rooms (FloorPlanN) imported with "
+    "`alfred-gen scenes import-alfred` (needed for --backend thor).",
+)
+def sample(
+    n: int,
+    out: str,
+    seed: int,
+    workers: int,
+    task_types: tuple[str, ...],
+    scenes: tuple[str, ...],
+    demos_per_task: int,
+    shard: str | None,
+    backend: str,
+    no_frames: bool,
+    scene_set: str,
+    **thor: Any,
+) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
 
     \b
@@ -290,9 +341,23 @@ def sample(n: int, out: str, seed: int, workers: int, task_types: tuple[str, ...
     """
     from alfred_gen.sample.run import sample_command
 
-    sys.exit(sample_command(n, out, seed, workers, task_types, scenes, demos_per_task, shard, backend,
-                            not no_frames, echo=click.echo, backend_options=backend_options(backend, thor),
-                            scene_set=scene_set))
+    sys.exit(
+        sample_command(
+            n,
+            out,
+            seed,
+            workers,
+            task_types,
+            scenes,
+            demos_per_task,
+            shard,
+            backend,
+            not no_frames,
+            echo=click.echo,
+            backend_options=backend_options(backend, thor),
+            scene_set=scene_set,
+        )
+    )
 
 
 @cli.command(epilog=EPILOG)
@@ -339,8 +404,11 @@ def main(argv: list[str] | None = None) -> None:
         if _debugging():
             traceback.print_exc()
         message = " ".join(str(error).split())
-        click.echo(f"alfred-gen: internal error: {type(error).__name__}: {message} "
-                   "(please report it; --debug shows the traceback)", err=True)
+        click.echo(
+            f"alfred-gen: internal error: {type(error).__name__}: {message} "
+            "(please report it; --debug shows the traceback)",
+            err=True,
+        )
         sys.exit(ExitCode.INTERNAL)
 
 

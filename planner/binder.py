@@ -41,7 +41,8 @@ in the same order on every run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from alfred_gen.planner.grounding import _Schema
@@ -163,7 +164,8 @@ class _BinderWriter:
         schema = self.schema
         if schema.leaf_checks:
             tests = " and ".join(
-                f"({''.join(self.value(r) + ', ' for r in refs)}) in s{i}" for i, (_, refs) in enumerate(schema.leaf_checks)
+                f"({''.join(self.value(r) + ', ' for r in refs)}) in s{i}"
+                for i, (_, refs) in enumerate(schema.leaf_checks)
             )
             self.emit(indent, f"if {tests}:")
             indent += 1

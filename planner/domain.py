@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -102,7 +102,7 @@ def action_parameters() -> dict[str, tuple[str, ...]]:
     return params
 
 
-@lru_cache(maxsize=None)
+@cache
 def role_positions(action: str) -> tuple[str, dict[str, int]] | None:
     """(ALFRED action name, role -> argument position) of a domain action (lower case); None for
     goal actions. Read once per action from ``domains/actions.json`` and the domain's parameters."""

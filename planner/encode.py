@@ -20,13 +20,14 @@ contents, and the names of sliced types.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Iterable, Mapping, Sequence
+from typing import Any
 
-from alfred_gen.planner import names
-from alfred_gen.planner.domain import domain_text
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type
+from alfred_gen.planner import names
+from alfred_gen.planner.domain import domain_text
 
 Pose = Sequence[float]
 
@@ -435,13 +436,14 @@ def _write_problem(
             if thing.meta.get("receptacle"):
                 if _encloses(thing):
                     facts.append(f"(openable {thing.name})")
-                facts.append(f"({'isClosed' if _encloses(thing) and not thing.meta.get('isOpen') else 'isOpen'} {thing.name})")
+                closed = _encloses(thing) and not thing.meta.get("isOpen")
+                facts.append(f"({'isClosed' if closed else 'isOpen'} {thing.name})")
             if thing.object_type == task.toggle_target:
                 facts.append(f"(toggleable {thing.name})")
                 facts.append(f"({'isOn' if thing.meta.get('isToggled') else 'isOff'} {thing.name})")
         else:
             parent = containers.get(oid)
-            if oid not in held and parent in kept:
+            if oid not in held and parent is not None and parent in kept:
                 facts.append(f"(inReceptacle {thing.name} {kept[parent].name})")
             if thing.is_slice or thing.meta.get("isSliced"):
                 facts.append(f"(isSliced {thing.name})")

@@ -22,10 +22,11 @@ planners. States are Python ints used as bit sets.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, TypeVar
 
 from pyperplan.pddl.parser import Parser
 from pyperplan.pddl.pddl import Domain, Predicate, Problem
@@ -176,11 +177,11 @@ class _StripsProblem(Problem):
         self.goal_facts = goal_facts
 
     @cached_property
-    def initial_state(self):  # type: ignore[override]
+    def initial_state(self):
         return [Predicate(p, [(a, self._known[a]) for a in args]) for p, args in self.init_facts]
 
     @cached_property
-    def goal(self):  # type: ignore[override]
+    def goal(self):
         return [Predicate(p, [(a, self._known[a]) for a in args]) for p, args in self.goal_facts]
 
 
@@ -250,7 +251,7 @@ class GroundTask:
         """Fact (predicate, args) -> its index."""
         return {key: i for i, key in enumerate(self.fact_keys)}
 
-    def state_view(self, state: int) -> "StateView":
+    def state_view(self, state: int) -> StateView:
         """A bit-set state as a container of facts ``(predicate, args)``, for ``in`` tests."""
         return StateView(self.fact_index, state)
 
@@ -265,7 +266,7 @@ class StateView:
         self.state = state
 
     def __contains__(self, fact: object) -> bool:
-        i = self.index.get(fact)  # type: ignore[call-overload]
+        i = self.index.get(fact)  # type: ignore[call-overload]  # any object may be asked about; a non-fact is simply not in the index
         return i is not None and bool(self.state >> i & 1)
 
 
@@ -325,7 +326,8 @@ class _Schema:
             # Prefer a parameter sharing a static atom with one already bound, then the most
             # constrained, then declaration order.
             def linked(i: int) -> int:
-                return sum(1 for _, refs in self.static if i in refs and any(r in order for r in refs if isinstance(r, int)))
+                return sum(1 for _, refs in self.static
+                           if i in refs and any(r in order for r in refs if isinstance(r, int)))
 
             best = min(remaining, key=lambda i: (-linked(i), -count[i], i))
             order.append(best)
@@ -380,7 +382,7 @@ def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
     if cached is not None and cached[0] is domain:
         return cached[1], cached[2]
     actions = sorted(domain.actions.values(), key=lambda a: a.name)
-    effect_predicates = set()
+    effect_predicates: set[str] = set()
     for action in actions:
         effect_predicates.update(p.name for p in action.effect.addlist)
         effect_predicates.update(p.name for p in action.effect.dellist)
@@ -395,11 +397,15 @@ def compile_domain(domain: Domain) -> tuple[list[_Schema], frozenset[str]]:
                 params=params,
                 param_types=[[t.name for t in types] for _, types in action.signature],
                 static=[(p.name, _refs(p, position)) for p in action.precondition if p.name in statics],
-                fluent=[(kind, p.name, _refs(p, position)) for kind, atoms in (
-                    (PRE, [p for p in action.precondition if p.name not in statics]),
-                    (ADD, sorted(action.effect.addlist, key=str)),
-                    (DEL, sorted(action.effect.dellist, key=str)),
-                ) for p in atoms],
+                fluent=[
+                    (kind, p.name, _refs(p, position))
+                    for kind, atoms in (
+                        (PRE, [p for p in action.precondition if p.name not in statics]),
+                        (ADD, sorted(action.effect.addlist, key=str)),
+                        (DEL, sorted(action.effect.dellist, key=str)),
+                    )
+                    for p in atoms
+                ],
             )
         )
     for schema in schemas:

@@ -16,7 +16,7 @@ actions on every run.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from alfred_gen.planner.grounding import GroundTask, relaxed_step
 

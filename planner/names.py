@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 OBJECT_PREFIX = "o"
 CLASS_PREFIX = "c"

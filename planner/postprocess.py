@@ -76,7 +76,11 @@ class _Plans:
                 key = (schema,)
             else:
                 args, where = self.task.args[op], roles[1]
-                key = (schema, args[where["object"]] if "object" in where else "", args[where["tool"]] if "tool" in where else "")
+                key = (
+                    schema,
+                    args[where["object"]] if "object" in where else "",
+                    args[where["tool"]] if "tool" in where else "",
+                )
             self._keys[op] = key
         return key
 

@@ -8,14 +8,14 @@ step; ALFRED's closing NoOp/End is the expander's to add.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable, Container, Sequence
+from functools import cache
+from typing import Any
 
 from alfred_gen.errors import PlanStatus
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import role_positions
-
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def steps_of(
     return steps
 
 
-@lru_cache(maxsize=None)
+@cache
 def _step_reading(action: str) -> tuple[str, int, int, int, int] | None:
     """(ALFRED action, argument position of the object, receptacle, tool and location, -1 where
     the action has none) of a domain action; None for goal actions."""
@@ -181,4 +181,5 @@ def _step_reading(action: str) -> tuple[str, int, int, int, int] | None:
     if known is None:
         return None
     alfred, where = known
-    return (alfred, *[where.get(role, -1) for role in ("object", "receptacle", "tool", "location")])
+    return (alfred, where.get("object", -1), where.get("receptacle", -1), where.get("tool", -1),
+            where.get("location", -1))

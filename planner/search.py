@@ -20,8 +20,8 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from alfred_gen.planner.grounding import GroundTask
 from alfred_gen.planner.heuristic import INF, Estimate, Heuristic

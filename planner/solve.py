@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from alfred_gen.errors import PlanStatus
 from alfred_gen.planner import names
@@ -50,7 +51,9 @@ def solve_task(
     try:
         outcome = SEARCHES[search](task, HEURISTICS[heuristic](task), deadline)
     except SearchTimeout:
-        return PlanResult(PlanStatus.TIMEOUT, reason=f"no plan found within {time_limit:g} s", time=time.perf_counter() - started)
+        return PlanResult(
+            PlanStatus.TIMEOUT, reason=f"no plan found within {time_limit:g} s", time=time.perf_counter() - started
+        )
     if outcome.plan is None:
         if outcome.exhausted:
             why = "the goal cannot be reached from the start state"
@@ -58,7 +61,9 @@ def solve_task(
         else:
             why = "; ".join(outcome.notes) or "search failed"
             status = PlanStatus.ERROR
-        return PlanResult(status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search)
+        return PlanResult(
+            status, reason=why, expanded=outcome.expanded, time=time.perf_counter() - started, search=outcome.search
+        )
     plan = tidy_plan(task, outcome.plan) if tidy else outcome.plan
     operators = [task.operator_name(op) for op in plan]
     check = check_on_task(task, plan)
@@ -103,7 +108,9 @@ def solve_pddl(
     try:
         task = ground_text(domain_text, problem_text)
     except Exception as error:  # pyperplan raises plain exceptions on bad PDDL
-        return PlanResult(PlanStatus.ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started)
+        return PlanResult(
+            PlanStatus.ERROR, reason=f"cannot parse or ground the problem: {error}", time=time.perf_counter() - started
+        )
     return solve_task(task, time_limit, search, heuristic, thor_id, pose, started)
 
 
@@ -126,7 +133,9 @@ def solve_files(
         with open(problem_file, "rb", buffering=0) as file:  # one read; a third faster than text mode
             problem_text = file.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return PlanResult(PlanStatus.ERROR, reason=f"cannot read the problem: {error}", time=time.perf_counter() - started)
+        return PlanResult(
+            PlanStatus.ERROR, reason=f"cannot read the problem: {error}", time=time.perf_counter() - started
+        )
     result = solve_pddl(domain_text, problem_text, time_limit, search, heuristic)
     result.time = time.perf_counter() - started
     return result
@@ -158,6 +167,8 @@ def solve(
     started = time.perf_counter()
     if encoded.unsolvable_reason:
         return PlanResult(PlanStatus.UNSOLVABLE, reason=encoded.unsolvable_reason, time=time.perf_counter() - started)
-    result = solve_pddl(encoded.domain_text, encoded.problem_text, time_limit, search, heuristic, encoded.thor_id, encoded.pose)
+    result = solve_pddl(
+        encoded.domain_text, encoded.problem_text, time_limit, search, heuristic, encoded.thor_id, encoded.pose
+    )
     result.time = time.perf_counter() - started
     return result

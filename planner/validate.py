@@ -7,9 +7,10 @@ an invalid plan.
 
 ``validate_plan`` executes a plan on the parsed task, instantiating each action schema afresh. It is
 deliberately independent of grounding and search: nothing here uses the grounded operators, the
-integer facts or the pruning (only the parsed problem's facts, as tuples). Each step's action schema is looked up in the parsed domain, its
-arguments are type-checked against the problem's objects, every precondition (static ones included)
-is checked against the full current state and the effects are applied with STRIPS semantics (an
+integer facts or the pruning (only the parsed problem's facts, as tuples). Each step's action schema
+is looked up in the parsed domain, its arguments are type-checked against the problem's objects, every
+precondition (static ones included) is checked against the full current state and the effects are
+applied with STRIPS semantics (an
 atom both added and deleted stays true, as pyperplan and Fast Downward have it). The goal must hold
 at the end.
 """
@@ -124,7 +125,9 @@ def validate_plan(problem: Problem, operators: list[str]) -> Validation:
         action = actions[words[0]]
         args = words[1:]
         if len(args) != len(action.signature):
-            return Validation(False, f"step {step}: {text} has {len(args)} arguments, not {len(action.signature)}", states)
+            return Validation(
+                False, f"step {step}: {text} has {len(args)} arguments, not {len(action.signature)}", states
+            )
         wanted, pre_atoms, add_atoms, del_atoms = _schema(action)
         for types, arg in zip(wanted, args):
             if arg not in objects or not _is_a(objects[arg], types):

@@ -23,6 +23,7 @@ from typing import Any
 
 from alfred_gen.errors import VetReason
 from alfred_gen.replay.goals import EffectTracker
+from alfred_gen.sim.controller import Controller
 
 #: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
 #: interactions every backend implements.
@@ -106,12 +107,16 @@ def _missing_object(api_action: Mapping[str, Any], metadata: Mapping[str, Any]) 
 def _classify(low_idx: int, name: str, api_action: Mapping[str, Any], metadata: Mapping[str, Any]) -> StepFailure:
     missing = _missing_object(api_action, metadata)
     if missing is not None:
-        return StepFailure(low_idx, name, _target(api_action), VetReason.UNKNOWN_OBJECT, f"no object {missing} in the scene")
-    return StepFailure(low_idx, name, _target(api_action), VetReason.ACTION_FAILED, _one_line(metadata.get("errorMessage")))
+        return StepFailure(
+            low_idx, name, _target(api_action), VetReason.UNKNOWN_OBJECT, f"no object {missing} in the scene"
+        )
+    return StepFailure(
+        low_idx, name, _target(api_action), VetReason.ACTION_FAILED, _one_line(metadata.get("errorMessage"))
+    )
 
 
 def execute_low_actions(
-    controller: Any,
+    controller: Controller,
     low_actions: Sequence[Mapping[str, Any]],
     start_event: Any,
     *,
@@ -132,10 +137,13 @@ def execute_low_actions(
     for low_idx, entry in enumerate(low_actions):
         api_action = entry.get("api_action") if isinstance(entry, Mapping) else None
         name = _action_name(api_action)
-        if name not in REPLAYABLE_ACTIONS:
+        if name not in REPLAYABLE_ACTIONS or not isinstance(api_action, Mapping):
             shown = name or repr(api_action)[:60]
-            failures.append(StepFailure(low_idx, shown, "", VetReason.UNKNOWN_ACTION,
-                                        f"not an action a trajectory may hold: {shown}"))
+            failures.append(
+                StepFailure(
+                    low_idx, shown, "", VetReason.UNKNOWN_ACTION, f"not an action a trajectory may hold: {shown}"
+                )
+            )
             if stop_on_failure:
                 break
             continue

@@ -48,8 +48,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.errors import ExitCode, UserError
 
 #: The task types :func:`goal_conditions` knows, in ALFRED's order.
 GOAL_TASK_TYPES = (
@@ -146,7 +146,8 @@ class EffectTracker:
     def observe(self, action: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
         objects = _by_id(metadata)
         name = action.get("action")
-        target = objects.get(action.get("objectId")) if isinstance(action.get("objectId"), str) else None
+        object_id = action.get("objectId")
+        target = objects.get(object_id) if isinstance(object_id, str) else None
         if target is not None:
             kind = target.get("objectType")
             if name == "ToggleObjectOn" and kind in HEATERS:

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.errors import GenerationReason
-from alfred_gen.traj.rle import interaction_args
 from alfred_gen.traj.format import RAW_IMAGE_NAME
+from alfred_gen.traj.rle import interaction_args
 
 #: JPEG quality of saved frames (Pillow's scale); fixed so files are reproducible.
 JPEG_QUALITY = 90
@@ -123,7 +123,8 @@ def target_args(event: Any, target: str, masks_of: MaskSource = event_masks) -> 
     """
     masks = masks_of(event)
     if masks is None:
-        raise RecordingError(GenerationReason.MASK_MISSING, "the simulator gives no instance masks (segmentation is off)")
+        raise RecordingError(GenerationReason.MASK_MISSING,
+                             "the simulator gives no instance masks (segmentation is off)")
     mask = masks.get(target) if isinstance(masks, Mapping) else None
     if mask is None or not np.any(mask):
         raise RecordingError(GenerationReason.MASK_MISSING, f"{target} is not in the frame before the action")
@@ -138,8 +139,14 @@ class Recorder:
     ``masks``: where interaction masks come from (default: the events' ``instance_masks``).
     """
 
-    def __init__(self, controller: Any, start_event: Any, image_dir: Path | None = None,
-                 jpeg_quality: int = JPEG_QUALITY, masks: MaskSource = event_masks) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        start_event: Any,
+        image_dir: Path | None = None,
+        jpeg_quality: int = JPEG_QUALITY,
+        masks: MaskSource = event_masks,
+    ) -> None:
         self.controller = controller
         self.masks = masks
         self.event = start_event
@@ -198,9 +205,11 @@ class Recorder:
         ]
         if self.low_actions:
             last = len(self.low_actions) - 1
-            entries.append({
-                "high_idx": self.low_actions[last]["high_idx"],
-                "image_name": IMAGE_NAME.format(len(self.low_actions)),
-                "low_idx": last,
-            })
+            entries.append(
+                {
+                    "high_idx": self.low_actions[last]["high_idx"],
+                    "image_name": IMAGE_NAME.format(len(self.low_actions)),
+                    "low_idx": last,
+                }
+            )
         return entries

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.vet import VetResult, vet_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import TRAJ_FILE_NAME
-
 
 # One simulator per worker process, made on first use and reused for every file it vets.
 _controller: Controller | None = None
@@ -117,7 +116,7 @@ def _results(paths: list[Path], jobs: int, simulator: Simulator) -> Iterator[tup
 def summary_line(results: Iterable[VetResult], seconds: float | None = None) -> str:
     """``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``; reasons in VetReason's order."""
     counts = Counter(result.reason for result in results)
-    ok = counts.pop("ok", 0)
+    ok = counts.pop(VetReason.OK, 0)
     failed = sum(counts.values())
     text = f"{ok} ok, {failed} failed"
     if failed:

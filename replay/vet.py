@@ -105,11 +105,11 @@ def vet_trajectory(
         if error.code in ENVIRONMENT_CODES:
             raise  # not this file's fault: no simulator to replay with at all
         return _failed(VetReason.SIMULATOR_ERROR, str(error))
-    except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
+    except Exception as error:
         return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
     try:
         try:
-            start = restore_scene(controller, traj.get("scene"))
+            start = restore_scene(controller, traj["scene"])
         except RestoreError as error:
             return _failed(VetReason.RESTORE_FAILED, str(error))
         except UserError as error:
@@ -124,7 +124,7 @@ def vet_trajectory(
         if error.code in ENVIRONMENT_CODES:
             raise
         return _failed(VetReason.SIMULATOR_ERROR, str(error))
-    except Exception as error:  # noqa: BLE001 - a simulator bug must not stop a verify run
+    except Exception as error:
         return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
     if run.failure is not None:
         return _failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal)

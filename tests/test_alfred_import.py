@@ -14,8 +14,8 @@ import pytest
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.alfred import catalogue_store
-from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.built_ins import basins_reach_counters
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.importer import (
     build_scene,
@@ -175,12 +175,13 @@ def test_import_of_a_missing_or_empty_directory_is_one_line(tmp_path: Path) -> N
 def imported(alfred_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("catalogue") / "alfred.json"
     data, summary = import_alfred(alfred_data, out)
-    assert summary.scenes == 120 and summary.trajectories == len(list((alfred_data / "json_2.1.0").rglob("traj_data.json")))
+    released = list((alfred_data / "json_2.1.0").rglob("traj_data.json"))
+    assert summary.scenes == 120 and summary.trajectories == len(released)
     return out, data
 
 
 def test_importer_builds_every_layout_room_with_its_receptacles_and_demo_objects(alfred_data: Path, imported) -> None:
-    path, data = imported
+    _, data = imported
     assert sorted(data["scenes"]) == sorted(f"FloorPlan{n}" for n in find_sources(alfred_data).layout_numbers())
     layouts = alfred_data / "layouts"
     for name in ("FloorPlan1", "FloorPlan218", "FloorPlan303", "FloorPlan410"):
@@ -190,7 +191,9 @@ def test_importer_builds_every_layout_room_with_its_receptacles_and_demo_objects
         assert set(openable) <= ids
         for object_id, pose in openable.items():
             assert scene.interaction_poses[object_id].to_list() == [float(v) for v in pose[:2]] + [
-                int(pose[2]) % 360, int(pose[3])]
+                int(pose[2]) % 360,
+                int(pose[3]),
+            ]
         keys = {grid_key(x, z) for x, z in scene.reachable}
         assert {grid_key(x, z) for x, z in np.load(layouts / f"{name}-layout.npy")} <= keys
     # Walked points the layout files miss are added; the demo's objects are there by name.
@@ -217,8 +220,9 @@ def test_imported_rooms_load_by_thor_name_after_import_and_not_before(imported) 
     assert any(o["objectType"] == "Fridge" for o in event.metadata["objects"])
 
 
-def test_import_is_deterministic_and_reads_full_and_partial_checkouts_alike(alfred_data: Path, imported,
-                                                                            tmp_path: Path) -> None:
+def test_import_is_deterministic_and_reads_full_and_partial_checkouts_alike(
+    alfred_data: Path, imported, tmp_path: Path
+) -> None:
     path, _ = imported
     full = tmp_path / "alfred"
     (full / "gen").mkdir(parents=True)
@@ -239,8 +243,8 @@ def _first_of_each_task_type(alfred_data: Path) -> list[Path]:
 
 
 def test_released_demos_replay_with_goals_satisfied_in_imported_rooms(alfred_data: Path, imported) -> None:
-    from alfred_gen.scenes.library import simulator
     from alfred_gen.replay.vet import vet_trajectory
+    from alfred_gen.scenes.library import simulator
     from alfred_gen.traj.format import load_trajectory
 
     path, _ = imported
@@ -250,8 +254,9 @@ def test_released_demos_replay_with_goals_satisfied_in_imported_rooms(alfred_dat
         assert result.ok and result.goal.done, (traj_path.parent.parent.name, result.describe())
 
 
-def test_a_released_start_state_restores_in_a_room_imported_without_that_demo(alfred_data: Path,
-                                                                               tmp_path: Path) -> None:
+def test_a_released_start_state_restores_in_a_room_imported_without_that_demo(
+    alfred_data: Path, tmp_path: Path
+) -> None:
     from alfred_gen.replay.restore import restore_scene
 
     layouts_only = tmp_path / "partial"

@@ -28,8 +28,12 @@ def _scene(occluder_type: str, size: tuple[float, float, float], card_x: float, 
     card = SceneObject("CreditCard", card_at, Box.from_center(card_at, (0.086, 0.004, 0.054)), name="CreditCard_1",
                        parent=counter.object_id)
     return Scene(
-        name="LiteTestOccluder", scene_num=3, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]), objects=[counter, occluder, card],
+        name="LiteTestOccluder",
+        scene_num=3,
+        room_type="kitchen",
+        walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
+        objects=[counter, occluder, card],
         start=Pose(0.0, 0.25, 0, 30),
     )
 
@@ -40,12 +44,16 @@ def _card_visible(occluder_type: str, size: tuple[float, float, float], card_x: 
     return bool(card["visible"])
 
 
-@pytest.mark.parametrize("occluder_type, size, gap", [
-    ("Statue", (0.2, 0.35, 0.15), 0.04),  # beside the figure
-    ("SoapBottle", (0.12, 0.24, 0.1), 0.25),  # seen over the body, beside the neck
-])
+@pytest.mark.parametrize(
+    "occluder_type, size, gap",
+    [
+        ("Statue", (0.2, 0.35, 0.15), 0.04),  # beside the figure
+        ("SoapBottle", (0.12, 0.24, 0.1), 0.25),  # seen over the body, beside the neck
+    ],
+)
 def test_a_card_behind_a_statue_or_bottle_is_seen_past_its_narrow_top(
-        occluder_type: str, size: tuple[float, float, float], gap: float) -> None:
+    occluder_type: str, size: tuple[float, float, float], gap: float
+) -> None:
     # A solid block of the same size (a tissue box) hides the card entirely; the figure does not.
     card_x = size[0] / 2 - 0.045
     assert not _card_visible("TissueBox", size, card_x, gap)

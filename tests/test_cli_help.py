@@ -24,8 +24,9 @@ def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> list[tupl
 
 
 def _examples(command: click.Command) -> list[list[str]]:
-    """Argument lists of the `alfred-gen ...` lines in a command's help text."""
-    lines = (command.help or "").splitlines()
+    """Argument lists of the `alfred-gen ...` lines in a command's help text (a line ending in a
+    backslash goes on in the next, as in a shell)."""
+    lines = (command.help or "").replace("\\\n", " ").splitlines()
     return [shlex.split(line.strip())[1:] for line in lines if line.strip().startswith("alfred-gen ")]
 
 

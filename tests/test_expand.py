@@ -27,7 +27,6 @@ from alfred_gen.replay.record import LowAction
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 
-
 #: Poses in the fixture kitchen from which the tests' targets are in view (by receptacle type).
 POSES = {
     "Fridge": (1.25, 1.0, 90.0, 30.0),
@@ -120,7 +119,12 @@ def test_goto_walks_to_the_pose_and_is_named_after_the_next_target(kitchen: Driv
     assert set(names(expanded)) <= {"MoveAhead_25", "RotateLeft_90", "RotateRight_90", "LookUp_15", "LookDown_15"}
     assert all(a.target == "" for a in expanded.low)
     agent = kitchen.sim.last_event.metadata["agent"]
-    assert (agent["position"]["x"], agent["position"]["z"], agent["rotation"]["y"], agent["cameraHorizon"]) == (1.25, 1.0, 90, 30)
+    assert (agent["position"]["x"], agent["position"]["z"], agent["rotation"]["y"], agent["cameraHorizon"]) == (
+        1.25,
+        1.0,
+        90,
+        30,
+    )
 
 
 def test_pickup_from_a_closed_fridge_opens_and_closes_it(kitchen: Driver) -> None:
@@ -154,7 +158,10 @@ def test_put_on_an_open_surface_is_one_action_and_into_a_fridge_is_wrapped(kitch
     expanded = kitchen.run(PlanStep("PutObject", object_id=apple, receptacle_id=fridge))
     assert names(expanded) == ["OpenObject", "PutObject", "CloseObject"]
     assert expanded.low[1].api_action == {
-        "action": "PutObject", "forceAction": True, "objectId": apple, "placeStationary": True,
+        "action": "PutObject",
+        "forceAction": True,
+        "objectId": apple,
+        "placeStationary": True,
         "receptacleObjectId": fridge,
     }
     assert expanded.low[1].target == fridge  # the receptacle's mask, as ALFRED records it
@@ -175,8 +182,14 @@ def test_heat_cycles_the_microwave(kitchen: Driver) -> None:
     kitchen.go(microwave)
     expanded = kitchen.run(PlanStep("HeatObject", object_id=apple, receptacle_id=microwave))
     assert names(expanded) == [
-        "OpenObject", "PutObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
-        "OpenObject", "PickupObject", "CloseObject",
+        "OpenObject",
+        "PutObject",
+        "CloseObject",
+        "ToggleObjectOn",
+        "ToggleObjectOff",
+        "OpenObject",
+        "PickupObject",
+        "CloseObject",
     ]
     assert [a.target for a in expanded.low] == [microwave] * 6 + [apple, microwave]
     assert expanded.low[3].api_action["objectId"] == microwave
@@ -232,8 +245,11 @@ def test_slice_then_pick_up_a_slice_and_keep_using_it(kitchen: Driver) -> None:
     kitchen.go(table)
     kitchen.run(PlanStep("PickupObject", object_id=knife, receptacle_id=table))
     with pytest.raises(ExpansionError, match="does not hold"):
-        kitchen.expander.expand(PlanStep("SliceObject", object_id=potato, receptacle_id=table, tool_id="Knife|x"),
-                                9, kitchen.sim.last_event.metadata)
+        kitchen.expander.expand(
+            PlanStep("SliceObject", object_id=potato, receptacle_id=table, tool_id="Knife|x"),
+            9,
+            kitchen.sim.last_event.metadata,
+        )
     expanded = kitchen.run(slice_step)
     assert names(expanded) == ["SliceObject"]
     assert expanded.low[0].api_action == {"action": "SliceObject", "objectId": potato}
@@ -274,8 +290,9 @@ def test_steps_that_do_not_fit_the_state_raise(kitchen: Driver) -> None:
     with pytest.raises(ExpansionError, match="not a reachable grid point"):
         kitchen.expander.expand(PlanStep("GotoLocation", location=(9.0, 9.0, 0, 30), location_name="x"), 0, metadata)
     with pytest.raises(ExpansionError, match="no slice"):
-        kitchen.expander.expand(PlanStep("PickupObject", object_id=apple, receptacle_id=counter, sliced=True), 0,
-                                metadata)
+        kitchen.expander.expand(
+            PlanStep("PickupObject", object_id=apple, receptacle_id=counter, sliced=True), 0, metadata
+        )
 
 
 def test_low_action_entries_have_alfreds_shape() -> None:
@@ -284,16 +301,21 @@ def test_low_action_entries_have_alfreds_shape() -> None:
     assert entry == {
         "high_idx": 3,
         "api_action": {"action": "PickupObject", "objectId": "Apple|1"},
-        "discrete_action": {"action": "PickupObject", "args": {"mask": [[0, 1]], "bbox": [0, 1, 0, 1], "point": [0, 0]}},
+        "discrete_action": {
+            "action": "PickupObject",
+            "args": {"mask": [[0, 1]], "bbox": [0, 1, 0, 1], "point": [0, 0]},
+        },
     }
     assert LowAction(0, {"action": "MoveAhead"}, "MoveAhead_25").entry()["discrete_action"]["args"] == {}
 
 
 def _probe(driver: Driver):
     def probe(pose):
-        event = driver.sim.step({"action": "TeleportFull", "x": pose[0], "y": 0.9, "z": pose[1],
-                                 "rotation": pose[2], "horizon": pose[3]})
+        event = driver.sim.step(
+            {"action": "TeleportFull", "x": pose[0], "y": 0.9, "z": pose[1], "rotation": pose[2], "horizon": pose[3]}
+        )
         return event.metadata if event.metadata["lastActionSuccess"] else None
+
     return probe
 
 
@@ -302,11 +324,21 @@ def test_sight_requirements_name_what_must_be_in_view(kitchen: Driver) -> None:
     basin, faucet, mug = kitchen.id_of("SinkBasin"), kitchen.id_of("Faucet"), kitchen.id_of("Mug")
     counter, apple = kitchen.id_of("CounterTop"), kitchen.id_of("Apple")
     metadata = kitchen.sim.last_event.metadata
-    assert sight_requirements([PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge)], metadata) == [[fridge]]
+    assert sight_requirements([PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge)], metadata) == [
+        [fridge]
+    ]
     assert sight_requirements([PlanStep("PickupObject", object_id=apple, receptacle_id=counter)], metadata) == [[apple]]
-    assert sight_requirements([PlanStep("CleanObject", object_id=mug, receptacle_id=basin)], metadata) == [[basin], [faucet]]
-    assert sight_requirements([PlanStep("PutObject", object_id=apple, receptacle_id=fridge),
-                               PlanStep("PickupObject", object_id=apple, receptacle_id=fridge)], metadata) == [[fridge]]
+    assert sight_requirements([PlanStep("CleanObject", object_id=mug, receptacle_id=basin)], metadata) == [
+        [basin],
+        [faucet],
+    ]
+    assert sight_requirements(
+        [
+            PlanStep("PutObject", object_id=apple, receptacle_id=fridge),
+            PlanStep("PickupObject", object_id=apple, receptacle_id=fridge),
+        ],
+        metadata,
+    ) == [[fridge]]
 
 
 def test_a_walk_is_moved_to_a_pose_that_sees_the_target(kitchen: Driver) -> None:
@@ -336,8 +368,14 @@ def test_a_walk_to_something_no_pose_sees_fails_after_a_bounded_search(kitchen: 
         return blind
 
     with pytest.raises(ExpansionError, match="no reachable pose sees " + re.escape(apple)):
-        choose_destination(kitchen.goto_step(counter), [PlanStep("PickupObject", object_id=apple, receptacle_id=counter)],
-                           metadata, kitchen.expander.navigation, probe, 1.65)
+        choose_destination(
+            kitchen.goto_step(counter),
+            [PlanStep("PickupObject", object_id=apple, receptacle_id=counter)],
+            metadata,
+            kitchen.expander.navigation,
+            probe,
+            1.65,
+        )
     assert 1 < len(probed) <= MAX_PROBES + 1 and len(set(probed)) == len(probed)
 
 
@@ -345,7 +383,7 @@ def test_candidate_poses_face_the_target_from_an_arms_length_first() -> None:
     target = {"objectId": "Apple|1", "position": {"x": 0.0, "y": 0.9, "z": 1.0}}
     points = [(x * 0.25, z * 0.25) for x in range(-8, 9) for z in range(-8, 4)]
     poses = candidate_poses([target], points, 1.65)
-    x, z, rotation, horizon = poses[0]
+    x, z, rotation, _horizon = poses[0]
     assert abs(((x - 0.0) ** 2 + (z - 1.0) ** 2) ** 0.5 - 0.8) < 0.2
     for x, z, rotation, _ in poses:
         assert ((x) ** 2 + (z - 1.0) ** 2) ** 0.5 <= 1.75

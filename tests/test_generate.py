@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.errors import ExitCode, GenerationReason, UserError
 from alfred_gen.demo.generate import (
     GenerationResult,
     default_trial_id,
@@ -21,11 +20,12 @@ from alfred_gen.demo.generate import (
     task_dir_name,
 )
 from alfred_gen.demo.language import TEMPLATE_ASSIGNMENT_ID
+from alfred_gen.domains.tasks import TaskSpec, make_task
+from alfred_gen.errors import ExitCode, GenerationReason, UserError
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator
-from alfred_gen.traj.rle import decode_mask
-from alfred_gen.domains.tasks import TaskSpec, make_task
 from alfred_gen.traj.format import load_trajectory
+from alfred_gen.traj.rle import decode_mask
 
 #: Candidate (scene, task) per task type; seeds are tried in order until one generates.
 CANDIDATES: dict[str, list[tuple[int, TaskSpec]]] = {
@@ -125,10 +125,16 @@ def _check_alfred_shape(traj: dict[str, Any], path: Path, task: TaskSpec, scene:
     assert block["floor_plan"] == f"LitePlan{scene}" and block["scene_num"] == scene and block["random_seed"] == seed
     assert block["init_action"]["action"] == "TeleportFull" and block["init_action"]["horizon"] == 30
     assert block["dirty_and_empty"] == (task.task_type == "pick_clean_then_place_in_recep")
-    assert block["object_toggles"] == ([{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else [])
+    toggles = [{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else []
+    assert block["object_toggles"] == toggles
     assert traj["pddl_params"] == task.pddl_params() and traj["task_type"] == task.task_type
-    assert traj["generator"] == {"backend": "lite", "backend_version": traj["generator"]["backend_version"],
-                                 "name": "alfred-gen", "seed": seed, "version": traj["generator"]["version"]}
+    assert traj["generator"] == {
+        "backend": "lite",
+        "backend_version": traj["generator"]["backend_version"],
+        "name": "alfred-gen",
+        "seed": seed,
+        "version": traj["generator"]["version"],
+    }
 
 
 def test_validate_and_verify_accept_what_was_generated(generated, capsys) -> None:
@@ -153,12 +159,28 @@ def test_same_inputs_give_the_same_bytes(generated, tmp_path) -> None:
 def test_bytes_do_not_depend_on_the_hash_seed(generated, tmp_path) -> None:
     result, scene, seed, task = generated["pick_clean_then_place_in_recep"]
     arguments = [
-        "generate", "--scene", str(scene), "--seed", str(seed), "--task", task.task_type,
-        "--object", task.object_target, "--receptacle", task.parent_target, "--out", str(tmp_path),
+        "generate",
+        "--scene",
+        str(scene),
+        "--seed",
+        str(seed),
+        "--task",
+        task.task_type,
+        "--object",
+        task.object_target,
+        "--receptacle",
+        task.parent_target,
+        "--out",
+        str(tmp_path),
     ]
     script = "import sys; from alfred_gen.cli import main; main(sys.argv[1:])"
-    run = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONHASHSEED": "12345"}, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", script, *arguments],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     copy = tmp_path / result.path.parent.name / result.path.name
     assert _tree_bytes(copy) == _tree_bytes(result.path)
@@ -233,16 +255,60 @@ def test_bad_arguments_raise(tmp_path) -> None:
 def test_the_generate_command_reports_success_and_failure(generated, tmp_path, capsys) -> None:
     _, scene, seed, task = generated["look_at_obj_in_light"]
     with pytest.raises(SystemExit) as stop:
-        main(["generate", "--scene", str(scene), "--seed", str(seed), "--task", task.task_type, "--object",
-              task.object_target, "--toggle", task.toggle_target, "--out", str(tmp_path), "--no-frames"])
+        main(
+            [
+                "generate",
+                "--scene",
+                str(scene),
+                "--seed",
+                str(seed),
+                "--task",
+                task.task_type,
+                "--object",
+                task.object_target,
+                "--toggle",
+                task.toggle_target,
+                "--out",
+                str(tmp_path),
+                "--no-frames",
+            ]
+        )
     out = capsys.readouterr().out
     assert stop.value.code == 0 and "wrote" in out and default_trial_id(seed) in out
     with pytest.raises(SystemExit) as stop:
-        main(["generate", "--scene", "1", "--task", "pick_and_place_simple", "--object", "Laptop",
-              "--receptacle", "Fridge", "--out", str(tmp_path)])
+        main(
+            [
+                "generate",
+                "--scene",
+                "1",
+                "--task",
+                "pick_and_place_simple",
+                "--object",
+                "Laptop",
+                "--receptacle",
+                "Fridge",
+                "--out",
+                str(tmp_path),
+            ]
+        )
     assert stop.value.code == ExitCode.UNSOLVABLE
     assert "unsolvable" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
-        main(["generate", "--scene", "1", "--task", "pick_and_place_simple", "--object", "Apple",
-              "--receptacle", "Fridge", "--out", str(tmp_path), "--trial", "nope"])
+        main(
+            [
+                "generate",
+                "--scene",
+                "1",
+                "--task",
+                "pick_and_place_simple",
+                "--object",
+                "Apple",
+                "--receptacle",
+                "Fridge",
+                "--out",
+                str(tmp_path),
+                "--trial",
+                "nope",
+            ]
+        )
     assert stop.value.code == ExitCode.USAGE

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from alfred_gen.domains.tasks import TaskSpec, task_type_names
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay.goals import (
     GOAL_TASK_TYPES,
-    EffectTracker,
     Effects,
+    EffectTracker,
     effects_from_state,
     goal_conditions,
     task_from_trajectory,
 )
-from alfred_gen.domains.tasks import TaskSpec, task_type_names
 
 
 def thing(kind: str, n: int = 0, *, inside: tuple[str, ...] = (), contents: tuple[str, ...] | None = None,
@@ -136,7 +136,7 @@ def test_state_tasks_from_booked_effects(task_type, verb, changed_state):
     task = TaskSpec(task_type, "Potato", "CounterTop")
     counter = thing("CounterTop", contents=(oid("Potato", 1),))
     state = meta(thing("Potato", 1), thing("Potato", 2), counter)
-    book = lambda *ids: Effects(**{verb: frozenset(ids)})  # noqa: E731
+    book = lambda *ids: Effects(**{verb: frozenset(ids)})  # noqa: E731 - a one-line factory reads best as a lambda
     assert status(task, state, effects=book(oid("Potato", 1))) == (3, 3)
     # Some potato treated, another placed: two of three (ALFRED's "same object" condition).
     result = goal_conditions(task, state, effects=book(oid("Potato", 2)))

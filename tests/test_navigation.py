@@ -79,7 +79,13 @@ def test_the_divided_room_is_crossed_through_its_doorway() -> None:
 def test_action_dicts_and_names_are_alfreds() -> None:
     graph = NavigationGraph([(0.0, 0.0), (0.0, 0.25), (0.25, 0.25)])
     actions = graph.path((0.0, 0.0, 0, 30), (0.25, 0.25, 90, 60))
-    assert [a.discrete for a in actions] == ["MoveAhead_25", "RotateRight_90", "MoveAhead_25", "LookDown_15", "LookDown_15"]
+    assert [a.discrete for a in actions] == [
+        "MoveAhead_25",
+        "RotateRight_90",
+        "MoveAhead_25",
+        "LookDown_15",
+        "LookDown_15",
+    ]
     assert actions[0].api_action == {"action": "MoveAhead", "forceAction": True, "moveMagnitude": 0.25}
     assert actions[1].api_action == {"action": "RotateRight", "forceAction": True}
     assert actions[3].api_action == {"action": "LookDown", "forceAction": True}

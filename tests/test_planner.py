@@ -4,23 +4,19 @@ impossible tasks refused with a reason, the same plan whatever PYTHONHASHSEED is
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from pyperplan import grounding as stock_grounding
 from pyperplan.pddl.parser import Parser
 
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.tasks import make_task
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.grounding import ground_text
 from alfred_gen.planner.result import read_steps
 from alfred_gen.planner.solve import solve, solve_pddl
 from alfred_gen.planner.validate import validate_plan
-from alfred_gen.domains import catalogue
-from alfred_gen.domains.tasks import make_task
-
 from tests.helpers import run_python
 from tests.helpers.planner_scenes import bathroom, kitchen, living_room
 
@@ -120,7 +116,11 @@ def test_feasible_tasks_are_solved_with_valid_plans(case, tmp_path: Path) -> Non
         # into the pan and is cut there in pick_and_place_with_movable_recep-LettuceSliced-Pan-
         # Fridge-25; the tomato already in the fridge is cut there in pick_and_place_simple-
         # TomatoSliced-None-Fridge-6).
-        puts = [(i, s) for i, s in enumerate(result.plan) if s.action == "PutObject" and _type_of(metadata, s.object_id) == task.object_target]
+        puts = [
+            (i, s)
+            for i, s in enumerate(result.plan)
+            if s.action == "PutObject" and _type_of(metadata, s.object_id) == task.object_target
+        ]
         assert all(s.sliced == (i > slices[0]) for i, s in puts)
     if task.parent_target:
         into = [_type_of(metadata, s.receptacle_id) for s in result.plan if s.action == "PutObject"]
@@ -129,16 +129,25 @@ def test_feasible_tasks_are_solved_with_valid_plans(case, tmp_path: Path) -> Non
 
 def test_unsliced_tasks_do_not_slice_or_fetch_a_knife() -> None:
     metadata, poses, agent = kitchen()
-    result = solve(encode_problem(metadata, make_task("pick_heat_then_place_in_recep", "Apple", "CounterTop"), poses, agent))
+    result = solve(
+        encode_problem(metadata, make_task("pick_heat_then_place_in_recep", "Apple", "CounterTop"), poses, agent)
+    )
     assert result.solved
     assert [s.action for s in result.plan] == [
-        "GotoLocation", "PickupObject", "GotoLocation", "HeatObject", "GotoLocation", "PutObject",
+        "GotoLocation",
+        "PickupObject",
+        "GotoLocation",
+        "HeatObject",
+        "GotoLocation",
+        "PutObject",
     ]
 
 
 def test_an_enclosed_object_is_taken_out_after_opening() -> None:
     metadata, poses, agent = bathroom()
-    result = solve(encode_problem(metadata, make_task("pick_clean_then_place_in_recep", "Cloth", "BathtubBasin"), poses, agent))
+    result = solve(
+        encode_problem(metadata, make_task("pick_clean_then_place_in_recep", "Cloth", "BathtubBasin"), poses, agent)
+    )
     actions = [s.action for s in result.plan]
     assert actions.index("OpenObject") < actions.index("PickupObject") < actions.index("CleanObject")
     opened = result.plan[actions.index("OpenObject")]
@@ -160,7 +169,7 @@ def test_an_enclosed_object_is_taken_out_after_opening() -> None:
     ],
 )
 def test_impossible_tasks_are_refused_before_search_with_a_reason(scene, task_args, words) -> None:
-    metadata, poses, agent = (kitchen(knife=False) if "slice" in words else SCENES[scene]())
+    metadata, poses, agent = kitchen(knife=False) if "slice" in words else SCENES[scene]()
     encoded = encode_problem(metadata, make_task(*task_args), poses, agent)
     result = solve(encoded)
     assert result.status == "unsolvable"
@@ -188,8 +197,13 @@ def test_unsolvable_found_by_search_when_the_knife_cannot_be_put_down() -> None:
 
 def test_slices_are_treated_after_slicing() -> None:
     metadata, poses, agent = kitchen()
-    for task_type, action in (("pick_heat_then_place_in_recep", "HeatObject"), ("pick_clean_then_place_in_recep", "CleanObject")):
-        result = solve(encode_problem(metadata, make_task(task_type, "Tomato", "CounterTop", object_sliced=True), poses, agent))
+    for task_type, action in (
+        ("pick_heat_then_place_in_recep", "HeatObject"),
+        ("pick_clean_then_place_in_recep", "CleanObject"),
+    ):
+        result = solve(
+            encode_problem(metadata, make_task(task_type, "Tomato", "CounterTop", object_sliced=True), poses, agent)
+        )
         actions = [s.action for s in result.plan]
         assert actions.index("SliceObject") < actions.index(action)
         assert result.plan[actions.index(action)].sliced
@@ -204,12 +218,18 @@ def test_an_object_held_at_the_start_is_used_or_put_down() -> None:
     knife.update(parentReceptacles=None, isPickedUp=True)
     metadata["inventoryObjects"] = [{"objectId": knife["objectId"], "objectType": "Knife"}]
 
-    sliced = solve(encode_problem(metadata, make_task("pick_and_place_simple", "Tomato", "CounterTop", object_sliced=True), poses, agent))
+    sliced = solve(
+        encode_problem(
+            metadata, make_task("pick_and_place_simple", "Tomato", "CounterTop", object_sliced=True), poses, agent
+        )
+    )
     assert sliced.solved
     assert not any(s.action == "PickupObject" and s.object_id == knife["objectId"] for s in sliced.plan)
     assert [s.tool_id for s in sliced.plan if s.action == "SliceObject"] == [knife["objectId"]]
 
-    heat = solve(encode_problem(metadata, make_task("pick_heat_then_place_in_recep", "Apple", "CounterTop"), poses, agent))
+    heat = solve(
+        encode_problem(metadata, make_task("pick_heat_then_place_in_recep", "Apple", "CounterTop"), poses, agent)
+    )
     actions = [(s.action, s.object_id) for s in heat.plan]
     first_pickup = next(i for i, (a, _) in enumerate(actions) if a == "PickupObject")
     assert ("PutObject", knife["objectId"]) in actions[:first_pickup]

@@ -4,19 +4,15 @@ problems of the procedural scenes."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from pyperplan import grounding as stock_grounding
 from pyperplan.pddl.parser import Parser
 
+from alfred_gen.domains.tasks import make_task
 from alfred_gen.planner.binder import MAX_PARAMETERS, binder_source
 from alfred_gen.planner.encode import encode_problem
 from alfred_gen.planner.grounding import bits, compile_domain, ground_text, parse_domain
 from alfred_gen.planner.solve import solve_pddl
-from alfred_gen.domains.tasks import make_task
-
 from tests.helpers.planner_scenes import bathroom, kitchen, living_room
 
 # Names that are no Python identifiers (hyphens, a keyword, a builtin), a domain constant inside

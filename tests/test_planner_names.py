@@ -56,7 +56,10 @@ def test_text_escape_never_writes_is_refused(text: str) -> None:
 
 
 @given(
-    st.integers(-60, 60), st.integers(-60, 60), st.sampled_from([0, 90, 180, 270]), st.sampled_from([-30, 0, 15, 30, 45, 60])
+    st.integers(-60, 60),
+    st.integers(-60, 60),
+    st.sampled_from([0, 90, 180, 270]),
+    st.sampled_from([-30, 0, 15, 30, 45, 60]),
 )
 def test_grid_poses_round_trip_through_location_names(x: int, z: int, rotation: int, horizon: int) -> None:
     pose = [x * 0.25, z * 0.25, rotation, horizon]

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.errors import ExitCode
-from alfred_gen.planner.grounding import parse_problem
 from alfred_gen.demo.plan import domain_path_for, plan_task
 from alfred_gen.demo.start import interaction_poses, make_start_state
 from alfred_gen.domains.tasks import make_task
+from alfred_gen.errors import ExitCode
 from alfred_gen.planner.encode import agent_pose_of
+from alfred_gen.planner.grounding import parse_problem
 from alfred_gen.scenes.library import get_scene, simulator
 
 KITCHEN = 1
@@ -80,7 +80,10 @@ def test_cli_prints_a_numbered_plan_and_writes_parseable_pddl(tmp_path: Path, ca
         (["--task", "pick_heat_then_place_in_recep", "--object", "Apple", "--receptacle", "Safe"], ExitCode.UNSOLVABLE),
         (["--task", "pick_and_juggle", "--object", "Apple", "--receptacle", "CounterTop"], ExitCode.NOT_FOUND),
         (["--task", "pick_heat_then_place_in_recep", "--object", "Apple"], ExitCode.USAGE),
-        (["--task", "pick_two_obj_and_place", "--object", "Apple", "--receptacle", "Fridge", "--sliced"], ExitCode.USAGE),
+        (
+            ["--task", "pick_two_obj_and_place", "--object", "Apple", "--receptacle", "Fridge", "--sliced"],
+            ExitCode.USAGE,
+        ),
     ],
 )
 def test_cli_exit_codes(args, code, capsys) -> None:
@@ -93,5 +96,7 @@ def test_cli_exit_codes(args, code, capsys) -> None:
 
 def test_cli_unknown_scene_is_not_found(capsys) -> None:
     with pytest.raises(SystemExit) as done:
-        main(["plan", "--scene", "99", "--task", "pick_and_place_simple", "--object", "Apple", "--receptacle", "Fridge"])
+        main(
+            ["plan", "--scene", "99", "--task", "pick_and_place_simple", "--object", "Apple", "--receptacle", "Fridge"]
+        )
     assert done.value.code == ExitCode.NOT_FOUND

@@ -267,7 +267,8 @@ def test_every_mask_equals_the_pixels_of_its_colour():
     frames = render(boxes=boxes, camera=Camera(1.0, EYE, 2.25, 0, 30))
     out = instance_outputs(frames.owner, boxes.owners)
     seg = out.instance_segmentation_frame
-    expected = {oid("Fridge", FRIDGE), oid("Lettuce", LETTUCE_IN_FRIDGE), oid("Apple", APPLE), oid("CounterTop", COUNTER)}
+    expected = {oid("Fridge", FRIDGE), oid("Lettuce", LETTUCE_IN_FRIDGE), oid("Apple", APPLE),
+                oid("CounterTop", COUNTER)}
     assert expected <= set(out.instance_masks)
     for object_id, mask in out.instance_masks.items():
         color = np.array(out.object_id_to_color[object_id], np.uint8)
@@ -356,7 +357,9 @@ def test_frames_do_not_depend_on_python_hash_seed():
     digests = set()
     for seed in ("0", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        result = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True)
+        result = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+        )
         digests.add(result.stdout.strip())
     assert len(digests) == 1
 
@@ -416,7 +419,9 @@ def test_visibility_needs_distance_as_well_as_pixels():
     counts = np.array([50, 50, 9])
     distances = np.array([1.2, 1.6, 0.5])
     assert visible_owners(counts, distances).tolist() == [True, False, False]
-    assert box_distances((0, 0, 0), np.array([[1.0, -1, -1], [-1, -1, -1]]), np.array([[2.0, 1, 1], [1, 1, 1]])).tolist() == [1.0, 0.0]
+    assert box_distances(
+        (0, 0, 0), np.array([[1.0, -1, -1], [-1, -1, -1]]), np.array([[2.0, 1, 1], [1, 1, 1]])
+    ).tolist() == [1.0, 0.0]
 
 
 def test_closed_fridge_hides_its_contents_and_open_shows_them():
@@ -437,9 +442,35 @@ def test_closed_fridge_hides_its_contents_and_open_shows_them():
 # Shapes and colours
 
 ALL_SHAPED = sorted(
-    {"Fridge", "Cabinet", "Microwave", "Safe", "Drawer", "Laptop", "Box", "DiningTable", "CoffeeTable",
-     "SideTable", "Desk", "Chair", "Sofa", "ArmChair", "Bed", "CounterTop", "Toilet", "FloorLamp",
-     "HousePlant", "Apple", "Bread", "Knife", "Television", "SinkBasin", "Bowl", "Pot", "Mug"}
+    {
+        "Fridge",
+        "Cabinet",
+        "Microwave",
+        "Safe",
+        "Drawer",
+        "Laptop",
+        "Box",
+        "DiningTable",
+        "CoffeeTable",
+        "SideTable",
+        "Desk",
+        "Chair",
+        "Sofa",
+        "ArmChair",
+        "Bed",
+        "CounterTop",
+        "Toilet",
+        "FloorLamp",
+        "HousePlant",
+        "Apple",
+        "Bread",
+        "Knife",
+        "Television",
+        "SinkBasin",
+        "Bowl",
+        "Pot",
+        "Mug",
+    }
 )
 
 
@@ -450,7 +481,7 @@ def test_closed_shapes_stay_inside_their_box(object_type, facing):
     parts = shape_boxes(object_type, box, is_open=False, facing=facing)
     assert parts
     for part in parts:
-        assert all(l < h for l, h in zip(part.lo, part.hi)), (object_type, part)
+        assert all(low < high for low, high in zip(part.lo, part.hi)), (object_type, part)
         assert all(pl >= bl - 0.03 and ph <= bh + 0.03 for pl, ph, bl, bh in zip(part.lo, part.hi, box.lo, box.hi))
 
 
@@ -463,7 +494,9 @@ def test_open_fridge_door_swings_out_of_its_front(facing):
     axis, sign = front
     outside = [p for p in opened if (p.hi[axis] > box.hi[axis] + 0.1 if sign > 0 else p.lo[axis] < box.lo[axis] - 0.1)]
     assert len(outside) == 2  # both doors stand out in front
-    assert not [p for p in closed if (p.hi[axis] > box.hi[axis] + 0.03 if sign > 0 else p.lo[axis] < box.lo[axis] - 0.03)]
+    assert not [
+        p for p in closed if (p.hi[axis] > box.hi[axis] + 0.03 if sign > 0 else p.lo[axis] < box.lo[axis] - 0.03)
+    ]
 
 
 def test_drawer_slides_out_with_its_contents_offset():

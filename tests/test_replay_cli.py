@@ -12,17 +12,17 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.helpers import replay_scripts as scripts
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay import images
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.rerender import frame_schedule, frames_by_low_idx, replay_to_directory
-from alfred_gen.scenes.library import find_scene, simulator
-from alfred_gen.sim.controller import Simulator
 from alfred_gen.replay.verify import find_trajectories, summary_line, verify_directory
 from alfred_gen.replay.vet import VetResult
+from alfred_gen.scenes.library import find_scene, simulator
+from alfred_gen.sim.controller import Simulator
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.traj.format import save_trajectory
+from tests.helpers import replay_scripts as scripts
 
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
 
@@ -95,7 +95,7 @@ def test_replay_depth_and_mask_formats(tmp_path, heat_traj):
         assert depth.mode in ("I;16", "I") and depth.size == (300, 300)
         millimetres = np.asarray(depth)
     assert np.array_equal(millimetres, images.depth_millimetres(start.depth_frame))
-    assert 0 < millimetres.min() and millimetres.max() <= 20000
+    assert millimetres.min() > 0 and millimetres.max() <= 20000
     with Image.open(tmp_path / "instance_masks" / "000000000.png") as mask:
         assert mask.mode == "RGB"
         assert np.array_equal(np.asarray(mask), start.instance_segmentation_frame)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import replay_scripts as scripts
 from alfred_gen.errors import ExitCode
+from tests.helpers import replay_scripts as scripts
 
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
 

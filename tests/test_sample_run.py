@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.demo.generate import task_dir_name
-from alfred_gen.sample.run import run_sample
-from alfred_gen.sample.disk_state import load_failures, scan_tree
-from alfred_gen.sample.options import SampleOptions
 from alfred_gen.domains.tasks import task_type_names
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sample.disk_state import load_failures, scan_tree
+from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
+from alfred_gen.sample.options import SampleOptions
+from alfred_gen.sample.run import run_sample
 from tests.helpers import python_env
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
@@ -43,7 +43,7 @@ class StandInResult:
     detail: str = ""
 
 
-def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):  # noqa: ANN001
+def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     """Writes like generate_trajectory: temp dir, then rename; fails the seeds divisible by 4."""
     final = Path(out_root) / task_dir_name(task, int(scene)) / trial_id
     if final.exists():
@@ -131,7 +131,7 @@ def test_resume_continues_to_n_and_keeps_what_was_made(tmp_path: Path) -> None:
 def test_ctrl_c_keeps_finished_work_and_leaves_nothing_partial(tmp_path: Path) -> None:
     calls = []
 
-    def interrupted_on_fifth(*args, **kwargs):  # noqa: ANN002, ANN003
+    def interrupted_on_fifth(*args, **kwargs):
         calls.append(1)
         if len(calls) == 5:
             temp = Path(args[3]) / f".tmp-{args[4]}"
@@ -222,10 +222,13 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
 
 def _start(out: Path, n: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
     """A stand-in run in a process of its own (the stand-in generator lives in this test module)."""
-    code = ("import sys; import tests.test_sample_run as t; "
-            "from alfred_gen.sample.options import SampleOptions; from alfred_gen.sample.run import run_sample; from pathlib import Path; "
-            "run_sample(SampleOptions(n=int(sys.argv[3]), out=Path(sys.argv[2]), workers=int(sys.argv[4]), "
-            "scenes=t.SCENES, seed=9), generate=t.stand_in_generate)")
+    code = (
+        "import sys; import tests.test_sample_run as t; "
+        "from alfred_gen.sample.options import SampleOptions; from alfred_gen.sample.run import run_sample; "
+        "from pathlib import Path; "
+        "run_sample(SampleOptions(n=int(sys.argv[3]), out=Path(sys.argv[2]), workers=int(sys.argv[4]), "
+        "scenes=t.SCENES, seed=9), generate=t.stand_in_generate)"
+    )
     command = [sys.executable, "-c", code, "-", str(out), str(n), str(workers)]
     return subprocess.Popen(command, env=python_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -291,8 +294,9 @@ def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_p
     simulator for all their jobs: the same bytes every time."""
     trees = []
     for name, workers, factory in (("a", 1, None), ("b", 1, None), ("c", 2, _rendering_controller)):
-        summary = run_sample(options(tmp_path / name, 3, seed=21, workers=workers, demos_per_task=1),
-                             controller_factory=factory)
+        summary = run_sample(
+            options(tmp_path / name, 3, seed=21, workers=workers, demos_per_task=1), controller_factory=factory
+        )
         assert summary.made == 3, summary.lines()
         check_tree(tmp_path / name, 3, demos=1)
         trees.append(tree_bytes(tmp_path / name))
@@ -303,8 +307,22 @@ def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_p
 
 def test_real_cli_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "alfred_gen.cli", "sample", "--n", "5", "--out", str(out), "--workers", "2",
-               "--seed", "9", "--scenes", ",".join(map(str, SCENES))]
+    command = [
+        sys.executable,
+        "-m",
+        "alfred_gen.cli",
+        "sample",
+        "--n",
+        "5",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--seed",
+        "9",
+        "--scenes",
+        ",".join(map(str, SCENES)),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _kill_after_first_trajectory(process, out)
     killed = scan_tree(out)

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from alfred_gen.sample.feasibility import SceneContents, TaskTuple, feasible_tuples, scene_contents, why_infeasible
-from alfred_gen.sample.balance import BalancedSampler, normalised_entropy, slot_balance, uniform_sample
-from alfred_gen.scenes import get_scene
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import task_type_names
+from alfred_gen.sample.balance import BalancedSampler, normalised_entropy, slot_balance, uniform_sample
+from alfred_gen.sample.feasibility import SceneContents, TaskTuple, feasible_tuples, scene_contents, why_infeasible
 from alfred_gen.sample.trial_ids import shard_of, shard_quota, spawn_seed, trial_id
+from alfred_gen.scenes import get_scene
 
 # ALFRED's heatable / coolable / cleanable classes (VAL_ACTION_OBJECTS), restated for the check.
 HEAT = {"Apple", "AppleSliced", "Bread", "BreadSliced", "Cup", "Egg", "Mug", "Plate", "Potato", "PotatoSliced",

@@ -12,6 +12,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from alfred_gen.domains.catalogue import OBJECT_TYPES, can_place
 from alfred_gen.scenes import get_scene, scene_numbers
 from alfred_gen.scenes.grid import (
     AGENT_HEIGHT,
@@ -33,7 +34,6 @@ from alfred_gen.scenes.procedural.build import (
 )
 from alfred_gen.scenes.procedural.surfaces import surfaces_of
 from alfred_gen.scenes.procedural.vocab import FLOOR_ITEMS
-from alfred_gen.domains.catalogue import OBJECT_TYPES, can_place
 from alfred_gen.sim.scene import GRID_SIZE, Scene, format_object_id, grid_key, room_type_of
 
 NUMBERS = scene_numbers()
@@ -242,7 +242,8 @@ def test_poses_for_objects_where_they_lie(scenes: dict[int, Scene]) -> None:
         for obj in scene.objects:
             if obj.parent is None or OBJECT_TYPES[by_id[obj.parent].object_type].encloses:
                 continue
-            if by_id[obj.parent].object_type not in ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "Bed"):
+            surfaces = ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "Bed")
+            if by_id[obj.parent].object_type not in surfaces:
                 continue
             tried += 1
             pose = interaction_pose_for(scene, obj.box)

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alfred_gen.scenes import get_scene, scene_numbers
 from alfred_gen.domains.catalogue import type_of_id
+from alfred_gen.scenes import get_scene, scene_numbers
 from alfred_gen.sim.scene import ROOM_TYPES, room_type_of
 
 

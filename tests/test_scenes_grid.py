@@ -120,7 +120,10 @@ def test_room_shapes_are_closed_and_l_shapes_have_six_sides() -> None:
     [("Sofa", 0, 0.45), ("Bed", 90, 0.55), ("Cabinet", 180, 0.02), ("CounterTop", 0, 0.9), ("TowelHolder", 0, 1.15)],
 )
 def test_surfaces_follow_the_shape_of_the_type(object_type: str, facing: int, expected_y: float) -> None:
-    box = Box((0.0, 0.0 if object_type != "TowelHolder" else 1.15, 0.0), (2.0, 0.9 if object_type != "TowelHolder" else 1.2, 2.0))
+    box = Box(
+        (0.0, 0.0 if object_type != "TowelHolder" else 1.15, 0.0),
+        (2.0, 0.9 if object_type != "TowelHolder" else 1.2, 2.0),
+    )
     surfaces = surfaces_of(object_type, box, facing)
     assert len(surfaces) == 1 and abs(surfaces[0].y - expected_y) < 1e-9
     assert surfaces_of("Apple", box) == [] and surfaces_of("Television", box) == []

@@ -11,7 +11,6 @@ from collections import Counter
 
 import pytest
 
-from alfred_gen.scenes import get_scene, scene_numbers
 from alfred_gen.domains.catalogue import (
     COLD_SOURCES,
     HEAT_SOURCES,
@@ -22,6 +21,7 @@ from alfred_gen.domains.catalogue import (
     WASH_BASINS,
     can_place,
 )
+from alfred_gen.scenes import get_scene, scene_numbers
 from alfred_gen.sim.scene import Scene
 
 #: Room types where ALFRED has each task type.
@@ -93,7 +93,9 @@ def contents_by_type() -> dict[str, list[Contents]]:
 
 
 @pytest.mark.parametrize("task", sorted(ROOMS_OF_TASK))
-def test_task_is_feasible_in_ten_rooms_of_each_type_alfred_uses(task: str, contents_by_type: dict[str, list[Contents]]) -> None:
+def test_task_is_feasible_in_ten_rooms_of_each_type_alfred_uses(
+    task: str, contents_by_type: dict[str, list[Contents]]
+) -> None:
     for room_type in ROOMS_OF_TASK[task]:
         count = sum(feasible(task, c) for c in contents_by_type[room_type])
         assert count >= 10, f"{task} feasible in only {count} {room_type}s"

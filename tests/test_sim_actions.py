@@ -12,6 +12,7 @@ from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
 from tests.helpers.sim_actions import agent_pose, fails, go, obj, oid, ok, state
 
+
 @pytest.fixture
 def kitchen() -> LiteController:
     return LiteController(fixtures.kitchen())

@@ -104,7 +104,7 @@ def test_navigation_reaches_the_planners_locations(alfred_data: Path, trajectori
 def test_restored_ids_are_the_ids_the_demos_use(alfred_data: Path, trajectories: list) -> None:
     """SetObjectPoses names objects by their pose, as THOR did: demo ids resolve after a restore."""
     found = missing = 0
-    for name, traj in trajectories:
+    for _name, traj in trajectories:
         sim = _restore(alfred_data, traj)
         present = {o["objectId"] for o in sim.last_event.metadata["objects"]}
         for pose in traj["scene"]["object_poses"]:

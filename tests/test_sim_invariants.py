@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
-import subprocess
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from alfred_gen.sim import fixtures
 from alfred_gen.domains import catalogue
+from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from tests.helpers import run_python
 

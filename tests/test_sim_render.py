@@ -156,7 +156,7 @@ def test_masks_bboxes_and_visibility_agree_in_a_procedural_kitchen() -> None:
     scene = procedural(1)
     sim = LiteController(scene, **ALL_IMAGES)
     checked = 0
-    for object_id, pose in sorted(scene.interaction_poses.items())[:8]:
+    for _object_id, pose in sorted(scene.interaction_poses.items())[:8]:
         event = go(sim, pose.x, pose.z, pose.rotation, pose.horizon)
         check_consistent(event)
         checked += len(event.instance_masks)

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from alfred_gen.sim import fixtures
 from alfred_gen.domains import catalogue
+from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import format_object_id
-from tests.helpers.sim_actions import fails, obj, ok, oid, state
+from tests.helpers.sim_actions import fails, obj, oid, ok, state
 
 
 def objects(sim: LiteController) -> list[dict]:
@@ -101,7 +101,12 @@ def test_set_object_poses_duplicates_and_removes() -> None:
     new = [o for o in objects(sim) if o["objectType"] == "Apple" and o["objectId"] != apple["objectId"]][0]
     assert new["objectId"] == format_object_id("Apple", (0.8, twin["position"]["y"], 2.1))
     assert new["parentReceptacles"] == [oid(sim, "CounterTop")]
-    fails(sim, "SetObjectPoses", "no object named", objectPoses=[{"objectName": "Unicorn_1", "position": {"x": 0, "y": 0, "z": 0}}])
+    fails(
+        sim,
+        "SetObjectPoses",
+        "no object named",
+        objectPoses=[{"objectName": "Unicorn_1", "position": {"x": 0, "y": 0, "z": 0}}],
+    )
     fails(sim, "SetObjectPoses", "position", objectPoses=[{"objectName": apple["name"], "position": [0, 0, 0]}])
     fails(sim, "SetObjectPoses", "list", objectPoses="all")
 

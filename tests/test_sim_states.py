@@ -10,7 +10,7 @@ import pytest
 
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
-from tests.helpers.sim_actions import fails, go, obj, ok, oid
+from tests.helpers.sim_actions import fails, go, obj, oid, ok
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from alfred_gen.domains.tasks import TaskSpec, capabilities, get_task_type, make_task, task_type_names, task_types
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.scene import room_type_of
-from alfred_gen.domains.tasks import TaskSpec, capabilities, get_task_type, make_task, task_type_names, task_types
 
 ALFRED_TYPES = {
     "pick_and_place_simple",
@@ -62,7 +62,9 @@ def test_unknown_task_type_is_not_found() -> None:
 
 
 def test_make_task_checks_slots_and_classes() -> None:
-    spec = make_task("pick_and_place_with_movable_recep", "Apple", "DiningTable", mrecep_target="Pot", object_sliced=True)
+    spec = make_task(
+        "pick_and_place_with_movable_recep", "Apple", "DiningTable", mrecep_target="Pot", object_sliced=True
+    )
     assert spec.pddl_params() == {
         "mrecep_target": "Pot",
         "object_sliced": True,
@@ -110,7 +112,11 @@ def test_every_released_task_reads_into_a_valid_task_in_an_allowed_room() -> Non
         data = json.loads(path.read_text())
         spec = TaskSpec.from_pddl_params(data["task_type"], data["pddl_params"])
         checked = make_task(
-            spec.task_type, spec.object_target, spec.parent_target, spec.mrecep_target, spec.toggle_target,
+            spec.task_type,
+            spec.object_target,
+            spec.parent_target,
+            spec.mrecep_target,
+            spec.toggle_target,
             spec.object_sliced,
         )
         assert checked == spec, path

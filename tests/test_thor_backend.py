@@ -21,13 +21,16 @@ import pytest
 
 pytest.importorskip("ai2thor")
 
-from ai2thor.server import DepthFormat, Event  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from ai2thor.server import DepthFormat, Event
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from alfred_gen.errors import ExitCode, UserError  # noqa: E402
-from alfred_gen.sim import thor  # noqa: E402
-from alfred_gen.sim.thor import (  # noqa: E402
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sim import fixtures as lite_fixtures
+from alfred_gen.sim import render as lite_render
+from alfred_gen.sim import thor
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.thor import (
     Refusal,
     ThorBackendError,
     ThorController,
@@ -37,11 +40,7 @@ from alfred_gen.sim.thor import (  # noqa: E402
     find_thor_build,
     masks_from_segmentation,
 )
-from alfred_gen.sim.thor_versions import THOR_2_1, THOR_5, profile_for_version  # noqa: E402
-
-from alfred_gen.sim import fixtures as lite_fixtures  # noqa: E402
-from alfred_gen.sim import render as lite_render  # noqa: E402
-from alfred_gen.sim.lite import LiteController  # noqa: E402
+from alfred_gen.sim.thor_versions import THOR_2_1, THOR_5, profile_for_version
 
 
 def _type_names(values: list[Any]) -> set[str]:
@@ -87,7 +86,9 @@ def thor5_object(object_id: str, **overrides: Any) -> dict[str, Any]:
         "position": {"x": x, "y": y, "z": z},
         "rotation": {"x": 0.0, "y": 90.0, "z": 0.0},
         "axisAlignedBoundingBox": {
-            "cornerPoints": [[x + dx, y + dy, z + dz] for dx in (-0.1, 0.1) for dy in (-0.05, 0.05) for dz in (-0.2, 0.2)],
+            "cornerPoints": [
+                [x + dx, y + dy, z + dz] for dx in (-0.1, 0.1) for dy in (-0.05, 0.05) for dz in (-0.2, 0.2)
+            ],
             "center": {"x": x, "y": y, "z": z},
             "size": {"x": 0.2, "y": 0.1, "z": 0.4},
         },
@@ -170,11 +171,17 @@ def scene_images(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.n
 def thor5_event(rng: np.random.Generator, objects: list[dict[str, Any]] | None = None) -> tuple[Event, tuple]:
     """A 5.x Event: RGBA frame (CloudRendering sends 4 channels), float32 metres, RGB ids."""
     rgb, depth, segmentation = scene_images(rng)
-    objects = objects if objects is not None else [
-        thor5_object(APPLE, parentReceptacles=[FRIDGE]),
-        thor5_object(FRIDGE, pickupable=False, receptacle=True, openable=True, isOpen=True, receptacleObjectIds=[APPLE]),
-        thor5_object(MUG, visible=False, distance=3.2),
-    ]
+    objects = (
+        objects
+        if objects is not None
+        else [
+            thor5_object(APPLE, parentReceptacles=[FRIDGE]),
+            thor5_object(
+                FRIDGE, pickupable=False, receptacle=True, openable=True, isOpen=True, receptacleObjectIds=[APPLE]
+            ),
+            thor5_object(MUG, visible=False, distance=3.2),
+        ]
+    )
     event = Event(base_metadata(objects, COLORS))
     rgba = np.concatenate([rgb, np.full((H, W, 1), 255, np.uint8)], axis=2)
     event.add_image(unity_bytes(rgba))
@@ -220,7 +227,9 @@ def assert_lite_shaped(event: thor.ThorEvent) -> None:
     for obj in md["objects"]:
         assert set(obj) == set(LITE["objects"]), sorted(set(obj) ^ set(LITE["objects"]))
         for name, value in obj.items():
-            allowed = LITE["objects"][name] | ({"list", "NoneType"} if name.endswith(("Receptacles", "ObjectIds")) else set())
+            allowed = LITE["objects"][name] | (
+                {"list", "NoneType"} if name.endswith(("Receptacles", "ObjectIds")) else set()
+            )
             assert type(value).__name__ in allowed, (obj["objectId"], name, type(value))
         box = obj["axisAlignedBoundingBox"]
         assert len(box["cornerPoints"]) == 8 and set(box) == {"cornerPoints", "center", "size"}
@@ -317,7 +326,7 @@ def event_again_is_unchanged(raw: Event) -> bool:
 
 
 def test_thor21_event_depth_millimetres_become_metres_and_old_fields_are_mapped() -> None:
-    raw, (rgb, depth, segmentation) = thor21_event(np.random.default_rng(3))
+    raw, (rgb, depth, _segmentation) = thor21_event(np.random.default_rng(3))
     assert raw.depth_frame.max() > 100  # the backend really delivered millimetres
     event = adapt_event(THOR_2_1, raw)
     assert_lite_shaped(event)
@@ -352,7 +361,9 @@ def test_reachable_positions_of_2_1_are_the_action_return() -> None:
     labels=st.lists(st.integers(0, 4), min_size=12, max_size=12),
     palette=st.lists(st.tuples(*[st.integers(0, 255)] * 3), min_size=5, max_size=5, unique=True),
 )
-def test_masks_partition_the_labelled_pixels_and_boxes_bound_them(labels: list[int], palette: list[tuple[int, int, int]]) -> None:
+def test_masks_partition_the_labelled_pixels_and_boxes_bound_them(
+    labels: list[int], palette: list[tuple[int, int, int]]
+) -> None:
     """Any segmentation: masks are disjoint, cover exactly the object-coloured pixels, boxes are tight."""
     seg = np.array([palette[label] for label in labels], np.uint8).reshape(3, 4, 3)
     names = {palette[i]: (f"Obj{i}|+00.00|+00.00|+0{i}.00" if i < 4 else "Floor") for i in range(5)}
@@ -371,7 +382,14 @@ def test_masks_partition_the_labelled_pixels_and_boxes_bound_them(labels: list[i
 # Action adaptation (the version table)
 # ---------------------------------------------------------------------------------------------
 
-AGENT_AT_30 = {"agent": {"position": {"x": 0.25, "y": 0.9, "z": -0.5}, "rotation": {"x": 0.0, "y": 90.0, "z": 0.0}, "cameraHorizon": 30.0}, "objects": []}
+AGENT_AT_30 = {
+    "agent": {
+        "position": {"x": 0.25, "y": 0.9, "z": -0.5},
+        "rotation": {"x": 0.0, "y": 90.0, "z": 0.0},
+        "cameraHorizon": 30.0,
+    },
+    "objects": [],
+}
 
 
 def test_2_1_looks_are_15_degree_teleports_in_place() -> None:
@@ -405,14 +423,28 @@ def test_2_1_passes_alfred_actions_through_unchanged() -> None:
 
 
 def test_5x_put_object_names_only_the_receptacle() -> None:
-    put = {"action": "PutObject", "objectId": "Book|1|2|3", "receptacleObjectId": "ArmChair|4|5|6", "forceAction": True, "placeStationary": True}
+    put = {
+        "action": "PutObject",
+        "objectId": "Book|1|2|3",
+        "receptacleObjectId": "ArmChair|4|5|6",
+        "forceAction": True,
+        "placeStationary": True,
+    }
     assert adapt_action(THOR_5, put, AGENT_AT_30) == [
         {"action": "PutObject", "objectId": "ArmChair|4|5|6", "forceAction": True, "placeStationary": True}
     ]
 
 
 def test_5x_teleport_uses_dicts_and_standing() -> None:
-    teleport = {"action": "TeleportFull", "horizon": 30, "rotateOnTeleport": True, "rotation": 180, "x": 0.25, "y": 0.901, "z": -0.5}
+    teleport = {
+        "action": "TeleportFull",
+        "horizon": 30,
+        "rotateOnTeleport": True,
+        "rotation": 180,
+        "x": 0.25,
+        "y": 0.901,
+        "z": -0.5,
+    }
     assert adapt_action(THOR_5, teleport, AGENT_AT_30) == [
         {
             "action": "TeleportFull",
@@ -439,13 +471,15 @@ def test_5x_toggle_drops_alfred_bookkeeping_arguments() -> None:
         "coordinateReceptacleObjectId": ["SinkBasin", [-2.3, -2.3, 19.5, 19.5, 3.9, 3.9]],
         "forceVisible": True,
     }
-    assert adapt_action(THOR_5, toggle, AGENT_AT_30) == [{"action": "ToggleObjectOn", "objectId": "Faucet|-00.58|+01.05|+05.10"}]
+    assert adapt_action(THOR_5, toggle, AGENT_AT_30) == [
+        {"action": "ToggleObjectOn", "objectId": "Faucet|-00.58|+01.05|+05.10"}
+    ]
 
 
 def test_5x_open_object_move_magnitude_is_openness() -> None:
-    assert adapt_action(THOR_5, {"action": "OpenObject", "objectId": "Fridge|1|2|3", "moveMagnitude": 1.0}, AGENT_AT_30) == [
-        {"action": "OpenObject", "objectId": "Fridge|1|2|3", "openness": 1.0}
-    ]
+    assert adapt_action(
+        THOR_5, {"action": "OpenObject", "objectId": "Fridge|1|2|3", "moveMagnitude": 1.0}, AGENT_AT_30
+    ) == [{"action": "OpenObject", "objectId": "Fridge|1|2|3", "openness": 1.0}]
 
 
 def test_5x_scene_state_actions_become_per_type_set_object_states() -> None:
@@ -459,18 +493,29 @@ def test_5x_scene_state_actions_become_per_type_set_object_states() -> None:
             {"objectType": "Apple", "dirtyable": False, "canFillWithLiquid": False},
         ],
     }
-    dirty = adapt_action(THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeDirty", "forceAction": True}, metadata)
+    dirty = adapt_action(
+        THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeDirty", "forceAction": True}, metadata
+    )
     assert [s["SetObjectStates"] for s in dirty] == [
         {"objectType": t, "stateChange": "dirtyable", "isDirty": True} for t in ("Bed", "Bowl", "Mug")
     ]
-    empty = adapt_action(THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeFilled", "forceAction": False}, metadata)
+    empty = adapt_action(
+        THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeFilled", "forceAction": False}, metadata
+    )
     assert [s["SetObjectStates"] for s in empty] == [
         {"objectType": t, "stateChange": "canFillWithLiquid", "isFilledWithLiquid": False} for t in ("Bowl", "Mug")
     ]
-    assert isinstance(adapt_action(THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeUsedUp"}, metadata), Refusal)
-    toggles = adapt_action(THOR_5, {"action": "SetObjectToggles", "objectToggles": [{"isOn": False, "objectType": "DeskLamp"}]}, metadata)
+    assert isinstance(
+        adapt_action(THOR_5, {"action": "SetStateOfAllObjects", "StateChange": "CanBeUsedUp"}, metadata), Refusal
+    )
+    toggles = adapt_action(
+        THOR_5, {"action": "SetObjectToggles", "objectToggles": [{"isOn": False, "objectType": "DeskLamp"}]}, metadata
+    )
     assert toggles == [
-        {"action": "SetObjectStates", "SetObjectStates": {"objectType": "DeskLamp", "stateChange": "toggleable", "isToggled": False}}
+        {
+            "action": "SetObjectStates",
+            "SetObjectStates": {"objectType": "DeskLamp", "stateChange": "toggleable", "isToggled": False},
+        }
     ]
 
 
@@ -480,7 +525,10 @@ def test_5x_initial_random_spawn_arguments() -> None:
         "randomSeed": 7,
         "forceVisible": False,
         "numRepeats": [{"objectType": "Apple", "count": 2}],
-        "minFreePerReceptacleType": [{"objectType": "Microwave", "count": 100000}, {"objectType": "Fridge", "count": 100000}],
+        "minFreePerReceptacleType": [
+            {"objectType": "Microwave", "count": 100000},
+            {"objectType": "Fridge", "count": 100000},
+        ],
     }
     assert adapt_action(THOR_5, spawn, AGENT_AT_30) == [
         {
@@ -492,7 +540,11 @@ def test_5x_initial_random_spawn_arguments() -> None:
         }
     ]
     # ALFRED passes None when it has no repeats or free slots; 5.x gets no such keys at all.
-    bare = adapt_action(THOR_5, {"action": "InitialRandomSpawn", "randomSeed": 1, "numRepeats": None, "minFreePerReceptacleType": None}, AGENT_AT_30)
+    bare = adapt_action(
+        THOR_5,
+        {"action": "InitialRandomSpawn", "randomSeed": 1, "numRepeats": None, "minFreePerReceptacleType": None},
+        AGENT_AT_30,
+    )
     assert bare == [{"action": "InitialRandomSpawn", "randomSeed": 1}]
 
 
@@ -516,7 +568,9 @@ class RecordingController:
     either version's form, moves, rotations, looks by ``degrees``), so horizons can be checked.
     """
 
-    def __init__(self, launch: thor.ThorLaunch, objects: list[dict[str, Any]] | None = None, reject: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, launch: thor.ThorLaunch, objects: list[dict[str, Any]] | None = None, reject: tuple[str, ...] = ()
+    ) -> None:
         self.launch = launch
         self.calls: list[Any] = []
         self.objects = objects or []
@@ -712,7 +766,14 @@ def test_5x_replay_sends_the_adapted_dicts(released_trajectory_files: list[Path]
                 "visibilityDistance": 1.5,
             },
             *[
-                {"action": "SetObjectStates", "SetObjectStates": {"objectType": t["objectType"], "stateChange": "toggleable", "isToggled": t["isOn"]}}
+                {
+                    "action": "SetObjectStates",
+                    "SetObjectStates": {
+                        "objectType": t["objectType"],
+                        "stateChange": "toggleable",
+                        "isToggled": t["isOn"],
+                    },
+                }
                 for t in scene["object_toggles"]
             ],
         ]
@@ -723,7 +784,10 @@ def test_5x_replay_sends_the_adapted_dicts(released_trajectory_files: list[Path]
                 (FILLABLE, "canFillWithLiquid", "isFilledWithLiquid", False),
             ):
                 setup += [
-                    {"action": "SetObjectStates", "SetObjectStates": {"objectType": t, "stateChange": change, state: value}}
+                    {
+                        "action": "SetObjectStates",
+                        "SetObjectStates": {"objectType": t, "stateChange": change, state: value},
+                    }
                     for t in types
                     if t in flag_types
                 ] or [{"action": "Pass"}]
@@ -784,7 +848,9 @@ def test_a_crashing_build_is_one_line_backend_error() -> None:
 
 def test_reset_only_loads_thor_floor_plans_and_backend_info_names_the_backend() -> None:
     factory, made = recording_factory()
-    controller = ThorController(version="2.1.0", controller_factory=factory, build_path="/opt/thor/thor-201909061227-Linux64")
+    controller = ThorController(
+        version="2.1.0", controller_factory=factory, build_path="/opt/thor/thor-201909061227-Linux64"
+    )
     with pytest.raises(UserError) as caught:
         controller.reset("kitchen_07")  # a lite procedural scene name
     assert caught.value.code == ExitCode.NOT_FOUND
@@ -806,7 +872,11 @@ def test_step_accepts_thor_calling_conventions() -> None:
     controller.step(action="MoveAhead", moveMagnitude=0.25)
     controller.step("RotateLeft")
     controller.step({"action": "Pass"})
-    assert made[0].calls[-3:] == [{"action": "MoveAhead", "moveMagnitude": 0.25}, {"action": "RotateLeft"}, {"action": "Pass"}]
+    assert made[0].calls[-3:] == [
+        {"action": "MoveAhead", "moveMagnitude": 0.25},
+        {"action": "RotateLeft"},
+        {"action": "Pass"},
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -893,7 +963,7 @@ def test_cached_build_of_the_installed_ai2thor_is_found(bare_machine: Path) -> N
 
 
 def test_platform_checks(bare_machine: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ThorBackendError, match="not available with ai2thor 2.1"):
+    with pytest.raises(ThorBackendError, match=r"not available with ai2thor 2\.1"):
         check_display(THOR_2_1, "CloudRendering", None)
     monkeypatch.setattr(thor.ctypes.util, "find_library", lambda name: None)
     with pytest.raises(ThorBackendError, match="Vulkan"):
@@ -922,7 +992,7 @@ def test_watchdog_reports_errors_and_timeouts_as_one_line() -> None:
     import threading
 
     release = threading.Event()
-    with pytest.raises(ThorBackendError, match="did not answer within 0.2 s"):
+    with pytest.raises(ThorBackendError, match=r"did not answer within 0\.2 s"):
         thor._run_with_watchdog(release.wait, 0.2, release.set, "THOR build x")
 
     def broken() -> None:
@@ -972,9 +1042,21 @@ def test_thor_options_defaults_and_choices() -> None:
 
     runner = CliRunner()
     result = runner.invoke(show, [], env={"ALFRED_GEN_THOR_BUILD": ""})
-    assert json.loads(result.output) == {"backend": "lite", "thor_build": None, "thor_platform": None, "x_display": None}
-    result = runner.invoke(show, ["--backend", "thor", "--thor-platform", "CloudRendering", "--x-display", "1", "--thor-build", "/b"])
-    assert json.loads(result.output) == {"backend": "thor", "thor_build": "/b", "thor_platform": "CloudRendering", "x_display": "1"}
+    assert json.loads(result.output) == {
+        "backend": "lite",
+        "thor_build": None,
+        "thor_platform": None,
+        "x_display": None,
+    }
+    result = runner.invoke(
+        show, ["--backend", "thor", "--thor-platform", "CloudRendering", "--x-display", "1", "--thor-build", "/b"]
+    )
+    assert json.loads(result.output) == {
+        "backend": "thor",
+        "thor_build": "/b",
+        "thor_platform": "CloudRendering",
+        "x_display": "1",
+    }
     assert runner.invoke(show, ["--thor-platform", "WebGL"]).exit_code == 2
 
 
@@ -987,7 +1069,7 @@ def test_the_command_line_offers_the_backends_and_platforms_the_simulators_have(
 
 def test_unsupported_or_mismatched_ai2thor_versions_are_refused() -> None:
     factory, _ = recording_factory()
-    with pytest.raises(ThorBackendError, match="ai2thor 3.3.5 is not supported"):
+    with pytest.raises(ThorBackendError, match=r"ai2thor 3\.3\.5 is not supported"):
         ThorController(version="3.3.5", controller_factory=factory)
     installed = thor.installed_ai2thor_version()
     other = "2.1.0" if installed and installed.startswith("5") else "5.0.0"
@@ -1033,8 +1115,10 @@ def test_the_replay_module_drives_the_thor_backend_with_alfreds_actions(
         start = restore_scene(controller, scene)
         fake = made[0]
         assert fake.calls[0] == ("reset", scene["floor_plan"])
-        assert fake.calls[-2:] == [{"action": "SetObjectPoses", "objectPoses": scene["object_poses"]},
-                                   scene["init_action"]], path
+        assert fake.calls[-2:] == [
+            {"action": "SetObjectPoses", "objectPoses": scene["object_poses"]},
+            scene["init_action"],
+        ], path
         restored = len(fake.calls)
         execution = execute_low_actions(controller, traj["plan"]["low_actions"], start)
         assert not execution.failures, path

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from alfred_gen.traj import format as trajectory
 from alfred_gen.errors import ExitCode, UserError
-from tests.helpers.trajectories import make_trajectory
+from alfred_gen.traj import format as trajectory
 from alfred_gen.traj.format import (
     InvalidTrajectoryError,
     Problem,
@@ -29,7 +28,7 @@ from alfred_gen.traj.format import (
     trajectory_dir_name_for,
     validate_trajectory,
 )
-
+from tests.helpers.trajectories import make_trajectory
 
 MASK_PATH = "$.plan.low_actions[1].discrete_action.args.mask"
 
@@ -501,7 +500,7 @@ def test_saving_a_released_file_reproduces_alfred_bytes(released, tmp_path):
 
 
 def test_mask_problem_path_in_a_released_file(released):
-    path, raw = released[0]
+    _, raw = released[0]
     data = json.loads(raw)
     index = next(
         i for i, action in enumerate(data["plan"]["low_actions"])

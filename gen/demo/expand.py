@@ -321,7 +321,7 @@ class Expander:
             raise ExpansionError(f"cannot expand high-level action {step.action!r}")
         return handler(step, high_idx, metadata, next_step)
 
-    def _expand_GotoLocation(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_GotoLocation(self, step, high_idx, metadata, next_step) -> Expanded:
         if len(step.location) < 4:
             raise ExpansionError("GotoLocation without a destination pose")
         try:
@@ -335,20 +335,20 @@ class Expander:
         }
         return Expanded(high, [LowAction(high_idx, move.api_action, move.discrete) for move in moves])
 
-    def _expand_PickupObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_PickupObject(self, step, high_idx, metadata, next_step) -> Expanded:
         if held_id(metadata):
             raise ExpansionError(f"PickupObject {step.object_id}: the hand is not empty ({held_id(metadata)})")
         target = self._pickup_target(step, metadata)
         containers = [step.receptacle_id] if step.receptacle_id else _containers_of(target, metadata)
         closed = closed_around(containers, metadata)
-        planner = {"action": "PickupObject", "coordinateObjectId": self.coordinate(target)}
+        planner: dict[str, Any] = {"action": "PickupObject", "coordinateObjectId": self.coordinate(target)}
         if step.receptacle_id:
             planner["coordinateReceptacleObjectId"] = self._receptacle_coordinate(step.receptacle_id)
         planner.update({"forceVisible": True, "objectId": target})
         high = _high(high_idx, planner, "PickupObject", [word_of(target)])
         return Expanded(high, _wrapped(high_idx, closed, [pickup_action(high_idx, target)]))
 
-    def _expand_PutObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_PutObject(self, step, high_idx, metadata, next_step) -> Expanded:
         held = self._held(step, metadata)
         receptacle = step.receptacle_id
         closed = closed_around([receptacle], metadata)
@@ -399,13 +399,13 @@ class Expander:
         }
         return Expanded(_high(high_idx, planner, step.action, [word_of(held)]), low)
 
-    def _expand_HeatObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_HeatObject(self, step, high_idx, metadata, next_step) -> Expanded:
         return self._appliance_cycle(step, high_idx, metadata, toggle=True)
 
-    def _expand_CoolObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_CoolObject(self, step, high_idx, metadata, next_step) -> Expanded:
         return self._appliance_cycle(step, high_idx, metadata, toggle=False)
 
-    def _expand_CleanObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_CleanObject(self, step, high_idx, metadata, next_step) -> Expanded:
         held = self._held(step, metadata)
         basin = step.receptacle_id
         faucet = nearest_faucet(basin, metadata)
@@ -422,7 +422,7 @@ class Expander:
         planner = {"action": "CleanObject", **bookkeeping, "objectId": basin}
         return Expanded(_high(high_idx, planner, "CleanObject", [word_of(held)]), low)
 
-    def _expand_SliceObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_SliceObject(self, step, high_idx, metadata, next_step) -> Expanded:
         knife = held_id(metadata)
         if not knife or (step.tool_id and knife != step.tool_id):
             raise ExpansionError(f"SliceObject {step.object_id}: the agent does not hold {step.tool_id or 'a knife'}")
@@ -437,7 +437,7 @@ class Expander:
         high = _high(high_idx, planner, "SliceObject", [word_of(step.object_id)])
         return Expanded(high, _wrapped(high_idx, closed, [slice_action(high_idx, step.object_id)]))
 
-    def _expand_ToggleObject(self, step, high_idx, metadata, next_step) -> Expanded:  # noqa: N802
+    def _expand_ToggleObject(self, step, high_idx, metadata, next_step) -> Expanded:
         lamp = step.object_id
         state = _objects(metadata).get(lamp)
         if state is None:
@@ -563,7 +563,8 @@ def candidate_poses(
         pitch = math.degrees(math.atan2(eye_height - cy, distance))
         horizons = sorted(HORIZONS, key=lambda h: (abs(h - pitch), HORIZONS.index(h)))[:2]
         for rank, horizon in enumerate(horizons):
-            ranked.append(((rank, round(abs(distance - 0.8), 6), cell_of(x, z)), (x, z, float(rotation), float(horizon))))
+            key = (rank, round(abs(distance - 0.8), 6), cell_of(x, z))
+            ranked.append((key, (x, z, float(rotation), float(horizon))))
     ranked.sort(key=lambda item: item[0])
     return [pose for _, pose in ranked]
 

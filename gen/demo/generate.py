@@ -19,7 +19,8 @@ Everything in the file is a function of the inputs: no clock, no host name, no p
 same (task, scene, seed, trial id) gives byte-identical ``traj_data.json`` and frames.
 
 Failures come back as a :class:`GenerationResult` whose ``reason`` is a
-:class:`~alfred_gen.errors.GenerationReason`, so a sampler can count them. Bad input (an unknown scene or task type) raises UserError as everywhere.
+:class:`~alfred_gen.errors.GenerationReason`, so a sampler can count them. Bad input (an unknown
+scene or task type) raises UserError as everywhere.
 """
 
 from __future__ import annotations
@@ -117,8 +118,9 @@ def backend_of(controller: Controller) -> tuple[str, str]:
 def task_dir_name(task: TaskSpec, scene_num: int) -> str:
     """ALFRED's ``<task_type>-<object>-<mrecep|None>-<recep>-<scene_num>`` for a task."""
     obj = task.object_target + ("Sliced" if task.object_sliced else "")
-    return trajectory_dir_name(task.task_type, obj, task.mrecep_target or None,
-                               task.parent_target or task.toggle_target, scene_num)
+    return trajectory_dir_name(
+        task.task_type, obj, task.mrecep_target or None, task.parent_target or task.toggle_target, scene_num
+    )
 
 
 def _step(controller: Controller, action: dict[str, Any], reason: GenerationReason, what: str) -> Any:
@@ -168,8 +170,9 @@ def generate_trajectory(
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
     temp_dir = out_root / f".tmp-{trial_id}"
     try:
-        traj, problem_text = _generate(task, room, int(seed), trial_id, controller, simulator, time_limit, frames,
-                                       temp_dir, timings)
+        traj, problem_text = _generate(
+            task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings
+        )
         started = time.perf_counter()
         (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
         (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
@@ -302,12 +305,20 @@ def _until_next_walk(steps: list[Any], start: int) -> list[Any]:
 
 
 def _teleport(pose: Any, y: float) -> dict[str, Any]:
-    return {"action": "TeleportFull", "x": float(pose[0]), "y": y, "z": float(pose[1]),
-            "rotation": float(pose[2]), "horizon": float(pose[3]), "rotateOnTeleport": True}
+    return {
+        "action": "TeleportFull",
+        "x": float(pose[0]),
+        "y": y,
+        "z": float(pose[1]),
+        "rotation": float(pose[2]),
+        "horizon": float(pose[3]),
+        "rotateOnTeleport": True,
+    }
 
 
-def _destination(controller: Controller, walk: Any, following: list[Any], metadata: Mapping[str, Any],
-                 navigation: NavigationGraph) -> Any:
+def _destination(
+    controller: Controller, walk: Any, following: list[Any], metadata: Mapping[str, Any], navigation: NavigationGraph
+) -> Any:
     """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
 
     The probes are not part of the demonstration: the agent is put back exactly where it was, so
@@ -358,8 +369,10 @@ def generate_command(
     total = sum(result.timings.values())
     if result.ok:
         traj = result.traj or {}
-        echo(f"wrote {result.path} ({len(traj['plan']['high_pddl'])} high-level steps, "
-             f"{len(traj['plan']['low_actions'])} low actions, {total:.2f} s)")
+        echo(
+            f"wrote {result.path} ({len(traj['plan']['high_pddl'])} high-level steps, "
+            f"{len(traj['plan']['low_actions'])} low actions, {total:.2f} s)"
+        )
         return ExitCode.OK
     echo(f"alfred-gen: not generated: {result.describe()}", err=True)
     return exit_code_of(result.reason)

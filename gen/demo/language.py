@@ -20,8 +20,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from alfred_gen.sim.scene import hash_str
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.sim.scene import hash_str
 
 #: The ``assignment_id`` of the templated annotation in ``turk_annotations.anns``.
 TEMPLATE_ASSIGNMENT_ID = "template"
@@ -139,7 +139,7 @@ def plural(words: str) -> str:
     head, _, last = words.rpartition(" ")
     if last.endswith("fe"):
         last = last[:-2] + "ves"
-    elif last.endswith(("s", "x", "ch", "sh")) or last.endswith("o") and last not in ("photo",):
+    elif last.endswith(("s", "x", "ch", "sh")) or (last.endswith("o") and last not in ("photo",)):
         last += "es"
     elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
         last = last[:-1] + "ies"

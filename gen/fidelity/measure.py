@@ -16,7 +16,6 @@ replayed) or from a scene catalogue. ``bench/alfred_fidelity.py`` prints the fig
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,7 +26,6 @@ from typing import Any
 from alfred_gen.errors import ExitCode, PlanStatus, UserError
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, trajectory_facts
-from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.importer import (
     AlfredSources,
     build_scene,
@@ -35,12 +33,11 @@ from alfred_gen.scenes.alfred.importer import (
     find_sources,
     gather_evidence,
 )
+from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
-from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
-
-
+from alfred_gen.traj.format import parse_trajectory_json
 
 # --------------------------------------------------------------------------------------------
 # Rooms
@@ -57,7 +54,7 @@ class RoomSource:
         self._facts: dict[int, list[Any]] = {}
 
     @staticmethod
-    def from_catalogue(data: Mapping[str, Any]) -> "RoomSource":
+    def from_catalogue(data: Mapping[str, Any]) -> RoomSource:
         """Rooms of a stored catalogue (its evidence; rebuilt exactly as imported)."""
         rooms = {int(e["evidence"]["scene_num"]): SceneEvidence.from_dict(e["evidence"])
                  for e in data["scenes"].values()}
@@ -210,7 +207,8 @@ def fidelity_report(outcomes: Sequence[ReplayOutcome]) -> list[str]:
              f"every action succeeded and goal conditions satisfied: {ok}/{n}"]
     failed = [o for o in outcomes if not o.ok]
     if failed:
-        lines.append("failures by reason: " + ", ".join(f"{r} {c}" for r, c in sorted(Counter(o.reason for o in failed).items())))
+        by_reason = sorted(Counter(o.reason for o in failed).items())
+        lines.append("failures by reason: " + ", ".join(f"{r} {c}" for r, c in by_reason))
         by_action = Counter(o.action for o in failed if o.action)
         if by_action:
             lines.append("failures by action type: " + ", ".join(f"{a} {c}" for a, c in sorted(by_action.items())))
@@ -257,7 +255,7 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
-    from alfred_gen.demo.expand import ExpansionError, Expander, end_entry, fold_plan
+    from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
@@ -286,8 +284,10 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
         return outcome
     try:
         steps = fold_plan(result.plan)
-        reachable = [(float(p["x"]), float(p["z"])) for p in
-                     sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()]
+        reachable = [
+            (float(p["x"]), float(p["z"]))
+            for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
+        ]
         expander = Expander(NavigationGraph(reachable), metadata)
         high: list[dict[str, Any]] = []
         low = 0
@@ -339,8 +339,12 @@ def loose_object_poses(scene: Scene, metadata: Mapping[str, Any], known: Mapping
     return out
 
 
-def plan_released(files: Sequence[Path], rooms: RoomSource, time_limit: float = 30.0,
-                  progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None) -> list[PlanOutcome]:
+def plan_released(
+    files: Sequence[Path],
+    rooms: RoomSource,
+    time_limit: float = 30.0,
+    progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None,
+) -> list[PlanOutcome]:
     outcomes = []
     iterable: Iterable[Path] = progress(files) if progress is not None else files
     for path in iterable:
@@ -369,8 +373,10 @@ def agreement_report(outcomes: Sequence[PlanOutcome]) -> list[str]:
         theirs = sum(o.their_low for o in solved)
         ratios = sorted((o.our_low or 0) / o.their_low for o in solved if o.their_low)
         median = ratios[len(ratios) // 2] if ratios else 0.0
-        lines.append(f"expanded length: ours {ours} vs ALFRED {theirs} low actions "
-                     f"(ratio {ours / theirs if theirs else 0:.2f}, median per trajectory {median:.2f})")
+        lines.append(
+            f"expanded length: ours {ours} vs ALFRED {theirs} low actions "
+            f"(ratio {ours / theirs if theirs else 0:.2f}, median per trajectory {median:.2f})"
+        )
     failed = Counter(o.status for o in outcomes if o.status != "solved")
     if failed:
         lines.append("not planned: " + ", ".join(f"{k} {v}" for k, v in sorted(failed.items())))

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -47,13 +48,14 @@ DEFAULT_NOISE = 2
 
 def slot_value(t: TaskTuple, slot: str) -> str | int:
     """The value of a slot of a tuple (``""`` for no movable receptacle)."""
-    return {
+    values: dict[str, str | int] = {
         "task_type": t.task_type, "object": t.object, "mrecep": t.mrecep, "receptacle": t.receptacle,
         "scene": t.scene,
-    }[slot]
+    }
+    return values[slot]
 
 
-def normalised_entropy(counts: Mapping[object, int] | Sequence[int], n_values: int | None = None) -> float:
+def normalised_entropy(counts: Mapping[Any, int] | Sequence[int], n_values: int | None = None) -> float:
     """Shannon entropy of a count distribution divided by its maximum, log(n_values).
 
     1.0 is perfectly even; 0.0 is everything in one value. ``n_values`` defaults to the number of

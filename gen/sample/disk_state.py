@@ -15,9 +15,10 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
@@ -75,7 +76,8 @@ def load_failures(path: Path) -> list[dict[str, Any]]:
         records = data["failures"]
         return [r for r in records if isinstance(r, dict) and TaskTuple.from_dir_name(str(r.get("task", "")))]
     except (OSError, ValueError, KeyError, TypeError):
-        raise UserError(f"{path} is unreadable: delete it to forget the recorded failures", ExitCode.BAD_INPUT)
+        raise UserError(f"{path} is unreadable: delete it to forget the recorded failures",
+                        ExitCode.BAD_INPUT) from None
 
 
 def save_failures(path: Path, records: list[dict[str, Any]]) -> None:

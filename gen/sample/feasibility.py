@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, Sequence
+from functools import cache, lru_cache
 
-from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type, task_types
+from alfred_gen.errors import ExitCode, UserError
 
 #: Spelling of "no movable receptacle" in ALFRED's task directory names.
 NO_MRECEP = "None"
@@ -105,7 +105,7 @@ class TaskTuple:
         return "-".join([self.task_type, self.object, self.mrecep or NO_MRECEP, self.receptacle, str(self.scene)])
 
     @staticmethod
-    def from_dir_name(name: str) -> "TaskTuple | None":
+    def from_dir_name(name: str) -> TaskTuple | None:
         """The tuple a task directory stands for, or None if the name does not have ALFRED's shape."""
         parts = name.split("-")
         if len(parts) != 5 or not parts[4].isdigit() or not all(parts):
@@ -127,7 +127,7 @@ class TaskTuple:
         )
 
     @staticmethod
-    def from_task_spec(spec: TaskSpec, scene: int) -> "TaskTuple":
+    def from_task_spec(spec: TaskSpec, scene: int) -> TaskTuple:
         """The tuple of a TaskSpec in a scene (inverse of :meth:`to_task_spec`)."""
         obj = spec.object_target + (SLICED_SUFFIX if spec.object_sliced else "")
         return TaskTuple(spec.task_type, int(scene), obj, spec.parent_target or spec.toggle_target, spec.mrecep_target)
@@ -160,7 +160,7 @@ def scene_name(scene: int, scene_set: str = "lite") -> str:
     return f"FloorPlan{scene}" if scene_set == "alfred" else f"LitePlan{scene}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
     """Type and object counts of a scene (built once per process)."""
     from alfred_gen.scenes import get_scene
@@ -296,7 +296,8 @@ def _tool_receptacles(spec_type: TaskType, sliced: bool) -> frozenset[str]:
 
 def candidate_tuples(task_type: TaskType, contents: SceneContents) -> Iterable[TaskTuple]:
     """Every tuple of a task type in a scene worth testing: the slot values the room has."""
-    objects = [o for o in _pickup_classes() if contents.has(TaskTuple(task_type.name, contents.scene, o, "").object_class)]
+    objects = [o for o in _pickup_classes()
+               if contents.has(TaskTuple(task_type.name, contents.scene, o, "").object_class)]
     if "toggle" in task_type.slots:
         receptacles = contents.present(catalogue.LAMPS)
     else:
@@ -316,7 +317,7 @@ def feasible_tuples(
 
     types = [get_task_type(n) for n in task_type_names] if task_type_names else task_types()
     found: list[TaskTuple] = []
-    for scene in (scenes if scenes is not None else scene_numbers()):
+    for scene in scenes if scenes is not None else scene_numbers():
         contents = scene_contents(int(scene), scene_set)
         for spec_type in types:
             if not spec_type.allowed_in(contents.room_type):

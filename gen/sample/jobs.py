@@ -7,8 +7,9 @@ other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from alfred_gen.sample.feasibility import TaskTuple
 

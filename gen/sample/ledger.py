@@ -10,16 +10,17 @@ applied in job order, which is what makes runs reproducible.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from alfred_gen.sample.feasibility import TaskTuple
+from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.disk_state import TreeState
+from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.jobs import Job, Outcome
 from alfred_gen.sample.options import SampleOptions
-from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.trial_ids import derive_int, spawn_seed, trial_id
 
 #: Outcomes that say nothing about the tuple (not recorded as its failures).
@@ -93,9 +94,10 @@ class Ledger:
             self._update_done(task)
         for entry in failures:
             self.failure_log.append(entry)
-            task = TaskTuple.from_dir_name(entry["task"])
-            if task is None or not in_space(task):
+            failed = TaskTuple.from_dir_name(entry["task"])
+            if failed is None or not in_space(failed):
                 continue
+            task = failed
             record = self._record(task)
             record.failures += 1
             if entry.get("seed") == self.options.seed and isinstance(entry.get("attempt"), int):

@@ -8,8 +8,9 @@ stops the workers and saves every result that came back, so nothing known is los
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.disk_state import failures_path, save_failures

@@ -8,9 +8,10 @@ is touched.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import SCENE_SETS

@@ -46,25 +46,33 @@ import contextlib
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.sample.feasibility import TaskTuple, feasible_tuples
+from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.disk_state import (
-    STATE_DIR, TEMP_PREFIX, TreeState, clean_stale_temp, failures_path, load_failures, run_lock, save_failures,
+    clean_stale_temp,
+    failures_path,
+    load_failures,
+    run_lock,
     scan_tree,
 )
-from alfred_gen.sample.jobs import Generator, Job, Outcome
+from alfred_gen.sample.feasibility import TaskTuple, feasible_tuples
+from alfred_gen.sample.jobs import Generator
 from alfred_gen.sample.ledger import Ledger
-from alfred_gen.sample.loop import CRASH_LIMIT, FAILURE_LOG_SECONDS, Crashed, drive_jobs
+from alfred_gen.sample.loop import Crashed, drive_jobs
 from alfred_gen.sample.options import (
-    DEFAULT_MAX_FAILURES, DEFAULT_WINDOW, SampleOptions, check_options, parse_scenes, parse_shard, parse_task_types,
+    SampleOptions,
+    check_options,
+    parse_scenes,
+    parse_shard,
+    parse_task_types,
 )
 from alfred_gen.sample.report import RunSummary, progress_bar
-from alfred_gen.sample.workers import run_job
-from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.trial_ids import shard_of, shard_quota, trial_id
+
 
 def _default_generate() -> Generator:
     from alfred_gen.demo.generate import generate_trajectory

@@ -15,14 +15,15 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any
 
 from alfred_gen.atomic import write_png
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.balance import normalised_entropy
+from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: The tables, in print order: key, heading.
@@ -105,7 +106,7 @@ def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
 def _table(heading: str, counts: Counter, total: int, columns: int = 1) -> list[str]:
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     width = max([len(heading)] + [len(str(name)) for name, _ in rows])
-    cells = [f"{str(name):<{width}}  {count:>6}  {100.0 * count / total:5.1f}%" for name, count in rows]
+    cells = [f"{name!s:<{width}}  {count:>6}  {100.0 * count / total:5.1f}%" for name, count in rows]
     header = f"{heading:<{width}}  {'count':>6}  {'share':>6}"
     if columns <= 1:
         return [header] + cells
@@ -141,7 +142,7 @@ _TEXT = (20, 20, 20)
 _GRID = (215, 215, 215)
 
 
-def _font(size: int):  # type: ignore[no-untyped-def]
+def _font(size: int) -> Any:
     from PIL import ImageFont
 
     try:
@@ -187,14 +188,13 @@ def write_charts(stats: DatasetStats, directory: str | os.PathLike[str]) -> list
         counts = stats.counts[key]
         if not counts:
             continue
-        title = f"{heading}: {sum(counts.values())} trajectories, {len(counts)} values, balance {stats.balance(key):.3f}"
+        title = (f"{heading}: {sum(counts.values())} trajectories, {len(counts)} values, "
+                 f"balance {stats.balance(key):.3f}")
         written.append(draw_bar_chart(title, counts, Path(directory) / f"{key}.png"))
     return written
 
 
-def stats_command(
-    directory: str, charts: str | None = None, echo: Callable[..., None] = print
-) -> int:
+def stats_command(directory: str, charts: str | None = None, echo: Callable[..., None] = print) -> int:
     """`alfred-gen stats`: print the tables (and write charts); the exit code."""
     stats = collect_stats(directory)
     if stats.total == 0:
@@ -213,5 +213,12 @@ def slot_counts(stats: DatasetStats) -> dict[str, dict[str, int]]:
     return {key: dict(counter) for key, counter in stats.counts.items()}
 
 
-__all__: Sequence[str] = ("DatasetStats", "collect_stats", "format_stats", "draw_bar_chart", "write_charts",
-                          "stats_command", "slot_counts")
+__all__: Sequence[str] = (
+    "DatasetStats",
+    "collect_stats",
+    "draw_bar_chart",
+    "format_stats",
+    "slot_counts",
+    "stats_command",
+    "write_charts",
+)

@@ -8,20 +8,22 @@ stops the pool) and dies with its parent, so a killed run leaves no writer behin
 from __future__ import annotations
 
 import contextlib
-import functools
 import ctypes
+import functools
 import multiprocessing
 import queue
 import signal
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from alfred_gen.errors import UserError
+from alfred_gen.errors import JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.scenes.library import simulator
+
 
 @dataclass
 class JobContext:
@@ -129,9 +131,10 @@ class PoolRunner:
 
     def submit(self, job: Job) -> None:
         self.in_flight += 1
-        self.pool.apply_async(_worker_run, (job,), callback=self.results.put,
-                              error_callback=lambda error, index=job.index: self.results.put(
-                                  Outcome(index, False, "exception", f"{type(error).__name__}: {error}")))
+        def failed(error: BaseException, index: int = job.index) -> None:
+            self.results.put(Outcome(index, False, JobError.EXCEPTION, f"{type(error).__name__}: {error}"))
+
+        self.pool.apply_async(_worker_run, (job,), callback=self.results.put, error_callback=failed)
 
     def running(self) -> int:
         return self.in_flight

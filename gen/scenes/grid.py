@@ -274,7 +274,7 @@ _VIEW_RANKS = np.array([rank for _ in ROTATIONS for rank in range(len(HORIZONS))
 def _all_view_axes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(forward, right, up) of every view, each V x 3."""
     axes = [camera_axes(r, h) for r, h in zip(_VIEW_ROTATIONS, _VIEW_HORIZONS)]
-    return tuple(np.array([a[i] for a in axes]) for i in range(3))  # type: ignore[return-value]
+    return tuple(np.array([a[i] for a in axes]) for i in range(3))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
 #: Candidates tried first, and the score that makes trying further ones unnecessary.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
@@ -88,7 +88,7 @@ def get_scene(name_or_num: str | int) -> Scene:
     return Scene.from_dict(_scene_dict(number))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scene_dict(number: int) -> dict:
     return build_scene(number).to_dict()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from alfred_gen.scenes.procedural.rooms import WALL_THICKNESS
 from alfred_gen.domains.catalogue import OBJECT_TYPES
+from alfred_gen.scenes.procedural.rooms import WALL_THICKNESS
 from alfred_gen.sim.scene import Scene, room_type_of
 
 COLUMNS = ("num", "name", "room type", "size (m)", "reachable", "receptacles", "objects")

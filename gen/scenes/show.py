@@ -31,8 +31,10 @@ def parse_pose(text: str) -> Pose:
     if rotation % 90 != 0:
         raise UserError(f"--pose {text!r}: rotation must be one of {', '.join(map(str, ROTATIONS))}", ExitCode.USAGE)
     if not -30 <= horizon <= 60:
-        raise UserError(f"--pose {text!r}: horizon must lie in [-30, 60] (e.g. {', '.join(map(str, HORIZONS))})", ExitCode.USAGE)
-    return Pose(x, z, int(rotation) % 360, int(horizon) if horizon == int(horizon) else horizon)  # type: ignore[arg-type]
+        raise UserError(
+            f"--pose {text!r}: horizon must lie in [-30, 60] (e.g. {', '.join(map(str, HORIZONS))})", ExitCode.USAGE
+        )
+    return Pose(x, z, int(rotation) % 360, int(horizon) if horizon == int(horizon) else horizon)  # type: ignore[arg-type]  # Pose.horizon takes a float horizon between the 15-degree steps too
 
 
 def check_on_grid(scene: Scene, pose: Pose) -> None:
@@ -40,9 +42,7 @@ def check_on_grid(scene: Scene, pose: Pose) -> None:
     points = {grid_key(x, z): (x, z) for x, z in scene.reachable}
     point = points.get(grid_key(pose.x, pose.z))
     if point is None or abs(point[0] - pose.x) > 1e-3 or abs(point[1] - pose.z) > 1e-3:
-        raise UserError(
-            f"--pose ({pose.x}, {pose.z}) is not a reachable point of {scene.name}", ExitCode.NOT_FOUND
-        )
+        raise UserError(f"--pose ({pose.x}, {pose.z}) is not a reachable point of {scene.name}", ExitCode.NOT_FOUND)
 
 
 def view_path(out: Path) -> Path:
@@ -59,7 +59,7 @@ def save_view(scene: Scene, pose: Pose, out: Path, scale: int = 2) -> Path:
     frames = render_view(scene, pose)
     image = Image.fromarray(frames.rgb)
     if scale > 1:
-        image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
+        image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
     write_png(image, out)
     return out
 

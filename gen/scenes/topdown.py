@@ -16,9 +16,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from alfred_gen.atomic import write_png
+from alfred_gen.domains.catalogue import OBJECT_TYPES
 from alfred_gen.scenes.listing import room_size
 from alfred_gen.scenes.procedural.build import needs_pose
-from alfred_gen.domains.catalogue import OBJECT_TYPES
 from alfred_gen.sim.scene import Pose, Scene, hash_str
 
 PIXELS_PER_METRE = 140
@@ -42,13 +42,13 @@ def _type_color(object_type: str, object_id: str) -> tuple[int, int, int]:
     try:
         from alfred_gen.sim.palette import type_color
 
-        return tuple(type_color(object_type, object_id))  # type: ignore[return-value]
+        return tuple(type_color(object_type, object_id))  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
     except Exception:  # the renderer's palette is optional here
         value = hash_str(object_type)
         return (80 + value % 150, 80 + (value >> 8) % 150, 80 + (value >> 16) % 150)
 
 
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     try:
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1 has only the small bitmap font
@@ -94,7 +94,9 @@ def draw_map(scene: Scene) -> Image.Image:
             draw.rectangle(rect(part.lo, part.hi), fill=_shade(color, 0.8), outline=(60, 60, 60))
         draw.rectangle(rect(obj.box.lo, obj.box.hi), fill=color, outline=(40, 40, 40))
     for obj in sorted(loose, key=lambda o: o.object_id):
-        draw.rectangle(rect(obj.box.lo, obj.box.hi), fill=_type_color(obj.object_type, obj.object_id), outline=(0, 0, 0))
+        draw.rectangle(
+            rect(obj.box.lo, obj.box.hi), fill=_type_color(obj.object_type, obj.object_id), outline=(0, 0, 0)
+        )
 
     for x, z in scene.reachable:
         cx, cz = px(x, z)
@@ -138,10 +140,17 @@ _NOT_PICKUPABLE = _NotPickupable()
 
 
 def _shade(color: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
-    return tuple(int(c * factor) for c in color)  # type: ignore[return-value]
+    return tuple(int(c * factor) for c in color)  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
 
 
-def _arrow(draw: ImageDraw.ImageDraw, at: tuple[float, float], pose: Pose, color: tuple[int, int, int], length: float, width: int = 2) -> None:
+def _arrow(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    pose: Pose,
+    color: tuple[int, int, int],
+    length: float,
+    width: int = 2,
+) -> None:
     """An arrow from ``at`` in the pose's facing (rotation 0 = +z = up on the map)."""
     angle = math.radians(pose.rotation)
     dx, dz = math.sin(angle), -math.cos(angle)  # screen y grows downwards
@@ -149,11 +158,17 @@ def _arrow(draw: ImageDraw.ImageDraw, at: tuple[float, float], pose: Pose, color
     draw.line([at, tip], fill=color, width=width)
     for side in (-1, 1):
         back = math.radians(pose.rotation + 180 + side * 30)
-        draw.line([tip, (tip[0] + math.sin(back) * length * 0.4, tip[1] - math.cos(back) * length * 0.4)], fill=color, width=width)
+        draw.line(
+            [tip, (tip[0] + math.sin(back) * length * 0.4, tip[1] - math.cos(back) * length * 0.4)],
+            fill=color,
+            width=width,
+        )
     draw.ellipse([at[0] - 3, at[1] - 3, at[0] + 3, at[1] + 3], fill=color)
 
 
-def _outside_to_white(draw: ImageDraw.ImageDraw, scene: Scene, rect, x0: float, x1: float, z0: float, z1: float) -> None:
+def _outside_to_white(
+    draw: ImageDraw.ImageDraw, scene: Scene, rect, x0: float, x1: float, z0: float, z1: float
+) -> None:
     """Blank the floor colour outside the walls (the cut-out corner of an L-shaped room).
 
     The room's floor is what the walls enclose; cells of a coarse raster that no wall separates

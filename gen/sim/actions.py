@@ -11,7 +11,8 @@ The scene-setup actions (Initialize, InitialRandomSpawn, SetObjectPoses, ...) li
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -68,7 +69,7 @@ def object_arg(world: World, args: dict[str, Any], key: str = "objectId") -> Wor
     return obj
 
 
-def require_in_reach(sim: "LiteController", obj: WorldObject) -> None:
+def require_in_reach(sim: LiteController, obj: WorldObject) -> None:
     """THOR's interactable check: visible, which includes being within the visibility distance."""
     visible, distance = sim.visibility_state()
     if visible[obj.index]:
@@ -78,12 +79,13 @@ def require_in_reach(sim: "LiteController", obj: WorldObject) -> None:
         raise ActionFailed(f"{obj.object_id} is inside a closed receptacle")
     if distance[obj.index] > sim.visibility_distance:
         raise ActionFailed(
-            f"{obj.object_id} is not interactable: {distance[obj.index]:.2f} m away, beyond {sim.visibility_distance:g} m"
+            f"{obj.object_id} is not interactable: {distance[obj.index]:.2f} m away, "
+            f"beyond {sim.visibility_distance:g} m"
         )
     raise ActionFailed(f"{obj.object_id} is not visible")
 
 
-def in_sight(sim: "LiteController", points: list[tuple[float, float, float]]) -> list[bool]:
+def in_sight(sim: LiteController, points: list[tuple[float, float, float]]) -> list[bool]:
     """Whether each point is in the agent's view, within the visibility distance and not hidden
     behind anything drawn (the held object aside).
 
@@ -98,13 +100,19 @@ def in_sight(sim: "LiteController", points: list[tuple[float, float, float]]) ->
     u, v, depth = camera.project(pts)
     eye = np.asarray(sim.camera().position, dtype=np.float64)
     dist = np.sqrt(((pts - eye) ** 2).sum(axis=1))
-    ok = (depth > 0) & (u >= 0) & (u < camera.width) & (v >= 0) & (v < camera.height) & (dist <= sim.visibility_distance)
+    ok = (
+        (depth > 0) & (u >= 0) & (u < camera.width) & (v >= 0) & (v < camera.height) & (dist <= sim.visibility_distance)
+    )
     if sim.pixels is not None:
         boxes = sim.pixels.layers(world).scene_boxes
         lo, hi = boxes.lo, boxes.hi
     else:
-        drawn = [b for oid, parts, _ in world.render_boxes()
-                 if oid is None or not world.is_held_family(world.by_id[oid]) for b in parts]
+        drawn = [
+            b
+            for oid, parts, _ in world.render_boxes()
+            if oid is None or not world.is_held_family(world.by_id[oid])
+            for b in parts
+        ]
         lo = np.array([b.lo for b in drawn], float).reshape(-1, 3)
         hi = np.array([b.hi for b in drawn], float).reshape(-1, 3)
     if len(lo) and ok.any():
@@ -120,7 +128,7 @@ def _heading(rotation: float) -> tuple[float, float]:
     return (round(math.sin(rad), 9), round(math.cos(rad), 9))
 
 
-def _move(sim: "LiteController", args: dict[str, Any], turn: int) -> None:
+def _move(sim: LiteController, args: dict[str, Any], turn: int) -> None:
     world = sim.world
     grid = sim.grid_size
     magnitude = number(args, "moveMagnitude", grid)
@@ -144,19 +152,19 @@ def _move(sim: "LiteController", args: dict[str, Any], turn: int) -> None:
     world.follow_hand()
 
 
-def move_ahead(sim: "LiteController", args: dict[str, Any]) -> None:
+def move_ahead(sim: LiteController, args: dict[str, Any]) -> None:
     _move(sim, args, 0)
 
 
-def move_back(sim: "LiteController", args: dict[str, Any]) -> None:
+def move_back(sim: LiteController, args: dict[str, Any]) -> None:
     _move(sim, args, 180)
 
 
-def move_left(sim: "LiteController", args: dict[str, Any]) -> None:
+def move_left(sim: LiteController, args: dict[str, Any]) -> None:
     _move(sim, args, 270)
 
 
-def move_right(sim: "LiteController", args: dict[str, Any]) -> None:
+def move_right(sim: LiteController, args: dict[str, Any]) -> None:
     _move(sim, args, 90)
 
 
@@ -167,22 +175,22 @@ def _quarter_turns(degrees: float) -> int:
     return int(round(turns))
 
 
-def _rotate(sim: "LiteController", args: dict[str, Any], sign: int) -> None:
+def _rotate(sim: LiteController, args: dict[str, Any], sign: int) -> None:
     turns = _quarter_turns(number(args, "degrees", 90.0))
     world = sim.world
     world.agent.rotation = (world.agent.rotation + sign * 90 * turns) % 360
     world.follow_hand()
 
 
-def rotate_left(sim: "LiteController", args: dict[str, Any]) -> None:
+def rotate_left(sim: LiteController, args: dict[str, Any]) -> None:
     _rotate(sim, args, -1)
 
 
-def rotate_right(sim: "LiteController", args: dict[str, Any]) -> None:
+def rotate_right(sim: LiteController, args: dict[str, Any]) -> None:
     _rotate(sim, args, 1)
 
 
-def _look(sim: "LiteController", args: dict[str, Any], sign: int) -> None:
+def _look(sim: LiteController, args: dict[str, Any], sign: int) -> None:
     degrees = number(args, "degrees", 15.0)
     if degrees < 0:
         raise ActionFailed(f"degrees must not be negative, got {degrees:g}")
@@ -196,11 +204,11 @@ def _look(sim: "LiteController", args: dict[str, Any], sign: int) -> None:
     a.horizon = float(round(horizon, 6))
 
 
-def look_up(sim: "LiteController", args: dict[str, Any]) -> None:
+def look_up(sim: LiteController, args: dict[str, Any]) -> None:
     _look(sim, args, -1)
 
 
-def look_down(sim: "LiteController", args: dict[str, Any]) -> None:
+def look_down(sim: LiteController, args: dict[str, Any]) -> None:
     _look(sim, args, 1)
 
 
@@ -212,7 +220,7 @@ def _yaw_arg(value: Any) -> float:
     return number({"rotation": value}, "rotation")
 
 
-def _teleport(sim: "LiteController", args: dict[str, Any], full: bool) -> None:
+def _teleport(sim: LiteController, args: dict[str, Any], full: bool) -> None:
     world = sim.world
     x = number(args, "x")
     z = number(args, "z")
@@ -243,20 +251,20 @@ def _teleport(sim: "LiteController", args: dict[str, Any], full: bool) -> None:
     world.follow_hand()
 
 
-def teleport_full(sim: "LiteController", args: dict[str, Any]) -> None:
+def teleport_full(sim: LiteController, args: dict[str, Any]) -> None:
     _teleport(sim, args, True)
 
 
-def teleport(sim: "LiteController", args: dict[str, Any]) -> None:
+def teleport(sim: LiteController, args: dict[str, Any]) -> None:
     _teleport(sim, args, False)
 
 
-def get_reachable_positions(sim: "LiteController", args: dict[str, Any]) -> list[dict[str, float]]:
+def get_reachable_positions(sim: LiteController, args: dict[str, Any]) -> list[dict[str, float]]:
     y = sim.world.agent.y
     return [{"x": x, "y": y, "z": z} for x, z in sim.world.reachable_points()]
 
 
-def pass_action(sim: "LiteController", args: dict[str, Any]) -> None:
+def pass_action(sim: LiteController, args: dict[str, Any]) -> None:
     return None
 
 
@@ -287,9 +295,7 @@ def wash(world: World, obj: WorldObject) -> None:
 
 
 def running_faucets_over(world: World, basin: WorldObject) -> bool:
-    return any(
-        world.by_id[f].is_toggled for f, b in world.basin_of_faucet.items() if b == basin.object_id
-    )
+    return any(world.by_id[f].is_toggled for f, b in world.basin_of_faucet.items() if b == basin.object_id)
 
 
 def apply_container_effects(world: World, obj: WorldObject) -> None:
@@ -305,7 +311,7 @@ def apply_container_effects(world: World, obj: WorldObject) -> None:
 
 
 # --- interactions -------------------------------------------------------------------------------
-def pickup_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     obj = object_arg(world, args)
     if not obj.otype.pickupable:
@@ -320,7 +326,7 @@ def pickup_object(sim: "LiteController", args: dict[str, Any]) -> None:
     world.move_to(obj, world.hand_center())
 
 
-def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     if world.held is None:
         raise ActionFailed("Agent is not holding anything")
@@ -350,7 +356,7 @@ def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
     levels = world.support_levels(receptacle)
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     seen = in_sight(sim, places)
-    candidates = [p for p, ok in zip(places, seen) if ok] or places[:len(spots)]
+    candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
     x, y, z = min(candidates, key=lambda p: ((p[0] - eye[0]) ** 2 + (p[1] - eye[1]) ** 2 + (p[2] - eye[2]) ** 2, p))
     world.held = None
     world.touch_family(held)
@@ -359,15 +365,15 @@ def put_object(sim: "LiteController", args: dict[str, Any]) -> None:
     apply_container_effects(world, held)
 
 
-def open_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def open_object(sim: LiteController, args: dict[str, Any]) -> None:
     _set_open(sim, args, True)
 
 
-def close_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def close_object(sim: LiteController, args: dict[str, Any]) -> None:
     _set_open(sim, args, False)
 
 
-def _set_open(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
+def _set_open(sim: LiteController, args: dict[str, Any], value: bool) -> None:
     world = sim.world
     obj = object_arg(world, args)
     if "moveMagnitude" in args:
@@ -387,15 +393,15 @@ def _set_open(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
             cool(world, inside)
 
 
-def toggle_object_on(sim: "LiteController", args: dict[str, Any]) -> None:
+def toggle_object_on(sim: LiteController, args: dict[str, Any]) -> None:
     _set_toggle(sim, args, True)
 
 
-def toggle_object_off(sim: "LiteController", args: dict[str, Any]) -> None:
+def toggle_object_off(sim: LiteController, args: dict[str, Any]) -> None:
     _set_toggle(sim, args, False)
 
 
-def _set_toggle(sim: "LiteController", args: dict[str, Any], value: bool) -> None:
+def _set_toggle(sim: LiteController, args: dict[str, Any], value: bool) -> None:
     world = sim.world
     obj = object_arg(world, args)
     if not obj.otype.toggleable:
@@ -416,7 +422,7 @@ def _set_toggle(sim: "LiteController", args: dict[str, Any], value: bool) -> Non
             wash(world, inside)
 
 
-def slice_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def slice_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     obj = object_arg(world, args)
     if not obj.otype.sliceable:
@@ -458,8 +464,12 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
         box = Box.from_center(center, size)
         piece = WorldObject(
-            f"{obj.object_id}|{sliced_type}_{i + 1}", sliced_type, f"{sliced_type}_{i + 1}_{suffix}",
-            center, obj.rotation, box,
+            f"{obj.object_id}|{sliced_type}_{i + 1}",
+            sliced_type,
+            f"{sliced_type}_{i + 1}_{suffix}",
+            (center[0], center[1], center[2]),
+            obj.rotation,
+            box,
         )
         piece.temperature = obj.temperature
         piece.is_cooked = obj.is_cooked and piece.otype.cookable
@@ -471,7 +481,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     return pieces
 
 
-def clean_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def clean_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     obj = object_arg(world, args)
     if not obj.otype.dirtyable:
@@ -483,7 +493,7 @@ def clean_object(sim: "LiteController", args: dict[str, Any]) -> None:
     world.touch(obj)
 
 
-def drop_hand_object(sim: "LiteController", args: dict[str, Any]) -> None:
+def drop_hand_object(sim: LiteController, args: dict[str, Any]) -> None:
     """Let go of the held object: it lands on the floor just ahead of the agent, in no receptacle."""
     world = sim.world
     if world.held is None:

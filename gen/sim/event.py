@@ -39,10 +39,13 @@ class Event:
 
     __slots__ = ("_metadata", "_snapshot", *IMAGE_FIELDS)
 
+    frame: np.ndarray | None  # one of IMAGE_FIELDS, named here for readers and type checkers
+
     def __init__(self, head: dict[str, Any], listing: tuple[tuple[dict[str, Any], int], ...],
                  visible: np.ndarray, distance: np.ndarray, images: dict[str, Any] | None = None) -> None:
         self._metadata: dict[str, Any] | None = None
-        self._snapshot = (head, listing, visible, distance)
+        self._snapshot: tuple[dict[str, Any], tuple[tuple[dict[str, Any], int], ...], np.ndarray, np.ndarray] | None = (
+            head, listing, visible, distance)
         for name in IMAGE_FIELDS:
             setattr(self, name, None)
         if images:
@@ -54,6 +57,7 @@ class Event:
     @property
     def metadata(self) -> dict[str, Any]:
         if self._metadata is None:
+            assert self._snapshot is not None  # made in __init__, dropped once metadata exists
             head, listing, visible, distance = self._snapshot
             vis = visible.tolist()
             dist = np.round(distance, 5).tolist()
@@ -61,7 +65,7 @@ class Event:
             metadata = dict(head)
             metadata["objects"] = objects
             self._metadata = metadata
-            self._snapshot = None  # type: ignore[assignment]
+            self._snapshot = None
         return self._metadata
 
     # Convenience mirrors of ai2thor.server.Event.

@@ -14,11 +14,10 @@ The fixture scenes are named ``LiteFixture*`` so they cannot be mistaken for THO
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Iterable
 
 from alfred_gen.domains import catalogue
-from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, Scene, SceneObject, format_object_id
+from alfred_gen.sim.scene import GRID_SIZE, Box, Pose, Scene, SceneObject, format_object_id
 
 WALL_HEIGHT = 2.8
 WALL_THICKNESS = 0.1

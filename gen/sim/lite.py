@@ -46,19 +46,20 @@ What other pieces use:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.actions import AGENT_ACTIONS, ActionFailed, Handler
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.controller import SceneLookup, as_lookup
 from alfred_gen.sim.event import Event
 from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
 from alfred_gen.sim.visibility import VisibilityModel
-from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.controller import SceneLookup, as_lookup
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, World
 
 #: Backend name and version recorded in trajectories.
@@ -110,8 +111,8 @@ class LiteController:
         self.camera_y_offset = camera_y_offset
         self.scene_lookup = as_lookup(scene_lookup)
         self.pixels: PixelSight | None = PixelSight() if visibility is None or renderer is None else None
-        self.visibility: VisibilityModel = visibility or self.pixels  # type: ignore[assignment]
-        self.renderer: Renderer | None = renderer or self.pixels.images  # type: ignore[union-attr]
+        self.visibility: VisibilityModel = visibility or self.pixels  # type: ignore[assignment]  # self.pixels is set whenever a hook is left out
+        self.renderer: Renderer | None = renderer or self.pixels.images  # type: ignore[union-attr]  # self.pixels is set whenever a hook is left out
         self._scene: Scene | None = None
         self._world: World | None = None
         self._sight_key: tuple[Any, ...] | None = None

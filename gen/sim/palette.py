@@ -12,8 +12,8 @@ frame resolved deterministically by :func:`owner_colors`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -208,7 +208,7 @@ class Tone:
 
     def apply(self, base: Sequence[int]) -> RGB:
         source = PART_COLORS[self.part] if self.part is not None else base
-        return tuple(int(min(255, max(0, round(c * self.scale)))) for c in source)  # type: ignore[return-value]
+        return tuple(int(min(255, max(0, round(c * self.scale)))) for c in source)  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
 
 
 def type_color(object_type: str, object_id: str) -> RGB:
@@ -232,7 +232,7 @@ def type_color(object_type: str, object_id: str) -> RGB:
         amount = 40 * (((seed >> 16) & 0xFF) / 255.0)
         color[shift[0]] += amount
         color[shift[1]] -= amount / 2
-    return tuple(int(min(255, max(0, round(c)))) for c in color)  # type: ignore[return-value]
+    return tuple(int(min(255, max(0, round(c)))) for c in color)  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
 
 
 def object_color(object_id: str) -> RGB:

@@ -140,7 +140,7 @@ def room_layout(scene: Scene) -> tuple[Box | None, list[Box]]:
             else:
                 interior_lo[axis] = face
             absorbed.update(index for f, index in side if abs(f - face) <= _EPS)
-    interior = Box(tuple(interior_lo), tuple(interior_hi))  # type: ignore[arg-type]
+    interior = Box(tuple(interior_lo), tuple(interior_hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     return interior, [w for index, w in enumerate(walls) if index not in absorbed]
 
 
@@ -173,7 +173,8 @@ def _facing(obj: WorldObject, facings: dict[str, int]) -> int:
 # Objects as rows of boxes, with carving
 
 
-def subtract_box(lo: np.ndarray, hi: np.ndarray, cut_lo: np.ndarray, cut_hi: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def subtract_box(lo: np.ndarray, hi: np.ndarray, cut_lo: np.ndarray,
+                 cut_hi: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Box ``[lo, hi]`` minus box ``[cut_lo, cut_hi]`` as at most six disjoint boxes."""
     inter_lo = np.maximum(lo, cut_lo)
     inter_hi = np.minimum(hi, cut_hi)
@@ -195,12 +196,21 @@ def subtract_box(lo: np.ndarray, hi: np.ndarray, cut_lo: np.ndarray, cut_hi: np.
 
 
 @lru_cache(maxsize=8192)
-def _object_rows(object_type: str, object_id: str, box: Box, is_open: bool, facing: int,
-                 parts: tuple[Box, ...], cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _object_rows(
+    object_type: str,
+    object_id: str,
+    box: Box,
+    is_open: bool,
+    facing: int,
+    parts: tuple[Box, ...],
+    cuts: tuple[Box, ...],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape, its drawing parts, minus cuts."""
     base = type_color(object_type, object_id)
-    rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base))
-            for part, tone in shape_parts(object_type, box, is_open=is_open, facing=facing)]
+    rows = [
+        (np.array(part.lo, float), np.array(part.hi, float), tone.apply(base))
+        for part, tone in shape_parts(object_type, box, is_open=is_open, facing=facing)
+    ]
     rows += [(np.array(part.lo, float), np.array(part.hi, float), base) for part in parts]
     for cut in cuts:
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
@@ -213,8 +223,9 @@ def _object_rows(object_type: str, object_id: str, box: Box, is_open: bool, faci
     return lo, hi, colors
 
 
-def _rows_of(obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0),
-             cuts: tuple[Box, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rows_of(
+    obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = ()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     box = obj.box()
     parts = tuple(obj.part_boxes()) if obj.parts else ()
     if offset != (0.0, 0.0, 0.0):
@@ -223,7 +234,9 @@ def _rows_of(obj: WorldObject, facing: int, offset: tuple[float, float, float] =
     return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
 
 
-def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict[str, int]) -> dict[int, tuple[Box, ...]]:
+def _carves(
+    drawn: list[WorldObject], carvable: list[WorldObject], facings: dict[str, int]
+) -> dict[int, tuple[Box, ...]]:
     """Cuts per carvable furniture (by object index): room for what overlaps its box.
 
     Scenes are boxes, and some sources nest them: a sink basin inside a sink's box, a cabinet or a
@@ -241,7 +254,7 @@ def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict
     a_hi = np.array([o.hi for o in carvable])
     b_lo = np.array([o.lo for o in drawn])
     b_hi = np.array([o.hi for o in drawn])
-    overlap = (np.minimum(a_hi[:, None, :], b_hi[None, :, :]) - np.maximum(a_lo[:, None, :], b_lo[None, :, :]))
+    overlap = np.minimum(a_hi[:, None, :], b_hi[None, :, :]) - np.maximum(a_lo[:, None, :], b_lo[None, :, :])
     a_volume = np.prod(a_hi - a_lo, axis=1)
     b_volume = np.prod(b_hi - b_lo, axis=1)
     # The smaller of two overlapping boxes is the nested one: only it carves the other.
@@ -271,7 +284,7 @@ def _carves(drawn: list[WorldObject], carvable: list[WorldObject], facings: dict
                 lo[axis] = min(lo[axis], a.lo[axis] - 0.01)
         else:
             hi[1] = max(hi[1], a.hi[1] + 0.01)
-        cuts.setdefault(a.index, []).append(Box(tuple(lo), tuple(hi)))  # type: ignore[arg-type]
+        cuts.setdefault(a.index, []).append(Box(tuple(lo), tuple(hi)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     return {k: tuple(v) for k, v in cuts.items()}
 
 
@@ -373,8 +386,9 @@ def _build_layers(world: World, structure: _Structure) -> _Layers:
         structure.boxes.room,
     )
     index_of = {name: k for k, name in enumerate(boxes.owners)}
-    owner_of_object = np.array([index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects],
-                               dtype=np.int64)
+    owner_of_object = np.array(
+        [index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects], dtype=np.int64
+    )
     return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings)
 
 
@@ -388,18 +402,21 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
     tan_half = math.tan(math.radians(camera.fov_deg) / 2.0)
     # Largest extent covers span * focal / d pixels; keep it within HAND_MAX_SPAN of the height.
     distance = max(HAND_DISTANCE, span / (2.0 * tan_half * HAND_MAX_SPAN))
-    right, up, forward = camera.basis()
+    _right, up, forward = camera.basis()
     row_offset = (0.5 - HAND_ROW) * 2.0 * tan_half  # image-plane y of the target row at depth 1
     target = camera.position + distance * (forward + row_offset * up)
     shift = tuple(float(v) for v in target - (lo + hi) / 2.0)
     index_of = {name: k for k, name in enumerate(layers.owners)}
     chunks = []
     for obj in layers.held:
-        b_lo, b_hi, colors = _rows_of(obj, _facing(obj, layers.facings), shift)  # type: ignore[arg-type]
+        b_lo, b_hi, colors = _rows_of(obj, _facing(obj, layers.facings), shift)  # type: ignore[arg-type]  # shift is built from a 3-vector, so it has three items
         chunks.append((b_lo, b_hi, colors, np.full(len(b_lo), index_of[obj.object_id], np.int32)))
     return BoxList(
-        np.concatenate([c[0] for c in chunks]), np.concatenate([c[1] for c in chunks]),
-        np.concatenate([c[3] for c in chunks]), np.concatenate([c[2] for c in chunks]), layers.owners,
+        np.concatenate([c[0] for c in chunks]),
+        np.concatenate([c[1] for c in chunks]),
+        np.concatenate([c[3] for c in chunks]),
+        np.concatenate([c[2] for c in chunks]),
+        layers.owners,
     )
 
 
@@ -414,20 +431,22 @@ def render_camera(camera: RenderCamera, size: tuple[int, int] | None = None) -> 
     return replace(camera, width=int(size[0]), height=int(size[1]))
 
 
-def render_state(layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool,
-                 scene_boxes: BoxList | None = None) -> Frames:
+def render_state(
+    layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool, scene_boxes: BoxList | None = None
+) -> Frames:
     """One frame of a world state: the scene, then the held group composited in front of it."""
-    frames = render(camera, scene_boxes if scene_boxes is not None else layers.scene_boxes,
-                    rgb=rgb, depth=True, seg=True)
+    frames = render(
+        camera, scene_boxes if scene_boxes is not None else layers.scene_boxes, rgb=rgb, depth=True, seg=True
+    )
     held = _held_boxes(layers, camera)
     if held is not None:
         hand = render(camera, held, rgb=rgb, depth=True, seg=True)
         assert hand.depth is not None and hand.owner is not None and frames.owner is not None
         over = hand.depth < FAR_DEPTH
         np.copyto(frames.owner, hand.owner, where=over)
-        np.copyto(frames.depth, hand.depth, where=over)  # type: ignore[arg-type]
+        np.copyto(frames.depth, hand.depth, where=over)  # type: ignore[arg-type]  # the frame has depth: it was rendered with depth=True above
         if rgb:
-            np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]
+            np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]  # the frame has rgb when rgb is asked for
     if not depth:
         frames.depth = None
     for array in (frames.rgb, frames.depth, frames.owner):
@@ -443,8 +462,9 @@ def in_frustum(camera: RenderCamera, lo: np.ndarray, hi: np.ndarray) -> np.ndarr
     cols, rows = camera.pixel_offsets()
     half_w = float(np.abs(cols).max()) + 1.0 / camera.focal
     half_h = float(np.abs(rows).max()) + 1.0 / camera.focal
-    planes = np.stack([forward, right + half_w * forward, half_w * forward - right,
-                       up + half_h * forward, half_h * forward - up])
+    planes = np.stack(
+        [forward, right + half_w * forward, half_w * forward - right, up + half_h * forward, half_h * forward - up]
+    )
     centers, halves = (lo + hi) / 2.0, (hi - lo) / 2.0
     reach = (centers - camera.position) @ planes.T + halves @ np.abs(planes).T
     return (reach >= 0.0).all(axis=1)
@@ -492,14 +512,25 @@ class PixelSight:
     def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:
         return (id(world), world.version, camera)
 
-    def frames(self, world: World, camera: RenderCamera, *, rgb: bool = True, depth: bool = True,
-               size: tuple[int, int] | None = None) -> _Rendered:
+    def frames(
+        self,
+        world: World,
+        camera: RenderCamera,
+        *,
+        rgb: bool = True,
+        depth: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> _Rendered:
         """The full render (scene + held object) of the current state, cached per state and camera."""
         cam = render_camera(camera, size)
         key = self._key(world, cam)
         cached = self._full
-        if cached is not None and cached.key == key and (cached.frames.rgb is not None or not rgb) and (
-                cached.frames.depth is not None or not depth):
+        if (
+            cached is not None
+            and cached.key == key
+            and (cached.frames.rgb is not None or not rgb)
+            and (cached.frames.depth is not None or not depth)
+        ):
             return cached
         if cached is not None and cached.key == key:  # upgrade: ask for what the cache had too
             rgb = rgb or cached.frames.rgb is not None
@@ -530,12 +561,14 @@ class PixelSight:
             owner_frame = self._visibility_frame(layers, cam, owner_rows[candidates])
             if owner_frame is None:  # no candidate can be in view: nothing to render
                 return np.zeros_like(candidates), distance
+        assert owner_frame is not None  # a cached frame always has its owners
         counts = visible_pixel_counts(owner_frame, len(layers.owners))
         pixels = np.where(owner_rows >= 0, counts[np.maximum(owner_rows, 0)], 0)
         return candidates & (pixels >= self.min_pixels), distance
 
-    def _visibility_frame(self, layers: _Layers, camera: RenderCamera,
-                          candidate_owners: np.ndarray) -> np.ndarray | None:
+    def _visibility_frame(
+        self, layers: _Layers, camera: RenderCamera, candidate_owners: np.ndarray
+    ) -> np.ndarray | None:
         """Owner frame with every box farther than all candidates left out (same candidate pixels).
 
         None when no box of a candidate reaches into the view frustum (then none has a pixel).
@@ -551,15 +584,16 @@ class PixelSight:
             corner = np.maximum(np.abs(boxes.lo[wanted] - origin), np.abs(boxes.hi[wanted] - origin))
             farthest = float(np.sqrt((corner * corner).sum(axis=1)).max())
             keep = box_distances(origin, boxes.lo, boxes.hi) <= farthest + CULL_MARGIN
-            boxes = BoxList(boxes.lo[keep], boxes.hi[keep], boxes.owner[keep], boxes.color[keep],
-                            boxes.owners, boxes.room)
+            boxes = BoxList(
+                boxes.lo[keep], boxes.hi[keep], boxes.owner[keep], boxes.color[keep], boxes.owners, boxes.room
+            )
         self.renders["visibility"] += 1
         frames = render_state(layers, camera, rgb=False, depth=False, scene_boxes=boxes)
         assert frames.owner is not None
         return frames.owner
 
     # --- the renderer hook ------------------------------------------------------------------
-    def images(self, sim: "LiteController") -> dict[str, Any]:
+    def images(self, sim: LiteController) -> dict[str, Any]:
         """THOR's Event image fields for the controller's render flags (empty when all are off)."""
         want_rgb = bool(sim.render_image)
         want_depth = bool(sim.render_depth_image)
@@ -578,6 +612,7 @@ class PixelSight:
         if want_objects or want_classes:
             layers = self.layers(world)
         if want_objects:
+            assert frames.owner is not None  # objects are wanted, so the owner frame was rendered
             if rendered.instances is None:
                 rendered.instances = instance_outputs(frames.owner, layers.owners, layers.colors)
                 rendered.instances.instance_segmentation_frame.setflags(write=False)
@@ -593,6 +628,7 @@ class PixelSight:
             )
         if want_classes:
             if rendered.classes is None:
+                assert frames.owner is not None
                 rendered.classes = class_outputs(frames.owner, layers.owners, _owner_types(world, layers.owners))
             out.update(class_segmentation_frame=rendered.classes[0], class_masks=rendered.classes[1])
         return out
@@ -603,7 +639,9 @@ def _owner_types(world: World, owners: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(by_id[name].type_name if name in by_id else name for name in owners)
 
 
-def class_outputs(owner: np.ndarray, owners: tuple[str, ...], types: tuple[str, ...]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def class_outputs(
+    owner: np.ndarray, owners: tuple[str, ...], types: tuple[str, ...]
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """THOR's class segmentation: one colour per object type, and a mask per type in the frame."""
     classes = tuple(sorted(set(types)))
     class_index = {name: k for k, name in enumerate(classes)}

@@ -50,9 +50,9 @@ get instance masks and detections, while every owner gets a segmentation colour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Sequence
 
 import numpy as np
 
@@ -128,11 +128,11 @@ class BoxList:
         return (self.hi - self.lo) / 2.0
 
     @staticmethod
-    def empty() -> "BoxList":
+    def empty() -> BoxList:
         return BoxList(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, np.int32), np.zeros((0, 3), np.uint8))
 
     @staticmethod
-    def concat(*parts: "BoxList") -> "BoxList":
+    def concat(*parts: BoxList) -> BoxList:
         """Several lists as one; owner indices of later lists are shifted past earlier owners.
 
         Owner names must be unique across the parts (an object is either static or dynamic), and
@@ -151,7 +151,7 @@ class BoxList:
                 if room is not None:
                     raise ValueError("BoxList.concat: more than one part has a room shell")
                 moved = tuple(k + offset if k >= 0 else -1 for k in part.room.owner)
-                room = RoomShell(part.room.lo, part.room.hi, moved, part.room.color)  # type: ignore[arg-type]
+                room = RoomShell(part.room.lo, part.room.hi, moved, part.room.color)  # type: ignore[arg-type]  # the room's owners and colours are per face, six of each
         if len(set(owners)) != len(owners):
             raise ValueError("BoxList.concat: an owner name appears in more than one part")
         return BoxList(
@@ -244,7 +244,7 @@ class BoxListBuilder:
         names = {"Wall": wall, "Floor": floor, "Ceiling": ceiling}
         owners = tuple(self._owner_of(names[kind]) for kind in kinds)
         colors = tuple(type_color(kind, kind) for kind in kinds)
-        self._room = RoomShell(interior.lo, interior.hi, owners, colors)  # type: ignore[arg-type]
+        self._room = RoomShell(interior.lo, interior.hi, owners, colors)  # type: ignore[arg-type]  # the room's owners and colours are per face, six of each
 
     def build(self) -> BoxList:
         if not self._chunks:
@@ -297,7 +297,7 @@ class _View:
     (other horizontal axis) components depend on the row only, its a component on the column only.
     """
 
-    __slots__ = ("origin", "a_axis", "b_axis", "dir_y", "dir_b", "dir_a", "near_reach", "planes", "limits")
+    __slots__ = ("a_axis", "b_axis", "dir_a", "dir_b", "dir_y", "limits", "near_reach", "origin", "planes")
 
     def __init__(self, camera: Camera) -> None:
         quadrant = camera.yaw_quadrant
@@ -571,7 +571,7 @@ def visible_pixel_counts(owner: np.ndarray, n_owners: int | None = None) -> np.n
     return counts[:n_owners] if n_owners is not None else counts
 
 
-def box_distances(point: Sequence[float], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def box_distances(point: Sequence[float] | np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Distance from a point (the camera) to the nearest point of each box (0 inside)."""
     p = np.asarray(point, dtype=np.float64)
     gap = np.maximum(np.maximum(lo - p, p - hi), 0.0)
@@ -616,7 +616,7 @@ def instance_outputs(owner: np.ndarray, owners: Sequence[str], colors: np.ndarra
         colors = owner_colors(owners)
     colors = np.asarray(colors, np.uint8).reshape(-1, 3)
     frame = segmentation_frame(owner, colors)
-    color_tuples = [tuple(row) for row in colors.tolist()]
+    color_tuples: list[tuple[int, int, int]] = [(r, g, b) for r, g, b in colors.tolist()]
     object_id_to_color = {name: color_tuples[k] for k, name in enumerate(owners)}
     color_to_object_id = {color_tuples[k]: name for k, name in enumerate(owners)}
     masks: dict[str, np.ndarray] = {}

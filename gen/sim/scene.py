@@ -75,36 +75,36 @@ class Box:
     hi: tuple[float, float, float]
 
     @staticmethod
-    def from_center(center: tuple[float, float, float], size: tuple[float, float, float]) -> "Box":
+    def from_center(center: tuple[float, float, float], size: tuple[float, float, float]) -> Box:
         """The box of the given size centred on ``center``."""
         half = [s / 2 for s in size]
         return Box(
-            tuple(c - h for c, h in zip(center, half)),  # type: ignore[arg-type]
-            tuple(c + h for c, h in zip(center, half)),  # type: ignore[arg-type]
+            tuple(c - h for c, h in zip(center, half)),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+            tuple(c + h for c, h in zip(center, half)),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
         )
 
     @property
     def center(self) -> tuple[float, float, float]:
-        return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]
+        return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
     @property
     def size(self) -> tuple[float, float, float]:
-        return tuple(b - a for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]
+        return tuple(b - a for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
-    def translated(self, dx: float, dy: float, dz: float) -> "Box":
+    def translated(self, dx: float, dy: float, dz: float) -> Box:
         """The same box moved by (dx, dy, dz)."""
         d = (dx, dy, dz)
         return Box(
-            tuple(a + o for a, o in zip(self.lo, d)),  # type: ignore[arg-type]
-            tuple(b + o for b, o in zip(self.hi, d)),  # type: ignore[arg-type]
+            tuple(a + o for a, o in zip(self.lo, d)),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+            tuple(b + o for b, o in zip(self.hi, d)),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
         )
 
     def to_list(self) -> list[list[float]]:
         return [list(self.lo), list(self.hi)]
 
     @staticmethod
-    def from_list(data: list[list[float]]) -> "Box":
-        return Box(tuple(data[0]), tuple(data[1]))  # type: ignore[arg-type]
+    def from_list(data: list[list[float]]) -> Box:
+        return Box(tuple(data[0]), tuple(data[1]))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class Pose:
         return [self.x, self.z, self.rotation, self.horizon]
 
     @staticmethod
-    def from_list(data: list[float]) -> "Pose":
+    def from_list(data: list[float]) -> Pose:
         return Pose(float(data[0]), float(data[1]), int(data[2]) % 360, int(data[3]))
 
 
@@ -165,15 +165,15 @@ class SceneObject:
         return data
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> "SceneObject":
+    def from_dict(data: dict[str, Any]) -> SceneObject:
         return SceneObject(
             object_type=data["objectType"],
-            position=tuple(data["position"]),  # type: ignore[arg-type]
+            position=tuple(data["position"]),
             box=Box.from_list(data["box"]),
             name=data.get("name", ""),
             object_id=data.get("objectId", ""),
             parent=data.get("parent"),
-            rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),  # type: ignore[arg-type]
+            rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),
             parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
         )
 
@@ -228,7 +228,7 @@ class Scene:
         }
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> "Scene":
+    def from_dict(data: dict[str, Any]) -> Scene:
         return Scene(
             name=data["name"],
             scene_num=int(data["scene_num"]),

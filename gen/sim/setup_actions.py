@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.actions import ActionFailed, flag, number
-from alfred_gen.sim.scene import GRID_SIZE, Box
+from alfred_gen.sim.scene import GRID_SIZE
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ _RENDER_FLAGS = {
 }
 
 
-def initialize(sim: "LiteController", args: dict[str, Any]) -> None:
+def initialize(sim: LiteController, args: dict[str, Any]) -> None:
     """Set agent and camera options. Values lite cannot honour fail rather than being ignored."""
     grid = number(args, "gridSize", sim.grid_size)
     if abs(grid - GRID_SIZE) > 1e-9:
@@ -115,10 +115,10 @@ def _movable(world: World, obj: WorldObject) -> bool:
 
 def _copy_object(world: World, original: WorldObject, index: int) -> WorldObject:
     """A duplicate of an object (same type, name and size) to be placed by the caller."""
-    box = Box.from_center(tuple(original.center), original.size)  # type: ignore[arg-type]
+    box = original.box()
     temp_id = f"{original.object_id}|copy{index}"
-    copy = WorldObject(temp_id, original.type_name, original.name, tuple(original.position),  # type: ignore[arg-type]
-                       original.rotation, box)
+    x, y, z = original.position
+    copy = WorldObject(temp_id, original.type_name, original.name, (x, y, z), original.rotation, box)
     copy.offset = original.offset
     copy.position = [copy.center[i] + copy.offset[i] for i in range(3)]
     world.add_object(copy)
@@ -147,7 +147,7 @@ def _reassign_spawn_ids(world: World, objects: list[WorldObject]) -> None:
         world.rename(obj, new_id)
 
 
-def initial_random_spawn(sim: "LiteController", args: dict[str, Any]) -> None:
+def initial_random_spawn(sim: LiteController, args: dict[str, Any]) -> None:
     """Scatter every pickupable object over receptacles allowed by the catalogue, from a seed."""
     world = sim.world
     seed = _int_arg(args, "randomSeed", 0)
@@ -211,7 +211,7 @@ def initial_random_spawn(sim: "LiteController", args: dict[str, Any]) -> None:
             break
         if not placed:
             parent_id, center = old_places[obj.object_id]
-            world.move_to(obj, center)  # type: ignore[arg-type]
+            world.move_to(obj, center)  # type: ignore[arg-type]  # the saved centre is the object's own [x, y, z] list
             if parent_id is not None and world.get(parent_id) is not None:
                 world.attach(obj, world.by_id[parent_id])
     _reassign_spawn_ids(world, movers)
@@ -230,7 +230,7 @@ SPAWN_ARGS = frozenset(
 def _xyz_arg(value: Any, what: str) -> tuple[float, float, float]:
     if not isinstance(value, dict) or set(value) - {"x", "y", "z"}:
         raise ActionFailed(f"{what} must be {{x, y, z}}, got {value!r}")
-    return tuple(number(value, k, 0.0) for k in ("x", "y", "z"))  # type: ignore[return-value]
+    return tuple(number(value, k, 0.0) for k in ("x", "y", "z"))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
 def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> WorldObject | None:
@@ -264,7 +264,7 @@ def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> W
     return best[2] if best else None
 
 
-def set_object_poses(sim: "LiteController", args: dict[str, Any]) -> None:
+def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     """Place pickupable objects at recorded poses (ALFRED's ``object_poses``).
 
     Poses name objects by ``name``; a name listed twice makes a duplicate; pickupable objects not
@@ -284,7 +284,8 @@ def set_object_poses(sim: "LiteController", args: dict[str, Any]) -> None:
         if not isinstance(pose, dict) or "objectName" not in pose or "position" not in pose:
             raise ActionFailed(f"objectPoses entries need objectName and position, got {pose!r}")
         if set(pose) - {"objectName", "position", "rotation"}:
-            raise ActionFailed(f"unknown keys in objectPoses entry: {sorted(set(pose) - {'objectName', 'position', 'rotation'})}")
+            unknown = sorted(set(pose) - {"objectName", "position", "rotation"})
+            raise ActionFailed(f"unknown keys in objectPoses entry: {unknown}")
         name = pose["objectName"]
         if name not in by_name:
             raise ActionFailed(f"objectPoses: no object named {name!r} in the scene")
@@ -318,7 +319,7 @@ def set_object_poses(sim: "LiteController", args: dict[str, Any]) -> None:
             world.detach(world.by_id[child])
     for obj, position, yaw in posed:
         world.set_rotation(obj, yaw)
-        world.move_to(obj, tuple(p - off for p, off in zip(position, obj.offset)))  # type: ignore[arg-type]
+        world.move_to(obj, tuple(p - off for p, off in zip(position, obj.offset)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
         obj.position = list(position)
         world.touch(obj)
     receptacles = [r for r in world.objects if r.present and not r.is_sliced and r.otype.receptacle]
@@ -331,7 +332,7 @@ def set_object_poses(sim: "LiteController", args: dict[str, Any]) -> None:
 
 
 # --- toggles and states -------------------------------------------------------------------------
-def set_object_toggles(sim: "LiteController", args: dict[str, Any]) -> None:
+def set_object_toggles(sim: LiteController, args: dict[str, Any]) -> None:
     """Switch every toggleable object of the listed types on or off (ALFRED's ``object_toggles``)."""
     world = sim.world
     toggles = args.get("objectToggles")
@@ -361,7 +362,7 @@ _STATE_CHANGES = {
 }
 
 
-def set_state_of_all_objects(sim: "LiteController", args: dict[str, Any]) -> None:
+def set_state_of_all_objects(sim: LiteController, args: dict[str, Any]) -> None:
     """Set one state on every object that has it; ``forceAction`` is the value, as ALFRED uses it.
 
     ALFRED's ``dirty_and_empty`` restores with (CanBeDirty, true) then (CanBeFilled, false).

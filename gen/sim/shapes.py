@@ -16,7 +16,7 @@ receptacle's front faces the agent at its interaction pose, i.e. ``(pose.rotatio
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from alfred_gen.sim.palette import Tone
 from alfred_gen.sim.scene import Box
@@ -72,7 +72,7 @@ class _Local:
         else:
             base = self.hi[self.d_axis]
             lo[self.d_axis], hi[self.d_axis] = base - d1 * self.depth, base - d0 * self.depth
-        return Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]
+        return Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
     def forward(self, metres: float) -> tuple[float, float, float]:
         """A world offset of ``metres`` towards the front."""
@@ -339,8 +339,8 @@ def _knife(f: _Local, box: Box) -> list[Part]:
     blade_lo = list(lo)
     blade_lo[along] = split
     return [
-        (Box(tuple(lo), tuple(handle_hi)), Tone(part="black")),  # type: ignore[arg-type]
-        (Box(tuple(blade_lo), tuple(hi)), Tone(part="metal")),  # type: ignore[arg-type]
+        (Box(tuple(lo), tuple(handle_hi)), Tone(part="black")),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+        (Box(tuple(blade_lo), tuple(hi)), Tone(part="metal")),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     ]
 
 

@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import copy
 import ctypes.util
+import functools
 import glob
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.thor_adapt import (
@@ -125,7 +126,7 @@ def _cached_build_names(profile: VersionProfile, platform: str) -> list[str]:
     """Release directory names ai2thor itself would use for this version and platform."""
     if profile.name == "5":
         try:
-            from ai2thor.build import COMMIT_ID  # type: ignore[import-not-found]
+            from ai2thor.build import COMMIT_ID
         except Exception:
             COMMIT_ID = None
         return [f"thor-{platform}-{COMMIT_ID}"] if COMMIT_ID else []
@@ -244,7 +245,7 @@ def _start_ai2thor_5(launch: ThorLaunch) -> Any:
     build.platform = getattr(ai2thor.platform, launch.platform)
     started: dict[str, Any] = {}
 
-    class PinnedBuildController(ai2thor.controller.Controller):  # type: ignore[misc]
+    class PinnedBuildController(ai2thor.controller.Controller):
         def __init__(self, **kwargs: Any) -> None:
             started["controller"] = self
             super().__init__(**kwargs)
@@ -422,7 +423,8 @@ class ThorController:
         raw = None
         for backend_action in plan:
             try:
-                raw = self._guarded(lambda a=backend_action: self._controller.step(a), backend_action["action"])
+                raw = self._guarded(functools.partial(self._controller.step, backend_action),
+                                    backend_action["action"])
             except _ActionRejected as rejected:
                 self.last_event = self._failed(requested["action"], rejected.message)
                 return self.last_event
@@ -452,7 +454,7 @@ class ThorController:
             "adapter": self.profile.name,
         }
 
-    def __enter__(self) -> "ThorController":
+    def __enter__(self) -> ThorController:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -17,9 +17,9 @@ Citations in brackets ([alfred-env], [thor5-docs], ...) refer to the sources lis
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -60,14 +60,14 @@ class ThorEvent:
     """
 
     __slots__ = (
-        "metadata",
-        "frame",
-        "depth_frame",
-        "instance_segmentation_frame",
-        "instance_masks",
         "color_to_object_id",
-        "object_id_to_color",
+        "depth_frame",
+        "frame",
         "instance_detections2D",
+        "instance_masks",
+        "instance_segmentation_frame",
+        "metadata",
+        "object_id_to_color",
         "raw",
     )
 
@@ -136,8 +136,8 @@ def _aabb(obj: Mapping[str, Any]) -> dict[str, Any]:
         hi = [center[a] + size[a] / 2 for a in "xyz"]
         points = [[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
     xs, ys, zs = zip(*points)
-    lo = (min(xs), min(ys), min(zs))
-    hi = (max(xs), max(ys), max(zs))
+    lo = [min(xs), min(ys), min(zs)]
+    hi = [max(xs), max(ys), max(zs)]
     return {
         "cornerPoints": points,
         "center": {a: (lo[i] + hi[i]) / 2 for i, a in enumerate("xyz")},
@@ -255,6 +255,12 @@ def masks_from_segmentation(
     return masks, boxes
 
 
+def _rgb(color: Any) -> tuple[int, int, int]:
+    """A segmentation colour as three ints (THOR gives tuples or lists, of ints or numpy ints)."""
+    red, green, blue = (int(c) for c in list(color)[:3])
+    return red, green, blue
+
+
 def adapt_event(profile: VersionProfile, raw: Any) -> ThorEvent:
     """Wrap a backend Event (real ``ai2thor.server.Event`` or a fake) in the lite shape."""
     metadata = normalise_metadata(raw.metadata, profile)
@@ -264,8 +270,8 @@ def adapt_event(profile: VersionProfile, raw: Any) -> ThorEvent:
     depth = None
     if getattr(raw, "depth_frame", None) is not None:
         depth = (np.asarray(raw.depth_frame, dtype=np.float64) * profile.depth_to_metres).astype(np.float32)
-    color_to_object_id = {
-        tuple(int(c) for c in color): str(name) for color, name in (getattr(raw, "color_to_object_id", None) or {}).items()
+    color_to_object_id: dict[tuple[int, int, int], str] = {
+        _rgb(color): str(name) for color, name in (getattr(raw, "color_to_object_id", None) or {}).items()
     }
     color_to_object_id = dict(sorted(color_to_object_id.items()))
     object_id_to_color = {name: color for color, name in sorted(color_to_object_id.items(), key=lambda i: i[1])}

@@ -42,9 +42,10 @@ Sources, cited per entry below:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 #: Degrees one ALFRED LookUp/LookDown turns the camera [alfred-env: AGENT_HORIZON_ADJ].
 ALFRED_LOOK_DEGREES = 15.0

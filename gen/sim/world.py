@@ -19,14 +19,15 @@ out: treat event metadata as read-only.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
-from alfred_gen.sim import shapes
 from alfred_gen.domains import catalogue
-from alfred_gen.sim.camera import Camera
 from alfred_gen.domains.catalogue import ObjectType
+from alfred_gen.sim import shapes
+from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
 
 #: Horizontal and vertical field of view of the square 300x300 camera, degrees.
@@ -91,9 +92,27 @@ class WorldObject:
     """One object's current state. ``center``/``size`` give its world axis-aligned box."""
 
     __slots__ = (
-        "object_id", "type_name", "otype", "name", "position", "rotation", "center", "size", "offset",
-        "parent", "children", "is_open", "is_toggled", "is_sliced", "is_dirty", "is_cooked", "is_filled",
-        "temperature", "present", "parts", "index",
+        "center",
+        "children",
+        "index",
+        "is_cooked",
+        "is_dirty",
+        "is_filled",
+        "is_open",
+        "is_sliced",
+        "is_toggled",
+        "name",
+        "object_id",
+        "offset",
+        "otype",
+        "parent",
+        "parts",
+        "position",
+        "present",
+        "rotation",
+        "size",
+        "temperature",
+        "type_name",
     )
 
     def __init__(
@@ -111,9 +130,11 @@ class WorldObject:
         self.otype: ObjectType = catalogue.object_type(type_name)
         self.name = name
         self.position = [float(c) for c in position]
-        self.rotation = tuple(float(c) for c in rotation)
+        rx, ry, rz = rotation
+        self.rotation = (float(rx), float(ry), float(rz))
         self.center = [float(c) for c in box.center]
-        self.size = tuple(float(c) for c in box.size)
+        sx, sy, sz = box.size
+        self.size = (float(sx), float(sy), float(sz))
         # THOR's object origin is not the box centre (a fridge's origin is on the floor).
         self.offset = tuple(p - c for p, c in zip(self.position, self.center))
         # Extra drawing boxes, stored relative to the centre so they move with the object.
@@ -135,11 +156,11 @@ class WorldObject:
 
     @property
     def lo(self) -> tuple[float, float, float]:
-        return tuple(c - s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]
+        return tuple(c - s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
     @property
     def hi(self) -> tuple[float, float, float]:
-        return tuple(c + s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]
+        return tuple(c + s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
     def box(self) -> Box:
         return Box(self.lo, self.hi)
@@ -147,7 +168,7 @@ class WorldObject:
     def part_boxes(self) -> list[Box]:
         c = self.center
         return [
-            Box(tuple(a + o for a, o in zip(lo, c)), tuple(b + o for b, o in zip(hi, c)))  # type: ignore[arg-type]
+            Box(tuple(a + o for a, o in zip(lo, c)), tuple(b + o for b, o in zip(hi, c)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
             for lo, hi in self.parts
         ]
 
@@ -155,7 +176,7 @@ class WorldObject:
 class AgentState:
     """The agent's pose: grid position, yaw (0 faces +z, 90 faces +x) and camera horizon."""
 
-    __slots__ = ("x", "y", "z", "rotation", "horizon", "standing")
+    __slots__ = ("horizon", "rotation", "standing", "x", "y", "z")
 
     def __init__(self, x: float, y: float, z: float, rotation: int, horizon: float) -> None:
         self.x, self.y, self.z = x, y, z
@@ -194,7 +215,7 @@ class World:
             self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
         self.basin_of_faucet = self._pair_faucets_with_basins()
         self._meta_cache: dict[str, dict[str, Any]] = {}
-        self._listing: tuple[dict[str, Any], ...] | None = None
+        self._listing: tuple[tuple[dict[str, Any], int], ...] | None = None
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
         self.version = 0
@@ -307,10 +328,7 @@ class World:
 
     def enclosed(self, obj: WorldObject) -> bool:
         """Whether a closed fridge/cabinet/drawer/microwave/safe hides the object."""
-        for p in self.parent_chain(obj):
-            if p.otype.encloses and not p.is_open:
-                return True
-        return False
+        return any(p.otype.encloses and not p.is_open for p in self.parent_chain(obj))
 
     def is_held_family(self, obj: WorldObject) -> bool:
         """Whether the object is held, or inside what is held."""
@@ -499,7 +517,10 @@ class World:
         ]
         if free or not self.has_room(receptacle):
             return free
-        return [max(points, key=lambda p: (min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p))]
+        def clearance(p: tuple[float, float]) -> tuple[float, tuple[float, float]]:
+            return min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p
+
+        return [max(points, key=clearance)]
 
     def put_spots(self, receptacle: WorldObject, obj: WorldObject) -> list[tuple[float, float]]:
         """Where ``obj`` can be put on/in ``receptacle``: judged by free space, as THOR does.
@@ -533,8 +554,9 @@ class World:
         keep = 1.0 - PUT_OVERLAP
         for child_id in receptacle.children:
             t = self.by_id[child_id]
-            clash = ((np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep)
-                     & (np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep))
+            clash = (np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep) & (
+                np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep
+            )
             free &= ~clash
         spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
         if self.has_room(receptacle):
@@ -544,8 +566,9 @@ class World:
     def has_room(self, receptacle: WorldObject) -> bool:
         return len(receptacle.children) < receptacle.otype.capacity
 
-    def place_at_spot(self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float],
-                      bottom: float | None = None) -> None:
+    def place_at_spot(
+        self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float], bottom: float | None = None
+    ) -> None:
         """Put a parentless object at a spot of a receptacle (on its lowest level unless ``bottom``
         names one of :meth:`support_levels`) and link it there."""
         if bottom is None:
@@ -561,10 +584,7 @@ class World:
             return cached
         t = obj.otype
         lo, hi = obj.lo, obj.hi
-        corners = [
-            [_r(x), _r(y), _r(z)]
-            for x in (hi[0], lo[0]) for y in (hi[1], lo[1]) for z in (hi[2], lo[2])
-        ]
+        corners = [[_r(x), _r(y), _r(z)] for x in (hi[0], lo[0]) for y in (hi[1], lo[1]) for z in (hi[2], lo[2])]
         chain = self.parent_chain(obj)
         held = self.held == obj.object_id
         meta = {
@@ -632,14 +652,17 @@ class World:
         for f in self.objects:
             if f.type_name != "Faucet" or not basins:
                 continue
-            best = min(basins, key=lambda b: (math.dist((f.center[0], f.center[2]), (b.center[0], b.center[2])), b.object_id))
+            best = min(
+                basins, key=lambda b: (math.dist((f.center[0], f.center[2]), (b.center[0], b.center[2])), b.object_id)
+            )
             if math.dist((f.center[0], f.center[2]), (best.center[0], best.center[2])) <= 1.5:
                 pairs[f.object_id] = best.object_id
         return pairs
 
 
-def segments_hit_boxes(starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                       margin: float = 0.02) -> np.ndarray:
+def segments_hit_boxes(
+    starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float = 0.02
+) -> np.ndarray:
     """For K segments and W boxes: whether each segment enters a box before its last ``margin``.
 
     Slab test, vectorised. The margin lets a segment end on a box's surface (an object standing
@@ -664,4 +687,4 @@ def spawn_id(obj: WorldObject) -> str:
     Metadata reports the same unrounded position, so an id can always be recomputed from
     ``metadata["position"]`` and from a recorded ``object_poses`` entry.
     """
-    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]
+    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]

@@ -276,7 +276,7 @@ def _schema_problems(data: Any) -> list[Problem]:
     if _accepts(data):
         return []
     validator = _checkers()[0]
-    found = {}
+    found: dict[tuple[tuple, str], Problem] = {}
     for error in validator.iter_errors(data):
         for parts, message in _problems_from_error(error):
             key = (_path_sort_key(parts), message)
@@ -296,7 +296,7 @@ def _mask_problems(data: Mapping[str, Any]) -> list[Problem]:
             continue
         pairs = np.asarray(runs, dtype=np.int64)
         ends = pairs[:, 0] + pairs[:, 1]
-        where = ["plan", "low_actions", index, "discrete_action", "args", "mask"]
+        where: list[str | int] = ["plan", "low_actions", index, "discrete_action", "args", "mask"]
         for run in np.flatnonzero(ends > FRAME_PIXELS):
             problems.append((index, int(run), Problem(
                 format_json_path([*where, int(run)]),
@@ -352,13 +352,13 @@ def parse_trajectory_json(path: str | os.PathLike) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise UserError(f"{path}: cannot read ({error.strerror or error})", ExitCode.BAD_INPUT)
+        raise UserError(f"{path}: cannot read ({error.strerror or error})", ExitCode.BAD_INPUT) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise UserError(
             f"{path}: not valid JSON (not UTF-8 text, byte {error.start})", ExitCode.BAD_INPUT
-        )
+        ) from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
@@ -366,11 +366,11 @@ def parse_trajectory_json(path: str | os.PathLike) -> Any:
         raise UserError(
             f"{path}: not valid JSON (line {error.lineno} col {error.colno}: {error.msg}{hint})",
             ExitCode.BAD_INPUT,
-        )
+        ) from None
     except _NotJSON as error:
-        raise UserError(f"{path}: not valid JSON ({error})", ExitCode.BAD_INPUT)
+        raise UserError(f"{path}: not valid JSON ({error})", ExitCode.BAD_INPUT) from None
     except RecursionError:
-        raise UserError(f"{path}: not valid JSON (nested too deeply)", ExitCode.BAD_INPUT)
+        raise UserError(f"{path}: not valid JSON (nested too deeply)", ExitCode.BAD_INPUT) from None
 
 
 def load_trajectory(path: str | os.PathLike) -> dict[str, Any]:

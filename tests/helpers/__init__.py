@@ -28,7 +28,10 @@ def python_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), **(extra or {})}
 
 
-def run_python(code: str, *args: str, env: Mapping[str, str] | None = None, **kwargs: Any) -> subprocess.CompletedProcess:
+def run_python(
+    code: str, *args: str, env: Mapping[str, str] | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess:
     """``python -c code args...`` in a fresh process that can ``import tests.helpers``; checked."""
-    return subprocess.run([sys.executable, "-c", code, *args], env=python_env(env), capture_output=True, text=True,
-                          check=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], env=python_env(env), capture_output=True, text=True, check=True, **kwargs
+    )

@@ -81,7 +81,7 @@ def kitchen(knife: bool = True) -> tuple[dict[str, Any], dict[str, list[float]],
     counter = b.add("CounterTop", (-1.0, 0.95, 0.5), pose=[-0.25, 0.5, 270, 30])
     counter2 = b.add("CounterTop", (1.5, 0.95, -1.5), pose=[1.5, -0.75, 180, 30])
     fridge = b.add("Fridge", (-2.0, 0.0, -1.0), pose=[-1.0, -1.0, 270, 0])
-    microwave = b.add("Microwave", (1.5, 1.2, -1.6), pose=[1.5, -0.75, 180, 0])
+    b.add("Microwave", (1.5, 1.2, -1.6), pose=[1.5, -0.75, 180, 0])
     sink = b.add("Sink", (0.0, 0.9, -1.6))
     basin = _rename(b, b.add("SinkBasin", (0.0, 0.9, -1.6), pose=[0.0, -0.75, 180, 45]), f"{sink}|SinkBasin")
     table = b.add("DiningTable", (0.5, 0.0, 1.5), pose=[0.5, 0.5, 0, 30])

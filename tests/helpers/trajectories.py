@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 def make_trajectory() -> dict:
     """A small valid trajectory in ALFRED's shape, built by hand (no reference data needed)."""
     interaction = {

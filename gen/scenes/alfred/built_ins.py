@@ -20,8 +20,15 @@ def limit_stacks(blocks: list[Block]) -> None:
         if block.kind not in BUILT_IN_CONTAINERS:
             continue
         x, y, z = block.position
-        vertical = [abs(o.position[1] - y) for o in blocks if o is not block and o.kind == block.kind
-                    and abs(o.position[0] - x) < 0.05 and abs(o.position[2] - z) < 0.05 and abs(o.position[1] - y) >= 0.1]
+        vertical = [
+            abs(o.position[1] - y)
+            for o in blocks
+            if o is not block
+            and o.kind == block.kind
+            and abs(o.position[0] - x) < 0.05
+            and abs(o.position[2] - z) < 0.05
+            and abs(o.position[1] - y) >= 0.1
+        ]
         if vertical:
             half = (min(vertical) - 0.01) / 2
             block.lo[1] = max(block.lo[1], y - half)
@@ -29,9 +36,15 @@ def limit_stacks(blocks: list[Block]) -> None:
         if block.kind != "Drawer":
             continue
         for axis, other in ((0, 2), (2, 0)):
-            gaps = [abs(o.position[axis] - block.position[axis]) for o in blocks if o is not block and o.kind == "Drawer"
-                    and abs(o.position[1] - y) < 0.05 and abs(o.position[other] - block.position[other]) < 0.05
-                    and abs(o.position[axis] - block.position[axis]) >= 0.2]
+            gaps = [
+                abs(o.position[axis] - block.position[axis])
+                for o in blocks
+                if o is not block
+                and o.kind == "Drawer"
+                and abs(o.position[1] - y) < 0.05
+                and abs(o.position[other] - block.position[other]) < 0.05
+                and abs(o.position[axis] - block.position[axis]) >= 0.2
+            ]
             if gaps:
                 half = (min(gaps) - 0.01) / 2
                 block.lo[axis] = max(block.lo[axis], block.position[axis] - half)
@@ -46,8 +59,13 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
     for block in blocks:
         if not block.surface or block.object_id in evidenced:
             continue
-        inside = [d for d in drawers if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
-                  and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05 and d.position[1] < block.hi[1]]
+        inside = [
+            d
+            for d in drawers
+            if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
+            and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05
+            and d.position[1] < block.hi[1]
+        ]
         if inside:
             top = max(d.hi[1] for d in inside) + 0.03
             if top < block.hi[1] and top - block.lo[1] >= 0.05:
@@ -91,8 +109,11 @@ def basins_reach_counters(blocks: list[Block]) -> None:
     for basin in blocks:
         if basin.kind != "SinkBasin":
             continue
-        tops = [c.hi[1] for c in counters
-                if basin.overlaps(c, axes=(0, 2)) and basin.hi[1] < c.hi[1] <= basin.hi[1] + BASIN_SET_IN]
+        tops = [
+            c.hi[1]
+            for c in counters
+            if basin.overlaps(c, axes=(0, 2)) and basin.hi[1] < c.hi[1] <= basin.hi[1] + BASIN_SET_IN
+        ]
         if tops:
             basin.hi[1] = max(tops)
 

@@ -75,8 +75,8 @@ class SupportFact:
         return [self.object_name, list(self.position), self.yaw, self.receptacle_type, list(self.receptacle_at)]
 
     @staticmethod
-    def from_list(data: list[Any]) -> "SupportFact":
-        return SupportFact(str(data[0]), tuple(data[1]), float(data[2]), str(data[3]), tuple(data[4]))  # type: ignore[arg-type]
+    def from_list(data: list[Any]) -> SupportFact:
+        return SupportFact(str(data[0]), tuple(data[1]), float(data[2]), str(data[3]), tuple(data[4]))
 
 
 @dataclass(frozen=True)
@@ -100,9 +100,9 @@ class ContentFact:
                 self.container_yaw]
 
     @staticmethod
-    def from_list(data: list[Any]) -> "ContentFact":
-        return ContentFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]
-                           str(data[3]), tuple(float(c) for c in data[4]), float(data[5]))  # type: ignore[arg-type]
+    def from_list(data: list[Any]) -> ContentFact:
+        return ContentFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+                           str(data[3]), tuple(float(c) for c in data[4]), float(data[5]))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,8 @@ class ClearanceFact:
         return [self.object_name, list(self.position), self.yaw, [list(p) for p in self.points]]
 
     @staticmethod
-    def from_list(data: list[Any]) -> "ClearanceFact":
-        return ClearanceFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]
+    def from_list(data: list[Any]) -> ClearanceFact:
+        return ClearanceFact(str(data[0]), tuple(float(c) for c in data[1]), float(data[2]),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
                              tuple((float(x), float(z)) for x, z in data[3]))
 
 
@@ -200,7 +200,8 @@ def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping
     return points, interactions
 
 
-def walked_points(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]) -> list[tuple[float, float]]:
+def walked_points(scene_block: Mapping[str, Any],
+                  low_actions: Iterable[Mapping[str, Any]]) -> list[tuple[float, float]]:
     """The start point and every point the agent moved to (see :func:`dead_reckoning`)."""
     return dead_reckoning(scene_block, low_actions)[0]
 
@@ -222,8 +223,13 @@ def _planner_locations(high_pddl: Iterable[Mapping[str, Any]]) -> list[tuple[flo
 
 def _coordinate_position(value: Any) -> tuple[str, tuple[float, float, float]] | None:
     """ALFRED's ``[Type, [4x, 4x, 4z, 4z, 4y, 4y]]`` (positions in quarter metres) as (type, xyz)."""
-    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
-            and isinstance(value[1], list) and len(value[1]) == 6):
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], list)
+        and len(value[1]) == 6
+    ):
         return None
     try:
         c = [float(v) / 4.0 for v in value[1]]
@@ -242,8 +248,11 @@ def _first_pickups(low_actions: list[Mapping[str, Any]]) -> dict[str, int]:
     return out
 
 
-def clearance_facts(scene: Mapping[str, Any], low_actions: list[Mapping[str, Any]],
-                    poses: list[tuple[str, tuple[float, float, float], float]]) -> list[ClearanceFact]:
+def clearance_facts(
+    scene: Mapping[str, Any],
+    low_actions: list[Mapping[str, Any]],
+    poses: list[tuple[str, tuple[float, float, float], float]],
+) -> list[ClearanceFact]:
     """For every pickupable lying near the floor, the nearby points the agent walked through before
     it first picked that object up."""
     floor_y = float(scene["init_action"].get("y", 0.0)) - AGENT_Y
@@ -256,15 +265,23 @@ def clearance_facts(scene: Mapping[str, Any], low_actions: list[Mapping[str, Any
             continue
         until = pickups.get(format_object_id(kind, position), len(low_actions))
         walked = dead_reckoning(scene, low_actions[:until])[0]
-        near = sorted({(x, z) for x, z in walked
-                       if abs(x - position[0]) <= CLEARANCE_RANGE and abs(z - position[2]) <= CLEARANCE_RANGE})
+        near = sorted(
+            {
+                (x, z)
+                for x, z in walked
+                if abs(x - position[0]) <= CLEARANCE_RANGE and abs(z - position[2]) <= CLEARANCE_RANGE
+            }
+        )
         if near:
             out.append(ClearanceFact(name, position, yaw, tuple(near)))
     return out
 
 
-def content_facts(traj: Mapping[str, Any], start_ids: Mapping[str, tuple[str, tuple[float, float, float], float]],
-                  poses: list[tuple[str, tuple[float, float, float], float]]) -> list[ContentFact]:
+def content_facts(
+    traj: Mapping[str, Any],
+    start_ids: Mapping[str, tuple[str, tuple[float, float, float], float]],
+    poses: list[tuple[str, tuple[float, float, float], float]],
+) -> list[ContentFact]:
     """What a movable-receptacle demo proves lay inside its receptacle at the start (:class:`ContentFact`)."""
     params = traj.get("pddl_params") or {}
     target, mrecep = params.get("object_target"), params.get("mrecep_target")
@@ -282,8 +299,11 @@ def content_facts(traj: Mapping[str, Any], start_ids: Mapping[str, tuple[str, tu
     if container is None:
         return []
     cname, (cx, cy, cz), cyaw = container
-    near = sorted((math.hypot(p[0] - cx, p[2] - cz), name, p, yaw) for name, p, yaw in poses
-                  if type_of_name(name) == target and -0.5 <= p[1] - cy <= 0.2)
+    near = sorted(
+        (math.hypot(p[0] - cx, p[2] - cz), name, p, yaw)
+        for name, p, yaw in poses
+        if type_of_name(name) == target and -0.5 <= p[1] - cy <= 0.2
+    )
     if not near or near[0][0] > CONTENT_RANGE:
         return []
     _, name, position, yaw = near[0]
@@ -305,11 +325,13 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         poses.append((name, position, yaw))
         start_ids.setdefault(format_object_id(type_of_name(name), position), (name, position, yaw))
     static: set[str] = set()
-    for entry in [*(low.get("api_action") or {} for low in low_actions),
-                  *(high.get("planner_action") or {} for high in high_pddl)]:
+    for entry in [
+        *(low.get("api_action") or {} for low in low_actions),
+        *(high.get("planner_action") or {} for high in high_pddl),
+    ]:
         for key in ("objectId", "receptacleObjectId"):
             value = entry.get(key)
-            if is_static_id(value):
+            if isinstance(value, str) and is_static_id(value):
                 static.add(value)
     supports = []
     picked: set[str] = set()
@@ -370,8 +392,9 @@ class SceneEvidence:
         self.trajectories += 1
         self.agent_ys.append(facts.agent_y)
         for x, z in facts.points:
-            self.walked.setdefault(grid_key(x, z), (round(grid_key(x, z)[0] * GRID_SIZE, 4),
-                                                      round(grid_key(x, z)[1] * GRID_SIZE, 4)))
+            self.walked.setdefault(
+                grid_key(x, z), (round(grid_key(x, z)[0] * GRID_SIZE, 4), round(grid_key(x, z)[1] * GRID_SIZE, 4))
+            )
         for name, position, yaw in facts.object_poses:
             seen = self.objects.setdefault(name, [])
             if (position, yaw) not in seen:
@@ -417,7 +440,7 @@ class SceneEvidence:
         }
 
     @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> "SceneEvidence":
+    def from_dict(data: Mapping[str, Any]) -> SceneEvidence:
         evidence = SceneEvidence(int(data["scene_num"]))
         evidence.layout_points = [(float(x), float(z)) for x, z in data.get("layout_points", ())]
         evidence.openable = {k: [float(v) for v in pose] for k, pose in data.get("openable", {}).items()}
@@ -425,7 +448,7 @@ class SceneEvidence:
         evidence.agent_ys = [float(y) for y in data.get("agent_ys", ())]
         evidence.walked = {grid_key(x, z): (float(x), float(z)) for x, z in data.get("walked", ())}
         evidence.objects = {
-            name: [(tuple(float(c) for c in p), float(yaw)) for p, yaw in poses]  # type: ignore[misc]
+            name: [(tuple(float(c) for c in p), float(yaw)) for p, yaw in poses]  # type: ignore[misc]  # stored positions are written as [x, y, z]
             for name, poses in data.get("objects", {}).items()
         }
         evidence.static_ids = set(data.get("static_ids", ()))
@@ -436,5 +459,5 @@ class SceneEvidence:
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 
-    def copy(self) -> "SceneEvidence":
+    def copy(self) -> SceneEvidence:
         return SceneEvidence.from_dict(self.to_dict())

@@ -79,9 +79,9 @@ class Block:
             self.lo[axis] = value
 
     def box(self) -> Box:
-        return Box(tuple(self.lo), tuple(self.hi))  # type: ignore[arg-type]
+        return Box(tuple(self.lo), tuple(self.hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
-    def overlaps(self, other: "Block", axes: tuple[int, ...] = (0, 1, 2), margin: float = 0.0) -> bool:
+    def overlaps(self, other: Block, axes: tuple[int, ...] = (0, 1, 2), margin: float = 0.0) -> bool:
         return all(self.lo[a] < other.hi[a] + margin and other.lo[a] < self.hi[a] + margin for a in axes)
 
     def overlaps_box(self, box: Box) -> bool:

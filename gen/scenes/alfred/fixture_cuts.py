@@ -8,6 +8,8 @@ or a cabinet would swallow, and the objects resting under, on or in a fixture.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
 from alfred_gen.sim.scene import Box
 
@@ -47,7 +49,7 @@ MIN_PIECE = 0.25
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
 
 
-def cut_away(block: Block, box: Box, keep: list[Box] = ()) -> None:  # type: ignore[assignment]
+def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
     """Cut ``block``'s footprint back from ``box`` along one side: the side away from the block's
     id; if the id lies over the box, the side keeping the most of ``keep`` (objects seen resting on
     it), then the larger piece. A cut that would leave less than 25 cm is not made."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, COUNTER_SLAB, FLOOR_ORIGIN, Block, inner_floor
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.domains import catalogue
 
 #: Structural receptacles whose THOR origin sits at (about) the top surface when above the floor.
 SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",

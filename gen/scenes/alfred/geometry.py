@@ -37,8 +37,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, expose_fronts, limit_stacks, \
-    separate_nested, tops_over_drawers
+from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.built_ins import (
+    basins_reach_counters,
+    expose_fronts,
+    limit_stacks,
+    separate_nested,
+    tops_over_drawers,
+)
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable, cut_around, settle_objects
@@ -48,7 +54,6 @@ from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import AGENT_Y, Pose, SceneObject
 
 
@@ -107,13 +112,17 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     static_ids = fixture_ids(evidence)
     poses_of = {oid: ([evidence.openable[oid]] if oid in evidence.openable else []) + evidence.used_from.get(oid, [])
                 for oid in static_ids}
-    blocks = {oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids}
+    blocks = {
+        oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids
+    }
     ordered = [blocks[oid] for oid in static_ids]
     facts = resolved_facts(evidence, static_ids, floor_y)
     shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
-    resting_of = [(type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y,
-                                                  shifts.get(name, (0.0, 0.0))))
-                  for name in sorted(evidence.objects) for position, yaw in evidence.objects[name]]
+    resting_of = [
+        (type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name, (0.0, 0.0))))
+        for name in sorted(evidence.objects)
+        for position, yaw in evidence.objects[name]
+    ]
     resting = [box for _, box in resting_of]
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
@@ -129,14 +138,22 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     basins_reach_counters(ordered)
     objects: list[SceneObject] = []
     for block in ordered:
-        objects.append(SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
-                                   rotation=(0.0, float(block.facing), 0.0)))
+        objects.append(
+            SceneObject(
+                block.kind,
+                block.position,
+                block.box(),
+                object_id=block.object_id,
+                rotation=(0.0, float(block.facing), 0.0),
+            )
+        )
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
         box = loose_box(kind, position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
         objects.append(SceneObject(kind, position, box, name=name, rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
-    interaction_poses.update(missing_poses([b for b in ordered if b.object_id not in interaction_poses],
-                                           ordered, reachable, agent_y))
+    interaction_poses.update(
+        missing_poses([b for b in ordered if b.object_id not in interaction_poses], ordered, reachable, agent_y)
+    )
     return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from alfred_gen.domains import catalogue
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
@@ -36,7 +37,6 @@ from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import AGENT_Y, Box, Scene, SceneObject, format_object_id, grid_key, room_type_of
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
@@ -340,7 +340,7 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
     stats = SurfaceStats.learn(rooms.values())
     data = catalogue_store.empty_catalogue(source)
     data["surface_stats"] = stats.to_dict()
-    for number, evidence in rooms.items():
+    for evidence in rooms.values():
         geometry = room_geometry(evidence, sizes, stats)
         scene = scene_from_geometry(evidence, geometry)
         layout_keys = {grid_key(x, z) for x, z in evidence.layout_points}

@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
 from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.world import AGENT_RADIUS, BLOCKING_HEIGHT, FLOOR_CONTACT, turn_horizontal
 

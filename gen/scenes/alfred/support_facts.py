@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, SupportFact, id_position, type_of_name
 from alfred_gen.scenes.alfred.loose import loose_box
-from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box, format_object_id
 
 

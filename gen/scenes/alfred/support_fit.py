@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import statistics
 
+from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SupportFact, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block, inner_floor, set_top
 from alfred_gen.scenes.alfred.fixture_cuts import cut_away
-from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.setup_actions import _support as simulator_support
 from alfred_gen.sim.world import WorldObject
@@ -43,7 +43,7 @@ def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
         floor = inner_floor(block.kind)
         lo[1] = min(lo[1], obj.center[1] - obj.size[1] / 2 - floor - 0.005)
         hi[1] = max(hi[1], obj.center[1] + margin)
-    grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]
+    grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     if any(all(grown.lo[a] < f.hi[a] and f.lo[a] < grown.hi[a] for a in (0, 2)) for f in block.forbid):
         return False
     block.lo, block.hi = lo, hi
@@ -90,7 +90,7 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
             obj = WorldObject("evidence", kind, fact.object_name, fact.position, (0.0, fact.yaw, 0.0), box)
             for _attempt in range(6):
                 candidates = [b.world_object() for b in blocks.values()]
-                winner = simulator_support(None, obj, candidates)  # type: ignore[arg-type]
+                winner = simulator_support(None, obj, candidates)  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
                 if winner is not None and winner.object_id == target:
                     break
                 wanted = blocks[target]
@@ -130,7 +130,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     ordered = [blocks[k] for k in sorted(blocks)]
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
-        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
             continue
         for block in ordered:
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
@@ -155,7 +155,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 up = abs(box.lo[1] - block.hi[1])
             if across <= 0.3 and up <= 0.1:
                 options.append((across + up, block.object_id, block))
-        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]
+        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
         for _, _, block in sorted(options, key=lambda o: o[:2]):
             if grown:
                 break
@@ -163,7 +163,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
                 set_top(block, box.lo[1] - 0.005)
             if _grow_to_hold(block, obj) and simulator_support(
-                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]
+                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
                 grown = True
                 break
             block.lo, block.hi = before
@@ -172,4 +172,4 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
 
 
 def _claims(block: Block, obj: WorldObject) -> bool:
-    return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]
+    return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world

@@ -41,7 +41,7 @@ class SurfaceStats:
         return self.offsets[k] if self.counts.get(k, 0) >= MIN_SAMPLES else None
 
     @staticmethod
-    def learn(rooms: Iterable[SceneEvidence], default_agent_y: float = AGENT_Y) -> "SurfaceStats":
+    def learn(rooms: Iterable[SceneEvidence], default_agent_y: float = AGENT_Y) -> SurfaceStats:
         samples: dict[str, list[float]] = {}
         for evidence in rooms:
             floor_y = evidence.agent_y(default_agent_y) - AGENT_Y
@@ -60,7 +60,7 @@ class SurfaceStats:
         return {k: [self.offsets[k], self.counts[k]] for k in sorted(self.offsets)}
 
     @staticmethod
-    def from_dict(data: Mapping[str, list[float]]) -> "SurfaceStats":
+    def from_dict(data: Mapping[str, list[float]]) -> SurfaceStats:
         stats = SurfaceStats()
         for k, (offset, count) in data.items():
             stats.offsets[k] = float(offset)

@@ -27,7 +27,7 @@ class ThorSizes:
         self._sizes = by_type_and_scene
 
     @staticmethod
-    def load(directory: str | Path) -> "ThorSizes":
+    def load(directory: str | Path) -> ThorSizes:
         """Read ``DIR/asset-database.json``; UserError NOT_FOUND / BAD_INPUT if missing or malformed."""
         path = Path(directory)
         if path.is_dir():
@@ -64,7 +64,7 @@ def _index(data: dict[str, Any]) -> dict[tuple[str, str], list[Size]]:
         for asset in assets:
             if not isinstance(asset, dict):
                 continue
-            box = asset.get("boundingBox")
+            box: Any = asset.get("boundingBox")
             try:
                 size = (float(box["x"]), float(box["y"]), float(box["z"]))
             except (KeyError, TypeError, ValueError):

@@ -9,6 +9,7 @@ from alfred_gen.scenes.procedural.furnish import (
     WallSpot,
     add_cabinet,
     add_drawer_stack,
+    add_dresser,
     add_floor_lamp,
     add_floor_standing,
     add_garbage_can,
@@ -18,7 +19,6 @@ from alfred_gen.scenes.procedural.furnish import (
     add_wall_shelves,
     add_window,
     wall_stretch_clear,
-    add_dresser,
 )
 from alfred_gen.scenes.procedural.rooms import ShapeSpec
 from alfred_gen.scenes.procedural.vocab import Contents
@@ -108,9 +108,15 @@ def add_bathtub(b: RoomBuilder, contents: Contents) -> None:
         half = length / 2
         glass_u = (0.02, half) if head_end else (half, length - 0.02)
         if contents.has("ShowerGlass"):
-            b.add("ShowerGlass", spot.box(glass_u[0], glass_u[1], depth - 0.04, depth - 0.02, 0.55, 1.9), rotation=spot.rotation)
+            b.add(
+                "ShowerGlass",
+                spot.box(glass_u[0], glass_u[1], depth - 0.04, depth - 0.02, 0.55, 1.9),
+                rotation=spot.rotation,
+            )
         if contents.has("ShowerDoor"):
-            b.add("ShowerDoor", spot.box(glass_u[0], glass_u[1], depth - 0.02, depth, 0.55, 1.9), rotation=spot.rotation)
+            b.add(
+                "ShowerDoor", spot.box(glass_u[0], glass_u[1], depth - 0.02, depth, 0.55, 1.9), rotation=spot.rotation
+            )
 
 
 def add_shower(b: RoomBuilder, contents: Contents) -> None:
@@ -128,7 +134,12 @@ def add_shower(b: RoomBuilder, contents: Contents) -> None:
     if contents.has("ShowerCurtain"):
         enclosure.append(("ShowerCurtain", (size - 0.2, size - 0.02, 0.05, 0.25)))
     for index, (object_type, (u0, u1, v0, v1)) in enumerate(enclosure):
-        b.add(object_type, spot.box(u0, u1, v0, v1, 0.06, 1.95), rotation=spot.rotation, parts=(tray,) if index == 0 else ())
+        b.add(
+            object_type,
+            spot.box(u0, u1, v0, v1, 0.06, 1.95),
+            rotation=spot.rotation,
+            parts=(tray,) if index == 0 else (),
+        )
     b.add("ShowerHead", spot.box(size / 2 - 0.12, size / 2 + 0.12, 0.0, 0.25, 1.75, 1.95), rotation=spot.rotation)
 
 
@@ -139,11 +150,19 @@ def add_toilet(b: RoomBuilder) -> None:
     if spot is None:
         raise BuildFailed("no wall for the toilet")
     cx, cz = spot.footprint.center
-    b.add("Toilet", spot.box(0.0, width, 0.0, 0.7, 0.0, round(b.rng.uniform(0.75, 0.85), 2)), rotation=spot.rotation,
-          position=(cx, 0.0, cz))
+    b.add(
+        "Toilet",
+        spot.box(0.0, width, 0.0, 0.7, 0.0, round(b.rng.uniform(0.75, 0.85), 2)),
+        rotation=spot.rotation,
+        position=(cx, 0.0, cz),
+    )
     for u0 in (width + 0.1, -0.3, width + 0.3, -0.5):
         hanger = WallSpot(spot.edge, spot.a0 + u0, 0.2, 0.12)
-        if 0.0 <= hanger.a0 and hanger.a0 + 0.2 <= spot.edge.length and wall_stretch_clear(b, hanger, 0.55, 0.8, reach=0.12):
+        if (
+            hanger.a0 >= 0.0
+            and hanger.a0 + 0.2 <= spot.edge.length
+            and wall_stretch_clear(b, hanger, 0.55, 0.8, reach=0.12)
+        ):
             b.add("ToiletPaperHanger", hanger.box(0.0, 0.2, 0.0, 0.12, 0.68, 0.76), rotation=spot.rotation)
             b.keep_free.append(hanger.rect(0.0, 0.2, 0.0, 0.4))
             return
@@ -201,14 +220,24 @@ def _sink(b: RoomBuilder, spot: WallSpot, top: float, pedestal: bool = False) ->
     w, d = spot.width, spot.depth
     rim = 0.05
     if pedestal:
-        sink = b.add("Sink", spot.box(w / 2 - 0.1, w / 2 + 0.1, 0.02, 0.2, 0.0, top - 0.18), rotation=spot.rotation,
-                     parts=(spot.box(0.0, w, 0.0, 0.12, top - 0.18, top + 0.01),))
+        sink = b.add(
+            "Sink",
+            spot.box(w / 2 - 0.1, w / 2 + 0.1, 0.02, 0.2, 0.0, top - 0.18),
+            rotation=spot.rotation,
+            parts=(spot.box(0.0, w, 0.0, 0.12, top - 0.18, top + 0.01),),
+        )
         basin = spot.box(0.02, w - 0.02, 0.12, d, top - 0.18, top + 0.005)
     else:
-        sink = b.add("Sink", spot.box(0.0, w, 0.0, 0.14, top - 0.04, top + 0.01), rotation=spot.rotation,
-                     parts=(spot.box(0.0, rim, 0.14, d, top - 0.04, top + 0.01),
-                            spot.box(w - rim, w, 0.14, d, top - 0.04, top + 0.01),
-                            spot.box(rim, w - rim, d - 0.05, d, top - 0.04, top + 0.01)))
+        sink = b.add(
+            "Sink",
+            spot.box(0.0, w, 0.0, 0.14, top - 0.04, top + 0.01),
+            rotation=spot.rotation,
+            parts=(
+                spot.box(0.0, rim, 0.14, d, top - 0.04, top + 0.01),
+                spot.box(w - rim, w, 0.14, d, top - 0.04, top + 0.01),
+                spot.box(rim, w - rim, d - 0.05, d, top - 0.04, top + 0.01),
+            ),
+        )
         basin = spot.box(rim, w - rim, 0.14, d - 0.05, top - 0.18, top + 0.005)
     b.add("SinkBasin", basin, rotation=spot.rotation, object_id=f"{sink.object_id}|SinkBasin")
     b.add("Faucet", spot.box(w / 2 - 0.05, w / 2 + 0.05, 0.02, 0.12, top + 0.01, top + 0.22), rotation=spot.rotation)
@@ -225,7 +254,11 @@ def _wall_stretch(b: RoomBuilder, width: float, y0: float, y1: float, depth: flo
             continue
         for _ in range(10):
             a0 = round(b.rng.uniform(0.1, edge.length - width - 0.1), 2)
-            if index == door.edge and a0 < door.along + door.width / 2 + 0.1 and a0 + width > door.along - door.width / 2 - 0.1:
+            if (
+                index == door.edge
+                and a0 < door.along + door.width / 2 + 0.1
+                and a0 + width > door.along - door.width / 2 - 0.1
+            ):
                 continue
             spot = WallSpot(edge, a0, width, depth)
             if wall_stretch_clear(b, spot, y0, y1, reach=depth + 0.05):
@@ -233,12 +266,18 @@ def _wall_stretch(b: RoomBuilder, width: float, y0: float, y1: float, depth: flo
     return None
 
 
-def add_holder(b: RoomBuilder, object_type: str, width: float, y: float, hang: float, near: WallSpot | None = None) -> SceneObject | None:
+def add_holder(
+    b: RoomBuilder, object_type: str, width: float, y: float, hang: float, near: WallSpot | None = None
+) -> SceneObject | None:
     """A towel bar / holder on the wall at height ``y`` with ``hang`` metres of clear wall below it."""
     if near is not None:
         for u0 in (near.width + 0.08, -width - 0.08):
             spot = WallSpot(near.edge, near.a0 + u0, width, 0.08)
-            if 0 <= spot.a0 and spot.a0 + width <= near.edge.length and wall_stretch_clear(b, spot, y - hang, y + 0.05, reach=0.2):
+            if (
+                spot.a0 >= 0
+                and spot.a0 + width <= near.edge.length
+                and wall_stretch_clear(b, spot, y - hang, y + 0.05, reach=0.2)
+            ):
                 break
         else:
             spot = None

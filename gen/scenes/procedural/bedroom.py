@@ -74,7 +74,9 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         if spot is not None:
             b.add("ArmChair", spot.box(0.0, 0.85, 0.0, 0.85, 0.0, 0.85), rotation=spot.rotation)
     if contents.has("DiningTable"):
-        rect = add_table_somewhere(b, "DiningTable", round(rng.uniform(0.8, 1.2), 2), round(rng.uniform(0.6, 0.8), 2), 0.75)
+        rect = add_table_somewhere(
+            b, "DiningTable", round(rng.uniform(0.8, 1.2), 2), round(rng.uniform(0.6, 0.8), 2), 0.75
+        )
         if rect is None:
             raise BuildFailed("no room for the table")
         if contents.has("Chair"):
@@ -134,8 +136,12 @@ def add_bed_group(b: RoomBuilder, contents: Contents, drawers: bool) -> None:
     if spot is None:
         raise BuildFailed("no wall for the bed")
     cx, cz = spot.footprint.center
-    b.add("Bed", spot.box(0.0, width, 0.0, length, 0.0, round(rng.uniform(0.9, 1.2), 2)), rotation=spot.rotation,
-          position=(cx, 0.0, cz))
+    b.add(
+        "Bed",
+        spot.box(0.0, width, 0.0, length, 0.0, round(rng.uniform(0.9, 1.2), 2)),
+        rotation=spot.rotation,
+        position=(cx, 0.0, cz),
+    )
     if contents.has("SideTable"):
         sides = [-0.5, width + 0.05]
         rng.shuffle(sides)

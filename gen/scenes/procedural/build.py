@@ -15,13 +15,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from alfred_gen.domains.catalogue import LAMPS, OBJECT_TYPES
+from alfred_gen.scenes.grid import AGENT_HEIGHT, best_interaction_pose, front_normal, occluder_arrays, reachable_grid
 from alfred_gen.scenes.procedural import bathroom, bedroom, kitchen, living_room
 from alfred_gen.scenes.procedural.furnish import BuildFailed, RoomBuilder
-from alfred_gen.scenes.grid import AGENT_HEIGHT, best_interaction_pose, front_normal, occluder_arrays, reachable_grid
 from alfred_gen.scenes.procedural.populate import place_pickupables
 from alfred_gen.scenes.procedural.rooms import ShapeSpec, make_room_shape
 from alfred_gen.scenes.procedural.vocab import Contents
-from alfred_gen.domains.catalogue import LAMPS, OBJECT_TYPES
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject, room_type_of
 
 #: How procedural scenes are named (never THOR's ``FloorPlanN``).
@@ -157,7 +157,8 @@ def front_of(obj: SceneObject) -> tuple[float, float, float] | None:
     return None
 
 
-def interaction_poses(objects: list[SceneObject], walls: tuple[Box, ...], reachable: list[tuple[float, float]]) -> dict[str, Pose]:
+def interaction_poses(objects: list[SceneObject], walls: tuple[Box, ...],
+                      reachable: list[tuple[float, float]]) -> dict[str, Pose]:
     """One pose per object that wants one and can be seen from somewhere (see grid.best_interaction_pose)."""
     poses: dict[str, Pose] = {}
     for obj in objects:

@@ -185,13 +185,14 @@ class RoomBuilder:
         if position is None:
             cx, cy, cz = box.center
             position = (cx, box.lo[1] if box.lo[1] <= 0.001 else cy, cz)
-        position = tuple(round(c, 4) + 0.0 for c in position)  # type: ignore[assignment]
+        x, y, z = (round(c, 4) + 0.0 for c in position)
+        position = (x, y, z)
         if object_id is None:
-            position = self._unique_position(object_type, position)  # type: ignore[arg-type]
-            object_id = format_object_id(object_type, position)  # type: ignore[arg-type]
+            position = self._unique_position(object_type, position)
+            object_id = format_object_id(object_type, position)
         obj = SceneObject(
             object_type=object_type,
-            position=position,  # type: ignore[arg-type]
+            position=position,
             box=box,
             object_id=object_id,
             parent=parent,
@@ -226,12 +227,15 @@ def add_drawer_stack(
     height = (y1 - y0) / count
     depth = min(0.5, front - 0.05)
     for k in range(count):
-        box = spot.box(u0 + 0.01, u1 - 0.01, front - depth, front, y0 + k * height + 0.005, y0 + (k + 1) * height - 0.005)
+        bottom, top = y0 + k * height + 0.005, y0 + (k + 1) * height - 0.005
+        box = spot.box(u0 + 0.01, u1 - 0.01, front - depth, front, bottom, top)
         drawers.append(builder.add("Drawer", box, rotation=spot.rotation))
     return drawers
 
 
-def add_cabinet(builder: RoomBuilder, spot: WallSpot, u0: float, u1: float, v0: float, v1: float, y0: float, y1: float) -> SceneObject:
+def add_cabinet(
+    builder: RoomBuilder, spot: WallSpot, u0: float, u1: float, v0: float, v1: float, y0: float, y1: float
+) -> SceneObject:
     """A cabinet (a hollow shell with a door at the front) filling the given local box."""
     return builder.add("Cabinet", spot.box(u0 + 0.005, u1 - 0.005, v0, v1, y0, y1), rotation=spot.rotation)
 
@@ -251,13 +255,13 @@ def add_shelving_unit(builder: RoomBuilder, spot: WallSpot, boards: int, height:
     for k in range(boards):
         y0 = bottom + k * gap
         board = spot.box(0.03, w - 0.03, 0.02, d, y0, y0 + 0.025)
-        shelves.append(
-            builder.add("Shelf", board, rotation=spot.rotation, parts=frame if k == 0 else ())
-        )
+        shelves.append(builder.add("Shelf", board, rotation=spot.rotation, parts=frame if k == 0 else ()))
     return shelves
 
 
-def add_wall_shelves(builder: RoomBuilder, spot: WallSpot, heights: list[float], depth: float = 0.3) -> list[SceneObject]:
+def add_wall_shelves(
+    builder: RoomBuilder, spot: WallSpot, heights: list[float], depth: float = 0.3
+) -> list[SceneObject]:
     """Boards fixed to the wall at the given heights (they stand on no floor)."""
     return [
         builder.add("Shelf", spot.box(0.0, spot.width, 0.0, depth, y0, y0 + 0.03), rotation=spot.rotation)
@@ -291,7 +295,7 @@ def add_table_somewhere(
 
 def add_chairs_around(builder: RoomBuilder, table: Rect, count: int, object_type: str = "Chair") -> list[SceneObject]:
     """Up to ``count`` chairs pulled up to a table's sides, each facing it; skipped where they do not fit."""
-    chairs = []
+    chairs: list[SceneObject] = []
     w, d = 0.45, 0.45
     cx, cz = table.center
     sides = [
@@ -335,7 +339,9 @@ def add_dresser(builder: RoomBuilder, spot: WallSpot, columns: int, rows: int) -
     dresser = builder.add("Dresser", body, rotation=spot.rotation)
     col_width = (spot.width - 0.04) / columns
     for c in range(columns):
-        add_drawer_stack(builder, spot, 0.02 + c * col_width, 0.02 + (c + 1) * col_width, spot.depth, 0.08, height - 0.04, rows)
+        add_drawer_stack(
+            builder, spot, 0.02 + c * col_width, 0.02 + (c + 1) * col_width, spot.depth, 0.08, height - 0.04, rows
+        )
     return dresser
 
 
@@ -399,7 +405,9 @@ def wall_stretch_clear(builder: RoomBuilder, spot: WallSpot, y0: float, y1: floa
     return True
 
 
-def add_window(builder: RoomBuilder, blinds: bool = False, curtains: bool = False, sill: float = 0.95) -> SceneObject | None:
+def add_window(
+    builder: RoomBuilder, blinds: bool = False, curtains: bool = False, sill: float = 0.95
+) -> SceneObject | None:
     """A window (with blinds at its top or curtains at its sides) on a wall with nothing tall before it."""
     width = _snap(builder.rng.uniform(0.8, 1.4))
     top = min(2.2, builder.shape.height - 0.2)
@@ -465,11 +473,20 @@ def add_light_switch(builder: RoomBuilder) -> SceneObject | None:
     return None
 
 
-def add_floor_standing(builder: RoomBuilder, object_type: str, width: float, depth: float, height: float,
-                       access: float = DEFAULT_ACCESS, corner: bool | None = None) -> SceneObject | None:
+def add_floor_standing(
+    builder: RoomBuilder,
+    object_type: str,
+    width: float,
+    depth: float,
+    height: float,
+    access: float = DEFAULT_ACCESS,
+    corner: bool | None = None,
+) -> SceneObject | None:
     """A simple piece standing against a wall (safe, cabinet, cart, lamp): its box is its footprint."""
     spot = builder.wall_spot(width, depth, access=access, corner=corner)
     if spot is None:
         return None
     cx, cz = spot.footprint.center
-    return builder.add(object_type, spot.box(0.0, width, 0.0, depth, 0.0, height), rotation=spot.rotation, position=(cx, 0.0, cz))
+    return builder.add(
+        object_type, spot.box(0.0, width, 0.0, depth, 0.0, height), rotation=spot.rotation, position=(cx, 0.0, cz)
+    )

@@ -175,7 +175,8 @@ def _plan_modules(b: RoomBuilder, runs: list[WallSpot]) -> list[list[Module]]:
         fill: list[Module] = []
         while free >= 0.4:
             kind = rng.choice(["cabinet", "cabinet", "cabinet", "double", "drawers", "drawer_cabinet"])
-            width = {"cabinet": rng.uniform(0.45, 0.6), "double": rng.uniform(0.8, 1.0)}.get(kind, rng.uniform(0.4, 0.55))
+            widths = {"cabinet": rng.uniform(0.45, 0.6), "double": rng.uniform(0.8, 1.0)}
+            width = widths.get(kind, rng.uniform(0.4, 0.55))
             width = round(min(width, free), 2)
             if kind == "double" and width < 0.8:
                 kind = "cabinet"
@@ -202,7 +203,11 @@ def _build_run(b: RoomBuilder, spot: WallSpot, plan: list[Module]) -> None:
         if module.kind in ("sink", "stove", "end"):
             if group:
                 u0, u1 = group[0].u0, group[-1].u0 + group[-1].width
-                b.add("CounterTop", spot.box(u0, u1, 0.0, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP), rotation=spot.rotation)
+                b.add(
+                    "CounterTop",
+                    spot.box(u0, u1, 0.0, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP),
+                    rotation=spot.rotation,
+                )
                 group = []
         else:
             group.append(module)
@@ -226,25 +231,46 @@ def _build_module(b: RoomBuilder, spot: WallSpot, m: Module) -> None:
         add_cabinet(b, spot, u0, u1, 0.02, front, 0.02, below - 0.18)
     elif m.kind == "sink":
         rim = 0.06
-        sink = b.add("Sink", spot.box(u0, u1, 0.02, 0.16, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01), rotation=spot.rotation,
-                     parts=(spot.box(u0, u0 + rim, 0.16, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01),
-                            spot.box(u1 - rim, u1, 0.16, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01),
-                            spot.box(u0 + rim, u1 - rim, COUNTER_DEPTH - 0.05, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01)))
+        sink = b.add(
+            "Sink",
+            spot.box(u0, u1, 0.02, 0.16, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01),
+            rotation=spot.rotation,
+            parts=(
+                spot.box(u0, u0 + rim, 0.16, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01),
+                spot.box(u1 - rim, u1, 0.16, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01),
+                spot.box(
+                    u0 + rim, u1 - rim, COUNTER_DEPTH - 0.05, COUNTER_DEPTH, COUNTER_TOP - SLAB, COUNTER_TOP + 0.01
+                ),
+            ),
+        )
         basin = spot.box(u0 + rim, u1 - rim, 0.16, COUNTER_DEPTH - 0.05, COUNTER_TOP - 0.2, COUNTER_TOP + 0.005)
         b.add("SinkBasin", basin, rotation=spot.rotation, object_id=f"{sink.object_id}|SinkBasin")
         mid = (u0 + u1) / 2
-        b.add("Faucet", spot.box(mid - 0.06, mid + 0.06, 0.03, 0.15, COUNTER_TOP + 0.01, COUNTER_TOP + 0.25), rotation=spot.rotation)
+        b.add(
+            "Faucet",
+            spot.box(mid - 0.06, mid + 0.06, 0.03, 0.15, COUNTER_TOP + 0.01, COUNTER_TOP + 0.25),
+            rotation=spot.rotation,
+        )
         add_cabinet(b, spot, u0, u1, 0.02, front, 0.02, COUNTER_TOP - 0.22)
     elif m.kind == "stove":
         add_cabinet(b, spot, u0, u1, 0.02, front, 0.02, COUNTER_TOP - 0.01)
         half = m.width / 2
         for du in (0.0, half):
             for v0 in (0.12, 0.36):
-                b.add("StoveBurner", spot.box(u0 + du + 0.07, u0 + du + half - 0.07, v0, v0 + 0.22, COUNTER_TOP - 0.01, COUNTER_TOP + 0.01),
-                      rotation=spot.rotation)
+                b.add(
+                    "StoveBurner",
+                    spot.box(
+                        u0 + du + 0.07, u0 + du + half - 0.07, v0, v0 + 0.22, COUNTER_TOP - 0.01, COUNTER_TOP + 0.01
+                    ),
+                    rotation=spot.rotation,
+                )
         for k in range(4):
             c = u0 + (k + 0.5) * m.width / 4
-            b.add("StoveKnob", spot.box(c - 0.025, c + 0.025, 0.03, 0.08, COUNTER_TOP - 0.01, COUNTER_TOP + 0.04), rotation=spot.rotation)
+            b.add(
+                "StoveKnob",
+                spot.box(c - 0.025, c + 0.025, 0.03, 0.08, COUNTER_TOP - 0.01, COUNTER_TOP + 0.04),
+                rotation=spot.rotation,
+            )
 
 
 def _build_uppers(b: RoomBuilder, spot: WallSpot, plan: list[Module], cabinets: bool, microwave: bool) -> bool:

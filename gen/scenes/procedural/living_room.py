@@ -42,14 +42,22 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         b.add("TVStand", stand_spot.box(0.0, width, 0.0, 0.45, 0.0, height), rotation=stand_spot.rotation)
         if contents.has("Drawer"):
             for u0 in (0.05, width - 0.5):
-                b.add("Drawer", stand_spot.box(u0, u0 + 0.45, 0.0, 0.47, height - 0.2, height - 0.04), rotation=stand_spot.rotation)
+                b.add(
+                    "Drawer",
+                    stand_spot.box(u0, u0 + 0.45, 0.0, 0.47, height - 0.2, height - 0.04),
+                    rotation=stand_spot.rotation,
+                )
         tv_width = round(min(width - 0.1, rng.uniform(0.9, 1.2)), 2)
         u0 = (width - tv_width) / 2
-        b.add("Television", stand_spot.box(u0, u0 + tv_width, 0.1, 0.3, height, height + round(rng.uniform(0.55, 0.72), 2)),
-              rotation=stand_spot.rotation)
+        b.add(
+            "Television",
+            stand_spot.box(u0, u0 + tv_width, 0.1, 0.3, height, height + round(rng.uniform(0.55, 0.72), 2)),
+            rotation=stand_spot.rotation,
+        )
     else:
-        tv = add_wall_item(b, "Television", round(rng.uniform(0.9, 1.3), 2), 1.0, 1.65, thickness=0.08, edges=opposite) \
-            or add_wall_item(b, "Television", round(rng.uniform(0.9, 1.3), 2), 1.0, 1.65, thickness=0.08)
+        tv = add_wall_item(
+            b, "Television", round(rng.uniform(0.9, 1.3), 2), 1.0, 1.65, thickness=0.08, edges=opposite
+        ) or add_wall_item(b, "Television", round(rng.uniform(0.9, 1.3), 2), 1.0, 1.65, thickness=0.08)
         if tv is None:
             raise BuildFailed("no wall for the television")
 
@@ -59,8 +67,12 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         spot = b.wall_spot(width, 0.85, access=0.6)
         if spot is not None:
             cx, cz = spot.footprint.center
-            b.add("ArmChair", spot.box(0.0, width, 0.0, 0.85, 0.0, round(rng.uniform(0.8, 0.95), 2)),
-                  rotation=spot.rotation, position=(cx, 0.0, cz))
+            b.add(
+                "ArmChair",
+                spot.box(0.0, width, 0.0, 0.85, 0.0, round(rng.uniform(0.8, 0.95), 2)),
+                rotation=spot.rotation,
+                position=(cx, 0.0, cz),
+            )
     if contents.has("Dresser"):
         spot = b.wall_spot(round(rng.uniform(0.9, 1.4), 2), 0.5, access=0.6)
         if spot is not None:
@@ -79,8 +91,14 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         if spot is not None:
             b.add("Desk", spot.box(0.0, spot.width, 0.0, 0.6, 0.0, 0.76), rotation=spot.rotation)
     if contents.has("DiningTable"):
-        rect = add_table_somewhere(b, "DiningTable", round(rng.uniform(1.0, 1.6), 2), round(rng.uniform(0.75, 1.0), 2),
-                                   round(rng.uniform(0.72, 0.8), 2), clearance=0.6)
+        rect = add_table_somewhere(
+            b,
+            "DiningTable",
+            round(rng.uniform(1.0, 1.6), 2),
+            round(rng.uniform(0.75, 1.0), 2),
+            round(rng.uniform(0.72, 0.8), 2),
+            clearance=0.6,
+        )
         if rect is not None and contents.has("Chair"):
             add_chairs_around(b, rect, rng.randint(2, 4))
     if contents.has("Chair") and not any(o.object_type == "Chair" for o in b.objects):
@@ -126,8 +144,12 @@ def add_sofa_group(b: RoomBuilder, contents: Contents) -> SceneObject:
     if spot is None:
         raise BuildFailed("no wall for the sofa")
     cx, cz = spot.footprint.center
-    sofa = b.add("Sofa", spot.box(0.0, width, 0.0, depth, 0.0, round(rng.uniform(0.85, 0.95), 2)),
-                 rotation=spot.rotation, position=(cx, 0.0, cz))
+    sofa = b.add(
+        "Sofa",
+        spot.box(0.0, width, 0.0, depth, 0.0, round(rng.uniform(0.85, 0.95), 2)),
+        rotation=spot.rotation,
+        position=(cx, 0.0, cz),
+    )
     front = depth + 0.55
     if contents.has("CoffeeTable"):
         table_width = round(min(width - 0.3, rng.uniform(0.9, 1.3)), 2)
@@ -141,7 +163,7 @@ def add_sofa_group(b: RoomBuilder, contents: Contents) -> SceneObject:
             front = depth + gap + table_depth + 0.55
     b.keep_free.append(spot.rect(0.0, width, depth, min(front, depth + 2.0)))
     if contents.has("SideTable"):
-        for u0 in ([-0.55, width + 0.05] if rng.random() < 0.5 else [width + 0.05, -0.55]):
+        for u0 in [-0.55, width + 0.05] if rng.random() < 0.5 else [width + 0.05, -0.55]:
             side = WallSpot(spot.edge, spot.a0 + u0, 0.5, 0.45)
             strip = side.rect(0.0, 0.5, 0.45, 0.9)
             if b.fits(side.footprint, strip):

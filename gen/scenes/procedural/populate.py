@@ -9,10 +9,10 @@ wall, as in THOR rooms. The simulator's InitialRandomSpawn moves pickupables aro
 
 from __future__ import annotations
 
+from alfred_gen.domains.catalogue import OBJECT_TYPES, can_place
 from alfred_gen.scenes.procedural.furnish import RoomBuilder, overlaps3
 from alfred_gen.scenes.procedural.surfaces import Surface, surfaces_of
 from alfred_gen.scenes.procedural.vocab import FLOOR_ITEMS
-from alfred_gen.domains.catalogue import OBJECT_TYPES, can_place
 from alfred_gen.sim.scene import Box, SceneObject
 
 #: How many random positions to try on one surface before giving up on it.
@@ -34,7 +34,9 @@ def place_pickupables(b: RoomBuilder, wanted: list[tuple[str, int]]) -> list[str
     return missing
 
 
-def place_decor(b: RoomBuilder, object_type: str, host_types: tuple[str, ...], size: tuple[float, float, float] | None = None) -> SceneObject | None:
+def place_decor(
+    b: RoomBuilder, object_type: str, host_types: tuple[str, ...], size: tuple[float, float, float] | None = None
+) -> SceneObject | None:
     """A non-pickupable thing (television, desk lamp, plant) standing on one of the host types."""
     hosts = [o for o in b.objects if o.object_type in host_types]
     return place_on_any(b, object_type, hosts, pickupable=False, size=size)
@@ -90,15 +92,17 @@ def place_on(
                 x0 = b.rng.uniform(surface.x0, surface.x1 - wx)
                 z0 = b.rng.uniform(surface.z0, surface.z1 - wz)
                 candidates.append(
-                    Box((round(x0, 4), round(surface.y, 4), round(z0, 4)),
-                        (round(x0 + wx, 4), round(surface.y + sy, 4), round(z0 + wz, 4)))
+                    Box(
+                        (round(x0, 4), round(surface.y, 4), round(z0, 4)),
+                        (round(x0 + wx, 4), round(surface.y + sy, 4), round(z0 + wz, 4)),
+                    )
                 )
         for box in candidates:
             if _collides(b, box, host):
                 continue
             rotation = 90.0 if _swapped(box, sx, sz) else 0.0
             if pickupable and lying:
-                rotation = (90.0, rotation, 0.0)  # type: ignore[assignment]
+                rotation = (90.0, rotation, 0.0)  # type: ignore[assignment]  # a lying object's rotation is a 3-tuple where upright ones give the yaw alone
             return b.add(
                 object_type,
                 box,

@@ -53,7 +53,7 @@ class Rect:
     def area(self) -> float:
         return self.width * self.depth
 
-    def overlaps(self, other: "Rect", margin: float = 0.0) -> bool:
+    def overlaps(self, other: Rect, margin: float = 0.0) -> bool:
         """Whether the interiors overlap (touching edges do not count); ``margin`` grows self."""
         return (
             self.x0 - margin < other.x1 - 1e-9
@@ -62,7 +62,7 @@ class Rect:
             and other.z0 < self.z1 + margin - 1e-9
         )
 
-    def contains(self, other: "Rect") -> bool:
+    def contains(self, other: Rect) -> bool:
         return (
             other.x0 >= self.x0 - 1e-9
             and other.x1 <= self.x1 + 1e-9
@@ -70,7 +70,7 @@ class Rect:
             and other.z1 <= self.z1 + 1e-9
         )
 
-    def grown(self, margin: float) -> "Rect":
+    def grown(self, margin: float) -> Rect:
         return Rect(self.x0 - margin, self.z0 - margin, self.x1 + margin, self.z1 + margin)
 
     def box(self, y0: float, y1: float) -> Box:

@@ -57,7 +57,9 @@ class Surface:
         return self.z1 - self.z0
 
 
-def _local_rect(box: Box, facing: float, w0: float, w1: float, d0: float, d1: float) -> tuple[float, float, float, float]:
+def _local_rect(
+    box: Box, facing: float, w0: float, w1: float, d0: float, d1: float
+) -> tuple[float, float, float, float]:
     """Floor rectangle given as metres across the front (w) and from the back (d) of a box."""
     quarter = int(round(facing / 90.0)) % 4
     lo, hi = box.lo, box.hi
