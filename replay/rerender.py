@@ -17,7 +17,6 @@ they were.
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.progress import progress
 from alfred_gen.replay import images
 from alfred_gen.replay.execute import StepFailure, execute_low_actions
 from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
@@ -204,8 +204,6 @@ def replay_command(
     and goal conditions, return the code. Frames go to ``out`` (default: the trajectory's own
     directory).
     """
-    import click
-
     from alfred_gen.traj.format import load_trajectory
 
     path = _trajectory_path(traj_path)
@@ -213,7 +211,7 @@ def replay_command(
     out_dir = Path(out) if out is not None else path.parent
     total = len(traj["plan"]["low_actions"])
     began = time.monotonic()
-    with click.progressbar(length=total, label="replaying", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
+    with progress("replaying", total) as bar:
         controller = simulator.open(render=True, depth=depth, segmentation=seg)
         outcome = replay_to_directory(traj, out_dir, controller, depth=depth, seg=seg,
                                       on_step=lambda _idx: bar.update(1))

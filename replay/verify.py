@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
+from alfred_gen.progress import progress
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.vet import VetResult, vet_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
@@ -139,15 +139,12 @@ def verify_directory(
     """``alfred-gen verify``: vet every trajectory under ``root``, print failures and a summary.
 
     Each worker process makes its own controller from ``simulator`` and reuses it."""
-    import click
-
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
     paths = find_trajectories(root)
     results: list[VetResult | None] = [None] * len(paths)
     began = time.monotonic()
-    with click.progressbar(length=len(paths), label="verifying", file=sys.stderr,
-                           hidden=not (show_progress and sys.stderr.isatty())) as bar:
+    with progress("verifying", len(paths), show=show_progress) as bar:
         for index, result in _results(paths, jobs, simulator):
             if isinstance(result, tuple):  # the simulator cannot run here: stop, one line
                 message, code = result

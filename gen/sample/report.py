@@ -7,10 +7,8 @@ report a run the same way.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from alfred_gen.errors import ExitCode
 
@@ -71,12 +69,4 @@ class RunSummary:
         return out
 
 
-def progress_bar(target: int, made: int) -> Any:
-    """A click progress bar on stderr already showing ``made`` of ``target``; the caller exits it."""
-    import click
-
-    bar = click.progressbar(length=target, label="sampling", file=sys.stderr, show_pos=True, show_eta=True)
-    bar.__enter__()
-    bar.update(min(made, target))
-    return bar
 

@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.progress import progress as progress_bar
 from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.disk_state import (
     clean_stale_temp,
@@ -70,7 +70,7 @@ from alfred_gen.sample.options import (
     parse_shard,
     parse_task_types,
 )
-from alfred_gen.sample.report import RunSummary, progress_bar
+from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.trial_ids import shard_of, shard_quota, trial_id
 
 
@@ -147,17 +147,14 @@ def run_sample(
         if ledger.made:
             note(f"resuming: {ledger.made} of {target} trajectories already in {out}")
         started = time.perf_counter()
-        bar = progress_bar(target, ledger.made) if progress and sys.stderr.isatty() else None
         try:
-            with _sigterm_as_interrupt():
+            with _sigterm_as_interrupt(), progress_bar("sampling", target, done=ledger.made, show=progress) as bar:
                 drive_jobs(options, ledger, target, generate, summary, bar, controller_factory)
         except KeyboardInterrupt:
             summary.interrupted = True
         except Crashed:
             pass
         finally:
-            if bar is not None:
-                bar.__exit__(None, None, None)
             summary.seconds = time.perf_counter() - started
             summary.failed_tuples = ledger.failed_tuples()
             if summary.interrupted or summary.crashed:

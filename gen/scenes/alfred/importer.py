@@ -22,7 +22,6 @@ Python use::
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
@@ -369,21 +369,20 @@ def import_alfred(alfred_dir: str | Path, out: str | Path | None = None, thor_db
                   *, show_progress: bool = False, write: bool = True) -> tuple[dict[str, Any], ImportSummary]:
     """Import every room of an ALFRED checkout; write the catalogue to ``out`` (default: the active
     catalogue path) unless ``write`` is false. Returns (catalogue, summary)."""
-    import click
-
     began = time.monotonic()
     sources = find_sources(alfred_dir)
     sizes = ThorSizes.load(thor_db) if thor_db is not None else None
     path = Path(out) if out is not None else catalogue_store.active_catalogue_path()
     summary = ImportSummary(path if write else None)
 
-    def progress(files: Iterable[Path]) -> Iterable[Path]:
+    def read_with_progress(files: Iterable[Path]) -> Iterable[Path]:
         items = list(files)
-        with click.progressbar(items, label="reading trajectories", file=sys.stderr,
-                               hidden=not (show_progress and sys.stderr.isatty())) as bar:
-            yield from bar
+        with progress("reading trajectories", len(items), show=show_progress) as bar:
+            for item in items:
+                yield item
+                bar.update(1)
 
-    rooms = gather_evidence(sources, progress=progress, summary=summary)
+    rooms = gather_evidence(sources, progress=read_with_progress, summary=summary)
     source = {"alfred_dir": str(sources.root), "layouts": str(sources.layouts),
               "trajectory_files": len(sources.trajectory_files), "thor_db": thor_db is not None}
     data = build_catalogue(rooms, sizes, source, summary)
