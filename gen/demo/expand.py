@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph, cell_of
@@ -599,6 +599,6 @@ def choose_destination(
     points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells]
     for pose in candidate_poses(targets, points, eye_height)[:MAX_PROBES]:
         if sees(probe(pose), groups):
-            return replace(walk, location=pose, location_name=alfred_location(location_name(pose)))
+            return walk._replace(location=pose, location_name=alfred_location(location_name(pose)))
     wanted = ", ".join(group[0] for group in groups)
     raise ExpansionError(f"no reachable pose sees {wanted}")
