@@ -362,11 +362,6 @@ def can_place(object_type_name: str, receptacle_type_name: str) -> bool:
     return object_type_name in PLACEMENT.get(receptacle_type_name, frozenset())
 
 
-def receptacles_for(object_type_name: str) -> list[str]:
-    """Receptacle types an object of this type may be placed in/on, sorted by name."""
-    return sorted(r for r, allowed in PLACEMENT.items() if object_type_name in allowed)
-
-
 def type_of_id(object_id: str) -> str:
     """The THOR type named by an object id.
 
@@ -375,5 +370,6 @@ def type_of_id(object_id: str) -> str:
     """
     fields = object_id.split("|")
     if len(fields) > 4:
-        return fields[-1].split("_")[0]
+        head, _, number = fields[-1].rpartition("_")
+        return head if head and number.isdigit() else fields[-1]
     return fields[0]

@@ -31,6 +31,13 @@ from alfred_gen.replay.execute import StepFailure, execute_low_actions
 from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
 from alfred_gen.replay.restore import restore_scene
 from alfred_gen.sim.controller import Controller, Simulator
+from alfred_gen.traj.format import (
+    DEPTH_IMAGES_DIR,
+    INSTANCE_MASKS_DIR,
+    RAW_IMAGES_DIR,
+    TRAJ_FILE_NAME,
+    load_trajectory,
+)
 
 #: Most per-step failures printed by the command before "... and N more".
 MAX_FAILURE_LINES = 20
@@ -78,11 +85,11 @@ class _FrameSink:
     """Encodes an event's frames once and writes them under every name its low action has."""
 
     def __init__(self, staging: Path, depth: bool, seg: bool) -> None:
-        self.folders = {"rgb": staging / "raw_images"}
+        self.folders = {"rgb": staging / RAW_IMAGES_DIR}
         if depth:
-            self.folders["depth"] = staging / "depth_images"
+            self.folders["depth"] = staging / DEPTH_IMAGES_DIR
         if seg:
-            self.folders["seg"] = staging / "instance_masks"
+            self.folders["seg"] = staging / INSTANCE_MASKS_DIR
         for folder in self.folders.values():
             folder.mkdir(parents=True, exist_ok=True)
         self.colors: dict[str, str] = {}
@@ -181,8 +188,6 @@ def replay_to_directory(
 
 
 def _trajectory_path(given: str | Path) -> Path:
-    from alfred_gen.traj.format import TRAJ_FILE_NAME
-
     path = Path(given)
     if path.is_dir():
         path = path / TRAJ_FILE_NAME
@@ -204,8 +209,6 @@ def replay_command(
     and goal conditions, return the code. Frames go to ``out`` (default: the trajectory's own
     directory).
     """
-    from alfred_gen.traj.format import load_trajectory
-
     path = _trajectory_path(traj_path)
     traj = load_trajectory(path)
     out_dir = Path(out) if out is not None else path.parent

@@ -17,10 +17,10 @@ from alfred_gen.demo.expand import (
     end_entry,
     fold_plan,
     sight_requirements,
-    type_of_id,
     word_of,
 )
 from alfred_gen.demo.navigation import NavigationGraph
+from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction

@@ -17,7 +17,6 @@ from alfred_gen.demo.generate import (
     GenerationResult,
     default_trial_id,
     generate_trajectory,
-    task_dir_name,
 )
 from alfred_gen.demo.language import TEMPLATE_ASSIGNMENT_ID
 from alfred_gen.domains.tasks import TaskSpec, make_task
@@ -75,7 +74,7 @@ def test_each_task_type_generates_a_trajectory_that_vets_from_disk(generated, ta
     result, scene, seed, task = generated[task_type]
     path = result.path
     assert path is not None and path.name == default_trial_id(seed)
-    assert path.parent.name == task_dir_name(task, scene)
+    assert path.parent.name == task.dir_name(scene)
     traj = load_trajectory(path / "traj_data.json")  # the schema and the mask rules
     assert traj == result.traj
     verdict = vet_trajectory(traj, controller_factory=simulator().open)

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.cli import main
-from alfred_gen.demo.generate import task_dir_name
 from alfred_gen.domains.tasks import task_type_names
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.disk_state import load_failures, scan_tree
@@ -45,7 +44,7 @@ class StandInResult:
 
 def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     """Writes like generate_trajectory: temp dir, then rename; fails the seeds divisible by 4."""
-    final = Path(out_root) / task_dir_name(task, int(scene)) / trial_id
+    final = Path(out_root) / task.dir_name(int(scene)) / trial_id
     if final.exists():
         return StandInResult(False, "exists", final)
     time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))

@@ -37,7 +37,6 @@ from alfred_gen.sample.feasibility import TaskTuple
 
 #: Slot names in column order; the three class slots share one vocabulary and one prior.
 SLOTS = ("task_type", "object", "mrecep", "receptacle", "scene")
-CLASS_SLOTS = ("object", "mrecep", "receptacle")
 _TASK, _OBJECT, _MRECEP, _RECEP, _SCENE = range(5)
 _CLASS_COLUMNS = (_OBJECT, _MRECEP, _RECEP)
 

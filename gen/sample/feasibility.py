@@ -30,10 +30,8 @@ from functools import cache, lru_cache
 
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type, task_types
-from alfred_gen.errors import ExitCode, UserError
-
-#: Spelling of "no movable receptacle" in ALFRED's task directory names.
-NO_MRECEP = "None"
+from alfred_gen.errors import UserError
+from alfred_gen.traj.format import NO_MRECEP, trajectory_dir_name
 
 #: Suffix ALFRED's directory names give a sliced object class (``AppleSliced``).
 SLICED_SUFFIX = "Sliced"
@@ -102,7 +100,7 @@ class TaskTuple:
 
     def dir_name(self) -> str:
         """ALFRED's task directory name ``<task_type>-<object>-<mrecep|None>-<recep>-<scene>``."""
-        return "-".join([self.task_type, self.object, self.mrecep or NO_MRECEP, self.receptacle, str(self.scene)])
+        return trajectory_dir_name(self.task_type, self.object, self.mrecep or None, self.receptacle, self.scene)
 
     @staticmethod
     def from_dir_name(name: str) -> TaskTuple | None:
@@ -324,10 +322,3 @@ def feasible_tuples(
                 continue
             found.extend(t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None)
     return sorted(set(found))
-
-
-def check_feasible(t: TaskTuple) -> None:
-    """UserError UNSOLVABLE with the reason if the tuple cannot be generated."""
-    reason = why_infeasible(t)
-    if reason:
-        raise UserError(f"infeasible task {t.dir_name()}: {reason}", ExitCode.UNSOLVABLE)

@@ -20,6 +20,7 @@ from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.schedule import decide_job
 from alfred_gen.sample.workers import InlineRunner, JobContext, PoolRunner
+from alfred_gen.sim.controller import Controller
 
 #: Exceptions (pipeline bugs) tolerated before a run that makes fewer trajectories than it crashes stops.
 CRASH_LIMIT = 5
@@ -33,7 +34,7 @@ class Crashed(Exception):
 
 
 def drive_jobs(options: SampleOptions, ledger: Ledger, target: int, generate: Generator, summary: RunSummary,
-               bar: Any, controller_factory: Callable[[], Any] | None) -> None:
+               bar: Any, controller_factory: Callable[[], Controller] | None) -> None:
     """Run jobs until the target is reached or no tuple is left, updating ``summary`` and ``bar``.
 
     Raises UserError when a worker reports one (e.g. the backend cannot start), :class:`Crashed`

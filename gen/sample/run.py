@@ -72,6 +72,7 @@ from alfred_gen.sample.options import (
 )
 from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.trial_ids import shard_of, shard_quota, trial_id
+from alfred_gen.sim.controller import Controller
 
 
 def _default_generate() -> Generator:
@@ -102,7 +103,7 @@ def run_sample(
     generate: Generator | None = None,
     echo: Callable[..., None] | None = None,
     progress: bool = False,
-    controller_factory: Callable[[], Any] | None = None,
+    controller_factory: Callable[[], Controller] | None = None,
 ) -> RunSummary:
     """Make ``options.n`` vetted trajectories (this shard's part of them) under ``options.out``.
 

@@ -12,7 +12,6 @@ distribution figures, with Pillow (matplotlib is not a dependency).
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -24,7 +23,7 @@ from alfred_gen.atomic import write_png
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.balance import normalised_entropy
 from alfred_gen.sample.feasibility import TaskTuple
-from alfred_gen.traj.format import TRAJ_FILE_NAME
+from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
 
 #: The tables, in print order: key, heading.
 SLOTS: tuple[tuple[str, str], ...] = (
@@ -77,10 +76,10 @@ def _task_of_file(path: Path) -> TaskTuple | None:
     from alfred_gen.domains.tasks import TaskSpec
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_trajectory_json(path)
         spec = TaskSpec.from_pddl_params(data["task_type"], data["pddl_params"])
         return TaskTuple.from_task_spec(spec, int(data["scene"]["scene_num"]))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (UserError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 

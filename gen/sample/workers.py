@@ -23,6 +23,7 @@ from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.scenes.library import simulator
+from alfred_gen.sim.controller import Controller
 
 
 @dataclass
@@ -32,8 +33,8 @@ class JobContext:
     generate: Generator
     out: str
     options: SampleOptions
-    controller_factory: Callable[[], Any] | None = None
-    _controller: Any = None
+    controller_factory: Callable[[], Controller] | None = None
+    _controller: Controller | None = None
 
     def controller(self) -> Any:
         """This process's recording simulator, made once and reused; None lets generate_trajectory
