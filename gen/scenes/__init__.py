@@ -1,4 +1,8 @@
-"""Scene library: procedural rooms for the embedded simulator, and importers of real ALFRED scenes.
+"""Rooms (rung 3): the procedural rooms (``procedural/``), real THOR rooms imported from ALFRED
+(``alfred/``), and finding any of them by name (:mod:`~alfred_gen.scenes.library`: ``find_scene``,
+the :class:`~alfred_gen.scenes.library.SceneLibrary` lookup simulators are made with, and
+``simulator()``); ``grid`` (reachable points, interaction poses), ``listing``, ``show``, ``topdown``
+and ``view`` serve ``alfred-gen scenes``.
 
 ``get_scene(7)`` / ``get_scene("LitePlan7")`` returns the procedural kitchen 7 as a
 :class:`alfred_gen.sim.scene.Scene`; ``scene_numbers()`` lists the 120 numbers.
