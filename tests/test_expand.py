@@ -390,3 +390,9 @@ def test_candidate_poses_face_the_target_from_an_arms_length_first() -> None:
         if abs(x) < 0.1 and z < 1.0:
             assert rotation == 0.0  # due south of the target: face +z
     assert len(set(poses)) == len(poses)
+
+
+def test_every_high_level_action_has_exactly_one_expansion() -> None:
+    from alfred_gen.demo.expand import _EXPANSIONS, HIGH_ACTIONS
+
+    assert sorted(_EXPANSIONS) == sorted(HIGH_ACTIONS)
