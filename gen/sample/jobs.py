@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from alfred_gen.errors import GenerationReason, JobError
 from alfred_gen.sample.feasibility import TaskTuple
 
 Generator = Callable[..., Any]
@@ -29,11 +30,12 @@ class Job:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A worker's answer for a job: ``reason`` is ``ok`` or generate_trajectory's failure reason."""
+    """A worker's answer for a job: ``reason`` is generate_trajectory's (OK or why not), or a
+    :class:`~alfred_gen.errors.JobError` when the job ended before the generator could say."""
 
     index: int
     ok: bool
-    reason: str
+    reason: GenerationReason | JobError | str  # a stand-in generator may give its own words
     detail: str = ""
     code: int = 0  #: the exit code of a ``user_error``
     timings: tuple[tuple[str, float], ...] = ()  #: seconds per pipeline phase, if the generator says

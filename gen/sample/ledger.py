@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from alfred_gen.errors import GenerationReason, JobError
 from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.disk_state import TreeState
 from alfred_gen.sample.feasibility import TaskTuple
@@ -24,7 +25,7 @@ from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.trial_ids import derive_int, spawn_seed, trial_id
 
 #: Outcomes that say nothing about the tuple (not recorded as its failures).
-_NOT_THE_TUPLES_FAULT = frozenset({"exists", "exception"})
+_NOT_THE_TUPLES_FAULT = frozenset({GenerationReason.EXISTS, JobError.EXCEPTION})
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import ExitCode, JobError, ScheduleVerdict, UserError
 from alfred_gen.sample.disk_state import failures_path, save_failures
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.ledger import Ledger
@@ -56,10 +56,10 @@ def drive_jobs(options: SampleOptions, ledger: Ledger, target: int, generate: Ge
             while not finished and runner.running() < runner.capacity():
                 decision = decide_job(len(jobs), jobs, outcomes, ledger, target, window, accounted)
                 accounted, verdict = decision
-                if verdict == "wait":
+                if verdict == ScheduleVerdict.WAIT:
                     break
-                if verdict in ("done", "exhausted"):
-                    summary.exhausted = verdict == "exhausted"
+                if verdict in (ScheduleVerdict.DONE, ScheduleVerdict.EXHAUSTED):
+                    summary.exhausted = verdict == ScheduleVerdict.EXHAUSTED
                     finished = True
                     break
                 jobs.append(verdict)
@@ -70,7 +70,7 @@ def drive_jobs(options: SampleOptions, ledger: Ledger, target: int, generate: Ge
                     break
                 continue
             for outcome in runner.wait():
-                if outcome.reason == "user_error":
+                if outcome.reason == JobError.USER_ERROR:
                     raise UserError(outcome.detail, ExitCode(outcome.code))
                 outcomes[outcome.index] = outcome
                 for phase, seconds in outcome.timings:
@@ -82,7 +82,7 @@ def drive_jobs(options: SampleOptions, ledger: Ledger, target: int, generate: Ge
                 else:
                     summary.failures[outcome.reason] += 1
                     summary.examples.setdefault(outcome.reason, outcome.detail)
-            crashes = summary.failures["exception"]
+            crashes = summary.failures[JobError.EXCEPTION]
             if crashes >= CRASH_LIMIT and crashes > summary.made_now:
                 summary.crashed = True
                 raise Crashed

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from alfred_gen.errors import ExitCode
+from alfred_gen.errors import ExitCode, JobError
 
 
 @dataclass
@@ -54,7 +54,7 @@ class RunSummary:
             reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(self.failures.items(),
                                                                                  key=lambda kv: (-kv[1], kv[0])))
             out.append(f"failed {total_failed} attempts: {reasons}")
-            if "exception" in self.examples:
+            if JobError.EXCEPTION in self.examples:
                 out.append(f"first exception: {self.examples['exception']}")
         else:
             out.append("failed 0 attempts")

@@ -9,18 +9,17 @@ trial ids and byte-identical trees. A job is only started while (trajectories ma
 
 from __future__ import annotations
 
-from typing import Any
-
+from alfred_gen.errors import ScheduleVerdict
 from alfred_gen.sample.jobs import Job, Outcome
 from alfred_gen.sample.ledger import Ledger
 
 
 def decide_job(k: int, jobs: list[Job], outcomes: dict[int, Outcome], ledger: Ledger, target: int, window: int,
-               accounted: int) -> tuple[int, Any]:
+               accounted: int) -> tuple[int, Job | ScheduleVerdict]:
     """Decide job ``k`` from the smallest usable prefix of results (see the module docstring).
 
-    Returns the new accounted prefix and a Job, ``"wait"`` (a needed result is not back yet),
-    ``"done"`` (the target is reached) or ``"exhausted"`` (no tuple left).
+    Returns the new accounted prefix and a Job, or a :class:`~alfred_gen.errors.ScheduleVerdict`:
+    WAIT (a needed result is not back yet), DONE (the target is reached) or EXHAUSTED (no tuple left).
     """
     def advance() -> bool:
         nonlocal accounted
@@ -32,20 +31,20 @@ def decide_job(k: int, jobs: list[Job], outcomes: dict[int, Outcome], ledger: Le
 
     while accounted < k - window:
         if not advance():
-            return accounted, "wait"
+            return accounted, ScheduleVerdict.WAIT
     while True:
         in_flight = k - accounted
         if ledger.made + in_flight >= target:
             if in_flight == 0:
-                return accounted, "done"
+                return accounted, ScheduleVerdict.DONE
             if not advance():
-                return accounted, "wait"
+                return accounted, ScheduleVerdict.WAIT
             continue
         job = ledger.next_job(k, jobs[accounted:k])
         if job is not None:
             return accounted, job
         if in_flight == 0:
-            return accounted, "exhausted"
+            return accounted, ScheduleVerdict.EXHAUSTED
         if not advance():
-            return accounted, "wait"
+            return accounted, ScheduleVerdict.WAIT
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from alfred_gen.errors import JobError, UserError
+from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
@@ -81,13 +81,13 @@ def run_job(job: Job, context: JobContext) -> Outcome:
             scene = scene_name(job.task.scene, context.options.scene_set)
         result = context.generate(job.task.to_task_spec(), scene, job.seed, context.out, job.trial_id, **kwargs)
         timings = tuple(sorted((str(k), float(v)) for k, v in (getattr(result, "timings", None) or {}).items()))
-        return Outcome(job.index, bool(result.ok), "ok" if result.ok else str(result.reason),
+        return Outcome(job.index, bool(result.ok), GenerationReason.OK if result.ok else result.reason,
                        str(getattr(result, "detail", "") or ""), timings=timings)
     except UserError as error:
-        return Outcome(job.index, False, "user_error", str(error), int(error.code))
+        return Outcome(job.index, False, JobError.USER_ERROR, str(error), int(error.code))
     except Exception as error:  # a bug in the pipeline: report it, keep the run going
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
-        return Outcome(job.index, False, "exception", detail)
+        return Outcome(job.index, False, JobError.EXCEPTION, detail)
 
 
 def _worker_run(job: Job) -> Outcome:
