@@ -420,7 +420,7 @@ def view(directory: str, out: str, serve: int | None, vet: bool, jobs: int, back
 
     \b
     Example:
-      alfred-gen view out/ --out out-site/ && xdg-open out-site/index.html
+      alfred-gen view out/ --out out-site/
     """
     from alfred_gen.export.view.site import view_command
 

@@ -8,7 +8,8 @@ boundary (``alfred_gen.cli.main``) prints one line and exits with INTERNAL.
 The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus` (the planner),
 :class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
 :class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
-(the sampler's decision for its next job) and :class:`VideoReason` (one video of ``alfred-gen video``). Their values are the words written to disk and printed
+(the sampler's decision for its next job) and :class:`VideoReason` (one video of
+``alfred-gen video``). Their values are the words written to disk and printed
 in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command ends
 with when that outcome decides it, so that mapping lives here and nowhere else.
 """

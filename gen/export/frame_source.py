@@ -47,8 +47,7 @@ class FrameFiles:
     rerendered: bool
 
     def path(self, kind: str, stem: str) -> Path:
-        folder, suffix = KINDS[kind]
-        return self.folders[kind] / f"{stem}{suffix}"
+        return self.folders[kind] / f"{stem}{KINDS[kind][1]}"
 
 
 def present_kinds(trajectory_dir: Path, stems: Sequence[str]) -> set[str]:

@@ -44,7 +44,7 @@ _MOVES = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
 class FrameStep(NamedTuple):
     """One entry of ``images``: a frame of the video, a step of the player."""
 
-    index: int  #: position in ``images``
+    position: int  #: where it is in ``images`` (the frame number, from 0)
     stem: str  #: file name without extension (``000000012``)
     low_idx: int
     high_idx: int
@@ -103,6 +103,7 @@ def language(traj: Mapping[str, Any]) -> Language:
         descs, task_desc, source = list(template["high_descs"]), str(template.get("task_desc", "")), "template"
     else:
         descs, task_desc, source = [], "", "none"
+    task_desc = " ".join(task_desc.split())
     subgoals = []
     for i, step in enumerate(high):
         if i < len(descs) and str(descs[i]).strip():
@@ -111,7 +112,7 @@ def language(traj: Mapping[str, Any]) -> Language:
             subgoals.append(task_desc or "Done.")
         else:
             subgoals.append(subgoal_label(step))
-    return Language(" ".join(task_desc.split()), tuple(subgoals), source)
+    return Language(task_desc, tuple(subgoals), source)
 
 
 def subgoal_label(step: Mapping[str, Any]) -> str:
@@ -189,5 +190,5 @@ def subgoal_spans(steps: Sequence[FrameStep], subgoals: int) -> list[tuple[int, 
     for step in steps:
         if 0 <= step.high_idx < subgoals:
             first, _ = spans[step.high_idx]
-            spans[step.high_idx] = (step.index if first < 0 else first, step.index)
+            spans[step.high_idx] = (step.position if first < 0 else first, step.position)
     return spans

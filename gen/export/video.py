@@ -104,7 +104,7 @@ def annotated_frames(traj: Mapping[str, Any], files: FrameFiles, options: VideoO
             instruction=words.subgoals[high],
             action=f"action {step.low_idx + 1}/{len(lows)}  {label}",
             spans=spans,
-            frame=step.index,
+            frame=step.position,
             frames=len(steps),
         )
         yield annotate.compose(panels, caption)

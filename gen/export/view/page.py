@@ -86,7 +86,8 @@ def slots(traj: Mapping[str, Any]) -> dict[str, str]:
 def default_status(traj: Mapping[str, Any]) -> Status:
     generator = traj.get("generator")
     if isinstance(generator, Mapping) and generator.get("name") == "alfred-gen":
-        return Status(STATUS_GENERATED, f"{generator.get('backend', '')} {generator.get('backend_version', '')}".strip())
+        backend = f"{generator.get('backend', '')} {generator.get('backend_version', '')}".strip()
+        return Status(STATUS_GENERATED, backend)
     return Status(STATUS_NOT_VETTED)
 
 
@@ -94,7 +95,8 @@ def _thumbnail_stem(steps: list[storyboard.FrameStep], lows: list[Mapping[str, A
     """The frame the index shows: where the first interaction is chosen (the target in view), else
     the middle frame."""
     for step in steps:
-        if step.before_action and step.low_idx < len(lows) and storyboard.interaction_mask(lows[step.low_idx]) is not None:
+        low = lows[step.low_idx] if step.low_idx < len(lows) else None
+        if step.before_action and low is not None and storyboard.interaction_mask(low) is not None:
             return step.stem
     return steps[len(steps) // 2].stem
 
@@ -123,7 +125,8 @@ def build_trajectory(traj_path: Path, root: Path, site: Path,
     thumb = ""
     if kinds:
         thumb = f"thumbs/{key}.jpg"
-        media.write_thumbnail(traj_path.parent / RAW_IMAGES_DIR / f"{_thumbnail_stem(steps, lows)}{RGB_SUFFIX}", site / thumb)
+        frame = traj_path.parent / RAW_IMAGES_DIR / f"{_thumbnail_stem(steps, lows)}{RGB_SUFFIX}"
+        media.write_thumbnail(frame, site / thumb)
     room = media.room_map(str(traj["scene"]["floor_plan"]), site)
     words = storyboard.language(traj)
     row = {

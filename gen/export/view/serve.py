@@ -22,7 +22,7 @@ HOST = "127.0.0.1"
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Static files, without a log line per request on stderr."""
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002  # the base class names it so
+    def log_message(self, format: str, *args: object) -> None:  # ``format``: the base class names it so
         pass
 
 
