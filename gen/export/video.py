@@ -271,7 +271,8 @@ def video_command(
 
 
 def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when below it."""
     try:
-        return os.path.relpath(path)
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
