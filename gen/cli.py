@@ -375,6 +375,59 @@ def stats(directory: str, charts: str | None) -> None:
     sys.exit(stats_command(directory, charts, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--out", type=click.Path(),
+              help="FILE.mp4 for one trajectory, or a directory (DIR/<task dir>/<trial>.mp4); "
+                   "default: video.mp4 beside each traj_data.json.")
+@click.option("--fps", type=click.IntRange(min=1, max=60), default=5, show_default=True, help="Frames per second.")
+@click.option("--masks", is_flag=True, help="Outline each interaction mask on the frame where it is used.")
+@click.option("--depth", is_flag=True, help="Add a depth panel (re-rendered if depth_images/ is missing).")
+@click.option("--seg", is_flag=True, help="Add a segmentation panel (re-rendered if instance_masks/ is missing).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def video(paths: tuple[str, ...], out: str | None, fps: int, masks: bool, depth: bool, seg: bool, jobs: int,
+          backend: str, **thor: Any) -> None:
+    """Write an annotated H.264 MP4 per trajectory (files, trial directories or trees of them):
+    each frame captioned with the running subgoal's instruction and the low action, a subgoal
+    timeline along the bottom. Frames missing on disk are re-rendered by replaying. Needs the
+    `video` extra (PyAV).
+
+    \b
+    Example:
+      alfred-gen video out/pick_heat_then_place_in_recep-Mug-None-CounterTop-1/trial_T1 --masks --out heat.mp4
+    """
+    from alfred_gen.export.video import VideoOptions, video_command
+
+    options = VideoOptions(fps=fps, masks=masks, depth=depth, seg=seg)
+    sys.exit(video_command(paths, out, options, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("directory", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Site directory to write (replaced whole if it is a site from an earlier build).")
+@click.option("--serve", type=click.IntRange(min=0, max=65535), default=None,
+              help="After building, serve the site on 127.0.0.1:PORT until Ctrl-C.")
+@click.option("--vet", is_flag=True, help="Replay every trajectory to give its vetted status now (slower).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def view(directory: str, out: str, serve: int | None, vet: bool, jobs: int, backend: str, **thor: Any) -> None:
+    """Build a static site to browse the trajectories under DIRECTORY in a web browser: an index
+    with thumbnails, filters and balance charts, and a page per trajectory with a frame player,
+    subgoal timeline, masks, depth and segmentation, the room map with the walked path, and the
+    PDDL problem and plan. Open SITE/index.html (no server needed) or use --serve.
+
+    \b
+    Example:
+      alfred-gen view out/ --out out-site/
+    """
+    from alfred_gen.export.view.site import view_command
+
+    simulator = simulator_for(backend, thor) if vet else None
+    sys.exit(view_command(directory, out, serve=serve, vet_with=simulator, jobs=jobs, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

@@ -7,8 +7,9 @@ boundary (``alfred_gen.cli.main``) prints one line and exits with INTERNAL.
 
 The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus` (the planner),
 :class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
-:class:`JobError` (a sampler job that did not get as far as a reason) and :class:`ScheduleVerdict`
-(the sampler's decision for its next job). Their values are the words written to disk and printed
+:class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
+(the sampler's decision for its next job) and :class:`VideoReason` (one video of
+``alfred-gen video``). Their values are the words written to disk and printed
 in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command ends
 with when that outcome decides it, so that mapping lives here and nowhere else.
 """
@@ -115,6 +116,14 @@ class ScheduleVerdict(Outcome):
     EXHAUSTED = "exhausted"  #: no feasible tuple is left to try
 
 
+class VideoReason(Outcome):
+    """Why ``alfred-gen video`` made or did not make one trajectory's video."""
+
+    OK = "ok"
+    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON or fails the schema
+    RERENDER_FAILED = "rerender_failed"  #: frames are missing and the replay that would render them failed
+
+
 #: The exit code a command ends with when an outcome decides it (every member is listed).
 OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     PlanStatus.SOLVED: ExitCode.OK,
@@ -134,6 +143,9 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     ScheduleVerdict.WAIT: ExitCode.OK,  # never ends a command; listed so the table is complete
     ScheduleVerdict.DONE: ExitCode.OK,
     ScheduleVerdict.EXHAUSTED: ExitCode.FAILED,
+    VideoReason.OK: ExitCode.OK,
+    VideoReason.BAD_FILE: ExitCode.FAILED,
+    VideoReason.RERENDER_FAILED: ExitCode.FAILED,
 }
 
 

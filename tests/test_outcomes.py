@@ -14,10 +14,11 @@ from alfred_gen.errors import (
     PlanStatus,
     ScheduleVerdict,
     VetReason,
+    VideoReason,
     exit_code_of,
 )
 
-ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict)
+ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:

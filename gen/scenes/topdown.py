@@ -55,20 +55,31 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
+def map_extent(scene: Scene) -> tuple[float, float, float, float]:
+    """(x0, x1, z0, z1): the floor area the map shows, in metres (walls and every object)."""
+    boxes = list(scene.walls) + [o.box for o in scene.objects]
+    return (min(b.lo[0] for b in boxes), max(b.hi[0] for b in boxes),
+            min(b.lo[2] for b in boxes), max(b.hi[2] for b in boxes))
+
+
+def map_pixel(extent: tuple[float, float, float, float], x: float, z: float) -> tuple[float, float]:
+    """Where the floor point (x, z) lies on the map of a scene with this :func:`map_extent`, in
+    pixels (others draw on the map with it: the dataset browser's walked path)."""
+    x0, _, _, z1 = extent
+    return (MARGIN + (x - x0) * PIXELS_PER_METRE, TITLE_HEIGHT + MARGIN + (z1 - z) * PIXELS_PER_METRE)
+
+
 def draw_map(scene: Scene) -> Image.Image:
     """The map image of a scene."""
-    boxes = list(scene.walls) + [o.box for o in scene.objects]
-    x0 = min(b.lo[0] for b in boxes)
-    x1 = max(b.hi[0] for b in boxes)
-    z0 = min(b.lo[2] for b in boxes)
-    z1 = max(b.hi[2] for b in boxes)
+    extent = map_extent(scene)
+    x0, x1, z0, z1 = extent
     width = int((x1 - x0) * PIXELS_PER_METRE) + 2 * MARGIN
     height = int((z1 - z0) * PIXELS_PER_METRE) + 2 * MARGIN + TITLE_HEIGHT
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
 
     def px(x: float, z: float) -> tuple[float, float]:
-        return (MARGIN + (x - x0) * PIXELS_PER_METRE, TITLE_HEIGHT + MARGIN + (z1 - z) * PIXELS_PER_METRE)
+        return map_pixel(extent, x, z)
 
     def rect(lo: tuple[float, ...], hi: tuple[float, ...]) -> list[float]:
         ax, az = px(lo[0], hi[2])
