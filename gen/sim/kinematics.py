@@ -122,11 +122,17 @@ def settle(world: World, obj: WorldObject) -> WorldObject | None:
 
 def _obstacles(world: World, obj: WorldObject, support: WorldObject | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Boxes that can stop ``obj``: walls, and every drawn object that is not part of its family,
-    not what it rests in (its parent chain, or ``support`` and its chain) and not held."""
+    not what it rests in (its parent chain, or ``support``, its chain and the furniture ``support``
+    is built into, such as the tub around a bathtub basin) and not held."""
     family = _family_ids(world, obj)
     chain = {p.object_id for p in world.parent_chain(obj)}
     if support is not None:
         chain |= {support.object_id, *(p.object_id for p in world.parent_chain(support))}
+    if support is not None and support.type_name in OPEN_BASINS:
+        chain |= {
+            o.object_id for o in world.objects
+            if o.present and not o.otype.pickupable and o is not support and _overlap_3d(o, support)
+        }
     boxes = [
         (o.lo, o.hi) for o in world.objects
         if o.present and not o.is_sliced and o.object_id not in family and o.object_id not in chain

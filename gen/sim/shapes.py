@@ -538,7 +538,8 @@ def state_parts(object_type: str, box: Box, facing: int = 0, *, liquid: str | No
                 is_open: bool = False) -> list[Part]:
     """Parts that show an object's state on top of its shape: the liquid in a filled container (the
     surface inside an open-top one; a band around a bottle, a kettle or a can), a lit candle's flame
-    (above its box), a laptop's screen switched on."""
+    (8 cm above its box, as wide as the candle: a glow, to be seen from across a room), a laptop's
+    screen switched on."""
     f = _Local(box, facing)
     parts: list[Part] = []
     if liquid is not None:
@@ -550,11 +551,11 @@ def state_parts(object_type: str, box: Box, facing: int = 0, *, liquid: str | No
         else:
             out = 0.003
             lo, hi = box.lo, box.hi
-            y0 = lo[1] + 0.15 * (hi[1] - lo[1])
-            y1 = lo[1] + 0.45 * (hi[1] - lo[1])
+            y0 = lo[1] + 0.3 * (hi[1] - lo[1])  # mid-height: a held one is drawn cut by the frame's edge
+            y1 = lo[1] + 0.6 * (hi[1] - lo[1])
             parts.append((Box((lo[0] - out, y0, lo[2] - out), (hi[0] + out, y1, hi[2] + out)), tone))
     if lit and object_type == "Candle":
-        parts.append((f.part(0.35, 0.65, 1.0, 1.0 + f.fy(0.04, 1.0), 0.35, 0.65), Tone(part="flame")))
+        parts.append((f.part(0.1, 0.9, 1.0, 1.0 + f.fy(0.08, 2.0), 0.1, 0.9), Tone(part="flame")))
     if lit and object_type == "Laptop" and is_open:
         screen = f.fd(0.02, 0.2)
         parts.append((f.part(0.04, 0.96, min(0.025 / f.height, 0.2) + 0.08, 0.95, screen,
