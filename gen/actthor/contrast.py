@@ -189,7 +189,7 @@ def violations(
     throw or push and pull; every before-image has enough after-images; the splits are right."""
     by_id = {t["id"]: t for t in triples}
     good = {t["id"] for t in kept(triples)}
-    count = defaultdict(int)
+    count: dict[str, int] = defaultdict(int)
     for t in triples:
         if t["id"] in good:
             count[t["before_image"]] += 1

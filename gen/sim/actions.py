@@ -5,7 +5,10 @@ Every handler first checks everything that could make the action fail and raises
 the world exactly as it was. A handler returns the value THOR puts in ``actionReturn``.
 
 The scene-setup actions (Initialize, InitialRandomSpawn, SetObjectPoses, ...) live in
-:mod:`alfred_gen.sim.setup_actions`.
+:mod:`alfred_gen.sim.setup_actions`; dropping, throwing, pushing, breaking, dirtying, filling and
+the scripted setup of ACT-Thor's collection in :mod:`alfred_gen.sim.physics_actions`.
+``forceAction: true`` skips the reach check of PickupObject, Open/CloseObject and
+ToggleObjectOn/Off (THOR's forced interaction), never of PutObject.
 """
 
 from __future__ import annotations

@@ -27,6 +27,15 @@ view), so the same actions succeed with frames on and off. ``visibility=`` and `
 replace either hook (e.g. ``visibility=GeometricVisibility()`` for a render-free stand-in whose
 results differ).
 
+``show_dirt`` (off by default) draws dirty objects dirty. It is off because ALFRED's
+``pick_clean_then_place_in_recep`` demonstrations start with every dirtyable object dirty, and their
+frames must re-render as they were recorded; ACT-Thor's collection turns it on. Filled, broken and
+lit (candle, laptop) objects always show their state: no ALFRED-style trajectory reaches those.
+
+Beyond ALFRED's actions, lite has ACT-Thor's (DropHandObject, ThrowObject, DirectionalPush,
+BreakObject, DirtyObject, FillObjectWithLiquid, EmptyLiquidFromObject, RemoveFromScene,
+PlaceObjectAtPoint) with fixed kinematic outcomes: see :mod:`alfred_gen.sim.physics_actions`.
+
 What other pieces use:
 
 - ``sim.last_event.metadata``: THOR 2.1 metadata of the current state (read-only dicts).
