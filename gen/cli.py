@@ -428,6 +428,85 @@ def view(directory: str, out: str, serve: int | None, vet: bool, jobs: int, back
     sys.exit(view_command(directory, out, serve=serve, vet_with=simulator, jobs=jobs, echo=click.echo))
 
 
+@cli.group(epilog=EPILOG)
+def actthor() -> None:
+    """ACT-Thor: before/action/after triples, contrast sets of after-images, their splits and tables."""
+
+
+@actthor.command("triples", epilog=EPILOG)
+@click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all 120).")
+@click.option("--scene-set", type=click.Choice(["lite", "alfred"]), default="lite", show_default=True,
+              help="Procedural LitePlanN rooms, or real THOR rooms (FloorPlanN; imported ALFRED rooms in lite).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
+@thor_options
+def actthor_triples(scenes: tuple[str, ...], scene_set: str, out: str, workers: int, backend: str,
+                    **thor: Any) -> None:
+    """Collect before/action/after triples: every pickupable object, held and placed on the room's
+    largest surface, every action it affords; images, boxes, success, visibility, pixel difference,
+    a sentence, and the cleaning verdict. Resumable: rooms already done are kept.
+
+    \b
+    Example:
+      alfred-gen actthor triples --scenes 1-30,201-230,301-330,401-430 --workers 2 --out act/
+    """
+    from alfred_gen.actthor.triples import triples_command
+
+    sys.exit(triples_command(scenes, out, scene_set=scene_set, workers=workers, backend=backend,
+                             backend_options=backend_options(backend, thor), echo=click.echo))
+
+
+@actthor.command("contrast", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws and shuffles.")
+@click.option("--held-out-objects", default=None,
+              help="Comma-separated object types of the unseen-object test split (default: Laptop,Cup,Book).")
+def actthor_contrast(directory: str, seed: int, held_out_objects: str | None) -> None:
+    """Build contrast sets (four and three after-images) with unseen-room and unseen-object splits,
+    written to DIRECTORY/contrast/ as JSON lines.
+
+    \b
+    Example:
+      alfred-gen actthor contrast act/ --seed 0
+    """
+    from alfred_gen.actthor.contrast import contrast_command
+
+    sys.exit(contrast_command(directory, seed, held_out_objects, echo=click.echo))
+
+
+@actthor.command("stats", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Also write the tables as JSON here.")
+def actthor_stats(directory: str, json_out: str | None) -> None:
+    """Print the paper's tables for a collection: data size, actions, contrast sets, splits.
+
+    \b
+    Example:
+      alfred-gen actthor stats act/
+    """
+    from alfred_gen.actthor.stats import stats_command
+
+    sys.exit(stats_command(directory, json_out, echo=click.echo))
+
+
+@actthor.command("sheets", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the PNG sheets.")
+@click.option("--n", "n", type=int, default=10, show_default=True, help="How many sets, drawn by --seed (0: all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw.")
+@click.option("--three", is_flag=True, help="Sheets of the three-image sets instead of the four-image ones.")
+def actthor_sheets(directory: str, out: str, n: int, seed: int, three: bool) -> None:
+    """Write contact sheets (before, action, candidates, the true one framed) of contrast sets.
+
+    \b
+    Example:
+      alfred-gen actthor sheets act/ --n 10 --seed 0 --out act-sheets/
+    """
+    from alfred_gen.actthor.sheets import sheets_command
+
+    sys.exit(sheets_command(directory, out, n, seed, three, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

@@ -95,12 +95,14 @@ class WorldObject:
         "center",
         "children",
         "index",
+        "is_broken",
         "is_cooked",
         "is_dirty",
         "is_filled",
         "is_open",
         "is_sliced",
         "is_toggled",
+        "liquid",
         "name",
         "object_id",
         "offset",
@@ -149,6 +151,9 @@ class WorldObject:
         self.is_dirty = False
         self.is_cooked = False
         self.is_filled = False
+        #: What fills it when ``is_filled`` (THOR's fillLiquid: water, coffee or wine), for the look.
+        self.liquid: str | None = None
+        self.is_broken = False
         self.temperature = "RoomTemp"
         self.is_open = type_name in INITIALLY_OPEN
         self.present = True
@@ -607,12 +612,14 @@ class World:
             "dirtyable": t.dirtyable,
             "canFillWithLiquid": t.can_fill_with_liquid,
             "moveable": t.moveable,
+            "breakable": t.breakable,
             "isOpen": obj.is_open,
             "isToggled": obj.is_toggled,
             "isSliced": obj.is_sliced,
             "isDirty": obj.is_dirty,
             "isCooked": obj.is_cooked,
             "isFilledWithLiquid": obj.is_filled,
+            "isBroken": obj.is_broken,
             "temperature": obj.temperature,
             "isPickedUp": held,
             "parentReceptacles": [p.object_id for p in chain] or None,
