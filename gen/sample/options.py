@@ -38,7 +38,8 @@ class SampleOptions:
     backend: str = "lite"
     #: Options for the backend's controller as (name, value) pairs, e.g. (("thor_build", PATH),).
     backend_options: tuple[tuple[str, Any], ...] = ()
-    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN).
+    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN);
+    #: "houses": the procedural houses (LiteHouseN), scenes numbered 1000 + N.
     scene_set: str = "lite"
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
@@ -84,9 +85,17 @@ def parse_task_types(values: Sequence[str] | str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def parse_scenes(values: Sequence[str] | str | None) -> tuple[int, ...]:
-    """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated)."""
+def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") -> tuple[int, ...]:
+    """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated); for the
+    ``houses`` scene set house numbers, ``LiteHouseN`` or ranges, as the houses' scene numbers
+    (1000 + N)."""
     from alfred_gen.scenes import resolve_scene_number
+
+    if scene_set == "houses":
+        from alfred_gen.scenes.houses.names import house_scene_num, parse_house_numbers
+
+        parts = _split_list(values)
+        return tuple(house_scene_num(n) for n in parse_house_numbers(",".join(parts))) if parts else ()
 
     numbers: list[int] = []
     for part in _split_list(values):

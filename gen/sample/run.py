@@ -181,7 +181,8 @@ def sample_command(
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
-        scenes=parse_scenes(scenes), demos_per_task=int(demos_per_task), shard=parse_shard(shard), backend=backend,
+        scenes=parse_scenes(scenes, scene_set), demos_per_task=int(demos_per_task), shard=parse_shard(shard),
+        backend=backend,
         backend_options=tuple(sorted((backend_options or {}).items())), frames=frames, scene_set=scene_set,
     )
     summary = run_sample(options, echo=echo, progress=progress)

@@ -48,7 +48,8 @@ class DatasetStats:
     unreadable: list[str] = field(default_factory=list)
 
     def add(self, task: TaskTuple) -> None:
-        from alfred_gen.sim.scene import room_type_of
+        from alfred_gen.scenes.houses.names import house_of_scene_num
+        from alfred_gen.sim.scene import HOUSE, room_type_of
 
         self.total += 1
         self.tuples.add(task)
@@ -59,7 +60,7 @@ class DatasetStats:
             self.counts["mrecep"][task.mrecep] += 1
         self.counts["scene"][str(task.scene)] += 1
         try:
-            room = room_type_of(task.scene)
+            room = HOUSE if house_of_scene_num(task.scene) is not None else room_type_of(task.scene)
         except ValueError:
             room = "unknown"
         self.counts["room_type"][room] += 1
