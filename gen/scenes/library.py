@@ -123,12 +123,12 @@ def get_house(name_or_num: str | int) -> Scene:
     return Scene.from_dict(_house_dict(resolve_house_number(name_or_num)))
 
 
-def accepted_houses(houses: Iterable[int] = DEFAULT_HOUSES, house_filter: HouseFilter | None = None) -> tuple[int, ...]:
-    """The house numbers among ``houses`` (default LiteHouse1-100) that the house filter (default:
-    :class:`~alfred_gen.scenes.houses.filter.HouseFilter`'s defaults) accepts, in order. Builds each
-    house (cached per process)."""
+def accepted_houses(houses: Iterable[int] | None = None, house_filter: HouseFilter | None = None) -> tuple[int, ...]:
+    """The house numbers among ``houses`` (default :data:`DEFAULT_HOUSES`, LiteHouse1-100) that the
+    house filter (default: :class:`~alfred_gen.scenes.houses.filter.HouseFilter`'s defaults)
+    accepts, in order. Builds each house (cached per process)."""
     house_filter = house_filter or HouseFilter()
-    return tuple(n for n in houses if house_filter.accepts(get_house(n)))
+    return tuple(n for n in (DEFAULT_HOUSES if houses is None else houses) if house_filter.accepts(get_house(n)))
 
 
 @cache

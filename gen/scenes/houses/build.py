@@ -1,6 +1,8 @@
 """The procedural houses: house number -> a Scene of several furnished rooms joined by doorways.
 
-A house is drawn in four steps, all from ``random.Random`` seeded by the house number and attempt:
+Which rooms a house has (2-8, of lite's four types) is drawn once from its number
+(:func:`~alfred_gen.scenes.houses.layout.choose_room_types`). The house is then drawn in four
+steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
 2. every room furnished and populated by its type's code, exactly as the single rooms are
@@ -35,7 +37,14 @@ from alfred_gen.scenes.grid import (
     occluder_arrays,
     reachable_grid,
 )
-from alfred_gen.scenes.houses.layout import HousePlan, PlanFailed, PlannedDoor, PlannedRoom, plan_house
+from alfred_gen.scenes.houses.layout import (
+    HousePlan,
+    PlanFailed,
+    PlannedDoor,
+    PlannedRoom,
+    choose_room_types,
+    plan_house,
+)
 from alfred_gen.scenes.houses.names import HOUSE_NUMBERS, house_name, house_scene_num
 from alfred_gen.scenes.procedural.build import (
     MIN_REACHABLE,
@@ -54,7 +63,7 @@ from alfred_gen.scenes.procedural.vocab import ROOMS_PER_TYPE, Contents
 from alfred_gen.sim.scene import HOUSE, Box, Doorway, Pose, Room, Scene, SceneObject, hash_str
 
 #: Attempts per house number before giving up (a bug if ever reached).
-MAX_ATTEMPTS = 60
+MAX_ATTEMPTS = 200
 
 #: Seeds tried for one room's furnishing before the attempt is dropped.
 ROOM_TRIES = 6
@@ -67,18 +76,20 @@ def build_house(house: int) -> Scene:
     """The procedural house ``LiteHouse<house>`` (ValueError outside :data:`HOUSE_NUMBERS`)."""
     if house not in HOUSE_NUMBERS:
         raise ValueError(f"house number {house} is outside {HOUSE_NUMBERS.start}-{HOUSE_NUMBERS.stop - 1}")
+    # Which rooms a house has is drawn once; a failed attempt redraws where they are, not what they are.
+    types = choose_room_types(random.Random(hash_str(f"{house_name(house)}/rooms")))
     reasons = []
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(hash_str(f"{house_name(house)}/attempt {attempt}"))
         try:
-            return _attempt(house, attempt, rng)
+            return _attempt(house, attempt, types, rng)
         except (PlanFailed, BuildFailed) as failure:
             reasons.append(str(failure))
     raise SceneBuildError(f"house {house}: no valid house in {MAX_ATTEMPTS} attempts: {reasons[-3:]}")
 
 
-def _attempt(house: int, attempt: int, rng: random.Random) -> Scene:
-    plan = plan_house(rng)
+def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> Scene:
+    plan = plan_house(rng, types)
     height = round(round(rng.uniform(2.5, 3.0) / 0.05) * 0.05, 4)
     objects: list[SceneObject] = []
     for room in plan.rooms:

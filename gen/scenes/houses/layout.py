@@ -140,9 +140,9 @@ def target_area(rng: random.Random, room_type: str) -> float:
     return rng.uniform(*spec.width) * rng.uniform(*spec.depth)
 
 
-def plan_house(rng: random.Random) -> HousePlan:
-    """A floor plan (see the module docstring); PlanFailed when this draw breaks a rule."""
-    types = choose_room_types(rng)
+def plan_house(rng: random.Random, types: Sequence[str]) -> HousePlan:
+    """A floor plan for rooms of these types (see the module docstring); PlanFailed when this draw
+    breaks a rule."""
     areas = [target_area(rng, t) for t in types]
     total = sum(areas)
     aspect = rng.uniform(1.0, 1.7)
