@@ -76,7 +76,9 @@ def simulator_for(backend: str, thor: dict[str, Any]) -> Simulator:
 def task_options(command: Any) -> Any:
     """The options naming one task in one start state, shared by `plan` and `generate`."""
     options = [
-        click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN."),
+        click.option("--scene", required=True,
+                     help="Scene number (1-30, 201-230, 301-330, 401-430), LitePlanN, LiteHouseN (1-999) "
+                          "or FloorPlanN."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the spawn (InitialRandomSpawn) and the start pose."),
         click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep."),
