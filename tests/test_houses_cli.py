@@ -79,6 +79,9 @@ def test_list_houses_takes_the_filters_values(run) -> None:
         (["scenes", "show", "LiteHouse0", "--out", "{tmp}/m.png"], ExitCode.NOT_FOUND),
         (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "1000"],
          ExitCode.NOT_FOUND),
+        (["sample", "--n", "1", "--out", "{tmp}/out", "--scenes", "LiteHouse3"], ExitCode.NOT_FOUND),
+        (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "3", "--backend", "thor"],
+         ExitCode.USAGE),
     ],
 )
 def test_bad_house_input_is_one_line(run, tmp_path: Path, args: list[str], code: int) -> None:

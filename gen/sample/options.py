@@ -131,6 +131,8 @@ def check_options(options: SampleOptions) -> None:
         raise UserError(f"unknown backend {options.backend!r} (lite or thor)", ExitCode.USAGE)
     if options.scene_set not in SCENE_SETS:
         raise UserError(f"unknown scene set {options.scene_set!r} ({' or '.join(SCENE_SETS)})", ExitCode.USAGE)
+    if options.scene_set == "houses" and options.backend != "lite":
+        raise UserError("the houses (LiteHouseN) exist in the lite backend only: use --backend lite", ExitCode.USAGE)
     if options.out.exists() and not options.out.is_dir():
         raise UserError(f"--out {options.out} exists and is not a directory", ExitCode.BAD_INPUT)
 

@@ -52,6 +52,11 @@ def resolve_scene_number(name_or_num: str | int) -> int:
     else:
         text = str(name_or_num).strip()
         match = _NUMBER.match(text) or _LITE.match(text)
+        if match is None and is_house_name(text):
+            raise UserError(
+                f"{text!r} is a house, not a room: sample houses with `--scene-set houses --scenes N`",
+                ExitCode.NOT_FOUND,
+            )
         if match is None:
             if _THOR.match(text):
                 raise UserError(
