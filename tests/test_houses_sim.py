@@ -216,3 +216,40 @@ def test_doorway_views_look_straight_through() -> None:
         heading = math.radians(pose.rotation)
         ahead = (pose.x + math.sin(heading) * (far + 0.3), pose.z + math.cos(heading) * (far + 0.3))
         assert scene.room_at(*ahead) is not None and scene.room_at(*ahead).room_id == other
+
+
+def test_carrying_something_across_a_house_rebuilds_no_scene_layers_and_draws_the_same() -> None:
+    """Walking with an object in hand moves only the held group, which the scene layers leave out:
+    the layers are kept, and the frames equal those of a renderer that builds everything afresh."""
+    from alfred_gen.sim.pixels import PixelSight
+
+    scene = get_house(5)
+    controller = simulator().open(render=True, depth=True, segmentation=True)
+    controller.reset(scene.name)
+    graph = NavigationGraph(scene.reachable)
+    held = None
+    for obj in scene.objects:
+        pose = scene.interaction_poses.get(obj.parent or "")
+        if pose is None:
+            continue
+        controller.step({"action": "TeleportFull", "x": pose.x, "y": AGENT_Y, "z": pose.z, "rotation": pose.rotation,
+                         "horizon": pose.horizon})
+        if controller.step({"action": "PickupObject", "objectId": obj.object_id}).metadata["lastActionSuccess"]:
+            held = obj
+            break
+    assert held is not None
+    layers = controller.pixels.layers(controller.world)
+    here = (controller.world.agent.x, controller.world.agent.z)
+    far = max(scene.reachable, key=lambda p: abs(p[0] - here[0]) + abs(p[1] - here[1]))
+    steps = graph.path((*here, controller.world.agent.rotation, 30), (*far, 0, 30))
+    moves = 0
+    for action in steps[:25]:
+        event = controller.step(action.api_action)
+        assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+        moves += action.api_action["action"] == "MoveAhead"
+        assert controller.pixels.layers(controller.world) is layers
+        fresh = PixelSight().images(controller)
+        assert np.array_equal(fresh["frame"], event.frame)
+        assert np.array_equal(fresh["depth_frame"], event.depth_frame)
+        assert np.array_equal(fresh["instance_segmentation_frame"], event.instance_segmentation_frame)
+    assert moves >= 5 and event.metadata["inventoryObjects"][0]["objectId"] == held.object_id
