@@ -76,6 +76,13 @@ def test_a_house_is_a_function_of_its_number(houses: dict[int, Scene]) -> None:
         assert dict(line.split() for line in result.stdout.splitlines()) == expected, seed
 
 
+def test_a_house_that_needs_hundreds_of_draws_still_builds() -> None:
+    """LiteHouse286 (a living room, six bedrooms, a bathroom) finds no valid plan and furnishing in
+    its first 200 draws: the attempt limit must leave room for such houses."""
+    scene = build_house(286)
+    assert len(scene.rooms) == 8 and rooms_connected(scene)
+
+
 def test_names_numbers_and_records(houses: dict[int, Scene]) -> None:
     for number, scene in houses.items():
         assert scene.name == f"LiteHouse{number}" and scene.scene_num == 1000 + number
