@@ -76,7 +76,9 @@ def simulator_for(backend: str, thor: dict[str, Any]) -> Simulator:
 def task_options(command: Any) -> Any:
     """The options naming one task in one start state, shared by `plan` and `generate`."""
     options = [
-        click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN."),
+        click.option("--scene", required=True,
+                     help="Scene number (1-30, 201-230, 301-330, 401-430), LitePlanN, LiteHouseN (1-999) "
+                          "or FloorPlanN."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the spawn (InitialRandomSpawn) and the start pose."),
         click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep."),
@@ -152,22 +154,42 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
 
 @cli.group(epilog=EPILOG)
 def scenes() -> None:
-    """The built-in procedural rooms (LitePlanN): list them, draw one; import real ALFRED rooms."""
+    """The built-in procedural rooms (LitePlanN) and houses (LiteHouseN): list them, draw one;
+    import real ALFRED rooms."""
 
 
 @scenes.command("list", epilog=EPILOG)
 @click.option("--room-type", type=click.Choice(["kitchen", "living_room", "bedroom", "bathroom"]),
               help="Only rooms of this type.")
-def scenes_list(room_type: str | None) -> None:
-    """Print number, name, room type, size, reachable points, receptacles and objects of each room.
+@click.option("--houses", is_flag=True, help="List the procedural houses (LiteHouseN) instead of the rooms.")
+@click.option("--range", "house_range", help="Houses to list, e.g. 1-100 or 3,7,20-30 (default: 1-100).")
+@click.option("--min-area", type=float, help="House filter: least internal area in m2 (default 45).")
+@click.option("--max-area", type=float, help="House filter: most internal area in m2 (default 200).")
+@click.option("--require", multiple=True,
+              help="House filter: room types a house must have, comma-separated "
+                   "(default kitchen,living_room,bedroom).")
+@click.option("--min-coverage", type=float,
+              help="House filter: least share of the bounding rectangle the rooms cover (default 1/3).")
+@click.option("--accepted-only", is_flag=True, help="Only the houses the house filter accepts.")
+def scenes_list(room_type: str | None, houses: bool, house_range: str | None, min_area: float | None,
+                max_area: float | None, require: tuple[str, ...], min_coverage: float | None,
+                accepted_only: bool) -> None:
+    """Print number, name, room type, size, reachable points, receptacles and objects of each room;
+    with --houses, each house's rooms, area, doorways, reachable points, objects and what the house
+    filter says of it.
 
     \b
     Example:
       alfred-gen scenes list --room-type kitchen
+      alfred-gen scenes list --houses --range 1-20 --require kitchen,bathroom
     """
-    from alfred_gen.scenes.listing import list_scenes
+    from alfred_gen.scenes.listing import scenes_list_command
 
-    sys.exit(list_scenes(echo=click.echo, room_type=room_type, note=lambda text: click.echo(text, err=True)))
+    sys.exit(scenes_list_command(
+        echo=click.echo, note=lambda text: click.echo(text, err=True), room_type=room_type, houses=houses,
+        house_range=house_range, min_area=min_area, max_area=max_area, require=require or None,
+        min_coverage=min_coverage, accepted_only=accepted_only,
+    ))
 
 
 @scenes.command("import-alfred", epilog=EPILOG)
@@ -196,12 +218,13 @@ def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) 
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="PNG file for the top-down map.")
 @click.option("--pose", help="x,z,rotation,horizon: also render the view from this pose (to OUT-view.png).")
 def scenes_show(scene: str, out: str, pose: str | None) -> None:
-    """Draw a top-down map of SCENE (a number or LitePlanN): walls, furniture, receptacles,
-    reachable grid, interaction poses.
+    """Draw a top-down map of SCENE (a number, LitePlanN or LiteHouseN): walls, furniture,
+    receptacles, reachable grid, interaction poses; for a house also its rooms and doorways.
 
     \b
     Example:
       alfred-gen scenes show 7 --out kitchen7.png --pose 0.5,-1.0,180,30
+      alfred-gen scenes show LiteHouse3 --out house3.png
     """
     from alfred_gen.scenes.show import show_command
 
@@ -313,11 +336,12 @@ def generate(
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option(
     "--scene-set",
-    type=click.Choice(["lite", "alfred"]),
+    type=click.Choice(["lite", "alfred", "houses"]),
     default="lite",
     show_default=True,
-    help="Rooms to sample: lite's procedural LitePlanN, or real THOR rooms (FloorPlanN) imported with "
-    "`alfred-gen scenes import-alfred` (needed for --backend thor).",
+    help="Rooms to sample: lite's procedural LitePlanN, real THOR rooms (FloorPlanN) imported with "
+    "`alfred-gen scenes import-alfred` (needed for --backend thor), or lite's procedural houses "
+    "(LiteHouseN; --scenes then names house numbers; default: those of 1-100 the house filter accepts).",
 )
 def sample(
     n: int,

@@ -38,7 +38,8 @@ class SampleOptions:
     backend: str = "lite"
     #: Options for the backend's controller as (name, value) pairs, e.g. (("thor_build", PATH),).
     backend_options: tuple[tuple[str, Any], ...] = ()
-    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN).
+    #: "lite": the procedural LitePlanN rooms; "alfred": imported real THOR rooms (FloorPlanN);
+    #: "houses": the procedural houses (LiteHouseN), scenes numbered 1000 + N.
     scene_set: str = "lite"
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
@@ -84,9 +85,17 @@ def parse_task_types(values: Sequence[str] | str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def parse_scenes(values: Sequence[str] | str | None) -> tuple[int, ...]:
-    """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated)."""
+def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") -> tuple[int, ...]:
+    """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated); for the
+    ``houses`` scene set house numbers, ``LiteHouseN`` or ranges, as the houses' scene numbers
+    (1000 + N)."""
     from alfred_gen.scenes import resolve_scene_number
+
+    if scene_set == "houses":
+        from alfred_gen.scenes.houses.names import house_scene_num, parse_house_numbers
+
+        parts = _split_list(values)
+        return tuple(house_scene_num(n) for n in parse_house_numbers(",".join(parts))) if parts else ()
 
     numbers: list[int] = []
     for part in _split_list(values):
@@ -122,6 +131,8 @@ def check_options(options: SampleOptions) -> None:
         raise UserError(f"unknown backend {options.backend!r} (lite or thor)", ExitCode.USAGE)
     if options.scene_set not in SCENE_SETS:
         raise UserError(f"unknown scene set {options.scene_set!r} ({' or '.join(SCENE_SETS)})", ExitCode.USAGE)
+    if options.scene_set == "houses" and options.backend != "lite":
+        raise UserError("the houses (LiteHouseN) exist in the lite backend only: use --backend lite", ExitCode.USAGE)
     if options.out.exists() and not options.out.is_dir():
         raise UserError(f"--out {options.out} exists and is not a directory", ExitCode.BAD_INPUT)
 

@@ -119,6 +119,7 @@ def run_sample(
     generate = generate or _default_generate()
     note = echo or (lambda *args, **kwargs: None)
     shard_index, shard_count = options.shard
+    _build_houses(options, progress)
     feasible = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
     own = [t for t in feasible if shard_of(t, shard_count) == shard_index]
     if not own:
@@ -163,6 +164,23 @@ def run_sample(
     return summary
 
 
+def _build_houses(options: SampleOptions, show: bool) -> None:
+    """Build the houses the run samples from before anything else, with a progress bar: the
+    feasibility check reads every one, and a house takes about a second to build (once per process;
+    worker processes forked later share them)."""
+    if options.scene_set != "houses":
+        return
+    from alfred_gen.scenes.houses.names import DEFAULT_HOUSES, house_of_scene_num
+    from alfred_gen.scenes.library import get_house
+
+    houses = [house_of_scene_num(n) for n in options.scenes] if options.scenes else list(DEFAULT_HOUSES)
+    with progress_bar("building houses", len(houses), show=show) as bar:
+        for house in houses:
+            if house is not None:
+                get_house(house)
+            bar.update(1)
+
+
 def sample_command(
     n: int,
     out: str,
@@ -182,7 +200,8 @@ def sample_command(
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
-        scenes=parse_scenes(scenes), demos_per_task=int(demos_per_task), shard=parse_shard(shard), backend=backend,
+        scenes=parse_scenes(scenes, scene_set), demos_per_task=int(demos_per_task), shard=parse_shard(shard),
+        backend=backend,
         backend_options=tuple(sorted((backend_options or {}).items())), frames=frames, scene_set=scene_set,
     )
     summary = run_sample(options, echo=echo, progress=progress)

@@ -45,9 +45,24 @@ class DatasetStats:
     tuples: set[TaskTuple] = field(default_factory=set)
     counts: dict[str, Counter] = field(default_factory=lambda: {key: Counter() for key, _ in SLOTS})
     unreadable: list[str] = field(default_factory=list)
+    #: Trajectories in houses, by (source room type -> destination room type), and how many of them
+    #: carry the object from one room into another (:mod:`alfred_gen.sample.house_rooms`).
+    room_moves: Counter = field(default_factory=Counter)
+    across_rooms: int = 0
+
+    def add_house_trajectory(self, traj: dict[str, Any], scene: Any) -> None:
+        """Count where a house trajectory's task starts and ends."""
+        from alfred_gen.sample.house_rooms import task_rooms
+
+        source, destination = task_rooms(traj, scene)
+        kinds = [scene.room(r).room_type if r is not None else "?" for r in (source, destination)]
+        self.room_moves[f"{kinds[0]} -> {kinds[1]}"] += 1
+        if source is not None and destination is not None and source != destination:
+            self.across_rooms += 1
 
     def add(self, task: TaskTuple) -> None:
-        from alfred_gen.sim.scene import room_type_of
+        from alfred_gen.scenes.houses.names import house_of_scene_num
+        from alfred_gen.sim.scene import HOUSE, room_type_of
 
         self.total += 1
         self.tuples.add(task)
@@ -58,7 +73,7 @@ class DatasetStats:
             self.counts["mrecep"][task.mrecep] += 1
         self.counts["scene"][str(task.scene)] += 1
         try:
-            room = room_type_of(task.scene)
+            room = HOUSE if house_of_scene_num(task.scene) is not None else room_type_of(task.scene)
         except ValueError:
             room = "unknown"
         self.counts["room_type"][room] += 1
@@ -99,7 +114,24 @@ def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
                 stats.unreadable.append(str(path))
             else:
                 stats.add(task)
+                _add_house(stats, task, path)
     return stats
+
+
+def _add_house(stats: DatasetStats, task: TaskTuple, path: Path) -> None:
+    """For a trajectory in a house, also count which rooms its task joins (reads the file)."""
+    from alfred_gen.scenes.houses.names import house_of_scene_num
+
+    house = house_of_scene_num(task.scene)
+    if house is None:
+        return
+    from alfred_gen.scenes.library import get_house
+
+    try:
+        traj = parse_trajectory_json(path)
+        stats.add_house_trajectory(traj, get_house(house))
+    except (UserError, ValueError, KeyError, TypeError, AttributeError):
+        stats.unreadable.append(str(path))
 
 
 def _table(heading: str, counts: Counter, total: int, columns: int = 1) -> list[str]:
@@ -126,6 +158,12 @@ def format_stats(stats: DatasetStats) -> list[str]:
         subtotal = sum(counts.values())
         lines.extend(_table(heading, counts, subtotal, columns=4 if key == "scene" else 1))
         lines.append(f"balance ({heading}): {stats.balance(key):.3f} normalised entropy over {len(counts)} values")
+    houses = sum(stats.room_moves.values())
+    if houses:
+        lines.append("")
+        lines.extend(_table("house task: source room -> destination room", stats.room_moves, houses))
+        lines.append(f"in houses: {houses} trajectories, {stats.across_rooms} "
+                     f"({100.0 * stats.across_rooms / houses:.1f}%) with source and destination in different rooms")
     if stats.unreadable:
         lines.append("")
         lines.append(f"{len(stats.unreadable)} files not counted (no task in the path or the file): "

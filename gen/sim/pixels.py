@@ -562,9 +562,11 @@ class PixelSight:
             self._structure = _build_structure(world.scene)
             self._layers = None
             self._full = None
-        if self._layers is None or self._layers_version != world.version:
+        # The layers leave the held group out, so its following the agent does not change them:
+        # keyed on the scene version (a long walk carrying something costs no rebuild per step).
+        if self._layers is None or self._layers_version != world.scene_version:
             self._layers = _build_layers(world, self._structure, self.show_dirt)
-            self._layers_version = world.version
+            self._layers_version = world.scene_version
         return self._layers
 
     def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:

@@ -224,6 +224,10 @@ class World:
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
         self.version = 0
+        #: How many of those bumps came from the held object following the agent: nothing drawn in
+        #: the scene changes then (the held group is drawn apart, per camera), so the renderer's
+        #: scene layers key on ``version - hand_moves`` (:attr:`scene_version`).
+        self.hand_moves = 0
         #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
         self.heated: list[str] = []
         self.cooled: list[str] = []
@@ -391,7 +395,15 @@ class World:
     def follow_hand(self) -> None:
         """Keep the held object in front of the agent after it moved or turned."""
         if self.held is not None:
+            before = self.version
             self.move_to(self.by_id[self.held], self.hand_center())
+            self.hand_moves += self.version - before
+
+    @property
+    def scene_version(self) -> int:
+        """A version of what is drawn outside the agent's hand: unchanged while only the held object
+        (and what it carries) follows the agent, whose boxes the scene layers leave out."""
+        return self.version - self.hand_moves
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(centres N×3, half sizes N×3, eligible-for-sight mask N), rows in ``objects`` order.

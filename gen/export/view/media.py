@@ -104,7 +104,7 @@ def _draw_room_map(scene_name: str, site: Path) -> RoomMap | None:
     from alfred_gen.atomic import write_png
     from alfred_gen.errors import UserError
     from alfred_gen.scenes.library import find_scene
-    from alfred_gen.scenes.topdown import PIXELS_PER_METRE, draw_map, map_extent, map_pixel
+    from alfred_gen.scenes.topdown import draw_map, map_extent, map_pixel, map_scale
 
     try:
         scene = find_scene(scene_name)
@@ -115,5 +115,6 @@ def _draw_room_map(scene_name: str, site: Path) -> RoomMap | None:
     target = site / "maps" / f"{name}.png"
     if not target.exists():
         write_png(image, target)
-    origin_x, origin_y = map_pixel(map_extent(scene), 0.0, 0.0)
-    return RoomMap(f"maps/{name}.png", image.width, image.height, origin_x, origin_y, float(PIXELS_PER_METRE))
+    scale = map_scale(scene)
+    origin_x, origin_y = map_pixel(map_extent(scene), 0.0, 0.0, scale)
+    return RoomMap(f"maps/{name}.png", image.width, image.height, origin_x, origin_y, scale)
