@@ -142,11 +142,12 @@ def walk_back(
     final = poses[len(lows) - 1]
     targets = choose_destinations(destinations_of(subgoals, poses), final, count, threshold)
     if targets is None:
-        raise NotApplicable(
-            "no_earlier_destination",
-            f"fewer than {count} earlier destination{'s' if count > 1 else ''} more than {threshold:g} m "
-            f"from the end and from each other",
-        )
+        walks = len(destinations_of(subgoals, poses))
+        wanted = (f"no earlier destination more than {threshold:g} m from the end" if count == 1 else
+                  f"fewer than {count} earlier destinations more than {threshold:g} m from the end and from "
+                  f"the one walked back to before")
+        raise NotApplicable("no_earlier_destination", f"{wanted} ({walks} walk{'s' if walks != 1 else ''} "
+                                                      "in the source)")
     plan = [_kept(traj, s, i) for i, s in enumerate(subgoals)]
     task_id = str(traj["task_id"])
     start_after = len(lows) - 1  # the walk back undoes the actions after the target's last one
