@@ -395,10 +395,13 @@ def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, thres
     end. Each derived trajectory is re-rendered, vetted by replay and written as ALFRED's layout;
     a source the variant does not apply to is skipped with its reason.
 
+    Released ALFRED demos need their rooms: `scenes import-alfred`, then `--scenes-catalogue`
+    before `derive` (README "ALFRED-L").
+
     \b
     Examples:
       alfred-gen derive nav-only out/ --out alfred-l/nav_only --jobs 2
-      alfred-gen --scenes-catalogue cat.json derive rev-1 alfred/json_2.1.0 --out alfred-l/rev_1
+      alfred-gen derive rev-n out/ --out alfred-l/rev_n --n-back 3 --reverse shortest
     """
     from alfred_gen.derive.run import derive_command
 

@@ -5,7 +5,8 @@ simulator episode, steps every ``low_actions[i].api_action``, and checks the goa
 task's goal conditions, or the trajectory's own ``goal`` block when it has one (tasks derived by
 ``alfred-gen derive``: a final position, with or without the task's conditions; see
 :func:`alfred_gen.replay.goals.trajectory_goal`). It never raises on bad data: whatever is wrong
-becomes one of a small, fixed set of reasons (:class:`~alfred_gen.errors.VetReason`) that ``alfred-gen verify`` summarises.
+becomes one of a small, fixed set of reasons (:class:`~alfred_gen.errors.VetReason`) that
+``alfred-gen verify`` summarises.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from alfred_gen.derive.run import DeriveOptions, derive_command
 from alfred_gen.derive.source import Destination, choose_destinations, destinations_of, subgoals_of
 from alfred_gen.derive.variants import NotApplicable, Variant, derived_language, nav_only, walk_back
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.errors import DeriveReason, ExitCode, UserError
 from alfred_gen.replay.goals import (
     PositionGoal,
     TrajectoryGoal,
@@ -181,7 +181,7 @@ def test_nav_only_without_a_walk_is_not_applicable() -> None:
                                  if h["discrete_action"]["action"] != "GotoLocation"]
     with pytest.raises(NotApplicable) as caught:
         nav_only(traj)
-    assert caught.value.kind == "no_navigation"
+    assert caught.value.reason == DeriveReason.NO_NAVIGATION
 
 
 def test_rev_1_appends_the_reversed_walk_and_its_instruction() -> None:
@@ -204,7 +204,7 @@ def test_rev_is_not_applicable_without_an_earlier_destination_beyond_the_thresho
     poses = _poses(traj)
     with pytest.raises(NotApplicable) as caught:
         walk_back(traj, poses, 1, threshold=2.5)  # the microwave is 2 m from the end
-    assert caught.value.kind == "no_earlier_destination"
+    assert caught.value.reason == DeriveReason.NO_EARLIER_DESTINATION
     with pytest.raises(NotApplicable):
         walk_back(traj, poses, 2, variant=Variant.REV_N)  # the microwave is the only one
 

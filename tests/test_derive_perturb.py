@@ -63,7 +63,8 @@ def test_perturb_language_counts_changed_instructions_and_removed_words() -> Non
     assert all(ann["high_descs"] == [""] * 5 for ann in e2["turk_annotations"]["anns"])
     assert [ann["task_desc"] for ann in e2["turk_annotations"]["anns"]] == [a["task_desc"] for a in ANNOTATIONS]
     assert e2["template"]["high_descs"] == [""] * 5
-    assert counts.changed == 10 and counts.removed == sum(len(words_of(t)) for a in ANNOTATIONS for t in a["high_descs"])
+    steps = [text for ann in ANNOTATIONS for text in ann["high_descs"]]
+    assert counts.changed == 10 and counts.removed == sum(len(words_of(text)) for text in steps)
     twice, _ = perturb_language(e2, "e1")
     assert twice["language_perturbations"] == ["e2", "e1"]
 

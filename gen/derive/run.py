@@ -172,6 +172,7 @@ class Recording:
     images: list[dict[str, Any]]
     goal: TrajectoryGoal
     status: GoalStatus
+    position_reached: bool  # the final position is within the threshold of the target
 
 
 def record_plan(
@@ -228,7 +229,8 @@ def record_plan(
     goal = TrajectoryGoal(plan.task_conditions, position)
     status = trajectory_goal_status(goal, task, recorder.metadata, start_metadata=start.metadata,
                                     effects=tracker.effects())
-    return Recording(high_pddl, recorder.low_actions, recorder.images(), goal, status)
+    return Recording(high_pddl, recorder.low_actions, recorder.images(), goal, status,
+                     position.holds(recorder.metadata))
 
 
 def _derived_from(traj: Mapping[str, Any], plan: DerivedPlan, options: DeriveOptions) -> dict[str, Any]:
@@ -275,7 +277,9 @@ def _load(path: Path) -> dict[str, Any]:
     return traj
 
 
-def derive_one(path: str | Path, out_root: str | Path, options: DeriveOptions, controllers: Controllers) -> DeriveResult:
+def derive_one(
+    path: str | Path, out_root: str | Path, options: DeriveOptions, controllers: Controllers
+) -> DeriveResult:
     """Derive ``options.variant`` from the source at ``path`` into ``out_root`` (see the module
     docstring); never raises on bad data, only a UserError saying no simulator can run here."""
     out_root = Path(out_root)
@@ -294,7 +298,7 @@ def derive_one(path: str | Path, out_root: str | Path, options: DeriveOptions, c
         try:
             plan = _plan(traj, poses, options)
         except NotApplicable as why:
-            raise _Skip(DeriveReason(why.kind), why.detail) from None
+            raise _Skip(why.reason, why.detail) from None
         try:
             template, annotations = derived_language(traj, plan, task)
         except MisalignedAnnotation as error:
@@ -306,8 +310,7 @@ def derive_one(path: str | Path, out_root: str | Path, options: DeriveOptions, c
         controller = controllers.render()
         recording = record_plan(controller, traj, plan, task, options.threshold, temp_dir / RAW_IMAGES_DIR)
         if not recording.status.done:
-            position_ok = not any(m.startswith("agent within") for m in recording.status.missing)
-            if plan.task_conditions and position_ok:
+            if plan.task_conditions and recording.position_reached:
                 raise _Skip(DeriveReason.GOAL_LOST, f"after the walk back: {recording.status.describe()}")
             raise _Skip(DeriveReason.VET_FAILED, f"while recording: {recording.status.describe()}")
         backend, backend_version = backend_of(controller)
@@ -393,8 +396,8 @@ def find_sources(sources: Sequence[str | Path], out_root: str | Path) -> list[Pa
     for source in sources:
         for path in find_trajectories(source):
             resolved = path.resolve()
-            if resolved.is_relative_to(out) or any(part.startswith(".") and part not in (".", "..")
-                                                   for part in path.parts[:-1]):
+            below = path.relative_to(source).parts[:-1] if Path(source).is_dir() else ()
+            if resolved.is_relative_to(out) or any(part.startswith(".") for part in below):
                 continue
             found.setdefault(resolved, path)
     if not found:

@@ -29,6 +29,7 @@ from alfred_gen.derive.reverse import NotReversibleError, reverse_low_actions
 from alfred_gen.derive.source import Destination, Pose, Subgoal, choose_destinations, destinations_of, subgoals_of
 from alfred_gen.derive.wording import return_instruction, then, walk_goal
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.errors import DeriveReason
 from alfred_gen.replay.record import LowAction
 from alfred_gen.sim.scene import hash_str
 
@@ -55,11 +56,12 @@ DEFAULT_N_BACK = 2
 
 
 class NotApplicable(Exception):
-    """The variant makes no sense for this source; ``kind`` says why (a DeriveReason's word)."""
+    """The variant makes no sense for this source: ``reason`` (NO_NAVIGATION,
+    NO_EARLIER_DESTINATION, NOT_REVERSIBLE) and one line why."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, reason: DeriveReason, detail: str) -> None:
         super().__init__(detail)
-        self.kind = kind
+        self.reason = reason
         self.detail = detail
 
 
@@ -114,7 +116,7 @@ def nav_only(traj: Mapping[str, Any]) -> DerivedPlan:
     """NAV-ONLY: the walks of the source, nothing else. NotApplicable without a walk."""
     kept = [_kept(traj, s, i) for i, s in enumerate(subgoals_of(traj)) if s.is_walk and s.low]
     if not kept:
-        raise NotApplicable("no_navigation", "the source has no GotoLocation subgoal with low actions")
+        raise NotApplicable(DeriveReason.NO_NAVIGATION, "the source has no GotoLocation subgoal with low actions")
     return DerivedPlan(Variant.NAV_ONLY, kept, task_conditions=False)
 
 
@@ -138,16 +140,16 @@ def walk_back(
     subgoals = subgoals_of(traj)
     lows = traj["plan"]["low_actions"]
     if not lows:
-        raise NotApplicable("no_navigation", "the source has no low actions")
+        raise NotApplicable(DeriveReason.NO_NAVIGATION, "the source has no low actions")
     final = poses[len(lows) - 1]
-    targets = choose_destinations(destinations_of(subgoals, poses), final, count, threshold)
+    walks = destinations_of(subgoals, poses)
+    targets = choose_destinations(walks, final, count, threshold)
     if targets is None:
-        walks = len(destinations_of(subgoals, poses))
         wanted = (f"no earlier destination more than {threshold:g} m from the end" if count == 1 else
                   f"fewer than {count} earlier destinations more than {threshold:g} m from the end and from "
                   f"the one walked back to before")
-        raise NotApplicable("no_earlier_destination", f"{wanted} ({walks} walk{'s' if walks != 1 else ''} "
-                                                      "in the source)")
+        plural = "s" if len(walks) != 1 else ""
+        raise NotApplicable(DeriveReason.NO_EARLIER_DESTINATION, f"{wanted} ({len(walks)} walk{plural} in the source)")
     plan = [_kept(traj, s, i) for i, s in enumerate(subgoals)]
     task_id = str(traj["task_id"])
     start_after = len(lows) - 1  # the walk back undoes the actions after the target's last one
@@ -157,7 +159,7 @@ def walk_back(
             try:
                 actions = reverse_low_actions(lows[target.last_low + 1:start_after + 1], 0, turn_around=k == 0)
             except NotReversibleError as error:
-                raise NotApplicable("not_reversible", str(error)) from None
+                raise NotApplicable(DeriveReason.NOT_REVERSIBLE, str(error)) from None
         high = {"planner_action": {"action": "GotoLocation"},
                 "discrete_action": {"action": "GotoLocation", "args": list(target.args)}}
         plan.append(DerivedSubgoal(high, actions, target=target,
