@@ -33,6 +33,9 @@ def test_e1_on_the_papers_example() -> None:
     ("Turn right and walk to the counter in front of you.", "Turn and walk counter you."),
     ("Pick up the apple and turn around.", "Pick up the apple."),
     ("Go left, then right.", "Go."),
+    # Each sentence starts with a capital again; the original's spacing (quotes, apostrophes) stays.
+    ("Put a book on the chair. Then go back to the dresser.", "Put a book on the chair. Go dresser."),
+    ('Take the book "Huck Finn" that\'s in front of you.', 'Take the book "Huck Finn" that\'s you.'),
 ])
 def test_e1_removes_directions_and_tidies_what_is_left(before: str, after: str) -> None:
     assert remove_spatial(before) == after

@@ -7,8 +7,9 @@ goes as one piece before "to the" is tried) and :data:`SPATIAL_WORDS`, matched o
 without regard to case. The paper's example fixes three choices beyond the obvious direction words:
 "to the" goes (it only says which way: "then to the sink" -> "sink"), "then" goes (it orders moves),
 and a comma goes with the words it followed. After removal, a dangling "and" (before a stop or at
-the start of a clause) goes too, a sentence's stop stays if a word of its sentence stayed, and the
-first letter keeps its case.
+the start of a clause) goes too, a sentence's stop stays if a word of its sentence stayed, each
+sentence's first word left takes the case of its original first word, and the spacing between the
+words left is the original's (quotes and apostrophes stay as written).
 
 **E2** drops the step-by-step instructions and keeps the goal description: every ``high_descs``
 line becomes the empty string. The list keeps its length so that loaders that index it by subgoal
@@ -71,6 +72,7 @@ _CONNECTORS = frozenset({"and", "or"})
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]")
 _WORD = re.compile(r"[A-Za-z\d]")
 _STOPS = frozenset(".!?")
+_QUOTES = frozenset("\"'")
 _PHRASES = sorted((tuple(p.split()) for p in SPATIAL_PHRASES), key=lambda p: (-len(p), p))
 
 
@@ -81,6 +83,31 @@ def _is_word(token: str) -> bool:
 def words_of(text: str) -> list[str]:
     """The word tokens of a text (what the token counts count)."""
     return [token for token in _TOKEN.findall(text) if _is_word(token)]
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A word or a mark of an instruction: its text, whether a space preceded it there, and for a
+    sentence's first word whether it was capitalised (the first word kept gets its case)."""
+
+    text: str
+    spaced: bool
+    capital: bool | None = None  # set on a sentence's first word only
+
+
+def _tokens(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    sentence_start = True
+    for match in _TOKEN.finditer(text):
+        token, at = match.group(), match.start()
+        spaced = at > 0 and text[at - 1].isspace()
+        capital = None
+        if _is_word(token) and sentence_start:
+            capital, sentence_start = token[:1].isupper(), False
+        elif token in _STOPS:
+            sentence_start = True
+        tokens.append(_Token(token, spaced, capital))
+    return tokens
 
 
 def _removed_marks(tokens: Sequence[str]) -> list[bool]:
@@ -102,45 +129,49 @@ def _removed_marks(tokens: Sequence[str]) -> list[bool]:
 
 def remove_spatial(text: str) -> str:
     """E1 on one instruction (see the module docstring)."""
-    tokens = _TOKEN.findall(text)
-    removed = _removed_marks(tokens)
-    kept: list[str] = []
+    tokens = _tokens(text)
+    removed = _removed_marks([token.text for token in tokens])
+    kept: list[_Token] = []
     words_in_sentence = False
+    capital = False
     for i, token in enumerate(tokens):
+        if token.capital is not None:
+            capital = token.capital
         if removed[i]:
             continue
-        if _is_word(token):
+        if _is_word(token.text):
+            if not words_in_sentence and capital:
+                token = _Token(token.text[:1].upper() + token.text[1:], token.spaced)
             kept.append(token)
             words_in_sentence = True
-        elif token in _STOPS:
+        elif token.text in _STOPS:
             if words_in_sentence:
                 kept.append(token)
             words_in_sentence = False
-        elif i > 0 and not removed[i - 1] and kept and _is_word(kept[-1]):
+        elif i > 0 and not removed[i - 1] and kept and _is_word(kept[-1].text):
             kept.append(token)  # a comma (or the like) after a kept word
-    kept = _drop_dangling(kept)
     out = ""
-    for token in kept:
-        out += f" {token}" if out and _is_word(token) else token
-    out = out.strip()
-    if out and text[:1].isupper():
-        out = out[0].upper() + out[1:]
+    for token in _drop_dangling(kept):
+        out += f" {token.text}" if out and token.spaced else token.text
     return out
 
 
-def _drop_dangling(tokens: list[str]) -> list[str]:
-    """Drop connectors with nothing to join (at a clause's start or end) and trailing commas."""
+def _drop_dangling(tokens: list[_Token]) -> list[_Token]:
+    """Drop connectors with nothing to join (at a clause's start or end) and marks left hanging."""
     changed = True
     while changed:
         changed = False
         for i, token in enumerate(tokens):
-            before = tokens[i - 1] if i > 0 else None
-            after = tokens[i + 1] if i + 1 < len(tokens) else None
-            dangling_connector = token.lower() in _CONNECTORS and (
+            before = tokens[i - 1].text if i > 0 else None
+            after = tokens[i + 1].text if i + 1 < len(tokens) else None
+            dangling_connector = token.text.lower() in _CONNECTORS and (
                 before is None or not _is_word(before) or after is None or not _is_word(after))
-            dangling_mark = not _is_word(token) and token not in _STOPS and (
-                after is None or after in _STOPS or not _is_word(after) or before is None)
+            hanging = after is None or after in _STOPS or not _is_word(after) or before is None
+            dangling_mark = not _is_word(token.text) and token.text not in _STOPS | _QUOTES and hanging
             if dangling_connector or dangling_mark:
+                if dangling_connector and before is None and after is not None and token.text[:1].isupper():
+                    nxt = tokens[i + 1]  # the sentence now starts with the next word: it takes the capital
+                    tokens[i + 1] = _Token(nxt.text[:1].upper() + nxt.text[1:], nxt.spaced)
                 del tokens[i]
                 changed = True
                 break
