@@ -531,6 +531,58 @@ def actthor_sheets(directory: str, out: str, n: int, seed: int, three: bool) -> 
     sys.exit(sheets_command(directory, out, n, seed, three, echo=click.echo))
 
 
+@cli.command(epilog=EPILOG)
+@click.argument("variant", type=click.Choice(["nav-only", "rev-1", "rev-n"]))
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory (one per variant).")
+@click.option("--reverse", type=click.Choice(["replay", "shortest"]), default="replay", show_default=True,
+              help="How REV walks back: the paper's reversal of the recorded navigation, or a shortest walk "
+                   "planned by our navigator (goes around what now blocks the way).")
+@click.option("--threshold", type=float, default=1.25, show_default=True,
+              help="Success distance in metres from the target position (the paper also reports 0.5).")
+@click.option("--n-back", type=click.IntRange(min=2), default=2, show_default=True,
+              help="rev-n: how many earlier destinations to walk back to.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, threshold: float, n_back: int,
+           jobs: int, backend: str, **thor: Any) -> None:
+    """Derive ALFRED-L's task structures from trajectories (files or directories of them): NAV-ONLY
+    keeps only the walks; REV-1 / REV-n walk back to one / several earlier destinations after the
+    end. Each derived trajectory is re-rendered, vetted by replay and written as ALFRED's layout;
+    a source the variant does not apply to is skipped with its reason.
+
+    Released ALFRED demos need their rooms: `scenes import-alfred`, then `--scenes-catalogue`
+    before `derive` (README "ALFRED-L").
+
+    \b
+    Examples:
+      alfred-gen derive nav-only out/ --out alfred-l/nav_only --jobs 2
+      alfred-gen derive rev-n out/ --out alfred-l/rev_n --n-back 3 --reverse shortest
+    """
+    from alfred_gen.derive.run import derive_command
+
+    sys.exit(derive_command(variant, sources, out, simulator=simulator_for(backend, thor), reverse=reverse,
+                            threshold=threshold, n_back=n_back, jobs=jobs, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("kind", type=click.Choice(["e1", "e2"]))
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
+    """Write the same trajectories with perturbed language: E1 removes directional and spatial
+    words and phrases from every instruction, E2 drops the step-by-step instructions and keeps the
+    goal. Prints the share of instructions changed and of words removed.
+
+    \b
+    Example:
+      alfred-gen perturb e1 alfred-l/rev_1 --out alfred-l/rev_1_e1
+    """
+    from alfred_gen.derive.perturb import perturb_command
+
+    sys.exit(perturb_command(kind, sources, out, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

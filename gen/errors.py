@@ -8,9 +8,10 @@ boundary (``alfred_gen.cli.main``) prints one line and exits with INTERNAL.
 The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus` (the planner),
 :class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
 :class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
-(the sampler's decision for its next job) and :class:`VideoReason` (one video of
-``alfred-gen video``). Their values are the words written to disk and printed
-in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command ends
+(the sampler's decision for its next job), :class:`VideoReason` (one video of ``alfred-gen
+video``) and :class:`DeriveReason` (deriving one trajectory from another). Their values are the
+words written to disk and printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them
+to the exit code a command ends
 with when that outcome decides it, so that mapping lives here and nowhere else.
 """
 
@@ -100,6 +101,37 @@ class VetReason(Outcome):
     SIMULATOR_ERROR = "simulator_error"  #: the simulator raised (a bug, reported rather than crashing)
 
 
+class DeriveReason(Outcome):
+    """Why a source trajectory did or did not give a derived one (``alfred-gen derive``).
+
+    Some reasons say the variant does not apply to the source (nothing is wrong: NAV-ONLY of a demo
+    without navigation, REV of a demo without an earlier destination); the others are failures.
+    Values are distinct from the other outcomes' where their exit codes differ (``already_derived``,
+    not ``exists``): outcomes are str enums, so equal words would be one key of the table below.
+    """
+
+    OK = "ok"
+    EXISTS = "already_derived"  #: the derived trajectory's directory is already there; it is left untouched
+    BAD_SOURCE = "bad_source"  #: the source is unreadable, not JSON or fails the schema
+    SOURCE_DOES_NOT_REPLAY = "source_does_not_replay"  #: the source fails its own replay check here
+    NO_NAVIGATION = "no_navigation"  #: the source has no navigation subgoal (GotoLocation)
+    NO_EARLIER_DESTINATION = "no_earlier_destination"  #: too few earlier destinations farther than the threshold
+    NOT_REVERSIBLE = "not_reversible"  #: a navigation action the reversal rule cannot undo (a teleport)
+    UNREACHABLE = "unreachable"  #: no walk on the grid to the earlier destination (--reverse shortest)
+    GOAL_LOST = "goal_lost"  #: the source's goal no longer holds where the walk back ends (a lamp out of view)
+    ACTION_FAILED = "action_failed"  #: the simulator refused a derived action (a walk back into a blocked spot)
+    MASK_MISSING = "mask_missing"  #: an interaction target was not in the re-rendered frame
+    INVALID = "invalid"  #: the derived trajectory failed the schema (a bug)
+    VET_FAILED = "vet_failed"  #: the derived trajectory failed its replay from scratch (a bug)
+
+
+#: Derive outcomes that say the variant does not apply to a source: the command still succeeds.
+DERIVE_NOT_APPLICABLE = frozenset({
+    DeriveReason.EXISTS, DeriveReason.NO_NAVIGATION, DeriveReason.NO_EARLIER_DESTINATION,
+    DeriveReason.NOT_REVERSIBLE, DeriveReason.UNREACHABLE, DeriveReason.GOAL_LOST,
+})
+
+
 class JobError(Outcome):
     """A sampler job that ended before the generator could give a reason."""
 
@@ -137,6 +169,9 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     GenerationReason.PLAN_ERROR: ExitCode.INTERNAL,
     **{reason: ExitCode.FAILED for reason in VetReason},
     VetReason.OK: ExitCode.OK,
+    **{reason: ExitCode.FAILED for reason in DeriveReason},
+    **{reason: ExitCode.OK for reason in DERIVE_NOT_APPLICABLE},
+    DeriveReason.OK: ExitCode.OK,
     JobError.USER_ERROR: ExitCode.FAILED,  # the run re-raises the UserError with its own code
     JobError.EXCEPTION: ExitCode.FAILED,
     JobError.CRASHED: ExitCode.FAILED,

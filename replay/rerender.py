@@ -28,7 +28,14 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress
 from alfred_gen.replay import images
 from alfred_gen.replay.execute import StepFailure, execute_low_actions
-from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
+from alfred_gen.replay.goals import (
+    GOAL_TASK_TYPES,
+    GoalStatus,
+    needs_task_check,
+    task_from_trajectory,
+    trajectory_goal,
+    trajectory_goal_status,
+)
 from alfred_gen.replay.restore import restore_scene
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
@@ -153,7 +160,8 @@ def replay_to_directory(
     ``on_step(low_idx)`` is called after each low action (progress).
     """
     task = task_from_trajectory(traj)
-    if task.task_type not in GOAL_TASK_TYPES:
+    goal_spec = trajectory_goal(traj)
+    if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
         raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -176,8 +184,8 @@ def replay_to_directory(
 
         run = execute_low_actions(controller, traj["plan"]["low_actions"], start, on_step=step_done,
                                   stop_on_failure=False)
-        goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
-                               effects=run.tracker.effects())
+        goal = trajectory_goal_status(goal_spec, task, run.last_event.metadata, start_metadata=start.metadata,
+                                      effects=run.tracker.effects())
         outcome = ReplayOutcome(run.failures, goal, sink.count)
         if outcome.ok:
             sink.finish()

@@ -7,6 +7,7 @@ import json
 
 from alfred_gen.errors import (
     OUTCOME_EXIT_CODES,
+    DeriveReason,
     ExitCode,
     GenerationReason,
     JobError,
@@ -18,7 +19,7 @@ from alfred_gen.errors import (
     exit_code_of,
 )
 
-ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason)
+ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:

@@ -5,6 +5,12 @@ trial_*/traj_data.json``), which names every slot, so a thousand trajectories ar
 parsing a thousand large JSON files; a file under a directory of another shape is read instead.
 Works on our output and on released ALFRED data alike.
 
+Trajectories derived by ``alfred-gen derive`` (ALFRED-L's NAV-ONLY, REV-1, REV-n, and their
+``perturb`` versions) are also counted as the paper's Table 3 does: per variant, trajectories,
+annotations and subgoal instructions (each annotation's step lines). Whether a file is derived is
+read from its first bytes (:data:`DERIVED_MARKER`: our files are written with sorted keys, so
+``derived_from`` comes first); only derived files are parsed.
+
 Balance is the normalised entropy of a slot's counts over the values seen (1.0: perfectly even).
 ``--charts`` draws one horizontal bar chart per slot as PNG, in the spirit of ALFRED's
 distribution figures, with Pillow (matplotlib is not a dependency).
@@ -36,6 +42,21 @@ SLOTS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: What marks a derived trajectory, and how much of a file's head is searched for it. Files are
+#: written with sorted keys (ALFRED's format), which puts ``derived_from`` before the large keys.
+DERIVED_MARKER = b'"derived_from"'
+DERIVED_HEAD_BYTES = 4096
+
+
+@dataclass
+class VariantCounts:
+    """One row of the paper's Table 3: trajectories, annotations, subgoal instructions."""
+
+    trajectories: int = 0
+    annotations: int = 0
+    subgoals: int = 0
+
+
 @dataclass
 class DatasetStats:
     """Counts per slot over the trajectories found under a directory."""
@@ -59,6 +80,7 @@ class DatasetStats:
         self.room_moves[f"{kinds[0]} -> {kinds[1]}"] += 1
         if source is not None and destination is not None and source != destination:
             self.across_rooms += 1
+    variants: dict[str, VariantCounts] = field(default_factory=dict)
 
     def add(self, task: TaskTuple) -> None:
         from alfred_gen.scenes.houses.names import house_of_scene_num
@@ -98,6 +120,26 @@ def _task_of_file(path: Path) -> TaskTuple | None:
         return None
 
 
+def derived_counts(path: Path) -> tuple[str, int, int] | None:
+    """(variant, annotations, subgoal instructions) of a derived trajectory, None for any other
+    file. The label carries a walk back planned by the navigator and the language perturbations:
+    ``rev-1``, ``rev-1:shortest``, ``rev-1+e1``."""
+    try:
+        with open(path, "rb") as handle:
+            if DERIVED_MARKER not in handle.read(DERIVED_HEAD_BYTES):
+                return None
+        data = parse_trajectory_json(path)
+        variant = str(data["derived_from"]["variant"])
+        if data["derived_from"].get("reverse") == "shortest":
+            variant += ":shortest"
+        anns = (data.get("turk_annotations") or {}).get("anns") or []
+        perturbations = [str(kind) for kind in data.get("language_perturbations") or ()]
+    except (OSError, UserError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    label = "+".join([variant, *perturbations])
+    return label, len(anns), sum(len(ann.get("high_descs") or ()) for ann in anns)
+
+
 def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
     """Count every ``traj_data.json`` under ``directory`` (hidden directories, e.g. unfinished
     ``.tmp-*`` trajectories and run state, are skipped). UserError BAD_INPUT if it is no directory."""
@@ -115,6 +157,12 @@ def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
             else:
                 stats.add(task)
                 _add_house(stats, task, path)
+            derived = derived_counts(path)
+            if derived is not None:
+                row = stats.variants.setdefault(derived[0], VariantCounts())
+                row.trajectories += 1
+                row.annotations += derived[1]
+                row.subgoals += derived[2]
     return stats
 
 
@@ -164,10 +212,26 @@ def format_stats(stats: DatasetStats) -> list[str]:
         lines.extend(_table("house task: source room -> destination room", stats.room_moves, houses))
         lines.append(f"in houses: {houses} trajectories, {stats.across_rooms} "
                      f"({100.0 * stats.across_rooms / houses:.1f}%) with source and destination in different rooms")
+    if stats.variants:
+        lines.append("")
+        lines.extend(variant_table(stats))
     if stats.unreadable:
         lines.append("")
         lines.append(f"{len(stats.unreadable)} files not counted (no task in the path or the file): "
                      + ", ".join(stats.unreadable[:3]) + (" ..." if len(stats.unreadable) > 3 else ""))
+    return lines
+
+
+def variant_table(stats: DatasetStats) -> list[str]:
+    """The derived trajectories as the ALFRED-L paper's Table 3: one row per variant."""
+    heading = "ALFRED-L variant"
+    width = max([len(heading)] + [len(name) for name in stats.variants])
+    lines = [f"{heading:<{width}}  {'trajectories':>12}  {'annotations':>11}  {'subgoals':>8}"]
+    for name, row in sorted(stats.variants.items()):
+        lines.append(f"{name:<{width}}  {row.trajectories:>12}  {row.annotations:>11}  {row.subgoals:>8}")
+    derived = sum(row.trajectories for row in stats.variants.values())
+    if derived < stats.total:
+        lines.append(f"({stats.total - derived} trajectories under {stats.root} are not derived)")
     return lines
 
 
@@ -252,10 +316,13 @@ def slot_counts(stats: DatasetStats) -> dict[str, dict[str, int]]:
 
 __all__: Sequence[str] = (
     "DatasetStats",
+    "VariantCounts",
     "collect_stats",
+    "derived_counts",
     "draw_bar_chart",
     "format_stats",
     "slot_counts",
     "stats_command",
+    "variant_table",
     "write_charts",
 )
