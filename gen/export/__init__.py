@@ -1,0 +1,1 @@
+"""Outputs of trajectories in other forms: ALFWorld text games, videos, a viewer."""
