@@ -37,6 +37,7 @@ from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.progress import progress
 from alfred_gen.replay.restore import RestoreError, restore_scene
 from alfred_gen.sim.controller import Controller, Simulator
+from alfred_gen.sim.lite import LiteController
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 
 #: Prefix of the temporary directory a game is written in before it is renamed into place.
@@ -115,9 +116,10 @@ def export_trajectory(source: Path, out_root: Path, controller: Controller, rule
             reason = ExportReason.UNKNOWN_SCENE if error.code == ExitCode.NOT_FOUND else ExportReason.RESTORE_FAILED
             return ExportResult(source, reason, task_type, None, _one_line(error, source))
         metadata = event.metadata
-        scene = getattr(controller, "scene", None)
+        scene = controller.scene if isinstance(controller, LiteController) else None
         poses = {oid: pose.to_list() for oid, pose in (scene.interaction_poses if scene else {}).items()}
-        game = build_game(traj, metadata, poses, agent_pose_of(metadata), rules, seed)
+        boxes = {obj.object_id: (obj.box.lo, obj.box.hi) for obj in (scene.objects if scene else ())}
+        game = build_game(traj, metadata, poses, agent_pose_of(metadata), rules, seed, boxes)
     except NotExportable as skip:
         return ExportResult(source, skip.reason, task_type, None, skip.detail)
     final_dir = game_dir_for(source, out_root)

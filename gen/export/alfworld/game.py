@@ -26,7 +26,7 @@ from typing import Any
 from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.errors import ExportReason
 from alfred_gen.export.alfworld.problem import escape, problem_text
-from alfred_gen.export.alfworld.room import Room, read_room
+from alfred_gen.export.alfworld.room import Box, Room, read_room, recorded_receptacles
 from alfred_gen.export.alfworld.upstream import AlfworldRules, demangled_names
 from alfred_gen.export.alfworld.walkthrough import NotExportable, walkthrough
 from alfred_gen.sim.scene import hash_str
@@ -92,12 +92,14 @@ def build_game(
     agent_pose: Sequence[float],
     rules: AlfworldRules,
     seed: int = 0,
+    boxes: Mapping[str, Box] | None = None,
 ) -> Game:
     """The game of ``traj`` whose start state is ``metadata`` (interaction ``poses`` of the room's
-    receptacles, the agent at ``agent_pose``). Raises :class:`NotExportable`."""
+    receptacles, the agent at ``agent_pose``, ``boxes`` of its fixed things by id, see
+    :func:`~alfred_gen.export.alfworld.room.read_room`). Raises :class:`NotExportable`."""
     task = task_of(traj)
     check_task(task, rules)
-    room = read_room(metadata, poses, agent_pose, rules)
+    room = read_room(metadata, poses, agent_pose, rules, recorded_receptacles(traj["plan"]["high_pddl"]), boxes)
     commands = walkthrough(traj["plan"]["high_pddl"], room, demangled_names(entity_ids(room)), rules)
     trial = str(traj.get("task_id", ""))
     problem = problem_text(room, task, rules, f"plan_{trial}")

@@ -11,10 +11,19 @@ a bowl on a desk) is in the bowl's receptacles as well, which is how ALFWorld ca
 What ALFWorld does not name, or cannot place, is left out of the room and said in ``left_out``: a
 class missing from its lists, or a receptacle without an interaction pose (it would have no
 location to go to).
+
+An object whose metadata names no receptacle (``lite`` may not know what an object in an imported
+ALFRED room rests on) can be given one from the trajectory's own record: ALFRED's ``PickupObject``
+steps record, in ``coordinateReceptacleObjectId``, the class and position of the receptacle THOR
+picked the object up from (:func:`recorded_receptacles`). And a fixed object (a desk lamp) that
+metadata leaves without a receptacle gets the receptacle it stands on in the room's geometry, as
+THOR's ``parentReceptacles`` would list it (:func:`standing_on`): the receptacle whose top is where
+the object's bottom is, under its centre. Metadata that names a receptacle wins over both.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +32,14 @@ from alfred_gen.export.alfworld.upstream import AlfworldRules
 
 #: Grid step of ALFRED's location names (metres).
 GRID = 0.25
+
+#: How far (metres, on the floor plane) a recorded receptacle may be from the one it names.
+RECORD_TOLERANCE = 1.0
+#: How far (metres) a fixed object's bottom may be from the top of the receptacle it stands on.
+SUPPORT_TOLERANCE = 0.05
+
+#: An axis-aligned box as ((x, y, z) low corner, (x, y, z) high corner).
+Box = tuple[Sequence[float], Sequence[float]]
 
 
 def location_name(pose: Sequence[float]) -> str:
@@ -73,6 +90,55 @@ class Room:
         return item.receptacles if item is not None else ()
 
 
+def recorded_receptacles(high_pddl: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, tuple[float, float]]]:
+    """object id -> (receptacle class, its (x, z)) for every object a ``PickupObject`` step of the
+    plan takes before any step puts it somewhere, as ALFRED records it: ``coordinateReceptacleObjectId``
+    is ``[class, [4x, 4x, 4z, 4z, 4y, 4y]]`` (positions in 0.25 m units)."""
+    recorded: dict[str, tuple[str, tuple[float, float]]] = {}
+    moved: set[str] = set()
+    for step in high_pddl:
+        action = step.get("planner_action") or {}
+        oid = str(action.get("objectId", ""))
+        if action.get("action") == "PutObject":
+            moved.add(oid)
+        if action.get("action") != "PickupObject" or oid in moved or oid in recorded:
+            continue
+        record = action.get("coordinateReceptacleObjectId")
+        if isinstance(record, list) and len(record) == 2 and isinstance(record[1], list) and len(record[1]) >= 4:
+            recorded[oid] = (str(record[0]), (float(record[1][0]) * GRID, float(record[1][2]) * GRID))
+    return recorded
+
+
+def _recorded_holder(record: tuple[str, tuple[float, float]], receptacles: Mapping[str, Receptacle],
+                     objects: Mapping[str, Mapping[str, Any]]) -> str:
+    """The receptacle of the room a record names: the nearest of its class, if near enough."""
+    cls, (x, z) = record
+    best, best_distance = "", RECORD_TOLERANCE
+    for rid, recep in sorted(receptacles.items()):
+        if recep.object_class != cls:
+            continue
+        position = objects[rid].get("position") or {}
+        distance = math.hypot(float(position.get("x", 0.0)) - x, float(position.get("z", 0.0)) - z)
+        if distance <= best_distance:
+            best, best_distance = rid, distance
+    return best
+
+
+def standing_on(box: Box, receptacle_boxes: Mapping[str, Box]) -> str:
+    """The receptacle (id) a fixed object with ``box`` stands on: the one whose top lies within
+    :data:`SUPPORT_TOLERANCE` of the object's bottom and whose footprint holds the object's centre
+    (the highest such top); "" if there is none (a floor lamp stands on the floor)."""
+    (x0, y0, z0), (x1, _, z1) = box
+    cx, cz = (float(x0) + float(x1)) / 2, (float(z0) + float(z1)) / 2
+    best, best_top = "", -math.inf
+    for rid, (lo, hi) in sorted(receptacle_boxes.items()):
+        top = float(hi[1])
+        inside = lo[0] <= cx <= hi[0] and lo[2] <= cz <= hi[2]
+        if inside and abs(top - float(y0)) <= SUPPORT_TOLERANCE and top > best_top:
+            best, best_top = rid, top
+    return best
+
+
 def _parents(metadata: Mapping[str, Any]) -> dict[str, set[str]]:
     """object id -> ids of the things holding it; THOR lists containment both ways
     (``parentReceptacles`` and ``receptacleObjectIds``), so both are read."""
@@ -93,9 +159,13 @@ def read_room(
     poses: Mapping[str, Sequence[float]],
     agent_pose: Sequence[float],
     rules: AlfworldRules,
+    recorded: Mapping[str, tuple[str, tuple[float, float]]] | None = None,
+    boxes: Mapping[str, Box] | None = None,
 ) -> Room:
     """The room of THOR ``metadata``: ``poses`` maps receptacle ids to interaction poses
-    [x, z, rotation, horizon], ``agent_pose`` is where the agent starts."""
+    [x, z, rotation, horizon], ``agent_pose`` is where the agent starts; ``recorded`` gives the
+    receptacles the trajectory records for objects (:func:`recorded_receptacles`), ``boxes`` the
+    room's boxes of fixed things by id (for :func:`standing_on`)."""
     objects = {obj["objectId"]: obj for obj in metadata.get("objects") or ()}
     left_out: list[str] = []
     locations: dict[str, list[float]] = {}
@@ -126,6 +196,14 @@ def read_room(
         inside = sorted(p for p in parents[oid] if p in movers)
         for mover in inside:  # a pen in a bowl on a desk is on the desk too
             holders |= {p for p in parents[mover] if p in receptacles}
+        if not holders and recorded and oid in recorded:
+            holder = _recorded_holder(recorded[oid], receptacles, objects)
+            if holder:
+                holders.add(holder)
+        if not holders and boxes and not obj.get("pickupable") and oid in boxes:
+            holder = standing_on(boxes[oid], {rid: boxes[rid] for rid in receptacles if rid in boxes})
+            if holder:
+                holders.add(holder)
         ordered = tuple(sorted(holders))
         items[oid] = Item(
             thor_id=oid,
