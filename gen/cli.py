@@ -390,12 +390,12 @@ def export_alfworld(src: str, out: str, seed: int) -> None:
     """Write every trajectory under SRC as an ALFWorld text game (traj_data.json, initial_state.pddl,
     game.tw-pddl with our plan as its walkthrough) into OUT, restoring each start state in lite.
     Prints what was skipped and why (tasks ALFWorld cannot hold), then a summary. Needs the
-    alfworld extra: pip install 'alfred-gen[alfworld]'.
+    alfworld extra: pip install 'alfred-gen[alfworld]'. Released ALFRED demos export in rooms
+    imported with `scenes import-alfred` (give the catalogue with --scenes-catalogue before `export`).
 
     \b
-    Examples:
+    Example:
       alfred-gen export alfworld out/ --out games/
-      alfred-gen --scenes-catalogue alfred.json export alfworld alfred/json_2.1.0 --out games/
     """
     from alfred_gen.export.alfworld.export import export_command
     from alfred_gen.scenes.library import simulator
