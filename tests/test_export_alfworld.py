@@ -143,6 +143,17 @@ def test_the_room_reads_containment_both_ways_and_leaves_out_what_alfworld_canno
     assert room.agent_location == "loc|0|0|1|30" and room.agent_location in room.locations
 
 
+def test_the_agent_starts_at_a_location_of_its_own() -> None:
+    room = read_room(metadata(), POSES, POSES[COUNTER], RULES)
+    assert room.agent_location == location_name(POSES[COUNTER]) + "|start"
+    assert room.locations[room.agent_location] == POSES[COUNTER]
+    assert room.receptacles[COUNTER].location == location_name(POSES[COUNTER])
+    plan = [step("PickupObject", objectId=STATUE.replace("Statue", "Apple")), step("NoOp")]
+    metadata_with_apple = metadata(thing(STATUE.replace("Statue", "Apple"), pickupable=True, parents=(COUNTER,)))
+    room = read_room(metadata_with_apple, POSES, POSES[COUNTER], RULES)
+    assert walkthrough(plan, room, names_for(room), RULES)[0] == "go to countertop 1"
+
+
 def test_a_recorded_pickup_receptacle_places_a_loose_object_but_never_overrides_metadata() -> None:
     near_counter = ["CounterTop", [4.1, 4.1, -0.2, -0.2, 3.6, 3.6]]  # ALFRED's record: 4x, 4x, 4z, 4z, 4y, 4y
     plan = [step("PickupObject", objectId=MUG, coordinateReceptacleObjectId=near_counter),

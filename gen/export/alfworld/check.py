@@ -12,8 +12,9 @@ Three checks, all with ALFWorld's code and none of ours (no text-game engine or 
    game through ALFWorld's ``AlfredExpert`` wrapper, with Python's ``random`` seeded per game, up
    to its own 200-step limit; the games it wins are counted (also those won within 50 steps).
 
-Output: one line per game that fails a check, then
-``N games: collected N, walkthrough won N; handcoded expert won K (J within 50 steps)``.
+Output: one line per game that fails a check, with ``--expert`` one line per game the expert did
+not win and its wins by task type, then
+``N games: collected N, walkthrough won N; handcoded expert won K of N (J within 50 steps)``.
 Exit code FAILED if any game is not collected or its walkthrough does not win.
 """
 
@@ -241,6 +242,9 @@ def check_command(games: str, *, expert: bool = False, jobs: int = 1, seed: int 
     for check in report.games:
         if check.reason != GameCheckReason.OK:
             echo(f"{_shown(check.game.parent)}: {check.reason}: {check.detail}")
+    for check in report.games:
+        if check.expert_won is False:
+            echo(f"{_shown(check.game.parent)}: the handcoded expert did not win ({check.expert_steps} steps)")
     if expert:
         by_type: dict[str, list[int]] = {}
         for check in report.games:

@@ -8,6 +8,11 @@ ALFWorld names (movable receptacles such as bowls included); it is in the recept
 metadata lists as parents, and at their location. An object inside a movable receptacle (a pen in
 a bowl on a desk) is in the bowl's receptacles as well, which is how ALFWorld can take it.
 
+The agent starts at a location of its own: an ALFWorld game begins "in the middle of a room" with
+the list of receptacles (its handcoded expert, and any agent, learns the room from it), while a
+start at a receptacle's location would begin facing that receptacle and list nothing else. When the
+start pose is also a receptacle's interaction pose, the start location's name ends in ``|start``.
+
 What ALFWorld does not name, or cannot place, is left out of the room and said in ``left_out``: a
 class missing from its lists, or a receptacle without an interaction pose (it would have no
 location to go to).
@@ -37,6 +42,9 @@ GRID = 0.25
 RECORD_TOLERANCE = 1.0
 #: How far (metres) a fixed object's bottom may be from the top of the receptacle it stands on.
 SUPPORT_TOLERANCE = 0.05
+
+#: Added to the start location's name when the start pose is also a receptacle's interaction pose.
+START_SUFFIX = "|start"
 
 #: An axis-aligned box as ((x, y, z) low corner, (x, y, z) high corner).
 Box = tuple[Sequence[float], Sequence[float]]
@@ -217,5 +225,7 @@ def read_room(
         )
 
     agent_location = location_name(agent_pose)
-    locations.setdefault(agent_location, [float(v) for v in list(agent_pose)[:4]])
+    if agent_location in locations:  # its own location, so the game starts "in the middle of a room"
+        agent_location += START_SUFFIX
+    locations[agent_location] = [float(v) for v in list(agent_pose)[:4]]
     return Room(receptacles, items, dict(sorted(locations.items())), agent_location, left_out)
