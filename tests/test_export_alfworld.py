@@ -310,6 +310,14 @@ def test_a_missing_source_is_one_line_and_not_found(tmp_path: Path) -> None:
     assert not (tmp_path / "games").exists()
 
 
+def test_an_output_path_alfworlds_loader_would_skip_is_refused(tmp_path: Path) -> None:
+    save_trajectory(make_trajectory(), tmp_path / "src" / "task" / "trial_T1" / "traj_data.json")
+    result = _run_cli("export", "alfworld", str(tmp_path / "src"), "--out", str(tmp_path / "movable-games"))
+    assert result.returncode == ExitCode.USAGE and result.stderr.count("\n") == 1
+    assert "skips every path containing 'movable'" in result.stderr
+    assert not (tmp_path / "movable-games").exists()
+
+
 def test_without_alfworld_the_export_says_how_to_install_it(tmp_path: Path) -> None:
     save_trajectory(make_trajectory(), tmp_path / "src" / "task" / "trial_T1" / "traj_data.json")
     (tmp_path / "games" / "task" / "trial_T1").mkdir(parents=True)

@@ -42,6 +42,8 @@ from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 
 #: Prefix of the temporary directory a game is written in before it is renamed into place.
 TEMP_PREFIX = ".tmp-alfworld-"
+#: Words ALFWorld's loader skips every path containing (its movable-receptacle and slice tasks).
+LOADER_SKIPS = ("movable", "Sliced")
 
 
 @dataclass(frozen=True)
@@ -151,12 +153,17 @@ def export_games(
 ) -> list[ExportResult]:
     """Export every trajectory under ``src`` into ``out``; one result per trajectory, in path order.
 
-    UserError NOT_FOUND if ``src`` holds no trajectory, BACKEND_UNAVAILABLE without ``alfworld``."""
+    UserError NOT_FOUND if ``src`` holds no trajectory, USAGE for an ``out`` whose path ALFWorld's
+    loader would skip, BACKEND_UNAVAILABLE without ``alfworld``."""
     sources = find_trajectories(src)
-    rules = load_rules()
     out_root = Path(out)
     if out_root.exists() and not out_root.is_dir():
         raise UserError(f"{out_root}: not a directory", ExitCode.BAD_INPUT)
+    for word in LOADER_SKIPS:
+        if word in str(out_root.resolve()):
+            raise UserError(f"{out_root}: ALFWorld's loader skips every path containing {word!r}; "
+                            "choose another output directory", ExitCode.USAGE)
+    rules = load_rules()
     remove_stale_temporaries(out_root)
     controller = simulator.open()
     results = []
