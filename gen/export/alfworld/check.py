@@ -39,7 +39,7 @@ from alfred_gen.sim.scene import hash_str
 
 #: The handcoded expert's own step limit in ALFWorld (AlfredExpert makes it with max_steps=200).
 EXPERT_STEP_LIMIT = 200
-#: A shorter episode, as ALFWorld's agents are usually evaluated, reported beside it.
+#: ALFWorld's episode limit in its configs (base_config.yaml, max_nb_steps_per_episode), reported beside it.
 SHORT_EPISODE = 50
 
 
