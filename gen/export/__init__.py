@@ -1,1 +1,1 @@
-"""Outputs of trajectories in other forms: ALFWorld text games, videos, a viewer."""
+"""Outputs made from trajectories: videos, a browsable site, other formats."""
