@@ -583,6 +583,52 @@ def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
     sys.exit(perturb_command(kind, sources, out, echo=click.echo))
 
 
+@cli.group(epilog=EPILOG)
+def export() -> None:
+    """Trajectories in other forms: ALFWorld text games."""
+
+
+@export.command("alfworld", epilog=EPILOG)
+@click.argument("src", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Directory of the games (ALFRED's layout).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the choices ALFWorld makes at random (the task sentence's template).")
+def export_alfworld(src: str, out: str, seed: int) -> None:
+    """Write every trajectory under SRC as an ALFWorld text game (traj_data.json, initial_state.pddl,
+    game.tw-pddl with our plan as its walkthrough) into OUT, restoring each start state in lite.
+    Prints what was skipped and why (tasks ALFWorld cannot hold), then a summary. Needs the
+    alfworld extra: pip install 'alfred-gen[alfworld]'. Released ALFRED demos export in rooms
+    imported with `scenes import-alfred` (give the catalogue with --scenes-catalogue before `export`).
+
+    \b
+    Example:
+      alfred-gen export alfworld out/ --out games/
+    """
+    from alfred_gen.export.alfworld.export import export_command
+    from alfred_gen.scenes.library import simulator
+
+    sys.exit(export_command(src, out, simulator=simulator(), seed=seed, echo=click.echo))
+
+
+@export.command("alfworld-check", epilog=EPILOG)
+@click.argument("games", type=click.Path())
+@click.option("--expert", is_flag=True, help="Also let ALFWorld's handcoded expert play every game (slow).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the expert's random choices.")
+def export_alfworld_check(games: str, expert: bool, jobs: int, seed: int) -> None:
+    """Check games with ALFWorld's own code: its loader must collect every game, and each game's
+    walkthrough must be admissible step by step and win in its engine. Exits 1 if any game fails.
+
+    \b
+    Example:
+      alfred-gen export alfworld-check games/ --expert --jobs 2
+    """
+    from alfred_gen.export.alfworld.check import check_command
+
+    sys.exit(check_command(games, expert=expert, jobs=jobs, seed=seed, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

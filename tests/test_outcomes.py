@@ -9,6 +9,8 @@ from alfred_gen.errors import (
     OUTCOME_EXIT_CODES,
     DeriveReason,
     ExitCode,
+    ExportReason,
+    GameCheckReason,
     GenerationReason,
     JobError,
     Outcome,
@@ -19,7 +21,8 @@ from alfred_gen.errors import (
     exit_code_of,
 )
 
-ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason)
+ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason, ExportReason,
+         GameCheckReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:
