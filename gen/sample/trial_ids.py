@@ -1,4 +1,4 @@
-"""Seeds, trial ids and shard membership derived from the run seed: no clock, no process state.
+"""Seeds and trial ids derived from the run seed: no clock, no process state.
 
 ALFRED named each trajectory ``trial_T<yyyymmdd>_<hhmmss>_<microseconds>`` from the wall clock, so
 two runs never gave the same tree. Here every number comes from a hash of (run seed, tuple,
@@ -30,20 +30,16 @@ def spawn_seed(run_seed: int, task: TaskTuple, attempt: int) -> int:
     return derive_int("spawn", int(run_seed), task.dir_name(), int(attempt)) % (2**31 - 1)
 
 
-def trial_id(run_seed: int, task: TaskTuple, attempt: int) -> str:
-    """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple."""
-    value = derive_int("trial", int(run_seed), task.dir_name(), int(attempt))
+def trial_id(run_seed: int, task: TaskTuple, attempt: int, scene_set: str = "lite") -> str:
+    """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple.
+
+    Another scene set than lite's rooms is part of the hash: scene 1 of the imported ALFRED rooms
+    has the task directory names of lite's scene 1, and the two must never share a trial id."""
+    parts: tuple[object, ...] = ("trial", int(run_seed), task.dir_name(), int(attempt))
+    if scene_set != "lite":
+        parts += (scene_set,)
+    value = derive_int(*parts)
     moment = _EPOCH + _dt.timedelta(
         days=value % _DAYS, seconds=(value >> 16) % 86400, microseconds=(value >> 40) % 1_000_000
     )
     return TRIAL_PREFIX + moment.strftime("%Y%m%d_%H%M%S_%f")
-
-
-def shard_of(task: TaskTuple, shards: int) -> int:
-    """Which of ``shards`` disjoint shards (0-based) owns a tuple: every attempt at a tuple runs in one shard."""
-    return derive_int("shard", task.dir_name()) % int(shards)
-
-
-def shard_quota(total: int, shard: int, shards: int) -> int:
-    """How many of ``total`` trajectories shard ``shard`` of ``shards`` makes (the quotas sum to total)."""
-    return total // shards + (1 if shard < total % shards else 0)

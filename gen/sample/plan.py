@@ -1,0 +1,209 @@
+"""The plan of a dataset: which task tuple fills which trials, fixed before any job runs.
+
+A dataset is a function of the seed, N and the options that shape it (task types, scenes, scene
+set, demonstrations per tuple). The plan makes that so by construction, whoever runs the jobs
+(one process, a pool, shards of a cluster array, a resumed run) and in whatever order:
+
+- **Groups.** Trials are planned in groups of ``demos_per_task`` (D) slots: group g holds slots
+  ``g*D .. g*D+D-1``; the last group of a run may hold fewer. Each group has one task tuple, its
+  *primary*. The primaries are a stream drawn by active balancing (:mod:`~alfred_gen.sample.balance`)
+  in which the history is the earlier primaries, each counted D times: balancing is decided from
+  the plan of trials, not from outcomes. So the stream depends on the seed and the task space only,
+  and a larger N extends it without changing its first groups.
+- **Chains.** A group fills its slots from its primary's attempts 0, 1, 2, ... in order, until the
+  slots are filled or the tuple has failed ``max_failures`` times (ALFRED's rule); the slots still
+  empty then go to the group's first replacement tuple, and so on. Each attempt's spawn seed and
+  trial id are hashed from (seed, tuple, attempt) (:mod:`~alfred_gen.sample.trial_ids`) and its
+  outcome depends on nothing else, so everything a group writes is a function of (seed, N, options,
+  g) alone (see :mod:`~alfred_gen.sample.schedule` for the chain rule).
+- **Replacements.** Each group has its own reserve: the feasible tuples in no group of the plan
+  whose hash assigns them to it (the reserves of a run are disjoint, so no tuple ever holds more
+  than D trials and no two groups ever write the same trial). A replacement is the reserve's
+  best-balanced tuple (of the primary's task type, when the reserve has one) against the whole
+  plan's history, less the tuples that failed in the group.
+- **Shards** take whole groups: shard I of M owns the groups with ``g % M == I``, so the shards of
+  a run make exactly the unsharded dataset.
+
+Building the task space takes seconds (every room is built); the plan is saved in the output
+directory (:mod:`~alfred_gen.sample.disk_state`) so that a resumed run starts at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from alfred_gen.sample.balance import BalancedSampler
+from alfred_gen.sample.feasibility import TaskTuple
+from alfred_gen.sample.trial_ids import derive_int
+
+#: Version of the saved plan's layout (a file of another version is rebuilt, not read).
+PLAN_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class PlanKey:
+    """The options that shape a dataset, apart from N: the plan's identity."""
+
+    seed: int
+    task_types: tuple[str, ...]
+    scenes: tuple[int, ...]
+    scene_set: str
+    demos_per_task: int
+
+    def fingerprint(self) -> str:
+        """16 hex digits naming the saved plan (``plan-<fingerprint>.json``)."""
+        text = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def groups_for(n: int, demos_per_task: int) -> int:
+    """How many groups N trials take (the last may be partial)."""
+    return -(-int(n) // int(demos_per_task))
+
+
+class DatasetPlan:
+    """The primaries of a dataset (a prefix of the stream, grown on demand) and its replacements.
+
+    ``space`` is every feasible tuple of the key's task types and scenes. ``primaries`` is the
+    stream computed so far; ``complete`` says the stream has ended (every tuple of the space is a
+    primary), so no group beyond it exists.
+    """
+
+    def __init__(self, key: PlanKey, space: Sequence[TaskTuple], primaries: Sequence[TaskTuple] = (),
+                 complete: bool = False) -> None:
+        self.key = key
+        self.space: list[TaskTuple] = sorted(set(space))
+        self.primaries: list[TaskTuple] = list(primaries)
+        self.complete = complete
+        self._reserves: dict[int, dict[int, list[TaskTuple]]] = {}
+
+    # ----------------------------------------------------------------------------------------
+    # The stream of primaries
+
+    @cached_property
+    def sampler(self) -> BalancedSampler:
+        """The balancing sampler over the whole space (built only when the plan must grow or a
+        group needs a replacement, so that a resumed run does not pay for it)."""
+        return BalancedSampler(self.space)
+
+    def _stream_seed(self, index: int) -> int:
+        return derive_int("plan", self.key.seed, index)
+
+    def extend(self, groups: int) -> bool:
+        """Grow the stream to ``groups`` primaries (fewer if the space runs out); True if it grew."""
+        if len(self.primaries) >= groups or self.complete:
+            return False
+        sampler = self.sampler
+        demos = self.key.demos_per_task
+        groups = min(groups, len(sampler) + 1)  # the stream ends when the space does
+        history = np.zeros((groups * demos, 5), dtype=np.int64)
+        open_rows = np.ones(len(sampler), dtype=bool)
+        for i, task in enumerate(self.primaries):
+            history[i * demos:(i + 1) * demos] = sampler.encode([task])[0]
+            open_rows[sampler.row(task)] = False
+        while len(self.primaries) < groups:
+            index = len(self.primaries)
+            task = sampler.sample_open(history[: index * demos], open_rows, self._stream_seed(index))
+            if task is None:
+                self.complete = True
+                break
+            self.primaries.append(task)
+            history[index * demos:(index + 1) * demos] = sampler.encode([task])[0]
+            open_rows[sampler.row(task)] = False
+        return True
+
+    # ----------------------------------------------------------------------------------------
+    # Groups of a run of N trials
+
+    def group_count(self, n: int) -> int:
+        """The groups a run of N trials has (fewer than N/D when the space ran out)."""
+        return min(groups_for(n, self.key.demos_per_task), len(self.primaries))
+
+    def group_size(self, group: int, n: int) -> int:
+        """How many trials group ``group`` of a run of N trials holds."""
+        demos = self.key.demos_per_task
+        return max(0, min(demos, int(n) - group * demos))
+
+    def shard_groups(self, n: int, shard: tuple[int, int]) -> list[int]:
+        """The groups shard ``(I, M)`` owns: every M-th, starting at I."""
+        index, count = shard
+        return list(range(index, self.group_count(n), count))
+
+    def shard_share(self, n: int, shard: tuple[int, int]) -> int:
+        """How many of N trials are the shard's: those of the groups it would own if the task space
+        never ran out (what it is asked to make)."""
+        index, count = shard
+        return sum(self.group_size(g, n) for g in range(index, groups_for(n, self.key.demos_per_task), count))
+
+    # ----------------------------------------------------------------------------------------
+    # Replacements
+
+    def _reserve_of(self, group: int, n: int) -> list[TaskTuple]:
+        groups = groups_for(n, self.key.demos_per_task)
+        reserves = self._reserves.get(groups)
+        if reserves is None:
+            planned = set(self.primaries[:groups])
+            reserves = {}
+            for task in self.space:
+                if task not in planned:
+                    owner = derive_int("reserve", self.key.seed, task.dir_name()) % groups
+                    reserves.setdefault(owner, []).append(task)
+            self._reserves[groups] = reserves
+        return reserves.get(group, [])
+
+    def replacement(self, group: int, n: int, tried: Collection[TaskTuple]) -> TaskTuple | None:
+        """The next tuple for group ``group`` of a run of N trials after the tuples ``tried`` in it
+        failed (None when its reserve is spent): active balancing over the group's reserve (of the
+        primary's task type, if it has any), with the plan's primaries as the history less the ones
+        that failed here."""
+        candidates = [t for t in self._reserve_of(group, n) if t not in tried]
+        if not candidates:
+            return None
+        # Keep the task type of the tuple replaced when the reserve has one: the task types are the
+        # slot whose balance matters most, and the plan balanced them already.
+        same_type = [t for t in candidates if t.task_type == self.primaries[group].task_type]
+        candidates = same_type or candidates
+        demos = self.key.demos_per_task
+        history = [t for t in self.primaries[: groups_for(n, demos)] if t not in tried for _ in range(demos)]
+        sampler = BalancedSampler(candidates)
+        seed = derive_int("replace", self.key.seed, group, len(tried))
+        return sampler.sample(sampler.encode(history), (), seed=seed)
+
+    # ----------------------------------------------------------------------------------------
+    # Saving
+
+    def to_json(self) -> dict[str, Any]:
+        """What is saved: the key, the space and the primaries as task directory names."""
+        return {
+            "format": PLAN_FORMAT,
+            "key": asdict(self.key),
+            "complete": self.complete,
+            "primaries": [t.dir_name() for t in self.primaries],
+            "space": [t.dir_name() for t in self.space],
+        }
+
+    @staticmethod
+    def from_json(data: Any, key: PlanKey) -> DatasetPlan | None:
+        """The plan saved as :meth:`to_json`, or None if it is not one for ``key`` (or is damaged)."""
+        try:
+            same_key = json.loads(json.dumps(data["key"])) == json.loads(json.dumps(asdict(key)))
+            if data["format"] != PLAN_FORMAT or not same_key:
+                return None
+            space = [TaskTuple.from_dir_name(str(name)) for name in data["space"]]
+            primaries = [TaskTuple.from_dir_name(str(name)) for name in data["primaries"]]
+            complete = data["complete"]
+        except (KeyError, TypeError, ValueError):
+            return None
+        if None in space or None in primaries or not isinstance(complete, bool):
+            return None
+        known = set(space)
+        if len(set(primaries)) != len(primaries) or not known.issuperset(primaries):
+            return None
+        return DatasetPlan(key, [t for t in space if t], [t for t in primaries if t], complete)
