@@ -15,6 +15,7 @@ with when that outcome decides it, so that mapping lives here and nowhere else.
 
 from __future__ import annotations
 
+import errno
 from enum import Enum, IntEnum
 
 
@@ -150,6 +151,16 @@ class UserError(Exception):
     def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
         super().__init__(message)
         self.code = ExitCode(code)
+
+
+def describe_os_error(error: OSError) -> str:
+    """An OSError (a path that cannot be written or read) as one line: ``<path>: <why>``."""
+    reason = error.strerror or type(error).__name__
+    if error.errno is not None and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        reason += " (read-only?)"
+    if error.filename is not None:
+        return f"{error.filename}: {reason}"
+    return reason
 
 
 def exit_code_table() -> str:

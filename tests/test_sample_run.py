@@ -319,7 +319,7 @@ def _start(out: Path, n: int, workers: int, env: dict[str, str] | None = None) -
         "'--scenes', ','.join(map(str, t.SCENES))])"
     )
     command = [sys.executable, "-c", code, str(out), str(n), str(workers)]
-    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _wait_for(process: subprocess.Popen, ready, what: str, timeout: float = 120) -> None:
@@ -344,17 +344,17 @@ def _workers_of(process: subprocess.Popen) -> list[int]:
     return [int(pid) for pid in children if Path(f"/proc/{pid}/cmdline").read_bytes() == own]
 
 
-def _finish(process: subprocess.Popen, timeout: float = 240) -> int:
-    code = process.wait(timeout=timeout)
-    process.stderr.close()
-    return code
+def _finish(process: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
+    """The exit code and what the run printed."""
+    stdout = process.communicate(timeout=timeout)[0]
+    return process.returncode, (stdout or b"").decode()
 
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> dict[str, bytes]:
     out = tmp_path_factory.mktemp("uninterrupted") / "out"
     process = _start(out, KILL_N, 1)
-    assert _finish(process) == 0
+    assert _finish(process)[0] == 0
     check_tree(out, KILL_N)
     return tree_bytes(out)
 
@@ -377,7 +377,7 @@ def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: 
     assert not killed.incomplete and killed.count() < KILL_N
     time.sleep(0.5)
     assert scan_tree(out).trials == killed.trials  # the workers died with their parent
-    assert _finish(_start(out, KILL_N, workers)) == 0
+    assert _finish(_start(out, KILL_N, workers))[0] == 0
     check_tree(out, KILL_N)
     assert tree_bytes(out) == uninterrupted
 
@@ -388,7 +388,8 @@ def test_a_worker_killed_mid_job_is_replaced_and_the_run_completes(tmp_path: Pat
     _wait_for(process, lambda: _trials(out) >= 1 and _in_flight(out), "a trial in flight")
     victim = _workers_of(process)[0]
     os.kill(victim, signal.SIGKILL)
-    assert _finish(process) == 0
+    code, printed = _finish(process)
+    assert code == 0 and "1 worker processes died during a job and were replaced" in printed
     check_tree(out, KILL_N)
     assert tree_bytes(out) == uninterrupted
 
@@ -403,8 +404,7 @@ def test_ctrl_c_after_a_worker_was_killed_ends_the_run(tmp_path: Path) -> None:
     _wait_for(process, lambda: len(set(_workers_of(process)) - set(workers)) >= 1, "a new worker", timeout=30)
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=5) == ExitCode.INTERRUPTED
-    stderr = process.stderr.read().decode()
-    process.stderr.close()
+    stderr = process.communicate()[1].decode()
     assert "Traceback" not in stderr and "interrupted" in stderr
     for pid in workers + _alive_children_of(process.pid):
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
@@ -418,7 +418,7 @@ def _alive_children_of(pid: int) -> list[int]:
 
 def test_trees_do_not_depend_on_pythonhashseed(tmp_path: Path) -> None:
     for name, hash_seed in (("a", "1"), ("b", "2")):
-        assert _finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed})) == 0
+        assert _finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed}))[0] == 0
     assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
     check_tree(tmp_path / "a", 8)
 

@@ -39,6 +39,7 @@ class Ledger:
         self.options = options
         self.on_disk = on_disk  #: checks whether an attempt's trial is on disk (asked once per attempt)
         self._probed: set[Attempt] = set()
+        self.found = 0  #: trials found on disk (and checked) so far
         self.succeeded: set[Attempt] = set()
         self.failed: dict[Attempt, str] = {}
         for record in failures:
@@ -65,6 +66,7 @@ class Ledger:
             self._probed.add(key)
             if self.on_disk is not None and self.on_disk(task, attempt):
                 self.succeeded.add(key)
+                self.found += 1
         if key in self.succeeded:
             return True
         if (task, attempt) in self.failed:

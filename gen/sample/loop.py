@@ -45,6 +45,7 @@ def drive_jobs(schedule: Schedule, executor: Executor, out: Path, summary: RunSu
     """
     ledger = schedule.ledger
     running: dict[int, Job] = {}
+    found = 0  # trials of earlier runs counted on the bar so far
     try:
         while True:
             free = executor.capacity() - executor.running()
@@ -52,6 +53,9 @@ def drive_jobs(schedule: Schedule, executor: Executor, out: Path, summary: RunSu
                 for job in schedule.next_jobs(free):
                     running[job.index] = job
                     executor.submit(job)
+            if ledger.found > found:  # the schedule found (and checked) trials of an earlier run
+                bar.update(ledger.found - found)
+                found = ledger.found
             if executor.running() == 0:
                 break  # nothing runs and nothing can start: every group is done
             for outcome in executor.wait(WAIT_SECONDS):

@@ -144,14 +144,14 @@ def run_sample(
         probe = TrialProbe(out, options, note)
         ledger = Ledger(options, load_failures(out), on_disk=probe)
         schedule = Schedule(plan, options.n, groups, ledger, options.max_failures)
-        summary = RunSummary(target=plan.shard_share(options.n, options.shard), made_before=schedule.made())
-        if summary.made_before:
-            note(f"resuming: {summary.made_before} of {summary.target} trajectories already in {out}")
+        summary = RunSummary(target=plan.shard_share(options.n, options.shard), made_before=0)
+        earlier = scan_tree(out).count()
+        if earlier:
+            note(f"resuming: {earlier} trajectories already in {out} (each planned one is checked before it counts)")
         started = time.perf_counter()
         executor = None
         try:
-            with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, done=summary.made_before,
-                                                        show=progress) as bar:
+            with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, show=progress) as bar:
                 context = JobContext(generate, str(out), options, controller_factory)
                 executor = make_executor(context)
                 drive_jobs(schedule, executor, out, summary, bar)
@@ -161,7 +161,7 @@ def run_sample(
             pass
         finally:
             summary.seconds = time.perf_counter() - started
-            summary.made_now = schedule.made() - summary.made_before
+            summary.made_before = schedule.made() - summary.made_now
             summary.short = schedule.short() + summary.target - schedule.target
             summary.exhausted = summary.short > 0
             summary.failed_tuples = schedule.failed_tuples()

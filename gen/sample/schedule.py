@@ -96,6 +96,7 @@ class _Group:
     size: int
     chains: list[_Chain]
     finished: bool = False
+    reached: bool = False  #: the schedule has looked at the group (its trials on disk are checked)
     short: int = 0  #: slots left empty because the group's reserve ran out
 
 
@@ -132,6 +133,7 @@ class Schedule:
 
     def _advance(self, group: _Group, free: int) -> list[Job]:
         """Start what the group's current chain allows; move to a replacement when it failed."""
+        group.reached = True
         while True:
             chain = group.chains[-1]
             walk = self._walk(chain)
@@ -177,19 +179,20 @@ class Schedule:
         """Every group is filled or has spent its reserve (call after :meth:`next_jobs`)."""
         return not self._open
 
+    def _reached(self) -> list[_Group]:
+        # Groups never looked at (a run stopped early) are not checked now: that would read every
+        # trial on disk while the user waits for Ctrl-C to take effect.
+        return [group for group in self._groups.values() if group.reached]
+
     def made(self) -> int:
-        """Trials of this shard's plan in the tree: every finished chain's, plus the successes of
-        running chains as far as known."""
-        total = 0
-        for group in self._groups.values():
-            for chain in group.chains:
-                total += len(self._walk(chain).successes)
-        return total
+        """Trials of this shard's plan in the tree, in the groups looked at: every finished chain's,
+        plus the successes of running chains as far as known."""
+        return len(self.trials())
 
     def trials(self) -> list[tuple[TaskTuple, int]]:
-        """(tuple, attempt) of every trial the shard's groups keep, as far as known."""
+        """(tuple, attempt) of every trial the shard's groups looked at keep, as far as known."""
         found = []
-        for group in self._groups.values():
+        for group in self._reached():
             for chain in group.chains:
                 found.extend((chain.task, attempt) for attempt in self._walk(chain).successes)
         return found
@@ -197,7 +200,7 @@ class Schedule:
     def failed_tuples(self) -> int:
         """Tuples that spent their failures without making a trial."""
         count = 0
-        for group in self._groups.values():
+        for group in self._reached():
             for chain in group.chains:
                 walk = self._walk(chain)
                 count += walk.state == ChainState.FAILED and not walk.successes
