@@ -88,7 +88,7 @@ class BalancedSampler:
     """
 
     def __init__(self, feasible: Sequence[TaskTuple], noise: int = DEFAULT_NOISE) -> None:
-        self.tuples: list[TaskTuple] = sorted(set(feasible))
+        self.tuples: list[TaskTuple] = sorted(set(feasible), key=TaskTuple.sort_key)
         self.noise = int(noise)
         self._tasks = sorted({t.task_type for t in self.tuples})
         self._scenes = sorted({t.scene for t in self.tuples})

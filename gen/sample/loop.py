@@ -11,6 +11,7 @@ and every result that came back is saved first.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,12 @@ class Crashed(Exception):
     """Generation keeps raising: stop rather than mark every tuple as failed."""
 
 
-def drive_jobs(schedule: Schedule, executor: Executor, out: Path, summary: RunSummary, bar: Any) -> None:
-    """Run the schedule's jobs on ``executor`` until every group is done, updating ``summary`` and ``bar``.
+def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], capacity: int, out: Path,
+               summary: RunSummary, bar: Any) -> Executor | None:
+    """Run the schedule's jobs until every group is done, updating ``summary`` and ``bar``; the
+    executor (``capacity`` jobs at once) is started by ``start_executor`` when the first job is
+    known, so a run with nothing left to do starts no worker. Returns the executor (None if none
+    was needed).
 
     Raises UserError when a worker reports one (e.g. the backend cannot start), :class:`Crashed`
     when generation keeps raising, and lets KeyboardInterrupt through; in every case the workers
@@ -46,17 +51,20 @@ def drive_jobs(schedule: Schedule, executor: Executor, out: Path, summary: RunSu
     ledger = schedule.ledger
     running: dict[int, Job] = {}
     found = 0  # trials of earlier runs counted on the bar so far
+    executor: Executor | None = None
     try:
         while True:
-            free = executor.capacity() - executor.running()
+            free = capacity - (executor.running() if executor is not None else 0)
             if free > 0:
                 for job in schedule.next_jobs(free):
+                    if executor is None:
+                        executor = start_executor()
                     running[job.index] = job
                     executor.submit(job)
             if ledger.found > found:  # the schedule found (and checked) trials of an earlier run
                 bar.update(ledger.found - found)
                 found = ledger.found
-            if executor.running() == 0:
+            if executor is None or executor.running() == 0:
                 break  # nothing runs and nothing can start: every group is done
             for outcome in executor.wait(WAIT_SECONDS):
                 job = running.pop(outcome.index)
@@ -70,11 +78,14 @@ def drive_jobs(schedule: Schedule, executor: Executor, out: Path, summary: RunSu
                 summary.crashed = True
                 raise Crashed
     except BaseException:
-        executor.stop()
+        if executor is not None:
+            executor.stop()
         flush_failure_log(ledger, out, force=True)
         raise
-    executor.close()
+    if executor is not None:
+        executor.close()
     flush_failure_log(ledger, out, force=True)
+    return executor
 
 
 def _count(summary: RunSummary, bar: Any, outcome: Any) -> None:

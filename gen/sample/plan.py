@@ -76,13 +76,23 @@ class DatasetPlan:
     primary), so no group beyond it exists.
     """
 
-    def __init__(self, key: PlanKey, space: Sequence[TaskTuple], primaries: Sequence[TaskTuple] = (),
-                 complete: bool = False) -> None:
+    def __init__(self, key: PlanKey, space: Sequence[TaskTuple] = (), primaries: Sequence[TaskTuple] = (),
+                 complete: bool = False, space_names: Sequence[str] | None = None) -> None:
         self.key = key
-        self.space: list[TaskTuple] = sorted(set(space))
+        self._space = sorted(set(space), key=TaskTuple.sort_key) if space_names is None else None
+        self._space_names = list(space_names) if space_names is not None else None
         self.primaries: list[TaskTuple] = list(primaries)
         self.complete = complete
         self._reserves: dict[int, dict[int, list[TaskTuple]]] = {}
+
+    @property
+    def space(self) -> list[TaskTuple]:
+        """Every feasible tuple, sorted. A plan read back from disk keeps the names and parses
+        them only when asked (to grow the plan or find a replacement), so a resumed run starts fast."""
+        if self._space is None:
+            parsed = [TaskTuple.from_dir_name(name) for name in self._space_names or ()]
+            self._space = sorted({t for t in parsed if t is not None}, key=TaskTuple.sort_key)
+        return self._space
 
     # ----------------------------------------------------------------------------------------
     # The stream of primaries
@@ -110,13 +120,13 @@ class DatasetPlan:
             open_rows[sampler.row(task)] = False
         while len(self.primaries) < groups:
             index = len(self.primaries)
-            task = sampler.sample_open(history[: index * demos], open_rows, self._stream_seed(index))
-            if task is None:
+            picked = sampler.sample_open(history[: index * demos], open_rows, self._stream_seed(index))
+            if picked is None:
                 self.complete = True
                 break
-            self.primaries.append(task)
-            history[index * demos:(index + 1) * demos] = sampler.encode([task])[0]
-            open_rows[sampler.row(task)] = False
+            self.primaries.append(picked)
+            history[index * demos:(index + 1) * demos] = sampler.encode([picked])[0]
+            open_rows[sampler.row(picked)] = False
         return True
 
     # ----------------------------------------------------------------------------------------
@@ -186,7 +196,7 @@ class DatasetPlan:
             "key": asdict(self.key),
             "complete": self.complete,
             "primaries": [t.dir_name() for t in self.primaries],
-            "space": [t.dir_name() for t in self.space],
+            "space": self._space_names if self._space is None else [t.dir_name() for t in self._space],
         }
 
     @staticmethod
@@ -196,14 +206,14 @@ class DatasetPlan:
             same_key = json.loads(json.dumps(data["key"])) == json.loads(json.dumps(asdict(key)))
             if data["format"] != PLAN_FORMAT or not same_key:
                 return None
-            space = [TaskTuple.from_dir_name(str(name)) for name in data["space"]]
-            primaries = [TaskTuple.from_dir_name(str(name)) for name in data["primaries"]]
+            names = [str(name) for name in data["space"]]
+            primary_names = [str(name) for name in data["primaries"]]
             complete = data["complete"]
         except (KeyError, TypeError, ValueError):
             return None
-        if None in space or None in primaries or not isinstance(complete, bool):
+        primaries = [TaskTuple.from_dir_name(name) for name in primary_names]
+        if None in primaries or not isinstance(complete, bool):
             return None
-        known = set(space)
-        if len(set(primaries)) != len(primaries) or not known.issuperset(primaries):
+        if len(set(primary_names)) != len(primary_names) or not set(names).issuperset(primary_names):
             return None
-        return DatasetPlan(key, [t for t in space if t], [t for t in primaries if t], complete)
+        return DatasetPlan(key, (), [t for t in primaries if t], complete, space_names=names)

@@ -56,7 +56,7 @@ from alfred_gen.sample.plan import DatasetPlan, PlanKey, groups_for
 from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.schedule import Schedule
 from alfred_gen.sample.trial_ids import trial_id
-from alfred_gen.sample.workers import JobContext, make_executor
+from alfred_gen.sample.workers import Executor, JobContext, make_executor
 from alfred_gen.sim.controller import Controller
 
 
@@ -149,12 +149,15 @@ def run_sample(
         if earlier:
             note(f"resuming: {earlier} trajectories already in {out} (each planned one is checked before it counts)")
         started = time.perf_counter()
-        executor = None
+        executors: list[Executor] = []
+
+        def start_executor() -> Executor:
+            executors.append(make_executor(JobContext(generate, str(out), options, controller_factory)))
+            return executors[-1]
+
         try:
             with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, show=progress) as bar:
-                context = JobContext(generate, str(out), options, controller_factory)
-                executor = make_executor(context)
-                drive_jobs(schedule, executor, out, summary, bar)
+                drive_jobs(schedule, start_executor, options.workers, out, summary, bar)
         except KeyboardInterrupt:
             summary.interrupted = True
         except Crashed:
@@ -166,7 +169,7 @@ def run_sample(
             summary.exhausted = summary.short > 0
             summary.failed_tuples = schedule.failed_tuples()
             summary.repaired = len(probe.removed)
-            summary.deaths = getattr(executor, "deaths", 0)
+            summary.deaths = sum(getattr(executor, "deaths", 0) for executor in executors)
             if summary.interrupted or summary.crashed:
                 clean_stale_temp(out, own_ids)
         if not sharded and not (summary.interrupted or summary.crashed):

@@ -191,7 +191,7 @@ class Schedule:
 
     def trials(self) -> list[tuple[TaskTuple, int]]:
         """(tuple, attempt) of every trial the shard's groups looked at keep, as far as known."""
-        found = []
+        found: list[tuple[TaskTuple, int]] = []
         for group in self._reached():
             for chain in group.chains:
                 found.extend((chain.task, attempt) for attempt in self._walk(chain).successes)

@@ -33,7 +33,6 @@ from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
-from alfred_gen.scenes.library import simulator
 from alfred_gen.sim.controller import Controller
 
 #: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
@@ -86,6 +85,8 @@ class JobContext:
         make its own lite controller per job."""
         factory = self.controller_factory
         if factory is None and self.options.backend != "lite":
+            from alfred_gen.scenes.library import simulator  # imported by the workers that need it
+
             recipe = simulator(self.options.backend, dict(self.options.backend_options))
             # THOR needs instance segmentation for the interaction masks.
             factory = functools.partial(recipe.open, render=self.options.frames, segmentation=True)
@@ -185,7 +186,7 @@ class ProcessExecutor:
 
     def __init__(self, context: JobContext, workers: int) -> None:
         methods = multiprocessing.get_all_start_methods()
-        self._processes = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._processes: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.context = context
         self.workers: list[_Worker] = []
         self.deaths = 0  #: workers that died while running a job

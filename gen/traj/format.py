@@ -162,7 +162,7 @@ def trajectory_dir_name_for(data: Mapping[str, Any]) -> str:
     )
 
 
-def trajectories_under(root: str | os.PathLike) -> tuple[list[Path], list[Path]]:
+def trajectories_under(root: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
     """Every traj_data.json under directory ``root`` (sorted), and every trial directory
     (``trial_*``) that has none, sorted.
 
