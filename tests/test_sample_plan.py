@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from alfred_gen.domains.tasks import task_type_names
 from alfred_gen.sample.feasibility import feasible_tuples
-from alfred_gen.sample.plan import DatasetPlan, PlanKey, groups_for
+from alfred_gen.sample.plan import LOOKAHEAD, DatasetPlan, PlanKey, groups_for
 from alfred_gen.sample.schedule import ChainState, walk_chain
+from alfred_gen.sample.trial_ids import spawn_seed, trial_id
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
 
@@ -62,33 +63,42 @@ def test_shards_split_the_groups_of_one_plan(space, n: int, shards: int) -> None
     assert [plan.group_size(g, n) for g in range(groups_for(n, 3))][-1] == n - 3 * (groups_for(n, 3) - 1)
 
 
-def test_replacements_come_from_disjoint_reserves_outside_the_plan(space) -> None:
-    n = 30
-    plan = plan_of(space, n)
-    planned = set(plan.primaries)
+def test_replacements_avoid_the_plan_and_do_not_depend_on_n(space) -> None:
+    plan = plan_of(space, 30 + 3 * LOOKAHEAD)
     chosen = {}
-    for group in range(groups_for(n, 3)):
+    for group in range(10):
         tried = [plan.primaries[group]]
         for _ in range(3):
-            replacement = plan.replacement(group, n, tried)
-            assert replacement is not None and replacement not in planned and replacement not in tried
+            replacement = plan.replacement(group, tried)
+            assert replacement is not None and replacement not in tried
+            assert replacement not in plan.primaries[: group + 1 + LOOKAHEAD]
             tried.append(replacement)
         chosen[group] = tried[1:]
-    every = [t for tuples in chosen.values() for t in tuples]
-    assert len(every) == len(set(every))  # no two groups share a replacement
-    # The same question gets the same answer, in a plan read back from its saved form too.
-    again = DatasetPlan.from_json(plan.to_json(), key())
-    assert again is not None and again.primaries == plan.primaries
-    assert again.replacement(4, n, [plan.primaries[4]]) == chosen[4][0]
+    # The same question gets the same answer, in a plan for another N read back from its saved form.
+    other = plan_of(space, 3 * 200)
+    again = DatasetPlan.from_json(other.to_json(), key())
+    assert again is not None and again.primaries == other.primaries[: len(again.primaries)]
+    assert all(again.replacement(g, [plan.primaries[g]]) == chosen[g][0] for g in chosen)
 
 
 def test_a_replacement_keeps_the_failed_tuples_task_type(space) -> None:
     """So the plan's balance of task types survives failed tuples."""
     n = 14
-    plan = plan_of(space, n, demos=1)
-    same = sum(plan.replacement(g, n, [plan.primaries[g]]).task_type == plan.primaries[g].task_type
-               for g in range(n))
-    assert same == n
+    plan = plan_of(space, n + LOOKAHEAD, demos=1)
+    assert all(plan.replacement(g, [plan.primaries[g]]).task_type == plan.primaries[g].task_type for g in range(n))
+
+
+def test_in_a_small_space_a_replacement_is_a_later_groups_tuple_with_its_own_trial_ids() -> None:
+    small = feasible_tuples(["pick_heat_then_place_in_recep"], [1])
+    plan = DatasetPlan(PlanKey(0, ("pick_heat_then_place_in_recep",), (1,), "lite", 3), small)
+    plan.extend(len(small) + 1)
+    assert plan.complete and sorted(plan.primaries, key=lambda t: t.sort_key()) == small
+    replacement = plan.replacement(0, [plan.primaries[0]])
+    assert replacement in plan.primaries[1:]
+    assert plan.replacement(0, small) is None  # every tuple tried: the group stays short
+    # Its attempts for group 0 never share a trial id or spawn seed with its own group's attempts.
+    assert trial_id(0, replacement, 0, salt="g0r1") != trial_id(0, replacement, 0)
+    assert spawn_seed(0, replacement, 0, salt="g0r1") != spawn_seed(0, replacement, 0)
 
 
 def test_a_saved_plan_for_other_options_is_not_used(space) -> None:

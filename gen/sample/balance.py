@@ -154,6 +154,13 @@ class BalancedSampler:
             made = self.encode(list(history)) if len(history) else np.zeros((0, 5), dtype=np.int64)
         return self.sample_open(made, self._open_mask(excluded), seed)
 
+    def rows_of_task_type(self, task_type: str) -> np.ndarray:
+        """A boolean mask over :attr:`tuples`: True where the tuple has this task type."""
+        index = self._task_index.get(task_type)
+        if index is None:
+            return np.zeros(len(self.tuples), dtype=bool)
+        return self._table[:, _TASK] == index
+
     def row(self, task: TaskTuple) -> int:
         """The index of a feasible tuple in :attr:`tuples` (and in an open mask); KeyError if infeasible."""
         return self._row[task]

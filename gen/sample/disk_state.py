@@ -33,7 +33,6 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import DatasetPlan, PlanKey
-from alfred_gen.sample.trial_ids import spawn_seed, trial_id
 from alfred_gen.traj.format import RAW_IMAGES_DIR, TRAJ_FILE_NAME
 
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
@@ -168,8 +167,8 @@ def failures_path(out: Path) -> Path:
 
 
 def load_failures(out: Path) -> list[dict[str, Any]]:
-    """Recorded failed attempts: dicts with ``task`` (dir name), ``attempt``, ``seed``, ``backend``,
-    ``scene_set`` and ``reason``. UserError BAD_INPUT if the file is damaged."""
+    """Recorded failed attempts: dicts with ``task`` (dir name), ``attempt``, ``trial`` (its trial id),
+    ``seed``, ``backend``, ``scene_set`` and ``reason``. UserError BAD_INPUT if the file is damaged."""
     path = failures_path(out)
     if not path.is_file():
         return []
@@ -184,9 +183,9 @@ def load_failures(out: Path) -> list[dict[str, Any]]:
                         ExitCode.BAD_INPUT) from None
 
 
-def _record_key(record: dict[str, Any]) -> tuple:
-    return tuple(str(record.get(k, "")) for k in ("task", "seed", "backend", "scene_set")) + (
-        record.get("attempt", 0) if isinstance(record.get("attempt"), int) else 0,)
+def _record_key(record: dict[str, Any]) -> tuple[str, ...]:
+    """One record per attempt (its trial id names it) and backend; the file is sorted by this."""
+    return tuple(str(record.get(k, "")) for k in ("task", "trial", "seed", "backend", "scene_set"))
 
 
 def save_failures(out: Path, records: Iterable[dict[str, Any]]) -> None:
@@ -264,12 +263,11 @@ class TrialProbe:
             self._listings[task] = names
         return names
 
-    def __call__(self, task: TaskTuple, attempt: int) -> bool:
-        name = trial_id(self.options.seed, task, attempt, self.options.scene_set)
+    def __call__(self, task: TaskTuple, name: str, spawn: int) -> bool:
         if name not in self._listing(task):
             return False
         directory = self.out / task.dir_name() / name
-        problem = trial_problem_for(directory, task, self.options, name, attempt)
+        problem = trial_problem(directory, task, name, spawn, self.options.frames)
         if problem is None:
             return True
         try:
@@ -284,7 +282,7 @@ class TrialProbe:
         return False
 
 
-def trial_problem_for(directory: Path, task: TaskTuple, options: SampleOptions, name: str, attempt: int) -> str | None:
+def trial_problem(directory: Path, task: TaskTuple, name: str, spawn: int, frames: bool) -> str | None:
     """Why a planned trial directory does not hold the planned trial (None: it does).
 
     Cheap on purpose (no schema, no replay): the file parses and names the planned trial id, task,
@@ -298,10 +296,6 @@ def trial_problem_for(directory: Path, task: TaskTuple, options: SampleOptions, 
         return f"no {TRAJ_FILE_NAME}"
     except (OSError, ValueError, RecursionError) as error:
         return f"{TRAJ_FILE_NAME} is damaged ({type(error).__name__})"
-    return _content_problem(data, directory, task, spawn_seed(options.seed, task, attempt), name, options.frames)
-
-
-def _content_problem(data: Any, directory: Path, task: TaskTuple, seed: int, name: str, frames: bool) -> str | None:
     try:
         scene = data["scene"]
         params = data["pddl_params"]
@@ -314,7 +308,7 @@ def _content_problem(data: Any, directory: Path, task: TaskTuple, seed: int, nam
             return f"its task_id is {str(data['task_id'])[:40]!r}"
         if found != task:
             return f"it holds a trial of {found.dir_name()}"
-        if scene["random_seed"] != seed:
+        if scene["random_seed"] != spawn:
             return "its spawn seed is not the planned one"
         images = data.get("images") or []
         if frames and images:

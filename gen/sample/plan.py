@@ -14,13 +14,16 @@ set, demonstrations per tuple). The plan makes that so by construction, whoever 
   slots are filled or the tuple has failed ``max_failures`` times (ALFRED's rule); the slots still
   empty then go to the group's first replacement tuple, and so on. Each attempt's spawn seed and
   trial id are hashed from (seed, tuple, attempt) (:mod:`~alfred_gen.sample.trial_ids`) and its
-  outcome depends on nothing else, so everything a group writes is a function of (seed, N, options,
-  g) alone (see :mod:`~alfred_gen.sample.schedule` for the chain rule).
-- **Replacements.** Each group has its own reserve: the feasible tuples in no group of the plan
-  whose hash assigns them to it (the reserves of a run are disjoint, so no tuple ever holds more
-  than D trials and no two groups ever write the same trial). A replacement is the reserve's
-  best-balanced tuple (of the primary's task type, when the reserve has one) against the whole
-  plan's history, less the tuples that failed in the group.
+  outcome depends on nothing else, so everything a group writes is a function of (seed, options, g
+  and the group's size) alone (see :mod:`~alfred_gen.sample.schedule` for the chain rule).
+- **Replacements.** A failed group's next tuple is chosen by active balancing too, against the
+  plan's primaries up to a little beyond the group (:data:`LOOKAHEAD`), of the primary's task type
+  where possible, from the tuples that are none of those primaries. It depends on the group and its
+  own failures only, not on N, so a larger N extends the same dataset. A group tries at most
+  :data:`MAX_REPLACEMENTS` replacements. A replacement's attempts get
+  trial ids and spawn seeds salted with the group (:func:`~alfred_gen.sample.trial_ids.trial_id`), so
+  even when it coincides with another group's tuple no two jobs ever write the same trial; such a
+  tuple then holds more than D trials (rare: it takes a failed tuple, and a coincidence).
 - **Shards** take whole groups: shard I of M owns the groups with ``g % M == I``, so the shards of
   a run make exactly the unsharded dataset.
 
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
@@ -45,6 +48,16 @@ from alfred_gen.sample.trial_ids import derive_int
 
 #: Version of the saved plan's layout (a file of another version is rebuilt, not read).
 PLAN_FORMAT = 1
+
+#: Tuples a group tries after its primary before it stays short: groups do not share what failed
+#: (that would make a group depend on another's outcomes), so a task space where everything fails
+#: is tried a bounded number of times per group.
+MAX_REPLACEMENTS = 5
+
+#: Primaries beyond a group that its replacements avoid, so that a replacement seldom is a later
+#: group's tuple too. The plan computes this many primaries past the run's last group, so a
+#: replacement never depends on N.
+LOOKAHEAD = 64
 
 
 @dataclass(frozen=True)
@@ -83,7 +96,6 @@ class DatasetPlan:
         self._space_names = list(space_names) if space_names is not None else None
         self.primaries: list[TaskTuple] = list(primaries)
         self.complete = complete
-        self._reserves: dict[int, dict[int, list[TaskTuple]]] = {}
 
     @property
     def space(self) -> list[TaskTuple]:
@@ -155,36 +167,37 @@ class DatasetPlan:
     # ----------------------------------------------------------------------------------------
     # Replacements
 
-    def _reserve_of(self, group: int, n: int) -> list[TaskTuple]:
-        groups = groups_for(n, self.key.demos_per_task)
-        reserves = self._reserves.get(groups)
-        if reserves is None:
-            planned = set(self.primaries[:groups])
-            reserves = {}
-            for task in self.space:
-                if task not in planned:
-                    owner = derive_int("reserve", self.key.seed, task.dir_name()) % groups
-                    reserves.setdefault(owner, []).append(task)
-            self._reserves[groups] = reserves
-        return reserves.get(group, [])
+    def replacement(self, group: int, tried: Sequence[TaskTuple]) -> TaskTuple | None:
+        """The next tuple of group ``group`` after the tuples ``tried`` in it (its primary first)
+        failed; None when no tuple is left to try.
 
-    def replacement(self, group: int, n: int, tried: Collection[TaskTuple]) -> TaskTuple | None:
-        """The next tuple for group ``group`` of a run of N trials after the tuples ``tried`` in it
-        failed (None when its reserve is spent): active balancing over the group's reserve (of the
-        primary's task type, if it has any), with the plan's primaries as the history less the ones
-        that failed here."""
-        candidates = [t for t in self._reserve_of(group, n) if t not in tried]
-        if not candidates:
+        Active balancing over the tuples that are no primary of the groups up to ``group`` +
+        :data:`LOOKAHEAD` (nor tried here), of the primary's task type when there is one: the task
+        types are the slot whose balance matters most, and the plan balanced them already. The
+        history is those primaries and the tuples tried here, so that successive tries spread out.
+        Everything here depends on the group and its own failures, never on N or on other groups'
+        outcomes. In a task space the lookahead has used up, a later group's primary is taken (that
+        tuple then gets trials of both groups).
+        After :data:`MAX_REPLACEMENTS` replacements the group stays short.
+        """
+        if len(tried) > MAX_REPLACEMENTS:
             return None
-        # Keep the task type of the tuple replaced when the reserve has one: the task types are the
-        # slot whose balance matters most, and the plan balanced them already.
-        same_type = [t for t in candidates if t.task_type == self.primaries[group].task_type]
-        candidates = same_type or candidates
+        sampler = self.sampler
         demos = self.key.demos_per_task
-        history = [t for t in self.primaries[: groups_for(n, demos)] if t not in tried for _ in range(demos)]
-        sampler = BalancedSampler(candidates)
+        ahead = self.primaries[: group + 1 + LOOKAHEAD]
+        failed = set(tried)
+        # The tuples tried here count as used, so that the next try looks elsewhere (another scene,
+        # another object) rather than next to what just failed.
+        history = sampler.encode([t for t in [*ahead, *tried[1:]] for _ in range(demos)])
         seed = derive_int("replace", self.key.seed, group, len(tried))
-        return sampler.sample(sampler.encode(history), (), seed=seed)
+        same_type = sampler.rows_of_task_type(self.primaries[group].task_type)
+        for excluded in (set(ahead) | failed, set(self.primaries[: group + 1]) | failed):
+            open_rows = np.ones(len(sampler), dtype=bool)
+            open_rows[[sampler.row(t) for t in excluded]] = False
+            for rows in (open_rows & same_type, open_rows):
+                if rows.any():
+                    return sampler.sample_open(history, rows, seed)
+        return None
 
     # ----------------------------------------------------------------------------------------
     # Saving

@@ -63,7 +63,10 @@ class RunSummary:
         else:
             out.append("failed 0 attempts")
         if self.failed_tuples:
-            out.append(f"{self.failed_tuples} tuples recorded as failed (not sampled again)")
+            one = self.failed_tuples == 1
+            out.append(f"{self.failed_tuples} {'tuple' if one else 'tuples'} failed {'its' if one else 'their'} "
+                       f"tries without a trajectory (recorded; {'its group' if one else 'their groups'} went on "
+                       "with other tuples)")
         if self.deaths:
             out.append(f"{self.deaths} worker processes died during a job and were replaced")
         if self.repaired:

@@ -52,7 +52,7 @@ from alfred_gen.sample.options import (
     parse_shard,
     parse_task_types,
 )
-from alfred_gen.sample.plan import DatasetPlan, PlanKey, groups_for
+from alfred_gen.sample.plan import LOOKAHEAD, DatasetPlan, PlanKey, groups_for
 from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.schedule import Schedule
 from alfred_gen.sample.trial_ids import trial_id
@@ -100,7 +100,7 @@ def dataset_plan(options: SampleOptions, note: Callable[..., None] = lambda *a, 
         note("planning the dataset (the task space is built once per output directory)")
         space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
         plan = DatasetPlan(key, space)
-    if plan.extend(groups_for(options.n, options.demos_per_task)):
+    if plan.extend(groups_for(options.n, options.demos_per_task) + LOOKAHEAD):
         save_plan(options.out, plan)
     return plan
 

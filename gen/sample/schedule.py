@@ -80,14 +80,17 @@ def walk_chain(outcome_of: Callable[[int], bool | None], running: Collection[int
 
 @dataclass
 class _Chain:
-    """One tuple's attempts within a group (link 0: the primary; then the replacements)."""
+    """One tuple's attempts within a group (link 0: the primary; then the replacements, whose trial
+    ids and spawn seeds are salted with the group and link)."""
 
     task: TaskTuple
     link: int
     need: int
+    salt: str = ""
     results: dict[int, bool] = field(default_factory=dict)  #: this run's results
     running: set[int] = field(default_factory=set)
     crashes: Counter = field(default_factory=Counter)
+    names: dict[int, tuple[int, str]] = field(default_factory=dict)  #: attempt -> (spawn seed, trial id)
 
 
 @dataclass
@@ -118,18 +121,27 @@ class Schedule:
 
     # ----------------------------------------------------------------------------------------
 
+    def _names(self, chain: _Chain, attempt: int) -> tuple[int, str]:
+        """(spawn seed, trial id) of an attempt of a chain."""
+        found = chain.names.get(attempt)
+        if found is None:
+            found = chain.names[attempt] = (spawn_seed(self.seed, chain.task, attempt, chain.salt),
+                                            trial_id(self.seed, chain.task, attempt, self.scene_set, chain.salt))
+        return found
+
     def _walk(self, chain: _Chain) -> Walk:
         def outcome_of(attempt: int) -> bool | None:
             if attempt in chain.results:
                 return chain.results[attempt]
-            return self.ledger.known(chain.task, attempt)
+            spawn, name = self._names(chain, attempt)
+            return self.ledger.known(chain.task, name, spawn)
 
         return walk_chain(outcome_of, chain.running, chain.need, self.max_failures)
 
     def _job(self, group: _Group, chain: _Chain, attempt: int) -> Job:
         self._next_index += 1
-        return Job(self._next_index - 1, group.index, chain.link, chain.task, attempt,
-                   spawn_seed(self.seed, chain.task, attempt), trial_id(self.seed, chain.task, attempt, self.scene_set))
+        spawn, name = self._names(chain, attempt)
+        return Job(self._next_index - 1, group.index, chain.link, chain.task, attempt, spawn, name)
 
     def _advance(self, group: _Group, free: int) -> list[Job]:
         """Start what the group's current chain allows; move to a replacement when it failed."""
@@ -146,11 +158,12 @@ class Schedule:
                 return []
             empty = chain.need - len(walk.successes)
             tried = [c.task for c in group.chains]
-            replacement = self.plan.replacement(group.index, self.n, tried)
+            replacement = self.plan.replacement(group.index, tried)
             if replacement is None:
                 group.finished, group.short = True, empty
                 return []
-            group.chains.append(_Chain(replacement, chain.link + 1, empty))
+            link = chain.link + 1
+            group.chains.append(_Chain(replacement, link, empty, salt=f"g{group.index}r{link}"))
 
     def next_jobs(self, free: int) -> list[Job]:
         """Up to ``free`` jobs to start now, from the lowest groups that need any."""
@@ -189,12 +202,12 @@ class Schedule:
         plus the successes of running chains as far as known."""
         return len(self.trials())
 
-    def trials(self) -> list[tuple[TaskTuple, int]]:
-        """(tuple, attempt) of every trial the shard's groups looked at keep, as far as known."""
-        found: list[tuple[TaskTuple, int]] = []
+    def trials(self) -> list[str]:
+        """Trial ids of every trial the shard's groups looked at keep, as far as known."""
+        found: list[str] = []
         for group in self._reached():
             for chain in group.chains:
-                found.extend((chain.task, attempt) for attempt in self._walk(chain).successes)
+                found.extend(self._names(chain, attempt)[1] for attempt in self._walk(chain).successes)
         return found
 
     def failed_tuples(self) -> int:

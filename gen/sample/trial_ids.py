@@ -25,19 +25,24 @@ def derive_int(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
 
-def spawn_seed(run_seed: int, task: TaskTuple, attempt: int) -> int:
-    """InitialRandomSpawn seed (and start-pose seed) of one attempt at a tuple: a non-negative int32."""
-    return derive_int("spawn", int(run_seed), task.dir_name(), int(attempt)) % (2**31 - 1)
+def spawn_seed(run_seed: int, task: TaskTuple, attempt: int, salt: str = "") -> int:
+    """InitialRandomSpawn seed (and start-pose seed) of one attempt at a tuple: a non-negative int32.
+    ``salt`` tells apart attempts at one tuple made for different groups of a plan (replacements)."""
+    parts: tuple[object, ...] = ("spawn", int(run_seed), task.dir_name(), int(attempt))
+    return derive_int(*parts, *((salt,) if salt else ())) % (2**31 - 1)
 
 
-def trial_id(run_seed: int, task: TaskTuple, attempt: int, scene_set: str = "lite") -> str:
+def trial_id(run_seed: int, task: TaskTuple, attempt: int, scene_set: str = "lite", salt: str = "") -> str:
     """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple.
 
     Another scene set than lite's rooms is part of the hash: scene 1 of the imported ALFRED rooms
-    has the task directory names of lite's scene 1, and the two must never share a trial id."""
+    has the task directory names of lite's scene 1, and the two must never share a trial id. So is
+    ``salt`` (see :func:`spawn_seed`)."""
     parts: tuple[object, ...] = ("trial", int(run_seed), task.dir_name(), int(attempt))
     if scene_set != "lite":
         parts += (scene_set,)
+    if salt:
+        parts += (salt,)
     value = derive_int(*parts)
     moment = _EPOCH + _dt.timedelta(
         days=value % _DAYS, seconds=(value >> 16) % 86400, microseconds=(value >> 40) % 1_000_000
