@@ -17,8 +17,8 @@ set, demonstrations per tuple). The plan makes that so by construction, whoever 
   outcome depends on nothing else, so everything a group writes is a function of (seed, options, g
   and the group's size) alone (see :mod:`~alfred_gen.sample.schedule` for the chain rule).
 - **Replacements.** A failed group's next tuple is chosen by active balancing too, against the
-  plan's primaries up to a little beyond the group (:data:`LOOKAHEAD`), of the primary's task type
-  where possible, from the tuples that are none of those primaries. It depends on the group and its
+  plan's primaries up to a little beyond the group (:data:`LOOKAHEAD`), at first of the primary's
+  task type, from the tuples that are none of those primaries. It depends on the group and its
   own failures only, not on N, so a larger N extends the same dataset. A group tries at most
   :data:`MAX_REPLACEMENTS` replacements. A replacement's attempts get
   trial ids and spawn seeds salted with the group (:func:`~alfred_gen.sample.trial_ids.trial_id`), so
@@ -53,6 +53,11 @@ PLAN_FORMAT = 1
 #: (that would make a group depend on another's outcomes), so a task space where everything fails
 #: is tried a bounded number of times per group.
 MAX_REPLACEMENTS = 5
+
+#: Replacements that keep the primary's task type (when the space has another tuple of it); later
+#: ones may take any type, since a task type that keeps failing in these rooms (a fridge the
+#: recorder cannot see into, say) would otherwise leave the group short.
+SAME_TYPE_REPLACEMENTS = 2
 
 #: Primaries beyond a group that its replacements avoid, so that a replacement seldom is a later
 #: group's tuple too. The plan computes this many primaries past the run's last group, so a
@@ -172,8 +177,9 @@ class DatasetPlan:
         failed; None when no tuple is left to try.
 
         Active balancing over the tuples that are no primary of the groups up to ``group`` +
-        :data:`LOOKAHEAD` (nor tried here), of the primary's task type when there is one: the task
-        types are the slot whose balance matters most, and the plan balanced them already. The
+        :data:`LOOKAHEAD` (nor tried here); the first :data:`SAME_TYPE_REPLACEMENTS` of the
+        primary's task type when there is one: the task types are the slot whose balance matters
+        most, and the plan balanced them already. The
         history is those primaries and the tuples tried here, so that successive tries spread out.
         Everything here depends on the group and its own failures, never on N or on other groups'
         outcomes. In a task space the lookahead has used up, a later group's primary is taken (that
@@ -191,10 +197,11 @@ class DatasetPlan:
         history = sampler.encode([t for t in [*ahead, *tried[1:]] for _ in range(demos)])
         seed = derive_int("replace", self.key.seed, group, len(tried))
         same_type = sampler.rows_of_task_type(self.primaries[group].task_type)
+        keep_type = len(tried) <= SAME_TYPE_REPLACEMENTS
         for excluded in (set(ahead) | failed, set(self.primaries[: group + 1]) | failed):
             open_rows = np.ones(len(sampler), dtype=bool)
             open_rows[[sampler.row(t) for t in excluded]] = False
-            for rows in (open_rows & same_type, open_rows):
+            for rows in ((open_rows & same_type, open_rows) if keep_type else (open_rows,)):
                 if rows.any():
                     return sampler.sample_open(history, rows, seed)
         return None
