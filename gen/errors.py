@@ -18,6 +18,7 @@ with when that outcome decides it, so that mapping lives here and nowhere else.
 
 from __future__ import annotations
 
+import errno
 from enum import Enum, IntEnum
 
 
@@ -27,12 +28,13 @@ class ExitCode(IntEnum):
     OK = 0  #: everything asked for was done
     FAILED = 1  #: the command ran, but some items failed (invalid files, failed replays, ...)
     USAGE = 2  #: bad command-line usage (unknown option, missing argument)
-    BAD_INPUT = 3  #: an input file is unreadable, malformed, truncated or fails the schema
+    BAD_INPUT = 3  #: an input file is unreadable, malformed or fails the schema, or an output cannot be written
     NOT_FOUND = 4  #: an unknown scene, object id, task type or class was named
     UNSOLVABLE = 5  #: the task is impossible in this scene (no plan exists)
     TIMEOUT = 6  #: the planner or a job ran out of its time limit
     BACKEND_UNAVAILABLE = 7  #: the requested simulator backend cannot start here
     INTERNAL = 8  #: a bug in alfred-gen; please report it with the command line
+    BUSY = 9  #: another run is writing the same output (directory and shard); try again when it has ended
     INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT; finished work is kept
 
 
@@ -40,12 +42,13 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.OK: "success",
     ExitCode.FAILED: "ran, but some items failed (invalid files, failed replays or generations)",
     ExitCode.USAGE: "bad command-line usage",
-    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file",
+    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file, or an output path that cannot be written",
     ExitCode.NOT_FOUND: "unknown scene, object, task type or class",
     ExitCode.UNSOLVABLE: "task impossible in this scene (no plan)",
     ExitCode.TIMEOUT: "time limit reached",
     ExitCode.BACKEND_UNAVAILABLE: "simulator backend cannot start (e.g. no THOR build)",
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
+    ExitCode.BUSY: "the output is in use by another run (same directory and shard)",
     ExitCode.INTERRUPTED: "interrupted; finished work is kept",
 }
 
@@ -237,6 +240,16 @@ class UserError(Exception):
     def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
         super().__init__(message)
         self.code = ExitCode(code)
+
+
+def describe_os_error(error: OSError) -> str:
+    """An OSError (a path that cannot be written or read) as one line: ``<path>: <why>``."""
+    reason = error.strerror or type(error).__name__
+    if error.errno is not None and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        reason += " (read-only?)"
+    if error.filename is not None:
+        return f"{error.filename}: {reason}"
+    return reason
 
 
 def exit_code_table() -> str:
