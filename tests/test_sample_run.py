@@ -360,7 +360,15 @@ def _in_flight(out: Path) -> bool:
 def _workers_of(process: subprocess.Popen) -> list[int]:
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
     own = Path(f"/proc/{process.pid}/cmdline").read_bytes()
-    return [int(pid) for pid in children if Path(f"/proc/{pid}/cmdline").read_bytes() == own]
+    return [int(pid) for pid in children if _cmdline(int(pid)) == own]
+
+
+def _cmdline(pid: int) -> bytes:
+    """A process's command line, or nothing when it exited between listing and reading."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def _finish(process: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
@@ -428,8 +436,16 @@ def test_ctrl_c_after_a_worker_was_killed_ends_the_run(tmp_path: Path, stop: sig
     stderr = process.communicate()[1].decode()
     assert "Traceback" not in stderr and "interrupted" in stderr
     for pid in workers + _alive_children_of(process.pid):
-        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        assert _gone(pid)
     check_tree(out, _trials(out))
+
+
+def _gone(pid: int) -> bool:
+    """True when the process has exited (reaped, or a zombie waiting for its parent)."""
+    try:
+        return "zombie" in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
 
 
 def _alive_children_of(pid: int) -> list[int]:
