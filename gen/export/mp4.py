@@ -10,9 +10,9 @@ Settings: libx264, yuv420p (what every browser and player decodes), constant rat
 preset ``veryfast``, one encoder thread, ``+faststart`` (the index at the front, so a browser starts
 playing before the file is loaded). One thread and fixed settings make the bytes reproducible:
 the same frames give the same file. The RGB to YUV step is ours (``rgb_to_yuv420p``, integer
-BT.601 as FFmpeg's default), not FFmpeg's scaler: the scaler's vector code reads past the end of
-an image row, and in one CI run in about a thousand that made two encodings of the same frames
-differ. Frame i has timestamp i / fps, so the duration is frames / fps.
+BT.601 as FFmpeg's default), not FFmpeg's scaler: in one CI run two encodings of the same frames
+through the scaler differed in a few blocks (cause not pinned down; rerunning never reproduced
+it), and with the conversion ours the encoder's input is a plain function of the frames. Frame i has timestamp i / fps, so the duration is frames / fps.
 
 Files are written atomically: encoded into a temporary file beside the target (the muxer has to
 seek back to move its index to the front), then renamed over it.
