@@ -12,7 +12,8 @@ playing before the file is loaded). One thread and fixed settings make the bytes
 the same frames give the same file. The RGB to YUV step is ours (``rgb_to_yuv420p``, integer
 BT.601 as FFmpeg's default), not FFmpeg's scaler: in one CI run two encodings of the same frames
 through the scaler differed in a few blocks (cause not pinned down; rerunning never reproduced
-it), and with the conversion ours the encoder's input is a plain function of the frames. Frame i has timestamp i / fps, so the duration is frames / fps.
+it), and with the conversion ours the encoder's input is a plain function of the frames. Frame i
+has timestamp i / fps, so the duration is frames / fps.
 
 Files are written atomically: encoded into a temporary file beside the target (the muxer has to
 seek back to move its index to the front), then renamed over it.
