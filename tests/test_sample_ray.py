@@ -39,10 +39,19 @@ ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip ins
 
 
 def slow_stand_in(task, scene, seed, out_root, trial_id, marker_dir: str = "", **kwargs):
-    """The stand-in, a little slower (so jobs are in flight when something is killed); with
-    ``marker_dir`` it first leaves a file named after its process id there."""
+    """The stand-in, a little slower (so jobs are in flight when something is killed). With
+    ``marker_dir``, the first job to start writes its process id to ``victim`` there and waits, mid-job,
+    until the test has killed it and left ``killed`` (its retry, and every other job, goes on)."""
     if marker_dir:
-        (Path(marker_dir) / f"{os.getpid()}-{trial_id}").touch()
+        try:
+            with open(Path(marker_dir) / "victim", "x") as victim:
+                victim.write(str(os.getpid()))
+        except FileExistsError:
+            pass
+        else:
+            deadline = time.monotonic() + 60
+            while not (Path(marker_dir) / "killed").exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
     time.sleep(0.3)
     return stand_in_generate(task, scene, seed, out_root, trial_id, **kwargs)
 
@@ -87,11 +96,11 @@ def test_a_ray_worker_killed_mid_task_is_retried_without_duplicates(tmp_path: Pa
     def kill_the_first_worker() -> None:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not killed:
-            started = sorted(markers.iterdir())
-            if started:
-                pid = int(started[0].name.split("-")[0])
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
+            pid = (markers / "victim").read_text().strip() if (markers / "victim").exists() else ""
+            if pid:
+                os.kill(int(pid), signal.SIGKILL)
+                killed.append(int(pid))
+                (markers / "killed").touch()
             time.sleep(0.02)
 
     killer = threading.Thread(target=kill_the_first_worker)

@@ -60,9 +60,8 @@ def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], out: 
                     executor = start_executor()
                     running[first[0].index] = first[0]
                     executor.submit(first[0])
-            free = executor.capacity() - executor.running() if executor is not None else 0
-            if free > 0:
-                for job in schedule.next_jobs(free):
+            if executor is not None:
+                for job in schedule.next_jobs(max(0, executor.capacity() - executor.running())):
                     running[job.index] = job
                     executor.submit(job)
             if ledger.found > found:  # the schedule found (and checked) trials of an earlier run
