@@ -28,8 +28,10 @@ import os
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,25 @@ def preflight(options: SampleOptions) -> None:
                         ExitCode.EXECUTOR_UNAVAILABLE) from None
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Ray's C++ core logs every retry of an address that answers but is not a Ray head (a line a
+    second, for about twenty seconds) straight to file descriptor 2; while joining a cluster that is
+    sent to a scratch file, so a failure stays one line. (Not while starting a Ray here: its
+    processes would inherit the scratch file as their stderr.)"""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as scratch:
+            os.dup2(scratch.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
 def _connect(ray: Any, options: SampleOptions) -> bool:
     """Connect this process to Ray (True), unless it already is (False: the caller's Ray is used).
 
@@ -95,8 +116,10 @@ def _connect(ray: Any, options: SampleOptions) -> bool:
     # ray.init installs a SIGTERM handler that exits the process; the run's own one (SIGTERM stops
     # the run like Ctrl-C, finished work kept) must stay in place.
     previous = signal.getsignal(signal.SIGTERM)
+    joining = "num_cpus" not in kwargs
     try:
-        ray.init(**kwargs)
+        with _quiet_stderr() if joining else contextlib.nullcontext():
+            ray.init(**kwargs)
     except ConnectionError as error:
         where = options.ray_address or os.environ.get("RAY_ADDRESS") or "auto"
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
