@@ -120,10 +120,13 @@ def _connect(ray: Any, options: SampleOptions) -> bool:
     try:
         with _quiet_stderr() if joining else contextlib.nullcontext():
             ray.init(**kwargs)
-    except ConnectionError as error:
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        # ConnectionError: no cluster there; RuntimeError: one of another Ray or Python version;
+        # ValueError: an address Ray cannot parse.
         where = options.ray_address or os.environ.get("RAY_ADDRESS") or "auto"
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise UserError(f"cannot reach the Ray cluster at {where}: {first_line}",
+        verb = "reach" if isinstance(error, ConnectionError) else "use"
+        raise UserError(f"cannot {verb} the Ray cluster at {where}: {first_line}",
                         ExitCode.EXECUTOR_UNAVAILABLE) from None
     finally:
         with contextlib.suppress(ValueError, TypeError):  # not the main thread / no Python handler
