@@ -32,7 +32,7 @@ from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import MAX_REPLACEMENTS
 from alfred_gen.sample.run import run_sample
-from tests.helpers import python_env
+from tests.helpers import python_env, run_python
 
 SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
 TESTS_DIR = Path(__file__).resolve().parent
@@ -286,6 +286,10 @@ def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: 
     (["--n", "3", "--demos-per-task", "10000000000000"], ExitCode.USAGE, "--demos-per-task"),
     (["--n", "3", "--task-types", "look_at_obj_in_light", "--scenes", "1-30"], ExitCode.UNSOLVABLE, "feasible"),
     (["--n", "1", "--scenes", "1", "--backend", "thor"], ExitCode.BACKEND_UNAVAILABLE, "error:"),
+    (["--n", "1", "--ray-address", "auto"], ExitCode.USAGE, "--executor ray"),
+    (["--n", "1", "--executor", "ray", "--ray-address", "head-node"], ExitCode.USAGE, "HOST:PORT"),
+    # Port 1 of this machine refuses at once; without Ray installed the line says so instead.
+    (["--n", "1", "--executor", "ray", "--ray-address", "127.0.0.1:1"], ExitCode.EXECUTOR_UNAVAILABLE, "Ray"),
 ])
 def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, monkeypatch, argv, code, words) -> None:
     monkeypatch.delenv("ALFRED_GEN_THOR_BUILD", raising=False)
@@ -294,6 +298,24 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
     assert stop.value.code == code
     err = capsys.readouterr().err.strip()
     assert words in err and "\n" not in err and "Traceback" not in err
+
+
+def test_executor_ray_without_ray_installed_is_one_line_and_code_10(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as where the extra is missing
+    with pytest.raises(SystemExit) as stop:
+        main(["sample", "--out", str(tmp_path / "out"), "--n", "1", "--scenes", "1", "--executor", "ray"])
+    assert stop.value.code == ExitCode.EXECUTOR_UNAVAILABLE == 10
+    err = capsys.readouterr().err.strip()
+    assert "pip install 'alfred-gen[ray]'" in err and "\n" not in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
+def test_the_local_executor_never_imports_ray(tmp_path: Path) -> None:
+    """Ray is an optional, heavy extra: only --executor ray may import it."""
+    code = ("import sys, tests.test_sample_run as t; from alfred_gen.sample.run import run_sample; "
+            "summary = run_sample(t.options(t.Path(sys.argv[1]), 2, workers=2), generate=t.stand_in_generate); "
+            "print(summary.made, 'ray' in sys.modules)")
+    assert run_python(code, str(tmp_path)).stdout.split() == ["2", "False"]
 
 
 @pytest.mark.parametrize("out", ["", " "])
