@@ -2,7 +2,7 @@
 
 On a Ray started by the tests (``ray.init(num_cpus=2)``), skipped where the ``ray`` extra is not
 installed (CI installs it). The run's bookkeeping is tested with the stand-in generator of
-test_sample_run (it writes like generate_trajectory, fails some seeds); one small check uses the
+tests/helpers/sample_runs.py (it writes like generate_trajectory, fails some seeds); one small check uses the
 real pipeline. Kills are real: a Ray worker process killed mid-task, and the driver killed with
 SIGKILL then run again.
 """
@@ -24,15 +24,15 @@ from alfred_gen.errors import ExitCode
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.run import run_sample
 from tests.helpers import REPO_ROOT, python_env
-from tests.test_sample_run import (
+from tests.helpers.sample_runs import (
     KILL_N,
-    _finish,
-    _trials,
-    _wait_for,
     check_tree,
+    count_trials,
+    finish,
     options,
     stand_in_generate,
     tree_bytes,
+    wait_for,
 )
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
@@ -120,7 +120,7 @@ def test_a_ray_worker_killed_mid_task_is_retried_without_duplicates(tmp_path: Pa
 def _start_driver(out: Path, address: str) -> subprocess.Popen:
     """A stand-in run through the CLI on the tests' Ray, as a driver process of its own."""
     code = (
-        "import sys; import tests.test_sample_ray as t; import tests.test_sample_run as s; "
+        "import sys; import tests.test_sample_ray as t; import tests.helpers.sample_runs as s; "
         "import alfred_gen.sample.run as r; "
         "r._default_generate = lambda: t.slow_stand_in; from alfred_gen.cli import main; "
         "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--seed', '9', '--executor', 'ray', "
@@ -133,14 +133,14 @@ def _start_driver(out: Path, address: str) -> subprocess.Popen:
 def test_the_driver_killed_with_kill_9_resumes_like_local(tmp_path: Path, ray_address: str, local_tree) -> None:
     out = tmp_path / "out"
     driver = _start_driver(out, ray_address)
-    _wait_for(driver, lambda: _trials(out) >= 2, "two trajectories")
+    wait_for(driver, lambda: count_trials(out) >= 2, "two trajectories")
     driver.send_signal(signal.SIGKILL)
-    _finish(driver)
+    finish(driver)
     killed = scan_tree(out)
     assert not killed.incomplete and killed.count() < KILL_N
     time.sleep(1.0)
     assert scan_tree(out).trials == killed.trials  # only the driver writes the output
-    code, printed = _finish(_start_driver(out, ray_address))
+    code, printed = finish(_start_driver(out, ray_address))
     assert code == 0, printed
     assert "resuming:" in printed and f"{KILL_N} of {KILL_N} in the output" in printed
     check_tree(out, KILL_N)
