@@ -19,7 +19,6 @@ all passed.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections import Counter
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
+from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.vet import VetResult, vet_trajectory
@@ -107,23 +107,7 @@ def _vet_indexed(job: tuple[int, str]) -> tuple[int, VetResult | tuple[str, int]
 def _results(paths: list[Path], jobs: int, simulator: Simulator) -> Iterator[tuple[int, Any]]:
     """(index, result) pairs as they finish; in-process when jobs == 1."""
     work = [(i, str(p)) for i, p in enumerate(paths)]
-    if jobs <= 1 or len(paths) <= 1:
-        _init_worker(simulator)
-        for job in work:
-            yield _vet_indexed(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    pool = context.Pool(min(jobs, len(paths)), initializer=_init_worker,
-                        initargs=(simulator,))
-    try:
-        yield from pool.imap_unordered(_vet_indexed, work, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return run_unordered(_vet_indexed, work, jobs, _init_worker, (simulator,))
 
 
 def summary_line(results: Iterable[VetResult], seconds: float | None = None) -> str:

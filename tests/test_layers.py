@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Units of the package by rung, lowest first (a unit is a top-level name under alfred_gen).
 RUNGS: list[tuple[str, ...]] = [
     ("errors",),  # 0: leaves
-    ("atomic", "progress"),
+    ("atomic", "progress", "parallel"),
     ("traj",),
     ("domains",),  # 1: data about THOR and ALFRED
     ("sim", "planner"),  # 2: simulators | planning

@@ -23,7 +23,6 @@ A killed run leaves no partial trajectory, and running the command again skips w
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 import re
 import shutil
@@ -54,6 +53,7 @@ from alfred_gen.derive.variants import (
 )
 from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.errors import DeriveReason, ExitCode, UserError, exit_code_of
+from alfred_gen.parallel import run_unordered
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.progress import progress
 from alfred_gen.replay.goals import (
@@ -369,22 +369,7 @@ def _derive_indexed(job: tuple[int, str]) -> tuple[int, DeriveResult | tuple[str
 def _results(paths: list[Path], jobs: int, simulator: Simulator, out_root: Path,
              options: DeriveOptions) -> Iterator[tuple[int, Any]]:
     work = [(i, str(p)) for i, p in enumerate(paths)]
-    if jobs <= 1 or len(paths) <= 1:
-        _init_worker(simulator, str(out_root), options)
-        for job in work:
-            yield _derive_indexed(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(
-        min(jobs, len(paths)), initializer=_init_worker, initargs=(simulator, str(out_root), options))
-    try:
-        yield from pool.imap_unordered(_derive_indexed, work, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return run_unordered(_derive_indexed, work, jobs, _init_worker, (simulator, str(out_root), options))
 
 
 def find_sources(sources: Sequence[str | Path], out_root: str | Path) -> list[Path]:

@@ -16,7 +16,6 @@ failure, then ``N made, M failed: rerender_failed 1 (in 3.2 s)``; exit FAILED if
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ import numpy as np
 from alfred_gen.errors import ExitCode, UserError, VideoReason
 from alfred_gen.export import annotate, storyboard
 from alfred_gen.export.frame_source import FrameFiles, RerenderFailed, frame_files
+from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import TRAJ_FILE_NAME
@@ -200,22 +200,7 @@ def _video_job(job: tuple[int, str, str, VideoOptions]) -> tuple[int, VideoResul
 
 def _results(work: list[tuple[int, str, str, VideoOptions]], jobs: int,
              simulator: Simulator) -> Iterator[tuple[int, Any]]:
-    if jobs <= 1 or len(work) <= 1:
-        _init_worker(simulator)
-        for job in work:
-            yield _video_job(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)), initializer=_init_worker,
-                                                    initargs=(simulator,))
-    try:
-        yield from pool.imap_unordered(_video_job, work, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return run_unordered(_video_job, work, jobs, _init_worker, (simulator,))
 
 
 def summary_line(results: Sequence[VideoResult], seconds: float | None = None) -> str:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import multiprocessing
 import os
 import random
 import time
@@ -34,6 +33,7 @@ from typing import Any
 from alfred_gen.errors import ExitCode, GameCheckReason, UserError
 from alfred_gen.export.alfworld.game import GAME_FILE
 from alfred_gen.export.alfworld.upstream import INSTALL_HINT
+from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress
 from alfred_gen.sim.scene import hash_str
 
@@ -183,20 +183,7 @@ def _check_indexed(job: tuple[int, str, bool, bool, int]) -> tuple[int, GameChec
 
 
 def _verdicts(jobs: list[tuple[int, str, bool, bool, int]], workers: int) -> Iterator[tuple[int, Any]]:
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield _check_indexed(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(workers, len(jobs)))
-    try:
-        yield from pool.imap_unordered(_check_indexed, jobs, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return run_unordered(_check_indexed, jobs, workers)
 
 
 def check_games(root: str | Path, *, expert: bool = False, seed: int = 0, jobs: int = 1,

@@ -18,7 +18,6 @@ sorted by path), so sites can be compared with ``diff``.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -40,6 +39,7 @@ from alfred_gen.export.view.page import (
     build_trajectory,
     script_json,
 )
+from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress
 from alfred_gen.sim.controller import Controller, Simulator
 
@@ -101,22 +101,7 @@ def _build_one(job: tuple[int, str, str, str]) -> tuple[int, dict[str, Any] | tu
 
 def _results(work: list[tuple[int, str, str, str]], jobs: int,
              simulator: Simulator | None) -> Iterator[tuple[int, Any]]:
-    if jobs <= 1 or len(work) <= 1:
-        _init_worker(simulator)
-        for job in work:
-            yield _build_one(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)), initializer=_init_worker,
-                                                    initargs=(simulator,))
-    try:
-        yield from pool.imap_unordered(_build_one, work, chunksize=4)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return run_unordered(_build_one, work, jobs, _init_worker, (simulator,), chunksize=4)
 
 
 def _check_target(site: Path) -> None:

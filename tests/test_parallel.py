@@ -1,0 +1,41 @@
+"""The one pool loop (alfred_gen.parallel): every result once, inline for one job, no worker left."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+from alfred_gen.parallel import run_unordered
+
+_STATE: dict[str, int] = {}
+
+
+def _remember(value: int) -> None:
+    _STATE["value"] = value
+
+
+def _square_with_pid(item: int) -> tuple[int, int, int]:
+    return item, item * item + _STATE.get("value", 0), os.getpid()
+
+
+def test_every_item_once_in_worker_processes_that_ran_the_initializer() -> None:
+    results = list(run_unordered(_square_with_pid, list(range(20)), 2, _remember, (100,)))
+    assert sorted(item for item, _, _ in results) == list(range(20))
+    assert all(value == item * item + 100 for item, value, _ in results)
+    assert os.getpid() not in {pid for _, _, pid in results}
+    assert not multiprocessing.active_children()
+
+
+def test_one_job_or_one_item_runs_inline_and_in_order() -> None:
+    _STATE.clear()
+    for jobs, work in ((1, [3, 1, 2]), (4, [5])):
+        results = list(run_unordered(_square_with_pid, work, jobs, _remember, (7,)))
+        assert [item for item, _, _ in results] == work
+        assert {pid for _, _, pid in results} == {os.getpid()} and _STATE["value"] == 7
+
+
+def test_a_consumer_that_stops_early_leaves_no_worker() -> None:
+    results = run_unordered(_square_with_pid, list(range(50)), 2)
+    next(results)
+    results.close()
+    assert not multiprocessing.active_children()
