@@ -1,4 +1,4 @@
-"""Shared fixtures: where the ALFRED reference data is.
+"""Shared fixtures: where the ALFRED reference data is, and the CLI run in this process.
 
 Tests that need the real ALFRED data take the ``alfred_data`` fixture (``alfred_train`` for all the
 train demos, found beside it). It skips when the
@@ -9,9 +9,13 @@ the data is missing, because CI sets it and a silent skip there would hide a bro
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from alfred_gen.cli import main
 
 
 @pytest.fixture(scope="session")
@@ -55,3 +59,30 @@ def _no_imported_scene_catalogue(monkeypatch: pytest.MonkeyPatch, tmp_path_facto
     monkeypatch.setenv(catalogue_store.ENV_VAR, str(tmp_path_factory.getbasetemp() / "no-scene-catalogue.json"))
     yield
     catalogue_store.use_catalogue(None)
+
+
+@dataclass
+class CliResult:
+    """What a command run in this process returned and printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli_in_process(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Run the CLI in this process, as the console script does (exit code from SystemExit), so
+    caches built by one call (rooms, houses) serve the next."""
+
+    def invoke(*args: str) -> CliResult:
+        capsys.readouterr()
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as stop:
+            code = int(stop.code or 0)
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return invoke

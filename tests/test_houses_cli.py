@@ -2,40 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode
 from alfred_gen.scenes import get_house
 from alfred_gen.scenes.houses.filter import HouseFilter
 
 
-@dataclass
-class Result:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
 @pytest.fixture
-def run(capsys):
-    """Run the CLI in this process (sharing the house cache), as the console script does."""
-
-    def invoke(*args: str) -> Result:
-        capsys.readouterr()
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = int(stop.code or 0)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return invoke
+def run(cli_in_process):
+    """The CLI run in this process, so the house cache is shared between calls."""
+    return cli_in_process
 
 
 def test_list_houses_prints_each_house_with_the_filters_verdict(run) -> None:

@@ -4,39 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from alfred_gen.cli import main
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes import get_scene, resolve_scene_number
 
 
-@dataclass
-class Result:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
 @pytest.fixture
-def run(capsys):
-    """Run the CLI in this process (sharing the scene cache), as the console script does."""
-
-    def invoke(*args: str) -> Result:
-        capsys.readouterr()
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = int(stop.code or 0)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return invoke
+def run(cli_in_process):
+    """The CLI run in this process, so the scene cache is shared between calls."""
+    return cli_in_process
 
 
 @pytest.mark.parametrize("ref", [7, "7", " 7 ", "LitePlan7", "liteplan7"])
