@@ -1,4 +1,5 @@
-"""Progress bars for long commands: one helper, so every command shows progress the same way.
+"""Progress bars for long commands: one helper, so every command shows progress the same way;
+and how those commands name a file in their one-line reports (:func:`shown_path`).
 
 A bar is drawn on stderr, and only on a terminal (so logs and captured output stay clean); the
 summary line each command prints at the end is what scripts read. :func:`progress` is a context
@@ -8,6 +9,7 @@ manager yielding an object with ``update(n)``; on a non-terminal (or ``show=Fals
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -33,3 +35,12 @@ def progress(label: str, total: int, *, done: int = 0, show: bool = True) -> Ite
         if done:
             bar.update(min(done, total))
         yield bar
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as the user would type it in a report line: relative to the working directory
+    (``../x`` when beside it), or as given where no relative path exists (another drive)."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return os.fspath(path)

@@ -19,7 +19,6 @@ all passed.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -28,7 +27,7 @@ from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
 from alfred_gen.parallel import run_unordered
-from alfred_gen.progress import progress
+from alfred_gen.progress import progress, shown_path
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.vet import VetResult, vet_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
@@ -151,20 +150,12 @@ def verify_directory(
     seconds = time.monotonic() - began
     done = [result for result in results if result is not None]
     for trial in missing:
-        echo(f"{_shown(trial)}: trial directory without {TRAJ_FILE_NAME}")
+        echo(f"{shown_path(trial)}: trial directory without {TRAJ_FILE_NAME}")
     for path, result in zip(paths, results):
         if result is not None and not result.ok:
-            echo(f"{_shown(path)}: {result.reason}: {result.error}")
+            echo(f"{shown_path(path)}: {result.reason}: {result.error}")
     line = summary_line(done, seconds)
     if missing:
         line += f"; {len(missing)} trial {'directory' if len(missing) == 1 else 'directories'} without {TRAJ_FILE_NAME}"
     echo(line)
     return ExitCode.OK if all(result.ok for result in done) and not missing else ExitCode.FAILED
-
-
-def _shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when below it."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)

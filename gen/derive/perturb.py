@@ -35,7 +35,7 @@ from typing import Any
 
 from alfred_gen.derive.run import find_sources
 from alfred_gen.errors import DeriveReason, ExitCode, UserError
-from alfred_gen.progress import progress
+from alfred_gen.progress import progress, shown_path
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory, save_trajectory, trajectory_dir_name_for
 
 #: The perturbations (the command's and the files' words).
@@ -314,7 +314,7 @@ def perturb_command(kind: str, sources: Iterable[str], out: str, *, echo: Callab
     for path, result in zip(paths, results):
         total.merge(result.counts)
         if result.reason != DeriveReason.OK:
-            echo(f"{os.path.relpath(path)}: {result.reason}: {result.detail}")
+            echo(f"{shown_path(path)}: {result.reason}: {result.detail}")
     counts = Counter(result.reason for result in results)
     made = counts.pop(DeriveReason.OK, 0)
     echo(f"{kind}: {total.describe()}")

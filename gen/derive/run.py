@@ -55,7 +55,7 @@ from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.errors import DeriveReason, ExitCode, UserError, exit_code_of
 from alfred_gen.parallel import run_unordered
 from alfred_gen.planner.names import alfred_location, location_name
-from alfred_gen.progress import progress
+from alfred_gen.progress import progress, shown_path
 from alfred_gen.replay.goals import (
     EffectTracker,
     GoalStatus,
@@ -444,14 +444,7 @@ def derive_command(
     done = [result for result in results if result is not None]
     for path, result in zip(paths, results):
         if result is not None and not result.ok:
-            echo(f"{_shown(path)}: {result.reason}: {result.detail}")
+            echo(f"{shown_path(path)}: {result.reason}: {result.detail}")
     echo(summary_line(done, time.monotonic() - began))
     failed = any(exit_code_of(result.reason) != ExitCode.OK for result in done)
     return ExitCode.FAILED if failed else ExitCode.OK
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -34,7 +33,7 @@ from alfred_gen.errors import ExitCode, GameCheckReason, UserError
 from alfred_gen.export.alfworld.game import GAME_FILE
 from alfred_gen.export.alfworld.upstream import INSTALL_HINT
 from alfred_gen.parallel import run_unordered
-from alfred_gen.progress import progress
+from alfred_gen.progress import progress, shown_path
 from alfred_gen.sim.scene import hash_str
 
 #: The handcoded expert's own step limit in ALFWorld (AlfredExpert makes it with max_steps=200).
@@ -228,10 +227,10 @@ def check_command(games: str, *, expert: bool = False, jobs: int = 1, seed: int 
     seconds = time.monotonic() - began
     for check in report.games:
         if check.reason != GameCheckReason.OK:
-            echo(f"{_shown(check.game.parent)}: {check.reason}: {check.detail}")
+            echo(f"{shown_path(check.game.parent)}: {check.reason}: {check.detail}")
     for check in report.games:
         if check.expert_won is False:
-            echo(f"{_shown(check.game.parent)}: the handcoded expert did not win ({check.expert_steps} steps)")
+            echo(f"{shown_path(check.game.parent)}: the handcoded expert did not win ({check.expert_steps} steps)")
     if expert:
         by_type: dict[str, list[int]] = {}
         for check in report.games:
@@ -243,10 +242,3 @@ def check_command(games: str, *, expert: bool = False, jobs: int = 1, seed: int 
             f"{task} {won}/{played}" for task, (won, played) in sorted(by_type.items())))
     echo(summary_line(report, seconds))
     return ExitCode.OK if all(g.reason == GameCheckReason.OK for g in report.games) else ExitCode.FAILED
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)

@@ -34,7 +34,7 @@ from alfred_gen.export.alfworld.game import GAME_FILE, PROBLEM_FILE, build_game,
 from alfred_gen.export.alfworld.upstream import AlfworldRules, load_rules
 from alfred_gen.export.alfworld.walkthrough import NotExportable
 from alfred_gen.planner.encode import agent_pose_of
-from alfred_gen.progress import progress
+from alfred_gen.progress import progress, shown_path
 from alfred_gen.replay.restore import RestoreError, restore_scene
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.lite import LiteController
@@ -211,15 +211,8 @@ def export_command(src: str, out: str, *, simulator: Simulator, seed: int = 0,
     seconds = time.monotonic() - began
     for result in results:
         if result.reason != ExportReason.OK:
-            echo(f"{_shown(result.source)}: {result.reason}: {result.detail}")
+            echo(f"{shown_path(result.source)}: {result.reason}: {result.detail}")
     for line in summary_lines(results, seconds):
         echo(line)
     failed = any(r.reason != ExportReason.OK and not r.skipped for r in results)
     return ExitCode.FAILED if failed else ExitCode.OK
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
