@@ -144,7 +144,8 @@ def _move(sim: LiteController, args: dict[str, Any], turn: int) -> None:
         nx, nz = round(x + dx * grid, 6), round(z + dz * grid, 6)
         point = world.navigable(nx, nz, blockers)
         if point is None:
-            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): not a reachable position or blocked by an object")
+            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): " + (
+                "blocked by an object" if world.navigable(nx, nz, []) is not None else "not a reachable position"))
         if world.crosses_wall((x, eye_y, z), (point[0], eye_y, point[1])):
             raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): a wall is in the way")
         x, z = point

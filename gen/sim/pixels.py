@@ -504,9 +504,9 @@ class PixelSight:
             self._structure = _build_structure(world.scene)
             self._layers = None
             self._full = None
-        if self._layers is None or self._layers_version != world.version:
+        if self._layers is None or self._layers_version != world.drawn_version:
             self._layers = _build_layers(world, self._structure)
-            self._layers_version = world.version
+            self._layers_version = world.drawn_version
         return self._layers
 
     def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:

@@ -27,8 +27,35 @@ GRID_SIZE = 0.25
 AGENT_Y = 0.9009997
 
 #: Camera height above the agent's y: ALFRED's ``Initialize(cameraY=0.75)``. Shared by the
-#: simulator, the renderer, the scene library's visibility checks and the THOR adapter.
+#: simulator, the renderer, the scene library's visibility checks and the THOR adapter. Rooms
+#: imported from ALFRED declare the camera ALFRED's frames were taken with instead (:data:`ALFRED_CAMERA`).
 CAMERA_Y_OFFSET = 0.75
+
+
+@dataclass(frozen=True)
+class SceneCamera:
+    """The camera a room is seen with when it declares its own: vertical field of view (degrees)
+    and height of the camera above the agent's reported y (metres)."""
+
+    field_of_view: float
+    height: float
+
+    def to_list(self) -> list[float]:
+        return [self.field_of_view, self.height]
+
+    @staticmethod
+    def from_list(data: list[float]) -> SceneCamera:
+        return SceneCamera(float(data[0]), float(data[1]))
+
+
+#: The camera of ALFRED's frames (ai2thor 2.1.0's default), settled from the released masks by
+#: ``bench/alfred_camera.py`` (:mod:`alfred_gen.fidelity.camera_fit`): projecting the start position
+#: of every unmoved pickupable object a demo first touches (3,205 interactions in every third train
+#: demo), a 60 degree camera 0.675 m above the agent's y lands within 0.8 px of the mask's centroid
+#: horizontally (median) and inside the mask's box for 94.7% of them; a 90 degree camera at the
+#: 0.75 m of ALFRED's ``cameraY`` misses by 9.5 px, inside the box for 43.7%. The least-squares
+#: focal length gives 58 degrees. THOR 2.1 kept the camera there whatever ``cameraY`` said.
+ALFRED_CAMERA = SceneCamera(60.0, 0.675)
 
 
 def room_type_of(scene_num: int) -> str:
@@ -204,6 +231,13 @@ class Scene:
     start: Pose | None = None
     floor_y: float = 0.0
     agent_y: float = AGENT_Y
+    #: The camera this room is seen with, when it is not the simulator's (rooms imported from
+    #: ALFRED: :data:`ALFRED_CAMERA`); None for the procedural rooms.
+    camera: SceneCamera | None = None
+    #: Grid points the agent may also step onto although nothing proves them floor: for rooms
+    #: imported from ALFRED, the points next to the proven floor where no fixture stands (THOR's
+    #: agent often reaches them; ALFRED's layouts stop short). Not offered by GetReachablePositions.
+    margin: tuple[tuple[float, float], ...] = ()
 
     def object(self, object_id: str) -> SceneObject:
         """The object with this id; KeyError if there is none."""
@@ -225,6 +259,8 @@ class Scene:
             "objects": [o.to_dict() for o in self.objects],
             "interaction_poses": {k: p.to_list() for k, p in sorted(self.interaction_poses.items())},
             "start": self.start.to_list() if self.start else None,
+            **({"camera": self.camera.to_list()} if self.camera is not None else {}),
+            **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
         }
 
     @staticmethod
@@ -240,6 +276,8 @@ class Scene:
             start=Pose.from_list(data["start"]) if data.get("start") else None,
             floor_y=float(data.get("floor_y", 0.0)),
             agent_y=float(data.get("agent_y", AGENT_Y)),
+            camera=SceneCamera.from_list(data["camera"]) if data.get("camera") else None,
+            margin=tuple((float(x), float(z)) for x, z in data.get("margin", ())),
         )
 
 

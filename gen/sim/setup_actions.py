@@ -12,9 +12,11 @@ trajectories are the positions in their ``object_poses``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from alfred_gen.domains import catalogue
+from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.scene import GRID_SIZE
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
@@ -86,11 +88,17 @@ def initialize(sim: LiteController, args: dict[str, Any]) -> None:
                 raise ActionFailed(f"{key} must be a positive integer, got {value}")
             sizes[key] = value
     flags = {key: flag(args, key, False) for key in _RENDER_FLAGS if key in args}
-    # All checked: apply.
+    # All checked: apply. A room that declares its camera (one imported from ALFRED, whose frames
+    # show THOR 2.1's camera whatever cameraY said) keeps its camera height.
     sim.visibility_distance = distance
+    if "fieldOfView" in args:
+        sim.configured_field_of_view = fov
     sim.field_of_view = fov
-    sim.camera_y_offset = camera_y
-    sim.world.camera_y_offset = camera_y
+    if "cameraY" in args:
+        sim.configured_camera_y_offset = camera_y
+    if sim.scene.camera is None:
+        sim.camera_y_offset = camera_y
+        sim.world.camera_y_offset = camera_y
     sim.world.follow_hand()
     sim.width = sizes.get("width", sim.width)
     sim.height = sizes.get("height", sim.height)
@@ -233,7 +241,25 @@ def _xyz_arg(value: Any, what: str) -> tuple[float, float, float]:
     return tuple(number(value, k, 0.0) for k in ("x", "y", "z"))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
-def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> WorldObject | None:
+class SupportCandidate(Protocol):
+    """What the support rule reads of an object: a live WorldObject, or a fitting rule's stand-in."""
+
+    @property
+    def object_id(self) -> str: ...
+    @property
+    def type_name(self) -> str: ...
+    @property
+    def otype(self) -> ObjectType: ...
+    @property
+    def center(self) -> Sequence[float]: ...
+    @property
+    def size(self) -> Sequence[float]: ...
+
+
+Candidate = TypeVar("Candidate", bound=SupportCandidate)
+
+
+def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate]) -> Candidate | None:
     """The innermost receptacle an object rests on or in, judged from boxes.
 
     A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
@@ -241,7 +267,7 @@ def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> W
     is near the surface's top. Among several, the smallest footprint wins (a plate on a table).
     """
     bottom = obj.center[1] - obj.size[1] / 2
-    best: tuple[float, str, WorldObject] | None = None
+    best: tuple[float, str, Candidate] | None = None
     for r in candidates:
         if r is obj:
             continue

@@ -213,12 +213,20 @@ class World:
         else:
             first = min(self.reachable.values()) if self.reachable else (0.0, 0.0)
             self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
+        #: Points the agent may step onto besides the reachable ones (:attr:`Scene.margin`).
+        self.margin = {grid_key(x, z) for x, z in scene.margin} - set(self.reachable)
+        for x, z in scene.margin:
+            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
         self.basin_of_faucet = self._pair_faucets_with_basins()
         self._meta_cache: dict[str, dict[str, Any]] = {}
         self._listing: tuple[tuple[dict[str, Any], int], ...] | None = None
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
         self.version = 0
+        #: Bumped whenever what is drawn in the room changes: every change but moving what the agent
+        #: holds (the held group is drawn in front of the camera wherever it is), so the renderer's
+        #: box lists survive walking with an object in hand.
+        self.drawn_version = 0
         #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
         self.heated: list[str] = []
         self.cooled: list[str] = []
@@ -265,16 +273,20 @@ class World:
         return obj if obj is not None and obj.present else None
 
     # --- change tracking ------------------------------------------------------------------------
-    def touch(self, obj: WorldObject) -> None:
-        """Forget the cached metadata of one object after it changed."""
+    def touch(self, obj: WorldObject, drawn: bool = True) -> None:
+        """Forget the cached metadata of one object after it changed (``drawn``: in a way the room's
+        drawing shows; moving the held group does not)."""
         self._meta_cache.pop(obj.object_id, None)
         self._listing = None
         self.version += 1
+        if drawn:
+            self.drawn_version += 1
 
     def sight_changed(self) -> None:
         """Something changed who may be seen (containment, an open door, presence, a box size)."""
         self._arrays = None
         self.version += 1
+        self.drawn_version += 1
 
     def touch_family(self, obj: WorldObject) -> None:
         """Forget cached metadata of an object, its ancestors and descendants (containment views)."""
@@ -345,12 +357,13 @@ class World:
         if dx == 0 and dy == 0 and dz == 0:
             return
         arrays = self._arrays
+        held = self.is_held_family(obj)
         for o in [obj, *self.descendants(obj)]:
             o.center = [o.center[0] + dx, o.center[1] + dy, o.center[2] + dz]
             o.position = [o.center[i] + o.offset[i] for i in range(3)]
             if arrays is not None:
                 arrays[0][o.index] = o.center
-            self.touch(o)
+            self.touch(o, drawn=not held)
 
     def set_rotation(self, obj: WorldObject, yaw: float) -> None:
         """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
@@ -441,7 +454,8 @@ class World:
         return point
 
     def reachable_points(self) -> list[tuple[float, float]]:
-        """Reachable grid points not blocked by objects, in the scene's order."""
+        """Reachable grid points not blocked by objects, in the scene's order (the scene's margin
+        points are not among them: nothing proves them floor)."""
         blockers = self.floor_blockers()
         out = []
         seen = set()

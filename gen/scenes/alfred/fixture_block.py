@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import INSIDE_RECEPTACLES, WorldObject
+from alfred_gen.sim.world import INSIDE_RECEPTACLES
 
 #: An origin this close to the floor means the object stands on the floor with its origin at its base.
 FLOOR_ORIGIN = 0.1
@@ -88,9 +88,22 @@ class Block:
         """Whether the footprints overlap."""
         return all(self.lo[a] < box.hi[a] and box.lo[a] < self.hi[a] for a in (0, 2))
 
-    def world_object(self) -> WorldObject:
-        return WorldObject(self.object_id, self.kind, self.object_id, self.position, (0.0, float(self.facing), 0.0),
-                           self.box())
+    def support_view(self) -> SupportView:
+        """What the simulator's support rule reads of this fixture now (cheap: no simulator object)."""
+        return SupportView(self.object_id, self.kind, catalogue.object_type(self.kind),
+                           tuple((a + b) / 2 for a, b in zip(self.lo, self.hi)),
+                           tuple(b - a for a, b in zip(self.lo, self.hi)))
+
+
+@dataclass(frozen=True)
+class SupportView:
+    """A fixture as the simulator's support rule sees it (:class:`~alfred_gen.sim.setup_actions.SupportCandidate`)."""
+
+    object_id: str
+    type_name: str
+    otype: catalogue.ObjectType
+    center: tuple[float, ...]
+    size: tuple[float, ...]
 
 
 def set_top(block: Block, top: float) -> None:

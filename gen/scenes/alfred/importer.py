@@ -37,7 +37,16 @@ from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import AGENT_Y, Box, Scene, SceneObject, format_object_id, grid_key, room_type_of
+from alfred_gen.sim.scene import (
+    AGENT_Y,
+    ALFRED_CAMERA,
+    Box,
+    Scene,
+    SceneObject,
+    format_object_id,
+    grid_key,
+    room_type_of,
+)
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: Height of the walls drawn around an imported room (they only bound it; ALFRED gives no walls).
@@ -186,6 +195,8 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scen
         interaction_poses=dict(sorted(geometry.interaction_poses.items())),
         floor_y=geometry.floor_y,
         agent_y=geometry.agent_y,
+        camera=ALFRED_CAMERA,
+        margin=tuple(geometry.margin),
     )
     return _with_parents(scene)
 
@@ -267,7 +278,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         return scene
     objects = _unique_ids(list(scene.objects) + added)
     return Scene(scene.name, scene.scene_num, scene.room_type, scene.walls, tuple(reachable), objects,
-                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y)
+                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera, scene.margin)
 
 
 # --------------------------------------------------------------------------------------------

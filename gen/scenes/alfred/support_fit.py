@@ -89,8 +89,8 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
             kind = type_of_name(fact.object_name)
             obj = WorldObject("evidence", kind, fact.object_name, fact.position, (0.0, fact.yaw, 0.0), box)
             for _attempt in range(6):
-                candidates = [b.world_object() for b in blocks.values()]
-                winner = simulator_support(None, obj, candidates)  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+                candidates = [b.support_view() for b in blocks.values()]
+                winner = simulator_support(None, obj, candidates)
                 if winner is not None and winner.object_id == target:
                     break
                 wanted = blocks[target]
@@ -130,7 +130,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     ordered = [blocks[k] for k in sorted(blocks)]
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
-        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+        if simulator_support(None, obj, [b.support_view() for b in ordered]) is not None:
             continue
         for block in ordered:
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
@@ -155,7 +155,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 up = abs(box.lo[1] - block.hi[1])
             if across <= 0.3 and up <= 0.1:
                 options.append((across + up, block.object_id, block))
-        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+        grown = simulator_support(None, obj, [b.support_view() for b in ordered]) is not None
         for _, _, block in sorted(options, key=lambda o: o[:2]):
             if grown:
                 break
@@ -163,7 +163,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
                 set_top(block, box.lo[1] - 0.005)
             if _grow_to_hold(block, obj) and simulator_support(
-                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+                    None, obj, [b.support_view() for b in ordered]) is not None:
                 grown = True
                 break
             block.lo, block.hi = before
@@ -172,4 +172,4 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
 
 
 def _claims(block: Block, obj: WorldObject) -> bool:
-    return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+    return simulator_support(None, obj, [block.support_view()]) is not None
