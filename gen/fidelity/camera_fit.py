@@ -56,7 +56,7 @@ def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
     for pose in scene.get("object_poses") or ():
         p = pose["position"]
         position = (float(p["x"]), float(p["y"]), float(p["z"]))
-        start[format_object_id(type_of_name(str(pose["objectName"])), position)] = position
+        start[format_object_id(type_of_name(str(pose["objectName"])), position, True)] = position
     x, y, z = float(init["x"]), float(init["y"]), float(init["z"])
     rotation, horizon = float(init.get("rotation", 0.0)), float(init.get("horizon", 0.0))
     moved: set[str] = set()

@@ -346,7 +346,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     require_in_reach(sim, receptacle)
     if receptacle.otype.openable and receptacle.otype.encloses and not receptacle.is_open:
         raise ActionFailed(f"{receptacle.object_id} is closed")
-    if not catalogue.can_place(held.type_name, receptacle.type_name):
+    if not catalogue.thor_accepts(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
     spots = world.put_spots(receptacle, held)
     if not spots:

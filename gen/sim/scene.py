@@ -71,7 +71,7 @@ def room_type_of(scene_num: int) -> str:
 _HUNDREDTH = Decimal("0.01")
 
 
-def format_coordinate(value: float) -> str:
+def format_coordinate(value: float, single_precision: bool = False) -> str:
     """One coordinate of a THOR object id: sign and two decimals, e.g. ``+01.15``, ``-00.08``.
 
     A small negative value that rounds to zero loses its sign in THOR (``Spoon|00.00|...`` for
@@ -81,17 +81,26 @@ def format_coordinate(value: float) -> str:
     Halves round away from zero on the decimal value THOR reports, not on its binary double:
     ``Box|+01.27|+00.16|-00.29`` for y = 0.155 and ``Bowl|-04.30|...`` for x = -4.295 in the
     released demos, where Python's ``round`` (0.155 is stored as 0.15499...) would give 0.15 and
-    -4.29. This rule matches all 350 pickupable ids the 238 sample demos name.
+    -4.29. ``single_precision``: the value is a position THOR reported (a single-precision float,
+    whose digits beyond the seventh significant one are noise), and it is first rounded to 7
+    significant digits (``SprayBottle|...|+00.41`` for z = 0.404999971, read as 0.4050000). Over the
+    6,574 train demos, 181 recorded coordinates round differently with and without that first step;
+    10 of them name an object an action uses, and all 10 ids agree with it. Rooms imported from
+    ALFRED name their objects so (:attr:`Scene.float32_ids`); the procedural rooms keep the plain rule.
     """
-    rounded = float(Decimal(repr(float(value))).quantize(_HUNDREDTH, rounding=ROUND_HALF_UP))
+    exact = Decimal(repr(float(value)))
+    if single_precision and exact != 0:
+        exact = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 6), rounding=ROUND_HALF_UP)
+    rounded = float(exact.quantize(_HUNDREDTH, rounding=ROUND_HALF_UP))
     if rounded == 0:
         return "00.00" if value < 0 else "+00.00"
     return f"{rounded:+06.2f}"
 
 
-def format_object_id(object_type: str, position: tuple[float, float, float]) -> str:
-    """THOR 2.1's object id ``Type|+x.xx|+y.yy|+z.zz`` from the position where it was spawned."""
-    return "|".join([object_type, *(format_coordinate(c) for c in position)])
+def format_object_id(object_type: str, position: tuple[float, float, float], single_precision: bool = False) -> str:
+    """THOR 2.1's object id ``Type|+x.xx|+y.yy|+z.zz`` from the position where it was spawned
+    (``single_precision``: a position THOR reported, see :func:`format_coordinate`)."""
+    return "|".join([object_type, *(format_coordinate(c, single_precision) for c in position)])
 
 
 @dataclass(frozen=True)
@@ -234,6 +243,9 @@ class Scene:
     #: The camera this room is seen with, when it is not the simulator's (rooms imported from
     #: ALFRED: :data:`ALFRED_CAMERA`); None for the procedural rooms.
     camera: SceneCamera | None = None
+    #: Whether object ids are made as THOR makes them from its single-precision positions (rooms
+    #: imported from ALFRED; see :func:`format_coordinate`).
+    float32_ids: bool = False
     #: Grid points the agent may also step onto although nothing proves them floor: for rooms
     #: imported from ALFRED, the points next to the proven floor where no fixture stands (THOR's
     #: agent often reaches them; ALFRED's layouts stop short). Not offered by GetReachablePositions.
@@ -261,6 +273,7 @@ class Scene:
             "start": self.start.to_list() if self.start else None,
             **({"camera": self.camera.to_list()} if self.camera is not None else {}),
             **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
+            **({"float32_ids": True} if self.float32_ids else {}),
         }
 
     @staticmethod
@@ -278,6 +291,7 @@ class Scene:
             agent_y=float(data.get("agent_y", AGENT_Y)),
             camera=SceneCamera.from_list(data["camera"]) if data.get("camera") else None,
             margin=tuple((float(x), float(z)) for x, z in data.get("margin", ())),
+            float32_ids=bool(data.get("float32_ids", False)),
         )
 
 

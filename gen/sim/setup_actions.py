@@ -139,12 +139,12 @@ def _reassign_spawn_ids(world: World, objects: list[WorldObject]) -> None:
     wanted: list[str] = []
     taken = set(others)
     for obj in objects:
-        new_id = spawn_id(obj)
+        new_id = spawn_id(obj, world.scene.float32_ids)
         nudge = 0
         while new_id in taken:  # two objects of one type in the same centimetre: keep ids unique
             nudge += 1
             world.move_to(obj, (obj.center[0] + 0.01, obj.center[1], obj.center[2]))
-            new_id = spawn_id(obj)
+            new_id = spawn_id(obj, world.scene.float32_ids)
             if nudge > 100:
                 raise RuntimeError(f"cannot find a unique id for {obj.object_id}")
         taken.add(new_id)
@@ -264,10 +264,12 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
 
     A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
     inside its box; a surface (table, counter top, bed, shelf...) holds it if the object's bottom
-    is near the surface's top. Among several, the smallest footprint wins (a plate on a table).
+    is near the surface's top. Among several, one that may hold the object's type wins (THOR's
+    spawns put objects only where its placement rules allow: a phone on the counter beside a burner
+    lies on the counter), then the smallest footprint (a plate on a table).
     """
     bottom = obj.center[1] - obj.size[1] / 2
-    best: tuple[float, str, Candidate] | None = None
+    best: tuple[bool, float, str, Candidate] | None = None
     for r in candidates:
         if r is obj:
             continue
@@ -284,10 +286,10 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
                 continue
         elif not -0.02 <= bottom - rhi_y <= 0.08:
             continue  # resting on the top, not beside it
-        key = (r.size[0] * r.size[2], r.object_id)
-        if best is None or key < best[:2]:
-            best = (key[0], key[1], r)
-    return best[2] if best else None
+        key = (not catalogue.can_place(obj.type_name, r.type_name), r.size[0] * r.size[2], r.object_id)
+        if best is None or key < best[:3]:
+            best = (key[0], key[1], key[2], r)
+    return best[3] if best else None
 
 
 def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:

@@ -695,10 +695,10 @@ def segments_hit_boxes(
     return hit.any(axis=1)
 
 
-def spawn_id(obj: WorldObject) -> str:
+def spawn_id(obj: WorldObject, single_precision: bool = False) -> str:
     """The THOR id an object gets when spawned where it is now.
 
     Metadata reports the same unrounded position, so an id can always be recomputed from
     ``metadata["position"]`` and from a recorded ``object_poses`` entry.
     """
-    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+    return format_object_id(obj.type_name, tuple(obj.position), single_precision)  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]

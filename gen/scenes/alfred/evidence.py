@@ -263,7 +263,7 @@ def clearance_facts(
         entry = catalogue.OBJECT_TYPES.get(kind)
         if entry is None or not entry.pickupable or position[1] - floor_y > NEAR_FLOOR:
             continue
-        until = pickups.get(format_object_id(kind, position), len(low_actions))
+        until = pickups.get(format_object_id(kind, position, True), len(low_actions))
         walked = dead_reckoning(scene, low_actions[:until])[0]
         near = sorted(
             {
@@ -323,7 +323,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         position = _xyz(pose["position"])
         yaw = float((pose.get("rotation") or {}).get("y", 0.0))
         poses.append((name, position, yaw))
-        start_ids.setdefault(format_object_id(type_of_name(name), position), (name, position, yaw))
+        start_ids.setdefault(format_object_id(type_of_name(name), position, True), (name, position, yaw))
     static: set[str] = set()
     for entry in [
         *(low.get("api_action") or {} for low in low_actions),

@@ -55,7 +55,7 @@ from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Pose, SceneObject
+from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Pose, SceneObject, format_object_id
 
 
 @dataclass
@@ -138,7 +138,8 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
         box = loose_box(kind, position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
-        objects.append(SceneObject(kind, position, box, name=name, rotation=(0.0, yaw, 0.0)))
+        objects.append(SceneObject(kind, position, box, name=name, object_id=format_object_id(kind, position, True),
+                                   rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
     interaction_poses.update(
         missing_poses([b for b in ordered if b.object_id not in interaction_poses], ordered, reachable, agent_y)

@@ -145,6 +145,11 @@ def _room_walls(objects: list[SceneObject], points: list[tuple[float, float]], f
     )
 
 
+def thor_id(object_type: str, position: tuple[float, float, float]) -> str:
+    """The id THOR gives an object at a position it reported (single-precision rounding)."""
+    return format_object_id(object_type, position, single_precision=True)
+
+
 def _unique_ids(objects: list[SceneObject]) -> list[SceneObject]:
     """Objects with distinct ids: a pickupable whose id another already has (two objects seen at one
     spot in different demos) moves 1 cm along x until its id is free, as THOR's spawns keep ids unique."""
@@ -153,11 +158,11 @@ def _unique_ids(objects: list[SceneObject]) -> list[SceneObject]:
     for obj in objects:
         if obj.object_id in taken:
             dx = 0.0
-            while format_object_id(obj.object_type, (obj.position[0] + dx, obj.position[1], obj.position[2])) in taken:
+            while thor_id(obj.object_type, (obj.position[0] + dx, obj.position[1], obj.position[2])) in taken:
                 dx += 0.01
             position = (obj.position[0] + dx, obj.position[1], obj.position[2])
             obj = SceneObject(obj.object_type, position, obj.box.translated(dx, 0.0, 0.0), name=obj.name,
-                              rotation=obj.rotation)
+                              object_id=thor_id(obj.object_type, position), rotation=obj.rotation)
         taken.add(obj.object_id)
         out.append(obj)
     return out
@@ -196,6 +201,7 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scen
         floor_y=geometry.floor_y,
         agent_y=geometry.agent_y,
         camera=ALFRED_CAMERA,
+        float32_ids=True,
         margin=tuple(geometry.margin),
     )
     return _with_parents(scene)
@@ -265,6 +271,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
             continue
         names.add(name)
         added.append(SceneObject(kind, position, loose_box(kind, position, yaw, scene.floor_y), name=name,
+                                 object_id=thor_id(kind, position),
                                  rotation=(0.0, yaw, 0.0)))
     reachable = list(scene.reachable)
     init = scene_block.get("init_action") or {}
@@ -278,7 +285,8 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         return scene
     objects = _unique_ids(list(scene.objects) + added)
     return Scene(scene.name, scene.scene_num, scene.room_type, scene.walls, tuple(reachable), objects,
-                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera, scene.margin)
+                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
+                 scene.float32_ids, scene.margin)
 
 
 # --------------------------------------------------------------------------------------------
