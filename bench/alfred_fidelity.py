@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         print(f"alfred_fidelity: error: {error}", file=sys.stderr)
         return int(error.code)
-    (pool, seconds) = fidelity.timed(lambda: EvidencePool.read(sources, files))
+    with progress("reading", len(files)) as bar:
+        (pool, seconds) = fidelity.timed(lambda: EvidencePool.read(sources, files, args.workers, bar.update))
     if args.rooms:
         wanted = {int(n) for n in args.rooms.split(",")}
         pool.demos = [d for d in pool.demos if d.room in wanted]

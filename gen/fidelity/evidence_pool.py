@@ -24,6 +24,7 @@ from pathlib import Path
 
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
 from alfred_gen.scenes.alfred.importer import AlfredSources, read_layout, read_trajectory_facts
+from alfred_gen.scenes.alfred.parallel import ordered_map
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 
 
@@ -49,17 +50,19 @@ class EvidencePool:
     unreadable: list[Path] = field(default_factory=list)
 
     @staticmethod
-    def read(sources: AlfredSources, files: Sequence[Path],
-             progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None) -> EvidencePool:
-        """The layouts of every room of ``sources`` and the facts of ``files``."""
+    def read(sources: AlfredSources, files: Sequence[Path], workers: int = 1,
+             on_read: Callable[[int], None] | None = None) -> EvidencePool:
+        """The layouts of every room of ``sources`` and the facts of ``files`` (read in ``workers``
+        processes)."""
         layouts: dict[int, SceneEvidence] = {}
         for number in sources.layout_numbers():
             evidence = SceneEvidence(number)
             read_layout(sources.layouts, number, evidence)
             layouts[number] = evidence
         pool = EvidencePool(layouts, [])
-        for path in progress(files) if progress is not None else files:
-            facts = read_trajectory_facts(path)
+        for path, facts in zip(files, ordered_map(read_trajectory_facts, files, workers, chunksize=32)):
+            if on_read is not None:
+                on_read(1)
             if facts is None:
                 pool.unreadable.append(path)
             else:

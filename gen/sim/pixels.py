@@ -231,6 +231,8 @@ def _rows_of(
     if offset != (0.0, 0.0, 0.0):
         box = box.translated(*offset)
         parts = tuple(p.translated(*offset) for p in parts)
+    elif obj.holes:
+        cuts = cuts + obj.holes
     return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
 
 

@@ -88,6 +88,14 @@ def format_coordinate(value: float, single_precision: bool = False) -> str:
     10 of them name an object an action uses, and all 10 ids agree with it. Rooms imported from
     ALFRED name their objects so (:attr:`Scene.float32_ids`); the procedural rooms keep the plain rule.
     """
+    hundredths = abs(float(value)) * 100.0
+    if abs(hundredths - math.floor(hundredths) - 0.5) > 1e-3 and hundredths < 1e4:
+        # Far from a half: the binary value rounds as its decimal one does (7 significant digits
+        # of a value under 100 move it by less than 1e-3 hundredths).
+        rounded = round(float(value), 2)
+        if rounded == 0:
+            return "00.00" if value < 0 else "+00.00"
+        return f"{rounded:+06.2f}"
     exact = Decimal(repr(float(value)))
     if single_precision and exact != 0:
         exact = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 6), rounding=ROUND_HALF_UP)
@@ -121,11 +129,13 @@ class Box:
 
     @property
     def center(self) -> tuple[float, float, float]:
-        return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+        lo, hi = self.lo, self.hi
+        return ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
 
     @property
     def size(self) -> tuple[float, float, float]:
-        return tuple(b - a for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+        lo, hi = self.lo, self.hi
+        return (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])
 
     def translated(self, dx: float, dy: float, dz: float) -> Box:
         """The same box moved by (dx, dy, dz)."""
@@ -178,6 +188,9 @@ class SceneObject:
     parent: str | None = None
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     parts: tuple[Box, ...] = ()
+    #: Boxes cut out of the drawing (not the box): where a fixture of an imported room is proven
+    #: not to be, though its box, which must stay whole to hold what lies on it, reaches there.
+    holes: tuple[Box, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -198,6 +211,8 @@ class SceneObject:
             data["parent"] = self.parent
         if self.parts:
             data["parts"] = [part.to_list() for part in self.parts]
+        if self.holes:
+            data["holes"] = [hole.to_list() for hole in self.holes]
         return data
 
     @staticmethod
@@ -211,6 +226,7 @@ class SceneObject:
             parent=data.get("parent"),
             rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),
             parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
+            holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
         )
 
 

@@ -94,6 +94,7 @@ class WorldObject:
     __slots__ = (
         "center",
         "children",
+        "holes",
         "index",
         "is_cooked",
         "is_dirty",
@@ -124,6 +125,7 @@ class WorldObject:
         rotation: tuple[float, float, float],
         box: Box,
         parts: tuple[Box, ...] = (),
+        holes: tuple[Box, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -142,6 +144,9 @@ class WorldObject:
             (tuple(a - c for a, c in zip(p.lo, self.center)), tuple(b - c for b, c in zip(p.hi, self.center)))
             for p in parts
         )
+        #: Boxes cut out of the object's drawing where it is not (world coordinates; only fixtures,
+        #: which never move, have them): :attr:`alfred_gen.sim.scene.SceneObject.holes`.
+        self.holes = tuple(holes)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False
@@ -195,7 +200,8 @@ class World:
         self.held: str | None = None
         self.camera_y_offset = CAMERA_Y_OFFSET
         for so in scene.objects:
-            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts)
+            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
+                              so.holes)
             self._register(obj)
         for so in scene.objects:
             if so.parent:

@@ -51,6 +51,8 @@ class Block:
     keep: list[tuple[float, float, float]] = field(default_factory=list)
     #: Footprints it was cut away from; growing back over them is not allowed.
     forbid: list[Box] = field(default_factory=list)
+    #: Where it is proven not to be although its box must reach there: cut out of its drawing only.
+    holes: list[Box] = field(default_factory=list)
 
     @property
     def container(self) -> bool:
@@ -90,9 +92,10 @@ class Block:
 
     def support_view(self) -> SupportView:
         """What the simulator's support rule reads of this fixture now (cheap: no simulator object)."""
-        return SupportView(self.object_id, self.kind, catalogue.object_type(self.kind),
-                           tuple((a + b) / 2 for a, b in zip(self.lo, self.hi)),
-                           tuple(b - a for a, b in zip(self.lo, self.hi)))
+        lo, hi = self.lo, self.hi
+        return SupportView(self.object_id, self.kind, catalogue.OBJECT_TYPES[self.kind],
+                           ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2),
+                           (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]))
 
 
 @dataclass(frozen=True)

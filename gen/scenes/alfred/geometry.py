@@ -47,10 +47,16 @@ from alfred_gen.scenes.alfred.built_ins import (
 )
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable, cut_around, settle_objects
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    clear_reachable,
+    cut_around,
+    free_what_they_cannot_hold,
+    settle_objects,
+)
 from alfred_gen.scenes.alfred.fixture_sizing import initial_block
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
+from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -118,11 +124,14 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     separate_nested(ordered)
     expose_fronts(ordered)
     cut_around(ordered, resting)
+    pickupable_resting = [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable]
+    free_what_they_cannot_hold(ordered, pickupable_resting)
     settle_objects(ordered, resting)
     separate_nested(ordered)
     disagreements = fit_support_facts(blocks, facts)
-    fit_resting_objects(blocks, [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable])
+    fit_resting_objects(blocks, pickupable_resting)
     basins_reach_counters(ordered)
+    clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
         objects.append(
@@ -132,6 +141,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
                 block.box(),
                 object_id=block.object_id,
                 rotation=(0.0, float(block.facing), 0.0),
+                holes=tuple(block.holes),
             )
         )
     for name in sorted(evidence.objects):

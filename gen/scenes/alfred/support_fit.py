@@ -128,9 +128,10 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
+    views = [b.support_view() for b in ordered]  # rebuilt whenever a block changes below
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
-        if simulator_support(None, obj, [b.support_view() for b in ordered]) is not None:
+        if simulator_support(None, obj, views) is not None:
             continue
         for block in ordered:
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
@@ -155,7 +156,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 up = abs(box.lo[1] - block.hi[1])
             if across <= 0.3 and up <= 0.1:
                 options.append((across + up, block.object_id, block))
-        grown = simulator_support(None, obj, [b.support_view() for b in ordered]) is not None
+        views = [b.support_view() for b in ordered]
+        grown = simulator_support(None, obj, views) is not None
         for _, _, block in sorted(options, key=lambda o: o[:2]):
             if grown:
                 break
@@ -168,6 +170,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 break
             block.lo, block.hi = before
         unsupported += not grown
+        views = [b.support_view() for b in ordered]
     return unsupported
 
 
