@@ -584,7 +584,12 @@ class World:
         return spots
 
     def has_room(self, receptacle: WorldObject) -> bool:
-        return len(receptacle.children) < receptacle.otype.capacity
+        """Whether the receptacle holds fewer things than its capacity. Only what it may hold counts:
+        a fork its box happens to reach on the counter beside a coffee machine does not take the
+        mug's place (in rooms imported from ALFRED, boxes reach further than THOR's meshes)."""
+        held = sum(1 for c in receptacle.children
+                   if catalogue.thor_accepts(self.by_id[c].type_name, receptacle.type_name))
+        return held < receptacle.otype.capacity
 
     def place_at_spot(
         self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float], bottom: float | None = None

@@ -122,7 +122,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
 
     An object the simulator's support rule finds nothing under is given the nearest open receptacle
     that may hold it (ALFRED's placement table; never a closed cabinet, drawer or fridge on a guess,
-    never a basin it lies above), grown to hold it, within 30 cm across and 10 cm up or down. An
+    never a basin it lies above, never a one-object holder such as a stove burner, which would creep
+    over the counter around it), grown to hold it, within 30 cm across and 10 cm up or down. An
     object inside a dresser's or desk's box shows that its top is lower (the top comes down to it);
     one under a table top shows that the table does not reach over it (the table is cut back).
     Returns how many stay unsupported."""
@@ -146,6 +147,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
         for block in ordered:
             if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
                 continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
+            if catalogue.object_type(block.kind).capacity <= 1:
+                continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
             across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
                          block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
             if block.container:
