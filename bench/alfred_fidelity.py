@@ -29,13 +29,15 @@ import argparse
 import os
 import resource
 import sys
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
-from alfred_gen.fidelity.evidence_pool import EvidencePool
+from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.traj.format import TRAJ_FILE_NAME
@@ -72,6 +74,16 @@ def _section(title: str, outcomes: Sequence[fidelity.ReplayOutcome], name: str, 
         print(fidelity.fidelity_report(chosen, f"{name}_subset", each_failure=False)[-1]
               + f" (the {len(chosen)} also under --subset)")
     return lines[-1]
+
+
+def _bound(pool: EvidencePool, known: Callable[[Released], set[str]], name: str, who: str) -> None:
+    """Print how many demos act on a fixture the rooms built for them cannot know, and the bound."""
+    lost = unknowable_demos(pool, known)
+    n = len(pool.demos)
+    kinds = Counter(catalogue.type_of_id(i) for d in lost for i in {i for i, _ in d.facts.interaction_poses} - known(d))
+    print(f"bound: {len(lost)} of {n} demos act on a fixture neither the room's layout files {who} "
+          f"({', '.join(f'{k} {c}' for k, c in kinds.most_common())}): no room built for them holds it, "
+          f"so {name} <= {100.0 * (n - len(lost)) / n if n else 0.0:.1f}%")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,12 +154,21 @@ def main(argv: list[str] | None = None) -> int:
                        f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
                        args.list_failures, seconds)
     figures.append(heldout)
+    fold_of = pool.folds(args.folds)
+    named: dict[tuple[int, int], set[str]] = {}
+    for demo in pool.demos:
+        for fold in range(args.folds):
+            if fold_of[demo.path] != fold:
+                named.setdefault((demo.room, fold), set()).update(demo.facts.static_ids)
+    _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]) | named.get((d.room, fold_of[d.path]), set()),
+           "fidelity_heldout", "nor another fold's demos name")
     if args.unseen_rooms:
         jobs = held_out.unseen_room_jobs(pool, sizes, args.folds)
         result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))
         figures.append(_section("unseen rooms: each room built from its layout files only (statistics "
                                 f"learnt from the other {args.folds - 1} of {args.folds} room groups)",
                                 result.replays, "fidelity_unseen_rooms", subset, args.list_failures, seconds))
+        _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]), "fidelity_unseen_rooms", "name")
     print("\n== summary")
     for line in figures:
         print(line)

@@ -108,6 +108,21 @@ class EvidencePool:
         return {number: i % k for i, number in enumerate(self.rooms_with_demos())}
 
 
+def layout_fixtures(layout: SceneEvidence) -> set[str]:
+    """The fixture ids a room's layout files name: its openable receptacles, and the basins of its
+    sinks and bathtubs (THOR names a basin after its sink: ``Sink|...|SinkBasin``)."""
+    ids = set(layout.openable)
+    ids |= {f"{i}|SinkBasin" for i in layout.openable if i.startswith("Sink|")}
+    ids |= {f"{i}|BathtubBasin" for i in layout.openable if i.startswith("Bathtub|")}
+    return ids
+
+
+def unknowable_demos(pool: EvidencePool, known: Callable[[Released], set[str]]) -> list[Released]:
+    """The demonstrations that act on a fixture ``known(demo)`` (the fixture ids the room built for
+    it can know) does not name: no rule can put that fixture in the room, so they bound the figure."""
+    return [d for d in pool.demos if {i for i, _ in d.facts.interaction_poses} - known(d)]
+
+
 def learnt_stats(rooms: Mapping[int, SceneEvidence]) -> SurfaceStats:
     """The type-level statistics learnt from ``rooms`` (what every room built from them shares)."""
     return SurfaceStats.learn(rooms.values())
