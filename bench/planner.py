@@ -1,7 +1,8 @@
 """Benchmark of the planner: ours vs stock pyperplan (gbf + hff) vs Fast Downward (lama-first).
 
 Builds a fixed set of problems from the procedural scenes (every room type, every task type and
-slice variant ALFRED allows there), writes each as PDDL domain + problem files, and runs on the
+slice variant ALFRED allows there) and from procedural houses (``--houses``: two houses of each size
+from two to eight rooms, by default), writes each as PDDL domain + problem files, and runs on the
 same files:
 
 - ours: alfred_gen.planner.solve.solve_files (read the problem file, parse, our grounding, FF
@@ -19,17 +20,29 @@ planner goes through all problems, best of ``--repeat`` runs each, and the two p
 for ``--rounds`` rounds, keeping each problem's best (the machine is shared). Because
 Fast Downward can only be run as a process, the script also times, per problem, a fresh process of
 ours and of pyperplan (interpreter start, imports, one solve) and prints those rows too; the Fast
-Downward ratio is printed both ways. The script ends with the two lines
-``ratio_vs_pyperplan: X`` and ``ratio_vs_fast_downward: Y`` (median end-to-end time, theirs
-divided by ours, ours in-process).
+Downward ratio is printed both ways. A table then splits the figures by room type with a row for
+the houses, and one by the number of rooms of a house (problem size as objects and locations, and
+each planner's median time), which is how plan time grows with the rooms. The script ends with the
+lines ``ratio_vs_pyperplan: X`` and ``ratio_vs_fast_downward: Y`` (median end-to-end time, theirs
+divided by ours, ours in-process) over the single rooms, as before houses existed,
+``ratio_process_vs_pyperplan: Z`` (median time of a fresh process per problem, pyperplan's divided
+by ours: what a one-shot ``alfred-gen plan`` costs against a one-shot pyperplan), and the first two
+again over the houses.
 
-    python bench/planner.py [--scenes-per-room 15] [--tasks-per-scene 2] [--repeat 5] [--rounds 2] [--keep DIR]
+Fresh processes run with compiled bytecode for both planners, as an installed package has it:
+PYTHONDONTWRITEBYTECODE is dropped from their environment and one unmeasured run each writes the
+bytecode of an editable checkout first (pip compiles site-packages at install time; without this,
+ours would be timed compiling its sources and pyperplan would not).
+
+    python bench/planner.py [--scenes-per-room 15] [--tasks-per-scene 2] [--houses-per-size 2]
+                            [--tasks-per-house 2] [--repeat 5] [--rounds 2] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
@@ -44,6 +57,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import TaskSpec, make_task, task_types
 from alfred_gen.planner.encode import agent_pose_of, encode_problem
 from alfred_gen.planner.solve import solve
+from alfred_gen.scenes.houses.layout import MAX_ROOMS, MIN_ROOMS
 from alfred_gen.scenes.library import get_scene, simulator
 from alfred_gen.sim.scene import hash_str, room_type_of
 
@@ -108,9 +122,10 @@ def _pick(rng: random.Random, options: list[str]) -> str | None:
     return rng.choice(sorted(options)) if options else None
 
 
-def sample_task(rng: random.Random, room: str, metadata: dict) -> TaskSpec | None:
-    """A task ALFRED could have asked in this room and scene state (classes present, placement
-    allowed), or None. Not the project's sampler: a simple, fixed generator for the benchmark."""
+def sample_task(rng: random.Random, room: str | tuple[str, ...], metadata: dict) -> TaskSpec | None:
+    """A task ALFRED could have asked in this room (or a house with rooms of these types) and scene
+    state (classes present, placement allowed), or None. Not the project's sampler: a simple, fixed
+    generator for the benchmark."""
     objects = metadata["objects"]
     present = {o["objectType"] for o in objects}
     count: dict[str, int] = {}
@@ -121,7 +136,8 @@ def sample_task(rng: random.Random, room: str, metadata: dict) -> TaskSpec | Non
     fixed = sorted({o["objectType"] for o in objects if o.get("receptacle") and not o.get("pickupable")})
     knives = present & catalogue.SLICING_TOOLS
     lamps = sorted(present & catalogue.LAMPS)
-    allowed = [t for t in task_types() if t.allowed_in(room)]
+    rooms = (room,) if isinstance(room, str) else room
+    allowed = [t for t in task_types() if any(t.allowed_in(r) for r in rooms)]
     task_type = rng.choice(allowed)
     sliced = bool(task_type.slice_variant and knives and rng.random() < 0.35)
 
@@ -164,7 +180,7 @@ def _already_done(encoded) -> bool:
     return result.solved and not result.plan
 
 
-def scene_state(scene_num: int, seed: int) -> tuple[dict, dict, list[float], str]:
+def scene_state(scene_num: int | str, seed: int) -> tuple[dict, dict, list[float], str]:
     """The start state ``generate`` records from (spawn, start pose, restore): metadata, interaction
     poses, agent pose, scene name. The state's task only decides toggles and dirt, left at none."""
     scene = get_scene(scene_num)
@@ -173,36 +189,62 @@ def scene_state(scene_num: int, seed: int) -> tuple[dict, dict, list[float], str
     return metadata, interaction_poses(scene.interaction_poses, metadata), agent_pose_of(metadata), scene.name
 
 
-def build_problems(scenes_per_room: int, tasks_per_scene: int, out: Path) -> list[dict]:
+def bench_houses(per_size: int, first: int = 1, last: int = 200) -> list[int]:
+    """``per_size`` house numbers of each size (two to eight rooms), the lowest numbers first."""
+    by_size: dict[int, list[int]] = {}
+    for number in range(first, last + 1):
+        size = len(get_scene(f"LiteHouse{number}").rooms)
+        if len(by_size.setdefault(size, [])) < per_size:
+            by_size[size].append(number)
+        if all(len(by_size.get(k, [])) >= per_size for k in range(MIN_ROOMS, MAX_ROOMS + 1)):
+            break
+    return sorted(n for numbers in by_size.values() for n in numbers)
+
+
+def build_problems(scenes_per_room: int, tasks_per_scene: int, out: Path, houses: list[int] | None = None,
+                   tasks_per_house: int = 2) -> list[dict]:
     """Write the problem files; return their descriptions."""
-    problems = []
-    for room, numbers in ROOM_SCENES.items():
-        for scene in list(numbers)[:scenes_per_room]:
-            seed = hash_str(f"bench-{scene}") % 1000
-            metadata, poses, agent, name = scene_state(scene, seed)
-            rng = random.Random(hash_str(f"bench-tasks-{scene}"))
-            made = 0
-            for _ in range(40):
-                if made == tasks_per_scene:
-                    break
-                task = sample_task(rng, room, metadata)
-                if task is None:
-                    continue
-                encoded = encode_problem(metadata, task, poses, agent, problem_name=f"{name.lower()}-{made}")
-                if encoded.unsolvable_reason or _already_done(encoded):
-                    continue
-                stem = f"{name}-{made}-{task.task_type}{'-sliced' if task.object_sliced else ''}"
-                (out / f"{stem}.pddl").write_text(encoded.problem_text)
-                problems.append(
-                    {
-                        "name": stem,
-                        "room": room_type_of(scene),
-                        "task": task.task_type,
-                        "sliced": task.object_sliced,
-                        "problem": str(out / f"{stem}.pddl"),
-                    }
-                )
-                made += 1
+    problems: list[dict] = []
+    encoded = None
+    work: list[tuple[int | str, str | tuple[str, ...], int]] = [
+        (scene, room, tasks_per_scene)
+        for room, numbers in ROOM_SCENES.items()
+        for scene in list(numbers)[:scenes_per_room]
+    ]
+    for house in houses or ():
+        rooms = tuple(sorted({r.room_type for r in get_scene(f"LiteHouse{house}").rooms}))
+        work.append((f"LiteHouse{house}", rooms, tasks_per_house))
+    for scene, room, wanted in work:
+        seed = hash_str(f"bench-{scene}") % 1000
+        metadata, poses, agent, name = scene_state(scene, seed)
+        rng = random.Random(hash_str(f"bench-tasks-{scene}"))
+        made = 0
+        for _ in range(40):
+            if made == wanted:
+                break
+            task = sample_task(rng, room, metadata)
+            if task is None:
+                continue
+            encoded = encode_problem(metadata, task, poses, agent, problem_name=f"{name.lower()}-{made}")
+            if encoded.unsolvable_reason or _already_done(encoded):
+                continue
+            stem = f"{name}-{made}-{task.task_type}{'-sliced' if task.object_sliced else ''}"
+            (out / f"{stem}.pddl").write_text(encoded.problem_text)
+            is_house = isinstance(scene, str)
+            problems.append(
+                {
+                    "name": stem,
+                    "room": "house" if is_house else room_type_of(int(scene)),
+                    "rooms": len(get_scene(name).rooms) if is_house else 1,
+                    "objects": len(encoded.objects),
+                    "locations": len(encoded.locations),
+                    "task": task.task_type,
+                    "sliced": task.object_sliced,
+                    "problem": str(out / f"{stem}.pddl"),
+                }
+            )
+            made += 1
+    assert encoded is not None, "no problem was made"
     (out / "domain.pddl").write_text(encoded.domain_text)
     return problems
 
@@ -234,6 +276,10 @@ def _best(earlier: list[dict], latest: list[dict]) -> list[dict]:
     return [a if a["time"] <= b["time"] else b for a, b in zip(earlier, latest)]
 
 
+#: The environment of fresh planner processes: bytecode may be written and read (see the docstring).
+_COLD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _cold(script: str, domain: Path, problem: str, scratch: Path) -> float | None:
     """Wall time of a fresh process that imports the planner and solves one problem once."""
     listing = scratch / "one.json"
@@ -245,6 +291,7 @@ def _cold(script: str, domain: Path, problem: str, scratch: Path) -> float | Non
             capture_output=True,
             text=True,
             timeout=TIME_LIMIT + 30,
+            env=_COLD_ENV,
         )
     except subprocess.TimeoutExpired:
         return None
@@ -293,6 +340,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes-per-room", type=int, default=15)
     parser.add_argument("--tasks-per-scene", type=int, default=2)
+    parser.add_argument("--houses-per-size", type=int, default=2,
+                        help="houses of each size (2-8 rooms) to take problems from (0: no houses)")
+    parser.add_argument("--tasks-per-house", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5, help="in-process runs per problem (best is kept)")
     parser.add_argument(
         "--rounds", type=int, default=2, help="in-process rounds, ours and pyperplan in turn (best per problem is kept)"
@@ -306,10 +356,12 @@ def main() -> None:
     out = args.keep or Path(tempfile.mkdtemp(prefix="alfred-bench-"))
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    problems = build_problems(args.scenes_per_room, args.tasks_per_scene, out)
+    houses = bench_houses(args.houses_per_size) if args.houses_per_size > 0 else []
+    problems = build_problems(args.scenes_per_room, args.tasks_per_scene, out, houses, args.tasks_per_house)
     domain = out / "domain.pddl"
     print(
-        f"{len(problems)} problems from {args.scenes_per_room * 4} scenes "
+        f"{len(problems)} problems from {args.scenes_per_room * 4} scenes and {len(houses)} houses "
+        f"({', '.join(f'LiteHouse{n}' for n in houses) or 'none'}) "
         f"({time.perf_counter() - started:.0f} s to build), files in {out}"
     )
     by_kind: dict[str, int] = {}
@@ -334,6 +386,8 @@ def main() -> None:
         ours_warm = _best(ours_warm, _warm(ours_script, domain, files, args.repeat, workdir))
         stock_warm = _best(stock_warm, _warm(pyperplan_script, domain, files, args.repeat, workdir))
     print("timing one process per problem (ours, pyperplan, fast downward) ...", flush=True)
+    for script in (ours_script, pyperplan_script):  # unmeasured: writes the bytecode of a checkout
+        _cold(script, domain, problems[0]["problem"], workdir)
     rows = []
     for i, problem in enumerate(problems):
         ours = {**ours_warm[i], "process": _cold(ours_script, domain, problem["problem"], workdir)}
@@ -356,9 +410,8 @@ def _ms(value: float | None) -> str:
     return f"{value * 1000:8.1f} ms" if value is not None else "      n/a  "
 
 
-def report(rows: list[dict]) -> None:
-    """The summary table and the ratio lines."""
-    series = {
+def _series(rows: list[dict]) -> dict[str, list[dict]]:
+    return {
         "ours (in-process)": [r["ours"] for r in rows],
         "ours (one process per problem)": [{**r["ours"], "time": r["ours"].get("process")} for r in rows],
         "pyperplan gbf+hff (in-process)": [r["pyperplan"] for r in rows],
@@ -367,19 +420,71 @@ def report(rows: list[dict]) -> None:
         ],
         "fast downward lama-first (process: translate+search)": [r["fd"] for r in rows],
     }
-    print()
+
+
+def _median_time(results: list[dict]) -> float:
+    times = [r["time"] for r in results if r["time"] is not None]
+    return statistics.median(times) if times else float("nan")
+
+
+def _planner_table(rows: list[dict]) -> dict[str, float]:
+    """One line per planner over ``rows``; the median times by planner."""
     print(f"{'planner':<54} {'solved':>8} {'median ms':>10} {'p95 ms':>10} {'median len':>11}")
     medians = {}
-    for name, results in series.items():
+    for name, results in _series(rows).items():
         solved = [r for r in results if r["status"] == "solved" and r["time"] is not None]
         times = [r["time"] for r in results if r["time"] is not None]
         lengths = [r["length"] for r in solved if r["length"] is not None]
-        medians[name] = statistics.median(times) if times else float("nan")
+        medians[name] = _median_time(results)
         print(
             f"{name:<54} {len(solved):>4}/{len(results):<3} {medians[name] * 1000:>10.2f} "
             f"{_p95(times) * 1000 if times else float('nan'):>10.2f} "
             f"{statistics.median(lengths) if lengths else float('nan'):>11.1f}"
         )
+    return medians
+
+
+def _kind_table(groups: list[tuple[str, list[dict]]]) -> None:
+    """Per group of problems: size (objects, locations: medians; most locations) and each planner's
+    median time (and ours at its slowest)."""
+    print(f"{'problems':<22} {'n':>4} {'objects':>8} {'locations':>10} {'max loc':>8} {'ours ms':>9} "
+          f"{'ours max ms':>12} {'pyperplan ms':>13} {'fd ms':>8} {'ours solved':>12}")
+    for label, rows in groups:
+        if not rows:
+            continue
+        solved = sum(1 for r in rows if r["ours"]["status"] == "solved")
+        print(
+            f"{label:<22} {len(rows):>4} {statistics.median(r['problem']['objects'] for r in rows):>8.0f} "
+            f"{statistics.median(r['problem']['locations'] for r in rows):>10.0f} "
+            f"{max(r['problem']['locations'] for r in rows):>8} "
+            f"{_median_time([r['ours'] for r in rows]) * 1000:>9.1f} "
+            f"{max((r['ours']['time'] or 0.0) for r in rows) * 1000:>12.1f} "
+            f"{_median_time([r['pyperplan'] for r in rows]) * 1000:>13.1f} "
+            f"{_median_time([r['fd'] for r in rows]) * 1000:>8.1f} {solved:>8}/{len(rows):<3}"
+        )
+
+
+def report(rows: list[dict]) -> None:
+    """The summary tables and the ratio lines."""
+    singles = [r for r in rows if r["problem"]["room"] != "house"]
+    houses = [r for r in rows if r["problem"]["room"] == "house"]
+    print()
+    print(f"single rooms ({len(singles)} problems):")
+    medians = _planner_table(singles)
+    if houses:
+        print()
+        print(f"houses ({len(houses)} problems):")
+        house_medians = _planner_table(houses)
+    print()
+    print("by room type, and the houses row (median over the problems):")
+    kinds = ["kitchen", "living_room", "bedroom", "bathroom"]
+    _kind_table([(kind, [r for r in singles if r["problem"]["room"] == kind]) for kind in kinds]
+                + [("all single rooms", singles), ("houses", houses)])
+    if houses:
+        print()
+        print("houses by number of rooms (how plan time grows with the rooms):")
+        sizes = sorted({r["problem"]["rooms"] for r in houses})
+        _kind_table([(f"{size} rooms", [r for r in houses if r["problem"]["rooms"] == size]) for size in sizes])
     both = [
         r
         for r in rows
@@ -409,10 +514,16 @@ def report(rows: list[dict]) -> None:
         "ours run the same way (a fresh Python process importing alfred_gen, one solve) the ratio is "
         f"{medians['fast downward lama-first (process: translate+search)'] / ours_process:.2f}; "
         f"pyperplan run as a process vs ours as a process: "
-        f"{medians['pyperplan gbf+hff (one process per problem)'] / ours_process:.2f}."
+        f"{medians['pyperplan gbf+hff (one process per problem)'] / ours_process:.2f} (single rooms)."
     )
     print(f"ratio_vs_pyperplan: {vs_pyperplan:.1f}")
     print(f"ratio_vs_fast_downward: {vs_fd:.1f}")
+    print(f"ratio_process_vs_pyperplan: {medians['pyperplan gbf+hff (one process per problem)'] / ours_process:.2f}")
+    if houses:
+        ours_h = house_medians["ours (in-process)"]
+        print(f"houses_ratio_vs_pyperplan: {house_medians['pyperplan gbf+hff (in-process)'] / ours_h:.1f}")
+        print(f"houses_ratio_vs_fast_downward: "
+              f"{house_medians['fast downward lama-first (process: translate+search)'] / ours_h:.1f}")
 
 
 if __name__ == "__main__":

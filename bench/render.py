@@ -175,15 +175,10 @@ def lite_steps(steps: int, repeats: int) -> None:
     """Part 2: steps per second of LiteController with its images on and off."""
     from sim_steps import random_walk  # bench/ is on sys.path when this file runs as a script
 
+    from alfred_gen.scenes import get_scene
     from alfred_gen.sim import fixtures
 
-    scenes = [fixtures.kitchen()]
-    try:
-        from alfred_gen.scenes import get_scene
-
-        scenes.append(get_scene(1))
-    except ImportError:  # the scene library is optional here
-        pass
+    scenes = [fixtures.kitchen(), get_scene(1)]
     print(f"\nlite steps/s with rendering ({steps}-step seeded walk, metadata read every step, best of {repeats})")
     print(f"{'scene':22s} {'mode':18s} {'steps/s (cpu)':>13s}  {'ratio':>8s}  succeeded")
     for scene in scenes:

@@ -1,1 +1,3 @@
-"""The PDDL domain and task goal templates (data files, read with importlib.resources)."""
+"""THOR's vocabulary and ALFRED's rules as data (rung 1): the PDDL domain ``household.pddl``, how its
+actions read as ALFRED steps (``actions.json``), the task registry and goal templates (``tasks``,
+``tasks.json``), and the object catalogue (``catalogue``: THOR types, flags, sizes, placement)."""

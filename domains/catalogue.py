@@ -9,8 +9,11 @@ Where the figures come from:
   database). Room-built types that are not assets (cabinets, drawers, shelves, sink and bathtub
   basins, stove burners, sliced food) have typical sizes measured from iTHOR rooms.
 - flags: AI2-THOR 2.1.0's object-type table, the version ALFRED was generated with. Later THOR
-  versions added properties (openable books, toggleable phones, breakable objects) that ALFRED never
-  relied on; where 2.1 and the asset database differ, 2.1 wins.
+  versions added properties (openable books, toggleable phones) that ALFRED never relied on; where
+  2.1 and the asset database differ, 2.1 wins. ``breakable`` (THOR 2.0's breakable dishware and
+  screens, which ALFRED never used) is ProcTHOR's asset database ``CanBreak`` property, for every
+  type that has it there; ``dirtyable`` and ``can_fill_with_liquid`` agree with its ``CanBeDirty``
+  and ``CanBeFilled`` for every asset type (Mirror and Glassbottle are not assets there).
 - ``capacity``: how many objects a receptacle holds in lite; at least the largest number found on
   one receptacle of the type in the released ALFRED scenes.
 - ``PLACEMENT``: ALFRED's validity table of which object classes may go into which receptacle
@@ -49,6 +52,7 @@ class ObjectType:
     structural: bool = False
     capacity: int = 0
     encloses: bool = False
+    breakable: bool = False
 
 
 def _t(name: str, size: tuple[float, float, float], flags: str = "", capacity: int = 0) -> ObjectType:
@@ -56,7 +60,7 @@ def _t(name: str, size: tuple[float, float, float], flags: str = "", capacity: i
     names = flags.split()
     allowed = {
         "pickupable", "receptacle", "openable", "toggleable", "sliceable", "cookable", "dirtyable",
-        "can_fill_with_liquid", "moveable", "structural", "encloses",
+        "can_fill_with_liquid", "moveable", "structural", "encloses", "breakable",
     }
     unknown = set(names) - allowed
     if unknown:
@@ -69,6 +73,7 @@ _P = "pickupable"
 _R = "receptacle"
 _S = "structural"
 _M = "moveable"
+_B = "breakable"
 
 _TYPES: list[ObjectType] = [
     # --- small pickupable objects --------------------------------------------------------------
@@ -79,17 +84,17 @@ _TYPES: list[ObjectType] = [
     _t("BasketBall", (0.240, 0.240, 0.240), _P),
     _t("Book", (0.219, 0.029, 0.268), f"{_P} openable"),
     _t("Boots", (0.277, 0.517, 0.220), _P),
-    _t("Bottle", (0.107, 0.254, 0.107), f"{_P} can_fill_with_liquid"),
+    _t("Bottle", (0.107, 0.254, 0.107), f"{_P} can_fill_with_liquid {_B}"),
     _t("Bread", (0.158, 0.136, 0.291), f"{_P} sliceable"),
     _t("BreadSliced", (0.150, 0.130, 0.025), f"{_P} cookable"),
     _t("ButterKnife", (0.007, 0.027, 0.256), _P),
     _t("CD", (0.105, 0.004, 0.105), _P),
     _t("Candle", (0.051, 0.168, 0.051), f"{_P} toggleable"),
-    _t("CellPhone", (0.076, 0.010, 0.149), _P),
+    _t("CellPhone", (0.076, 0.010, 0.149), f"{_P} {_B}"),
     _t("Cloth", (0.208, 0.023, 0.184), f"{_P} dirtyable"),
     _t("CreditCard", (0.086, 0.004, 0.054), _P),
     _t("DishSponge", (0.074, 0.026, 0.139), _P),
-    _t("Egg", (0.054, 0.079, 0.054), f"{_P} sliceable"),
+    _t("Egg", (0.054, 0.079, 0.054), f"{_P} sliceable {_B}"),
     _t("EggCracked", (0.080, 0.040, 0.080), f"{_P} cookable"),
     _t("Footstool", (0.321, 0.425, 0.281), _P),
     _t("Fork", (0.032, 0.026, 0.229), _P),
@@ -99,7 +104,7 @@ _TYPES: list[ObjectType] = [
     _t("KeyChain", (0.131, 0.009, 0.073), _P),
     _t("Knife", (0.014, 0.047, 0.333), _P),
     _t("Ladle", (0.080, 0.048, 0.285), _P),
-    _t("Laptop", (0.397, 0.294, 0.298), f"{_P} openable toggleable"),
+    _t("Laptop", (0.397, 0.294, 0.298), f"{_P} openable toggleable {_B}"),
     _t("Lettuce", (0.151, 0.153, 0.240), f"{_P} sliceable"),
     _t("LettuceSliced", (0.150, 0.150, 0.030), _P),
     _t("Newspaper", (0.328, 0.030, 0.129), _P),
@@ -120,7 +125,7 @@ _TYPES: list[ObjectType] = [
     _t("Spatula", (0.064, 0.017, 0.298), _P),
     _t("Spoon", (0.041, 0.019, 0.207), _P),
     _t("SprayBottle", (0.033, 0.245, 0.112), _P),
-    _t("Statue", (0.186, 0.350, 0.149), _P),
+    _t("Statue", (0.186, 0.350, 0.149), f"{_P} {_B}"),
     _t("TeddyBear", (0.472, 0.467, 0.331), _P),
     _t("TennisRacket", (0.256, 0.044, 0.653), _P),
     _t("TissueBox", (0.199, 0.150, 0.102), _P),
@@ -129,17 +134,17 @@ _TYPES: list[ObjectType] = [
     _t("Tomato", (0.123, 0.102, 0.126), f"{_P} sliceable"),
     _t("TomatoSliced", (0.110, 0.100, 0.020), _P),
     _t("Towel", (0.408, 0.592, 0.043), _P),
-    _t("Vase", (0.175, 0.208, 0.175), _P),
+    _t("Vase", (0.175, 0.208, 0.175), f"{_P} {_B}"),
     _t("Watch", (0.079, 0.037, 0.049), _P),
     _t("WateringCan", (0.151, 0.194, 0.267), f"{_P} can_fill_with_liquid"),
-    _t("WineBottle", (0.088, 0.326, 0.088), f"{_P} can_fill_with_liquid"),
+    _t("WineBottle", (0.088, 0.326, 0.088), f"{_P} can_fill_with_liquid {_B}"),
     # --- movable receptacles (pickupable containers) -------------------------------------------
-    _t("Bowl", (0.197, 0.086, 0.196), f"{_P} {_R} dirtyable can_fill_with_liquid", 3),
+    _t("Bowl", (0.197, 0.086, 0.196), f"{_P} {_R} dirtyable can_fill_with_liquid {_B}", 3),
     _t("Box", (0.398, 0.276, 0.415), f"{_P} {_R} openable", 5),
-    _t("Cup", (0.114, 0.147, 0.112), f"{_P} {_R} dirtyable can_fill_with_liquid", 1),
-    _t("Mug", (0.126, 0.104, 0.091), f"{_P} {_R} dirtyable can_fill_with_liquid", 1),
+    _t("Cup", (0.114, 0.147, 0.112), f"{_P} {_R} dirtyable can_fill_with_liquid {_B}", 1),
+    _t("Mug", (0.126, 0.104, 0.091), f"{_P} {_R} dirtyable can_fill_with_liquid {_B}", 1),
     _t("Pan", (0.279, 0.049, 0.430), f"{_P} {_R} dirtyable", 4),
-    _t("Plate", (0.237, 0.023, 0.237), f"{_P} {_R} dirtyable", 4),
+    _t("Plate", (0.237, 0.023, 0.237), f"{_P} {_R} dirtyable {_B}", 4),
     _t("Pot", (0.291, 0.160, 0.314), f"{_P} {_R} dirtyable can_fill_with_liquid", 3),
     # --- furniture and appliances (assets) ------------------------------------------------------
     _t("ArmChair", (0.935, 0.883, 0.891), f"{_R} {_M}", 4),
@@ -150,7 +155,7 @@ _TYPES: list[ObjectType] = [
     _t("CoffeeTable", (1.134, 0.443, 0.665), f"{_R} {_M}", 10),
     _t("Desk", (1.392, 0.793, 0.623), f"{_R} {_M}", 12),
     _t("DeskLamp", (0.256, 0.464, 0.290), f"{_M} toggleable"),
-    _t("Desktop", (0.878, 0.566, 0.251), f"{_M} toggleable"),
+    _t("Desktop", (0.878, 0.566, 0.251), f"{_M} toggleable {_B}"),
     _t("DiningTable", (1.469, 0.764, 0.957), f"{_R} {_M}", 20),
     _t("DogBed", (0.992, 0.175, 0.835), f"{_R} {_M}", 2),
     _t("Dresser", (1.204, 0.970, 0.513), f"{_R} {_M}", 12),
@@ -169,7 +174,7 @@ _TYPES: list[ObjectType] = [
     _t("SideTable", (0.622, 0.665, 0.389), f"{_R} {_M}", 8),
     _t("Sofa", (2.405, 0.920, 0.932), f"{_R} {_M}", 8),
     _t("TVStand", (1.205, 0.714, 0.604), f"{_R} {_M}", 8),
-    _t("Television", (1.142, 0.815, 0.309), f"{_M} toggleable"),
+    _t("Television", (1.142, 0.815, 0.309), f"{_M} toggleable {_B}"),
     _t("Toaster", (0.219, 0.207, 0.362), f"{_R} {_M} toggleable", 2),
     _t("Toilet", (0.535, 0.992, 0.918), f"{_R} openable", 5),
     # --- parts of the room (not spawnable assets) -----------------------------------------------
@@ -375,11 +380,6 @@ def thor_accepts(object_type_name: str, receptacle_type_name: str) -> bool:
         object_type_name in THOR_ALSO_ACCEPTS.get(receptacle_type_name, frozenset())
 
 
-def receptacles_for(object_type_name: str) -> list[str]:
-    """Receptacle types an object of this type may be placed in/on, sorted by name."""
-    return sorted(r for r, allowed in PLACEMENT.items() if object_type_name in allowed)
-
-
 def type_of_id(object_id: str) -> str:
     """The THOR type named by an object id.
 
@@ -388,5 +388,6 @@ def type_of_id(object_id: str) -> str:
     """
     fields = object_id.split("|")
     if len(fields) > 4:
-        return fields[-1].split("_")[0]
+        head, _, number = fields[-1].rpartition("_")
+        return head if head and number.isdigit() else fields[-1]
     return fields[0]

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.traj.format import trajectory_dir_name
 
 #: The slots a task can name, in the order ALFRED writes them into directory names.
 SLOTS = ("object", "mrecep", "parent", "toggle")
@@ -39,6 +40,13 @@ class TaskSpec:
     mrecep_target: str = ""
     toggle_target: str = ""
     object_sliced: bool = False
+
+    def dir_name(self, scene_num: int) -> str:
+        """ALFRED's ``<task_type>-<object>-<mrecep|None>-<recep>-<scene_num>`` for this task: the
+        object with ``Sliced`` when it is cut, the lamp as the receptacle of look_at_obj_in_light."""
+        obj = self.object_target + ("Sliced" if self.object_sliced else "")
+        return trajectory_dir_name(self.task_type, obj, self.mrecep_target or None,
+                                   self.parent_target or self.toggle_target, scene_num)
 
     def slot(self, name: str) -> str:
         """The class in a slot: ``object``, ``parent``, ``mrecep`` or ``toggle``."""

@@ -4,9 +4,10 @@ No pipeline logic lives here; every command body is a function a Python user can
 Commands import their pipeline only when they run, so ``alfred-gen --help`` and one-shot commands
 start fast.
 
-:func:`main` is the one error boundary: a UserError is one line and its exit code; anything else
-is a bug, reported in one line with exit code INTERNAL (``--debug`` or ``ALFRED_GEN_DEBUG=1``
-shows the traceback).
+:func:`main` is the one error boundary: a UserError is one line and its exit code; an OSError (an
+output path that cannot be written: a file in the way, a read-only directory, a full disk) is one
+line and BAD_INPUT; anything else is a bug, reported in one line with exit code INTERNAL
+(``--debug`` or ``ALFRED_GEN_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from alfred_gen import __version__
-from alfred_gen.errors import ExitCode, UserError, exit_code_table
+from alfred_gen.errors import ExitCode, UserError, describe_os_error, exit_code_table
 
 if TYPE_CHECKING:
     from alfred_gen.sim.controller import Simulator
@@ -38,6 +39,13 @@ _debug_flag = [False]
 #: and a test keeps them equal).
 BACKENDS = ("lite", "thor")
 THOR_PLATFORMS = ("Linux64", "CloudRendering")
+
+
+def not_empty(context: click.Context, parameter: click.Parameter, value: Any) -> Any:
+    """An option naming a path must name one: ``--out ""`` would otherwise mean the working directory."""
+    if isinstance(value, str) and not value.strip():
+        raise click.BadParameter("must name a path, got an empty string")
+    return value
 
 
 def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -76,7 +84,9 @@ def simulator_for(backend: str, thor: dict[str, Any]) -> Simulator:
 def task_options(command: Any) -> Any:
     """The options naming one task in one start state, shared by `plan` and `generate`."""
     options = [
-        click.option("--scene", required=True, help="Scene number (1-30, 201-230, 301-330, 401-430) or LitePlanN."),
+        click.option("--scene", required=True,
+                     help="Scene number (1-30, 201-230, 301-330, 401-430), LitePlanN, LiteHouseN (1-999) "
+                          "or FloorPlanN."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the spawn (InitialRandomSpawn) and the start pose."),
         click.option("--task", "task_type", required=True, help="Task type, e.g. pick_heat_then_place_in_recep."),
@@ -134,7 +144,8 @@ def validate(paths: tuple[str, ...]) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--pddl-out", type=click.Path(dir_okay=False), help="Write the PDDL problem here (and X.domain.pddl).")
+@click.option("--pddl-out", type=click.Path(dir_okay=False), callback=not_empty,
+              help="Write the PDDL problem here (and X.domain.pddl).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
 def plan(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str, toggle: str,
          sliced: bool, pddl_out: str | None, time_limit: float) -> None:
@@ -152,30 +163,50 @@ def plan(scene: str, seed: int, task_type: str, object_target: str, parent_targe
 
 @cli.group(epilog=EPILOG)
 def scenes() -> None:
-    """The built-in procedural rooms (LitePlanN): list them, draw one; import real ALFRED rooms."""
+    """The built-in procedural rooms (LitePlanN) and houses (LiteHouseN): list them, draw one;
+    import real ALFRED rooms."""
 
 
 @scenes.command("list", epilog=EPILOG)
 @click.option("--room-type", type=click.Choice(["kitchen", "living_room", "bedroom", "bathroom"]),
               help="Only rooms of this type.")
-def scenes_list(room_type: str | None) -> None:
-    """Print number, name, room type, size, reachable points, receptacles and objects of each room.
+@click.option("--houses", is_flag=True, help="List the procedural houses (LiteHouseN) instead of the rooms.")
+@click.option("--range", "house_range", help="Houses to list, e.g. 1-100 or 3,7,20-30 (default: 1-100).")
+@click.option("--min-area", type=float, help="House filter: least internal area in m2 (default 45).")
+@click.option("--max-area", type=float, help="House filter: most internal area in m2 (default 200).")
+@click.option("--require", multiple=True,
+              help="House filter: room types a house must have, comma-separated "
+                   "(default kitchen,living_room,bedroom).")
+@click.option("--min-coverage", type=float,
+              help="House filter: least share of the bounding rectangle the rooms cover (default 1/3).")
+@click.option("--accepted-only", is_flag=True, help="Only the houses the house filter accepts.")
+def scenes_list(room_type: str | None, houses: bool, house_range: str | None, min_area: float | None,
+                max_area: float | None, require: tuple[str, ...], min_coverage: float | None,
+                accepted_only: bool) -> None:
+    """Print number, name, room type, size, reachable points, receptacles and objects of each room;
+    with --houses, each house's rooms, area, doorways, reachable points, objects and what the house
+    filter says of it.
 
     \b
     Example:
       alfred-gen scenes list --room-type kitchen
+      alfred-gen scenes list --houses --range 1-20 --require kitchen,bathroom
     """
-    from alfred_gen.scenes.listing import list_scenes
+    from alfred_gen.scenes.listing import scenes_list_command
 
-    sys.exit(list_scenes(echo=click.echo, room_type=room_type, note=lambda text: click.echo(text, err=True)))
+    sys.exit(scenes_list_command(
+        echo=click.echo, note=lambda text: click.echo(text, err=True), room_type=room_type, houses=houses,
+        house_range=house_range, min_area=min_area, max_area=max_area, require=require or None,
+        min_coverage=min_coverage, accepted_only=accepted_only,
+    ))
 
 
 @scenes.command("import-alfred", epilog=EPILOG)
 @click.argument("alfred_dir", type=click.Path())
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=click.Path(dir_okay=False), callback=not_empty,
               help="Catalogue file to write (default: --scenes-catalogue, $ALFRED_GEN_SCENES, else "
                    "~/.cache/alfred-gen/scenes/alfred.json).")
-@click.option("--thor-db", type=click.Path(file_okay=False),
+@click.option("--thor-db", type=click.Path(file_okay=False), callback=not_empty,
               help="Directory holding THOR's asset-database.json (ProcTHOR): real furniture sizes.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes reading trajectories and fitting rooms (same catalogue for any number).")
@@ -195,15 +226,17 @@ def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None, 
 
 @scenes.command("show", epilog=EPILOG)
 @click.argument("scene")
-@click.option("--out", required=True, type=click.Path(dir_okay=False), help="PNG file for the top-down map.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), callback=not_empty,
+              help="PNG file for the top-down map.")
 @click.option("--pose", help="x,z,rotation,horizon: also render the view from this pose (to OUT-view.png).")
 def scenes_show(scene: str, out: str, pose: str | None) -> None:
-    """Draw a top-down map of SCENE (a number or LitePlanN): walls, furniture, receptacles,
-    reachable grid, interaction poses.
+    """Draw a top-down map of SCENE (a number, LitePlanN or LiteHouseN): walls, furniture,
+    receptacles, reachable grid, interaction poses; for a house also its rooms and doorways.
 
     \b
     Example:
       alfred-gen scenes show 7 --out kitchen7.png --pose 0.5,-1.0,180,30
+      alfred-gen scenes show LiteHouse3 --out house3.png
     """
     from alfred_gen.scenes.show import show_command
 
@@ -214,7 +247,7 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.argument("traj", type=click.Path())
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
-@click.option("--out", type=click.Path(file_okay=False),
+@click.option("--out", type=click.Path(file_okay=False), callback=not_empty,
               help="Write frames here (default: the trajectory's directory).")
 @thor_options
 def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
@@ -250,7 +283,8 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Output root directory.")
 @click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
@@ -304,7 +338,8 @@ def generate(
     required=True,
     help="How many vetted trajectories the output should hold (all shards together).",
 )
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
 @click.option("--task-types", multiple=True, help="Comma-separated task types (default: all seven).")
@@ -315,11 +350,12 @@ def generate(
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option(
     "--scene-set",
-    type=click.Choice(["lite", "alfred"]),
+    type=click.Choice(["lite", "alfred", "houses"]),
     default="lite",
     show_default=True,
-    help="Rooms to sample: lite's procedural LitePlanN, or real THOR rooms (FloorPlanN) imported with "
-    "`alfred-gen scenes import-alfred` (needed for --backend thor).",
+    help="Rooms to sample: lite's procedural LitePlanN, real THOR rooms (FloorPlanN) imported with "
+    "`alfred-gen scenes import-alfred` (needed for --backend thor), or lite's procedural houses "
+    "(LiteHouseN; --scenes then names house numbers; default: those of 1-100 the house filter accepts).",
 )
 def sample(
     n: int,
@@ -364,7 +400,8 @@ def sample(
 
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
-@click.option("--charts", type=click.Path(file_okay=False), help="Also write PNG bar charts into this directory.")
+@click.option("--charts", type=click.Path(file_okay=False), callback=not_empty,
+              help="Also write PNG bar charts into this directory.")
 def stats(directory: str, charts: str | None) -> None:
     """Count trajectories by task type, object, receptacle, scene and room type, with slot balance.
 
@@ -375,6 +412,236 @@ def stats(directory: str, charts: str | None) -> None:
     from alfred_gen.sample.stats import stats_command
 
     sys.exit(stats_command(directory, charts, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--out", type=click.Path(),
+              help="FILE.mp4 for one trajectory, or a directory (DIR/<task dir>/<trial>.mp4); "
+                   "default: video.mp4 beside each traj_data.json.")
+@click.option("--fps", type=click.IntRange(min=1, max=60), default=5, show_default=True, help="Frames per second.")
+@click.option("--masks", is_flag=True, help="Outline each interaction mask on the frame where it is used.")
+@click.option("--depth", is_flag=True, help="Add a depth panel (re-rendered if depth_images/ is missing).")
+@click.option("--seg", is_flag=True, help="Add a segmentation panel (re-rendered if instance_masks/ is missing).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def video(paths: tuple[str, ...], out: str | None, fps: int, masks: bool, depth: bool, seg: bool, jobs: int,
+          backend: str, **thor: Any) -> None:
+    """Write an annotated H.264 MP4 per trajectory (files, trial directories or trees of them):
+    each frame captioned with the running subgoal's instruction and the low action, a subgoal
+    timeline along the bottom. Frames missing on disk are re-rendered by replaying. Needs the
+    `video` extra (PyAV).
+
+    \b
+    Example:
+      alfred-gen video out/pick_heat_then_place_in_recep-Mug-None-CounterTop-1/trial_T1 --masks --out heat.mp4
+    """
+    from alfred_gen.export.video import VideoOptions, video_command
+
+    options = VideoOptions(fps=fps, masks=masks, depth=depth, seg=seg)
+    sys.exit(video_command(paths, out, options, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("directory", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Site directory to write (replaced whole if it is a site from an earlier build).")
+@click.option("--serve", type=click.IntRange(min=0, max=65535), default=None,
+              help="After building, serve the site on 127.0.0.1:PORT until Ctrl-C.")
+@click.option("--vet", is_flag=True, help="Replay every trajectory to give its vetted status now (slower).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def view(directory: str, out: str, serve: int | None, vet: bool, jobs: int, backend: str, **thor: Any) -> None:
+    """Build a static site to browse the trajectories under DIRECTORY in a web browser: an index
+    with thumbnails, filters and balance charts, and a page per trajectory with a frame player,
+    subgoal timeline, masks, depth and segmentation, the room map with the walked path, and the
+    PDDL problem and plan. Open SITE/index.html (no server needed) or use --serve.
+
+    \b
+    Example:
+      alfred-gen view out/ --out out-site/
+    """
+    from alfred_gen.export.view.site import view_command
+
+    simulator = simulator_for(backend, thor) if vet else None
+    sys.exit(view_command(directory, out, serve=serve, vet_with=simulator, jobs=jobs, echo=click.echo))
+
+
+@cli.group(epilog=EPILOG)
+def actthor() -> None:
+    """ACT-Thor: before/action/after triples, contrast sets of after-images, their splits and tables."""
+
+
+@actthor.command("triples", epilog=EPILOG)
+@click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all 120).")
+@click.option("--scene-set", type=click.Choice(["lite", "alfred"]), default="lite", show_default=True,
+              help="Procedural LitePlanN rooms, or real THOR rooms (FloorPlanN; imported ALFRED rooms in lite).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
+@thor_options
+def actthor_triples(scenes: tuple[str, ...], scene_set: str, out: str, workers: int, backend: str,
+                    **thor: Any) -> None:
+    """Collect before/action/after triples: every pickupable object, held and placed on the room's
+    largest surface, every action it affords; images, boxes, success, visibility, pixel difference,
+    a sentence, and the cleaning verdict. Resumable: rooms already done are kept.
+
+    \b
+    Example:
+      alfred-gen actthor triples --scenes 1-30,201-230,301-330,401-430 --workers 2 --out act/
+    """
+    from alfred_gen.actthor.triples import triples_command
+
+    sys.exit(triples_command(scenes, out, scene_set=scene_set, workers=workers, backend=backend,
+                             backend_options=backend_options(backend, thor), echo=click.echo))
+
+
+@actthor.command("contrast", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws and shuffles.")
+@click.option("--held-out-objects", default=None,
+              help="Comma-separated object types of the unseen-object test split (default: Laptop,Cup,Book).")
+def actthor_contrast(directory: str, seed: int, held_out_objects: str | None) -> None:
+    """Build contrast sets (four and three after-images) with unseen-room and unseen-object splits,
+    written to DIRECTORY/contrast/ as JSON lines.
+
+    \b
+    Example:
+      alfred-gen actthor contrast act/ --seed 0
+    """
+    from alfred_gen.actthor.contrast import contrast_command
+
+    sys.exit(contrast_command(directory, seed, held_out_objects, echo=click.echo))
+
+
+@actthor.command("stats", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Also write the tables as JSON here.")
+def actthor_stats(directory: str, json_out: str | None) -> None:
+    """Print the paper's tables for a collection: data size, actions, contrast sets, splits.
+
+    \b
+    Example:
+      alfred-gen actthor stats act/
+    """
+    from alfred_gen.actthor.stats import stats_command
+
+    sys.exit(stats_command(directory, json_out, echo=click.echo))
+
+
+@actthor.command("sheets", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the PNG sheets.")
+@click.option("--n", "n", type=int, default=10, show_default=True, help="How many sets, drawn by --seed (0: all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw.")
+@click.option("--three", is_flag=True, help="Sheets of the three-image sets instead of the four-image ones.")
+def actthor_sheets(directory: str, out: str, n: int, seed: int, three: bool) -> None:
+    """Write contact sheets (before, action, candidates, the true one framed) of contrast sets.
+
+    \b
+    Example:
+      alfred-gen actthor sheets act/ --n 10 --seed 0 --out act-sheets/
+    """
+    from alfred_gen.actthor.sheets import sheets_command
+
+    sys.exit(sheets_command(directory, out, n, seed, three, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("variant", type=click.Choice(["nav-only", "rev-1", "rev-n"]))
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory (one per variant).")
+@click.option("--reverse", type=click.Choice(["replay", "shortest"]), default="replay", show_default=True,
+              help="How REV walks back: the paper's reversal of the recorded navigation, or a shortest walk "
+                   "planned by our navigator (goes around what now blocks the way).")
+@click.option("--threshold", type=float, default=1.25, show_default=True,
+              help="Success distance in metres from the target position (the paper also reports 0.5).")
+@click.option("--n-back", type=click.IntRange(min=2), default=2, show_default=True,
+              help="rev-n: how many earlier destinations to walk back to.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, threshold: float, n_back: int,
+           jobs: int, backend: str, **thor: Any) -> None:
+    """Derive ALFRED-L's task structures from trajectories (files or directories of them): NAV-ONLY
+    keeps only the walks; REV-1 / REV-n walk back to one / several earlier destinations after the
+    end. Each derived trajectory is re-rendered, vetted by replay and written as ALFRED's layout;
+    a source the variant does not apply to is skipped with its reason.
+
+    Released ALFRED demos need their rooms: `scenes import-alfred`, then `--scenes-catalogue`
+    before `derive` (README "ALFRED-L").
+
+    \b
+    Examples:
+      alfred-gen derive nav-only out/ --out alfred-l/nav_only --jobs 2
+      alfred-gen derive rev-n out/ --out alfred-l/rev_n --n-back 3 --reverse shortest
+    """
+    from alfred_gen.derive.run import derive_command
+
+    sys.exit(derive_command(variant, sources, out, simulator=simulator_for(backend, thor), reverse=reverse,
+                            threshold=threshold, n_back=n_back, jobs=jobs, echo=click.echo))
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("kind", type=click.Choice(["e1", "e2"]))
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
+    """Write the same trajectories with perturbed language: E1 removes directional and spatial
+    words and phrases from every instruction, E2 drops the step-by-step instructions and keeps the
+    goal. Prints the share of instructions changed and of words removed.
+
+    \b
+    Example:
+      alfred-gen perturb e1 alfred-l/rev_1 --out alfred-l/rev_1_e1
+    """
+    from alfred_gen.derive.perturb import perturb_command
+
+    sys.exit(perturb_command(kind, sources, out, echo=click.echo))
+
+
+@cli.group(epilog=EPILOG)
+def export() -> None:
+    """Trajectories in other forms: ALFWorld text games."""
+
+
+@export.command("alfworld", epilog=EPILOG)
+@click.argument("src", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Directory of the games (ALFRED's layout).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the choices ALFWorld makes at random (the task sentence's template).")
+def export_alfworld(src: str, out: str, seed: int) -> None:
+    """Write every trajectory under SRC as an ALFWorld text game (traj_data.json, initial_state.pddl,
+    game.tw-pddl with our plan as its walkthrough) into OUT, restoring each start state in lite.
+    Prints what was skipped and why (tasks ALFWorld cannot hold), then a summary. Needs the
+    alfworld extra: pip install 'alfred-gen[alfworld]'. Released ALFRED demos export in rooms
+    imported with `scenes import-alfred` (give the catalogue with --scenes-catalogue before `export`).
+
+    \b
+    Example:
+      alfred-gen export alfworld out/ --out games/
+    """
+    from alfred_gen.export.alfworld.export import export_command
+    from alfred_gen.scenes.library import simulator
+
+    sys.exit(export_command(src, out, simulator=simulator(), seed=seed, echo=click.echo))
+
+
+@export.command("alfworld-check", epilog=EPILOG)
+@click.argument("games", type=click.Path())
+@click.option("--expert", is_flag=True, help="Also let ALFWorld's handcoded expert play every game (slow).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the expert's random choices.")
+def export_alfworld_check(games: str, expert: bool, jobs: int, seed: int) -> None:
+    """Check games with ALFWorld's own code: its loader must collect every game, and each game's
+    walkthrough must be admissible step by step and win in its engine. Exits 1 if any game fails.
+
+    \b
+    Example:
+      alfred-gen export alfworld-check games/ --expert --jobs 2
+    """
+    from alfred_gen.export.alfworld.check import check_command
+
+    sys.exit(check_command(games, expert=expert, jobs=jobs, seed=seed, echo=click.echo))
 
 
 def _debugging() -> bool:
@@ -402,6 +669,11 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("alfred-gen: interrupted", err=True)
         sys.exit(ExitCode.INTERRUPTED)
+    except OSError as error:  # a path that cannot be written (a file in the way, read-only, full)
+        if _debugging():
+            traceback.print_exc()
+        click.echo(f"alfred-gen: error: {describe_os_error(error)}", err=True)
+        sys.exit(ExitCode.BAD_INPUT)
     except Exception as error:  # the error boundary: a bug, never a traceback unless asked
         if _debugging():
             traceback.print_exc()

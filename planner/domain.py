@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from alfred_gen.domains.tasks import TaskType, task_types
+import alfred_gen.domains
+
+if TYPE_CHECKING:
+    from alfred_gen.domains.tasks import TaskType
 
 _PREDICATES_MARK = "; @task-predicates"
 _ACTIONS_MARK = "; @goal-actions"
 
 
 def _read_data(name: str) -> str:
-    return resources.files("alfred_gen.domains").joinpath(name).read_text(encoding="utf-8")
+    """A data file of ``domains/`` (read beside the package's own file: importlib.resources would
+    cost a one-shot planner process more time than its search)."""
+    folder = Path(alfred_gen.domains.__file__).parent
+    return (folder / name).read_text(encoding="utf-8")
 
 
 def class_variable(slot: str) -> str:
@@ -55,6 +60,8 @@ def compile_goal_action(task_type: TaskType, sliced: bool) -> tuple[str, str]:
 @lru_cache(maxsize=1)
 def domain_text() -> str:
     """The complete domain, base actions plus one goal action per task type and variant."""
+    from alfred_gen.domains.tasks import task_types  # only the encoder needs the task registry
+
     base = _read_data("household.pddl")
     if _PREDICATES_MARK not in base or _ACTIONS_MARK not in base:
         raise ValueError("household.pddl lacks the markers where goal actions are compiled in")
@@ -70,8 +77,7 @@ def domain_text() -> str:
     return text
 
 
-@dataclass(frozen=True)
-class ActionReading:
+class ActionReading(NamedTuple):
     """How one domain action reads as an ALFRED step (see ``domains/actions.json``)."""
 
     alfred: str
@@ -93,10 +99,12 @@ def action_readings() -> dict[str, ActionReading]:
 
 @lru_cache(maxsize=1)
 def action_parameters() -> dict[str, tuple[str, ...]]:
-    """Domain action name (lower case) -> its parameter variables in order, read from the domain."""
+    """Base action name (lower case) -> its parameter variables in order, read from
+    ``household.pddl`` (the goal actions compiled in from the task registry have no ALFRED reading,
+    so reading a plan back never needs the registry)."""
     params: dict[str, tuple[str, ...]] = {}
     pattern = re.compile(r"\(:action\s+(\S+)\s*:parameters\s*\(([^)]*)\)", re.IGNORECASE)
-    for match in pattern.finditer(domain_text()):
+    for match in pattern.finditer(_read_data("household.pddl")):
         tokens = match.group(2).split()
         params[match.group(1).lower()] = tuple(t.lower() for t in tokens if t.startswith("?"))
     return params

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any, TypeVar
@@ -201,27 +200,32 @@ def fact_string(fact: Fact) -> str:
     return "(" + " ".join((pred, *args)) + ")"
 
 
-@dataclass
 class GroundTask:
     """A STRIPS task with integer facts (numbered canonically) and operators (sorted by name).
 
     ``pre_mask``/``add_mask``/``del_mask`` are each operator's precondition, add and delete facts as
     bit sets (bit i: fact i); ``schema``/``args`` give each operator's action name and arguments;
-    ``fact_keys`` each fact as (predicate, args). Fact indices need not be contiguous among the facts operators use.
-    ``problem`` is the parsed problem it came from (plan validation re-instantiates the action
-    schemas from it). Names (``facts``, ``operators``) are made on first use.
+    ``fact_keys`` each fact as (predicate, args). Fact indices need not be contiguous among the facts
+    operators use. ``problem`` is the parsed problem it came from (plan validation re-instantiates the
+    action schemas from it). Names (``facts``, ``operators``) are made on first use.
+
+    (The planner's records are plain classes, not dataclasses: importing ``dataclasses`` costs a
+    one-shot ``alfred-gen plan`` process more than its whole search.)
     """
 
-    name: str
-    fact_keys: list[Fact]
-    init: int
-    goals: list[int]
-    schema: list[str]
-    args: list[tuple[str, ...]]
-    pre_mask: list[int]
-    add_mask: list[int]
-    del_mask: list[int]
-    problem: Problem | None = None
+    def __init__(self, name: str, fact_keys: list[Fact], init: int, goals: list[int], schema: list[str],
+                 args: list[tuple[str, ...]], pre_mask: list[int], add_mask: list[int], del_mask: list[int],
+                 problem: Problem | None = None) -> None:
+        self.name = name
+        self.fact_keys = fact_keys
+        self.init = init
+        self.goals = goals
+        self.schema = schema
+        self.args = args
+        self.pre_mask = pre_mask
+        self.add_mask = add_mask
+        self.del_mask = del_mask
+        self.problem = problem
 
     @cached_property
     def facts(self) -> list[str]:
@@ -287,28 +291,31 @@ def bits(state: int) -> list[int]:
 Ref = Any  # an int (parameter index) or a str (a constant)
 
 
-@dataclass
 class _Schema:
-    name: str
-    params: list[str]
-    param_types: list[list[str]]
-    static: list[tuple[str, list[Ref]]]
-    # The non-static preconditions, add and delete effects, as (PRE/ADD/DEL, predicate, arguments).
-    fluent: list[tuple[int, str, list[Ref]]]
-    # The binding plan, fixed per schema: parameters in binding order; at each depth the static
-    # atoms whose last variable is bound there, as (predicate, position of that variable, the
-    # other arguments); atoms checked only once everything is bound (repeated or no variables);
-    # per parameter, (predicate, position) of every static atom it occurs in.
-    order: list[int] = field(default_factory=list)
-    checks: list[list[tuple[str, int, list[Ref]]]] = field(default_factory=list)
-    leaf_checks: list[tuple[str, list[Ref]]] = field(default_factory=list)
-    occurs: list[list[tuple[str, int]]] = field(default_factory=list)
-    # The fluent atoms by the depth at which their last variable is bound, as (PRE/ADD/DEL,
-    # predicate, arguments): each is numbered once per binding of its own variables, not once per
-    # operator. Atoms without variables: (PRE/ADD/DEL, predicate, key).
-    atoms_at: list[list[tuple[int, str, list[Ref]]]] = field(default_factory=list)
-    constant_atoms: list[tuple[int, str, Any]] = field(default_factory=list)
-    static_predicates: frozenset[str] = frozenset()
+    """One action schema compiled to argument references, with its binding plan."""
+
+    def __init__(self, name: str, params: list[str], param_types: list[list[str]],
+                 static: list[tuple[str, list[Ref]]], fluent: list[tuple[int, str, list[Ref]]]) -> None:
+        self.name = name
+        self.params = params
+        self.param_types = param_types
+        self.static = static
+        # The non-static preconditions, add and delete effects, as (PRE/ADD/DEL, predicate, arguments).
+        self.fluent = fluent
+        # The binding plan, fixed per schema: parameters in binding order; at each depth the static
+        # atoms whose last variable is bound there, as (predicate, position of that variable, the
+        # other arguments); atoms checked only once everything is bound (repeated or no variables);
+        # per parameter, (predicate, position) of every static atom it occurs in.
+        self.order: list[int] = []
+        self.checks: list[list[tuple[str, int, list[Ref]]]] = []
+        self.leaf_checks: list[tuple[str, list[Ref]]] = []
+        self.occurs: list[list[tuple[str, int]]] = []
+        # The fluent atoms by the depth at which their last variable is bound, as (PRE/ADD/DEL,
+        # predicate, arguments): each is numbered once per binding of its own variables, not once
+        # per operator. Atoms without variables: (PRE/ADD/DEL, predicate, key).
+        self.atoms_at: list[list[tuple[int, str, list[Ref]]]] = []
+        self.constant_atoms: list[tuple[int, str, Any]] = []
+        self.static_predicates: frozenset[str] = frozenset()
 
     def plan_binding(self) -> None:
         """Bind first the parameters most static atoms constrain (each then narrows the next)."""

@@ -9,17 +9,15 @@ step; ALFRED's closing NoOp/End is the expander's to add.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from alfred_gen.errors import PlanStatus
 from alfred_gen.planner import names
 from alfred_gen.planner.domain import role_positions
 
 
-@dataclass(frozen=True)
-class PlanStep:
+class PlanStep(NamedTuple):
     """One high-level step.
 
     - ``action``: ALFRED's high-level action name.
@@ -73,23 +71,31 @@ class PlanStep:
         return " ".join(words)
 
 
-@dataclass
 class PlanResult:
     """The planner's answer.
 
-    ``status`` says how the call ended (:class:`~alfred_gen.errors.PlanStatus`); ``plan`` the steps (empty unless
-    solved); ``reason`` why there is no plan (or what went wrong); ``expanded`` states expanded;
-    ``time`` seconds spent (parse, ground, search, validate); ``operators`` the raw grounded PDDL
-    plan including the final goal action; ``search`` which search found it (ehc / gbfs).
+    ``status`` says how the call ended (:class:`~alfred_gen.errors.PlanStatus`); ``plan`` the steps
+    (empty unless solved); ``reason`` why there is no plan (or what went wrong); ``expanded`` states
+    expanded; ``time`` seconds spent (parse, ground, search, validate); ``operators`` the raw grounded
+    PDDL plan including the final goal action; ``search`` which search found it (ehc / gbfs).
+
+    (A plain class, as the planner's other records: see :class:`~alfred_gen.planner.grounding.GroundTask`.)
     """
 
-    status: PlanStatus
-    plan: list[PlanStep] = field(default_factory=list)
-    reason: str = ""
-    expanded: int = 0
-    time: float = 0.0
-    operators: list[str] = field(default_factory=list)
-    search: str = ""
+    def __init__(self, status: PlanStatus, plan: list[PlanStep] | None = None, reason: str = "",
+                 expanded: int = 0, time: float = 0.0, operators: list[str] | None = None,
+                 search: str = "") -> None:
+        self.status = status
+        self.plan: list[PlanStep] = plan if plan is not None else []
+        self.reason = reason
+        self.expanded = expanded
+        self.time = time
+        self.operators: list[str] = operators if operators is not None else []
+        self.search = search
+
+    def __repr__(self) -> str:
+        return (f"PlanResult(status={self.status!r}, steps={len(self.plan)}, reason={self.reason!r}, "
+                f"expanded={self.expanded}, search={self.search!r})")
 
     @property
     def solved(self) -> bool:

@@ -21,7 +21,6 @@ import heapq
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from alfred_gen.planner.grounding import GroundTask
 from alfred_gen.planner.heuristic import INF, Estimate, Heuristic
@@ -34,17 +33,18 @@ class SearchTimeout(Exception):
     """The deadline passed during search."""
 
 
-@dataclass
 class SearchOutcome:
     """What a search found: ``plan`` (operator indices) or None; ``exhausted`` means the whole
     reachable space was searched without reaching the goal, i.e. the task is unsolvable."""
 
-    plan: list[int] | None
-    expanded: int = 0
-    evaluated: int = 0
-    exhausted: bool = False
-    search: str = ""
-    notes: list[str] = field(default_factory=list)
+    def __init__(self, plan: list[int] | None, expanded: int = 0, evaluated: int = 0, exhausted: bool = False,
+                 search: str = "", notes: list[str] | None = None) -> None:
+        self.plan = plan
+        self.expanded = expanded
+        self.evaluated = evaluated
+        self.exhausted = exhausted
+        self.search = search
+        self.notes: list[str] = notes if notes is not None else []
 
 
 class _Counter:

@@ -17,7 +17,7 @@ at the end.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pyperplan.pddl.pddl import Problem
 
@@ -26,8 +26,7 @@ from alfred_gen.planner.grounding import GroundTask, problem_facts
 Fact = tuple[str, tuple[str, ...]]  # (predicate, args)
 
 
-@dataclass
-class Validation:
+class Validation(NamedTuple):
     """The outcome: ``ok``, what went wrong (``message``), and the state before each step plus the
     final state, as frozensets of facts ``(predicate, args)``."""
 
@@ -36,8 +35,7 @@ class Validation:
     states: list[frozenset[Fact]]
 
 
-@dataclass
-class TaskCheck:
+class TaskCheck(NamedTuple):
     """The outcome of :func:`check_on_task`: ``ok``, what went wrong (``message``), and the state
     before each step plus the final state, as bit sets of the task's facts."""
 

@@ -305,3 +305,111 @@ def goal_conditions(
             f"{task.mrecep_target} holding {cls} in/on {task.parent_target}",
         )
     return count.status()
+
+
+# --------------------------------------------------------------------------------------------
+# Goals stored in the trajectory (derived tasks: ALFRED-L's NAV-ONLY, REV-1, REV-n)
+
+#: The key of a trajectory's own goal block (optional; absent in ALFRED's and sample's files).
+GOAL_KEY = "goal"
+
+#: Slack on the distance threshold, so that a pose exactly on the threshold (five 0.25 m steps for
+#: 1.25 m) counts as within it whatever the float noise of the simulator's positions.
+DISTANCE_SLACK = 1e-6
+
+
+@dataclass(frozen=True)
+class PositionGoal:
+    """The agent must end with its position within ``within`` metres (horizontally) of (x, z)."""
+
+    x: float
+    z: float
+    within: float
+
+    def distance(self, metadata: Mapping[str, Any]) -> float:
+        """Horizontal distance of the agent in ``metadata`` from the target (x, z)."""
+        position = (metadata.get("agent") or {}).get("position") or {}
+        return math.hypot(float(position.get("x", math.inf)) - self.x, float(position.get("z", math.inf)) - self.z)
+
+    def holds(self, metadata: Mapping[str, Any]) -> bool:
+        return within_threshold(self.distance(metadata), self.within)
+
+    def describe(self) -> str:
+        return f"agent within {self.within:g} m of ({self.x:.2f}, {self.z:.2f})"
+
+
+def within_threshold(distance: float, threshold: float) -> bool:
+    """ALFRED-L's success test for a position: ``distance <= threshold`` (metres), the threshold
+    itself included (the agent five 0.25 m steps away from the target succeeds at 1.25 m)."""
+    return distance <= threshold + DISTANCE_SLACK
+
+
+@dataclass(frozen=True)
+class TrajectoryGoal:
+    """What a trajectory must reach: the task type's goal conditions (unless a derived task drops
+    them, NAV-ONLY) and, for derived tasks, a final position."""
+
+    task_conditions: bool = True
+    position: PositionGoal | None = None
+
+
+def trajectory_goal(traj: Mapping[str, Any]) -> TrajectoryGoal:
+    """The goal of a trajectory: its ``goal`` block, or (without one) the task's conditions alone.
+
+    The block (written by ``alfred-gen derive``, checked by the schema)::
+
+        "goal": {"task_conditions": false, "agent_position": {"x": 1.0, "z": -2.5, "within": 1.25}}
+
+    Raises UserError(BAD_INPUT) for a malformed block (data not checked by the schema).
+    """
+    block = traj.get(GOAL_KEY) if isinstance(traj, Mapping) else None
+    if block is None:
+        return TrajectoryGoal()
+    if not isinstance(block, Mapping) or not isinstance(block.get("task_conditions"), bool):
+        raise UserError("goal block: needs a boolean task_conditions", ExitCode.BAD_INPUT)
+    position = block.get("agent_position")
+    if position is None:
+        return TrajectoryGoal(block["task_conditions"], None)
+    try:
+        target = PositionGoal(float(position["x"]), float(position["z"]), float(position["within"]))
+    except (TypeError, KeyError, ValueError):
+        raise UserError("goal block: agent_position needs numbers x, z and within", ExitCode.BAD_INPUT) from None
+    if not (math.isfinite(target.x) and math.isfinite(target.z) and target.within >= 0):
+        raise UserError("goal block: agent_position must be finite with within >= 0", ExitCode.BAD_INPUT)
+    return TrajectoryGoal(block["task_conditions"], target)
+
+
+def goal_block(task_conditions: bool, position: PositionGoal | None) -> dict[str, Any]:
+    """The ``goal`` block :func:`trajectory_goal` reads back (what ``derive`` writes)."""
+    block: dict[str, Any] = {"task_conditions": task_conditions}
+    if position is not None:
+        block["agent_position"] = {"x": position.x, "z": position.z, "within": position.within}
+    return block
+
+
+def needs_task_check(goal: TrajectoryGoal) -> bool:
+    """Whether the task type's own conditions are part of the goal (so it must have a goal check)."""
+    return goal.task_conditions or goal.position is None
+
+
+def trajectory_goal_status(
+    goal: TrajectoryGoal,
+    task: TaskSpec,
+    metadata: Mapping[str, Any],
+    *,
+    start_metadata: Mapping[str, Any] | None = None,
+    effects: Effects | None = None,
+) -> GoalStatus:
+    """The goal conditions of a trajectory in a state: the task's (:func:`goal_conditions`) when
+    the goal keeps them, plus one condition for the final position when it has one."""
+    if needs_task_check(goal):
+        status = goal_conditions(task, metadata, start_metadata=start_metadata, effects=effects)
+    else:
+        status = GoalStatus(0, 0, [])
+    if goal.position is None:
+        return status
+    count = _Count()
+    count.satisfied, count.total, count.missing = status.satisfied, status.total, list(status.missing)
+    distance = goal.position.distance(metadata)
+    count.add(goal.position.holds(metadata), f"{goal.position.describe()} (it is {distance:.2f} m away)")
+    return count.status()

@@ -22,7 +22,7 @@ the same bytes.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.errors import GenerationReason
+from alfred_gen.sim.controller import Controller
 from alfred_gen.traj.format import RAW_IMAGE_NAME
 from alfred_gen.traj.rle import interaction_args
 
@@ -90,7 +91,7 @@ def event_masks(event: Any) -> Mapping[str, np.ndarray] | None:
     return getattr(event, "instance_masks", None)
 
 
-def on_demand_masks(controller: Any) -> MaskSource:
+def on_demand_masks(controller: Controller) -> MaskSource:
     """Masks for a lite controller that renders no segmentation per step (faster): when an
     interaction needs them, the current state is rendered with the object image switched on.
 
@@ -131,6 +132,20 @@ def target_args(event: Any, target: str, masks_of: MaskSource = event_masks) -> 
     return interaction_args(np.asarray(mask, dtype=bool))
 
 
+def images_index(low_actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The ``images`` index of these low actions: the frame before each action, plus the final
+    frame, which repeats the last action's indices (see the module docstring)."""
+    entries = [
+        {"high_idx": low["high_idx"], "image_name": IMAGE_NAME.format(i), "low_idx": i}
+        for i, low in enumerate(low_actions)
+    ]
+    if low_actions:
+        last = len(low_actions) - 1
+        entries.append({"high_idx": low_actions[last]["high_idx"], "image_name": IMAGE_NAME.format(len(low_actions)),
+                        "low_idx": last})
+    return entries
+
+
 class Recorder:
     """Executes low actions on ``controller`` from ``start_event`` and records what ALFRED keeps.
 
@@ -141,7 +156,7 @@ class Recorder:
 
     def __init__(
         self,
-        controller: Any,
+        controller: Controller,
         start_event: Any,
         image_dir: Path | None = None,
         jpeg_quality: int = JPEG_QUALITY,
@@ -198,18 +213,5 @@ class Recorder:
         return event
 
     def images(self) -> list[dict[str, Any]]:
-        """The ``images`` index: the frame before each action, plus the final frame (see module doc)."""
-        entries = [
-            {"high_idx": low["high_idx"], "image_name": IMAGE_NAME.format(i), "low_idx": i}
-            for i, low in enumerate(self.low_actions)
-        ]
-        if self.low_actions:
-            last = len(self.low_actions) - 1
-            entries.append(
-                {
-                    "high_idx": self.low_actions[last]["high_idx"],
-                    "image_name": IMAGE_NAME.format(len(self.low_actions)),
-                    "low_idx": last,
-                }
-            )
-        return entries
+        """The ``images`` index of what was recorded (:func:`images_index`)."""
+        return images_index(self.low_actions)

@@ -28,9 +28,23 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress
 from alfred_gen.replay import images
 from alfred_gen.replay.execute import StepFailure, execute_low_actions
-from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
+from alfred_gen.replay.goals import (
+    GOAL_TASK_TYPES,
+    GoalStatus,
+    needs_task_check,
+    task_from_trajectory,
+    trajectory_goal,
+    trajectory_goal_status,
+)
 from alfred_gen.replay.restore import restore_scene
 from alfred_gen.sim.controller import Controller, Simulator
+from alfred_gen.traj.format import (
+    DEPTH_IMAGES_DIR,
+    INSTANCE_MASKS_DIR,
+    RAW_IMAGES_DIR,
+    TRAJ_FILE_NAME,
+    load_trajectory,
+)
 
 #: Most per-step failures printed by the command before "... and N more".
 MAX_FAILURE_LINES = 20
@@ -78,11 +92,11 @@ class _FrameSink:
     """Encodes an event's frames once and writes them under every name its low action has."""
 
     def __init__(self, staging: Path, depth: bool, seg: bool) -> None:
-        self.folders = {"rgb": staging / "raw_images"}
+        self.folders = {"rgb": staging / RAW_IMAGES_DIR}
         if depth:
-            self.folders["depth"] = staging / "depth_images"
+            self.folders["depth"] = staging / DEPTH_IMAGES_DIR
         if seg:
-            self.folders["seg"] = staging / "instance_masks"
+            self.folders["seg"] = staging / INSTANCE_MASKS_DIR
         for folder in self.folders.values():
             folder.mkdir(parents=True, exist_ok=True)
         self.colors: dict[str, str] = {}
@@ -146,12 +160,17 @@ def replay_to_directory(
     ``on_step(low_idx)`` is called after each low action (progress).
     """
     task = task_from_trajectory(traj)
-    if task.task_type not in GOAL_TASK_TYPES:
+    goal_spec = trajectory_goal(traj)
+    if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
         raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     at_start, after = frame_schedule(traj)
-    staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
+    except OSError as error:  # a file in the way, a read-only directory
+        reason = error.strerror or type(error).__name__
+        raise UserError(f"cannot write frames into {out_dir}: {reason}", ExitCode.BAD_INPUT) from None
     try:
         start = restore_scene(controller, traj["scene"])
         for name, wanted in (("frame", True), ("depth_frame", depth), ("instance_segmentation_frame", seg)):
@@ -169,8 +188,8 @@ def replay_to_directory(
 
         run = execute_low_actions(controller, traj["plan"]["low_actions"], start, on_step=step_done,
                                   stop_on_failure=False)
-        goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
-                               effects=run.tracker.effects())
+        goal = trajectory_goal_status(goal_spec, task, run.last_event.metadata, start_metadata=start.metadata,
+                                      effects=run.tracker.effects())
         outcome = ReplayOutcome(run.failures, goal, sink.count)
         if outcome.ok:
             sink.finish()
@@ -181,8 +200,6 @@ def replay_to_directory(
 
 
 def _trajectory_path(given: str | Path) -> Path:
-    from alfred_gen.traj.format import TRAJ_FILE_NAME
-
     path = Path(given)
     if path.is_dir():
         path = path / TRAJ_FILE_NAME
@@ -204,8 +221,6 @@ def replay_command(
     and goal conditions, return the code. Frames go to ``out`` (default: the trajectory's own
     directory).
     """
-    from alfred_gen.traj.format import load_trajectory
-
     path = _trajectory_path(traj_path)
     traj = load_trajectory(path)
     out_dir = Path(out) if out is not None else path.parent

@@ -1,9 +1,12 @@
 """Vetting: a trajectory is kept only if it replays from scratch and reaches its goal.
 
 :func:`vet_trajectory` restores the start state from the file's ``scene`` block in a fresh
-simulator episode, steps every ``low_actions[i].api_action``, and checks the task's goal
-conditions at the end. It never raises on bad data: whatever is wrong becomes one of a small,
-fixed set of reasons (:class:`~alfred_gen.errors.VetReason`) that ``alfred-gen verify`` summarises.
+simulator episode, steps every ``low_actions[i].api_action``, and checks the goal at the end: the
+task's goal conditions, or the trajectory's own ``goal`` block when it has one (tasks derived by
+``alfred-gen derive``: a final position, with or without the task's conditions; see
+:func:`alfred_gen.replay.goals.trajectory_goal`). It never raises on bad data: whatever is wrong
+becomes one of a small, fixed set of reasons (:class:`~alfred_gen.errors.VetReason`) that
+``alfred-gen verify`` summarises.
 """
 
 from __future__ import annotations
@@ -13,8 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
-from alfred_gen.replay.execute import execute_low_actions
-from alfred_gen.replay.goals import GOAL_TASK_TYPES, GoalStatus, goal_conditions, task_from_trajectory
+from alfred_gen.replay.execute import StepCallback, execute_low_actions
+from alfred_gen.replay.goals import (
+    GOAL_TASK_TYPES,
+    GoalStatus,
+    needs_task_check,
+    task_from_trajectory,
+    trajectory_goal,
+    trajectory_goal_status,
+)
 from alfred_gen.replay.restore import RestoreError, restore_scene
 from alfred_gen.sim.controller import Controller
 
@@ -49,16 +59,12 @@ def _failed(reason: VetReason, error: str, low_idx: int | None = None,
 
 
 def _index_problem(traj: Mapping[str, Any]) -> str | None:
-    """Cross-references the schema cannot check: high_idx and images.low_idx in range."""
-    plan = traj["plan"]
-    n_high, n_low = len(plan["high_pddl"]), len(plan["low_actions"])
-    for i, low in enumerate(plan["low_actions"]):
-        if low["high_idx"] >= n_high:
-            return f"$.plan.low_actions[{i}].high_idx: {low['high_idx']} but high_pddl has {n_high} steps"
-    for i, image in enumerate(traj["images"]):
-        if image["low_idx"] >= n_low:
-            return f"$.images[{i}].low_idx: {image['low_idx']} but there are {n_low} low actions"
-    return None
+    """Cross-references the schema cannot check (high_idx and images.low_idx in range), as
+    ``validate`` checks them: the first one broken, as ``<json path>: <message>``."""
+    from alfred_gen.traj.format import index_problems
+
+    problems = index_problems(traj)
+    return f"{problems[0].json_path}: {problems[0].message}" if problems else None
 
 
 def vet_trajectory(
@@ -66,12 +72,16 @@ def vet_trajectory(
     *,
     controller_factory: ControllerFactory,
     check_schema: bool = True,
+    on_step: StepCallback | None = None,
 ) -> VetResult:
     """Replay ``traj`` (a parsed traj_data.json) from scratch and check its goal.
 
     ``controller_factory()`` gives the simulator (``simulator.open`` for a fresh one without
     frames); it is reset by the restore, so a factory may hand back one controller per process.
     ``check_schema`` validates the data against the trajectory schema first (cheap when valid).
+    The goal is the task type's conditions, or the file's own ``goal`` block when it has one (derived
+    tasks: a final position, with or without the task's conditions). ``on_step(low_idx, api_action,
+    event)`` sees every step (``derive`` reads the agent's poses from it).
 
     Whatever is wrong with the data is a failed VetResult. Only a UserError saying no simulator
     can run here (BACKEND_UNAVAILABLE, USAGE) is raised: that is no trajectory's fault.
@@ -92,9 +102,10 @@ def vet_trajectory(
         return _failed(VetReason.BAD_FILE, index_problem)
     try:
         task = task_from_trajectory(traj)
+        goal_spec = trajectory_goal(traj)
     except UserError as error:
         return _failed(VetReason.BAD_FILE, str(error))
-    if task.task_type not in GOAL_TASK_TYPES:
+    if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
         return _failed(VetReason.UNKNOWN_TASK, f"no goal check for task type {task.task_type!r}")
     low_actions = traj.get("plan", {}).get("low_actions") if isinstance(traj.get("plan"), Mapping) else None
     if not isinstance(low_actions, list):
@@ -117,9 +128,9 @@ def vet_trajectory(
                 raise
             reason = VetReason.UNKNOWN_SCENE if error.code == ExitCode.NOT_FOUND else VetReason.BAD_FILE
             return _failed(reason, str(error))
-        run = execute_low_actions(controller, low_actions, start)
-        goal = goal_conditions(task, run.last_event.metadata, start_metadata=start.metadata,
-                               effects=run.tracker.effects())
+        run = execute_low_actions(controller, low_actions, start, on_step=on_step)
+        goal = trajectory_goal_status(goal_spec, task, run.last_event.metadata, start_metadata=start.metadata,
+                                      effects=run.tracker.effects())
     except UserError as error:
         if error.code in ENVIRONMENT_CODES:
             raise

@@ -1,6 +1,7 @@
 """Shared fixtures: where the ALFRED reference data is.
 
-Tests that need the real ALFRED data take the ``alfred_data`` fixture. It skips when the
+Tests that need the real ALFRED data take the ``alfred_data`` fixture (``alfred_train`` for all the
+train demos, found beside it). It skips when the
 environment variable ALFRED_DATA is unset (a quick local run). It fails when ALFRED_DATA is set but
 the data is missing, because CI sets it and a silent skip there would hide a broken checkout.
 """
@@ -22,6 +23,16 @@ def alfred_data() -> Path:
     root = Path(value)
     if not (root / "json_2.1.0").is_dir():
         pytest.fail(f"ALFRED_DATA={value} is set but {root / 'json_2.1.0'} is missing")
+    return root
+
+
+@pytest.fixture(scope="session")
+def alfred_train(alfred_data: Path) -> Path:
+    """ALFRED's 6,574 train demos without images (``../alfred-train`` beside $ALFRED_DATA, or
+    $ALFRED_TRAIN); skip as ``alfred_data`` does, fail when set but missing."""
+    root = Path(os.environ.get("ALFRED_TRAIN") or alfred_data.parent / "alfred-train")
+    if not (root / "json_2.1.0").is_dir():
+        pytest.fail(f"ALFRED_DATA is set but the train demos are missing: {root / 'json_2.1.0'}")
     return root
 
 

@@ -17,10 +17,10 @@ from alfred_gen.demo.expand import (
     end_entry,
     fold_plan,
     sight_requirements,
-    type_of_id,
     word_of,
 )
 from alfred_gen.demo.navigation import NavigationGraph
+from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
@@ -390,3 +390,9 @@ def test_candidate_poses_face_the_target_from_an_arms_length_first() -> None:
         if abs(x) < 0.1 and z < 1.0:
             assert rotation == 0.0  # due south of the target: face +z
     assert len(set(poses)) == len(poses)
+
+
+def test_every_high_level_action_has_exactly_one_expansion() -> None:
+    from alfred_gen.demo.expand import _EXPANSIONS, HIGH_ACTIONS
+
+    assert sorted(_EXPANSIONS) == sorted(HIGH_ACTIONS)

@@ -17,7 +17,6 @@ from alfred_gen.demo.generate import (
     GenerationResult,
     default_trial_id,
     generate_trajectory,
-    task_dir_name,
 )
 from alfred_gen.demo.language import TEMPLATE_ASSIGNMENT_ID
 from alfred_gen.domains.tasks import TaskSpec, make_task
@@ -75,7 +74,7 @@ def test_each_task_type_generates_a_trajectory_that_vets_from_disk(generated, ta
     result, scene, seed, task = generated[task_type]
     path = result.path
     assert path is not None and path.name == default_trial_id(seed)
-    assert path.parent.name == task_dir_name(task, scene)
+    assert path.parent.name == task.dir_name(scene)
     traj = load_trajectory(path / "traj_data.json")  # the schema and the mask rules
     assert traj == result.traj
     verdict = vet_trajectory(traj, controller_factory=simulator().open)
@@ -312,3 +311,25 @@ def test_the_generate_command_reports_success_and_failure(generated, tmp_path, c
             ]
         )
     assert stop.value.code == ExitCode.USAGE
+
+
+def _task_flags(task: TaskSpec) -> list[str]:
+    """The command-line options naming ``task`` (as `plan` and `generate` take them)."""
+    flags = ["--task", task.task_type, "--object", task.object_target]
+    for flag, value in (("--receptacle", task.parent_target), ("--mrecep", task.mrecep_target),
+                        ("--toggle", task.toggle_target)):
+        if value:
+            flags += [flag, value]
+    return flags + (["--sliced"] if task.object_sliced else [])
+
+
+@pytest.mark.parametrize("task_type", list(CANDIDATES))
+def test_plan_writes_exactly_the_problem_generate_solved(generated, task_type: str, tmp_path, capsys) -> None:
+    """One start state: `plan --pddl-out` for the same scene, seed and task writes the trajectory's
+    own pddl_states/problem_0.pddl, byte for byte, and prints a plan for it."""
+    result, scene, seed, task = generated[task_type]
+    out = tmp_path / "problem.pddl"
+    with pytest.raises(SystemExit) as stop:
+        main(["plan", "--scene", str(scene), "--seed", str(seed), *_task_flags(task), "--pddl-out", str(out)])
+    assert stop.value.code == ExitCode.OK, capsys.readouterr().err
+    assert out.read_bytes() == (result.path / "pddl_states" / "problem_0.pddl").read_bytes()

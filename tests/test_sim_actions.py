@@ -313,10 +313,21 @@ def test_clean(kitchen: LiteController) -> None:
 
 
 def test_drop(kitchen: LiteController) -> None:
+    """The held object falls straight down from the hand: onto the table below it, else the floor."""
     fails(kitchen, "DropHandObject", "not holding")
-    go(kitchen, 0.0, 0.25, 180)
+    go(kitchen, 0.0, 0.25, 180)  # the hand is over the dining table
     potato = oid(kitchen, "Potato")
+    table = oid(kitchen, "DiningTable")
     ok(kitchen, "PickupObject", objectId=potato)
+    hand = obj(kitchen, potato)["axisAlignedBoundingBox"]["center"]
+    ok(kitchen, "DropHandObject")
+    dropped = obj(kitchen, potato)
+    assert dropped["isPickedUp"] is False and dropped["parentReceptacles"] == [table]
+    assert dropped["axisAlignedBoundingBox"]["cornerPoints"][-1][1] == pytest.approx(0.75, abs=1e-6)
+    center = dropped["axisAlignedBoundingBox"]["center"]
+    assert (center["x"], center["z"]) == pytest.approx((hand["x"], hand["z"]))
+    ok(kitchen, "PickupObject", objectId=potato)
+    go(kitchen, -1.5, 0.0, 270)  # nothing below the hand
     ok(kitchen, "DropHandObject")
     dropped = obj(kitchen, potato)
     assert dropped["isPickedUp"] is False and dropped["parentReceptacles"] is None

@@ -117,3 +117,29 @@ def test_stats_of_released_alfred_data(released_trajectory_files: list[Path], al
     by_dir = Counter(p.parent.parent.name.split("-")[0] for p in released_trajectory_files)
     assert stats.counts["task_type"] == by_dir
     assert not stats.unreadable
+
+
+def _derived(root: Path, task_dir: str, trial: str, variant: str, anns: list[int], **extra) -> None:
+    data = {"derived_from": {"task_id": trial, "variant": variant, **extra.pop("derived", {})},
+            "images": [{"low_idx": 0}] * 2000,  # a large key after the marker, as in real files
+            "turk_annotations": {"anns": [{"task_desc": "x", "high_descs": ["y"] * n} for n in anns]}, **extra}
+    path = root / task_dir / trial / "traj_data.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(data, indent=4, sort_keys=True))
+
+
+def test_derived_trajectories_are_counted_as_the_papers_table_3(tmp_path: Path) -> None:
+    make_tree(tmp_path)  # 8 trajectories that are not derived
+    _derived(tmp_path, "pick_and_place_simple-Apple-None-CounterTop-1", "trial_T1", "nav-only", [2, 2, 3])
+    _derived(tmp_path, "pick_and_place_simple-Apple-None-CounterTop-1", "trial_T2", "nav-only", [1])
+    _derived(tmp_path, "look_at_obj_in_light-Book-None-DeskLamp-301", "trial_T3", "rev-1", [5, 5],
+             derived={"reverse": "shortest"})
+    _derived(tmp_path, "look_at_obj_in_light-Book-None-DeskLamp-301", "trial_T4", "rev-1", [5],
+             language_perturbations=["e1"])
+    stats = collect_stats(tmp_path)
+    assert {name: (row.trajectories, row.annotations, row.subgoals) for name, row in stats.variants.items()} == {
+        "nav-only": (2, 4, 8), "rev-1:shortest": (1, 2, 10), "rev-1+e1": (1, 1, 5)}
+    text = "\n".join(format_stats(stats))
+    assert "ALFRED-L variant  trajectories  annotations  subgoals" in text
+    assert "nav-only                     2            4         8" in text
+    assert "(8 trajectories under" in text and stats.total == 12

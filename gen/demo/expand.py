@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph, cell_of
+from alfred_gen.domains import catalogue
+from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
@@ -97,19 +99,8 @@ def end_entry(high_idx: int) -> dict[str, Any]:
 # Reading object ids and metadata
 
 
-def type_of_id(object_id: str) -> str:
-    """The object type a THOR id names: ``Sink|..|SinkBasin`` -> SinkBasin, ``Bread|..|BreadSliced_3``
-    -> BreadSliced, ``Apple|..`` -> Apple."""
-    parts = object_id.split("|")
-    if len(parts) > 4:
-        return parts[4].rsplit("_", 1)[0] if parts[4].rsplit("_", 1)[-1].isdigit() else parts[4]
-    return parts[0]
-
-
 def class_of_id(object_id: str) -> str:
     """The class a task names an object by: a slice is of its whole object's class."""
-    from alfred_gen.domains import catalogue
-
     object_type = type_of_id(object_id)
     for whole, sliced in catalogue.SLICED_TYPES.items():
         if sliced == object_type:
@@ -147,8 +138,6 @@ def _encloses(obj: Mapping[str, Any]) -> bool:
     """Whether a closed ``obj`` must be opened to reach inside (fridge, microwave, cabinet, ...)."""
     if not obj.get("openable"):
         return False
-    from alfred_gen.domains import catalogue
-
     entry = catalogue.OBJECT_TYPES.get(obj.get("objectType", ""))
     return entry.encloses if entry is not None else True
 
@@ -316,12 +305,13 @@ class Expander:
         ``next_step`` is the step after a GotoLocation: ALFRED names a walk after where it leads.
         Raises ExpansionError when the step cannot be done from this state.
         """
-        handler = getattr(self, f"_expand_{step.action}", None)
+        handler = _EXPANSIONS.get(step.action)
         if handler is None:
             raise ExpansionError(f"cannot expand high-level action {step.action!r}")
-        return handler(step, high_idx, metadata, next_step)
+        return handler(self, step, high_idx, metadata, next_step)
 
-    def _expand_GotoLocation(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _goto(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+              next_step: PlanStep | None) -> Expanded:
         if len(step.location) < 4:
             raise ExpansionError("GotoLocation without a destination pose")
         try:
@@ -335,7 +325,8 @@ class Expander:
         }
         return Expanded(high, [LowAction(high_idx, move.api_action, move.discrete) for move in moves])
 
-    def _expand_PickupObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _pickup(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+                next_step: PlanStep | None) -> Expanded:
         if held_id(metadata):
             raise ExpansionError(f"PickupObject {step.object_id}: the hand is not empty ({held_id(metadata)})")
         target = self._pickup_target(step, metadata)
@@ -348,7 +339,8 @@ class Expander:
         high = _high(high_idx, planner, "PickupObject", [word_of(target)])
         return Expanded(high, _wrapped(high_idx, closed, [pickup_action(high_idx, target)]))
 
-    def _expand_PutObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _put(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+             next_step: PlanStep | None) -> Expanded:
         held = self._held(step, metadata)
         receptacle = step.receptacle_id
         closed = closed_around([receptacle], metadata)
@@ -399,13 +391,16 @@ class Expander:
         }
         return Expanded(_high(high_idx, planner, step.action, [word_of(held)]), low)
 
-    def _expand_HeatObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _heat(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+              next_step: PlanStep | None) -> Expanded:
         return self._appliance_cycle(step, high_idx, metadata, toggle=True)
 
-    def _expand_CoolObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _cool(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+              next_step: PlanStep | None) -> Expanded:
         return self._appliance_cycle(step, high_idx, metadata, toggle=False)
 
-    def _expand_CleanObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _clean(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+               next_step: PlanStep | None) -> Expanded:
         held = self._held(step, metadata)
         basin = step.receptacle_id
         faucet = nearest_faucet(basin, metadata)
@@ -422,7 +417,8 @@ class Expander:
         planner = {"action": "CleanObject", **bookkeeping, "objectId": basin}
         return Expanded(_high(high_idx, planner, "CleanObject", [word_of(held)]), low)
 
-    def _expand_SliceObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _slice(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+               next_step: PlanStep | None) -> Expanded:
         knife = held_id(metadata)
         if not knife or (step.tool_id and knife != step.tool_id):
             raise ExpansionError(f"SliceObject {step.object_id}: the agent does not hold {step.tool_id or 'a knife'}")
@@ -437,7 +433,8 @@ class Expander:
         high = _high(high_idx, planner, "SliceObject", [word_of(step.object_id)])
         return Expanded(high, _wrapped(high_idx, closed, [slice_action(high_idx, step.object_id)]))
 
-    def _expand_ToggleObject(self, step, high_idx, metadata, next_step) -> Expanded:
+    def _toggle(self, step: PlanStep, high_idx: int, metadata: Mapping[str, Any],
+                next_step: PlanStep | None) -> Expanded:
         lamp = step.object_id
         state = _objects(metadata).get(lamp)
         if state is None:
@@ -454,6 +451,22 @@ class Expander:
         }
         high = _high(high_idx, planner, "ToggleObject", [word_of(lamp)])
         return Expanded(high, [toggle_action(high_idx, lamp, True)])
+
+
+#: How one high-level step is expanded: (expander, step, high_idx, state before, next step).
+StepExpansion = Callable[[Expander, PlanStep, int, Mapping[str, Any], "PlanStep | None"], Expanded]
+
+#: High-level action -> the Expander method that turns it into low actions (one per HIGH_ACTIONS).
+_EXPANSIONS: dict[str, StepExpansion] = {
+    "GotoLocation": Expander._goto,
+    "PickupObject": Expander._pickup,
+    "PutObject": Expander._put,
+    "HeatObject": Expander._heat,
+    "CoolObject": Expander._cool,
+    "CleanObject": Expander._clean,
+    "SliceObject": Expander._slice,
+    "ToggleObject": Expander._toggle,
+}
 
 
 def _high(high_idx: int, planner: dict[str, Any], action: str, args: list[str]) -> dict[str, Any]:
@@ -599,6 +612,6 @@ def choose_destination(
     points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells]
     for pose in candidate_poses(targets, points, eye_height)[:MAX_PROBES]:
         if sees(probe(pose), groups):
-            return replace(walk, location=pose, location_name=alfred_location(location_name(pose)))
+            return walk._replace(location=pose, location_name=alfred_location(location_name(pose)))
     wanted = ", ".join(group[0] for group in groups)
     raise ExpansionError(f"no reachable pose sees {wanted}")

@@ -41,7 +41,7 @@ from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
-from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, solve
+from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator as scene_simulator
@@ -54,7 +54,6 @@ from alfred_gen.traj.format import (
     InvalidTrajectoryError,
     parse_trajectory_json,
     save_trajectory,
-    trajectory_dir_name,
 )
 
 #: Trial ids: ``trial_`` and a name that is safe as a directory.
@@ -115,14 +114,6 @@ def backend_of(controller: Controller) -> tuple[str, str]:
     return lite.BACKEND, lite.VERSION
 
 
-def task_dir_name(task: TaskSpec, scene_num: int) -> str:
-    """ALFRED's ``<task_type>-<object>-<mrecep|None>-<recep>-<scene_num>`` for a task."""
-    obj = task.object_target + ("Sliced" if task.object_sliced else "")
-    return trajectory_dir_name(
-        task.task_type, obj, task.mrecep_target or None, task.parent_target or task.toggle_target, scene_num
-    )
-
-
 def _step(controller: Controller, action: dict[str, Any], reason: GenerationReason, what: str) -> Any:
     event = controller.step(action)
     if not event.metadata.get("lastActionSuccess", False):
@@ -164,7 +155,7 @@ def generate_trajectory(
     if simulator is None:
         simulator = scene_simulator(extra=(room,) if isinstance(scene, Scene) else ())
     out_root = Path(out_root)
-    final_dir = out_root / task_dir_name(task, room.scene_num) / trial_id
+    final_dir = out_root / task.dir_name(room.scene_num) / trial_id
     timings: dict[str, float] = {}
     if final_dir.exists():
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
@@ -363,6 +354,7 @@ def generate_command(
     echo: Callable[..., None] = print,
 ) -> int:
     """`alfred-gen generate`: one trajectory; prints where it went or why not; the exit code."""
+    check_time_limit(time_limit)
     task = make_task(task_type, object_target, parent_target, mrecep_target, toggle_target, sliced)
     trial = trial_id or default_trial_id(seed)
     try:

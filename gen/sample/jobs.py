@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from alfred_gen.errors import GenerationReason, JobError
 from alfred_gen.sample.feasibility import TaskTuple
 
 Generator = Callable[..., Any]
@@ -18,9 +19,16 @@ Generator = Callable[..., Any]
 
 @dataclass(frozen=True)
 class Job:
-    """One attempt at a tuple: what a worker needs to generate (and where it will land)."""
+    """One attempt at a tuple: what a worker needs to generate (and where it will land).
+
+    ``group`` and ``link`` say where the attempt sits in the plan (group g, its primary at link 0
+    and its replacements after); ``index`` only pairs the job with its outcome within one run.
+    The content of the trial depends on ``task``, ``seed`` and ``trial_id`` alone.
+    """
 
     index: int
+    group: int
+    link: int
     task: TaskTuple
     attempt: int
     seed: int
@@ -29,11 +37,12 @@ class Job:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A worker's answer for a job: ``reason`` is ``ok`` or generate_trajectory's failure reason."""
+    """A worker's answer for a job: ``reason`` is generate_trajectory's (OK or why not), or a
+    :class:`~alfred_gen.errors.JobError` when the job ended before the generator could say."""
 
     index: int
     ok: bool
-    reason: str
+    reason: GenerationReason | JobError | str  # a stand-in generator may give its own words
     detail: str = ""
     code: int = 0  #: the exit code of a ``user_error``
     timings: tuple[tuple[str, float], ...] = ()  #: seconds per pipeline phase, if the generator says

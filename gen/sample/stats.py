@@ -5,6 +5,12 @@ trial_*/traj_data.json``), which names every slot, so a thousand trajectories ar
 parsing a thousand large JSON files; a file under a directory of another shape is read instead.
 Works on our output and on released ALFRED data alike.
 
+Trajectories derived by ``alfred-gen derive`` (ALFRED-L's NAV-ONLY, REV-1, REV-n, and their
+``perturb`` versions) are also counted as the paper's Table 3 does: per variant, trajectories,
+annotations and subgoal instructions (each annotation's step lines). Whether a file is derived is
+read from its first bytes (:data:`DERIVED_MARKER`: our files are written with sorted keys, so
+``derived_from`` comes first); only derived files are parsed.
+
 Balance is the normalised entropy of a slot's counts over the values seen (1.0: perfectly even).
 ``--charts`` draws one horizontal bar chart per slot as PNG, in the spirit of ALFRED's
 distribution figures, with Pillow (matplotlib is not a dependency).
@@ -12,7 +18,6 @@ distribution figures, with Pillow (matplotlib is not a dependency).
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -24,7 +29,7 @@ from alfred_gen.atomic import write_png
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.balance import normalised_entropy
 from alfred_gen.sample.feasibility import TaskTuple
-from alfred_gen.traj.format import TRAJ_FILE_NAME
+from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
 
 #: The tables, in print order: key, heading.
 SLOTS: tuple[tuple[str, str], ...] = (
@@ -37,6 +42,21 @@ SLOTS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: What marks a derived trajectory, and how much of a file's head is searched for it. Files are
+#: written with sorted keys (ALFRED's format), which puts ``derived_from`` before the large keys.
+DERIVED_MARKER = b'"derived_from"'
+DERIVED_HEAD_BYTES = 4096
+
+
+@dataclass
+class VariantCounts:
+    """One row of the paper's Table 3: trajectories, annotations, subgoal instructions."""
+
+    trajectories: int = 0
+    annotations: int = 0
+    subgoals: int = 0
+
+
 @dataclass
 class DatasetStats:
     """Counts per slot over the trajectories found under a directory."""
@@ -46,9 +66,25 @@ class DatasetStats:
     tuples: set[TaskTuple] = field(default_factory=set)
     counts: dict[str, Counter] = field(default_factory=lambda: {key: Counter() for key, _ in SLOTS})
     unreadable: list[str] = field(default_factory=list)
+    #: Trajectories in houses, by (source room type -> destination room type), and how many of them
+    #: carry the object from one room into another (:mod:`alfred_gen.sample.house_rooms`).
+    room_moves: Counter = field(default_factory=Counter)
+    across_rooms: int = 0
+
+    def add_house_trajectory(self, traj: dict[str, Any], scene: Any) -> None:
+        """Count where a house trajectory's task starts and ends."""
+        from alfred_gen.sample.house_rooms import task_rooms
+
+        source, destination = task_rooms(traj, scene)
+        kinds = [scene.room(r).room_type if r is not None else "?" for r in (source, destination)]
+        self.room_moves[f"{kinds[0]} -> {kinds[1]}"] += 1
+        if source is not None and destination is not None and source != destination:
+            self.across_rooms += 1
+    variants: dict[str, VariantCounts] = field(default_factory=dict)
 
     def add(self, task: TaskTuple) -> None:
-        from alfred_gen.sim.scene import room_type_of
+        from alfred_gen.scenes.houses.names import house_of_scene_num
+        from alfred_gen.sim.scene import HOUSE, room_type_of
 
         self.total += 1
         self.tuples.add(task)
@@ -59,7 +95,7 @@ class DatasetStats:
             self.counts["mrecep"][task.mrecep] += 1
         self.counts["scene"][str(task.scene)] += 1
         try:
-            room = room_type_of(task.scene)
+            room = HOUSE if house_of_scene_num(task.scene) is not None else room_type_of(task.scene)
         except ValueError:
             room = "unknown"
         self.counts["room_type"][room] += 1
@@ -77,11 +113,31 @@ def _task_of_file(path: Path) -> TaskTuple | None:
     from alfred_gen.domains.tasks import TaskSpec
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_trajectory_json(path)
         spec = TaskSpec.from_pddl_params(data["task_type"], data["pddl_params"])
         return TaskTuple.from_task_spec(spec, int(data["scene"]["scene_num"]))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (UserError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def derived_counts(path: Path) -> tuple[str, int, int] | None:
+    """(variant, annotations, subgoal instructions) of a derived trajectory, None for any other
+    file. The label carries a walk back planned by the navigator and the language perturbations:
+    ``rev-1``, ``rev-1:shortest``, ``rev-1+e1``."""
+    try:
+        with open(path, "rb") as handle:
+            if DERIVED_MARKER not in handle.read(DERIVED_HEAD_BYTES):
+                return None
+        data = parse_trajectory_json(path)
+        variant = str(data["derived_from"]["variant"])
+        if data["derived_from"].get("reverse") == "shortest":
+            variant += ":shortest"
+        anns = (data.get("turk_annotations") or {}).get("anns") or []
+        perturbations = [str(kind) for kind in data.get("language_perturbations") or ()]
+    except (OSError, UserError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    label = "+".join([variant, *perturbations])
+    return label, len(anns), sum(len(ann.get("high_descs") or ()) for ann in anns)
 
 
 def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
@@ -100,7 +156,30 @@ def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
                 stats.unreadable.append(str(path))
             else:
                 stats.add(task)
+                _add_house(stats, task, path)
+            derived = derived_counts(path)
+            if derived is not None:
+                row = stats.variants.setdefault(derived[0], VariantCounts())
+                row.trajectories += 1
+                row.annotations += derived[1]
+                row.subgoals += derived[2]
     return stats
+
+
+def _add_house(stats: DatasetStats, task: TaskTuple, path: Path) -> None:
+    """For a trajectory in a house, also count which rooms its task joins (reads the file)."""
+    from alfred_gen.scenes.houses.names import house_of_scene_num
+
+    house = house_of_scene_num(task.scene)
+    if house is None:
+        return
+    from alfred_gen.scenes.library import get_house
+
+    try:
+        traj = parse_trajectory_json(path)
+        stats.add_house_trajectory(traj, get_house(house))
+    except (UserError, ValueError, KeyError, TypeError, AttributeError):
+        stats.unreadable.append(str(path))
 
 
 def _table(heading: str, counts: Counter, total: int, columns: int = 1) -> list[str]:
@@ -127,10 +206,32 @@ def format_stats(stats: DatasetStats) -> list[str]:
         subtotal = sum(counts.values())
         lines.extend(_table(heading, counts, subtotal, columns=4 if key == "scene" else 1))
         lines.append(f"balance ({heading}): {stats.balance(key):.3f} normalised entropy over {len(counts)} values")
+    houses = sum(stats.room_moves.values())
+    if houses:
+        lines.append("")
+        lines.extend(_table("house task: source room -> destination room", stats.room_moves, houses))
+        lines.append(f"in houses: {houses} trajectories, {stats.across_rooms} "
+                     f"({100.0 * stats.across_rooms / houses:.1f}%) with source and destination in different rooms")
+    if stats.variants:
+        lines.append("")
+        lines.extend(variant_table(stats))
     if stats.unreadable:
         lines.append("")
         lines.append(f"{len(stats.unreadable)} files not counted (no task in the path or the file): "
                      + ", ".join(stats.unreadable[:3]) + (" ..." if len(stats.unreadable) > 3 else ""))
+    return lines
+
+
+def variant_table(stats: DatasetStats) -> list[str]:
+    """The derived trajectories as the ALFRED-L paper's Table 3: one row per variant."""
+    heading = "ALFRED-L variant"
+    width = max([len(heading)] + [len(name) for name in stats.variants])
+    lines = [f"{heading:<{width}}  {'trajectories':>12}  {'annotations':>11}  {'subgoals':>8}"]
+    for name, row in sorted(stats.variants.items()):
+        lines.append(f"{name:<{width}}  {row.trajectories:>12}  {row.annotations:>11}  {row.subgoals:>8}")
+    derived = sum(row.trajectories for row in stats.variants.values())
+    if derived < stats.total:
+        lines.append(f"({stats.total - derived} trajectories under {stats.root} are not derived)")
     return lines
 
 
@@ -215,10 +316,13 @@ def slot_counts(stats: DatasetStats) -> dict[str, dict[str, int]]:
 
 __all__: Sequence[str] = (
     "DatasetStats",
+    "VariantCounts",
     "collect_stats",
+    "derived_counts",
     "draw_bar_chart",
     "format_stats",
     "slot_counts",
     "stats_command",
+    "variant_table",
     "write_charts",
 )

@@ -1,8 +1,10 @@
 """Finding rooms by name: the scene lookup every simulator above this layer is made with.
 
 Procedural rooms are named ``LitePlan<N>`` and may also be asked for by bare number (``7``,
-``"7"``). Names of real THOR rooms (``FloorPlan<N>``) belong to scenes imported from an ALFRED
-checkout; until such a catalogue has been imported they are reported as not found, with a hint.
+``"7"``). Procedural houses are named ``LiteHouse<N>`` (N in 1-999, see
+:mod:`alfred_gen.scenes.houses.names`); a bare number never means a house. Names of real THOR
+rooms (``FloorPlan<N>``) belong to scenes imported from an ALFRED checkout; until such a
+catalogue has been imported they are reported as not found, with a hint.
 The simulator's hand-built test rooms (``LiteFixture*``) are found by name too.
 
 :class:`SceneLibrary` is that lookup as a value (picklable, so worker processes make the same
@@ -13,12 +15,14 @@ commands hand to replay, vetting and generation.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.scenes.houses.filter import HouseFilter
+from alfred_gen.scenes.houses.names import DEFAULT_HOUSES, HOUSE_NUMBERS, HOUSE_PREFIX, house_of_name, is_house_name
 from alfred_gen.scenes.procedural.build import NAME_PREFIX, build_scene
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.controller import Simulator
@@ -48,6 +52,11 @@ def resolve_scene_number(name_or_num: str | int) -> int:
     else:
         text = str(name_or_num).strip()
         match = _NUMBER.match(text) or _LITE.match(text)
+        if match is None and is_house_name(text):
+            raise UserError(
+                f"{text!r} is a house, not a room: sample houses with `--scene-set houses --scenes N`",
+                ExitCode.NOT_FOUND,
+            )
         if match is None:
             if _THOR.match(text):
                 raise UserError(
@@ -73,10 +82,12 @@ def resolve_scene_number(name_or_num: str | int) -> int:
 
 
 def get_scene(name_or_num: str | int) -> Scene:
-    """The Scene for a procedural scene number or name, or a real THOR room (``FloorPlanN``) from
-    the imported ALFRED scene catalogue (see :mod:`alfred_gen.scenes.alfred.catalogue_store`). Built once
-    per process and cached; callers get a fresh copy each time, so mutating it (it is a dataclass)
-    cannot corrupt the cache."""
+    """The Scene for a procedural scene number or name, a procedural house (``LiteHouseN``), or a
+    real THOR room (``FloorPlanN``) from the imported ALFRED scene catalogue (see
+    :mod:`alfred_gen.scenes.alfred.catalogue_store`). Built once per process and cached; callers
+    get a fresh copy each time, so mutating it (it is a dataclass) cannot corrupt the cache."""
+    if isinstance(name_or_num, str) and is_house_name(name_or_num):
+        return get_house(name_or_num)
     if isinstance(name_or_num, str) and _THOR.match(name_or_num.strip()):
         from alfred_gen.scenes.alfred.catalogue_store import imported_scene
 
@@ -91,6 +102,45 @@ def get_scene(name_or_num: str | int) -> Scene:
 @cache
 def _scene_dict(number: int) -> dict:
     return build_scene(number).to_dict()
+
+
+def resolve_house_number(name_or_num: str | int) -> int:
+    """The house number meant by ``5``, ``"5"`` or ``"LiteHouse5"``; UserError NOT_FOUND otherwise."""
+    text = str(name_or_num).strip()
+    if isinstance(name_or_num, bool):
+        house = None
+    elif isinstance(name_or_num, int) or text.isdigit():
+        house = int(text) if int(text) in HOUSE_NUMBERS else None
+    else:
+        house = house_of_name(text)
+    if house is None:
+        raise UserError(
+            f"unknown house {name_or_num!r}: houses are {HOUSE_PREFIX}{HOUSE_NUMBERS.start}-"
+            f"{HOUSE_PREFIX}{HOUSE_NUMBERS.stop - 1}",
+            ExitCode.NOT_FOUND,
+        )
+    return house
+
+
+def get_house(name_or_num: str | int) -> Scene:
+    """The procedural house ``LiteHouseN`` (by name or number). Built once per process and cached,
+    a fresh copy each call, as :func:`get_scene`."""
+    return Scene.from_dict(_house_dict(resolve_house_number(name_or_num)))
+
+
+def accepted_houses(houses: Iterable[int] | None = None, house_filter: HouseFilter | None = None) -> tuple[int, ...]:
+    """The house numbers among ``houses`` (default :data:`DEFAULT_HOUSES`, LiteHouse1-100) that the
+    house filter (default: :class:`~alfred_gen.scenes.houses.filter.HouseFilter`'s defaults)
+    accepts, in order. Builds each house (cached per process)."""
+    house_filter = house_filter or HouseFilter()
+    return tuple(n for n in (DEFAULT_HOUSES if houses is None else houses) if house_filter.accepts(get_house(n)))
+
+
+@cache
+def _house_dict(house: int) -> dict:
+    from alfred_gen.scenes.houses.build import build_house
+
+    return build_house(house).to_dict()
 
 
 def find_scene(name: str) -> Scene:

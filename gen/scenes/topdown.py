@@ -5,6 +5,9 @@ boxes coloured by type (lower things first, so a microwave shows on its counter)
 objects as small outlined boxes, the reachable grid as dots, interaction poses as arrows (the
 agent's facing) with a thin line to their target, the start pose as a larger arrow, and labels
 on every receptacle. x grows to the right and z upwards, as seen from above.
+
+A house is drawn the same way at a smaller scale, with each room's floor tinted by its type, its
+doorways as open gaps outlined in the door colour, and a label per room (id and floor area).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from alfred_gen.scenes.procedural.build import needs_pose
 from alfred_gen.sim.scene import Pose, Scene, hash_str
 
 PIXELS_PER_METRE = 140
+#: Houses are larger: drawn at this scale instead.
+HOUSE_PIXELS_PER_METRE = 100
 MARGIN = 60
 TITLE_HEIGHT = 28
 
@@ -32,6 +37,15 @@ GRID_DOT = (60, 120, 220)
 POSE = (214, 60, 40)
 START = (20, 150, 60)
 TEXT = (20, 20, 20)
+DOORWAY = (232, 176, 96)
+
+#: Floor tint of a house's rooms by type.
+ROOM_FLOORS = {
+    "kitchen": (242, 230, 204),
+    "living_room": (232, 238, 214),
+    "bedroom": (226, 230, 244),
+    "bathroom": (218, 238, 238),
+}
 
 #: Things whose bottom is at least this high hang on a wall: drawn as outlines over what stands below.
 WALL_MOUNTED = 1.0
@@ -55,20 +69,38 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
+def map_extent(scene: Scene) -> tuple[float, float, float, float]:
+    """(x0, x1, z0, z1): the floor area the map shows, in metres (walls and every object)."""
+    boxes = list(scene.walls) + [o.box for o in scene.objects]
+    return (min(b.lo[0] for b in boxes), max(b.hi[0] for b in boxes),
+            min(b.lo[2] for b in boxes), max(b.hi[2] for b in boxes))
+
+
+def map_scale(scene: Scene) -> float:
+    """Pixels per metre of a scene's map (houses are drawn smaller than single rooms)."""
+    return HOUSE_PIXELS_PER_METRE if scene.is_house else PIXELS_PER_METRE
+
+
+def map_pixel(extent: tuple[float, float, float, float], x: float, z: float,
+              scale: float = PIXELS_PER_METRE) -> tuple[float, float]:
+    """Where the floor point (x, z) lies on the map of a scene with this :func:`map_extent` and
+    :func:`map_scale`, in pixels (others draw on the map with it: the dataset browser's walked path)."""
+    x0, _, _, z1 = extent
+    return (MARGIN + (x - x0) * scale, TITLE_HEIGHT + MARGIN + (z1 - z) * scale)
+
+
 def draw_map(scene: Scene) -> Image.Image:
     """The map image of a scene."""
-    boxes = list(scene.walls) + [o.box for o in scene.objects]
-    x0 = min(b.lo[0] for b in boxes)
-    x1 = max(b.hi[0] for b in boxes)
-    z0 = min(b.lo[2] for b in boxes)
-    z1 = max(b.hi[2] for b in boxes)
-    width = int((x1 - x0) * PIXELS_PER_METRE) + 2 * MARGIN
-    height = int((z1 - z0) * PIXELS_PER_METRE) + 2 * MARGIN + TITLE_HEIGHT
+    extent = map_extent(scene)
+    x0, x1, z0, z1 = extent
+    scale = map_scale(scene)
+    width = int((x1 - x0) * scale) + 2 * MARGIN
+    height = int((z1 - z0) * scale) + 2 * MARGIN + TITLE_HEIGHT
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
 
     def px(x: float, z: float) -> tuple[float, float]:
-        return (MARGIN + (x - x0) * PIXELS_PER_METRE, TITLE_HEIGHT + MARGIN + (z1 - z) * PIXELS_PER_METRE)
+        return map_pixel(extent, x, z, scale)
 
     def rect(lo: tuple[float, ...], hi: tuple[float, ...]) -> list[float]:
         ax, az = px(lo[0], hi[2])
@@ -77,9 +109,13 @@ def draw_map(scene: Scene) -> Image.Image:
 
     draw.rectangle(rect((x0, 0, z0), (x1, 0, z1)), fill=FLOOR)
     _outside_to_white(draw, scene, rect, x0, x1, z0, z1)
+    for room in scene.rooms:
+        draw.polygon([px(x, z) for x, z in room.floor], fill=ROOM_FLOORS.get(room.room_type, FLOOR))
     for wall in sorted(scene.walls, key=lambda w: (w.hi[1] - w.lo[1], w.lo)):
         door_leaf = wall.lo[1] <= 0.5 and wall.hi[1] - wall.lo[1] <= 2.2
         draw.rectangle(rect(wall.lo, wall.hi), fill=DOOR if door_leaf else WALL)
+    for doorway in scene.doorways:  # open: the floor shows through, the lintel above is left out
+        draw.rectangle(rect(doorway.box.lo, doorway.box.hi), fill=FLOOR, outline=DOORWAY, width=3)
 
     small = _font(11)
     label_font = _font(12)
@@ -121,9 +157,23 @@ def draw_map(scene: Scene) -> Image.Image:
         draw.rectangle([cx - w / 2 - 2, cz - h / 2 - 2, cx + w / 2 + 2, cz + h / 2 + 2], fill=(255, 255, 255))
         draw.text((cx - w / 2 - left, cz - h / 2 - top), text, fill=TEXT, font=small)
 
+    room_font = _font(15)
+    for room in scene.rooms:
+        cx, cz = px(*room.center)
+        text = f"{room.room_id}  {room.area:.1f} m2"
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=room_font)
+        w, h = right - left, bottom - top
+        draw.rectangle([cx - w / 2 - 4, cz - h / 2 - 4, cx + w / 2 + 4, cz + h / 2 + 4],
+                       fill=(255, 255, 255), outline=TEXT, width=2)
+        draw.text((cx - w / 2 - left, cz - h / 2 - top), text, fill=TEXT, font=room_font)
+
     size_x, size_z = room_size(scene)
+    kind = scene.room_type
+    if scene.is_house:
+        area = sum(r.area for r in scene.rooms)
+        kind = f"house of {len(scene.rooms)} rooms, {area:.1f} m2, {len(scene.doorways)} doorways"
     title = (
-        f"{scene.name}  {scene.room_type}  {size_x:.2f} x {size_z:.2f} m  "
+        f"{scene.name}  {kind}  {size_x:.2f} x {size_z:.2f} m  "
         f"reachable {len(scene.reachable)}  poses {len(scene.interaction_poses)}  objects {len(scene.objects)}"
     )
     draw.text((8, 6), title, fill=TEXT, font=label_font)

@@ -5,7 +5,10 @@ Every handler first checks everything that could make the action fail and raises
 the world exactly as it was. A handler returns the value THOR puts in ``actionReturn``.
 
 The scene-setup actions (Initialize, InitialRandomSpawn, SetObjectPoses, ...) live in
-:mod:`alfred_gen.sim.setup_actions`.
+:mod:`alfred_gen.sim.setup_actions`; dropping, throwing, pushing, breaking, dirtying, filling and
+the scripted setup of ACT-Thor's collection in :mod:`alfred_gen.sim.physics_actions`.
+``forceAction: true`` skips the reach check of PickupObject, Open/CloseObject and
+ToggleObjectOn/Off (THOR's forced interaction), never of PutObject.
 """
 
 from __future__ import annotations
@@ -83,6 +86,18 @@ def require_in_reach(sim: LiteController, obj: WorldObject) -> None:
             f"beyond {sim.visibility_distance:g} m"
         )
     raise ActionFailed(f"{obj.object_id} is not visible")
+
+
+def require_in_reach_unless_forced(sim: LiteController, obj: WorldObject, args: dict[str, Any]) -> None:
+    """:func:`require_in_reach`, skipped when the action says ``forceAction: true`` (THOR's forced
+    interaction, which scripted collections use to set a scene up).
+
+    PutObject does not call this: every ALFRED demonstration sends its PutObject with
+    ``forceAction: true`` and was made under the reach rule, which must keep holding for them.
+    """
+    if args.get("forceAction") is True:
+        return
+    require_in_reach(sim, obj)
 
 
 def in_sight(sim: LiteController, points: list[tuple[float, float, float]]) -> list[bool]:
@@ -317,9 +332,11 @@ def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
     obj = object_arg(world, args)
     if not obj.otype.pickupable:
         raise ActionFailed(f"{obj.object_id} is not pickupable")
+    if obj.is_broken:
+        raise ActionFailed(f"{obj.object_id} is broken")
     if world.held is not None:
         raise ActionFailed(f"Agent is already holding {world.held}")
-    require_in_reach(sim, obj)
+    require_in_reach_unless_forced(sim, obj, args)
     world.detach(obj)
     world.held = obj.object_id
     world.sight_changed()
@@ -383,7 +400,7 @@ def _set_open(sim: LiteController, args: dict[str, Any], value: bool) -> None:
             raise ActionFailed(f"moveMagnitude (openness) must be in (0, 1], got {openness:g}")
     if not obj.otype.openable:
         raise ActionFailed(f"{obj.object_id} is not openable")
-    require_in_reach(sim, obj)
+    require_in_reach_unless_forced(sim, obj, args)
     if obj.is_open == value:
         raise ActionFailed(f"{obj.object_id} is already {'open' if value else 'closed'}")
     obj.is_open = value
@@ -407,7 +424,7 @@ def _set_toggle(sim: LiteController, args: dict[str, Any], value: bool) -> None:
     obj = object_arg(world, args)
     if not obj.otype.toggleable:
         raise ActionFailed(f"{obj.object_id} is not toggleable")
-    require_in_reach(sim, obj)
+    require_in_reach_unless_forced(sim, obj, args)
     if obj.is_toggled == value:
         raise ActionFailed(f"{obj.object_id} is already {'on' if value else 'off'}")
     obj.is_toggled = value
@@ -494,19 +511,6 @@ def clean_object(sim: LiteController, args: dict[str, Any]) -> None:
     world.touch(obj)
 
 
-def drop_hand_object(sim: LiteController, args: dict[str, Any]) -> None:
-    """Let go of the held object: it lands on the floor just ahead of the agent, in no receptacle."""
-    world = sim.world
-    if world.held is None:
-        raise ActionFailed("Agent is not holding anything")
-    held = world.by_id[world.held]
-    hx, _, hz = world.hand_center()
-    world.held = None
-    world.touch_family(held)
-    world.sight_changed()
-    world.move_to(held, (hx, world.scene.floor_y + held.size[1] / 2, hz))
-
-
 #: action name -> (handler, accepted argument names besides "action" and "forceAction").
 AGENT_ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {
     "MoveAhead": (move_ahead, frozenset({"moveMagnitude"})),
@@ -529,5 +533,4 @@ AGENT_ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {
     "ToggleObjectOff": (toggle_object_off, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
     "SliceObject": (slice_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
     "CleanObject": (clean_object, frozenset({"objectId"}) | ALFRED_BOOKKEEPING),
-    "DropHandObject": (drop_hand_object, frozenset()),
 }

@@ -27,6 +27,15 @@ view), so the same actions succeed with frames on and off. ``visibility=`` and `
 replace either hook (e.g. ``visibility=GeometricVisibility()`` for a render-free stand-in whose
 results differ).
 
+``show_dirt`` (off by default) draws dirty objects dirty. It is off because ALFRED's
+``pick_clean_then_place_in_recep`` demonstrations start with every dirtyable object dirty, and their
+frames must re-render as they were recorded; ACT-Thor's collection turns it on. Filled, broken and
+lit (candle, laptop) objects always show their state: no ALFRED-style trajectory reaches those.
+
+Beyond ALFRED's actions, lite has ACT-Thor's (DropHandObject, ThrowObject, DirectionalPush,
+BreakObject, DirtyObject, FillObjectWithLiquid, EmptyLiquidFromObject, RemoveFromScene,
+PlaceObjectAtPoint) with fixed kinematic outcomes: see :mod:`alfred_gen.sim.physics_actions`.
+
 What other pieces use:
 
 - ``sim.last_event.metadata``: THOR 2.1 metadata of the current state (read-only dicts).
@@ -56,6 +65,7 @@ from alfred_gen.sim.actions import AGENT_ACTIONS, ActionFailed, Handler
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.controller import SceneLookup, as_lookup
 from alfred_gen.sim.event import Event
+from alfred_gen.sim.physics_actions import PHYSICS_ACTIONS
 from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
@@ -67,7 +77,7 @@ BACKEND = "lite"
 VERSION = "1"
 
 #: Every action lite understands -> (handler, accepted argument names).
-ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {**AGENT_ACTIONS, **SETUP_ACTIONS}
+ACTIONS: dict[str, tuple[Handler, frozenset[str]]] = {**AGENT_ACTIONS, **PHYSICS_ACTIONS, **SETUP_ACTIONS}
 
 #: Arguments every action accepts (THOR's generic ones).
 COMMON_ARGS = frozenset({"action", "forceAction", "sequenceId", "agentId"})
@@ -96,6 +106,7 @@ class LiteController:
         renderer: Renderer | None = None,
         camera_y_offset: float = CAMERA_Y_OFFSET,
         field_of_view: float = FIELD_OF_VIEW,
+        show_dirt: bool = False,
     ) -> None:
         if abs(grid_size - GRID_SIZE) > 1e-9:
             raise ValueError(f"lite supports grid_size {GRID_SIZE} only, got {grid_size}")
@@ -114,7 +125,9 @@ class LiteController:
         self.configured_field_of_view = field_of_view
         self.configured_camera_y_offset = camera_y_offset
         self.scene_lookup = as_lookup(scene_lookup)
-        self.pixels: PixelSight | None = PixelSight() if visibility is None or renderer is None else None
+        self.pixels: PixelSight | None = (
+            PixelSight(show_dirt=show_dirt) if visibility is None or renderer is None else None
+        )
         self.visibility: VisibilityModel = visibility or self.pixels  # type: ignore[assignment]  # self.pixels is set whenever a hook is left out
         self.renderer: Renderer | None = renderer or self.pixels.images  # type: ignore[union-attr]  # self.pixels is set whenever a hook is left out
         self._scene: Scene | None = None

@@ -196,7 +196,18 @@ PART_COLORS: dict[str, RGB] = {
     "leaf": (70, 150, 50),
     "stone": (166, 160, 150),
     "cabinet": (190, 150, 98),
+    # states (lite's looks for THOR's state changes)
+    "paper": (246, 244, 236),
+    "water": (70, 150, 230),
+    "coffee": (92, 56, 30),
+    "wine": (128, 20, 48),
+    "flame": (255, 176, 36),
+    "screen_on": (120, 200, 255),
 }
+
+#: The colour a dirty object's colours are mixed with, and how much of it (lite's look of isDirty).
+GRIME: RGB = (98, 80, 52)
+GRIME_SHARE = 0.6
 
 
 @dataclass(frozen=True)

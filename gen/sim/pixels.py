@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.sim.camera import Camera as RenderCamera
-from alfred_gen.sim.palette import owner_colors, type_color
+from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color
 from alfred_gen.sim.render import (
     FAR_DEPTH,
     MIN_VISIBLE_PIXELS,
@@ -74,7 +74,7 @@ from alfred_gen.sim.render import (
     visible_pixel_counts,
 )
 from alfred_gen.sim.scene import Box, Scene
-from alfred_gen.sim.shapes import content_offset, shape_parts
+from alfred_gen.sim.shapes import broken_parts, content_offset, shape_parts, state_parts
 from alfred_gen.sim.visibility import reach_distances
 from alfred_gen.sim.world import World, WorldObject
 
@@ -163,7 +163,8 @@ def _quarter(yaw: float) -> int:
     return int(round(float(yaw) / 90.0)) % 4 * 90
 
 
-def _facing(obj: WorldObject, facings: dict[str, int]) -> int:
+def facing_of(obj: WorldObject, facings: dict[str, int]) -> int:
+    """The yaw an object's front faces: its own for pickupables, else the scene's (``facings``)."""
     if obj.otype.pickupable:
         return _quarter(obj.rotation[1])
     return facings.get(obj.object_id, _quarter(obj.rotation[1]))
@@ -195,6 +196,38 @@ def subtract_box(lo: np.ndarray, hi: np.ndarray, cut_lo: np.ndarray,
     return pieces
 
 
+@dataclass(frozen=True)
+class Look:
+    """How an object's state shows beyond its shape: dirt, liquid, shards, a light.
+
+    THOR swaps materials and meshes for these states; lite draws a dirty object's colours mixed
+    with :data:`~alfred_gen.sim.palette.GRIME`, a filled one with its liquid
+    (:func:`~alfred_gen.sim.shapes.state_parts`), a broken one as shards
+    (:func:`~alfred_gen.sim.shapes.broken_parts`), a lit candle or a switched-on laptop lit.
+    """
+
+    dirty: bool = False
+    liquid: str | None = None
+    broken: bool = False
+    lit: bool = False
+
+
+#: Pickupable types whose look changes with ``isToggled`` (furniture, lamps and appliances keep
+#: theirs, so frames of ALFRED's tasks, which switch those, stay as they were).
+LIT_TYPES = frozenset({"Candle", "Laptop"})
+
+
+def look_of(obj: WorldObject, show_dirt: bool) -> Look | None:
+    """The look of an object's state; None when it looks as its plain shape."""
+    look = Look(
+        dirty=show_dirt and obj.is_dirty,
+        liquid=(obj.liquid or "water") if obj.is_filled else None,
+        broken=obj.is_broken,
+        lit=obj.is_toggled and obj.type_name in LIT_TYPES,
+    )
+    return None if look == Look() else look
+
+
 @lru_cache(maxsize=8192)
 def _object_rows(
     object_type: str,
@@ -204,14 +237,21 @@ def _object_rows(
     facing: int,
     parts: tuple[Box, ...],
     cuts: tuple[Box, ...],
+    look: Look | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Corners and colours of an object's render boxes: its type's shape, its drawing parts, minus cuts."""
+    """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
+    liquid, a flame), its drawing parts, minus cuts."""
     base = type_color(object_type, object_id)
-    rows = [
-        (np.array(part.lo, float), np.array(part.hi, float), tone.apply(base))
-        for part, tone in shape_parts(object_type, box, is_open=is_open, facing=facing)
-    ]
+    if look is not None and look.broken:
+        shape = broken_parts(box, facing)
+    else:
+        shape = shape_parts(object_type, box, is_open=is_open, facing=facing)
+        if look is not None:
+            shape += state_parts(object_type, box, facing, liquid=look.liquid, lit=look.lit, is_open=is_open)
+    rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base)) for part, tone in shape]
     rows += [(np.array(part.lo, float), np.array(part.hi, float), base) for part in parts]
+    if look is not None and look.dirty:
+        rows = [(lo, hi, _grimy(color)) for lo, hi, color in rows]
     for cut in cuts:
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
         rows = [(p_lo, p_hi, color) for lo, hi, color in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
@@ -223,8 +263,14 @@ def _object_rows(
     return lo, hi, colors
 
 
+def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = (round(c * (1.0 - GRIME_SHARE) + d * GRIME_SHARE) for c, d in zip(color, GRIME))
+    return (r, g, b)
+
+
 def _rows_of(
-    obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = ()
+    obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
+    look: Look | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     box = obj.box()
     parts = tuple(obj.part_boxes()) if obj.parts else ()
@@ -233,7 +279,9 @@ def _rows_of(
         parts = tuple(p.translated(*offset) for p in parts)
     elif obj.holes:
         cuts = cuts + obj.holes
-    return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
+    if look is None:  # the plain call, so the cache keys of plain objects stay as they were
+        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
+    return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look)
 
 
 def _carves(
@@ -278,7 +326,7 @@ def _carves(
             continue
         lo, hi = list(b.lo), list(b.hi)
         if b.otype.openable or a.type_name in FRONT_OPEN:
-            quarter = _facing(a if a.type_name in FRONT_OPEN else b, facings) // 90
+            quarter = facing_of(a if a.type_name in FRONT_OPEN else b, facings) // 90
             axis = 2 if quarter in (0, 2) else 0
             if quarter in (0, 1):
                 hi[axis] = max(hi[axis], a.hi[axis] + 0.01)
@@ -299,7 +347,7 @@ def _drawn_offset(world: World, obj: WorldObject, facings: dict[str, int]) -> tu
     dx = dy = dz = 0.0
     for parent in world.parent_chain(obj):
         if parent.type_name == "Drawer" and parent.is_open:
-            ox, oy, oz = content_offset(parent.type_name, parent.box(), True, _facing(parent, facings))
+            ox, oy, oz = content_offset(parent.type_name, parent.box(), True, facing_of(parent, facings))
             dx, dy, dz = dx + ox, dy + oy, dz + oz
     return (dx, dy, dz)
 
@@ -343,6 +391,8 @@ class _Layers:
     #: Owner index of each world object's id (-1 when the object is not listed), by ``obj.index``.
     owner_of_object: np.ndarray
     facings: dict[str, int]
+    #: Whether dirty objects look dirty (see :class:`PixelSight`).
+    show_dirt: bool = False
 
 
 @lru_cache(maxsize=64)
@@ -352,7 +402,7 @@ def _colors_for(owners: tuple[str, ...]) -> np.ndarray:
     return colors
 
 
-def _build_layers(world: World, structure: _Structure) -> _Layers:
+def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) -> _Layers:
     _, _, eligible = world.arrays()
     eligible_list = eligible.tolist()
     facings = structure.facings
@@ -377,7 +427,8 @@ def _build_layers(world: World, structure: _Structure) -> _Layers:
     chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
-        lo, hi, colors = _rows_of(obj, _facing(obj, facings), offset, cuts.get(obj.index, ()))
+        look = look_of(obj, show_dirt)
+        lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
@@ -391,7 +442,7 @@ def _build_layers(world: World, structure: _Structure) -> _Layers:
     owner_of_object = np.array(
         [index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects], dtype=np.int64
     )
-    return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings)
+    return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt)
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
@@ -411,7 +462,8 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
     index_of = {name: k for k, name in enumerate(layers.owners)}
     chunks = []
     for obj in layers.held:
-        b_lo, b_hi, colors = _rows_of(obj, _facing(obj, layers.facings), shift)  # type: ignore[arg-type]  # shift is built from a 3-vector, so it has three items
+        b_lo, b_hi, colors = _rows_of(obj, facing_of(obj, layers.facings), shift,  # type: ignore[arg-type]  # shift is built from a 3-vector, so it has three items
+                                      look=look_of(obj, layers.show_dirt))
         chunks.append((b_lo, b_hi, colors, np.full(len(b_lo), index_of[obj.object_id], np.int32)))
     return BoxList(
         np.concatenate([c[0] for c in chunks]),
@@ -484,12 +536,18 @@ class PixelSight:
     """Renders a lite world and derives visibility and THOR's image fields from the same pixels.
 
     ``min_pixels`` is THOR's threshold of pixels in the instance frame; ``visibility_size`` the
-    side of the square frame visibility is decided on.
+    side of the square frame visibility is decided on. ``show_dirt`` draws dirty objects dirty
+    (:class:`Look`); it is off by default because every ALFRED ``pick_clean_then_place_in_recep``
+    demonstration makes all dirtyable objects dirty at its start (``dirty_and_empty``), and frames
+    recorded before lite drew dirt must re-render byte for byte. Filled, broken and lit looks need
+    no switch: no ALFRED-style trajectory reaches those states.
     """
 
-    def __init__(self, min_pixels: int = MIN_VISIBLE_PIXELS, visibility_size: int = VISIBILITY_SIZE) -> None:
+    def __init__(self, min_pixels: int = MIN_VISIBLE_PIXELS, visibility_size: int = VISIBILITY_SIZE,
+                 show_dirt: bool = False) -> None:
         self.min_pixels = min_pixels
         self.visibility_size = visibility_size
+        self.show_dirt = show_dirt
         self._world: World | None = None
         self._structure: _Structure | None = None
         self._layers: _Layers | None = None
@@ -506,9 +564,11 @@ class PixelSight:
             self._structure = _build_structure(world.scene)
             self._layers = None
             self._full = None
-        if self._layers is None or self._layers_version != world.drawn_version:
-            self._layers = _build_layers(world, self._structure)
-            self._layers_version = world.drawn_version
+        # The layers leave the held group out, so its following the agent does not change them:
+        # keyed on the scene version (a long walk carrying something costs no rebuild per step).
+        if self._layers is None or self._layers_version != world.scene_version:
+            self._layers = _build_layers(world, self._structure, self.show_dirt)
+            self._layers_version = world.scene_version
         return self._layers
 
     def _key(self, world: World, camera: RenderCamera) -> tuple[Any, ...]:

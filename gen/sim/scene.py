@@ -20,6 +20,9 @@ from typing import Any
 #: Room types, in ALFRED's scene-number order (kitchens 1-30, living rooms 201-230, ...).
 ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
 
+#: The ``room_type`` of a scene of several rooms (a house); each of its rooms has its own type.
+HOUSE = "house"
+
 #: Grid step of agent positions and MoveAhead, in metres.
 GRID_SIZE = 0.25
 
@@ -230,6 +233,79 @@ class SceneObject:
         )
 
 
+@dataclass(frozen=True)
+class Room:
+    """One room of a house: its id (``kitchen_1``, ``bedroom_2``: type and a count within the
+    type), its type, and its floor polygon, counter-clockwise (x, z) vertices.
+
+    The floor is the free floor inside the room's walls, so a point on it belongs to exactly one
+    room; a doorway's floor (inside the wall between two rooms) belongs to none.
+    """
+
+    room_id: str
+    room_type: str
+    floor: tuple[tuple[float, float], ...]
+
+    @property
+    def area(self) -> float:
+        """Floor area in square metres (shoelace formula)."""
+        total = 0.0
+        for (x0, z0), (x1, z1) in zip(self.floor, self.floor[1:] + self.floor[:1]):
+            total += x0 * z1 - x1 * z0
+        return abs(total) / 2.0
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The centre of the floor polygon's bounding rectangle (where a map puts its label)."""
+        xs = [x for x, _ in self.floor]
+        zs = [z for _, z in self.floor]
+        return ((min(xs) + max(xs)) / 2.0, (min(zs) + max(zs)) / 2.0)
+
+    def contains(self, x: float, z: float, eps: float = 1e-6) -> bool:
+        """Whether floor point (x, z) lies on this room's floor (its boundary included)."""
+        inside = False
+        vertices = self.floor
+        for (x0, z0), (x1, z1) in zip(vertices, vertices[1:] + vertices[:1]):
+            # On an edge counts as inside (the floor polygons are axis-aligned, edges exact).
+            if min(x0, x1) - eps <= x <= max(x0, x1) + eps and min(z0, z1) - eps <= z <= max(z0, z1) + eps:
+                if abs((x1 - x0) * (z - z0) - (z1 - z0) * (x - x0)) <= eps * max(1.0, abs(x1 - x0) + abs(z1 - z0)):
+                    return True
+            if (z0 > z) != (z1 > z) and x < x0 + (z - z0) * (x1 - x0) / (z1 - z0):
+                inside = not inside
+        return inside
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.room_id, "type": self.room_type, "floor": [list(p) for p in self.floor]}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Room:
+        return Room(str(data["id"]), str(data["type"]), tuple((float(x), float(z)) for x, z in data["floor"]))
+
+
+@dataclass(frozen=True)
+class Doorway:
+    """An open doorway between two rooms of a house: the ids of the rooms it joins and ``box``, the
+    opening in the wall (wall thickness by door width, floor to lintel). Walls occlude; a doorway
+    is a gap in them, so the agent walks and sees through it."""
+
+    rooms: tuple[str, str]
+    box: Box
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The doorway's centre on the floor plane (x, z)."""
+        cx, _, cz = self.box.center
+        return (cx, cz)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rooms": list(self.rooms), "box": self.box.to_list()}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Doorway:
+        first, second = data["rooms"]
+        return Doorway((str(first), str(second)), Box.from_list(data["box"]))
+
+
 def hash_str(text: str) -> int:
     """A stable (PYTHONHASHSEED-independent) 64-bit hash of a string, for names and colours."""
     value = 1469598103934665603
@@ -240,10 +316,13 @@ def hash_str(text: str) -> int:
 
 @dataclass
 class Scene:
-    """A room: walls, reachable grid, objects and receptacle interaction poses.
+    """A room, or a house of rooms: walls, reachable grid, objects and receptacle interaction poses.
 
     ``name`` is what trajectories store as ``floor_plan``: ``LitePlanN`` for procedural rooms (so
-    they cannot be mistaken for THOR's), ``FloorPlanN`` for rooms imported from ALFRED data.
+    they cannot be mistaken for THOR's), ``FloorPlanN`` for rooms imported from ALFRED data,
+    ``LiteHouseN`` for procedural houses. A house (``room_type`` :data:`HOUSE`) lists its
+    ``rooms`` (type and floor polygon each) and the ``doorways`` joining them; a single room lists
+    none, and is one room of type ``room_type``.
     """
 
     name: str
@@ -266,6 +345,8 @@ class Scene:
     #: imported from ALFRED, the points next to the proven floor where no fixture stands (THOR's
     #: agent often reaches them; ALFRED's layouts stop short). Not offered by GetReachablePositions.
     margin: tuple[tuple[float, float], ...] = ()
+    rooms: tuple[Room, ...] = ()
+    doorways: tuple[Doorway, ...] = ()
 
     def object(self, object_id: str) -> SceneObject:
         """The object with this id; KeyError if there is none."""
@@ -274,9 +355,41 @@ class Scene:
                 return obj
         raise KeyError(object_id)
 
+    @property
+    def is_house(self) -> bool:
+        """Whether this scene is a house of several rooms."""
+        return bool(self.rooms)
+
+    def room_at(self, x: float, z: float) -> Room | None:
+        """The room of a house whose floor holds point (x, z); None in a doorway, outside, or in a
+        single-room scene (which has no Room records: its one room is the scene)."""
+        for room in self.rooms:
+            if room.contains(x, z):
+                return room
+        return None
+
+    def room_of(self, object_id: str) -> Room | None:
+        """The room an object of the scene is in, by the centre of its box (see :meth:`room_at`)."""
+        cx, _, cz = self.object(object_id).box.center
+        return self.room_at(cx, cz)
+
+    def room_type_at(self, x: float, z: float) -> str | None:
+        """The type of the room at (x, z): a house's room's, or a single room's own type."""
+        if not self.rooms:
+            return self.room_type
+        room = self.room_at(x, z)
+        return room.room_type if room is not None else None
+
+    def room(self, room_id: str) -> Room:
+        """The room with this id; KeyError if there is none."""
+        for room in self.rooms:
+            if room.room_id == room_id:
+                return room
+        raise KeyError(room_id)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (used by scene catalogues on disk)."""
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "scene_num": self.scene_num,
             "room_type": self.room_type,
@@ -291,6 +404,10 @@ class Scene:
             **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
             **({"float32_ids": True} if self.float32_ids else {}),
         }
+        if self.rooms:  # only houses carry these keys, so a single room's dict is what it always was
+            data["rooms"] = [r.to_dict() for r in self.rooms]
+            data["doorways"] = [d.to_dict() for d in self.doorways]
+        return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Scene:
@@ -308,9 +425,23 @@ class Scene:
             camera=SceneCamera.from_list(data["camera"]) if data.get("camera") else None,
             margin=tuple((float(x), float(z)) for x, z in data.get("margin", ())),
             float32_ids=bool(data.get("float32_ids", False)),
+            rooms=tuple(Room.from_dict(r) for r in data.get("rooms", ())),
+            doorways=tuple(Doorway.from_dict(d) for d in data.get("doorways", ())),
         )
+
+
+#: Cells beyond this many from the origin are all one cell, far outside any room: a pose read from a
+#: file (1e308, say) then names no grid point instead of overflowing.
+_FAR_CELL = 10**9
+
+
+def _cell(value: float) -> int:
+    cells = value / GRID_SIZE + 0.5
+    if not -_FAR_CELL < cells < _FAR_CELL:  # also NaN
+        return _FAR_CELL
+    return int(math.floor(cells))
 
 
 def grid_key(x: float, z: float) -> tuple[int, int]:
     """Integer grid cell of a position, robust to float noise (0.25 m cells)."""
-    return (int(math.floor(x / GRID_SIZE + 0.5)), int(math.floor(z / GRID_SIZE + 0.5)))
+    return (_cell(x), _cell(z))

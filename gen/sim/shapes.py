@@ -364,6 +364,32 @@ def _laptop(f: _Local, is_open: bool) -> list[Part]:
     ]
 
 
+def _book(f: _Local, is_open: bool) -> list[Part]:
+    """Closed: one block. Open: the covers laid flat side by side, pages up (twice as wide: the
+    half that swings open reaches out of the box across its width)."""
+    if not is_open:
+        return [(f.part(0, 1, 0, 1, 0, 1), BODY)]
+    cover = f.fy(0.006, 0.3)
+    pages = 0.5  # each half is half the closed book's thickness
+    return [
+        (f.part(0, 1, 0, cover, 0, 1), BODY),
+        (f.part(1, 2, 0, cover, 0, 1), BODY),
+        (f.part(0.03, 0.99, cover, pages, 0.04, 0.96), Tone(part="paper")),
+        (f.part(1.01, 1.97, cover, pages, 0.04, 0.96), Tone(part="paper")),
+    ]
+
+
+def _kettle(f: _Local, is_open: bool) -> list[Part]:
+    """Closed: one block. Open: the lid stands raised above the body, the dark inside showing."""
+    if not is_open:
+        return [(f.part(0, 1, 0, 1, 0, 1), BODY)]
+    return [
+        (f.part(0, 1, 0, 0.85, 0, 1), BODY),
+        (f.part(0.15, 0.85, 0.84, 0.86, 0.15, 0.85), Tone(part="black")),
+        (f.part(0.2, 0.8, 1.25, 1.4, 0.2, 0.8), LIGHTER),
+    ]
+
+
 def _box_container(f: _Local, is_open: bool) -> list[Part]:
     if is_open:
         return _basin(f, SHELL_WALLS["Box"])
@@ -467,6 +493,8 @@ _OPENABLE: dict[str, Callable[[_Local, bool], list[Part]]] = {
     "Drawer": _drawer,
     "Laptop": _laptop,
     "Box": _box_container,
+    "Book": _book,
+    "Kettle": _kettle,
 }
 
 #: Types whose shape has an open and a closed form.
@@ -484,6 +512,55 @@ def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int =
     if maker is None:
         return [(Box(box.lo, box.hi), BODY)]
     return maker(f)
+
+
+#: Footprint (fractions: w0, w1, d0, d1) of the shards a broken object is drawn as.
+_SHARDS = ((0.0, 0.38, 0.05, 0.42), (0.48, 0.95, 0.0, 0.3), (0.1, 0.5, 0.58, 1.0), (0.62, 1.0, 0.45, 0.82),
+           (0.36, 0.6, 0.34, 0.58))
+
+
+def broken_parts(box: Box, facing: int = 0) -> list[Part]:
+    """A broken object: a few low shards scattered over its footprint, in its own colours (what was
+    a mug or a vase reads as pieces on the table)."""
+    f = _Local(box, facing)
+    height = f.fy(min(0.02, 0.3 * f.height), 1.0)
+    return [
+        (f.part(w0, w1, 0, height * (1.0 if k % 2 else 0.6), d0, d1), BODY if k % 2 else DARKER)
+        for k, (w0, w1, d0, d1) in enumerate(_SHARDS)
+    ]
+
+
+#: Where a filled open-top container's liquid reaches (fraction of its height).
+LIQUID_LEVEL = 0.7
+
+
+def state_parts(object_type: str, box: Box, facing: int = 0, *, liquid: str | None = None, lit: bool = False,
+                is_open: bool = False) -> list[Part]:
+    """Parts that show an object's state on top of its shape: the liquid in a filled container (the
+    surface inside an open-top one; a band around a bottle, a kettle or a can), a lit candle's flame
+    (8 cm above its box, as wide as the candle: a glow, to be seen from across a room), a laptop's
+    screen switched on."""
+    f = _Local(box, facing)
+    parts: list[Part] = []
+    if liquid is not None:
+        tone = Tone(part=liquid)
+        wall = BASIN_WALLS.get(object_type)
+        if wall is not None:
+            tw, td, ty = f.fw(wall), f.fd(wall), f.fy(wall)
+            parts.append((f.part(tw, 1 - tw, ty, LIQUID_LEVEL, td, 1 - td), tone))
+        else:
+            out = 0.003
+            lo, hi = box.lo, box.hi
+            y0 = lo[1] + 0.3 * (hi[1] - lo[1])  # mid-height: a held one is drawn cut by the frame's edge
+            y1 = lo[1] + 0.6 * (hi[1] - lo[1])
+            parts.append((Box((lo[0] - out, y0, lo[2] - out), (hi[0] + out, y1, hi[2] + out)), tone))
+    if lit and object_type == "Candle":
+        parts.append((f.part(0.1, 0.9, 1.0, 1.0 + f.fy(0.08, 2.0), 0.1, 0.9), Tone(part="flame")))
+    if lit and object_type == "Laptop" and is_open:
+        screen = f.fd(0.02, 0.2)
+        parts.append((f.part(0.04, 0.96, min(0.025 / f.height, 0.2) + 0.08, 0.95, screen,
+                             screen + 0.006 / f.depth), Tone(part="screen_on")))
+    return parts
 
 
 def shape_boxes(object_type: str, box: Box, is_open: bool = False, facing: int = 0) -> list[Box]:

@@ -94,10 +94,8 @@ ControllerFactory = Callable[[ThorLaunch], Any]
 
 def installed_ai2thor_version() -> str | None:
     """The installed ai2thor's version, or None when the extra is not installed."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python < 3.8
-        return None
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("ai2thor")
     except PackageNotFoundError:

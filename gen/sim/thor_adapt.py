@@ -45,6 +45,8 @@ OBJECT_BOOL_FIELDS = (
     "visible",
     "moveable",
     "isFilledWithLiquid",
+    "breakable",
+    "isBroken",
 )
 
 

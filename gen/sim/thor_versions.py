@@ -33,6 +33,11 @@ Sources, cited per entry below:
   [thor-1202]    allenai/ai2thor issues #473, #1202, #391: SetStateOfAllObjects and
                  SetObjectToggles are gone after 2.1.0; the maintainers point to SetObjectStates
                  (``{"objectType", "stateChange", <state>: value}``) instead.
+  [act-thor]     hannamw/ACT-Thor refactored_scripts/controller_wrapper.py (ai2thor 3.x+): ACT-Thor's
+                 collection calls DropHandObject, ThrowObject (moveMagnitude), DirectionalPush
+                 (objectId, moveMagnitude, pushAngle), BreakObject, DirtyObject,
+                 FillObjectWithLiquid (fillLiquid), EmptyLiquidFromObject, RemoveFromScene and
+                 PlaceObjectAtPoint (objectId, position {x, y, z}) natively, with forceAction.
   [alfworld-5]   alfworld env/thor_env.py, ported to ai2thor 5.0.0: TeleportFull gets
                  ``standing`` and loses ``rotateOnTeleport``; PutObject's objectId becomes the
                  receptacle; ToggleObject* lose coordinateObjectId, coordinateReceptacleObjectId,
@@ -62,6 +67,13 @@ _PER_ACTION_RENDER_FLAGS = (
     "renderClassImage",
     "renderObjectImage",
     "renderDepthImage",
+)
+
+#: Actions beyond ALFRED's that lite implements under THOR's names (alfred_gen.sim.physics_actions)
+#: and that ai2thor 5.x has natively with the same arguments [act-thor], so they pass unchanged.
+NATIVE_5X_ACTIONS = (
+    "DropHandObject", "ThrowObject", "DirectionalPush", "BreakObject", "DirtyObject", "FillObjectWithLiquid",
+    "EmptyLiquidFromObject", "RemoveFromScene", "PlaceObjectAtPoint",
 )
 
 #: Arguments ALFRED's generator attached to ToggleObjectOn/Off for its own bookkeeping
@@ -210,6 +222,8 @@ THOR_5 = VersionProfile(
                 drop_params=("cameraY", "makeAgentsVisible", "renderImage"),
                 source="alfred-env; thor5-docs initialization",
             ),
+            # ACT-Thor's actions: native, same names and arguments [act-thor].
+            **{name: ActionRule(source="act-thor") for name in NATIVE_5X_ACTIONS},
         }
     ),
 )

@@ -96,12 +96,14 @@ class WorldObject:
         "children",
         "holes",
         "index",
+        "is_broken",
         "is_cooked",
         "is_dirty",
         "is_filled",
         "is_open",
         "is_sliced",
         "is_toggled",
+        "liquid",
         "name",
         "object_id",
         "offset",
@@ -154,6 +156,9 @@ class WorldObject:
         self.is_dirty = False
         self.is_cooked = False
         self.is_filled = False
+        #: What fills it when ``is_filled`` (THOR's fillLiquid: water, coffee or wine), for the look.
+        self.liquid: str | None = None
+        self.is_broken = False
         self.temperature = "RoomTemp"
         self.is_open = type_name in INITIALLY_OPEN
         self.present = True
@@ -229,10 +234,10 @@ class World:
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
         self.version = 0
-        #: Bumped whenever what is drawn in the room changes: every change but moving what the agent
-        #: holds (the held group is drawn in front of the camera wherever it is), so the renderer's
-        #: box lists survive walking with an object in hand.
-        self.drawn_version = 0
+        #: How many of those bumps came from the held object following the agent: nothing drawn in
+        #: the scene changes then (the held group is drawn apart, per camera), so the renderer's
+        #: scene layers key on ``version - hand_moves`` (:attr:`scene_version`).
+        self.hand_moves = 0
         #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
         self.heated: list[str] = []
         self.cooled: list[str] = []
@@ -279,20 +284,16 @@ class World:
         return obj if obj is not None and obj.present else None
 
     # --- change tracking ------------------------------------------------------------------------
-    def touch(self, obj: WorldObject, drawn: bool = True) -> None:
-        """Forget the cached metadata of one object after it changed (``drawn``: in a way the room's
-        drawing shows; moving the held group does not)."""
+    def touch(self, obj: WorldObject) -> None:
+        """Forget the cached metadata of one object after it changed."""
         self._meta_cache.pop(obj.object_id, None)
         self._listing = None
         self.version += 1
-        if drawn:
-            self.drawn_version += 1
 
     def sight_changed(self) -> None:
         """Something changed who may be seen (containment, an open door, presence, a box size)."""
         self._arrays = None
         self.version += 1
-        self.drawn_version += 1
 
     def touch_family(self, obj: WorldObject) -> None:
         """Forget cached metadata of an object, its ancestors and descendants (containment views)."""
@@ -363,13 +364,12 @@ class World:
         if dx == 0 and dy == 0 and dz == 0:
             return
         arrays = self._arrays
-        held = self.is_held_family(obj)
         for o in [obj, *self.descendants(obj)]:
             o.center = [o.center[0] + dx, o.center[1] + dy, o.center[2] + dz]
             o.position = [o.center[i] + o.offset[i] for i in range(3)]
             if arrays is not None:
                 arrays[0][o.index] = o.center
-            self.touch(o, drawn=not held)
+            self.touch(o)
 
     def set_rotation(self, obj: WorldObject, yaw: float) -> None:
         """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
@@ -405,7 +405,15 @@ class World:
     def follow_hand(self) -> None:
         """Keep the held object in front of the agent after it moved or turned."""
         if self.held is not None:
+            before = self.version
             self.move_to(self.by_id[self.held], self.hand_center())
+            self.hand_moves += self.version - before
+
+    @property
+    def scene_version(self) -> int:
+        """A version of what is drawn outside the agent's hand: unchanged while only the held object
+        (and what it carries) follows the agent, whose boxes the scene layers leave out."""
+        return self.version - self.hand_moves
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(centres N×3, half sizes N×3, eligible-for-sight mask N), rows in ``objects`` order.
@@ -632,12 +640,14 @@ class World:
             "dirtyable": t.dirtyable,
             "canFillWithLiquid": t.can_fill_with_liquid,
             "moveable": t.moveable,
+            "breakable": t.breakable,
             "isOpen": obj.is_open,
             "isToggled": obj.is_toggled,
             "isSliced": obj.is_sliced,
             "isDirty": obj.is_dirty,
             "isCooked": obj.is_cooked,
             "isFilledWithLiquid": obj.is_filled,
+            "isBroken": obj.is_broken,
             "temperature": obj.temperature,
             "isPickedUp": held,
             "parentReceptacles": [p.object_id for p in chain] or None,

@@ -16,6 +16,7 @@ from typing import Any
 
 from alfred_gen.demo.start import object_poses_of
 from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.replay.record import images_index
 from alfred_gen.scenes.library import simulator
 
 #: ALFRED's discrete names of navigation actions (interactions keep their api name).
@@ -26,18 +27,6 @@ DISCRETE_NAMES = {
     "LookUp": "LookUp_15",
     "LookDown": "LookDown_15",
 }
-
-
-def images_index(low_actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The recorder's ``images`` for these low actions: one before each, plus one after the last."""
-    entries = [
-        {"low_idx": i, "high_idx": low["high_idx"], "image_name": f"{i:09d}.png"} for i, low in enumerate(low_actions)
-    ]
-    if low_actions:
-        last = len(low_actions) - 1
-        entries.append({"low_idx": last, "high_idx": low_actions[last]["high_idx"],
-                        "image_name": f"{len(low_actions):09d}.png"})
-    return entries
 
 
 def scripted_trajectory(

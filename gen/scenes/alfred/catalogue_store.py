@@ -135,11 +135,3 @@ def imported_scene(name: str) -> Scene | None:
         return None
     entry = catalogue["scenes"].get(name)
     return scene_from_entry(entry) if entry is not None else None
-
-
-def imported_entry(name: str) -> dict[str, Any] | None:
-    """The raw catalogue entry (scene, info, evidence) of ``name`` in the active catalogue, or None."""
-    catalogue = load_active()
-    if catalogue is None:
-        return None
-    return catalogue["scenes"].get(name)

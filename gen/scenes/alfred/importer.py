@@ -50,7 +50,7 @@ from alfred_gen.sim.scene import (
     grid_key,
     room_type_of,
 )
-from alfred_gen.traj.format import TRAJ_FILE_NAME
+from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
 
 #: Height of the walls drawn around an imported room (they only bound it; ALFRED gives no walls).
 WALL_HEIGHT = 2.8
@@ -121,9 +121,9 @@ def _known_types(facts: TrajectoryFacts) -> bool:
 def read_trajectory_facts(path: Path) -> TrajectoryFacts | None:
     """The facts of one traj_data.json, or None if it cannot be read (counted, not fatal)."""
     try:
-        traj = json.loads(path.read_text(encoding="utf-8"))
+        traj = parse_trajectory_json(path)
         facts = trajectory_facts(traj)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+    except (UserError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
     return facts if _known_types(facts) else None
 

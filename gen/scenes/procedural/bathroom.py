@@ -247,18 +247,13 @@ def _wall_stretch(b: RoomBuilder, width: float, y0: float, y1: float, depth: flo
     """A stretch of wall, anywhere, clear of tall things in front between heights y0 and y1."""
     edges = list(range(len(b.shape.edges)))
     b.rng.shuffle(edges)
-    door = b.shape.door
     for index in edges:
         edge = b.shape.edges[index]
         if edge.length < width + 0.2:
             continue
         for _ in range(10):
             a0 = round(b.rng.uniform(0.1, edge.length - width - 0.1), 2)
-            if (
-                index == door.edge
-                and a0 < door.along + door.width / 2 + 0.1
-                and a0 + width > door.along - door.width / 2 - 0.1
-            ):
+            if b.shape.door_overlaps(index, a0, a0 + width):
                 continue
             spot = WallSpot(edge, a0, width, depth)
             if wall_stretch_clear(b, spot, y0, y1, reach=depth + 0.05):

@@ -48,6 +48,9 @@ _ROOMS: dict[str, tuple[ShapeSpec, Furnisher]] = {
     "bathroom": (bathroom.SHAPE, bathroom.furnish),
 }
 
+#: Each room type's furnishing code (also what furnishes the rooms of a house).
+ROOM_FURNISHERS: dict[str, Furnisher] = {room_type: furnish for room_type, (_, furnish) in _ROOMS.items()}
+
 
 class SceneBuildError(RuntimeError):
     """No attempt produced a valid room (a bug in the generator, not a user error)."""

@@ -74,7 +74,7 @@ class RoomBuilder:
         self.rng = rng
         self.objects: list[SceneObject] = []
         self.blocked: list[Rect] = []
-        self.keep_free: list[Rect] = [shape.door_zone()]
+        self.keep_free: list[Rect] = list(shape.door_zones())
 
     # --- free space -------------------------------------------------------------------------
 
@@ -376,7 +376,6 @@ def add_wall_item(
     """Something flat on a wall (window, painting, mirror) where nothing taller than ``y0`` stands."""
     order = list(edges if edges is not None else range(len(builder.shape.edges)))
     builder.rng.shuffle(order)
-    door = builder.shape.door
     for index in order:
         edge = builder.shape.edges[index]
         if edge.length < width + 0.3:
@@ -384,9 +383,8 @@ def add_wall_item(
         for _ in range(12):
             a0 = _snap(builder.rng.uniform(0.15, edge.length - width - 0.15))
             spot = WallSpot(edge, a0, width, thickness)
-            if index == door.edge:
-                if a0 < door.along + door.width / 2 + 0.1 and a0 + width > door.along - door.width / 2 - 0.1:
-                    continue
+            if builder.shape.door_overlaps(index, a0, a0 + width):
+                continue
             if wall_stretch_clear(builder, spot, y0, y1):
                 return builder.add(object_type, spot.box(0.0, width, 0.0, thickness, y0, y1), rotation=spot.rotation)
     return None
@@ -411,7 +409,8 @@ def add_window(
     """A window (with blinds at its top or curtains at its sides) on a wall with nothing tall before it."""
     width = _snap(builder.rng.uniform(0.8, 1.4))
     top = min(2.2, builder.shape.height - 0.2)
-    window = add_wall_item(builder, "Window", width, sill, top, thickness=0.04)
+    edges = list(builder.shape.window_edges) if builder.shape.window_edges is not None else None
+    window = add_wall_item(builder, "Window", width, sill, top, thickness=0.04, edges=edges)
     if window is None:
         return None
     rotation = window.rotation[1]

@@ -132,13 +132,34 @@ class Door:
 
 @dataclass(frozen=True)
 class RoomShape:
-    """The empty shell of a room: floor outline, height and door."""
+    """The empty shell of a room: floor outline, height and door.
+
+    A room of a house has more than one doorway: ``door`` is its first, ``more_doors`` the rest,
+    and ``window_edges`` the edges on the outside of the house (windows go nowhere else; None:
+    any edge, as for a room standing alone). Both default so a single room is what it always was.
+    """
 
     bounds: Rect
     cut: Rect | None
     edges: tuple[WallEdge, ...]
     door: Door
     height: float
+    more_doors: tuple[Door, ...] = ()
+    window_edges: tuple[int, ...] | None = None
+
+    @property
+    def doors(self) -> tuple[Door, ...]:
+        """Every doorway of the room, the first door first."""
+        return (self.door, *self.more_doors)
+
+    def door_overlaps(self, edge: int, a0: float, a1: float, margin: float = 0.1) -> bool:
+        """Whether the stretch [a0, a1] of wall ``edge`` comes within ``margin`` of a doorway there."""
+        return any(
+            door.edge == edge
+            and a0 < door.along + door.width / 2 + margin
+            and a1 > door.along - door.width / 2 - margin
+            for door in self.doors
+        )
 
     def floor_rects(self) -> tuple[Rect, ...]:
         """Disjoint rectangles that tile the floor (one for a plain room, two for an L)."""
@@ -166,9 +187,16 @@ class RoomShape:
 
     def door_zone(self) -> Rect:
         """The floor in front of the door that furniture must leave free."""
-        edge = self.edges[self.door.edge]
-        half = self.door.width / 2 + 0.1
-        return edge.footprint(self.door.along - half, self.door.along + half, 0.0, DOOR_CLEARANCE)
+        return self._zone(self.door)
+
+    def door_zones(self) -> tuple[Rect, ...]:
+        """The floor in front of every doorway that furniture must leave free."""
+        return tuple(self._zone(door) for door in self.doors)
+
+    def _zone(self, door: Door) -> Rect:
+        edge = self.edges[door.edge]
+        half = door.width / 2 + 0.1
+        return edge.footprint(door.along - half, door.along + half, 0.0, DOOR_CLEARANCE)
 
     def wall_boxes(self) -> tuple[Box, ...]:
         """Wall boxes outside the outline; the door edge is split around a recessed door leaf."""
@@ -218,6 +246,12 @@ def _outline(bounds: Rect, cut: Rect | None) -> list[tuple[float, float]]:
     if at_x1 and not at_z1:
         return [(b.x0, b.z0), (c.x0, b.z0), (c.x0, c.z1), (b.x1, c.z1), (b.x1, b.z1), (b.x0, b.z1)]
     return [(c.x1, b.z0), (b.x1, b.z0), (b.x1, b.z1), (b.x0, b.z1), (b.x0, c.z1), (c.x1, c.z1)]
+
+
+def rect_edges(rect: Rect) -> tuple[WallEdge, ...]:
+    """The four counter-clockwise wall edges of a rectangular floor: the edge along z = z0 first,
+    then x = x1, z = z1 and x = x0 (each edge's normal points into the room)."""
+    return _edges(_outline(rect, None))
 
 
 def _edges(vertices: list[tuple[float, float]]) -> tuple[WallEdge, ...]:

@@ -1,0 +1,102 @@
+"""Statistics of the procedural houses next to EQA's homes.
+
+Builds LiteHouse1-N (default 100), then prints per-house figures (rooms, internal area, coverage of
+the bounding rectangle, doorways, objects, unique object types, pickupable objects, reachable grid
+points) as mean / min / max, for all houses and for those the default house filter accepts, next to
+what the EQA paper reports for its filtered SUNCG homes. Also: which rules rejected houses, how
+often each room type appears, and the time to build a house.
+
+EQA's figures (Das et al., CVPR 2018, and the issue's summary of them): about 8 rooms and 54 unique
+objects per home, internal area 300-800 m² covering at least 1/3 of the ground, every home with a
+kitchen, a living room, a dining room and a bedroom. Lite's rooms are ALFRED's size (a kitchen of
+7-23 m²), so its houses are smaller than SUNCG's; the filter's defaults are scaled to them.
+
+    python bench/houses.py [--houses 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+
+from alfred_gen.scenes.houses.figures import HouseFigures, house_figures
+from alfred_gen.scenes.houses.filter import HouseFilter
+from alfred_gen.scenes.library import get_house
+from alfred_gen.sim.scene import ROOM_TYPES
+
+#: What EQA reports for its homes (None: not reported).
+EQA = {
+    "rooms": "~8",
+    "area": "300-800 (filter)",
+    "coverage": ">= 0.33 (filter)",
+    "doorways": None,
+    "objects": None,
+    "unique_objects": "~54",
+    "pickupables": None,
+    "reachable": None,
+}
+
+ROWS = (
+    ("rooms", "rooms per house"),
+    ("area", "internal area (m2)"),
+    ("coverage", "coverage of bounding rectangle"),
+    ("doorways", "doorways per house"),
+    ("objects", "objects per house"),
+    ("unique_objects", "unique object types per house"),
+    ("pickupables", "pickupable objects per house"),
+    ("reachable", "reachable points (0.25 m grid)"),
+)
+
+
+def _summary(values: list[float]) -> str:
+    if not values:
+        return "n/a"
+    digits = 2 if max(values) < 10 else 1
+    return f"{statistics.mean(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--houses", type=int, default=100, help="build LiteHouse1 to LiteHouseN")
+    args = parser.parse_args()
+    house_filter = HouseFilter()
+    figures: list[HouseFigures] = []
+    accepted: list[HouseFigures] = []
+    reasons: Counter[str] = Counter()
+    seconds: list[float] = []
+    for number in range(1, args.houses + 1):
+        started = time.perf_counter()
+        scene = get_house(number)
+        seconds.append(time.perf_counter() - started)
+        f = house_figures(scene)
+        figures.append(f)
+        reason = house_filter.why_rejected(scene)
+        if reason is None:
+            accepted.append(f)
+        else:
+            reasons[reason.split(" ")[0] if reason.startswith("area") else reason] += 1
+    print(f"{len(figures)} houses (LiteHouse1-{args.houses}); {len(accepted)} accepted by the default house filter "
+          f"(area {house_filter.min_area:g}-{house_filter.max_area:g} m2, coverage >= {house_filter.min_coverage:.2f}, "
+          f"rooms {', '.join(house_filter.required)}, all rooms connected)")
+    print()
+    width = max(len(label) for _, label in ROWS)
+    print(f"{'figure (mean, min-max)':<{width}}  {'all houses':>22}  {'accepted':>22}  {'EQA homes':>18}")
+    for key, label in ROWS:
+        every = [float(getattr(f, key)) for f in figures]
+        kept = [float(getattr(f, key)) for f in accepted]
+        print(f"{label:<{width}}  {_summary(every):>22}  {_summary(kept):>22}  {EQA[key] or '-':>18}")
+    print()
+    by_rooms = sorted(Counter(f.rooms for f in figures).items())
+    print("houses by number of rooms:", ", ".join(f"{k}: {v}" for k, v in by_rooms))
+    for label, group in (("all houses", figures), ("accepted", accepted)):
+        having = {t: sum(1 for f in group if t in f.room_types) for t in ROOM_TYPES}
+        print(f"share of {label} with a room of each type: "
+              + ", ".join(f"{t} {100.0 * n / max(1, len(group)):.0f}%" for t, n in having.items()))
+    print("rejected by:", ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "nothing")
+    print(f"build time per house: {_summary(seconds)} s (once per process; cached afterwards)")
+
+
+if __name__ == "__main__":
+    main()

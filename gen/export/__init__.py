@@ -1,0 +1,1 @@
+"""Outputs made from trajectories: videos, a browsable site, other formats."""

@@ -1,0 +1,82 @@
+"""The CLI's one error boundary: an unexpected exception is one line and exit code 8 (INTERNAL);
+``--debug`` or ALFRED_GEN_DEBUG=1 shows the traceback; UserError keeps its own line and code."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import alfred_gen.sample.stats as stats
+from alfred_gen.cli import DEBUG_ENV, main
+from alfred_gen.errors import ExitCode, UserError
+from tests.helpers import run_python
+
+LINE = "alfred-gen: internal error: RuntimeError: the disk is on fire (please report it; --debug shows the traceback)"
+
+
+def _explode(*args: object, **kwargs: object) -> int:
+    raise RuntimeError("the disk\n is on fire")
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[object, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    return stop.value.code, capsys.readouterr().err
+
+
+def test_an_unexpected_exception_is_one_line_and_exit_8(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv(DEBUG_ENV, raising=False)
+    monkeypatch.setattr(stats, "stats_command", _explode)
+    code, err = _run(["stats", str(tmp_path)], capsys)
+    assert code == ExitCode.INTERNAL == 8
+    assert err == LINE + "\n"
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_debug_shows_the_traceback(tmp_path, monkeypatch, capsys, how: str) -> None:
+    monkeypatch.setattr(stats, "stats_command", _explode)
+    if how == "flag":
+        monkeypatch.delenv(DEBUG_ENV, raising=False)
+        argv = ["--debug", "stats", str(tmp_path)]
+    else:
+        monkeypatch.setenv(DEBUG_ENV, "1")
+        argv = ["stats", str(tmp_path)]
+    code, err = _run(argv, capsys)
+    assert code == ExitCode.INTERNAL
+    assert err.startswith("Traceback (most recent call last):") and "_explode" in err
+    assert err.rstrip().endswith(LINE)
+
+
+def test_debug_is_forgotten_between_calls(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv(DEBUG_ENV, raising=False)
+    monkeypatch.setattr(stats, "stats_command", _explode)
+    _run(["--debug", "stats", str(tmp_path)], capsys)
+    _, err = _run(["stats", str(tmp_path)], capsys)
+    assert "Traceback" not in err
+
+
+def test_a_user_error_keeps_its_code_and_line(tmp_path, monkeypatch, capsys) -> None:
+    def not_found(*args: object, **kwargs: object) -> int:
+        raise UserError("no such dataset", ExitCode.NOT_FOUND)
+
+    monkeypatch.setattr(stats, "stats_command", not_found)
+    code, err = _run(["stats", str(tmp_path)], capsys)
+    assert (code, err) == (ExitCode.NOT_FOUND, "alfred-gen: error: no such dataset\n")
+
+
+def test_a_real_process_exits_8_with_one_line(tmp_path) -> None:
+    """Through a fresh interpreter (no pytest around it), the boundary still holds."""
+    code = (
+        "import sys, alfred_gen.sample.stats as s\n"
+        "def boom(*a, **k):\n    raise KeyError('lost')\n"
+        "s.stats_command = boom\n"
+        "from alfred_gen.cli import main\n"
+        "main(['stats', sys.argv[1]])\n"
+    )
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        run_python(code, str(tmp_path), env={DEBUG_ENV: ""})
+    done = failed.value
+    assert done.returncode == ExitCode.INTERNAL
+    assert done.stderr == ("alfred-gen: internal error: KeyError: 'lost' "
+                           "(please report it; --debug shows the traceback)\n")
