@@ -341,7 +341,9 @@ def generate(
 @click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
               help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
-@click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
+@click.option("--workers", type=int,
+              help="Worker processes (one simulator each; default 1); with --executor ray, Ray tasks at once "
+                   "(default: the cluster's CPUs).")
 @click.option("--task-types", multiple=True, help="Comma-separated task types (default: all seven).")
 @click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all).")
 @click.option("--demos-per-task", type=int, default=3, show_default=True, help="Demonstrations per task tuple.")
@@ -357,11 +359,16 @@ def generate(
     "`alfred-gen scenes import-alfred` (needed for --backend thor), or lite's procedural houses "
     "(LiteHouseN; --scenes then names house numbers; default: those of 1-100 the house filter accepts).",
 )
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Who runs the jobs: this machine's worker processes, or Ray tasks (needs the ray extra) on "
+                   "a Ray started here or on the cluster --ray-address names. The same dataset either way.")
+@click.option("--ray-address", help="With --executor ray: auto (the cluster this node belongs to) or HOST:PORT "
+                                    "of its head (default: RAY_ADDRESS, else a Ray started on this machine).")
 def sample(
     n: int,
     out: str,
     seed: int,
-    workers: int,
+    workers: int | None,
     task_types: tuple[str, ...],
     scenes: tuple[str, ...],
     demos_per_task: int,
@@ -369,6 +376,8 @@ def sample(
     backend: str,
     no_frames: bool,
     scene_set: str,
+    executor: str,
+    ray_address: str | None,
     **thor: Any,
 ) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
@@ -376,6 +385,7 @@ def sample(
     \b
     Example:
       alfred-gen sample --n 14 --out out/ --workers 2 --demos-per-task 1
+      alfred-gen sample --n 8055 --out out/ --executor ray --ray-address auto
     """
     from alfred_gen.sample.run import sample_command
 
@@ -394,6 +404,8 @@ def sample(
             echo=click.echo,
             backend_options=backend_options(backend, thor),
             scene_set=scene_set,
+            executor=executor,
+            ray_address=ray_address,
         )
     )
 

@@ -35,6 +35,7 @@ class ExitCode(IntEnum):
     BACKEND_UNAVAILABLE = 7  #: the requested simulator backend cannot start here
     INTERNAL = 8  #: a bug in alfred-gen; please report it with the command line
     BUSY = 9  #: another run is writing the same output (directory and shard); try again when it has ended
+    EXECUTOR_UNAVAILABLE = 10  #: ``--executor ray`` without Ray installed, or its cluster cannot be reached
     INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT; finished work is kept
 
 
@@ -49,6 +50,7 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.BACKEND_UNAVAILABLE: "simulator backend cannot start (e.g. no THOR build)",
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
     ExitCode.BUSY: "the output is in use by another run (same directory and shard)",
+    ExitCode.EXECUTOR_UNAVAILABLE: "the executor cannot start (Ray not installed, or its cluster unreachable)",
     ExitCode.INTERRUPTED: "interrupted; finished work is kept",
 }
 

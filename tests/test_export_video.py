@@ -17,7 +17,7 @@ from tests.helpers.export_data import alfred_catalogue, run_cli, small_dataset, 
 
 av = pytest.importorskip("av", reason="videos need the video extra: pip install 'alfred-gen[video]'")
 
-from alfred_gen.export.mp4 import read_facts, read_frame, write_mp4  # noqa: E402  # needs av, skipped above
+from alfred_gen.export.mp4 import read_facts, read_frame, rgb_to_yuv420p, write_mp4  # noqa: E402  # needs av, skipped above
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,29 @@ def test_composed_frames_are_even_sized_and_grow_with_panels() -> None:
     assert one.shape[:2] == annotate.frame_size(1)[::-1]
     assert three.shape[1] > 2 * one.shape[1] and three.shape[0] == one.shape[0]
     assert one.shape[0] % 2 == 0 and one.shape[1] % 2 == 0 and three.shape[1] % 2 == 0
+
+
+@pytest.mark.parametrize(("rgb", "yuv"), [
+    ((0, 0, 0), (16, 128, 128)), ((255, 255, 255), (235, 128, 128)),
+    ((255, 0, 0), (82, 90, 240)), ((0, 0, 255), (41, 240, 110)),
+])
+def test_rgb_to_yuv420p_uses_bt601_limited_range(rgb: tuple[int, int, int], yuv: tuple[int, int, int]) -> None:
+    """The textbook BT.601 values of pure colours, within one level of integer rounding."""
+    planes = rgb_to_yuv420p(np.full((4, 6, 3), rgb, dtype=np.uint8))
+    assert planes.shape == (6, 6) and planes.dtype == np.uint8
+    luma, chroma = planes[:4].ravel(), planes[4:].ravel()
+    assert np.all(np.abs(luma.astype(int) - yuv[0]) <= 1)
+    assert np.all(np.abs(chroma[:6].astype(int) - yuv[1]) <= 1)  # U: 2x3 half-size samples
+    assert np.all(np.abs(chroma[6:].astype(int) - yuv[2]) <= 1)  # then V
+
+
+def test_rgb_to_yuv420p_averages_each_2x2_block_for_chroma() -> None:
+    image = np.zeros((2, 4, 3), dtype=np.uint8)
+    image[:, :2] = (255, 0, 0)  # the left block red, the right block black
+    planes = rgb_to_yuv420p(image)
+    u, v = planes[2].reshape(2, 2)[0], planes[2].reshape(2, 2)[1]
+    assert abs(int(u[0]) - 90) <= 1 and u[1] == 128
+    assert abs(int(v[0]) - 240) <= 1 and v[1] == 128
 
 
 def test_write_mp4_round_trips_frame_count_and_duration(tmp_path: Path) -> None:

@@ -186,7 +186,7 @@ def test_a_read_only_output_is_one_line_and_exit_3(tmp_path, real_trial, capsys,
         out = tmp_path / "tree"
         from alfred_gen.sample.options import SampleOptions
         from alfred_gen.sample.run import run_sample
-        from tests.test_sample_run import stand_in_generate
+        from tests.helpers.sample_runs import stand_in_generate
 
         assert run_sample(SampleOptions(n=2, out=out, scenes=(1,)), generate=stand_in_generate).made == 2
         locked, argv = out / ".alfred-gen", ["sample", "--n", "2", "--scenes", "1", "--out", str(out)]

@@ -11,7 +11,6 @@ with an uninterrupted run's. The tests at the end use the real pipeline.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import signal
@@ -19,7 +18,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,77 +26,23 @@ from alfred_gen.cli import main
 from alfred_gen.domains.tasks import task_type_names
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.disk_state import load_failures, scan_tree
-from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
+from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import MAX_REPLACEMENTS
 from alfred_gen.sample.run import run_sample
-from tests.helpers import python_env
-
-SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
-TESTS_DIR = Path(__file__).resolve().parent
-REPO = TESTS_DIR.parent
-
-
-@dataclass
-class StandInResult:
-    ok: bool
-    reason: str
-    path: Path | None = None
-    detail: str = ""
-
-
-def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
-    """Writes like generate_trajectory: temp dir (half-written while it sleeps), then rename; fails
-    the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
-    final = Path(out_root) / task.dir_name(int(scene)) / trial_id
-    if final.exists():
-        return StandInResult(False, "exists", final)
-    if os.environ.get("STAND_IN_RAISE"):
-        raise RuntimeError("stand-in crash")
-    if int(seed) % int(os.environ.get("STAND_IN_FAIL_EVERY", "4")) == 0:
-        time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")) / 2)
-        return StandInResult(False, "unsolvable", None, "stand-in failure")
-    temp = Path(out_root) / f".tmp-{trial_id}"
-    (temp / "raw_images").mkdir(parents=True, exist_ok=True)
-    for i in range(3):
-        (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest() * 64)
-        if i == 0:
-            time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
-    images = [{"high_idx": 0, "image_name": f"{i:09d}.png", "low_idx": 0} for i in range(3)]
-    (temp / "traj_data.json").write_text(json.dumps(
-        {"task_id": trial_id, "task_type": task.task_type, "pddl_params": task.pddl_params(), "images": images,
-         "scene": {"scene_num": int(scene), "random_seed": int(seed)}}, sort_keys=True))
-    final.parent.mkdir(parents=True, exist_ok=True)
-    os.rename(temp, final)  # the commit; fails if the directory exists
-    return StandInResult(True, "ok", final)
-
-
-def options(out: Path, n: int, **kw) -> SampleOptions:
-    kw.setdefault("scenes", SCENES)
-    return SampleOptions(n=n, out=out, **kw)
-
-
-def tree_bytes(root: Path) -> dict[str, bytes]:
-    """Every file under root, lock files aside (they only say that a run once held the directory)."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and not p.name.startswith("lock-") and p.name != "failures.lock"}
-
-
-def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]:
-    """Exactly n complete trajectories, no partial ones, no temp dirs, at most `demos` per tuple."""
-    tree = scan_tree(root)
-    assert not tree.incomplete
-    assert not [p for p in root.iterdir() if p.name.startswith(".tmp-")]
-    trials = [t for names in tree.trials.values() for t in names]
-    assert len(trials) == n
-    assert len(set(trials)) == n
-    for task, names in tree.trials.items():
-        assert why_infeasible(task) is None
-        assert len(names) <= demos
-        for name in names:
-            data = json.loads((root / task.dir_name() / name / "traj_data.json").read_text())
-            assert data["task_id"] == name
-    return tree.trials
+from tests.helpers import python_env, run_python
+from tests.helpers.sample_runs import (
+    KILL_N,
+    SCENES,
+    StandInResult,
+    check_tree,
+    count_trials,
+    finish,
+    options,
+    stand_in_generate,
+    tree_bytes,
+    wait_for,
+)
 
 
 def failures_of(root: Path) -> list[dict]:
@@ -286,6 +230,10 @@ def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: 
     (["--n", "3", "--demos-per-task", "10000000000000"], ExitCode.USAGE, "--demos-per-task"),
     (["--n", "3", "--task-types", "look_at_obj_in_light", "--scenes", "1-30"], ExitCode.UNSOLVABLE, "feasible"),
     (["--n", "1", "--scenes", "1", "--backend", "thor"], ExitCode.BACKEND_UNAVAILABLE, "error:"),
+    (["--n", "1", "--ray-address", "auto"], ExitCode.USAGE, "--executor ray"),
+    (["--n", "1", "--executor", "ray", "--ray-address", "head-node"], ExitCode.USAGE, "HOST:PORT"),
+    # Port 1 of this machine refuses at once; without Ray installed the line says so instead.
+    (["--n", "1", "--executor", "ray", "--ray-address", "127.0.0.1:1"], ExitCode.EXECUTOR_UNAVAILABLE, "Ray"),
 ])
 def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, monkeypatch, argv, code, words) -> None:
     monkeypatch.delenv("ALFRED_GEN_THOR_BUILD", raising=False)
@@ -294,6 +242,24 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
     assert stop.value.code == code
     err = capsys.readouterr().err.strip()
     assert words in err and "\n" not in err and "Traceback" not in err
+
+
+def test_executor_ray_without_ray_installed_is_one_line_and_code_10(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as where the extra is missing
+    with pytest.raises(SystemExit) as stop:
+        main(["sample", "--out", str(tmp_path / "out"), "--n", "1", "--scenes", "1", "--executor", "ray"])
+    assert stop.value.code == ExitCode.EXECUTOR_UNAVAILABLE == 10
+    err = capsys.readouterr().err.strip()
+    assert "pip install 'alfred-gen[ray]'" in err and "\n" not in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
+def test_the_local_executor_never_imports_ray(tmp_path: Path) -> None:
+    """Ray is an optional, heavy extra: only --executor ray may import it."""
+    code = ("import sys, tests.helpers.sample_runs as t; from alfred_gen.sample.run import run_sample; "
+            "summary = run_sample(t.options(t.Path(sys.argv[1]), 2, workers=2), generate=t.stand_in_generate); "
+            "print(summary.made, 'ray' in sys.modules)")
+    assert run_python(code, str(tmp_path)).stdout.split() == ["2", "False"]
 
 
 @pytest.mark.parametrize("out", ["", " "])
@@ -320,34 +286,16 @@ def test_a_busy_directory_is_its_own_exit_code(tmp_path: Path, capsys) -> None:
 # --------------------------------------------------------------------------------------------
 # Kills: the run, or one of its workers, killed for real (a run in a process of its own)
 
-KILL_N = 12
-
-
 def _start(out: Path, n: int, workers: int, env: dict[str, str] | None = None) -> subprocess.Popen:
     """A stand-in run through the CLI in a process of its own (the stand-in replaces the generator)."""
     code = (
-        "import sys; import tests.test_sample_run as t; import alfred_gen.sample.run as r; "
+        "import sys; import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
         "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
         "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
         "'--scenes', ','.join(map(str, t.SCENES))])"
     )
     command = [sys.executable, "-c", code, str(out), str(n), str(workers)]
     return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def _wait_for(process: subprocess.Popen, ready, what: str, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not ready():
-        assert process.poll() is None, f"the run ended before {what}: " + process.stderr.read().decode()
-        assert time.monotonic() < deadline, f"no {what}"
-        time.sleep(0.02)
-
-
-def _trials(out: Path) -> int:
-    try:
-        return len(list(out.glob("*/trial_*/traj_data.json")))
-    except OSError:  # a directory renamed while we looked
-        return 0
 
 
 def _in_flight(out: Path) -> bool:
@@ -371,17 +319,11 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def _finish(process: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
-    """The exit code and what the run printed."""
-    stdout = process.communicate(timeout=timeout)[0]
-    return process.returncode, (stdout or b"").decode()
-
-
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> dict[str, bytes]:
     out = tmp_path_factory.mktemp("uninterrupted") / "out"
     process = _start(out, KILL_N, 1)
-    assert _finish(process)[0] == 0
+    assert finish(process)[0] == 0
     check_tree(out, KILL_N)
     return tree_bytes(out)
 
@@ -394,17 +336,18 @@ def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: 
                                                                       when: str) -> None:
     out = tmp_path / "out"
     process = _start(out, KILL_N, workers, {"STAND_IN_SLEEP": "0.2"})
-    ready = {"after the first trial": lambda: _trials(out) >= 1, "halfway": lambda: _trials(out) >= KILL_N // 2,
-             "with trials in flight": lambda: _trials(out) >= 2 and _in_flight(out),
-             "with a trial in flight": lambda: _trials(out) >= 1 and _in_flight(out)}[when]
-    _wait_for(process, ready, when)
+    ready = {"after the first trial": lambda: count_trials(out) >= 1,
+             "halfway": lambda: count_trials(out) >= KILL_N // 2,
+             "with trials in flight": lambda: count_trials(out) >= 2 and _in_flight(out),
+             "with a trial in flight": lambda: count_trials(out) >= 1 and _in_flight(out)}[when]
+    wait_for(process, ready, when)
     process.send_signal(signal.SIGKILL)
-    _finish(process)
+    finish(process)
     killed = scan_tree(out)
     assert not killed.incomplete and killed.count() < KILL_N
     time.sleep(0.5)
     assert scan_tree(out).trials == killed.trials  # the workers died with their parent
-    assert _finish(_start(out, KILL_N, workers))[0] == 0
+    assert finish(_start(out, KILL_N, workers))[0] == 0
     check_tree(out, KILL_N)
     assert tree_bytes(out) == uninterrupted
 
@@ -412,10 +355,10 @@ def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: 
 def test_a_worker_killed_mid_job_is_replaced_and_the_run_completes(tmp_path: Path, uninterrupted) -> None:
     out = tmp_path / "out"
     process = _start(out, KILL_N, 2, {"STAND_IN_SLEEP": "0.3"})
-    _wait_for(process, lambda: _trials(out) >= 1 and _in_flight(out), "a trial in flight")
+    wait_for(process, lambda: count_trials(out) >= 1 and _in_flight(out), "a trial in flight")
     victim = _workers_of(process)[0]
     os.kill(victim, signal.SIGKILL)
-    code, printed = _finish(process)
+    code, printed = finish(process)
     assert code == 0 and "1 worker processes died during a job and were replaced" in printed
     check_tree(out, KILL_N)
     assert tree_bytes(out) == uninterrupted
@@ -427,17 +370,17 @@ def test_ctrl_c_after_a_worker_was_killed_ends_the_run(tmp_path: Path, stop: sig
     a measurement), no worker left, nothing partial."""
     out = tmp_path / "out"
     process = _start(out, 40, 2, {"STAND_IN_SLEEP": "0.5"})
-    _wait_for(process, lambda: _trials(out) >= 1 and _in_flight(out), "a trial in flight")
+    wait_for(process, lambda: count_trials(out) >= 1 and _in_flight(out), "a trial in flight")
     workers = _workers_of(process)
     os.kill(workers[0], signal.SIGKILL)
-    _wait_for(process, lambda: len(set(_workers_of(process)) - set(workers)) >= 1, "a new worker", timeout=30)
+    wait_for(process, lambda: len(set(_workers_of(process)) - set(workers)) >= 1, "a new worker", timeout=30)
     process.send_signal(stop)
     assert process.wait(timeout=5) == ExitCode.INTERRUPTED
     stderr = process.communicate()[1].decode()
     assert "Traceback" not in stderr and "interrupted" in stderr
     for pid in workers + _alive_children_of(process.pid):
         assert _gone(pid)
-    check_tree(out, _trials(out))
+    check_tree(out, count_trials(out))
 
 
 def _gone(pid: int) -> bool:
@@ -455,7 +398,7 @@ def _alive_children_of(pid: int) -> list[int]:
 
 def test_trees_do_not_depend_on_pythonhashseed(tmp_path: Path) -> None:
     for name, hash_seed in (("a", "1"), ("b", "2")):
-        assert _finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed}))[0] == 0
+        assert finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed}))[0] == 0
     assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
     check_tree(tmp_path / "a", 8)
 
@@ -503,9 +446,9 @@ def test_real_cli_kill_9_mid_run_then_resume_gives_the_uninterrupted_tree(tmp_pa
 
     out = tmp_path / "out"
     process = subprocess.Popen(command(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for(process, lambda: _trials(out) >= 1, "a trajectory", timeout=300)
+    wait_for(process, lambda: count_trials(out) >= 1, "a trajectory", timeout=300)
     process.send_signal(signal.SIGKILL)
-    _finish(process)
+    finish(process)
     killed = scan_tree(out)
     assert not killed.incomplete
     time.sleep(1.0)

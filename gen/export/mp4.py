@@ -9,7 +9,11 @@ second tool). The wheel is about 36 MB, hence an extra rather than a dependency.
 Settings: libx264, yuv420p (what every browser and player decodes), constant rate factor 23,
 preset ``veryfast``, one encoder thread, ``+faststart`` (the index at the front, so a browser starts
 playing before the file is loaded). One thread and fixed settings make the bytes reproducible:
-the same frames give the same file. Frame i has timestamp i / fps, so the duration is frames / fps.
+the same frames give the same file. The RGB to YUV step is ours (``rgb_to_yuv420p``, integer
+BT.601 as FFmpeg's default), not FFmpeg's scaler: in one CI run two encodings of the same frames
+through the scaler differed in a few blocks (cause not pinned down; rerunning never reproduced
+it), and with the conversion ours the encoder's input is a plain function of the frames. Frame i
+has timestamp i / fps, so the duration is frames / fps.
 
 Files are written atomically: encoded into a temporary file beside the target (the muxer has to
 seek back to move its index to the front), then renamed over it.
@@ -73,7 +77,7 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: i
                 if pixels.shape != (stream.height, stream.width, 3):
                     raise ValueError(f"frame {count} has shape {pixels.shape}, the first had "
                                      f"{(stream.height, stream.width, 3)}")
-                picture = av.VideoFrame.from_ndarray(pixels, format="rgb24")
+                picture = av.VideoFrame.from_ndarray(rgb_to_yuv420p(pixels), format=PIXEL_FORMAT)
                 picture.pts = count
                 container.mux(stream.encode(picture))
                 count += 1
@@ -86,6 +90,22 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: i
             os.unlink(temp_name)
         raise
     return count
+
+
+def rgb_to_yuv420p(pixels: np.ndarray) -> np.ndarray:
+    """An HxWx3 RGB image (even H and W) as one (3H/2)xW yuv420p array: the Y plane, then U and V
+    at half size (each 2x2 block averaged), BT.601 limited range in integer arithmetic, so the
+    same pixels always give the same bytes."""
+    rgb = pixels.astype(np.int32)
+    red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    luma = ((66 * red + 129 * green + 25 * blue + 128) >> 8) + 16
+    height, width = red.shape
+    quads = rgb.reshape(height // 2, 2, width // 2, 2, 3).sum(axis=(1, 3))  # 4x each 2x2 mean
+    red4, green4, blue4 = quads[..., 0], quads[..., 1], quads[..., 2]
+    blue_diff = ((-38 * red4 - 74 * green4 + 112 * blue4 + 512) >> 10) + 128
+    red_diff = ((112 * red4 - 94 * green4 - 18 * blue4 + 512) >> 10) + 128
+    planes = [plane.astype(np.uint8).ravel() for plane in (luma, blue_diff, red_diff)]
+    return np.concatenate(planes).reshape(height * 3 // 2, width)
 
 
 def _stream(container: Any, fps: int, shape: tuple[int, ...]) -> Any:

@@ -37,12 +37,12 @@ class Crashed(Exception):
     """Generation keeps raising: stop rather than mark every tuple as failed."""
 
 
-def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], capacity: int, out: Path,
+def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], out: Path,
                summary: RunSummary, bar: Any) -> Executor | None:
     """Run the schedule's jobs until every group is done, updating ``summary`` and ``bar``; the
-    executor (``capacity`` jobs at once) is started by ``start_executor`` when the first job is
-    known, so a run with nothing left to do starts no worker. Returns the executor (None if none
-    was needed).
+    executor is started by ``start_executor`` when the first job is known, so a run with nothing
+    left to do starts no worker (nor connects to a cluster), and is kept at its capacity. Returns
+    the executor (None if none was needed).
 
     Raises UserError when a worker reports one (e.g. the backend cannot start), :class:`Crashed`
     when generation keeps raising, and lets KeyboardInterrupt through; in every case the workers
@@ -54,11 +54,14 @@ def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], capac
     executor: Executor | None = None
     try:
         while True:
-            free = capacity - (executor.running() if executor is not None else 0)
-            if free > 0:
-                for job in schedule.next_jobs(free):
-                    if executor is None:
-                        executor = start_executor()
+            if executor is None:
+                first = schedule.next_jobs(1)
+                if first:
+                    executor = start_executor()
+                    running[first[0].index] = first[0]
+                    executor.submit(first[0])
+            if executor is not None:
+                for job in schedule.next_jobs(max(0, executor.capacity() - executor.running())):
                     running[job.index] = job
                     executor.submit(job)
             if ledger.found > found:  # the schedule found (and checked) trials of an earlier run

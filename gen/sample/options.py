@@ -21,6 +21,9 @@ MAX_N = 10_000_000
 MAX_DEMOS_PER_TASK = 1000
 MAX_WORKERS = 512
 
+#: Who can run the jobs (``--executor``).
+EXECUTORS = ("local", "ray")
+
 #: Failed attempts after which a tuple is closed (ALFRED's "trials before fail").
 DEFAULT_MAX_FAILURES = 3
 
@@ -45,6 +48,10 @@ class SampleOptions:
     scene_set: str = "lite"
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
+    #: Who runs the jobs: "local" (this machine's processes) or "ray" (Ray tasks, on a cluster).
+    executor: str = "local"
+    #: Ray's address: None starts a Ray on this machine (or uses RAY_ADDRESS), "auto" or HOST:PORT joins one.
+    ray_address: str | None = None
 
     def shard_label(self) -> str:
         """``IofM``: names this shard's files in the run state directory."""
@@ -115,7 +122,13 @@ def check_options(options: SampleOptions) -> None:
     """UserError for values no run can use."""
     if not 1 <= options.n <= MAX_N:
         raise UserError(f"--n must be between 1 and {MAX_N}, got {options.n}", ExitCode.USAGE)
-    if not 1 <= options.workers <= MAX_WORKERS:
+    if options.executor not in EXECUTORS:
+        raise UserError(f"unknown executor {options.executor!r} ({' or '.join(EXECUTORS)})", ExitCode.USAGE)
+    if options.ray_address is not None and options.executor != "ray":
+        raise UserError("--ray-address needs --executor ray", ExitCode.USAGE)
+    # 0 workers with Ray: as many tasks at once as the cluster has CPUs.
+    least = 0 if options.executor == "ray" else 1
+    if not least <= options.workers <= MAX_WORKERS:
         raise UserError(f"--workers must be between 1 and {MAX_WORKERS}, got {options.workers}", ExitCode.USAGE)
     if not 1 <= options.demos_per_task <= MAX_DEMOS_PER_TASK:
         raise UserError(f"--demos-per-task must be between 1 and {MAX_DEMOS_PER_TASK}, got {options.demos_per_task}",

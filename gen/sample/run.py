@@ -9,7 +9,8 @@ workers, shards, kills and resumes. This module wires the run together; each par
 - :mod:`~alfred_gen.sample.schedule`: *which* jobs are needed now, per group, from that group's
   results only (the chain rule), so arrival order never matters.
 - :mod:`~alfred_gen.sample.workers`: *who* runs a job: this process or worker processes that may
-  die (a dead worker is replaced and its job run again). Another executor plugs in the same way.
+  die (a dead worker is replaced and its job run again); :mod:`~alfred_gen.sample.ray_executor`
+  plugs in the same way and runs jobs as Ray tasks on a cluster (``--executor ray``).
 - :mod:`~alfred_gen.sample.ledger` and :mod:`~alfred_gen.sample.disk_state`: what is known about
   each attempt: trials on disk (checked against the plan; damaged ones are made again), the shared
   failure log, the saved plan, the lock.
@@ -123,6 +124,10 @@ def run_sample(
     KeyboardInterrupt (and SIGTERM) is turned into ``summary.interrupted``.
     """
     check_options(options)
+    if options.executor == "ray":
+        from alfred_gen.sample.ray_executor import preflight  # imports Ray: only for --executor ray
+
+        preflight(options)
     generate = generate or _default_generate()
     note = echo or (lambda *args, **kwargs: None)
     _build_houses(options, progress)
@@ -158,7 +163,7 @@ def run_sample(
 
         try:
             with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, show=progress) as bar:
-                drive_jobs(schedule, start_executor, options.workers, out, summary, bar)
+                drive_jobs(schedule, start_executor, out, summary, bar)
         except KeyboardInterrupt:
             summary.interrupted = True
         except Crashed:
@@ -199,7 +204,7 @@ def sample_command(
     n: int,
     out: str,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = None,
     task_types: Sequence[str] | str | None = None,
     scenes: Sequence[str] | str | None = None,
     demos_per_task: int = 3,
@@ -210,15 +215,21 @@ def sample_command(
     progress: bool = True,
     backend_options: Mapping[str, Any] | None = None,
     scene_set: str = "lite",
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> int:
-    """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
+    """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code.
+    ``workers`` None is 1 locally and, with Ray, as many tasks at once as the cluster has CPUs."""
     if not str(out).strip():
         raise UserError(f"--out must name a directory, got {out!r}", ExitCode.USAGE)
+    if workers is None:
+        workers = 0 if executor == "ray" else 1
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
         scenes=parse_scenes(scenes, scene_set), demos_per_task=int(demos_per_task), shard=parse_shard(shard),
         backend=backend,
         backend_options=tuple(sorted((backend_options or {}).items())), frames=frames, scene_set=scene_set,
+        executor=executor, ray_address=ray_address,
     )
     summary = run_sample(options, echo=echo, progress=progress)
     for line in summary.lines():

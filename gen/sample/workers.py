@@ -3,7 +3,8 @@
 An executor takes :class:`~alfred_gen.sample.jobs.Job` s and gives back
 :class:`~alfred_gen.sample.jobs.Outcome` s; it decides nothing about what to run (that is the
 schedule's), so which executor runs a job never changes what is made. Both here follow one small
-protocol (:class:`Executor`) that an executor running jobs elsewhere can follow too.
+protocol (:class:`Executor`), as does the Ray executor (:mod:`~alfred_gen.sample.ray_executor`),
+which runs jobs on a cluster.
 
 The process executor supervises its workers itself instead of using ``multiprocessing.Pool``,
 which waits forever for the result of a worker killed by a signal or the OOM killer. Each worker has
@@ -291,7 +292,12 @@ class ProcessExecutor:
         self._end_all(graceful=True)
 
 
-def make_executor(context: JobContext) -> InlineExecutor | ProcessExecutor:
-    """The executor ``options.workers`` asks for: in this process for one worker, else processes."""
+def make_executor(context: JobContext) -> Executor:
+    """The executor the options ask for: Ray tasks for ``--executor ray``; else in this process for
+    one worker, worker processes for more."""
+    if context.options.executor == "ray":
+        from alfred_gen.sample.ray_executor import RayExecutor  # Ray is imported only when asked for
+
+        return RayExecutor(context)
     workers = context.options.workers
     return InlineExecutor(context) if workers == 1 else ProcessExecutor(context, workers)

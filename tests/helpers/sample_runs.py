@@ -1,0 +1,110 @@
+"""Runs of `alfred-gen sample` with a stand-in generator, and checks of the trees they write.
+
+The stand-in writes a small trajectory the way generate_trajectory does (a hidden temp dir, then
+one rename) and fails some seeds, so the run's bookkeeping (schedule, resume, executors) is tested
+in seconds. Used by the local-pool tests and the Ray executor's tests alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from alfred_gen.sample.disk_state import scan_tree
+from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
+from alfred_gen.sample.options import SampleOptions
+
+KILL_N = 12  # trials in the runs that are killed and resumed
+
+SCENES = (1, 2, 3, 201, 202, 301, 302, 401, 402)
+
+
+@dataclass
+class StandInResult:
+    ok: bool
+    reason: str
+    path: Path | None = None
+    detail: str = ""
+
+
+def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
+    """Writes like generate_trajectory: temp dir (half-written while it sleeps), then rename; fails
+    the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
+    final = Path(out_root) / task.dir_name(int(scene)) / trial_id
+    if final.exists():
+        return StandInResult(False, "exists", final)
+    if os.environ.get("STAND_IN_RAISE"):
+        raise RuntimeError("stand-in crash")
+    if int(seed) % int(os.environ.get("STAND_IN_FAIL_EVERY", "4")) == 0:
+        time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")) / 2)
+        return StandInResult(False, "unsolvable", None, "stand-in failure")
+    temp = Path(out_root) / f".tmp-{trial_id}"
+    (temp / "raw_images").mkdir(parents=True, exist_ok=True)
+    for i in range(3):
+        (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest() * 64)
+        if i == 0:
+            time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
+    images = [{"high_idx": 0, "image_name": f"{i:09d}.png", "low_idx": 0} for i in range(3)]
+    (temp / "traj_data.json").write_text(json.dumps(
+        {"task_id": trial_id, "task_type": task.task_type, "pddl_params": task.pddl_params(), "images": images,
+         "scene": {"scene_num": int(scene), "random_seed": int(seed)}}, sort_keys=True))
+    final.parent.mkdir(parents=True, exist_ok=True)
+    os.rename(temp, final)  # the commit; fails if the directory exists
+    return StandInResult(True, "ok", final)
+
+
+def options(out: Path, n: int, **kw) -> SampleOptions:
+    kw.setdefault("scenes", SCENES)
+    return SampleOptions(n=n, out=out, **kw)
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under root, lock files aside (they only say that a run once held the directory)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.name.startswith("lock-") and p.name != "failures.lock"}
+
+
+def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]:
+    """Exactly n complete trajectories, no partial ones, no temp dirs, at most `demos` per tuple."""
+    tree = scan_tree(root)
+    assert not tree.incomplete
+    assert not [p for p in root.iterdir() if p.name.startswith(".tmp-")]
+    trials = [t for names in tree.trials.values() for t in names]
+    assert len(trials) == n
+    assert len(set(trials)) == n
+    for task, names in tree.trials.items():
+        assert why_infeasible(task) is None
+        assert len(names) <= demos
+        for name in names:
+            data = json.loads((root / task.dir_name() / name / "traj_data.json").read_text())
+            assert data["task_id"] == name
+    return tree.trials
+
+
+# Runs in a process of their own
+
+
+def wait_for(process: subprocess.Popen, ready, what: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert process.poll() is None, f"the run ended before {what}: " + process.stderr.read().decode()
+        assert time.monotonic() < deadline, f"no {what}"
+        time.sleep(0.02)
+
+
+def count_trials(out: Path) -> int:
+    try:
+        return len(list(out.glob("*/trial_*/traj_data.json")))
+    except OSError:  # a directory renamed while we looked
+        return 0
+
+
+def finish(process: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
+    """The exit code and what the run printed."""
+    stdout = process.communicate(timeout=timeout)[0]
+    return process.returncode, (stdout or b"").decode()
