@@ -1,43 +1,126 @@
-"""Replay ALFRED's released demonstrations in the embedded simulator; compare our plans with ALFRED's.
+"""Replay ALFRED's released demonstrations in lite, in rooms not built from them; plan their tasks.
 
-    python bench/alfred_fidelity.py ALFRED_JSON_DIR [--alfred-dir DIR | --catalogue FILE]
-                                    [--thor-db DIR] [--held-out] [--no-plans] [--time-limit S]
+    python bench/alfred_fidelity.py ALFRED_JSON_DIR [--alfred-dir DIR] [--thor-db DIR]
+                                    [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
+                                    [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
+                                    [--time-limit S]
 
-Rooms: the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``) plus what
-the replayed trajectories themselves say (exactly what ``alfred-gen scenes import-alfred`` does),
-or a stored catalogue (``--catalogue``). ``--held-out`` rebuilds each trajectory's room without
-that trajectory (only its ``scene`` block is used): the figure for demos the import never saw.
+Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
+and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfred`` builds them
+(:mod:`alfred_gen.fidelity.evidence_pool` says how each figure holds them out):
 
-Prints, for the replays: trajectories, how many had every action succeed, how many also satisfied
-their goal conditions, failures by reason and by action type, each failure, then ``fidelity: X%``.
-Then, for the plans: how often our high-level plan equals ALFRED's (actions with class arguments),
-how often the action sequence alone does, and our expanded length against ALFRED's low_actions.
-Ends with the fidelity line again so it is the last line.
+- held out (``--folds K``, default 5): each demonstration replayed in its room built from the
+  other K-1 folds of that room's demonstrations: ``fidelity_heldout: X%``;
+- unseen rooms (``--unseen-rooms``): each demonstration replayed in its room built from the
+  room's layout files alone: ``fidelity_unseen_rooms: Y%``;
+- in sample (unless ``--no-in-sample``): in rooms built from every demonstration, the replayed one
+  included. That measures memory, and is labelled so: ``fidelity_in_sample: Z%``.
+
+Each figure comes with its failure table by cause and failing action. Then (unless ``--no-plans``)
+in every demonstration's start state, in the in-sample room, our planner solves the same task and
+its expansion is executed in lite to the goal: ``plan_coverage: k/n``, with how often our plan
+agrees with ALFRED's. ``--subset DIR`` repeats the figures over the demonstrations that also lie
+under DIR (say, the 238 of ``../shared/alfred``); with ``--only-subset`` only those are replayed and
+planned. ``--rooms`` likewise replays and plans only the demonstrations of the rooms named. Either
+way every room is still built from the evidence of the whole tree (the folds, the other folds' and
+the other room groups' statistics are what they are in the full run), so each demonstration's
+outcome is the one the full run gives it: a quick run measures a part of the full run, not
+another experiment. The last line is ``fidelity: X%``, the held-out figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
+from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
+from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
+from alfred_gen.progress import progress
+from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.traj.format import TRAJ_FILE_NAME
+
+
+def _trial_key(path: Path) -> tuple[str, str]:
+    return (path.parent.parent.name, path.parent.name)
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _run(label: str, jobs: Sequence[held_out.RoomJob], workers: int) -> held_out.JobResult:
+    total = sum(len(j.paths) for j in jobs)
+    with progress(label, total) as bar:
+        return held_out.run_jobs(jobs, workers, on_done=bar.update)
+
+
+def _section(title: str, outcomes: Sequence[fidelity.ReplayOutcome], name: str, subset: set[tuple[str, str]],
+             listed: int, seconds: float) -> str:
+    print(f"\n== {title}")
+    print(f"replayed {len(outcomes)} trajectories in {seconds:.1f} s")
+    lines = fidelity.fidelity_report(outcomes, name, each_failure=False)
+    for line in lines:
+        print(line)
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed[:listed]:
+        print(f"  {o.path.parent.parent.name}/{o.path.parent.name}: {o.reason}: {o.error}")
+    if len(failed) > listed:
+        print(f"  ... and {len(failed) - listed} more")
+    if subset:
+        chosen = [o for o in outcomes if _trial_key(o.path) in subset]
+        print(fidelity.fidelity_report(chosen, f"{name}_subset", each_failure=False)[-1]
+              + f" (the {len(chosen)} also under --subset)")
+    return lines[-1]
+
+
+def _measured_only(jobs: Sequence[held_out.RoomJob], measured: Callable[[Path], bool]) -> list[held_out.RoomJob]:
+    """The jobs with only the demonstrations to measure (their rooms stay as the full run builds them)."""
+    kept = [replace(job, paths=tuple(p for p in job.paths if measured(p))) for job in jobs]
+    return [job for job in kept if job.paths]
+
+
+def _bound(pool: EvidencePool, known: Callable[[Released], set[str]], name: str, who: str,
+           measured: Callable[[Path], bool]) -> None:
+    """Print how many demos act on a fixture the rooms built for them cannot know, and the bound."""
+    lost = [d for d in unknowable_demos(pool, known) if measured(d.path)]
+    n = sum(1 for d in pool.demos if measured(d.path))
+    kinds = Counter(catalogue.type_of_id(i) for d in lost for i in {i for i, _ in d.facts.interaction_poses} - known(d))
+    print(f"bound: {len(lost)} of {n} demos act on a fixture neither the room's layout files {who} "
+          f"({', '.join(f'{k} {c}' for k, c in kinds.most_common())}): no room built for them holds it, "
+          f"so {name} <= {100.0 * (n - len(lost)) / n if n else 0.0:.1f}%")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("json_dir", type=Path, help="directory holding traj_data.json files (searched recursively)")
     parser.add_argument("--alfred-dir", type=Path, help="ALFRED checkout with gen/layouts or layouts")
-    parser.add_argument("--catalogue", type=Path, help="a scene catalogue from `alfred-gen scenes import-alfred`")
     parser.add_argument("--thor-db", type=Path, help="directory of THOR's asset-database.json (real sizes)")
-    parser.add_argument("--held-out", action="store_true", help="replay each demo in its room built without it")
-    parser.add_argument("--no-plans", action="store_true", help="skip the plan agreement part")
-    parser.add_argument("--geometric", action="store_true",
-                        help="judge visibility with lite's render-free stand-in instead of its pixels")
+    parser.add_argument("--folds", type=int, default=5, help="folds per room for the held-out figure (default 5)")
+    parser.add_argument("--unseen-rooms", action="store_true", help="also replay each room built from its layouts only")
+    parser.add_argument("--no-in-sample", action="store_true", help="skip the in-sample replay")
+    parser.add_argument("--no-plans", action="store_true", help="skip planning the demonstrations' tasks")
+    parser.add_argument("--subset", type=Path, help="also report over the demos found under this directory too")
+    parser.add_argument("--only-subset", action="store_true",
+                        help="replay and plan only the demos under --subset (rooms still built from all the evidence)")
+    parser.add_argument("--rooms", help="replay and plan only the demos of these scene numbers (comma separated; "
+                                        "rooms still built from all the evidence), for quick runs")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
+    parser.add_argument("--list-failures", type=int, default=40, help="failures listed per figure (default 40)")
     parser.add_argument("--time-limit", type=float, default=30.0, help="planner time limit per task, seconds")
     args = parser.parse_args(argv)
+    if args.folds < 2:
+        parser.error("--folds must be at least 2")
+    if args.only_subset and not args.subset:
+        parser.error("--only-subset needs --subset")
     try:
         if not args.json_dir.exists():
             raise UserError(f"{args.json_dir}: no such directory")
@@ -45,31 +128,79 @@ def main(argv: list[str] | None = None) -> int:
             if args.json_dir.is_dir() else [args.json_dir]
         if not files:
             raise UserError(f"{args.json_dir}: no traj_data.json found")
-        (rooms, import_seconds) = fidelity.timed(lambda: fidelity.rooms_for(
-            files, alfred_dir=args.alfred_dir, catalogue=args.catalogue, thor_db=args.thor_db))
+        sources = fidelity.sources_for(files, args.alfred_dir)
+        sizes = ThorSizes.load(args.thor_db) if args.thor_db is not None else None
     except UserError as error:
         print(f"alfred_fidelity: error: {error}", file=sys.stderr)
         return int(error.code)
-    if args.held_out:
-        rooms.remember_facts(fidelity.load(p) for p in files)
-    print(
-        f"rooms ready in {import_seconds:.1f} s ({len(rooms.rooms)} rooms"
-        f"{', THOR sizes' if args.thor_db else ''}{', held out' if args.held_out else ''}"
-        f"{', geometric visibility' if args.geometric else ''})"
-    )
-    outcomes, seconds = fidelity.timed(
-        lambda: fidelity.replay_released(files, rooms, held_out=args.held_out, geometric=args.geometric)
-    )
-    report = fidelity.fidelity_report(outcomes)
-    print(f"replayed {len(outcomes)} trajectories in {seconds:.1f} s")
-    for line in report:
+    with progress("reading", len(files)) as bar:
+        (pool, seconds) = fidelity.timed(lambda: EvidencePool.read(sources, files, args.workers, bar.update))
+    subset = {_trial_key(p) for p in args.subset.rglob(TRAJ_FILE_NAME)} if args.subset else set()
+    wanted = {int(n) for n in args.rooms.split(",")} if args.rooms else None
+    room_of = {d.path: d.room for d in pool.demos}
+
+    def measured(path: Path) -> bool:
+        return (wanted is None or room_of[path] in wanted) and (not args.only_subset or _trial_key(path) in subset)
+
+    print(f"evidence: {len(pool.demos)} demonstrations in {len(pool.rooms_with_demos())} rooms, "
+          f"{len(pool.layouts)} room layouts, {len(pool.unreadable)} unreadable, read in {seconds:.1f} s"
+          f"{', THOR sizes' if sizes else ''}; {args.workers} worker(s)")
+    if wanted is not None or args.only_subset:
+        print(f"measured: {sum(1 for d in pool.demos if measured(d.path))} of them"
+              + (f" (rooms {args.rooms})" if wanted is not None else "")
+              + (" (only those under --subset)" if args.only_subset else "")
+              + "; every room built from all the evidence")
+    for path in pool.unreadable:
+        print(f"  unreadable: {path}")
+
+    figures = []
+    if not args.no_in_sample or not args.no_plans:
+        jobs = held_out.in_sample_jobs(pool, sizes, replay=not args.no_in_sample, plan=not args.no_plans,
+                                       time_limit=args.time_limit)
+        jobs = _measured_only(jobs, measured)
+        result, seconds = fidelity.timed(lambda: _run("in sample", jobs, args.workers))
+        if not args.no_in_sample:
+            figures.append(_section("in sample: rooms built from every demo, the replayed one included "
+                                    "(memory, not fidelity)", result.replays, "fidelity_in_sample", subset,
+                                    args.list_failures, seconds))
+        if not args.no_plans:
+            plans = result.plans
+            print("\n== plans: each demo's task planned in its start state (in-sample room), expanded, "
+                  "executed in lite to the goal")
+            for line in fidelity.agreement_report(plans):
+                print(line)
+            for line in fidelity.plan_failures(plans)[: args.list_failures]:
+                print(line)
+            print(fidelity.coverage_line(plans))
+            if subset:
+                print(fidelity.coverage_line([o for o in plans if _trial_key(o.path) in subset],
+                                             "plan_coverage_subset") + " (the demos also under --subset)")
+    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured)
+    result, seconds = fidelity.timed(lambda: _run("held out", jobs, args.workers))
+    heldout = _section(f"held out: each demo in its room built from the other {args.folds - 1} of "
+                       f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
+                       args.list_failures, seconds)
+    figures.append(heldout)
+    fold_of = pool.folds(args.folds)
+    named: dict[tuple[int, int], set[str]] = {}
+    for demo in pool.demos:
+        for fold in range(args.folds):
+            if fold_of[demo.path] != fold:
+                named.setdefault((demo.room, fold), set()).update(demo.facts.static_ids)
+    _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]) | named.get((d.room, fold_of[d.path]), set()),
+           "fidelity_heldout", "nor another fold's demos name", measured)
+    if args.unseen_rooms:
+        jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured)
+        result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))
+        figures.append(_section("unseen rooms: each room built from its layout files only (statistics "
+                                f"learnt from the other {args.folds - 1} of {args.folds} room groups)",
+                                result.replays, "fidelity_unseen_rooms", subset, args.list_failures, seconds))
+        _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]), "fidelity_unseen_rooms", "name", measured)
+    print("\n== summary")
+    for line in figures:
         print(line)
-    if not args.no_plans:
-        plans, seconds = fidelity.timed(lambda: fidelity.plan_released(files, rooms, args.time_limit))
-        print(f"planned {len(plans)} tasks in {seconds:.1f} s")
-        for line in fidelity.agreement_report(plans):
-            print(line)
-        print(report[-1])
+    print(f"peak memory of this process: {_peak_mb():.0f} MB")
+    print("fidelity: " + heldout.split(": ", 1)[1])
     return 0
 
 

@@ -208,18 +208,20 @@ def scenes_list(room_type: str | None, houses: bool, house_range: str | None, mi
                    "~/.cache/alfred-gen/scenes/alfred.json).")
 @click.option("--thor-db", type=click.Path(file_okay=False), callback=not_empty,
               help="Directory holding THOR's asset-database.json (ProcTHOR): real furniture sizes.")
-def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes reading trajectories and fitting rooms (same catalogue for any number).")
+def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None, workers: int) -> None:
     """Import the real THOR rooms (FloorPlanN) of an ALFRED checkout: its layouts (gen/layouts or
     layouts) and every released trajectory found (data/json_2.1.0 or json_2.1.0). The lite backend
     then loads them by name.
 
     \b
     Example:
-      alfred-gen scenes import-alfred ~/alfred --thor-db ~/procthor/databases
+      alfred-gen scenes import-alfred ~/alfred --thor-db ~/procthor/databases --workers 2
     """
     from alfred_gen.scenes.alfred.importer import import_command
 
-    sys.exit(import_command(alfred_dir, out, thor_db, echo=click.echo))
+    sys.exit(import_command(alfred_dir, out, thor_db, echo=click.echo, workers=workers))
 
 
 @scenes.command("show", epilog=EPILOG)

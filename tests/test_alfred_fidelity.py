@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -66,16 +65,23 @@ def _sample_checkout(alfred_data: Path, root: Path, per_type: int = 1) -> Path:
     return root / "json_2.1.0"
 
 
-def test_bench_replays_and_plans_a_sample_and_prints_both(alfred_data: Path, tmp_path: Path) -> None:
+def test_bench_replays_held_out_in_sample_and_plans_and_ends_with_the_held_out_figure(
+        alfred_data: Path, tmp_path: Path) -> None:
     json_dir = _sample_checkout(alfred_data, tmp_path / "alfred")
-    done = subprocess.run([sys.executable, str(BENCH), str(json_dir), "--time-limit", "20"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, str(BENCH), str(json_dir), "--time-limit", "20", "--folds", "2",
+                           "--workers", "1", "--subset", str(json_dir)],
+                          capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "trajectories: 7" in lines
-    assert lines[-1] == "fidelity: 100.0%", done.stdout
+    assert lines.count("trajectories: 7") == 2  # in sample and held out
+    in_sample = next(line for line in lines if line.startswith("fidelity_in_sample: "))
+    held_out = next(line for line in lines if line.startswith("fidelity_heldout: "))
+    assert in_sample == "fidelity_in_sample: 100.0%", done.stdout
+    assert lines[-1] == "fidelity: " + held_out.split(": ")[1]
+    assert any(line.startswith("plan_coverage: ") and line.endswith("/7 = " + line.split("= ")[1])
+               for line in lines)
+    assert any(line.startswith("plan_coverage_subset: ") for line in lines)
     assert any(line.startswith("same high-level plan (actions and class arguments): ") for line in lines)
-    assert any(line.startswith("expanded length: ours ") for line in lines)
 
 
 def test_bench_without_layouts_says_so_in_one_line(tmp_path: Path) -> None:
@@ -87,24 +93,55 @@ def test_bench_without_layouts_says_so_in_one_line(tmp_path: Path) -> None:
     assert "--alfred-dir" in done.stderr
 
 
-def test_held_out_rooms_leave_out_what_only_that_demo_showed(alfred_data: Path) -> None:
+def test_folds_hold_out_what_only_that_fold_showed(alfred_data: Path) -> None:
+    """Each demo is in exactly one fold; a room built for a fold has none of the points only that
+    fold's demos walked on its proven floor, while the room built from every demo has them."""
+    from alfred_gen.fidelity.evidence_pool import EvidencePool
+    from alfred_gen.fidelity.held_out import held_out_jobs
+    from alfred_gen.scenes.alfred.importer import build_scene
+
     files = sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))
-    rooms = fidelity.rooms_for(files)
-    trajectories = [json.loads(p.read_text()) for p in files]
-    rooms.remember_facts(trajectories)
-    for traj in trajectories:
-        name = traj["scene"]["floor_plan"]
-        others = set()
-        for other in trajectories:
-            if other is not traj and other["scene"]["floor_plan"] == name:
-                others |= {grid_key(*p) for p in walked_points(other["scene"], other["plan"]["low_actions"])}
-        layout = {grid_key(x, z) for x, z in rooms.rooms[traj["scene"]["scene_num"]].layout_points}
-        mine = {grid_key(*p) for p in walked_points(traj["scene"], traj["plan"]["low_actions"])[1:]}
-        only_mine = mine - others - layout
-        if only_mine:
-            with_it = {grid_key(x, z) for x, z in rooms.scene(name).reachable}
-            without = {grid_key(x, z) for x, z in rooms.scene_without(name, traj).reachable}
-            assert only_mine <= with_it
-            assert not only_mine & without
-            return
-    pytest.fail("no demo walks a point only it shows")
+    pool = EvidencePool.read(fidelity.sources_for(files), files)
+    folds = pool.folds(2)
+    assert sorted(folds) == sorted(files) and set(folds.values()) == {0, 1}
+    assert pool.folds(2) == folds  # deterministic
+    all_rooms = pool.rooms()
+    jobs = held_out_jobs(pool, None, 2)
+    assert sorted(p for job in jobs for p in job.paths) == sorted(files)
+    for job in jobs:
+        number = job.evidence.scene_num
+        walked_here: set[tuple[int, int]] = set()
+        for path in job.paths:
+            traj = fidelity.load(path)
+            walked_here |= {grid_key(*p) for p in walked_points(traj["scene"], traj["plan"]["low_actions"])}
+        evidence = job.evidence
+        known = {grid_key(x, z) for x, z in [*evidence.walked.values(), *evidence.layout_points]}
+        known |= {grid_key(p[0], p[1]) for p in evidence.openable.values()}
+        known |= {grid_key(p[0], p[1]) for poses in evidence.used_from.values() for p in poses}
+        only_here = walked_here - known
+        if not only_here:
+            continue
+        held_out_room = build_scene(job.evidence, None, job.stats)
+        full_room = build_scene(all_rooms[number], None, job.stats)
+        assert not only_here & {grid_key(x, z) for x, z in held_out_room.reachable}
+        assert only_here <= {grid_key(x, z) for x, z in full_room.reachable}
+        return
+    pytest.fail("no fold walks a point only it shows")
+
+
+def test_failure_causes_name_what_lite_refused() -> None:
+    def outcome(reason: str, error: str) -> fidelity.ReplayOutcome:
+        return fidelity.ReplayOutcome(Path("a/b/traj_data.json"), False, reason, "X", error)
+
+    off_floor = outcome("action_failed", "low_idx 3 MoveAhead: cannot move to (1.00, 2.00): not a reachable position")
+    assert fidelity.failure_cause(off_floor) == "the point is not on the room's floor"
+    blocked = outcome("action_failed", "... blocked by an object")
+    assert fidelity.failure_cause(blocked) == "an object stands on the point"
+    assert fidelity.failure_cause(outcome("unknown_object", "no object Faucet|+01.00|+01.00|+01.00 in the scene")) \
+        == "the room lacks the object"
+    assert fidelity.failure_cause(outcome("restore_failed", "restoring the scene: SetObjectPoses failed: x")) \
+        == "the start state cannot be restored (SetObjectPoses)"
+    table = fidelity.failure_table([outcome("action_failed", "Apple|1|2|3 is not visible")] * 2
+                                   + [outcome("goal_unsatisfied", "1/2")])
+    assert table[2] == "| the target is not visible | 2 | X 2 |"
+    assert table[3] == "| goal unsatisfied | 1 | X 1 |"

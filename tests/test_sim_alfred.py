@@ -109,7 +109,7 @@ def test_restored_ids_are_the_ids_the_demos_use(alfred_data: Path, trajectories:
         present = {o["objectId"] for o in sim.last_event.metadata["objects"]}
         for pose in traj["scene"]["object_poses"]:
             p = pose["position"]
-            assert format_object_id(pose["objectName"].split("_")[0], (p["x"], p["y"], p["z"])) in present
+            assert format_object_id(pose["objectName"].split("_")[0], (p["x"], p["y"], p["z"]), True) in present
         for low in traj["plan"]["low_actions"]:
             api = low["api_action"]
             if api["action"] == "PickupObject" and api["objectId"].count("|") == 3:

@@ -250,7 +250,8 @@ def _generate(
         for index, step in enumerate(steps):
             following = steps[index + 1] if index + 1 < len(steps) else None
             if step.action == "GotoLocation":
-                step = _destination(controller, step, _until_next_walk(steps, index + 1), recorder.metadata, navigation)
+                step = destination_by_probes(controller, step, _until_next_walk(steps, index + 1), recorder.metadata,
+                                             navigation)
             expanded = expander.expand(step, len(high_pddl), recorder.metadata, following)
             if not expanded.low:
                 continue  # a walk to where the agent already stands
@@ -307,13 +308,14 @@ def _teleport(pose: Any, y: float) -> dict[str, Any]:
     }
 
 
-def _destination(
+def destination_by_probes(
     controller: Controller, walk: Any, following: list[Any], metadata: Mapping[str, Any], navigation: NavigationGraph
 ) -> Any:
     """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
 
     The probes are not part of the demonstration: the agent is put back exactly where it was, so
     the state the next recorded action sees is the one a replay (without probes) will see.
+    ExpansionError if no pose sees what the steps need, or the agent cannot be put back.
     """
     agent_y = float(metadata["agent"]["position"]["y"])
     camera = metadata.get("cameraPosition") or {}
@@ -327,7 +329,9 @@ def _destination(
     try:
         return choose_destination(walk, following, metadata, navigation, probe, eye_height)
     finally:
-        _step(controller, _teleport(origin, agent_y), GenerationReason.EXPANSION_FAILED, "returning from a probe")
+        event = controller.step(_teleport(origin, agent_y))
+        if not event.metadata.get("lastActionSuccess", False):
+            raise ExpansionError(f"returning from a probe: {event.metadata.get('errorMessage')}")
 
 
 # --------------------------------------------------------------------------------------------

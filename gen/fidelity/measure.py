@@ -10,8 +10,9 @@ replay in THOR reproduces about 99.8% of them.
 (discrete action + class arguments, ALFRED's ``high_pddl[*].discrete_action``) is compared with
 ALFRED's, and its expansion into simulator actions with ALFRED's ``low_actions`` in length.
 
-Rooms come from an ALFRED checkout imported on the fly (layouts plus the trajectories being
-replayed) or from a scene catalogue. ``bench/alfred_fidelity.py`` prints the figures.
+Which rooms a demo is replayed in (built from every demo, from the other folds, or from its room's
+layout files alone) is :mod:`alfred_gen.fidelity.held_out`'s business; ``bench/alfred_fidelity.py``
+prints the figures.
 """
 
 from __future__ import annotations
@@ -24,88 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, PlanStatus, UserError
-from alfred_gen.scenes.alfred import catalogue_store
-from alfred_gen.scenes.alfred.evidence import SceneEvidence, trajectory_facts
-from alfred_gen.scenes.alfred.importer import (
-    AlfredSources,
-    build_scene,
-    complete_for_start_state,
-    find_sources,
-    gather_evidence,
-)
-from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
-from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
+from alfred_gen.scenes.alfred.importer import AlfredSources, find_sources
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
 from alfred_gen.traj.format import parse_trajectory_json
 
 # --------------------------------------------------------------------------------------------
-# Rooms
-
-
-class RoomSource:
-    """Scenes by FloorPlan name, built from evidence (rebuilt without one trajectory on request)."""
-
-    def __init__(self, rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None = None) -> None:
-        self.rooms = dict(rooms)
-        self.sizes = sizes
-        self.stats = SurfaceStats.learn(self.rooms.values())
-        self._built: dict[str, Scene] = {}
-        self._facts: dict[int, list[Any]] = {}
-
-    @staticmethod
-    def from_catalogue(data: Mapping[str, Any]) -> RoomSource:
-        """Rooms of a stored catalogue (its evidence; rebuilt exactly as imported)."""
-        rooms = {int(e["evidence"]["scene_num"]): SceneEvidence.from_dict(e["evidence"])
-                 for e in data["scenes"].values()}
-        source = RoomSource(rooms)
-        source.stats = SurfaceStats.from_dict(data.get("surface_stats", {}))
-        for name, entry in data["scenes"].items():
-            source._built[name] = Scene.from_dict(entry["scene"])
-        return source
-
-    def scene(self, name: str) -> Scene:
-        """The room called ``name``; UserError NOT_FOUND if there is none."""
-        if name not in self._built:
-            number = _number_of(name)
-            if number not in self.rooms:
-                raise UserError(f"unknown scene {name!r}: not in the imported ALFRED rooms", ExitCode.NOT_FOUND)
-            self._built[name] = build_scene(self.rooms[number], self.sizes, self.stats)
-        return Scene.from_dict(self._built[name].to_dict())
-
-    def scene_without(self, name: str, traj: Mapping[str, Any]) -> Scene:
-        """The room as if ``traj`` had not been imported (its own walk, objects and facts left out),
-        completed only with what its ``scene`` block states: for held-out measurements."""
-        number = _number_of(name)
-        if number not in self.rooms:
-            raise UserError(f"unknown scene {name!r}: not in the imported ALFRED rooms", ExitCode.NOT_FOUND)
-        mine = trajectory_facts(traj)
-        kept = SceneEvidence(number)
-        original = self.rooms[number]
-        kept.layout_points, kept.openable, kept.types_present = (
-            original.layout_points, original.openable, original.types_present)
-        for other in self._facts.get(number, []):
-            if other is not mine and not _same_trajectory(other, mine):
-                kept.add_trajectory(other)
-        return complete_for_start_state(build_scene(kept, self.sizes, self.stats), traj["scene"])
-
-    def remember_facts(self, trajectories: Iterable[Mapping[str, Any]]) -> None:
-        """Keep each trajectory's facts so rooms can be rebuilt without one of them."""
-        self._facts = {}
-        for traj in trajectories:
-            facts = trajectory_facts(traj)
-            self._facts.setdefault(facts.scene_num, []).append(facts)
-
-
-def _same_trajectory(a: Any, b: Any) -> bool:
-    return a.points == b.points and a.object_poses == b.object_poses
-
-
-def _number_of(name: str) -> int:
-    digits = name[len("FloorPlan"):] if name.startswith("FloorPlan") else ""
-    if not digits.isdigit():
-        raise UserError(f"unknown scene {name!r}: imported ALFRED rooms are FloorPlanN", ExitCode.NOT_FOUND)
-    return int(digits)
+# Where the rooms come from
 
 
 def find_checkout(json_dir: Path) -> AlfredSources | None:
@@ -118,23 +44,18 @@ def find_checkout(json_dir: Path) -> AlfredSources | None:
     return None
 
 
-def rooms_for(files: Sequence[Path], *, alfred_dir: str | Path | None = None, catalogue: str | Path | None = None,
-              thor_db: str | Path | None = None) -> RoomSource:
-    """The rooms to replay ``files`` in: a stored catalogue, or layouts (of ``alfred_dir`` or the
-    checkout holding the files) plus the facts of ``files`` themselves."""
-    if catalogue is not None:
-        return RoomSource.from_catalogue(catalogue_store.read_catalogue(catalogue))
+def sources_for(files: Sequence[Path], alfred_dir: str | Path | None = None) -> AlfredSources:
+    """The layouts to build rooms from (of ``alfred_dir``, or of the checkout holding ``files``),
+    with ``files`` as the trajectories; UserError NOT_FOUND when there are none."""
     if alfred_dir is not None:
         sources = find_sources(alfred_dir)
     else:
         found = find_checkout(files[0].parent) if files else None
         if found is None:
             raise UserError("no ALFRED layouts found beside the trajectories: pass --alfred-dir DIR "
-                            "(an ALFRED checkout) or --catalogue FILE", ExitCode.NOT_FOUND)
+                            "(an ALFRED checkout)", ExitCode.NOT_FOUND)
         sources = found
-    sources = AlfredSources(sources.root, sources.layouts, tuple(files))
-    sizes = ThorSizes.load(thor_db) if thor_db is not None else None
-    return RoomSource(gather_evidence(sources), sizes)
+    return AlfredSources(sources.root, sources.layouts, tuple(files))
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,32 +94,47 @@ def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path, geometric: boo
 
 
 def load(path: Path) -> dict[str, Any]:
-    return parse_trajectory_json(path)
+    """A released traj_data.json; one without its ``images`` list (the train copy) gets an empty one,
+    which replay does not need."""
+    traj = parse_trajectory_json(path)
+    if isinstance(traj, dict):
+        traj.setdefault("images", [])
+    return traj
 
 
-def replay_released(files: Sequence[Path], rooms: RoomSource, *, held_out: bool = False, geometric: bool = False,
-                    progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None) -> list[ReplayOutcome]:
-    """Replay every file in its room; ``held_out``: each in its room rebuilt without it;
-    ``geometric``: with lite's render-free visibility."""
-    outcomes = []
-    iterable: Iterable[Path] = progress(files) if progress is not None else files
-    for path in iterable:
-        try:
-            traj = load(path)
-            name = traj["scene"]["floor_plan"]
-            scene = rooms.scene_without(name, traj) if held_out else rooms.scene(name)
-        except UserError as error:
-            outcomes.append(ReplayOutcome(path, False, "unknown_scene", "", str(error)))
-            continue
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            outcomes.append(ReplayOutcome(path, False, "bad_file", "", f"{type(error).__name__}: {error}"))
-            continue
-        outcomes.append(replay_one(traj, scene, path, geometric))
-    return outcomes
+#: Why a replay failed, from lite's error message (first match wins): (text in the message, cause).
+_CAUSES = (
+    ("not a reachable position", "the point is not on the room's floor"),
+    ("blocked by an object", "an object stands on the point"),
+    ("a wall is in the way", "a wall is in the way"),
+    ("no object ", "the room lacks the object"),
+    ("Object ID appears to be invalid", "the room lacks the object"),
+    ("inside a closed receptacle", "the target is shut inside a receptacle"),
+    ("is not interactable", "the target is beyond reach"),
+    ("is not visible", "the target is not visible"),
+    ("No valid positions to place object", "no free spot on the receptacle"),
+    ("cannot be placed in/on", "the placement table refuses it"),
+    ("is already", "the object is already in that state"),
+)
 
 
-def fidelity_report(outcomes: Sequence[ReplayOutcome]) -> list[str]:
-    """Lines: counts, failures by reason and by action type, each failure, and ``fidelity: X%``."""
+def failure_cause(outcome: ReplayOutcome) -> str:
+    """A short cause for a failed replay: what lite refused, or what went wrong instead."""
+    if outcome.reason in ("action_failed", "unknown_object"):
+        for text, cause in _CAUSES:
+            if text in outcome.error:
+                return cause
+        return "other refusal: " + outcome.error.split(": ", 1)[-1][:60]
+    if outcome.reason == "restore_failed":
+        step = outcome.error.split(" failed", 1)[0].removeprefix("restoring the scene: ")
+        return f"the start state cannot be restored ({step})"
+    return outcome.reason.replace("_", " ")
+
+
+def fidelity_report(outcomes: Sequence[ReplayOutcome], name: str = "fidelity", *,
+                    each_failure: bool = True) -> list[str]:
+    """Lines: counts, a failure table by cause with the failing actions, each failure (unless
+    ``each_failure`` is false), and ``<name>: X%`` last."""
     n = len(outcomes)
     ok = sum(o.ok for o in outcomes)
     actions_ok = sum(o.ok or o.reason == "goal_unsatisfied" for o in outcomes)
@@ -212,9 +148,23 @@ def fidelity_report(outcomes: Sequence[ReplayOutcome]) -> list[str]:
         by_action = Counter(o.action for o in failed if o.action)
         if by_action:
             lines.append("failures by action type: " + ", ".join(f"{a} {c}" for a, c in sorted(by_action.items())))
-        for o in failed:
-            lines.append(f"  {o.path.parent.parent.name}/{o.path.parent.name}: {o.reason}: {o.error}")
-    lines.append(f"fidelity: {100.0 * ok / n if n else 0.0:.1f}%")
+        lines += failure_table(failed)
+        if each_failure:
+            for o in failed:
+                lines.append(f"  {o.path.parent.parent.name}/{o.path.parent.name}: {o.reason}: {o.error}")
+    lines.append(f"{name}: {100.0 * ok / n if n else 0.0:.1f}%")
+    return lines
+
+
+def failure_table(failed: Sequence[ReplayOutcome]) -> list[str]:
+    """``| cause | count | actions |`` rows, most frequent cause first."""
+    causes: dict[str, Counter[str]] = {}
+    for o in failed:
+        causes.setdefault(failure_cause(o), Counter())[o.action or "-"] += 1
+    lines = ["| cause | count | failing actions |", "|---|---|---|"]
+    for cause, actions in sorted(causes.items(), key=lambda item: (-sum(item[1].values()), item[0])):
+        detail = ", ".join(f"{a} {c}" for a, c in sorted(actions.items(), key=lambda x: (-x[1], x[0])))
+        lines.append(f"| {cause} | {sum(actions.values())} | {detail} |")
     return lines
 
 
@@ -256,11 +206,12 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
     from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
+    from alfred_gen.demo.generate import destination_by_probes
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
     from alfred_gen.planner.solve import solve
-    from alfred_gen.replay.goals import task_from_trajectory
+    from alfred_gen.replay.goals import EffectTracker, goal_conditions, task_from_trajectory
     from alfred_gen.replay.restore import restore_scene
     from alfred_gen.sim.lite import LiteController
 
@@ -292,8 +243,14 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
         high: list[dict[str, Any]] = []
         low = 0
         state = metadata
+        tracker = EffectTracker(metadata)
         for index, step in enumerate(steps):
             following = steps[index + 1] if index + 1 < len(steps) else None
+            if step.action == "GotoLocation":  # where to stand: as generation chooses it
+                until = index + 1
+                while until < len(steps) and steps[until].action != "GotoLocation":
+                    until += 1
+                step = destination_by_probes(sim, step, steps[index + 1:until], state, expander.navigation)
             expanded = expander.expand(step, len(high), state, following)
             if not expanded.low:
                 continue
@@ -306,9 +263,14 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
                     outcome.status = "execution_failed"
                     outcome.detail = f"{action.discrete} {action.target}: {state.get('errorMessage')}"
                     return outcome
+                tracker.observe(action.api_action, state)
         high.append(end_entry(len(high)))
     except ExpansionError as error:
         outcome.status, outcome.detail = "expansion_failed", str(error)
+        return outcome
+    goal = goal_conditions(task, state, start_metadata=metadata, effects=tracker.effects())
+    if not goal.done:
+        outcome.status, outcome.detail = "goal_unsatisfied", goal.describe()
         return outcome
     outcome.ours = discrete_steps(high)
     outcome.our_low = low
@@ -333,29 +295,10 @@ def loose_object_poses(scene: Scene, metadata: Mapping[str, Any], known: Mapping
         box = obj["axisAlignedBoundingBox"]
         center, size = box["center"], box["size"]
         target = Box.from_center((center["x"], center["y"], center["z"]), (size["x"], size["y"], size["z"]))
-        pose = best_interaction_pose(target, list(scene.reachable), occluders, scene.agent_y)
+        pose = best_interaction_pose(target, list(scene.reachable), occluders, scene.agent_y, camera=scene.camera)
         if pose is not None:
             out[obj["objectId"]] = pose.to_list()
     return out
-
-
-def plan_released(
-    files: Sequence[Path],
-    rooms: RoomSource,
-    time_limit: float = 30.0,
-    progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None,
-) -> list[PlanOutcome]:
-    outcomes = []
-    iterable: Iterable[Path] = progress(files) if progress is not None else files
-    for path in iterable:
-        try:
-            traj = load(path)
-            scene = complete_for_start_state(rooms.scene(traj["scene"]["floor_plan"]), traj["scene"])
-        except (UserError, OSError, ValueError, KeyError, TypeError) as error:
-            outcomes.append(PlanOutcome(path, "restore_failed", detail=str(error)))
-            continue
-        outcomes.append(plan_one(traj, scene, path, time_limit))
-    return outcomes
 
 
 def agreement_report(outcomes: Sequence[PlanOutcome]) -> list[str]:
@@ -381,6 +324,24 @@ def agreement_report(outcomes: Sequence[PlanOutcome]) -> list[str]:
     if failed:
         lines.append("not planned: " + ", ".join(f"{k} {v}" for k, v in sorted(failed.items())))
     return lines
+
+
+def planned(outcome: PlanOutcome) -> bool:
+    """Whether our plan for the demo's task was found, expanded, executed and reached the goal."""
+    return outcome.status == "solved" and outcome.our_low is not None
+
+
+def coverage_line(outcomes: Sequence[PlanOutcome], name: str = "plan_coverage") -> str:
+    """``<name>: k/n = X%``: demos whose task we planned, expanded, executed and finished."""
+    n = len(outcomes)
+    k = sum(planned(o) for o in outcomes)
+    return f"{name}: {k}/{n} = {100.0 * k / n if n else 0.0:.1f}%"
+
+
+def plan_failures(outcomes: Sequence[PlanOutcome]) -> list[str]:
+    """One line per demo we did not plan: its task directory, status and detail."""
+    return [f"  {o.path.parent.parent.name}/{o.path.parent.name}: {o.status}: {' '.join(o.detail.split())[:200]}"
+            for o in outcomes if not planned(o)]
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

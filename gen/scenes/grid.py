@@ -24,7 +24,7 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
-from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, grid_key
+from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, SceneCamera, grid_key
 
 #: Radius of the agent's body on the floor plane.
 AGENT_RADIUS = 0.2
@@ -233,6 +233,7 @@ def best_interaction_pose(
     agent_y: float = AGENT_Y,
     max_candidates: int = 16,
     front: tuple[float, float, float] | None = None,
+    camera: SceneCamera | None = None,
 ) -> Pose | None:
     """The grid pose from which ``target`` is best seen, or None if it is seen from nowhere.
 
@@ -241,7 +242,8 @@ def best_interaction_pose(
     for all candidates at once, by the same rules). The score favours the share of the target in
     view (each sample point weighted by how squarely its face is seen), then a horizon ALFRED would
     use (30, 0, -30), then standing about half a metre from it; ties break on the pose values, so
-    the result is deterministic.
+    the result is deterministic. ``camera``: the room's own camera (field of view, height above
+    the agent) instead of the simulator's 90 degrees at :data:`CAMERA_OFFSET`.
     """
     if not reachable:
         return None
@@ -256,7 +258,7 @@ def best_interaction_pose(
     for batch in (order[:GOOD_BATCH], order[GOOD_BATCH:]):
         if len(batch) == 0:
             break
-        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y, front)
+        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y, front, camera)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
         if best is not None and best[0][0] >= GOOD_SCORE:
@@ -289,9 +291,11 @@ def _best_in_batch(
     occluders: tuple[np.ndarray, np.ndarray],
     agent_y: float,
     front: tuple[float, float, float] | None,
+    camera: SceneCamera | None = None,
 ) -> tuple[tuple[float, ...], Pose] | None:
     """The best (score, pose) over these candidate points, all rotations and horizons."""
-    cameras = np.column_stack([chosen[:, 0], np.full(len(chosen), agent_y + CAMERA_OFFSET), chosen[:, 1]])
+    height, half_fov = (camera.height, camera.field_of_view / 2.0) if camera is not None else (CAMERA_OFFSET, HALF_FOV)
+    cameras = np.column_stack([chosen[:, 0], np.full(len(chosen), agent_y + height), chosen[:, 1]])
     clear, facing, rel, in_reach, cosine = _visibility(cameras, target, occluders, front)
     usable = in_reach & (clear.sum(axis=1) >= MIN_VISIBLE_POINTS)
     if not usable.any():
@@ -299,7 +303,7 @@ def _best_in_batch(
     # Every (rotation, horizon) at once: V views; points in view per candidate and view (K x V).
     forward, right, up = _all_view_axes()
     depth = rel @ forward.T  # (K, P, V)
-    limit = depth * (math.tan(math.radians(HALF_FOV)) * FOV_MARGIN)
+    limit = depth * (math.tan(math.radians(half_fov)) * FOV_MARGIN)
     inside = (depth > 0.05) & (np.abs(rel @ right.T) <= limit) & (np.abs(rel @ up.T) <= limit)
     seen = (inside & clear[:, :, None]).sum(axis=1)
     ok = usable[:, None] & (seen >= MIN_VISIBLE_POINTS) & (seen >= MIN_VISIBLE_SHARE * facing[:, None])

@@ -159,7 +159,8 @@ def _move(sim: LiteController, args: dict[str, Any], turn: int) -> None:
         nx, nz = round(x + dx * grid, 6), round(z + dz * grid, 6)
         point = world.navigable(nx, nz, blockers)
         if point is None:
-            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): not a reachable position or blocked by an object")
+            raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): " + (
+                "blocked by an object" if world.navigable(nx, nz, []) is not None else "not a reachable position"))
         if world.crosses_wall((x, eye_y, z), (point[0], eye_y, point[1])):
             raise ActionFailed(f"cannot move to ({nx:.2f}, {nz:.2f}): a wall is in the way")
         x, z = point
@@ -362,7 +363,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     require_in_reach(sim, receptacle)
     if receptacle.otype.openable and receptacle.otype.encloses and not receptacle.is_open:
         raise ActionFailed(f"{receptacle.object_id} is closed")
-    if not catalogue.can_place(held.type_name, receptacle.type_name):
+    if not catalogue.thor_accepts(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
     spots = world.put_spots(receptacle, held)
     if not spots:

@@ -120,6 +120,10 @@ class LiteController:
         self.visibility_distance = visibility_distance
         self.field_of_view = field_of_view
         self.camera_y_offset = camera_y_offset
+        #: The camera asked for (constructor, Initialize); a room declaring its own camera
+        #: (:attr:`Scene.camera`) is seen with that one instead while it is loaded.
+        self.configured_field_of_view = field_of_view
+        self.configured_camera_y_offset = camera_y_offset
         self.scene_lookup = as_lookup(scene_lookup)
         self.pixels: PixelSight | None = (
             PixelSight(show_dirt=show_dirt) if visibility is None or renderer is None else None
@@ -161,6 +165,11 @@ class LiteController:
             raise TypeError(f"reset() takes a Scene or a scene name, got {type(scene).__name__}")
         self._scene = scene
         self._world = World(scene)
+        if scene.camera is not None:
+            self.field_of_view, self.camera_y_offset = scene.camera.field_of_view, scene.camera.height
+        else:
+            self.field_of_view = self.configured_field_of_view
+            self.camera_y_offset = self.configured_camera_y_offset
         self._world.camera_y_offset = self.camera_y_offset
         self._sight_key = None
         self._sight = None

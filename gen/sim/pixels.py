@@ -277,6 +277,8 @@ def _rows_of(
     if offset != (0.0, 0.0, 0.0):
         box = box.translated(*offset)
         parts = tuple(p.translated(*offset) for p in parts)
+    elif obj.holes:
+        cuts = cuts + obj.holes
     if look is None:  # the plain call, so the cache keys of plain objects stay as they were
         return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
     return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look)

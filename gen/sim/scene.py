@@ -30,8 +30,35 @@ GRID_SIZE = 0.25
 AGENT_Y = 0.9009997
 
 #: Camera height above the agent's y: ALFRED's ``Initialize(cameraY=0.75)``. Shared by the
-#: simulator, the renderer, the scene library's visibility checks and the THOR adapter.
+#: simulator, the renderer, the scene library's visibility checks and the THOR adapter. Rooms
+#: imported from ALFRED declare the camera ALFRED's frames were taken with instead (:data:`ALFRED_CAMERA`).
 CAMERA_Y_OFFSET = 0.75
+
+
+@dataclass(frozen=True)
+class SceneCamera:
+    """The camera a room is seen with when it declares its own: vertical field of view (degrees)
+    and height of the camera above the agent's reported y (metres)."""
+
+    field_of_view: float
+    height: float
+
+    def to_list(self) -> list[float]:
+        return [self.field_of_view, self.height]
+
+    @staticmethod
+    def from_list(data: list[float]) -> SceneCamera:
+        return SceneCamera(float(data[0]), float(data[1]))
+
+
+#: The camera of ALFRED's frames (ai2thor 2.1.0's default), settled from the released masks by
+#: ``bench/alfred_camera.py`` (:mod:`alfred_gen.fidelity.camera_fit`): projecting the start position
+#: of every unmoved pickupable object a demo first touches (3,205 interactions in every third train
+#: demo), a 60 degree camera 0.675 m above the agent's y lands within 0.8 px of the mask's centroid
+#: horizontally (median) and inside the mask's box for 94.7% of them; a 90 degree camera at the
+#: 0.75 m of ALFRED's ``cameraY`` misses by 9.5 px, inside the box for 43.7%. The least-squares
+#: focal length gives 58 degrees. THOR 2.1 kept the camera there whatever ``cameraY`` said.
+ALFRED_CAMERA = SceneCamera(60.0, 0.675)
 
 
 def room_type_of(scene_num: int) -> str:
@@ -47,7 +74,7 @@ def room_type_of(scene_num: int) -> str:
 _HUNDREDTH = Decimal("0.01")
 
 
-def format_coordinate(value: float) -> str:
+def format_coordinate(value: float, single_precision: bool = False) -> str:
     """One coordinate of a THOR object id: sign and two decimals, e.g. ``+01.15``, ``-00.08``.
 
     A small negative value that rounds to zero loses its sign in THOR (``Spoon|00.00|...`` for
@@ -57,17 +84,34 @@ def format_coordinate(value: float) -> str:
     Halves round away from zero on the decimal value THOR reports, not on its binary double:
     ``Box|+01.27|+00.16|-00.29`` for y = 0.155 and ``Bowl|-04.30|...`` for x = -4.295 in the
     released demos, where Python's ``round`` (0.155 is stored as 0.15499...) would give 0.15 and
-    -4.29. This rule matches all 350 pickupable ids the 238 sample demos name.
+    -4.29. ``single_precision``: the value is a position THOR reported (a single-precision float,
+    whose digits beyond the seventh significant one are noise), and it is first rounded to 7
+    significant digits (``SprayBottle|...|+00.41`` for z = 0.404999971, read as 0.4050000). Over the
+    6,574 train demos, 181 recorded coordinates round differently with and without that first step;
+    10 of them name an object an action uses, and all 10 ids agree with it. Rooms imported from
+    ALFRED name their objects so (:attr:`Scene.float32_ids`); the procedural rooms keep the plain rule.
     """
-    rounded = float(Decimal(repr(float(value))).quantize(_HUNDREDTH, rounding=ROUND_HALF_UP))
+    hundredths = abs(float(value)) * 100.0
+    if abs(hundredths - math.floor(hundredths) - 0.5) > 1e-3 and hundredths < 1e4:
+        # Far from a half: the binary value rounds as its decimal one does (7 significant digits
+        # of a value under 100 move it by less than 1e-3 hundredths).
+        rounded = round(float(value), 2)
+        if rounded == 0:
+            return "00.00" if value < 0 else "+00.00"
+        return f"{rounded:+06.2f}"
+    exact = Decimal(repr(float(value)))
+    if single_precision and exact != 0:
+        exact = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 6), rounding=ROUND_HALF_UP)
+    rounded = float(exact.quantize(_HUNDREDTH, rounding=ROUND_HALF_UP))
     if rounded == 0:
         return "00.00" if value < 0 else "+00.00"
     return f"{rounded:+06.2f}"
 
 
-def format_object_id(object_type: str, position: tuple[float, float, float]) -> str:
-    """THOR 2.1's object id ``Type|+x.xx|+y.yy|+z.zz`` from the position where it was spawned."""
-    return "|".join([object_type, *(format_coordinate(c) for c in position)])
+def format_object_id(object_type: str, position: tuple[float, float, float], single_precision: bool = False) -> str:
+    """THOR 2.1's object id ``Type|+x.xx|+y.yy|+z.zz`` from the position where it was spawned
+    (``single_precision``: a position THOR reported, see :func:`format_coordinate`)."""
+    return "|".join([object_type, *(format_coordinate(c, single_precision) for c in position)])
 
 
 @dataclass(frozen=True)
@@ -88,11 +132,13 @@ class Box:
 
     @property
     def center(self) -> tuple[float, float, float]:
-        return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+        lo, hi = self.lo, self.hi
+        return ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
 
     @property
     def size(self) -> tuple[float, float, float]:
-        return tuple(b - a for a, b in zip(self.lo, self.hi))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+        lo, hi = self.lo, self.hi
+        return (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])
 
     def translated(self, dx: float, dy: float, dz: float) -> Box:
         """The same box moved by (dx, dy, dz)."""
@@ -145,6 +191,9 @@ class SceneObject:
     parent: str | None = None
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     parts: tuple[Box, ...] = ()
+    #: Boxes cut out of the drawing (not the box): where a fixture of an imported room is proven
+    #: not to be, though its box, which must stay whole to hold what lies on it, reaches there.
+    holes: tuple[Box, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -165,6 +214,8 @@ class SceneObject:
             data["parent"] = self.parent
         if self.parts:
             data["parts"] = [part.to_list() for part in self.parts]
+        if self.holes:
+            data["holes"] = [hole.to_list() for hole in self.holes]
         return data
 
     @staticmethod
@@ -178,6 +229,7 @@ class SceneObject:
             parent=data.get("parent"),
             rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),
             parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
+            holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
         )
 
 
@@ -283,6 +335,16 @@ class Scene:
     start: Pose | None = None
     floor_y: float = 0.0
     agent_y: float = AGENT_Y
+    #: The camera this room is seen with, when it is not the simulator's (rooms imported from
+    #: ALFRED: :data:`ALFRED_CAMERA`); None for the procedural rooms.
+    camera: SceneCamera | None = None
+    #: Whether object ids are made as THOR makes them from its single-precision positions (rooms
+    #: imported from ALFRED; see :func:`format_coordinate`).
+    float32_ids: bool = False
+    #: Grid points the agent may also step onto although nothing proves them floor: for rooms
+    #: imported from ALFRED, the points next to the proven floor where no fixture stands (THOR's
+    #: agent often reaches them; ALFRED's layouts stop short). Not offered by GetReachablePositions.
+    margin: tuple[tuple[float, float], ...] = ()
     rooms: tuple[Room, ...] = ()
     doorways: tuple[Doorway, ...] = ()
 
@@ -338,6 +400,9 @@ class Scene:
             "objects": [o.to_dict() for o in self.objects],
             "interaction_poses": {k: p.to_list() for k, p in sorted(self.interaction_poses.items())},
             "start": self.start.to_list() if self.start else None,
+            **({"camera": self.camera.to_list()} if self.camera is not None else {}),
+            **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
+            **({"float32_ids": True} if self.float32_ids else {}),
         }
         if self.rooms:  # only houses carry these keys, so a single room's dict is what it always was
             data["rooms"] = [r.to_dict() for r in self.rooms]
@@ -357,6 +422,9 @@ class Scene:
             start=Pose.from_list(data["start"]) if data.get("start") else None,
             floor_y=float(data.get("floor_y", 0.0)),
             agent_y=float(data.get("agent_y", AGENT_Y)),
+            camera=SceneCamera.from_list(data["camera"]) if data.get("camera") else None,
+            margin=tuple((float(x), float(z)) for x, z in data.get("margin", ())),
+            float32_ids=bool(data.get("float32_ids", False)),
             rooms=tuple(Room.from_dict(r) for r in data.get("rooms", ())),
             doorways=tuple(Doorway.from_dict(d) for d in data.get("doorways", ())),
         )

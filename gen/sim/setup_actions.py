@@ -12,9 +12,11 @@ trajectories are the positions in their ``object_poses``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from alfred_gen.domains import catalogue
+from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.scene import GRID_SIZE
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
@@ -86,11 +88,17 @@ def initialize(sim: LiteController, args: dict[str, Any]) -> None:
                 raise ActionFailed(f"{key} must be a positive integer, got {value}")
             sizes[key] = value
     flags = {key: flag(args, key, False) for key in _RENDER_FLAGS if key in args}
-    # All checked: apply.
+    # All checked: apply. A room that declares its camera (one imported from ALFRED, whose frames
+    # show THOR 2.1's camera whatever cameraY said) keeps its camera height.
     sim.visibility_distance = distance
+    if "fieldOfView" in args:
+        sim.configured_field_of_view = fov
     sim.field_of_view = fov
-    sim.camera_y_offset = camera_y
-    sim.world.camera_y_offset = camera_y
+    if "cameraY" in args:
+        sim.configured_camera_y_offset = camera_y
+    if sim.scene.camera is None:
+        sim.camera_y_offset = camera_y
+        sim.world.camera_y_offset = camera_y
     sim.world.follow_hand()
     sim.width = sizes.get("width", sim.width)
     sim.height = sizes.get("height", sim.height)
@@ -131,12 +139,12 @@ def _reassign_spawn_ids(world: World, objects: list[WorldObject]) -> None:
     wanted: list[str] = []
     taken = set(others)
     for obj in objects:
-        new_id = spawn_id(obj)
+        new_id = spawn_id(obj, world.scene.float32_ids)
         nudge = 0
         while new_id in taken:  # two objects of one type in the same centimetre: keep ids unique
             nudge += 1
             world.move_to(obj, (obj.center[0] + 0.01, obj.center[1], obj.center[2]))
-            new_id = spawn_id(obj)
+            new_id = spawn_id(obj, world.scene.float32_ids)
             if nudge > 100:
                 raise RuntimeError(f"cannot find a unique id for {obj.object_id}")
         taken.add(new_id)
@@ -233,15 +241,35 @@ def _xyz_arg(value: Any, what: str) -> tuple[float, float, float]:
     return tuple(number(value, k, 0.0) for k in ("x", "y", "z"))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
-def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> WorldObject | None:
+class SupportCandidate(Protocol):
+    """What the support rule reads of an object: a live WorldObject, or a fitting rule's stand-in."""
+
+    @property
+    def object_id(self) -> str: ...
+    @property
+    def type_name(self) -> str: ...
+    @property
+    def otype(self) -> ObjectType: ...
+    @property
+    def center(self) -> Sequence[float]: ...
+    @property
+    def size(self) -> Sequence[float]: ...
+
+
+Candidate = TypeVar("Candidate", bound=SupportCandidate)
+
+
+def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate]) -> Candidate | None:
     """The innermost receptacle an object rests on or in, judged from boxes.
 
     A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
     inside its box; a surface (table, counter top, bed, shelf...) holds it if the object's bottom
-    is near the surface's top. Among several, the smallest footprint wins (a plate on a table).
+    is near the surface's top. Among several, one that may hold the object's type wins (THOR's
+    spawns put objects only where its placement rules allow: a phone on the counter beside a burner
+    lies on the counter), then the smallest footprint (a plate on a table).
     """
     bottom = obj.center[1] - obj.size[1] / 2
-    best: tuple[float, str, WorldObject] | None = None
+    best: tuple[bool, float, str, Candidate] | None = None
     for r in candidates:
         if r is obj:
             continue
@@ -258,10 +286,10 @@ def _support(world: World, obj: WorldObject, candidates: list[WorldObject]) -> W
                 continue
         elif not -0.02 <= bottom - rhi_y <= 0.08:
             continue  # resting on the top, not beside it
-        key = (r.size[0] * r.size[2], r.object_id)
-        if best is None or key < best[:2]:
-            best = (key[0], key[1], r)
-    return best[2] if best else None
+        key = (not catalogue.can_place(obj.type_name, r.type_name), r.size[0] * r.size[2], r.object_id)
+        if best is None or key < best[:3]:
+            best = (key[0], key[1], key[2], r)
+    return best[3] if best else None
 
 
 def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:

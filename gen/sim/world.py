@@ -94,6 +94,7 @@ class WorldObject:
     __slots__ = (
         "center",
         "children",
+        "holes",
         "index",
         "is_broken",
         "is_cooked",
@@ -126,6 +127,7 @@ class WorldObject:
         rotation: tuple[float, float, float],
         box: Box,
         parts: tuple[Box, ...] = (),
+        holes: tuple[Box, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -144,6 +146,9 @@ class WorldObject:
             (tuple(a - c for a, c in zip(p.lo, self.center)), tuple(b - c for b, c in zip(p.hi, self.center)))
             for p in parts
         )
+        #: Boxes cut out of the object's drawing where it is not (world coordinates; only fixtures,
+        #: which never move, have them): :attr:`alfred_gen.sim.scene.SceneObject.holes`.
+        self.holes = tuple(holes)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False
@@ -200,7 +205,8 @@ class World:
         self.held: str | None = None
         self.camera_y_offset = CAMERA_Y_OFFSET
         for so in scene.objects:
-            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts)
+            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
+                              so.holes)
             self._register(obj)
         for so in scene.objects:
             if so.parent:
@@ -218,6 +224,10 @@ class World:
         else:
             first = min(self.reachable.values()) if self.reachable else (0.0, 0.0)
             self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
+        #: Points the agent may step onto besides the reachable ones (:attr:`Scene.margin`).
+        self.margin = {grid_key(x, z) for x, z in scene.margin} - set(self.reachable)
+        for x, z in scene.margin:
+            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
         self.basin_of_faucet = self._pair_faucets_with_basins()
         self._meta_cache: dict[str, dict[str, Any]] = {}
         self._listing: tuple[tuple[dict[str, Any], int], ...] | None = None
@@ -458,7 +468,8 @@ class World:
         return point
 
     def reachable_points(self) -> list[tuple[float, float]]:
-        """Reachable grid points not blocked by objects, in the scene's order."""
+        """Reachable grid points not blocked by objects, in the scene's order (the scene's margin
+        points are not among them: nothing proves them floor)."""
         blockers = self.floor_blockers()
         out = []
         seen = set()
@@ -581,7 +592,12 @@ class World:
         return spots
 
     def has_room(self, receptacle: WorldObject) -> bool:
-        return len(receptacle.children) < receptacle.otype.capacity
+        """Whether the receptacle holds fewer things than its capacity. Only what it may hold counts:
+        a fork its box happens to reach on the counter beside a coffee machine does not take the
+        mug's place (in rooms imported from ALFRED, boxes reach further than THOR's meshes)."""
+        held = sum(1 for c in receptacle.children
+                   if catalogue.thor_accepts(self.by_id[c].type_name, receptacle.type_name))
+        return held < receptacle.otype.capacity
 
     def place_at_spot(
         self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float], bottom: float | None = None
@@ -700,10 +716,10 @@ def segments_hit_boxes(
     return hit.any(axis=1)
 
 
-def spawn_id(obj: WorldObject) -> str:
+def spawn_id(obj: WorldObject, single_precision: bool = False) -> str:
     """The THOR id an object gets when spawned where it is now.
 
     Metadata reports the same unrounded position, so an id can always be recomputed from
     ``metadata["position"]`` and from a recorded ``object_poses`` entry.
     """
-    return format_object_id(obj.type_name, tuple(obj.position))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+    return format_object_id(obj.type_name, tuple(obj.position), single_precision)  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]

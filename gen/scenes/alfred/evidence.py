@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.sight_facts import SightFact, sight_facts
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
 
 #: Moves whose success in a released demo proves the end point reachable: heading offset, degrees.
@@ -147,6 +148,7 @@ class TrajectoryFacts:
     interaction_poses: list[tuple[str, list[float]]] = field(default_factory=list)
     contents: list[ContentFact] = field(default_factory=list)
     clearances: list[ClearanceFact] = field(default_factory=list)
+    sights: list[SightFact] = field(default_factory=list)
 
 
 def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
@@ -157,13 +159,28 @@ def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping
     [x, z, rotation, horizon]) for every interaction, the pose the agent acted from. Released demos
     contain only actions THOR executed, so each point is reachable and each pose reaches its target.
     """
+    points, steps = interaction_steps(scene_block, low_actions)
+    return points, [(target, pose) for _, target, pose in steps]
+
+
+def interaction_steps(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
+                      ) -> tuple[list[tuple[float, float]], list[tuple[int, str, list[float]]]]:
+    """As :func:`dead_reckoning`, each interaction with the index of its low action."""
+    points, interactions = _walk(scene_block, low_actions)
+    return [p for _, p in points], interactions
+
+
+def _walk(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
+          ) -> tuple[list[tuple[int, tuple[float, float]]], list[tuple[int, str, list[float]]]]:
+    """(points, interactions) by dead reckoning, each point with the index of the low action that
+    reached it (-1 for the start)."""
     init = scene_block["init_action"]
     x, z = float(init["x"]), float(init["z"])
     rotation = float(init.get("rotation", 0.0))
     horizon = float(init.get("horizon", 0.0))
-    points = [(x, z)]
-    interactions: list[tuple[str, list[float]]] = []
-    for low in low_actions:
+    points = [(-1, (x, z))]
+    interactions: list[tuple[int, str, list[float]]] = []
+    for index, low in enumerate(low_actions):
         api = low.get("api_action") or {}
         name = api.get("action")
         if name == "RotateRight":
@@ -180,10 +197,10 @@ def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping
             dx, dz = round(math.sin(heading)), round(math.cos(heading))
             for _ in range(steps):
                 x, z = round(x + dx * GRID_SIZE, 4), round(z + dz * GRID_SIZE, 4)
-                points.append((x, z))
+                points.append((index, (x, z)))
         elif name in ("TeleportFull", "Teleport") and "x" in api and "z" in api:
             x, z = float(api["x"]), float(api["z"])
-            points.append((x, z))
+            points.append((index, (x, z)))
             if "rotation" in api:
                 value = api["rotation"]
                 rotation = float(value.get("y", 0.0) if isinstance(value, Mapping) else value)
@@ -195,7 +212,7 @@ def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping
                 if name != "PutObject" and key == "receptacleObjectId":
                     continue
                 if isinstance(target, str):
-                    interactions.append((target, [x, z, float(round(rotation) % 360), horizon]))
+                    interactions.append((index, target, [x, z, float(round(rotation) % 360), horizon]))
                     break
     return points, interactions
 
@@ -257,18 +274,19 @@ def clearance_facts(
     it first picked that object up."""
     floor_y = float(scene["init_action"].get("y", 0.0)) - AGENT_Y
     pickups = _first_pickups(low_actions)
+    walked = _walk(scene, low_actions)[0]
     out = []
     for name, position, yaw in poses:
         kind = type_of_name(name)
         entry = catalogue.OBJECT_TYPES.get(kind)
         if entry is None or not entry.pickupable or position[1] - floor_y > NEAR_FLOOR:
             continue
-        until = pickups.get(format_object_id(kind, position), len(low_actions))
-        walked = dead_reckoning(scene, low_actions[:until])[0]
+        until = pickups.get(format_object_id(kind, position, True), len(low_actions))
         near = sorted(
             {
                 (x, z)
-                for x, z in walked
+                for index, (x, z) in walked
+                if index < until
                 if abs(x - position[0]) <= CLEARANCE_RANGE and abs(z - position[2]) <= CLEARANCE_RANGE
             }
         )
@@ -323,7 +341,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         position = _xyz(pose["position"])
         yaw = float((pose.get("rotation") or {}).get("y", 0.0))
         poses.append((name, position, yaw))
-        start_ids.setdefault(format_object_id(type_of_name(name), position), (name, position, yaw))
+        start_ids.setdefault(format_object_id(type_of_name(name), position, True), (name, position, yaw))
     static: set[str] = set()
     for entry in [
         *(low.get("api_action") or {} for low in low_actions),
@@ -348,11 +366,13 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
             continue
         name, position, yaw = start_ids[object_id]
         supports.append(SupportFact(name, position, yaw, where[0], where[1]))
-    walked, interactions = dead_reckoning(scene, low_actions)
+    walked, steps = interaction_steps(scene, low_actions)
+    interactions = [(target, pose) for _, target, pose in steps]
     points = walked + _planner_locations(high_pddl)
+    agent_y = float(scene["init_action"].get("y", 0.0))
     return TrajectoryFacts(
         scene_num=int(scene["scene_num"]),
-        agent_y=float(scene["init_action"].get("y", 0.0)),
+        agent_y=agent_y,
         points=points,
         object_poses=poses,
         static_ids=sorted(static),
@@ -360,6 +380,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         interaction_poses=[(i, pose) for i, pose in interactions if is_static_id(i)],
         contents=content_facts(traj, start_ids, poses),
         clearances=clearance_facts(scene, low_actions, poses),
+        sights=sight_facts(low_actions, steps, agent_y, start_ids, is_static_id),
     )
 
 
@@ -381,6 +402,7 @@ class SceneEvidence:
     used_from: dict[str, list[list[float]]] = field(default_factory=dict)
     contents: list[ContentFact] = field(default_factory=list)
     clearances: list[ClearanceFact] = field(default_factory=list)
+    sights: list[SightFact] = field(default_factory=list)
     trajectories: int = 0
 
     @property
@@ -413,6 +435,7 @@ class SceneEvidence:
         for clearance in facts.clearances:
             if clearance not in self.clearances:
                 self.clearances.append(clearance)
+        self.sights.extend(facts.sights)
 
     def agent_y(self, default: float) -> float:
         """The agent's height in this room: the median over its trajectories' start teleports."""
@@ -436,6 +459,7 @@ class SceneEvidence:
             "used_from": {k: [list(p) for p in v] for k, v in sorted(self.used_from.items())},
             "contents": [c.to_list() for c in self.contents],
             "clearances": [c.to_list() for c in self.clearances],
+            "sights": [f.to_list() for f in self.sights],
             "trajectories": self.trajectories,
         }
 
@@ -456,6 +480,7 @@ class SceneEvidence:
         evidence.used_from = {k: [[float(c) for c in p] for p in v] for k, v in data.get("used_from", {}).items()}
         evidence.contents = [ContentFact.from_list(c) for c in data.get("contents", ())]
         evidence.clearances = [ClearanceFact.from_list(c) for c in data.get("clearances", ())]
+        evidence.sights = [SightFact.from_list(f) for f in data.get("sights", ())]
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 

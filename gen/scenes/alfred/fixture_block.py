@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import INSIDE_RECEPTACLES, WorldObject
+from alfred_gen.sim.world import INSIDE_RECEPTACLES
 
 #: An origin this close to the floor means the object stands on the floor with its origin at its base.
 FLOOR_ORIGIN = 0.1
@@ -51,6 +51,8 @@ class Block:
     keep: list[tuple[float, float, float]] = field(default_factory=list)
     #: Footprints it was cut away from; growing back over them is not allowed.
     forbid: list[Box] = field(default_factory=list)
+    #: Where it is proven not to be although its box must reach there: cut out of its drawing only.
+    holes: list[Box] = field(default_factory=list)
 
     @property
     def container(self) -> bool:
@@ -88,9 +90,23 @@ class Block:
         """Whether the footprints overlap."""
         return all(self.lo[a] < box.hi[a] and box.lo[a] < self.hi[a] for a in (0, 2))
 
-    def world_object(self) -> WorldObject:
-        return WorldObject(self.object_id, self.kind, self.object_id, self.position, (0.0, float(self.facing), 0.0),
-                           self.box())
+    def support_view(self) -> SupportView:
+        """What the simulator's support rule reads of this fixture now (cheap: no simulator object)."""
+        lo, hi = self.lo, self.hi
+        return SupportView(self.object_id, self.kind, catalogue.OBJECT_TYPES[self.kind],
+                           ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2),
+                           (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]))
+
+
+@dataclass(frozen=True)
+class SupportView:
+    """A fixture as the simulator's support rule sees it (:class:`~alfred_gen.sim.setup_actions.SupportCandidate`)."""
+
+    object_id: str
+    type_name: str
+    otype: catalogue.ObjectType
+    center: tuple[float, ...]
+    size: tuple[float, ...]
 
 
 def set_top(block: Block, top: float) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
 from alfred_gen.sim.scene import Box
 
@@ -142,3 +143,20 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
                     continue
                 if box.lo[1] - floor < block.lo[1]:
                     block.lo[1] = box.lo[1] - floor - 0.005
+
+
+def free_what_they_cannot_hold(blocks: list[Block], resting: Sequence[tuple[str, Box]]) -> int:
+    """A fixture does not contain an object at rest that it cannot hold: a plunger standing beside
+    a toilet is not inside it, whatever the toilet's catalogue size says. A fixture whose box holds
+    the centre of such an object (THOR's placement rules: it may not go in or on that fixture) is
+    cut back from the object's footprint (:func:`cut_away`). Returns how many objects were freed."""
+    freed = 0
+    for kind, box in resting:
+        c = box.center
+        for block in blocks:
+            if catalogue.thor_accepts(kind, block.kind):
+                continue
+            if all(block.lo[a] < c[a] < block.hi[a] for a in (0, 1, 2)):
+                cut_away(block, box)
+                freed += not all(block.lo[a] < c[a] < block.hi[a] for a in (0, 1, 2))
+    return freed

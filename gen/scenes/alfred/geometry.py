@@ -35,7 +35,7 @@ step 4 (:mod:`~alfred_gen.scenes.alfred.support_fit`). This module runs them in 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
@@ -47,14 +47,21 @@ from alfred_gen.scenes.alfred.built_ins import (
 )
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable, cut_around, settle_objects
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    clear_reachable,
+    cut_around,
+    free_what_they_cannot_hold,
+    settle_objects,
+)
 from alfred_gen.scenes.alfred.fixture_sizing import initial_block
+from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
+from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import AGENT_Y, Pose, SceneObject
+from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Pose, SceneObject, format_object_id
 
 
 @dataclass
@@ -68,38 +75,24 @@ class RoomGeometry:
     agent_y: float
     support_facts: int = 0
     support_disagreements: int = 0
+    #: Points beside the proven floor where no fixture stands (:mod:`alfred_gen.scenes.alfred.floor`).
+    margin: list[tuple[float, float]] = field(default_factory=list)
 
 
 def missing_poses(blocks: list[Block], all_blocks: list[Block], reachable: list[tuple[float, float]],
                   agent_y: float) -> dict[str, Pose]:
     """Interaction poses for fixtures ALFRED's layout gives none (stove burners, lamps, towel
-    holders): the scene library's best view of the box, the other fixtures occluding."""
+    holders): the scene library's best view of the box with ALFRED's camera, the other fixtures
+    occluding."""
     from alfred_gen.scenes.grid import best_interaction_pose, occluder_arrays
 
     out: dict[str, Pose] = {}
     for block in blocks:
         occluders = occluder_arrays([b.box() for b in all_blocks if b is not block])
-        pose = best_interaction_pose(block.box(), reachable, occluders, agent_y)
+        pose = best_interaction_pose(block.box(), reachable, occluders, agent_y, camera=ALFRED_CAMERA)
         if pose is not None:
             out[block.object_id] = pose
     return out
-
-
-def reachable_points(evidence: SceneEvidence) -> list[tuple[float, float]]:
-    """Layout points, every point a demo walked through, and every interaction pose, deduplicated."""
-    from alfred_gen.sim.scene import grid_key
-
-    seen: dict[tuple[int, int], tuple[float, float]] = {}
-    for x, z in evidence.layout_points:
-        seen.setdefault(grid_key(x, z), (float(x), float(z)))
-    for x, z in evidence.walked.values():
-        seen.setdefault(grid_key(x, z), (float(x), float(z)))
-    for pose in evidence.openable.values():
-        seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
-    for key in sorted(evidence.used_from):
-        for pose in evidence.used_from[key]:
-            seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
-    return [seen[k] for k in sorted(seen)]
 
 
 def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None,
@@ -108,7 +101,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     agent_y = evidence.agent_y(default_agent_y)
     floor_y = agent_y - AGENT_Y
     floor_plan = evidence.name
-    reachable = reachable_points(evidence)
+    reachable = proven_floor(evidence)
     static_ids = fixture_ids(evidence)
     poses_of = {oid: ([evidence.openable[oid]] if oid in evidence.openable else []) + evidence.used_from.get(oid, [])
                 for oid in static_ids}
@@ -131,11 +124,14 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     separate_nested(ordered)
     expose_fronts(ordered)
     cut_around(ordered, resting)
+    pickupable_resting = [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable]
+    free_what_they_cannot_hold(ordered, pickupable_resting)
     settle_objects(ordered, resting)
     separate_nested(ordered)
     disagreements = fit_support_facts(blocks, facts)
-    fit_resting_objects(blocks, [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable])
+    fit_resting_objects(blocks, pickupable_resting)
     basins_reach_counters(ordered)
+    clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
         objects.append(
@@ -145,15 +141,18 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
                 block.box(),
                 object_id=block.object_id,
                 rotation=(0.0, float(block.facing), 0.0),
+                holes=tuple(block.holes),
             )
         )
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
         box = loose_box(kind, position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
-        objects.append(SceneObject(kind, position, box, name=name, rotation=(0.0, yaw, 0.0)))
+        objects.append(SceneObject(kind, position, box, name=name, object_id=format_object_id(kind, position, True),
+                                   rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}
     interaction_poses.update(
         missing_poses([b for b in ordered if b.object_id not in interaction_poses], ordered, reachable, agent_y)
     )
-    return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements)
+    margin = margin_points(reachable, ordered, floor_y)
+    return RoomGeometry(objects, interaction_poses, reachable, floor_y, agent_y, len(facts), disagreements, margin)

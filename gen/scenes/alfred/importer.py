@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +33,23 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
+from alfred_gen.scenes.alfred.parallel import ordered_map, peak_memory_mb
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import AGENT_Y, Box, Scene, SceneObject, format_object_id, grid_key, room_type_of
+from alfred_gen.sim.scene import (
+    AGENT_Y,
+    ALFRED_CAMERA,
+    Box,
+    Scene,
+    SceneObject,
+    format_object_id,
+    grid_key,
+    room_type_of,
+)
 from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json
 
 #: Height of the walls drawn around an imported room (they only bound it; ALFRED gives no walls).
@@ -136,6 +148,11 @@ def _room_walls(objects: list[SceneObject], points: list[tuple[float, float]], f
     )
 
 
+def thor_id(object_type: str, position: tuple[float, float, float]) -> str:
+    """The id THOR gives an object at a position it reported (single-precision rounding)."""
+    return format_object_id(object_type, position, single_precision=True)
+
+
 def _unique_ids(objects: list[SceneObject]) -> list[SceneObject]:
     """Objects with distinct ids: a pickupable whose id another already has (two objects seen at one
     spot in different demos) moves 1 cm along x until its id is free, as THOR's spawns keep ids unique."""
@@ -144,11 +161,11 @@ def _unique_ids(objects: list[SceneObject]) -> list[SceneObject]:
     for obj in objects:
         if obj.object_id in taken:
             dx = 0.0
-            while format_object_id(obj.object_type, (obj.position[0] + dx, obj.position[1], obj.position[2])) in taken:
+            while thor_id(obj.object_type, (obj.position[0] + dx, obj.position[1], obj.position[2])) in taken:
                 dx += 0.01
             position = (obj.position[0] + dx, obj.position[1], obj.position[2])
             obj = SceneObject(obj.object_type, position, obj.box.translated(dx, 0.0, 0.0), name=obj.name,
-                              rotation=obj.rotation)
+                              object_id=thor_id(obj.object_type, position), rotation=obj.rotation)
         taken.add(obj.object_id)
         out.append(obj)
     return out
@@ -186,6 +203,9 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scen
         interaction_poses=dict(sorted(geometry.interaction_poses.items())),
         floor_y=geometry.floor_y,
         agent_y=geometry.agent_y,
+        camera=ALFRED_CAMERA,
+        float32_ids=True,
+        margin=tuple(geometry.margin),
     )
     return _with_parents(scene)
 
@@ -234,13 +254,16 @@ def _is_fixture(object_id: str) -> bool:
 
 def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Scene:
     """``scene`` plus what a trajectory's ``scene`` block proves it has: every object it names (THOR
-    rooms hold all of them; a catalogue only those its demos named) and its start point.
+    rooms hold all of them; a catalogue only those its demos named) and its start point; and no
+    fixture containing an object posed there that it cannot hold (see
+    :func:`~alfred_gen.scenes.alfred.fixture_cuts.free_what_they_cannot_hold`).
 
     Objects are added at their first recorded pose with the catalogue's size. Unknown types and malformed entries
     are left for SetObjectPoses to report.
     """
     names = {o.name for o in scene.objects}
     added: list[SceneObject] = []
+    posed: list[tuple[str, Box]] = []
     for pose in scene_block.get("object_poses") or ():
         try:
             name = str(pose["objectName"])
@@ -250,10 +273,14 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         except (KeyError, TypeError, ValueError):
             continue
         kind = type_of_name(name)
-        if name in names or kind not in catalogue.OBJECT_TYPES:
+        if kind not in catalogue.OBJECT_TYPES:
+            continue
+        posed.append((kind, loose_box(kind, position, yaw, scene.floor_y)))
+        if name in names:
             continue
         names.add(name)
         added.append(SceneObject(kind, position, loose_box(kind, position, yaw, scene.floor_y), name=name,
+                                 object_id=thor_id(kind, position),
                                  rotation=(0.0, yaw, 0.0)))
     reachable = list(scene.reachable)
     init = scene_block.get("init_action") or {}
@@ -263,11 +290,22 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         start = None
     if start is not None and grid_key(*start) not in {grid_key(x, z) for x, z in reachable}:
         reachable.append(start)
-    if not added and len(reachable) == len(scene.reachable):
+    freed = _free_posed_objects(scene.objects, posed)
+    if not added and not freed and len(reachable) == len(scene.reachable):
         return scene
-    objects = _unique_ids(list(scene.objects) + added)
+    objects = _unique_ids([freed.get(o.object_id, o) for o in scene.objects] + added)
     return Scene(scene.name, scene.scene_num, scene.room_type, scene.walls, tuple(reachable), objects,
-                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y)
+                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
+                 scene.float32_ids, scene.margin)
+
+
+def _free_posed_objects(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]) -> dict[str, SceneObject]:
+    """Fixtures cut back from the posed objects they cannot hold, by id (only those that changed)."""
+    fixtures = [o for o in objects if not catalogue.object_type(o.object_type).pickupable]
+    blocks = [Block(o.object_id, o.object_type, o.position, list(o.box.lo), list(o.box.hi), False) for o in fixtures]
+    if not free_what_they_cannot_hold(blocks, posed):
+        return {}
+    return {o.object_id: replace(o, box=b.box()) for o, b in zip(fixtures, blocks) if b.box() != o.box}
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,7 +325,11 @@ class ImportSummary:
     added_points: int = 0
     support_facts: int = 0
     support_disagreements: int = 0
+    margin_points: int = 0
     seconds: float = 0.0
+    #: Peak resident memory in MB: (the importing process, its largest worker).
+    peak_mb: tuple[float, float] = (0.0, 0.0)
+    workers: int = 1
     unreadable_files: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -295,26 +337,30 @@ class ImportSummary:
                 f"{self.trajectories} trajectories read"
                 + (f", {self.unreadable} unreadable" if self.unreadable else "")
                 + f"), {self.objects} objects, {self.added_points} reachable points added from walked paths, "
+                f"{self.margin_points} margin points, "
                 f"{self.support_facts - self.support_disagreements}/{self.support_facts} support facts honoured")
         if self.path is not None:
             text += f" -> {self.path}"
-        return text + f" (in {self.seconds:.1f} s)"
+        memory = f"peak memory {self.peak_mb[0]:.0f} MB"
+        if self.workers > 1:
+            memory += f" (largest of {self.workers} workers {self.peak_mb[1]:.0f} MB)"
+        return text + f" (in {self.seconds:.1f} s, {memory})"
 
 
-def gather_evidence(sources: AlfredSources, *, progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None,
-                    summary: ImportSummary | None = None) -> dict[int, SceneEvidence]:
-    """Layouts and trajectories of a checkout, folded per room; rooms without layouts are kept if
-    trajectories describe them."""
+def gather_evidence(sources: AlfredSources, *, on_read: Callable[[int], None] | None = None,
+                    summary: ImportSummary | None = None, workers: int = 1) -> dict[int, SceneEvidence]:
+    """Layouts and trajectories of a checkout, folded per room (in file order, whatever the number
+    of ``workers`` reading them); rooms without layouts are kept if trajectories describe them.
+    ``on_read(n)`` is called as trajectories are read."""
     rooms: dict[int, SceneEvidence] = {}
     for number in sources.layout_numbers():
         evidence = SceneEvidence(number)
         read_layout(sources.layouts, number, evidence)
         rooms[number] = evidence
-    files: Iterable[Path] = sources.trajectory_files
-    if progress is not None:
-        files = progress(files)
-    for path in files:
-        facts = read_trajectory_facts(path)
+    files = sources.trajectory_files
+    for path, facts in zip(files, ordered_map(read_trajectory_facts, files, workers, chunksize=32)):
+        if on_read is not None:
+            on_read(1)
         if facts is None or not _valid_scene_number(facts.scene_num):
             if summary is not None:
                 summary.unreadable += 1
@@ -334,15 +380,23 @@ def _valid_scene_number(number: int) -> bool:
     return True
 
 
+def _room_entry(job: tuple[SceneEvidence, ThorSizes | None, SurfaceStats]) -> tuple[Scene, RoomGeometry]:
+    evidence, sizes, stats = job
+    geometry = room_geometry(evidence, sizes, stats)
+    return scene_from_geometry(evidence, geometry), geometry
+
+
 def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None, source: dict[str, Any],
-                    summary: ImportSummary | None = None) -> dict[str, Any]:
-    """A scene catalogue (catalogue_store format) of every room."""
+                    summary: ImportSummary | None = None, workers: int = 1,
+                    on_built: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """A scene catalogue (catalogue_store format) of every room, fitted in ``workers`` processes."""
     stats = SurfaceStats.learn(rooms.values())
     data = catalogue_store.empty_catalogue(source)
     data["surface_stats"] = stats.to_dict()
-    for evidence in rooms.values():
-        geometry = room_geometry(evidence, sizes, stats)
-        scene = scene_from_geometry(evidence, geometry)
+    jobs = [(evidence, sizes, stats) for evidence in rooms.values()]
+    for evidence, (scene, geometry) in zip(rooms.values(), ordered_map(_room_entry, jobs, workers)):
+        if on_built is not None:
+            on_built(1)
         layout_keys = {grid_key(x, z) for x, z in evidence.layout_points}
         added = sum(1 for x, z in scene.reachable if grid_key(x, z) not in layout_keys)
         info = {
@@ -350,6 +404,7 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
             "trajectories": evidence.trajectories,
             "objects": len(scene.objects),
             "reachable": len(scene.reachable),
+            "margin": len(scene.margin),
             "added_points": added,
             "support_facts": geometry.support_facts,
             "support_disagreements": geometry.support_disagreements,
@@ -360,40 +415,40 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
             summary.scenes_with_trajectories += evidence.trajectories > 0
             summary.objects += len(scene.objects)
             summary.added_points += added
+            summary.margin_points += len(scene.margin)
             summary.support_facts += geometry.support_facts
             summary.support_disagreements += geometry.support_disagreements
     return data
 
 
 def import_alfred(alfred_dir: str | Path, out: str | Path | None = None, thor_db: str | Path | None = None,
-                  *, show_progress: bool = False, write: bool = True) -> tuple[dict[str, Any], ImportSummary]:
-    """Import every room of an ALFRED checkout; write the catalogue to ``out`` (default: the active
-    catalogue path) unless ``write`` is false. Returns (catalogue, summary)."""
+                  *, show_progress: bool = False, write: bool = True, workers: int = 1
+                  ) -> tuple[dict[str, Any], ImportSummary]:
+    """Import every room of an ALFRED checkout, reading and fitting in ``workers`` processes (the
+    catalogue is the same whatever their number); write it to ``out`` (default: the active catalogue
+    path) unless ``write`` is false. Returns (catalogue, summary)."""
     began = time.monotonic()
     sources = find_sources(alfred_dir)
     sizes = ThorSizes.load(thor_db) if thor_db is not None else None
     path = Path(out) if out is not None else catalogue_store.active_catalogue_path()
     summary = ImportSummary(path if write else None)
-
-    def read_with_progress(files: Iterable[Path]) -> Iterable[Path]:
-        items = list(files)
-        with progress("reading trajectories", len(items), show=show_progress) as bar:
-            for item in items:
-                yield item
-                bar.update(1)
-
-    rooms = gather_evidence(sources, progress=read_with_progress, summary=summary)
+    with progress("reading trajectories", len(sources.trajectory_files), show=show_progress) as bar:
+        rooms = gather_evidence(sources, on_read=bar.update, summary=summary, workers=workers)
     source = {"alfred_dir": str(sources.root), "layouts": str(sources.layouts),
               "trajectory_files": len(sources.trajectory_files), "thor_db": thor_db is not None}
-    data = build_catalogue(rooms, sizes, source, summary)
+    with progress("fitting rooms", len(rooms), show=show_progress) as bar:
+        data = build_catalogue(rooms, sizes, source, summary, workers, on_built=bar.update)
     if write:
         catalogue_store.write_catalogue(path, data)
     summary.seconds = time.monotonic() - began
+    summary.peak_mb = peak_memory_mb()
+    summary.workers = max(1, workers)
     return data, summary
 
 
-def import_command(alfred_dir: str, out: str | None, thor_db: str | None, echo: Callable[..., None] = print) -> int:
+def import_command(alfred_dir: str, out: str | None, thor_db: str | None, echo: Callable[..., None] = print,
+                   workers: int = 1) -> int:
     """``alfred-gen scenes import-alfred``: import, print the summary, return the exit code."""
-    _, summary = import_alfred(alfred_dir, out, thor_db, show_progress=True)
+    _, summary = import_alfred(alfred_dir, out, thor_db, show_progress=True, workers=workers)
     echo(summary.describe())
     return ExitCode.OK

@@ -32,7 +32,7 @@ def fixture_ids(evidence: SceneEvidence) -> list[str]:
         if entry is None or entry.pickupable or not entry.receptacle or kind in ("SinkBasin", "BathtubBasin"):
             continue
         if resolve_support(fact, known) is None:
-            known.add(format_object_id(kind, fact.receptacle_at))
+            known.add(format_object_id(kind, fact.receptacle_at, True))
     return sorted(known)
 
 

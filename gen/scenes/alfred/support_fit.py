@@ -89,8 +89,8 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
             kind = type_of_name(fact.object_name)
             obj = WorldObject("evidence", kind, fact.object_name, fact.position, (0.0, fact.yaw, 0.0), box)
             for _attempt in range(6):
-                candidates = [b.world_object() for b in blocks.values()]
-                winner = simulator_support(None, obj, candidates)  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+                candidates = [b.support_view() for b in blocks.values()]
+                winner = simulator_support(None, obj, candidates)
                 if winner is not None and winner.object_id == target:
                     break
                 wanted = blocks[target]
@@ -122,15 +122,17 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
 
     An object the simulator's support rule finds nothing under is given the nearest open receptacle
     that may hold it (ALFRED's placement table; never a closed cabinet, drawer or fridge on a guess,
-    never a basin it lies above), grown to hold it, within 30 cm across and 10 cm up or down. An
+    never a basin it lies above, never a one-object holder such as a stove burner, which would creep
+    over the counter around it), grown to hold it, within 30 cm across and 10 cm up or down. An
     object inside a dresser's or desk's box shows that its top is lower (the top comes down to it);
     one under a table top shows that the table does not reach over it (the table is cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
+    views = [b.support_view() for b in ordered]  # rebuilt whenever a block changes below
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
-        if simulator_support(None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+        if simulator_support(None, obj, views) is not None:
             continue
         for block in ordered:
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
@@ -145,6 +147,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
         for block in ordered:
             if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
                 continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
+            if catalogue.object_type(block.kind).capacity <= 1:
+                continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
             across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
                          block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
             if block.container:
@@ -155,7 +159,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 up = abs(box.lo[1] - block.hi[1])
             if across <= 0.3 and up <= 0.1:
                 options.append((across + up, block.object_id, block))
-        grown = simulator_support(None, obj, [b.world_object() for b in ordered]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+        views = [b.support_view() for b in ordered]
+        grown = simulator_support(None, obj, views) is not None
         for _, _, block in sorted(options, key=lambda o: o[:2]):
             if grown:
                 break
@@ -163,13 +168,14 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
                 set_top(block, box.lo[1] - 0.005)
             if _grow_to_hold(block, obj) and simulator_support(
-                    None, obj, [b.world_object() for b in ordered]) is not None:  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+                    None, obj, [b.support_view() for b in ordered]) is not None:
                 grown = True
                 break
             block.lo, block.hi = before
         unsupported += not grown
+        views = [b.support_view() for b in ordered]
     return unsupported
 
 
 def _claims(block: Block, obj: WorldObject) -> bool:
-    return simulator_support(None, obj, [block.world_object()]) is not None  # type: ignore[arg-type]  # the support rule reads no world state: None stands for the world
+    return simulator_support(None, obj, [block.support_view()]) is not None

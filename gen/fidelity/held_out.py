@@ -1,0 +1,149 @@
+"""Replaying and planning released demonstrations in rooms built without them, in parallel.
+
+A measurement is a list of :class:`RoomJob`: one room built from some evidence (see
+:mod:`alfred_gen.fidelity.evidence_pool` for which), and the demonstrations to replay (and plan)
+in it. A job builds its room once, completes it for each demonstration's ``scene`` block exactly
+as a restore of an imported room does
+(:meth:`alfred_gen.scenes.library.SceneLibrary.for_start_state`), and returns one outcome per
+demonstration. Jobs are independent, so :func:`run_jobs` spreads them over worker processes;
+outcomes come back in job order, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, learnt_stats
+from alfred_gen.fidelity.measure import PlanOutcome, ReplayOutcome, load, plan_one, replay_one
+from alfred_gen.scenes.alfred.evidence import SceneEvidence
+from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
+from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
+from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
+from alfred_gen.sim.scene import Scene
+
+#: The ways a room is built for a demonstration (see :mod:`alfred_gen.fidelity.evidence_pool`).
+IN_SAMPLE, HELD_OUT, UNSEEN_ROOMS = "in_sample", "heldout", "unseen_rooms"
+
+
+@dataclass(frozen=True)
+class RoomJob:
+    """One room built from ``evidence`` (with ``stats``), and the demonstrations to try in it."""
+
+    evidence: SceneEvidence
+    stats: SurfaceStats
+    sizes: ThorSizes | None
+    paths: tuple[Path, ...]
+    replay: bool = True
+    plan: bool = False
+    time_limit: float = 30.0
+
+
+@dataclass
+class JobResult:
+    replays: list[ReplayOutcome]
+    plans: list[PlanOutcome]
+
+
+def run_job(job: RoomJob) -> JobResult:
+    """Build the job's room and replay / plan each of its demonstrations in it."""
+    result = JobResult([], [])
+    try:
+        room: Scene | None = build_scene(job.evidence, job.sizes, job.stats)
+        build_error = ""
+    except (ValueError, KeyError) as error:  # a room the evidence cannot make: every demo fails alike
+        room, build_error = None, f"{type(error).__name__}: {error}"
+    for path in job.paths:
+        try:
+            traj = load(path)
+            if room is None:
+                raise ValueError(build_error)
+            scene = complete_for_start_state(room, traj["scene"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            detail = f"{type(error).__name__}: {error}"
+            if job.replay:
+                result.replays.append(ReplayOutcome(path, False, "bad_file", "", detail))
+            if job.plan:
+                result.plans.append(PlanOutcome(path, "restore_failed", detail=detail))
+            continue
+        if job.replay:
+            result.replays.append(replay_one(traj, scene, path))
+        if job.plan:
+            result.plans.append(plan_one(traj, scene, path, job.time_limit))
+    return result
+
+
+def _by_room(paths: Sequence[Path], pool: EvidencePool) -> dict[int, list[Path]]:
+    room_of = {d.path: d.room for d in pool.demos}
+    out: dict[int, list[Path]] = {}
+    for path in paths:
+        out.setdefault(room_of[path], []).append(path)
+    return out
+
+
+def in_sample_jobs(pool: EvidencePool, sizes: ThorSizes | None, *, replay: bool = True, plan: bool = False,
+                   time_limit: float = 30.0) -> list[RoomJob]:
+    """Every demonstration in its room built from all the evidence (itself included)."""
+    rooms = pool.rooms()
+    stats = learnt_stats(rooms)
+    groups = _by_room([d.path for d in pool.demos], pool)
+    return [RoomJob(rooms[n], stats, sizes, tuple(paths), replay, plan, time_limit)
+            for n, paths in sorted(groups.items())]
+
+
+def held_out_jobs(pool: EvidencePool, sizes: ThorSizes | None, folds: int) -> list[RoomJob]:
+    """Per fold and room: the room built from the other folds, replaying the fold's demonstrations."""
+    fold_of = pool.folds(folds)
+    jobs = []
+    for fold in range(folds):
+        def outside_fold(demo: Released, fold: int = fold) -> bool:
+            return fold_of[demo.path] != fold
+
+        rooms = pool.rooms(outside_fold)
+        stats = learnt_stats(rooms)
+        held = _by_room([d.path for d in pool.demos if fold_of[d.path] == fold], pool)
+        jobs += [RoomJob(rooms[n], stats, sizes, tuple(paths)) for n, paths in sorted(held.items())]
+    return jobs
+
+
+def unseen_room_jobs(pool: EvidencePool, sizes: ThorSizes | None, groups: int) -> list[RoomJob]:
+    """Per room: the room built from its layout files alone, statistics learnt from the rooms of
+    the other groups, replaying every demonstration of the room."""
+    group_of = pool.room_groups(groups)
+    by_room = _by_room([d.path for d in pool.demos], pool)
+    jobs = []
+    for group in range(groups):
+        def other_rooms(demo: Released, group: int = group) -> bool:
+            return group_of[demo.room] != group
+
+        stats = learnt_stats(pool.rooms(other_rooms))
+        for number in sorted(n for n, g in group_of.items() if g == group):
+            jobs.append(RoomJob(pool.room_evidence(number), stats, sizes, tuple(by_room[number])))
+    return sorted(jobs, key=lambda j: j.evidence.scene_num)
+
+
+def run_jobs(jobs: Sequence[RoomJob], workers: int = 1,
+             on_done: Callable[[int], None] | None = None) -> JobResult:
+    """Run every job (in ``workers`` processes when more than one); outcomes in job order.
+    ``on_done(n)`` is called as each job finishes with its number of demonstrations."""
+    merged = JobResult([], [])
+    results: Iterator[JobResult]
+    if workers <= 1 or len(jobs) <= 1:
+        results = map(run_job, jobs)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        results = pool.imap(run_job, jobs)
+    try:
+        for job, result in zip(jobs, results):
+            merged.replays += result.replays
+            merged.plans += result.plans
+            if on_done is not None:
+                on_done(len(job.paths))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return merged

@@ -1,0 +1,75 @@
+"""Where the agent may stand in an imported THOR room: the floor the evidence proves, and the margin
+one grid step beyond it where no fixture stands.
+
+ALFRED's layout files list the points THOR's ``GetReachablePositions`` gave when the layouts were
+made, and the released demos walk many more: of the 13,654 distinct points the 6,574 train demos
+stand on, 1,832 are not in their room's layout, and 1,743 of those are one step (8-neighbourhood)
+from it. The layouts stop short of the walls and of loose objects that were lying about when they
+were made. Counted over every room, the demos stand on 80-92% of the layout's points but on 23% of
+the points one step beyond its straight edges and on 0.6% of the points two steps beyond
+(52 of 8,830): the floor the agent can reach extends about one step beyond the layout in places,
+and the layout cannot say where.
+
+So an imported room has two kinds of standing points:
+
+- the *proven floor* (:func:`proven_floor`): layout points, points a demo walked through, and the
+  poses ALFRED's generator and its demos interacted from. Fixtures are cut back from these
+  (:func:`~alfred_gen.scenes.alfred.fixture_cuts.clear_reachable`), and ``GetReachablePositions``
+  offers only these, so what lite plans on is floor in THOR too;
+- the *margin* (:func:`margin_points`): every point one step from the proven floor (8-neighbourhood)
+  whose agent footprint, a disc of :data:`MARGIN_CLEARANCE`, overlaps no fixture standing on the
+  floor. Lite lets the agent step there (THOR often does: walls are not known, fixtures are), so a
+  walk no demo of the room has shown can still be replayed. With a fold of every room's demos held
+  out, the held-out demos stand on 173 points outside their room's proven floor and 4 outside it
+  and its margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from alfred_gen.scenes.alfred.evidence import SceneEvidence
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
+from alfred_gen.sim.scene import GRID_SIZE, grid_key
+
+#: Radius of the agent's footprint that must be clear of fixtures on a margin point, metres.
+MARGIN_CLEARANCE = 0.1
+#: The 8-neighbourhood on the grid.
+_NEIGHBOURS = tuple((dx, dz) for dx in (-1, 0, 1) for dz in (-1, 0, 1) if dx or dz)
+
+
+def proven_floor(evidence: SceneEvidence) -> list[tuple[float, float]]:
+    """Layout points, every point a demo walked through, and every interaction pose, deduplicated
+    and sorted by grid cell."""
+    seen: dict[tuple[int, int], tuple[float, float]] = {}
+    for x, z in evidence.layout_points:
+        seen.setdefault(grid_key(x, z), (float(x), float(z)))
+    for x, z in evidence.walked.values():
+        seen.setdefault(grid_key(x, z), (float(x), float(z)))
+    for pose in evidence.openable.values():
+        seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
+    for key in sorted(evidence.used_from):
+        for pose in evidence.used_from[key]:
+            seen.setdefault(grid_key(pose[0], pose[1]), (float(pose[0]), float(pose[1])))
+    return [seen[k] for k in sorted(seen)]
+
+
+def ring(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Grid points one step (8-neighbourhood) from ``points`` and not among them, sorted by cell."""
+    cells = {grid_key(x, z) for x, z in points}
+    out = {(cx + dx, cz + dz) for cx, cz in cells for dx, dz in _NEIGHBOURS} - cells
+    return [(round(cx * GRID_SIZE, 4), round(cz * GRID_SIZE, 4)) for cx, cz in sorted(out)]
+
+
+def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block], floor_y: float,
+                  clearance: float = MARGIN_CLEARANCE) -> list[tuple[float, float]]:
+    """The points one step from ``floor`` whose footprint (a disc of ``clearance``) is clear of every
+    fixture standing in the agent's way (boxes starting higher than 1 m over the floor hang above it)."""
+    standing = [b for b in blocks if b.lo[1] <= floor_y + OVERHEAD]
+    out = []
+    for x, z in ring(floor):
+        if all(x <= b.lo[0] - clearance or x >= b.hi[0] + clearance or z <= b.lo[2] - clearance
+               or z >= b.hi[2] + clearance for b in standing):
+            out.append((x, z))
+    return out

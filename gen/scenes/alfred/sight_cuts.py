@@ -1,0 +1,191 @@
+"""Fixtures cut back out of the lines of sight the released demos prove clear (a step of
+:mod:`alfred_gen.scenes.alfred.geometry`).
+
+A fixture's box comes from a catalogue size and is often bigger than THOR's mesh: a shelf deeper
+than the one above the mug, a toilet wider than the plunger beside it allows, a garbage can taller
+than the soap inside it lets be seen over. THOR said what it let the agent see
+(:mod:`alfred_gen.scenes.alfred.sight_facts`): each ray of an interaction's mask reaches the
+target's box with nothing in between. Every other fixture box that ray passes through is cut back
+along one face, the one losing the least volume, so the ray misses it; a cut never leaves a
+fixture thinner than :data:`MIN_THICKNESS` and never moves a face past what the fixture must keep:
+the objects the demos show on or in it (its support evidence). A fixture holding the ray's target
+is seen into through its opening: an open basin (a sink, a garbage can) has its rim lowered to
+where the ray crosses it, never below the target's middle; a cabinet, drawer or fridge is left as
+it is. A fixture that cannot be cut back (what rests on it would fall off) gets a window around
+the ray cut out of its drawing instead (:attr:`~alfred_gen.sim.scene.SceneObject.holes`): the box
+that holds things stays whole, and the agent sees through where THOR showed nothing is. Rays whose
+target box they do not meet (boxes are approximations) say nothing and are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from alfred_gen.scenes.alfred.evidence import type_of_name
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.loose import loose_box
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.setup_actions import _support as simulator_support
+from alfred_gen.sim.shapes import BASIN_WALLS
+from alfred_gen.sim.world import INSIDE_RECEPTACLES, WorldObject
+
+#: A cut never leaves a fixture thinner than this along any axis (metres).
+MIN_THICKNESS = 0.02
+#: The free part of a ray stops this short of where it enters its target's box (metres).
+SHORT_OF_TARGET = 0.03
+#: A cut goes this far past the ray (metres).
+CUT_MARGIN = 0.005
+#: Half the width of the window cut out of a fixture's drawing around a ray it cannot be cut back
+#: from (metres): at the 0.5-1 m the agent interacts from, 15-30 pixels across.
+HOLE_HALF_WIDTH = 0.03
+
+
+def _entry(eye: np.ndarray, ray: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float | None:
+    """Distance along ``ray`` (unit) from ``eye`` at which it enters box [lo, hi]; None if it misses."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / np.where(np.abs(ray) < 1e-12, 1e-12, ray)
+    t1, t2 = (lo - eye) * inv, (hi - eye) * inv
+    near, far = float(np.minimum(t1, t2).max()), float(np.maximum(t1, t2).min())
+    if far < max(near, 0.0):
+        return None
+    return max(near, 0.0)
+
+
+def _span(eye: np.ndarray, ray: np.ndarray, length: float, lo: np.ndarray, hi: np.ndarray
+          ) -> tuple[float, float] | None:
+    """The part [t0, t1] of the segment eye + t * ray, t in [0, length], inside box [lo, hi]."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / np.where(np.abs(ray) < 1e-12, 1e-12, ray)
+    t1, t2 = (lo - eye) * inv, (hi - eye) * inv
+    t0, t3 = max(float(np.minimum(t1, t2).max()), 0.0), min(float(np.maximum(t1, t2).min()), length)
+    return (t0, t3) if t3 > t0 else None
+
+
+def _crossed(eye: np.ndarray, ray: np.ndarray, length: float, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per box (rows of ``lo``/``hi``): whether the segment eye + t * ray, t in [0, length], enters it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / np.where(np.abs(ray) < 1e-12, 1e-12, ray)
+    t1, t2 = (lo - eye) * inv, (hi - eye) * inv
+    near = np.maximum(np.minimum(t1, t2).max(axis=1), 0.0)
+    far = np.minimum(np.maximum(t1, t2).min(axis=1), length)
+    return far > near
+
+
+def _cut_out(block: Block, eye: np.ndarray, ray: np.ndarray, span: tuple[float, float],
+             protected: Sequence[tuple[float, float, float]]) -> bool:
+    """Move one face of ``block`` past the segment part ``span``, the option losing the least
+    volume that keeps every protected point inside and the block thick enough; whether it did."""
+    a, b = eye + span[0] * ray, eye + span[1] * ray
+    size = [block.hi[i] - block.lo[i] for i in range(3)]
+    options = []
+    for axis in range(3):
+        others = [i for i in range(3) if i != axis]
+        area = size[others[0]] * size[others[1]]
+        new_hi = min(a[axis], b[axis]) - CUT_MARGIN
+        new_lo = max(a[axis], b[axis]) + CUT_MARGIN
+        if new_hi - block.lo[axis] >= MIN_THICKNESS and all(p[axis] <= new_hi for p in protected):
+            options.append(((block.hi[axis] - new_hi) * area, axis, 1, new_hi))
+        if block.hi[axis] - new_lo >= MIN_THICKNESS and all(p[axis] >= new_lo for p in protected):
+            options.append(((new_lo - block.lo[axis]) * area, axis, 0, new_lo))
+    if not options:
+        return False
+    _, axis, high, value = min(options)
+    if high:
+        block.hi[axis] = float(value)
+    else:
+        block.lo[axis] = float(value)
+    return True
+
+
+def _hole(eye: np.ndarray, ray: np.ndarray, span: tuple[float, float]) -> Box:
+    """A thin box around the part ``span`` of a ray: the window cut out of a fixture's drawing."""
+    a, b = eye + span[0] * ray, eye + span[1] * ray
+    lo = np.minimum(a, b) - HOLE_HALF_WIDTH
+    hi = np.maximum(a, b) + HOLE_HALF_WIDTH
+    return Box((float(lo[0]), float(lo[1]), float(lo[2])), (float(hi[0]), float(hi[1]), float(hi[2])))
+
+
+def _inside(point: Sequence[float], block: Block) -> bool:
+    return all(block.lo[i] <= point[i] <= block.hi[i] for i in range(3))
+
+
+def clear_sight_lines(blocks: Sequence[Block], sights: Sequence[SightFact], floor_y: float,
+                      keep: Mapping[str, Sequence[tuple[float, float, float]]],
+                      shifts: Mapping[str, tuple[float, float]]) -> tuple[int, int]:
+    """Cut fixtures out of every sight fact's rays (see the module docstring). ``keep``: per fixture
+    id, points it must keep inside (what rests on or in it); ``shifts``: the loose objects' box
+    shifts. Returns (cuts made, rays still blocked)."""
+    by_id = {b.object_id: b for b in blocks}
+    index_of = {id(b): i for i, b in enumerate(blocks)}
+    lo_all = np.array([b.lo for b in blocks], dtype=float).reshape(-1, 3)
+    hi_all = np.array([b.hi for b in blocks], dtype=float).reshape(-1, 3)
+    cuts = blocked = 0
+    for fact in sights:
+        if fact.loose is not None:
+            name, position, yaw = fact.loose
+            box: Box | None = loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
+        else:
+            target_block = by_id.get(fact.target)
+            box = target_block.box() if target_block is not None else None
+        if box is None:
+            continue
+        eye = np.asarray(fact.eye, dtype=float)
+        t_lo, t_hi = np.asarray(box.lo, dtype=float), np.asarray(box.hi, dtype=float)
+        centre = box.center
+        for direction in fact.rays:
+            ray = np.asarray(direction, dtype=float)
+            entry = _entry(eye, ray, t_lo, t_hi)
+            if entry is None or entry - SHORT_OF_TARGET <= 0.05:
+                continue
+            length = entry - SHORT_OF_TARGET
+            for i in np.flatnonzero(_crossed(eye, ray, length, lo_all, hi_all)).tolist():
+                block = blocks[i]
+                if block.object_id == fact.target:
+                    continue
+                span = _span(eye, ray, length, np.asarray(block.lo), np.asarray(block.hi))
+                if span is None:
+                    continue
+                if _inside(centre, block):  # the target lies in this fixture: seen through its opening
+                    if block.kind not in BASIN_WALLS:
+                        continue
+                    crossing = float(eye[1] + span[0] * ray[1])  # a basin: seen over its rim
+                    if crossing >= block.hi[1] - 1e-4:
+                        continue  # the ray comes in over the rim already
+                    rim = crossing - CUT_MARGIN
+                    if rim >= max(centre[1], block.lo[1] + MIN_THICKNESS):
+                        block.hi[1] = rim
+                        hi_all[index_of[id(block)], 1] = rim
+                        cuts += 1
+                    else:
+                        blocked += 1
+                    continue
+                protected = list(keep.get(block.object_id, ())) + list(block.keep)
+                if _cut_out(block, eye, ray, span, protected):
+                    lo_all[i], hi_all[i] = block.lo, block.hi
+                    cuts += 1
+                else:
+                    block.holes.append(_hole(eye, ray, span))
+                    blocked += 1
+    return cuts, blocked
+
+
+def supported_points(blocks: Sequence[Block], resting: Sequence[tuple[str, Box]]
+                     ) -> dict[str, list[tuple[float, float, float]]]:
+    """Per fixture id, the points it must keep inside so that every object at rest on or in it (by
+    the simulator's support rule) stays there: a container keeps the object's centre, a surface the
+    point just under the middle of the object's bottom."""
+
+    views = [b.support_view() for b in blocks]
+    out: dict[str, list[tuple[float, float, float]]] = {}
+    for kind, box in resting:
+        obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
+        winner = simulator_support(None, obj, views)
+        if winner is None:
+            continue
+        cx, _, cz = box.center
+        point = box.center if winner.type_name in INSIDE_RECEPTACLES else (cx, box.lo[1] - 0.01, cz)
+        out.setdefault(winner.object_id, []).append(point)
+    return out

@@ -1,0 +1,111 @@
+"""Lines of sight a released demo proves clear: from the camera, through the target's mask, to the target.
+
+Every interaction ALFRED recorded carries the target's instance mask in the 300x300 frame, and
+THOR only lets the agent act on what it sees, so the pixels of that mask look at the target with
+nothing in between. The agent's pose at that step is known (dead reckoning on the grid) and so is
+the camera (:data:`~alfred_gen.sim.scene.ALFRED_CAMERA`, settled from the masks themselves), so
+each masked pixel is a ray from a known point that reaches the target unobstructed. A
+:class:`SightFact` keeps a few such rays per interaction (:data:`RAYS_PER_MASK`, spread over the
+mask) and what the target is: a fixture by id, or a loose object at its recorded start pose
+(first interaction with it, before anything moved it). The geometry step
+:mod:`alfred_gen.scenes.alfred.sight_cuts` cuts fixtures back out of these rays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.scene import ALFRED_CAMERA
+from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
+
+#: Rays kept per interaction mask (evenly spread over the mask's pixels in row-major order).
+RAYS_PER_MASK = 5
+
+
+@dataclass(frozen=True)
+class SightFact:
+    """Rays from ``eye`` that reach ``target`` unobstructed.
+
+    ``loose``: for a pickupable target, (object name, start position, yaw); None for a fixture.
+    """
+
+    target: str
+    eye: tuple[float, float, float]
+    rays: tuple[tuple[float, float, float], ...]
+    loose: tuple[str, tuple[float, float, float], float] | None = None
+
+    def to_list(self) -> list[Any]:
+        loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
+        return [self.target, list(self.eye), [list(r) for r in self.rays], loose]
+
+    @staticmethod
+    def from_list(data: Sequence[Any]) -> SightFact:
+        loose = None
+        if data[3]:
+            name, position, yaw = data[3]
+            loose = (str(name), (float(position[0]), float(position[1]), float(position[2])), float(yaw))
+        eye = (float(data[1][0]), float(data[1][1]), float(data[1][2]))
+        rays = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[2])
+        return SightFact(str(data[0]), eye, rays, loose)
+
+
+def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tuple[float, float, float], ...]:
+    """Unit world directions through ``count`` pixels of a mask, evenly spread over its pixels."""
+    pairs = np.asarray(runs, dtype=np.int64).reshape(-1, 2)
+    if not len(pairs) or (pairs[:, 1] < 1).any() or (pairs[:, 0] < 0).any() \
+            or (pairs.sum(axis=1) > FRAME_WIDTH * FRAME_HEIGHT).any():
+        return ()
+    ends = np.cumsum(pairs[:, 1])  # pixels of the mask up to the end of each run
+    ranks = np.unique(((np.arange(count) + 0.5) * int(ends[-1]) / count).astype(np.int64))
+    run = np.searchsorted(ends, ranks, side="right")
+    picks = pairs[run, 0] + ranks - (ends[run] - pairs[run, 1])
+    right, up, forward = camera.basis()
+    cols, rows = camera.pixel_offsets()
+    out = []
+    for index in picks.tolist():
+        row, col = divmod(int(index), FRAME_WIDTH)
+        direction = forward + cols[col] * right + rows[row] * up
+        direction = direction / float(np.linalg.norm(direction))
+        out.append(tuple(round(float(c), 5) for c in direction))
+    return tuple(out)  # type: ignore[arg-type]  # each direction has three coordinates
+
+
+def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
+                agent_y: float, start_ids: Mapping[str, tuple[str, tuple[float, float, float], float]],
+                is_fixture: Callable[[str], bool]) -> list[SightFact]:
+    """The sight facts of one demo: ``steps`` are its interactions (low action index, target id,
+    [x, z, rotation, horizon]) by dead reckoning; ``start_ids`` maps the ids of objects at their
+    recorded start poses to (name, position, yaw)."""
+    out = []
+    moved: set[str] = set()
+    for index, target, pose in steps:
+        low = low_actions[index]
+        api = low.get("api_action") or {}
+        runs = ((low.get("discrete_action") or {}).get("args") or {}).get("mask")
+        loose = None
+        if is_fixture(target):
+            pass
+        elif target in start_ids and target not in moved:
+            loose = start_ids[target]
+        else:
+            target = ""
+        if api.get("action") == "PickupObject" and isinstance(api.get("objectId"), str):
+            moved.add(api["objectId"])
+        if not target or not runs:
+            continue
+        x, z, rotation, horizon = pose
+        camera = Camera(x, agent_y + ALFRED_CAMERA.height, z, rotation, horizon, ALFRED_CAMERA.field_of_view)
+        try:
+            rays = mask_rays(runs, camera)
+        except (ValueError, TypeError):
+            continue
+        if rays and all(math.isfinite(c) for r in rays for c in r):
+            eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
+            out.append(SightFact(target, eye, rays, loose))
+    return out

@@ -1,0 +1,196 @@
+"""The rules that make imported THOR rooms right where no demo has been (issue 25): the floor margin,
+ALFRED's camera, THOR's ids, lines of sight, fixtures that cannot hold what lies in them, and the
+support and capacity rules as THOR 2.1 applied them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
+from alfred_gen.scenes.alfred.floor import margin_points, ring
+from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines
+from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, format_coordinate
+from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW
+from alfred_gen.traj.rle import decode_mask, encode_mask
+
+
+def _block(object_id: str, lo: tuple[float, float, float], hi: tuple[float, float, float]) -> Block:
+    kind = object_id.split("|")[0]
+    centre = tuple((a + b) / 2 for a, b in zip(lo, hi))
+    return Block(object_id, kind, centre, list(lo), list(hi), False)  # type: ignore[arg-type]  # three coordinates
+
+
+# --------------------------------------------------------------------------------------------
+# The floor
+
+
+def test_the_margin_is_the_ring_of_the_proven_floor_outside_fixtures() -> None:
+    floor = [(0.0, 0.0), (0.25, 0.0)]
+    assert len(ring(floor)) == 10 and (0.0, 0.0) not in ring(floor)
+    counter = _block("CounterTop|+00.50|+00.90|+00.00", (0.4, 0.85, -0.3), (0.9, 0.9, 0.3))
+    cabinet_overhead = _block("Cabinet|-00.50|+01.90|+00.00", (-0.6, 1.5, -0.3), (-0.2, 2.1, 0.3))
+    margin = margin_points(floor, [counter, cabinet_overhead], floor_y=0.0)
+    assert (0.5, 0.0) not in margin  # under the counter
+    assert (-0.25, 0.0) in margin  # under a wall cabinet the agent walks
+    assert (0.0, 0.25) in margin and not set(margin) & set(floor)
+
+
+def test_lite_steps_onto_margin_points_but_does_not_offer_them() -> None:
+    scene = fixtures.kitchen()
+    reachable = sorted(scene.reachable)
+    edge = max(reachable, key=lambda p: (p[0], p[1]))
+    outside = (round(edge[0] + 0.25, 4), edge[1])
+    sim = LiteController(replace(scene, margin=(outside,)), render_image=False)
+    sim.step({"action": "TeleportFull", "x": edge[0], "y": scene.agent_y, "z": edge[1], "rotation": 90,
+              "horizon": 0})
+    offered = {(p["x"], p["z"]) for p in sim.step({"action": "GetReachablePositions"}).metadata["actionReturn"]}
+    assert outside not in offered and edge in offered
+    event = sim.step({"action": "MoveAhead"})
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+    assert event.metadata["agent"]["position"]["x"] == outside[0]
+    plain = LiteController(scene, render_image=False)
+    plain.step({"action": "TeleportFull", "x": edge[0], "y": scene.agent_y, "z": edge[1], "rotation": 90,
+                "horizon": 0})
+    refused = plain.step({"action": "MoveAhead"}).metadata
+    assert not refused["lastActionSuccess"] and "not a reachable position" in refused["errorMessage"]
+
+
+# --------------------------------------------------------------------------------------------
+# The camera and ids
+
+
+def test_a_room_declaring_alfreds_camera_is_seen_with_it_and_keeps_it_through_initialize() -> None:
+    procedural = fixtures.kitchen()
+    imported = replace(procedural, name="LiteFixtureImported", camera=ALFRED_CAMERA)
+    sim = LiteController(imported, render_image=False)
+    assert (sim.field_of_view, sim.camera_y_offset) == (60.0, 0.675)
+    sim.step({"action": "Initialize", "cameraY": 0.75, "gridSize": 0.25})
+    assert sim.camera().y == pytest.approx(sim.world.agent.y + 0.675)
+    assert sim.step({"action": "Pass"}).metadata["fov"] == 60.0
+    sim.reset(procedural)  # the procedural room is seen with the simulator's camera again
+    assert (sim.field_of_view, sim.camera_y_offset) == (FIELD_OF_VIEW, CAMERA_Y_OFFSET) == (90.0, 0.75)
+    assert Scene.from_dict(imported.to_dict()).camera == SceneCamera(60.0, 0.675)
+    assert "camera" not in procedural.to_dict()
+
+
+def test_thor_ids_round_single_precision_positions_first() -> None:
+    assert format_coordinate(0.404999971, single_precision=True) == "+00.41"
+    assert format_coordinate(0.404999971) == "+00.40"
+    assert format_coordinate(0.155) == format_coordinate(0.155, single_precision=True) == "+00.16"
+    assert format_coordinate(-0.0037, single_precision=True) == "00.00"
+
+
+# --------------------------------------------------------------------------------------------
+# Lines of sight
+
+
+def test_mask_rays_go_through_the_masks_pixels() -> None:
+    camera = Camera(0.0, 1.5, 0.0, 0.0, 0.0, 60.0)
+    mask = np.zeros((300, 300), bool)
+    mask[140:160, 200:210] = True
+    rays = mask_rays(encode_mask(mask), camera)
+    assert 1 <= len(rays) <= 5
+    for ray in rays:
+        u, v, depth = camera.project(np.array(ray) * 2.0 + camera.position)
+        assert depth > 0 and decode_mask(encode_mask(mask))[int(v), int(u)]
+
+
+def test_a_fixture_in_a_proven_line_of_sight_is_cut_back_or_windowed() -> None:
+    eye = (0.0, 1.5, 0.0)
+    target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
+    direction = np.array([0.0, 0.5 - 1.5, 2.0])
+    ray = tuple(direction / np.linalg.norm(direction))
+    fact = SightFact(target.object_id, eye, (ray,))  # type: ignore[arg-type]  # a unit 3-vector
+    shelf = _block("Shelf|+00.00|+01.00|+01.00", (-0.5, 0.95, 0.6), (0.5, 1.0, 1.3))
+    cuts, blocked = clear_sight_lines([target, shelf], [fact], 0.0, {}, {})
+    assert (cuts, blocked) == (1, 0)
+    assert shelf.hi[2] < 1.0 and shelf.lo[2] == 0.6 and not shelf.holes  # the side losing least
+    # A shelf holding an object just where the ray passes cannot lose it: a window instead.
+    shelf = _block("Shelf|+00.00|+01.00|+01.00", (-0.5, 0.95, 0.6), (0.5, 1.0, 1.5))
+    keep = {shelf.object_id: [(0.0, 0.94, 0.7), (0.0, 0.94, 1.45)]}
+    cuts, blocked = clear_sight_lines([target, shelf], [fact], 0.0, keep, {})
+    assert (cuts, blocked) == (0, 1) and len(shelf.holes) == 1
+    assert (shelf.lo, shelf.hi) == ([-0.5, 0.95, 0.6], [0.5, 1.0, 1.5])
+
+
+def test_a_basin_holding_the_target_is_seen_into_over_a_lowered_rim() -> None:
+    can = _block("GarbageCan|+00.00|+00.00|+01.00", (-0.2, 0.0, 0.8), (0.2, 0.6, 1.2))
+    eye = np.array([0.0, 1.5, 0.3])
+    soap = (0.0, 0.05, 1.1)  # its box: a soap bar lying on the can's floor
+    fact = SightFact("SoapBar|+00.00|+00.05|+01.10", tuple(eye), (), ("SoapBar_1", soap, 0.0))  # type: ignore[arg-type]  # three coordinates
+    direction = np.array(soap) + np.array([0.0, 0.02, -0.04]) - eye
+    fact = replace(fact, rays=(tuple(direction / np.linalg.norm(direction)),))
+    clear_sight_lines([can], [fact], 0.0, {}, {})
+    assert 0.1 < can.hi[1] < 0.6 and can.lo == [-0.2, 0.0, 0.8]
+
+
+# --------------------------------------------------------------------------------------------
+# What fixtures hold
+
+
+def test_a_fixture_is_cut_back_from_an_object_it_cannot_hold() -> None:
+    toilet = _block("Toilet|-00.52|00.00|+03.22", (-0.788, 0.0, 2.85), (-0.072, 1.036, 3.65))
+    plunger = Box((-0.287, 0.0, 3.463), (-0.139, 0.538, 3.611))
+    assert not catalogue.thor_accepts("Plunger", "Toilet")
+    assert free_what_they_cannot_hold([toilet], [("Plunger", plunger)]) == 1
+    c = plunger.center
+    assert not all(toilet.lo[a] < c[a] < toilet.hi[a] for a in range(3))
+    soap = Box((-0.5, 0.9, 3.0), (-0.45, 0.92, 3.1))  # a soap bar may lie on a toilet
+    assert free_what_they_cannot_hold([toilet], [("SoapBar", soap)]) == 0
+
+
+def test_thor_accepted_knives_in_cabinets_beyond_alfreds_table() -> None:
+    assert not catalogue.can_place("ButterKnife", "Cabinet")
+    assert catalogue.thor_accepts("ButterKnife", "Cabinet") and catalogue.thor_accepts("Knife", "Cabinet")
+    assert not catalogue.thor_accepts("Pillow", "Cabinet")
+
+
+def test_resting_objects_go_to_a_receptacle_that_may_hold_them_and_only_those_take_its_room() -> None:
+    scene = fixtures.kitchen()
+    sim = LiteController(scene, render_image=False)
+    world = sim.world
+    burner = next(o for o in world.objects if o.type_name == "StoveBurner")
+    counter = next(o for o in world.objects if o.type_name == "CounterTop")
+    mug = next(o for o in world.objects if o.type_name == "Mug")
+    pan = next(o for o in world.objects if o.type_name == "Pan")
+    from alfred_gen.sim.setup_actions import _support
+
+    # A mug standing where the burner's and the counter's boxes both reach lies on the counter.
+    world.detach(mug)
+    top = burner.center[1] + burner.size[1] / 2
+    world.move_to(mug, (burner.center[0], max(top, counter.center[1] + counter.size[1] / 2) + mug.size[1] / 2,
+                        burner.center[2]))
+    assert _support(world, mug, [burner, counter]) is counter
+    # A burner with only a mug in its box still has room for the pan.
+    world.attach(mug, burner)
+    if pan.parent:
+        world.detach(pan)
+    assert world.has_room(burner)
+
+
+# --------------------------------------------------------------------------------------------
+# With data
+
+
+def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path) -> None:
+    from alfred_gen.fidelity.camera_fit import camera_fit, focal_from_masks, mask_observations
+
+    observations = []
+    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))[::2]:
+        observations += mask_observations(json.loads(path.read_text()))
+    assert len(observations) > 100
+    sixty = camera_fit(observations, 60.0, ALFRED_CAMERA.height)
+    ninety = camera_fit(observations, 90.0, CAMERA_Y_OFFSET)
+    assert sixty.median_du < ninety.median_du / 4 and sixty.inside_box > ninety.inside_box + 0.3
+    assert 55.0 < focal_from_masks(observations, ALFRED_CAMERA.height)[1] < 65.0
