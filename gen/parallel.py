@@ -1,4 +1,5 @@
-"""One way to run independent jobs over worker processes and take their results as they finish.
+"""One way to run independent jobs over worker processes: results as they finish
+(:func:`run_unordered`) or in the order of the work (:func:`run_ordered`).
 
 `verify`, `replay`, `derive`, `video`, `view` and `export alfworld-check` all do the same thing:
 each file is an independent job, a worker process opens its own simulator once (the initializer)
@@ -6,6 +7,10 @@ and reuses it, results come back in whatever order they finish (callers carry an
 need the input's order back), and a failure or Ctrl-C must leave no worker behind. This module is
 that loop, once. With one job (or one item) it runs inline, in this process, with no pool at all:
 a traceback then points at the real frame, and small runs pay no start-up.
+
+The ALFRED importer reads thousands of released trajectories and fits a hundred rooms with
+:func:`run_ordered`: its results must not depend on the number of workers, so they come back in
+input order.
 
 The sampler does not use it: its workers must survive being killed one by one and be replaced
 (see `alfred_gen.sample.workers`), which a multiprocessing pool cannot do.
@@ -41,6 +46,26 @@ def run_unordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int
                                                     initargs=initargs)
     try:
         yield from pool.imap_unordered(job, work, chunksize=chunksize)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def run_ordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
+                chunksize: int = 1) -> Iterator[Result]:
+    """Yield ``job(item)`` for every item of ``work`` in the order of ``work``, computed in ``jobs``
+    processes at most (inline for one job or one item). A generator, so a caller can show
+    progress as results come in; if it stops early or anything raises, the pool is terminated."""
+    if jobs <= 1 or len(work) <= 1:
+        yield from map(job, work)
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)))
+    try:
+        yield from pool.imap(job, work, chunksize=max(1, chunksize))
         pool.close()
     except BaseException:
         pool.terminate()

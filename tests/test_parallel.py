@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from alfred_gen.parallel import run_unordered
+from alfred_gen.parallel import run_ordered, run_unordered
 
 _STATE: dict[str, int] = {}
 
@@ -38,4 +38,11 @@ def test_a_consumer_that_stops_early_leaves_no_worker() -> None:
     results = run_unordered(_square_with_pid, list(range(50)), 2)
     next(results)
     results.close()
+    assert not multiprocessing.active_children()
+
+
+def test_ordered_results_keep_the_order_of_the_work_whatever_the_jobs() -> None:
+    work = list(range(30))
+    for jobs in (1, 2, 3):
+        assert [item for item, _, _ in run_ordered(_square_with_pid, work, jobs, chunksize=4)] == work
     assert not multiprocessing.active_children()

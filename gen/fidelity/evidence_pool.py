@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from alfred_gen.parallel import run_ordered
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
 from alfred_gen.scenes.alfred.importer import AlfredSources, read_layout, read_trajectory_facts
-from alfred_gen.scenes.alfred.parallel import ordered_map
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 
 
@@ -60,7 +60,7 @@ class EvidencePool:
             read_layout(sources.layouts, number, evidence)
             layouts[number] = evidence
         pool = EvidencePool(layouts, [])
-        for path, facts in zip(files, ordered_map(read_trajectory_facts, files, workers, chunksize=32)):
+        for path, facts in zip(files, run_ordered(read_trajectory_facts, files, workers, chunksize=32)):
             if on_read is not None:
                 on_read(1)
             if facts is None:

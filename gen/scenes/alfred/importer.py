@@ -30,6 +30,7 @@ from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
@@ -37,7 +38,7 @@ from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
-from alfred_gen.scenes.alfred.parallel import ordered_map, peak_memory_mb
+from alfred_gen.scenes.alfred.memory import peak_memory_mb
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import (
@@ -358,7 +359,7 @@ def gather_evidence(sources: AlfredSources, *, on_read: Callable[[int], None] | 
         read_layout(sources.layouts, number, evidence)
         rooms[number] = evidence
     files = sources.trajectory_files
-    for path, facts in zip(files, ordered_map(read_trajectory_facts, files, workers, chunksize=32)):
+    for path, facts in zip(files, run_ordered(read_trajectory_facts, files, workers, chunksize=32)):
         if on_read is not None:
             on_read(1)
         if facts is None or not _valid_scene_number(facts.scene_num):
@@ -394,7 +395,7 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
     data = catalogue_store.empty_catalogue(source)
     data["surface_stats"] = stats.to_dict()
     jobs = [(evidence, sizes, stats) for evidence in rooms.values()]
-    for evidence, (scene, geometry) in zip(rooms.values(), ordered_map(_room_entry, jobs, workers)):
+    for evidence, (scene, geometry) in zip(rooms.values(), run_ordered(_room_entry, jobs, workers)):
         if on_built is not None:
             on_built(1)
         layout_keys = {grid_key(x, z) for x, z in evidence.layout_points}
