@@ -8,6 +8,7 @@ import json
 from alfred_gen.errors import (
     OUTCOME_EXIT_CODES,
     DeriveReason,
+    EqaPathReason,
     ExitCode,
     GenerationReason,
     JobError,
@@ -19,7 +20,8 @@ from alfred_gen.errors import (
     exit_code_of,
 )
 
-ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason)
+ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason,
+         EqaPathReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:
