@@ -8,7 +8,7 @@ From ``DIR/questions.json``:
    table of the commonest answers and, with charts on, as PNGs (:mod:`.charts`);
 3. the splits, with the paper's dataset figures beside ours: accepted questions, homes, distinct
    object words and room types the questions are about, questions per home (mean, min, max), and
-   per template.
+   per template; once over EQA v1's four templates (the paper's dataset) and once over all nine.
 """
 
 from __future__ import annotations
@@ -57,12 +57,13 @@ def _room_type(question: dict[str, Any], rooms: dict[str, dict[str, str]]) -> st
     return rooms.get(question["home"], {}).get(room) if room else None
 
 
-def split_figures(data: dict[str, Any], split: str | None) -> SplitFigures:
-    """The figures of one split (None: all splits) over the accepted questions."""
+def split_figures(data: dict[str, Any], split: str | None, templates: Sequence[str] = TEMPLATES) -> SplitFigures:
+    """The figures of one split (None: all splits) over the accepted questions of ``templates``."""
     rooms = {h["home"]: {room_id: room_type for room_id, room_type in h.get("rooms", [])}
              for h in data["homes"] if h.get("used")}
     homes = [h["home"] for h in data["homes"] if h.get("used") and (split is None or h.get("split") == split)]
-    accepted = [q for q in data["questions"] if q.get("accepted") and (split is None or q.get("split") == split)]
+    accepted = [q for q in data["questions"] if q.get("accepted") and q["template"] in templates
+                and (split is None or q.get("split") == split)]
     per_home = Counter(q["home"] for q in accepted)
     asked_homes = [per_home[h] for h in homes if per_home[h] > 0]
     words = {t["word"] for q in accepted for t in q.get("targets", ()) if t.get("word")}
@@ -133,15 +134,17 @@ def answer_table(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def split_table(data: dict[str, Any]) -> list[str]:
-    """Ours per split beside the paper's dataset (module docstring, 3)."""
-    figures = {split: split_figures(data, split) for split in SPLITS}
-    figures["all"] = split_figures(data, None)
+def split_table(data: dict[str, Any], templates: Sequence[str] = TEMPLATES) -> list[str]:
+    """Ours per split beside the paper's dataset (module docstring, 3), over ``templates``."""
+    templates = [t for t in templates if t in data["settings"]["templates"]]
+    figures = {split: split_figures(data, split, templates) for split in SPLITS}
+    figures["all"] = split_figures(data, None, templates)
     columns = [*SPLITS, "all"]
-    lines = [f"{'':<26}" + "".join(f"{c:>14}" for c in columns) + f"{'paper (EQA v1)':>18}"]
+    width = 17
+    lines = [f"{'':<26}" + "".join(f"{c:>{width}}" for c in columns) + f"{'paper (EQA v1)':>18}"]
 
     def row(label: str, values: Sequence[str], paper: str = "") -> None:
-        lines.append(f"{label:<26}" + "".join(f"{v:>14}" for v in values) + f"{paper:>18}")
+        lines.append(f"{label:<26}" + "".join(f"{v:>{width}}" for v in values) + f"{paper:>18}")
 
     row("questions (accepted)", [str(figures[c].questions) for c in columns], PAPER["questions"])
     row("homes with questions", [str(figures[c].homes) for c in columns], PAPER["homes"])
@@ -150,10 +153,8 @@ def split_table(data: dict[str, Any]) -> list[str]:
     row("room types asked about", [str(figures[c].room_types) for c in columns], PAPER["room types"])
     row("questions per home", [f"{figures[c].per_home[0]:.1f} ({figures[c].per_home[1]}-{figures[c].per_home[2]})"
                                for c in columns], PAPER["questions per home"])
-    for template in (t for t in TEMPLATES if t in data["settings"]["templates"]):
+    for template in templates:
         row(f"  {template}", [str(figures[c].by_template[template]) for c in columns])
-    shared = _homes_in_two_splits(data)
-    lines.append(f"homes in more than one split: {shared}")
     return lines
 
 
@@ -190,9 +191,14 @@ def stats_command(directory: str, charts: str | None = None, echo: Callable[[str
     for line in answer_table(data):
         echo(line)
     echo("")
-    echo("splits (accepted questions; a home is in one split only):")
+    echo(f"splits, EQA v1's templates ({', '.join(SINGLE_TARGET)}; accepted questions):")
+    for line in split_table(data, SINGLE_TARGET):
+        echo(line)
+    echo("")
+    echo("splits, all templates (accepted questions):")
     for line in split_table(data):
         echo(line)
+    echo(f"homes in more than one split: {_homes_in_two_splits(data)}")
     if charts != "":
         target = Path(charts) if charts else Path(directory) / "charts"
         written = write_charts(data, target)
