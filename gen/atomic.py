@@ -8,6 +8,7 @@ renamed over the target (os.replace is atomic on POSIX): readers see the old fil
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import io
 import os
@@ -30,15 +31,22 @@ def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True
     With ``durable`` the data and the rename are flushed to disk (fsync) before returning, so the
     file survives a power cut too; replays writing hundreds of frames pass ``durable=False``, which
     still never leaves a torn file. An existing file keeps its permissions. On any failure,
-    including Ctrl-C, the temporary file is removed and the old file is left untouched.
+    including Ctrl-C, the temporary file is removed and the old file is left untouched. An OSError
+    names ``path`` (or the part of it that is a file where a directory should be).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as error:  # a file where a directory of the path should be
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), error.filename) from None
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = _default_file_mode()
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:  # say which file could not be written, not the temporary name
+        raise type(error)(error.errno, error.strerror, str(path)) from None
     try:
         try:
             remaining = memoryview(payload)

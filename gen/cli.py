@@ -4,9 +4,10 @@ No pipeline logic lives here; every command body is a function a Python user can
 Commands import their pipeline only when they run, so ``alfred-gen --help`` and one-shot commands
 start fast.
 
-:func:`main` is the one error boundary: a UserError is one line and its exit code; anything else
-is a bug, reported in one line with exit code INTERNAL (``--debug`` or ``ALFRED_GEN_DEBUG=1``
-shows the traceback).
+:func:`main` is the one error boundary: a UserError is one line and its exit code; an OSError (an
+output path that cannot be written: a file in the way, a read-only directory, a full disk) is one
+line and BAD_INPUT; anything else is a bug, reported in one line with exit code INTERNAL
+(``--debug`` or ``ALFRED_GEN_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from alfred_gen import __version__
-from alfred_gen.errors import ExitCode, UserError, exit_code_table
+from alfred_gen.errors import ExitCode, UserError, describe_os_error, exit_code_table
 
 if TYPE_CHECKING:
     from alfred_gen.sim.controller import Simulator
@@ -38,6 +39,13 @@ _debug_flag = [False]
 #: and a test keeps them equal).
 BACKENDS = ("lite", "thor")
 THOR_PLATFORMS = ("Linux64", "CloudRendering")
+
+
+def not_empty(context: click.Context, parameter: click.Parameter, value: Any) -> Any:
+    """An option naming a path must name one: ``--out ""`` would otherwise mean the working directory."""
+    if isinstance(value, str) and not value.strip():
+        raise click.BadParameter("must name a path, got an empty string")
+    return value
 
 
 def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -136,7 +144,8 @@ def validate(paths: tuple[str, ...]) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--pddl-out", type=click.Path(dir_okay=False), help="Write the PDDL problem here (and X.domain.pddl).")
+@click.option("--pddl-out", type=click.Path(dir_okay=False), callback=not_empty,
+              help="Write the PDDL problem here (and X.domain.pddl).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
 def plan(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str, toggle: str,
          sliced: bool, pddl_out: str | None, time_limit: float) -> None:
@@ -194,10 +203,10 @@ def scenes_list(room_type: str | None, houses: bool, house_range: str | None, mi
 
 @scenes.command("import-alfred", epilog=EPILOG)
 @click.argument("alfred_dir", type=click.Path())
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=click.Path(dir_okay=False), callback=not_empty,
               help="Catalogue file to write (default: --scenes-catalogue, $ALFRED_GEN_SCENES, else "
                    "~/.cache/alfred-gen/scenes/alfred.json).")
-@click.option("--thor-db", type=click.Path(file_okay=False),
+@click.option("--thor-db", type=click.Path(file_okay=False), callback=not_empty,
               help="Directory holding THOR's asset-database.json (ProcTHOR): real furniture sizes.")
 def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) -> None:
     """Import the real THOR rooms (FloorPlanN) of an ALFRED checkout: its layouts (gen/layouts or
@@ -215,7 +224,8 @@ def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None) 
 
 @scenes.command("show", epilog=EPILOG)
 @click.argument("scene")
-@click.option("--out", required=True, type=click.Path(dir_okay=False), help="PNG file for the top-down map.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), callback=not_empty,
+              help="PNG file for the top-down map.")
 @click.option("--pose", help="x,z,rotation,horizon: also render the view from this pose (to OUT-view.png).")
 def scenes_show(scene: str, out: str, pose: str | None) -> None:
     """Draw a top-down map of SCENE (a number, LitePlanN or LiteHouseN): walls, furniture,
@@ -235,7 +245,7 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.argument("traj", type=click.Path())
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
-@click.option("--out", type=click.Path(file_okay=False),
+@click.option("--out", type=click.Path(file_okay=False), callback=not_empty,
               help="Write frames here (default: the trajectory's directory).")
 @thor_options
 def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
@@ -271,7 +281,8 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Output root directory.")
 @click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
@@ -325,7 +336,8 @@ def generate(
     required=True,
     help="How many vetted trajectories the output should hold (all shards together).",
 )
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
 @click.option("--task-types", multiple=True, help="Comma-separated task types (default: all seven).")
@@ -386,7 +398,8 @@ def sample(
 
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
-@click.option("--charts", type=click.Path(file_okay=False), help="Also write PNG bar charts into this directory.")
+@click.option("--charts", type=click.Path(file_okay=False), callback=not_empty,
+              help="Also write PNG bar charts into this directory.")
 def stats(directory: str, charts: str | None) -> None:
     """Count trajectories by task type, object, receptacle, scene and room type, with slot balance.
 
@@ -670,6 +683,52 @@ def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
     sys.exit(perturb_command(kind, sources, out, echo=click.echo))
 
 
+@cli.group(epilog=EPILOG)
+def export() -> None:
+    """Trajectories in other forms: ALFWorld text games."""
+
+
+@export.command("alfworld", epilog=EPILOG)
+@click.argument("src", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Directory of the games (ALFRED's layout).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the choices ALFWorld makes at random (the task sentence's template).")
+def export_alfworld(src: str, out: str, seed: int) -> None:
+    """Write every trajectory under SRC as an ALFWorld text game (traj_data.json, initial_state.pddl,
+    game.tw-pddl with our plan as its walkthrough) into OUT, restoring each start state in lite.
+    Prints what was skipped and why (tasks ALFWorld cannot hold), then a summary. Needs the
+    alfworld extra: pip install 'alfred-gen[alfworld]'. Released ALFRED demos export in rooms
+    imported with `scenes import-alfred` (give the catalogue with --scenes-catalogue before `export`).
+
+    \b
+    Example:
+      alfred-gen export alfworld out/ --out games/
+    """
+    from alfred_gen.export.alfworld.export import export_command
+    from alfred_gen.scenes.library import simulator
+
+    sys.exit(export_command(src, out, simulator=simulator(), seed=seed, echo=click.echo))
+
+
+@export.command("alfworld-check", epilog=EPILOG)
+@click.argument("games", type=click.Path())
+@click.option("--expert", is_flag=True, help="Also let ALFWorld's handcoded expert play every game (slow).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the expert's random choices.")
+def export_alfworld_check(games: str, expert: bool, jobs: int, seed: int) -> None:
+    """Check games with ALFWorld's own code: its loader must collect every game, and each game's
+    walkthrough must be admissible step by step and win in its engine. Exits 1 if any game fails.
+
+    \b
+    Example:
+      alfred-gen export alfworld-check games/ --expert --jobs 2
+    """
+    from alfred_gen.export.alfworld.check import check_command
+
+    sys.exit(check_command(games, expert=expert, jobs=jobs, seed=seed, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
@@ -695,6 +754,11 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("alfred-gen: interrupted", err=True)
         sys.exit(ExitCode.INTERRUPTED)
+    except OSError as error:  # a path that cannot be written (a file in the way, read-only, full)
+        if _debugging():
+            traceback.print_exc()
+        click.echo(f"alfred-gen: error: {describe_os_error(error)}", err=True)
+        sys.exit(ExitCode.BAD_INPUT)
     except Exception as error:  # the error boundary: a bug, never a traceback unless asked
         if _debugging():
             traceback.print_exc()

@@ -9,15 +9,16 @@ The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus`
 :class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
 :class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
 (the sampler's decision for its next job), :class:`VideoReason` (one video of ``alfred-gen
-video``), :class:`DeriveReason` (deriving one trajectory from another) and :class:`EqaPathReason`
-(one expert trajectory of ``alfred-gen eqa paths``). Their values are the
-words written to disk and printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them
-to the exit code a command ends
-with when that outcome decides it, so that mapping lives here and nowhere else.
+video``), :class:`DeriveReason` (deriving one trajectory from another), :class:`ExportReason` and
+:class:`GameCheckReason` (one ALFWorld game written, and judged by ALFWorld) and :class:`EqaPathReason`
+(one expert trajectory of ``alfred-gen eqa paths``). Their values are the words written to disk and
+printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command
+ends with when that outcome decides it, so that mapping lives here and nowhere else.
 """
 
 from __future__ import annotations
 
+import errno
 from enum import Enum, IntEnum
 
 
@@ -27,12 +28,13 @@ class ExitCode(IntEnum):
     OK = 0  #: everything asked for was done
     FAILED = 1  #: the command ran, but some items failed (invalid files, failed replays, ...)
     USAGE = 2  #: bad command-line usage (unknown option, missing argument)
-    BAD_INPUT = 3  #: an input file is unreadable, malformed, truncated or fails the schema
+    BAD_INPUT = 3  #: an input file is unreadable, malformed or fails the schema, or an output cannot be written
     NOT_FOUND = 4  #: an unknown scene, object id, task type or class was named
     UNSOLVABLE = 5  #: the task is impossible in this scene (no plan exists)
     TIMEOUT = 6  #: the planner or a job ran out of its time limit
     BACKEND_UNAVAILABLE = 7  #: the requested simulator backend cannot start here
     INTERNAL = 8  #: a bug in alfred-gen; please report it with the command line
+    BUSY = 9  #: another run is writing the same output (directory and shard); try again when it has ended
     INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT; finished work is kept
 
 
@@ -40,12 +42,13 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.OK: "success",
     ExitCode.FAILED: "ran, but some items failed (invalid files, failed replays or generations)",
     ExitCode.USAGE: "bad command-line usage",
-    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file",
+    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file, or an output path that cannot be written",
     ExitCode.NOT_FOUND: "unknown scene, object, task type or class",
     ExitCode.UNSOLVABLE: "task impossible in this scene (no plan)",
     ExitCode.TIMEOUT: "time limit reached",
     ExitCode.BACKEND_UNAVAILABLE: "simulator backend cannot start (e.g. no THOR build)",
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
+    ExitCode.BUSY: "the output is in use by another run (same directory and shard)",
     ExitCode.INTERRUPTED: "interrupted; finished work is kept",
 }
 
@@ -151,6 +154,42 @@ DERIVE_NOT_APPLICABLE = frozenset({
 })
 
 
+class ExportReason(Outcome):
+    """Why a trajectory was or was not exported as an ALFWorld game (``ok`` when it was).
+
+    The first group are skips (ALFWorld cannot hold the task; not a failure), the second failures."""
+
+    OK = "ok"
+    MOVABLE_RECEPTACLE = "movable_receptacle"  #: pick_and_place_with_movable_recep: ALFWorld's loader skips it
+    SLICED = "sliced"  #: a slice task: ALFWorld's loader skips it
+    UNKNOWN_TASK = "unknown_task"  #: a task type ALFWorld has no goal or game for
+    LAMP_WITHOUT_RECEPTACLE = "lamp_without_receptacle"  #: the lamp stands in no receptacle: ALFWorld cannot use it
+    UNPLACEABLE = "unplaceable"  #: ALFWorld's tables cannot place or treat an object the plan needs
+    LOOSE_OBJECT = "loose_object"  #: the plan takes an object that lies in no receptacle ALFWorld knows
+    NO_POSE = "no_pose"  #: a receptacle the plan needs has no interaction pose (no location)
+    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON, or fails the schema
+    UNKNOWN_SCENE = "unknown_scene"  #: floor_plan names no scene we can load
+    RESTORE_FAILED = "restore_failed"  #: the scene block does not fit the scene
+    UNTRANSLATABLE = "untranslatable"  #: a plan step has no ALFWorld command (a high-level action we do not know)
+
+
+#: The ExportReasons that are skips (the task does not fit ALFWorld), not failures.
+EXPORT_SKIPS = frozenset({
+    ExportReason.MOVABLE_RECEPTACLE, ExportReason.SLICED, ExportReason.UNKNOWN_TASK,
+    ExportReason.LAMP_WITHOUT_RECEPTACLE, ExportReason.UNPLACEABLE, ExportReason.LOOSE_OBJECT, ExportReason.NO_POSE,
+})
+
+
+class GameCheckReason(Outcome):
+    """How an exported ALFWorld game fared in ALFWorld's own loader and engine (``ok``: won)."""
+
+    OK = "ok"
+    LOAD_FAILED = "load_failed"  #: ALFWorld's engine could not load the game
+    INADMISSIBLE = "inadmissible"  #: a walkthrough command was not admissible when issued
+    NOT_WON = "not_won"  #: every command was admissible but the game was not won
+    NOT_COLLECTED = "not_collected"  #: ALFWorld's training loader did not collect the game
+
+
 class JobError(Outcome):
     """A sampler job that ended before the generator could give a reason."""
 
@@ -191,6 +230,11 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     **{reason: ExitCode.FAILED for reason in DeriveReason},
     **{reason: ExitCode.OK for reason in DERIVE_NOT_APPLICABLE},
     DeriveReason.OK: ExitCode.OK,
+    **{reason: ExitCode.FAILED for reason in ExportReason},
+    **{reason: ExitCode.OK for reason in EXPORT_SKIPS},  # a skip is a fact about the task, not a failure
+    ExportReason.OK: ExitCode.OK,
+    **{reason: ExitCode.FAILED for reason in GameCheckReason},
+    GameCheckReason.OK: ExitCode.OK,
     JobError.USER_ERROR: ExitCode.FAILED,  # the run re-raises the UserError with its own code
     JobError.EXCEPTION: ExitCode.FAILED,
     JobError.CRASHED: ExitCode.FAILED,
@@ -218,6 +262,16 @@ class UserError(Exception):
     def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
         super().__init__(message)
         self.code = ExitCode(code)
+
+
+def describe_os_error(error: OSError) -> str:
+    """An OSError (a path that cannot be written or read) as one line: ``<path>: <why>``."""
+    reason = error.strerror or type(error).__name__
+    if error.errno is not None and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        reason += " (read-only?)"
+    if error.filename is not None:
+        return f"{error.filename}: {reason}"
+    return reason
 
 
 def exit_code_table() -> str:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from alfred_gen.errors import PlanStatus
+from alfred_gen.errors import ExitCode, PlanStatus, UserError
 from alfred_gen.planner import names
 from alfred_gen.planner.grounding import GroundTask, ground_text
 from alfred_gen.planner.heuristic import HEURISTICS
@@ -27,6 +27,19 @@ if TYPE_CHECKING:  # the encoder (and the scene code it imports) is not needed t
 
 #: Default time limit of one planner call, in seconds.
 DEFAULT_TIME_LIMIT = 30.0
+
+#: The largest time limit taken (a day): more is a typo, and would overflow the clock arithmetic.
+MAX_TIME_LIMIT = 86400.0
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """UserError USAGE unless ``time_limit`` is None or a number of seconds in (0, a day]:
+    NaN would never time out and a negative limit always would."""
+    if time_limit is None:
+        return
+    if not (isinstance(time_limit, (int, float)) and 0 < time_limit <= MAX_TIME_LIMIT):
+        raise UserError(f"--time-limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
+                        f"got {time_limit}", ExitCode.USAGE)
 
 
 def solve_task(

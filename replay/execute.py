@@ -24,14 +24,12 @@ from typing import Any
 from alfred_gen.errors import VetReason
 from alfred_gen.replay.goals import EffectTracker
 from alfred_gen.sim.controller import Controller
+from alfred_gen.traj.format import low_action_names
 
 #: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
-#: interactions every backend implements.
-REPLAYABLE_ACTIONS = frozenset({
-    "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
-    "PickupObject", "PutObject", "OpenObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
-    "SliceObject", "CleanObject", "DropHandObject", "TeleportFull", "Teleport", "Pass",
-})
+#: interactions every backend implements. The list lives in the trajectory schema, so that
+#: ``validate`` refuses what replay would refuse.
+REPLAYABLE_ACTIONS = low_action_names()
 
 #: Arguments of an api_action that name objects.
 OBJECT_ARGS = ("objectId", "receptacleObjectId")

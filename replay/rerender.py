@@ -164,9 +164,13 @@ def replay_to_directory(
     if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
         raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     at_start, after = frame_schedule(traj)
-    staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=out_dir))
+    except OSError as error:  # a file in the way, a read-only directory
+        reason = error.strerror or type(error).__name__
+        raise UserError(f"cannot write frames into {out_dir}: {reason}", ExitCode.BAD_INPUT) from None
     try:
         start = restore_scene(controller, traj["scene"])
         for name, wanted in (("frame", True), ("depth_frame", depth), ("instance_segmentation_frame", seg)):

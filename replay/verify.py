@@ -10,8 +10,11 @@ Output: a progress bar (on stderr), then one line per failed trajectory, in path
 
     <path>: <reason>: <details, e.g. low_idx 12 PickupObject Apple|...: not visible>
 
-and the summary ``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``. The exit code
-is FAILED if any trajectory failed, OK if all passed.
+and the summary ``N ok, M failed: action_failed 2, goal_unsatisfied 1 (in 3.2 s)``. Hidden
+directories (``.tmp-trial_*`` of a run still writing or killed, ``.alfred-gen``) are not looked into;
+a trial directory without its traj_data.json gets a line of its own and is counted after the
+summary. The exit code is FAILED if any trajectory failed or a trial directory has no file, OK if
+all passed.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from alfred_gen.progress import progress
 from alfred_gen.replay.goals import GoalStatus
 from alfred_gen.replay.vet import VetResult, vet_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
-from alfred_gen.traj.format import TRAJ_FILE_NAME
+from alfred_gen.traj.format import TRAJ_FILE_NAME, trajectories_under
 
 # One simulator per worker process, made on first use and reused for every file it vets.
 _controller: Controller | None = None
@@ -37,19 +40,25 @@ _simulator = Simulator()
 
 
 def find_trajectories(root: str | Path) -> list[Path]:
-    """Every traj_data.json under ``root`` (or ``root`` itself if it is a file), sorted.
+    """Every traj_data.json under ``root`` (or ``root`` itself if it is a file), sorted; hidden
+    directories (``.tmp-trial_*``, ``.alfred-gen``) are not looked into.
 
     Raises UserError(NOT_FOUND) if ``root`` does not exist or holds no trajectory.
     """
+    return _find(root)[0]
+
+
+def _find(root: str | Path) -> tuple[list[Path], list[Path]]:
+    """The files to vet and the trial directories without a traj_data.json."""
     root = Path(root)
     if root.is_file():
-        return [root]
+        return [root], []
     if not root.is_dir():
         raise UserError(f"{root}: no such file or directory", ExitCode.NOT_FOUND)
-    found = sorted(path for path in root.rglob(TRAJ_FILE_NAME) if path.is_file())
-    if not found:
+    found, missing = trajectories_under(root)
+    if not found and not missing:
         raise UserError(f"{root}: no {TRAJ_FILE_NAME} found under this directory", ExitCode.NOT_FOUND)
-    return found
+    return found, missing
 
 
 def _worker_controller() -> Controller:
@@ -65,7 +74,8 @@ def _init_worker(simulator: Simulator) -> None:
 
 
 def vet_file(path: str | Path) -> VetResult:
-    """Load and vet one file with this process's simulator; never raises on bad data."""
+    """Load and vet one file with this process's simulator; never raises on bad data (one file
+    that cannot be checked must not stop the others)."""
     from alfred_gen.traj.format import load_trajectory
 
     try:
@@ -77,6 +87,9 @@ def vet_file(path: str | Path) -> VetResult:
         return VetResult(False, VetReason.BAD_FILE, None, message, GoalStatus(0, 0, []))
     except OSError as error:
         return VetResult(False, VetReason.BAD_FILE, None, f"{path}: cannot read ({error.strerror or error})",
+                         GoalStatus(0, 0, []))
+    except Exception as error:  # a bug in a check: this file's line says so, the others go on
+        return VetResult(False, VetReason.SIMULATOR_ERROR, None, f"{type(error).__name__}: {error}",
                          GoalStatus(0, 0, []))
     return vet_trajectory(traj, controller_factory=_worker_controller, check_schema=False)
 
@@ -141,7 +154,7 @@ def verify_directory(
     Each worker process makes its own controller from ``simulator`` and reuses it."""
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
-    paths = find_trajectories(root)
+    paths, missing = _find(root)
     results: list[VetResult | None] = [None] * len(paths)
     began = time.monotonic()
     with progress("verifying", len(paths), show=show_progress) as bar:
@@ -153,11 +166,16 @@ def verify_directory(
             bar.update(1)
     seconds = time.monotonic() - began
     done = [result for result in results if result is not None]
+    for trial in missing:
+        echo(f"{_shown(trial)}: trial directory without {TRAJ_FILE_NAME}")
     for path, result in zip(paths, results):
         if result is not None and not result.ok:
             echo(f"{_shown(path)}: {result.reason}: {result.error}")
-    echo(summary_line(done, seconds))
-    return ExitCode.OK if all(result.ok for result in done) else ExitCode.FAILED
+    line = summary_line(done, seconds)
+    if missing:
+        line += f"; {len(missing)} trial {'directory' if len(missing) == 1 else 'directories'} without {TRAJ_FILE_NAME}"
+    echo(line)
+    return ExitCode.OK if all(result.ok for result in done) and not missing else ExitCode.FAILED
 
 
 def _shown(path: Path) -> str:

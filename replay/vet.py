@@ -59,16 +59,12 @@ def _failed(reason: VetReason, error: str, low_idx: int | None = None,
 
 
 def _index_problem(traj: Mapping[str, Any]) -> str | None:
-    """Cross-references the schema cannot check: high_idx and images.low_idx in range."""
-    plan = traj["plan"]
-    n_high, n_low = len(plan["high_pddl"]), len(plan["low_actions"])
-    for i, low in enumerate(plan["low_actions"]):
-        if low["high_idx"] >= n_high:
-            return f"$.plan.low_actions[{i}].high_idx: {low['high_idx']} but high_pddl has {n_high} steps"
-    for i, image in enumerate(traj["images"]):
-        if image["low_idx"] >= n_low:
-            return f"$.images[{i}].low_idx: {image['low_idx']} but there are {n_low} low actions"
-    return None
+    """Cross-references the schema cannot check (high_idx and images.low_idx in range), as
+    ``validate`` checks them: the first one broken, as ``<json path>: <message>``."""
+    from alfred_gen.traj.format import index_problems
+
+    problems = index_problems(traj)
+    return f"{problems[0].json_path}: {problems[0].message}" if problems else None
 
 
 def vet_trajectory(

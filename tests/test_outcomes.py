@@ -10,6 +10,8 @@ from alfred_gen.errors import (
     DeriveReason,
     EqaPathReason,
     ExitCode,
+    ExportReason,
+    GameCheckReason,
     GenerationReason,
     JobError,
     Outcome,
@@ -20,8 +22,8 @@ from alfred_gen.errors import (
     exit_code_of,
 )
 
-ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason,
-         EqaPathReason)
+ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason, ExportReason,
+         GameCheckReason, EqaPathReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:

@@ -122,9 +122,13 @@ def test_vet_wrong_object_id_is_unknown_object(heat_traj):
 
 
 def test_vet_unknown_action_is_not_sent(heat_traj):
+    """The schema names the actions a trajectory may hold (so `validate` refuses the file too);
+    a replay that skips the schema still never sends one."""
     broken = copy.deepcopy(heat_traj)
     broken["plan"]["low_actions"][5]["api_action"] = {"action": "Teleport2000"}
     result = vet_trajectory(broken, controller_factory=open_lite)
+    assert result.reason == "bad_file" and result.error.startswith("$.plan.low_actions[5].api_action.action:")
+    result = vet_trajectory(broken, controller_factory=open_lite, check_schema=False)
     assert (result.reason, result.failed_low_idx) == ("unknown_action", 5)
 
 

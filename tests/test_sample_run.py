@@ -1,12 +1,16 @@
-"""The `alfred-gen sample` job: exactly N, deterministic trees, resume after kill -9, workers, shards.
+"""The `alfred-gen sample` job: a dataset is a function of (seed, N): the same trials whatever the
+workers, shards, kills and resumes; a killed worker never hangs a run.
 
-Most tests drive the run loop with a stand-in generator (dependency injection): it writes a small
+Most tests drive the run with a stand-in generator (dependency injection): it writes a small
 trajectory the way generate_trajectory does (hidden temp dir, then one rename) and fails some seeds,
-so the loop's bookkeeping is tested in a second. The tests at the end use the real pipeline.
+so the run's bookkeeping is tested in a second. Kills are real: a run in a process of its own is
+killed with SIGKILL (or one of its workers is), then resumed, and the tree is compared byte for byte
+with an uninterrupted run's. The tests at the end use the real pipeline.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -26,6 +30,7 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.disk_state import load_failures, scan_tree
 from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.sample.plan import MAX_REPLACEMENTS
 from alfred_gen.sample.run import run_sample
 from tests.helpers import python_env
 
@@ -43,21 +48,25 @@ class StandInResult:
 
 
 def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
-    """Writes like generate_trajectory: temp dir, then rename; fails the seeds divisible by 4."""
+    """Writes like generate_trajectory: temp dir (half-written while it sleeps), then rename; fails
+    the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
     final = Path(out_root) / task.dir_name(int(scene)) / trial_id
     if final.exists():
         return StandInResult(False, "exists", final)
-    time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))
     if os.environ.get("STAND_IN_RAISE"):
         raise RuntimeError("stand-in crash")
     if int(seed) % int(os.environ.get("STAND_IN_FAIL_EVERY", "4")) == 0:
+        time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")) / 2)
         return StandInResult(False, "unsolvable", None, "stand-in failure")
     temp = Path(out_root) / f".tmp-{trial_id}"
-    (temp / "raw_images").mkdir(parents=True)
+    (temp / "raw_images").mkdir(parents=True, exist_ok=True)
     for i in range(3):
         (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest() * 64)
+        if i == 0:
+            time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
+    images = [{"high_idx": 0, "image_name": f"{i:09d}.png", "low_idx": 0} for i in range(3)]
     (temp / "traj_data.json").write_text(json.dumps(
-        {"task_id": trial_id, "task_type": task.task_type, "pddl_params": task.pddl_params(),
+        {"task_id": trial_id, "task_type": task.task_type, "pddl_params": task.pddl_params(), "images": images,
          "scene": {"scene_num": int(scene), "random_seed": int(seed)}}, sort_keys=True))
     final.parent.mkdir(parents=True, exist_ok=True)
     os.rename(temp, final)  # the commit; fails if the directory exists
@@ -70,7 +79,9 @@ def options(out: Path, n: int, **kw) -> SampleOptions:
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under root, lock files aside (they only say that a run once held the directory)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.name.startswith("lock-") and p.name != "failures.lock"}
 
 
 def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]:
@@ -90,44 +101,70 @@ def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]
     return tree.trials
 
 
+def failures_of(root: Path) -> list[dict]:
+    return load_failures(root)
+
+
 def test_exactly_n_trajectories_and_failures_are_recorded(tmp_path: Path) -> None:
     summary = run_sample(options(tmp_path, 12, seed=3), generate=stand_in_generate)
     assert summary.exit_code() == ExitCode.OK and summary.made == summary.made_now == 12
     trials = check_tree(tmp_path, 12)
-    failures = load_failures(tmp_path / ".alfred-gen" / "failures-0of1.json")
+    failures = failures_of(tmp_path)
     assert sum(summary.failures.values()) == len(failures) > 0
     assert {f["reason"] for f in failures} == {"unsolvable"}
-    # Each tuple got its three demonstrations unless it ran out of tries; tuples are continued first.
+    assert all(f["seed"] == 3 and f["backend"] == "lite" and f["scene_set"] == "lite" for f in failures)
+    # Each tuple got its three demonstrations unless it ran out of tries.
     assert sum(len(v) == 3 for v in trials.values()) >= 3
 
 
-def test_same_seed_gives_identical_trees_whatever_the_worker_count(tmp_path: Path) -> None:
+def sharded(root: Path, n: int, shards: int, **kw) -> None:
+    for index in range(shards):
+        summary = run_sample(options(root, n, shard=(index, shards), **kw), generate=stand_in_generate)
+        assert summary.exit_code() == ExitCode.OK, summary.lines()
+
+
+def test_the_same_tree_whatever_the_workers_and_shards(tmp_path: Path) -> None:
     run_sample(options(tmp_path / "a", 16, seed=11), generate=stand_in_generate)
-    run_sample(options(tmp_path / "b", 16, seed=11), generate=stand_in_generate)
-    run_sample(options(tmp_path / "c", 16, seed=11, workers=2), generate=stand_in_generate)
-    run_sample(options(tmp_path / "d", 16, seed=12), generate=stand_in_generate)
+    run_sample(options(tmp_path / "b", 16, seed=11, workers=2), generate=stand_in_generate)
+    run_sample(options(tmp_path / "c", 16, seed=11, workers=3), generate=stand_in_generate)
+    sharded(tmp_path / "d", 16, 2, seed=11)
+    sharded(tmp_path / "e", 16, 3, seed=11, workers=2)
+    run_sample(options(tmp_path / "f", 16, seed=12), generate=stand_in_generate)
     a = tree_bytes(tmp_path / "a")
-    assert a == tree_bytes(tmp_path / "b") == tree_bytes(tmp_path / "c")
-    assert a != tree_bytes(tmp_path / "d")
-    assert any(name.endswith("traj_data.json") for name in a)
+    for other in "bcde":
+        assert tree_bytes(tmp_path / other) == a, other
+    assert a != tree_bytes(tmp_path / "f")
+    assert sum(name.endswith("traj_data.json") for name in a) == 16
+    assert ".alfred-gen/failures.json" in a  # the failure log too: shards merge into one file
 
 
-def test_resume_continues_to_n_and_keeps_what_was_made(tmp_path: Path) -> None:
-    first = run_sample(options(tmp_path, 5, seed=1), generate=stand_in_generate)
-    assert first.made == 5
-    before = tree_bytes(tmp_path)
-    second = run_sample(options(tmp_path, 9, seed=1), generate=stand_in_generate)
-    assert (second.made_before, second.made_now, second.made) == (5, 4, 9)
-    after = tree_bytes(tmp_path)
-    for name, payload in before.items():
-        if "/.alfred-gen/" not in f"/{name}":
-            assert after[name] == payload
-    check_tree(tmp_path, 9)
-    third = run_sample(options(tmp_path, 9, seed=1), generate=stand_in_generate)
+def test_a_larger_n_extends_the_same_dataset(tmp_path: Path) -> None:
+    """Even where a tuple failed and was replaced: a replacement does not depend on N."""
+    first_plan = run_sample(options(tmp_path / "probe", 2, seed=1), generate=stand_in_generate)
+    assert first_plan.made == 2
+    doomed = next(iter(scan_tree(tmp_path / "probe").trials))  # the first group's tuple
+
+    def doomed_fails(task, scene, seed, out_root, trial_id, **kwargs):
+        if TaskTuple.from_task_spec(task, int(scene)) == doomed:
+            return StandInResult(False, "unsolvable", None, "doomed")
+        return stand_in_generate(task, scene, seed, out_root, trial_id, **kwargs)
+
+    first = run_sample(options(tmp_path / "grown", 5, seed=1), generate=doomed_fails)
+    assert first.made == 5 and first.failed_tuples == 1
+    before = tree_bytes(tmp_path / "grown")
+    second = run_sample(options(tmp_path / "grown", 9, seed=1), generate=doomed_fails)
+    assert (second.made_before, second.made_now, second.made, second.foreign) == (5, 4, 9, 0)
+    after = tree_bytes(tmp_path / "grown")
+    assert all(after[name] == payload for name, payload in before.items() if "/traj_data.json" in name)
+    run_sample(options(tmp_path / "fresh", 9, seed=1), generate=doomed_fails)
+    assert after == tree_bytes(tmp_path / "fresh")
+    assert doomed not in scan_tree(tmp_path / "fresh").trials
+    third = run_sample(options(tmp_path / "grown", 9, seed=1), generate=doomed_fails)
     assert third.made_now == 0 and third.exit_code() == ExitCode.OK
+    assert "nothing left to do" in third.lines()
 
 
-def test_ctrl_c_keeps_finished_work_and_leaves_nothing_partial(tmp_path: Path) -> None:
+def test_ctrl_c_keeps_finished_work_and_the_resumed_tree_is_the_same(tmp_path: Path) -> None:
     calls = []
 
     def interrupted_on_fifth(*args, **kwargs):
@@ -138,26 +175,44 @@ def test_ctrl_c_keeps_finished_work_and_leaves_nothing_partial(tmp_path: Path) -
             raise KeyboardInterrupt
         return stand_in_generate(*args, **kwargs)
 
-    summary = run_sample(options(tmp_path, 10, seed=5, demos_per_task=1), generate=interrupted_on_fifth)
+    out = tmp_path / "out"
+    summary = run_sample(options(out, 10, seed=5, demos_per_task=1), generate=interrupted_on_fifth)
     assert summary.interrupted and summary.exit_code() == ExitCode.INTERRUPTED
     made = summary.made_now
-    check_tree(tmp_path, made, demos=1)
-    resumed = run_sample(options(tmp_path, 10, seed=5, demos_per_task=1), generate=stand_in_generate)
+    check_tree(out, made, demos=1)
+    resumed = run_sample(options(out, 10, seed=5, demos_per_task=1), generate=stand_in_generate)
     assert resumed.made_before == made and resumed.made == 10
-    check_tree(tmp_path, 10, demos=1)
+    run_sample(options(tmp_path / "whole", 10, seed=5, demos_per_task=1), generate=stand_in_generate)
+    assert tree_bytes(out) == tree_bytes(tmp_path / "whole")
 
 
-def test_two_workers_never_collide(tmp_path: Path) -> None:
-    summary = run_sample(options(tmp_path, 24, seed=2, workers=2), generate=stand_in_generate)
-    assert summary.made == 24 and "exists" not in summary.failures and "exception" not in summary.failures
-    check_tree(tmp_path, 24)
+def test_damaged_planned_trials_are_made_again_and_others_left_alone(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_sample(options(out, 9, seed=6), generate=stand_in_generate)
+    whole = tree_bytes(out)
+    files = sorted(out.glob("*/trial_*/traj_data.json"))
+    files[0].write_text(files[0].read_text()[:40])  # truncated
+    files[1].unlink()  # frames only
+    next((files[2].parent / "raw_images").iterdir()).unlink()  # a frame lost
+    files[3].write_text(files[3].read_text().replace('"random_seed": ', '"random_seed": 1'))  # not the planned one
+    foreign = out / files[4].parent.parent.name / "trial_T20000101_000000_000001"
+    foreign.mkdir()
+    (foreign / "traj_data.json").write_text("{}")
+    notes: list[str] = []
+    summary = run_sample(options(out, 9, seed=6), generate=stand_in_generate, echo=notes.append)
+    assert (summary.made_before, summary.made_now, summary.repaired, summary.foreign) == (5, 4, 4, 1)
+    assert sum(note.startswith("making again ") for note in notes) == 4
+    assert "4 damaged trials were made again" in summary.lines()
+    assert (foreign / "traj_data.json").read_text() == "{}"
+    foreign_file = str((foreign / "traj_data.json").relative_to(out))
+    assert {k: v for k, v in tree_bytes(out).items() if k != foreign_file} == whole
 
 
 def test_shards_share_a_directory_without_sharing_work(tmp_path: Path) -> None:
     parts = []
     for index in range(3):
         summary = run_sample(options(tmp_path, 10, seed=4, shard=(index, 3)), generate=stand_in_generate)
-        assert summary.made == [4, 3, 3][index]
+        assert summary.made == summary.target == [4, 3, 3][index]
         parts.append(set(scan_tree(tmp_path).trials))
     trials = check_tree(tmp_path, 10)
     first, second, third = parts[0], parts[1] - parts[0], parts[2] - parts[1]
@@ -174,18 +229,42 @@ def test_balancing_covers_all_seven_task_types_in_fourteen(tmp_path: Path) -> No
     assert Counter(t.task_type for t in trials) == Counter({name: 2 for name in task_type_names()})
 
 
+def test_a_failed_tuple_is_replaced_by_one_of_its_task_type(tmp_path: Path, monkeypatch) -> None:
+    """Every attempt at the primaries fails (seeds are not under the test's control, so the
+    stand-in fails by tuple here); the replacements fill the slots, task types kept."""
+    plan_run = run_sample(SampleOptions(n=7, out=tmp_path / "plan", demos_per_task=1), generate=stand_in_generate)
+    assert plan_run.made == 7
+    primaries = set(scan_tree(tmp_path / "plan").trials)
+    calls: list[TaskTuple] = []
+
+    def primaries_fail(task, scene, seed, out_root, trial_id, **kwargs):
+        tuple_ = TaskTuple.from_task_spec(task, int(scene))
+        calls.append(tuple_)
+        if tuple_ in primaries:
+            return StandInResult(False, "unsolvable", None, "primary")
+        return stand_in_generate(task, scene, seed, out_root, trial_id, **kwargs)
+
+    summary = run_sample(SampleOptions(n=7, out=tmp_path / "out", demos_per_task=1), generate=primaries_fail)
+    made = check_tree(tmp_path / "out", 7, demos=1)
+    assert summary.made == 7 and not set(made) & primaries
+    assert Counter(t.task_type for t in made) == Counter(t.task_type for t in primaries)
+    assert Counter(calls)[next(iter(primaries))] == 3  # each primary had its three tries
+    assert summary.failed_tuples == 7
+
+
 def test_stops_when_every_tuple_has_failed_and_remembers_it(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("STAND_IN_FAIL_EVERY", "1")
     opts = options(tmp_path, 50, task_types=("pick_heat_then_place_in_recep",), scenes=(1,), max_failures=2)
     summary = run_sample(opts, generate=stand_in_generate)
     assert summary.exhausted and summary.made == 0 and summary.exit_code() == ExitCode.FAILED
-    failures = load_failures(tmp_path / ".alfred-gen" / "failures-0of1.json")
-    per_tuple = Counter(f["task"] for f in failures)
-    assert set(per_tuple.values()) == {2}
-    assert summary.failed_tuples == len(per_tuple)
+    failures = failures_of(tmp_path)
+    groups = -(-50 // 3)
+    # Every group tried its primary and MAX_REPLACEMENTS more tuples, each max_failures times.
+    assert len(failures) == len({f["trial"] for f in failures}) == groups * (1 + MAX_REPLACEMENTS) * 2
+    assert summary.failed_tuples == groups * (1 + MAX_REPLACEMENTS)
     calls = []
     again = run_sample(opts, generate=lambda *a, **k: calls.append(a))
-    assert again.exhausted and not calls
+    assert again.exhausted and not calls  # the failure log saved every one of them
 
 
 def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: Path, monkeypatch) -> None:
@@ -193,7 +272,7 @@ def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: 
     summary = run_sample(options(tmp_path, 20), generate=stand_in_generate)
     assert summary.crashed and summary.exit_code() == ExitCode.INTERNAL
     assert "stand-in crash" in summary.examples["exception"]
-    assert not load_failures(tmp_path / ".alfred-gen" / "failures-0of1.json")
+    assert not failures_of(tmp_path)
 
 
 @pytest.mark.parametrize("argv, code, words", [
@@ -202,7 +281,9 @@ def test_a_crashing_pipeline_stops_the_run_without_recording_failures(tmp_path: 
     (["--n", "3", "--shard", "3/3"], ExitCode.USAGE, "--shard"),
     (["--n", "3", "--shard", "one/two"], ExitCode.USAGE, "--shard"),
     (["--n", "0"], ExitCode.USAGE, "--n"),
+    (["--n", "9" * 40], ExitCode.USAGE, "--n"),
     (["--n", "3", "--workers", "0"], ExitCode.USAGE, "--workers"),
+    (["--n", "3", "--demos-per-task", "10000000000000"], ExitCode.USAGE, "--demos-per-task"),
     (["--n", "3", "--task-types", "look_at_obj_in_light", "--scenes", "1-30"], ExitCode.UNSOLVABLE, "feasible"),
     (["--n", "1", "--scenes", "1", "--backend", "thor"], ExitCode.BACKEND_UNAVAILABLE, "error:"),
 ])
@@ -215,57 +296,168 @@ def test_bad_input_is_one_line_and_the_right_exit_code(tmp_path: Path, capsys, m
     assert words in err and "\n" not in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("out", ["", " "])
+def test_an_empty_out_is_refused(tmp_path: Path, capsys, monkeypatch, out: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(["sample", "--n", "1", "--out", out])
+    assert stop.value.code == ExitCode.USAGE and "--out" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_busy_directory_is_its_own_exit_code(tmp_path: Path, capsys) -> None:
+    state = tmp_path / ".alfred-gen"
+    state.mkdir()
+    with open(state / "lock-0of1", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(SystemExit) as stop:
+            main(["sample", "--n", "1", "--out", str(tmp_path), "--scenes", "1"])
+    assert stop.value.code == ExitCode.BUSY == 9
+    err = capsys.readouterr().err.strip()
+    assert "another `alfred-gen sample` is writing shard 0/1" in err and "\n" not in err
+
+
 # --------------------------------------------------------------------------------------------
-# kill -9 in the middle of a run (a real process, killed for real)
+# Kills: the run, or one of its workers, killed for real (a run in a process of its own)
+
+KILL_N = 12
 
 
-def _start(out: Path, n: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
-    """A stand-in run in a process of its own (the stand-in generator lives in this test module)."""
+def _start(out: Path, n: int, workers: int, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A stand-in run through the CLI in a process of its own (the stand-in replaces the generator)."""
     code = (
-        "import sys; import tests.test_sample_run as t; "
-        "from alfred_gen.sample.options import SampleOptions; from alfred_gen.sample.run import run_sample; "
-        "from pathlib import Path; "
-        "run_sample(SampleOptions(n=int(sys.argv[3]), out=Path(sys.argv[2]), workers=int(sys.argv[4]), "
-        "scenes=t.SCENES, seed=9), generate=t.stand_in_generate)"
+        "import sys; import tests.test_sample_run as t; import alfred_gen.sample.run as r; "
+        "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
+        "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
+        "'--scenes', ','.join(map(str, t.SCENES))])"
     )
-    command = [sys.executable, "-c", code, "-", str(out), str(n), str(workers)]
-    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [sys.executable, "-c", code, str(out), str(n), str(workers)]
+    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _kill_after_first_trajectory(process: subprocess.Popen, out: Path, timeout: float = 240) -> None:
+def _wait_for(process: subprocess.Popen, ready, what: str, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
-    while not any(out.glob("*/trial_*/traj_data.json")):
-        assert process.poll() is None, process.stderr.read().decode()
-        assert time.monotonic() < deadline, "no trajectory appeared"
-        time.sleep(0.05)
+    while not ready():
+        assert process.poll() is None, f"the run ended before {what}: " + process.stderr.read().decode()
+        assert time.monotonic() < deadline, f"no {what}"
+        time.sleep(0.02)
+
+
+def _trials(out: Path) -> int:
+    try:
+        return len(list(out.glob("*/trial_*/traj_data.json")))
+    except OSError:  # a directory renamed while we looked
+        return 0
+
+
+def _in_flight(out: Path) -> bool:
+    try:
+        return any(out.glob(".tmp-trial_*/raw_images/*"))
+    except OSError:  # the trial was just renamed into place
+        return False
+
+
+def _workers_of(process: subprocess.Popen) -> list[int]:
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    own = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    return [int(pid) for pid in children if _cmdline(int(pid)) == own]
+
+
+def _cmdline(pid: int) -> bytes:
+    """A process's command line, or nothing when it exited between listing and reading."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _finish(process: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
+    """The exit code and what the run printed."""
+    stdout = process.communicate(timeout=timeout)[0]
+    return process.returncode, (stdout or b"").decode()
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> dict[str, bytes]:
+    out = tmp_path_factory.mktemp("uninterrupted") / "out"
+    process = _start(out, KILL_N, 1)
+    assert _finish(process)[0] == 0
+    check_tree(out, KILL_N)
+    return tree_bytes(out)
+
+
+@pytest.mark.parametrize("workers, when", [
+    (1, "after the first trial"), (2, "after the first trial"), (2, "halfway"), (2, "with trials in flight"),
+    (1, "with a trial in flight"),
+])
+def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: Path, uninterrupted, workers: int,
+                                                                      when: str) -> None:
+    out = tmp_path / "out"
+    process = _start(out, KILL_N, workers, {"STAND_IN_SLEEP": "0.2"})
+    ready = {"after the first trial": lambda: _trials(out) >= 1, "halfway": lambda: _trials(out) >= KILL_N // 2,
+             "with trials in flight": lambda: _trials(out) >= 2 and _in_flight(out),
+             "with a trial in flight": lambda: _trials(out) >= 1 and _in_flight(out)}[when]
+    _wait_for(process, ready, when)
     process.send_signal(signal.SIGKILL)
-    process.wait()
-    process.stderr.close()
+    _finish(process)
+    killed = scan_tree(out)
+    assert not killed.incomplete and killed.count() < KILL_N
+    time.sleep(0.5)
+    assert scan_tree(out).trials == killed.trials  # the workers died with their parent
+    assert _finish(_start(out, KILL_N, workers))[0] == 0
+    check_tree(out, KILL_N)
+    assert tree_bytes(out) == uninterrupted
+
+
+def test_a_worker_killed_mid_job_is_replaced_and_the_run_completes(tmp_path: Path, uninterrupted) -> None:
+    out = tmp_path / "out"
+    process = _start(out, KILL_N, 2, {"STAND_IN_SLEEP": "0.3"})
+    _wait_for(process, lambda: _trials(out) >= 1 and _in_flight(out), "a trial in flight")
+    victim = _workers_of(process)[0]
+    os.kill(victim, signal.SIGKILL)
+    code, printed = _finish(process)
+    assert code == 0 and "1 worker processes died during a job and were replaced" in printed
+    check_tree(out, KILL_N)
+    assert tree_bytes(out) == uninterrupted
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_after_a_worker_was_killed_ends_the_run(tmp_path: Path, stop: signal.Signals) -> None:
+    """Ctrl-C (or a cluster's SIGTERM): exit 130 within 5 s, the issue's bound (a hang guard, not
+    a measurement), no worker left, nothing partial."""
+    out = tmp_path / "out"
+    process = _start(out, 40, 2, {"STAND_IN_SLEEP": "0.5"})
+    _wait_for(process, lambda: _trials(out) >= 1 and _in_flight(out), "a trial in flight")
+    workers = _workers_of(process)
+    os.kill(workers[0], signal.SIGKILL)
+    _wait_for(process, lambda: len(set(_workers_of(process)) - set(workers)) >= 1, "a new worker", timeout=30)
+    process.send_signal(stop)
+    assert process.wait(timeout=5) == ExitCode.INTERRUPTED
+    stderr = process.communicate()[1].decode()
+    assert "Traceback" not in stderr and "interrupted" in stderr
+    for pid in workers + _alive_children_of(process.pid):
+        assert _gone(pid)
+    check_tree(out, _trials(out))
+
+
+def _gone(pid: int) -> bool:
+    """True when the process has exited (reaped, or a zombie waiting for its parent)."""
+    try:
+        return "zombie" in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+
+
+def _alive_children_of(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
 def test_trees_do_not_depend_on_pythonhashseed(tmp_path: Path) -> None:
     for name, hash_seed in (("a", "1"), ("b", "2")):
-        process = _start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed})
-        assert process.wait(timeout=240) == 0, process.stderr.read().decode()
-        process.stderr.close()
+        assert _finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed}))[0] == 0
     assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
     check_tree(tmp_path / "a", 8)
-
-
-def test_kill_9_mid_run_then_resume_gives_exactly_n(tmp_path: Path) -> None:
-    """In-process generation (one worker): the kill can land inside a half-written temp directory."""
-    out = tmp_path / "out"
-    process = _start(out, 12, 1, {"STAND_IN_SLEEP": "0.15"})
-    _kill_after_first_trajectory(process, out)
-    killed = scan_tree(out)
-    assert 1 <= sum(len(v) for v in killed.trials.values()) <= 12 and not killed.incomplete
-    # The workers died with their parent: nothing is written after the kill.
-    time.sleep(1.0)
-    assert scan_tree(out).trials == killed.trials
-    resumed = _start(out, 12, 1, {})
-    assert resumed.wait(timeout=240) == 0, resumed.stderr.read().decode()
-    resumed.stderr.close()
-    check_tree(out, 12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,44 +496,38 @@ def test_real_pipeline_same_seed_identical_trees_and_workers_never_collide(tmp_p
     _verify(tmp_path / "a")
 
 
-def test_real_cli_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
+def test_real_cli_kill_9_mid_run_then_resume_gives_the_uninterrupted_tree(tmp_path: Path) -> None:
+    def command(out: Path) -> list[str]:
+        return [sys.executable, "-m", "alfred_gen.cli", "sample", "--n", "4", "--out", str(out), "--workers", "2",
+                "--seed", "9", "--scenes", ",".join(map(str, SCENES))]
+
     out = tmp_path / "out"
-    command = [
-        sys.executable,
-        "-m",
-        "alfred_gen.cli",
-        "sample",
-        "--n",
-        "5",
-        "--out",
-        str(out),
-        "--workers",
-        "2",
-        "--seed",
-        "9",
-        "--scenes",
-        ",".join(map(str, SCENES)),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _kill_after_first_trajectory(process, out)
+    process = subprocess.Popen(command(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _wait_for(process, lambda: _trials(out) >= 1, "a trajectory", timeout=300)
+    process.send_signal(signal.SIGKILL)
+    _finish(process)
     killed = scan_tree(out)
     assert not killed.incomplete
     time.sleep(1.0)
     assert scan_tree(out).trials == killed.trials  # no worker outlived the kill
-    resumed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    resumed = subprocess.run(command(out), capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr
-    assert "resuming:" in resumed.stdout and "5 of 5 in the output" in resumed.stdout
-    check_tree(out, 5)
+    assert "resuming:" in resumed.stdout and "4 of 4 in the output" in resumed.stdout
+    check_tree(out, 4)
+    whole = subprocess.run(command(tmp_path / "whole"), capture_output=True, text=True, timeout=600)
+    assert whole.returncode == 0, whole.stderr
+    assert tree_bytes(out) == tree_bytes(tmp_path / "whole")
     _verify(out)
 
 
-def test_foreign_trajectories_count_but_infeasible_tuples_are_not_continued(tmp_path: Path) -> None:
+def test_trials_not_in_the_plan_are_left_alone_and_not_counted(tmp_path: Path) -> None:
     odd = tmp_path / "pick_heat_then_place_in_recep-Apple-None-Microwave-1" / "trial_T20000101_000000_000001"
     odd.mkdir(parents=True)
     (odd / "traj_data.json").write_text("{}")
     summary = run_sample(options(tmp_path, 4, seed=8), generate=stand_in_generate)
-    assert (summary.made_before, summary.made) == (1, 4)
+    assert (summary.made_before, summary.made, summary.foreign) == (0, 4, 1)
     assert scan_tree(tmp_path).trials[TaskTuple.from_dir_name(odd.parent.name)] == [odd.name]
+    assert any("not in this run's plan" in line for line in summary.lines())
 
 
 def test_sampling_imported_alfred_rooms(tmp_path: Path, alfred_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -41,7 +41,7 @@ from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
-from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, solve
+from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator as scene_simulator
@@ -350,6 +350,7 @@ def generate_command(
     echo: Callable[..., None] = print,
 ) -> int:
     """`alfred-gen generate`: one trajectory; prints where it went or why not; the exit code."""
+    check_time_limit(time_limit)
     task = make_task(task_type, object_target, parent_target, mrecep_target, toggle_target, sliced)
     trial = trial_id or default_trial_id(seed)
     try:

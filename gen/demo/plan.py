@@ -21,7 +21,7 @@ from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, PlanStatus, UserError, exit_code_of
 from alfred_gen.planner.encode import EncodedProblem
 from alfred_gen.planner.result import PlanResult
-from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, solve
+from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.scenes.library import simulator
 
 
@@ -62,6 +62,7 @@ def plan_command(
     echo: Callable[..., None] = print,
 ) -> int:
     """`alfred-gen plan`: print the plan (numbered, THOR ids) or why there is none; exit code."""
+    check_time_limit(time_limit)
     started = time.perf_counter()
     task = make_task(task_type, object_target, parent_target, mrecep_target, toggle_target, sliced)
     encoded, result = plan_task(scene, seed, task, time_limit)

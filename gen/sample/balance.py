@@ -88,7 +88,7 @@ class BalancedSampler:
     """
 
     def __init__(self, feasible: Sequence[TaskTuple], noise: int = DEFAULT_NOISE) -> None:
-        self.tuples: list[TaskTuple] = sorted(set(feasible))
+        self.tuples: list[TaskTuple] = sorted(set(feasible), key=TaskTuple.sort_key)
         self.noise = int(noise)
         self._tasks = sorted({t.task_type for t in self.tuples})
         self._scenes = sorted({t.scene for t in self.tuples})
@@ -148,12 +148,30 @@ class BalancedSampler:
         which a long run keeps instead of re-encoding thousands of tuples per call). ``excluded``:
         tuples recorded as failed or already full. ``seed`` drives the noise and tie-breaking.
         """
-        mask = self._open_mask(excluded)
-        rng = np.random.default_rng(seed)
         if isinstance(history, np.ndarray):
             made = history.reshape(-1, 5).astype(np.int64, copy=False)
         else:
             made = self.encode(list(history)) if len(history) else np.zeros((0, 5), dtype=np.int64)
+        return self.sample_open(made, self._open_mask(excluded), seed)
+
+    def rows_of_task_type(self, task_type: str) -> np.ndarray:
+        """A boolean mask over :attr:`tuples`: True where the tuple has this task type."""
+        index = self._task_index.get(task_type)
+        if index is None:
+            return np.zeros(len(self.tuples), dtype=bool)
+        return self._table[:, _TASK] == index
+
+    def row(self, task: TaskTuple) -> int:
+        """The index of a feasible tuple in :attr:`tuples` (and in an open mask); KeyError if infeasible."""
+        return self._row[task]
+
+    def sample_open(self, made: np.ndarray, open_rows: np.ndarray, seed: int) -> TaskTuple | None:
+        """:meth:`sample` for a caller that keeps its own state: ``made`` is the history as
+        :meth:`encode` rows and ``open_rows`` a boolean mask over :attr:`tuples` (True: may be
+        proposed). A plan of thousands of tuples keeps both and updates them per pick, instead of
+        re-encoding its history and rebuilding the mask on every call. ``open_rows`` is not changed."""
+        mask = open_rows.copy()
+        rng = np.random.default_rng(seed)
         class_values = made[:, list(_CLASS_COLUMNS)].ravel()
         class_prior = np.bincount(class_values[class_values > 0], minlength=len(self._classes))
         own_prior = {

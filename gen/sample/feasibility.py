@@ -102,6 +102,11 @@ class TaskTuple:
         """ALFRED's task directory name ``<task_type>-<object>-<mrecep|None>-<recep>-<scene>``."""
         return trajectory_dir_name(self.task_type, self.object, self.mrecep or None, self.receptacle, self.scene)
 
+    def sort_key(self) -> tuple[str, int, str, str, str]:
+        """The dataclass order as a plain tuple: sorting tens of thousands of tuples by it is several
+        times faster than by the generated comparison methods."""
+        return (self.task_type, self.scene, self.object, self.receptacle, self.mrecep)
+
     @staticmethod
     def from_dir_name(name: str) -> TaskTuple | None:
         """The tuple a task directory stands for, or None if the name does not have ALFRED's shape."""
@@ -356,4 +361,4 @@ def feasible_tuples(
             if not contents.allows(spec_type):
                 continue
             found.extend(t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None)
-    return sorted(set(found))
+    return sorted(set(found), key=TaskTuple.sort_key)

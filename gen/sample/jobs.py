@@ -19,9 +19,16 @@ Generator = Callable[..., Any]
 
 @dataclass(frozen=True)
 class Job:
-    """One attempt at a tuple: what a worker needs to generate (and where it will land)."""
+    """One attempt at a tuple: what a worker needs to generate (and where it will land).
+
+    ``group`` and ``link`` say where the attempt sits in the plan (group g, its primary at link 0
+    and its replacements after); ``index`` only pairs the job with its outcome within one run.
+    The content of the trial depends on ``task``, ``seed`` and ``trial_id`` alone.
+    """
 
     index: int
+    group: int
+    link: int
     task: TaskTuple
     attempt: int
     seed: int

@@ -1,8 +1,11 @@
-"""The parent's loop: start jobs as the schedule allows, collect outcomes, stop cleanly on any exit.
+"""The parent's loop: start the jobs the schedule asks for on the executor, take outcomes back, stop
+cleanly on any exit.
 
-It feeds outcomes into the summary as they arrive (for progress) but into the ledger only in job
-order (through the schedule), keeps the failure log on disk current, and on an interrupt or crash
-stops the workers and saves every result that came back, so nothing known is lost.
+Outcomes feed the summary and the progress bar as they arrive and the schedule (and through it the
+ledger) at once: the schedule's decisions never depend on arrival order (see
+:mod:`alfred_gen.sample.schedule`), so no reordering is needed. The failure log on disk is kept
+current (every few seconds and at the end), and on an interrupt or crash the workers are stopped
+and every result that came back is saved first.
 """
 
 from __future__ import annotations
@@ -12,105 +15,95 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, JobError, ScheduleVerdict, UserError
-from alfred_gen.sample.disk_state import failures_path, save_failures
-from alfred_gen.sample.jobs import Generator, Job, Outcome
-from alfred_gen.sample.ledger import Ledger
-from alfred_gen.sample.options import SampleOptions
+from alfred_gen.errors import ExitCode, JobError, UserError
+from alfred_gen.sample.disk_state import save_failures
+from alfred_gen.sample.jobs import Job
+from alfred_gen.sample.ledger import Ledger, succeeded
 from alfred_gen.sample.report import RunSummary
-from alfred_gen.sample.schedule import decide_job
-from alfred_gen.sample.workers import InlineRunner, JobContext, PoolRunner
-from alfred_gen.sim.controller import Controller
+from alfred_gen.sample.schedule import Schedule
+from alfred_gen.sample.workers import Executor
 
 #: Exceptions (pipeline bugs) tolerated before a run that makes fewer trajectories than it crashes stops.
 CRASH_LIMIT = 5
 
-#: Seconds between rewrites of the failure log during a run (it is always written at the end).
+#: Seconds between saves of the failure log during a run (it is always saved at the end).
 FAILURE_LOG_SECONDS = 2.0
+
+#: Seconds one wait for outcomes lasts at most (Ctrl-C and dead workers are seen at least this often).
+WAIT_SECONDS = 0.5
 
 
 class Crashed(Exception):
     """Generation keeps raising: stop rather than mark every tuple as failed."""
 
 
-def drive_jobs(options: SampleOptions, ledger: Ledger, target: int, generate: Generator, summary: RunSummary,
-               bar: Any, controller_factory: Callable[[], Controller] | None) -> None:
-    """Run jobs until the target is reached or no tuple is left, updating ``summary`` and ``bar``.
+def drive_jobs(schedule: Schedule, start_executor: Callable[[], Executor], capacity: int, out: Path,
+               summary: RunSummary, bar: Any) -> Executor | None:
+    """Run the schedule's jobs until every group is done, updating ``summary`` and ``bar``; the
+    executor (``capacity`` jobs at once) is started by ``start_executor`` when the first job is
+    known, so a run with nothing left to do starts no worker. Returns the executor (None if none
+    was needed).
 
     Raises UserError when a worker reports one (e.g. the backend cannot start), :class:`Crashed`
     when generation keeps raising, and lets KeyboardInterrupt through; in every case the workers
-    are stopped and the failure log is written first.
+    are stopped and the failure log is saved first.
     """
-    out = str(options.out)
-    context = JobContext(generate, out, options, controller_factory)
-    runner: Any = InlineRunner(context) if options.workers == 1 else PoolRunner(context)
-    window = options.effective_window()
-    jobs: list[Job] = []
-    outcomes: dict[int, Outcome] = {}
-    accounted = 0  # results of jobs[:accounted] are in the ledger
-    log_path = failures_path(options.out, options)
-    finished = False
+    ledger = schedule.ledger
+    running: dict[int, Job] = {}
+    found = 0  # trials of earlier runs counted on the bar so far
+    executor: Executor | None = None
     try:
         while True:
-            # Decide and start jobs while the deterministic rule allows.
-            while not finished and runner.running() < runner.capacity():
-                decision = decide_job(len(jobs), jobs, outcomes, ledger, target, window, accounted)
-                accounted, verdict = decision
-                if verdict == ScheduleVerdict.WAIT:
-                    break
-                if verdict in (ScheduleVerdict.DONE, ScheduleVerdict.EXHAUSTED):
-                    summary.exhausted = verdict == ScheduleVerdict.EXHAUSTED
-                    finished = True
-                    break
-                jobs.append(verdict)
-                runner.submit(verdict)
-            flush_failure_log(ledger, log_path)
-            if runner.running() == 0:
-                if finished:
-                    break
-                continue
-            for outcome in runner.wait():
+            free = capacity - (executor.running() if executor is not None else 0)
+            if free > 0:
+                for job in schedule.next_jobs(free):
+                    if executor is None:
+                        executor = start_executor()
+                    running[job.index] = job
+                    executor.submit(job)
+            if ledger.found > found:  # the schedule found (and checked) trials of an earlier run
+                bar.update(ledger.found - found)
+                found = ledger.found
+            if executor is None or executor.running() == 0:
+                break  # nothing runs and nothing can start: every group is done
+            for outcome in executor.wait(WAIT_SECONDS):
+                job = running.pop(outcome.index)
                 if outcome.reason == JobError.USER_ERROR:
                     raise UserError(outcome.detail, ExitCode(outcome.code))
-                outcomes[outcome.index] = outcome
-                for phase, seconds in outcome.timings:
-                    summary.phase_seconds[phase] += seconds
-                if outcome.ok:
-                    summary.made_now += 1
-                    if bar is not None:
-                        bar.update(1)
-                else:
-                    summary.failures[outcome.reason] += 1
-                    summary.examples.setdefault(outcome.reason, outcome.detail)
+                schedule.apply(job, outcome)
+                _count(summary, bar, outcome)
+            flush_failure_log(ledger, out)
             crashes = summary.failures[JobError.EXCEPTION]
             if crashes >= CRASH_LIMIT and crashes > summary.made_now:
                 summary.crashed = True
                 raise Crashed
     except BaseException:
-        runner.stop()
-        # Keep what is known: account every result that came back, in job order.
-        for index in range(accounted, len(jobs)):
-            if index in outcomes:
-                ledger.apply(jobs[index], outcomes[index])
-        flush_failure_log(ledger, log_path, force=True)
+        if executor is not None:
+            executor.stop()
+        flush_failure_log(ledger, out, force=True)
         raise
+    if executor is not None:
+        executor.close()
+    flush_failure_log(ledger, out, force=True)
+    return executor
+
+
+def _count(summary: RunSummary, bar: Any, outcome: Any) -> None:
+    for phase, seconds in outcome.timings:
+        summary.phase_seconds[phase] += seconds
+    if succeeded(outcome):
+        summary.made_now += 1
+        bar.update(1)
     else:
-        if isinstance(runner, PoolRunner):
-            runner.close()
-        flush_failure_log(ledger, log_path, force=True)
+        summary.failures[outcome.reason] += 1
+        summary.examples.setdefault(str(outcome.reason), outcome.detail)
 
 
-def flush_failure_log(ledger: Ledger, path: Path, force: bool = False) -> None:
-    """Write the failure log if it changed, at most every FAILURE_LOG_SECONDS unless ``force``.
-
-    Entries are in job order, so the final file is deterministic. Rewriting the whole file on every
-    failure would cost O(failures^2); a failure lost to a kill is merely tried again.
-    """
-    if ledger.saved_failures == len(ledger.failure_log):
+def flush_failure_log(ledger: Ledger, out: Path, force: bool = False) -> None:
+    """Save the failures recorded since the last save, at most every FAILURE_LOG_SECONDS unless
+    ``force``. A failure lost to a kill is merely tried again (with the same outcome)."""
+    if not ledger.unsaved:
         return
     if not force and time.monotonic() - ledger.saved_at < FAILURE_LOG_SECONDS:
         return
-    save_failures(path, ledger.failure_log)
-    ledger.saved_failures = len(ledger.failure_log)
-    ledger.saved_at = time.monotonic()
-
+    save_failures(out, ledger.take_unsaved())

@@ -16,8 +16,10 @@ from typing import Any
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import SCENE_SETS
 
-#: Jobs decided ahead of the last result they depend on (see :mod:`alfred_gen.sample.schedule`).
-DEFAULT_WINDOW = 8
+#: Upper bounds that keep a typo (``--n 1e9``-sized numbers) from becoming an out-of-memory crash.
+MAX_N = 10_000_000
+MAX_DEMOS_PER_TASK = 1000
+MAX_WORKERS = 512
 
 #: Failed attempts after which a tuple is closed (ALFRED's "trials before fail").
 DEFAULT_MAX_FAILURES = 3
@@ -43,11 +45,6 @@ class SampleOptions:
     scene_set: str = "lite"
     frames: bool = True
     max_failures: int = DEFAULT_MAX_FAILURES
-    window: int = 0  #: 0: max(DEFAULT_WINDOW, workers)
-
-    def effective_window(self) -> int:
-        """How many jobs may be decided ahead of the results they depend on."""
-        return self.window or max(DEFAULT_WINDOW, self.workers)
 
     def shard_label(self) -> str:
         """``IofM``: names this shard's files in the run state directory."""
@@ -116,14 +113,15 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
 
 def check_options(options: SampleOptions) -> None:
     """UserError for values no run can use."""
-    if options.n < 1:
-        raise UserError(f"--n must be at least 1, got {options.n}", ExitCode.USAGE)
-    if options.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {options.workers}", ExitCode.USAGE)
-    if options.demos_per_task < 1:
-        raise UserError(f"--demos-per-task must be at least 1, got {options.demos_per_task}", ExitCode.USAGE)
-    if options.max_failures < 1:
-        raise UserError("the failure limit per tuple must be at least 1", ExitCode.USAGE)
+    if not 1 <= options.n <= MAX_N:
+        raise UserError(f"--n must be between 1 and {MAX_N}, got {options.n}", ExitCode.USAGE)
+    if not 1 <= options.workers <= MAX_WORKERS:
+        raise UserError(f"--workers must be between 1 and {MAX_WORKERS}, got {options.workers}", ExitCode.USAGE)
+    if not 1 <= options.demos_per_task <= MAX_DEMOS_PER_TASK:
+        raise UserError(f"--demos-per-task must be between 1 and {MAX_DEMOS_PER_TASK}, got {options.demos_per_task}",
+                        ExitCode.USAGE)
+    if not 1 <= options.max_failures <= MAX_DEMOS_PER_TASK:
+        raise UserError("the failure limit per tuple must be between 1 and 1000", ExitCode.USAGE)
     index, count = options.shard
     if count < 1 or not 0 <= index < count:
         raise UserError(f"--shard must be I/M with 0 <= I < M, got {index}/{count}", ExitCode.USAGE)
@@ -133,6 +131,7 @@ def check_options(options: SampleOptions) -> None:
         raise UserError(f"unknown scene set {options.scene_set!r} ({' or '.join(SCENE_SETS)})", ExitCode.USAGE)
     if options.scene_set == "houses" and options.backend != "lite":
         raise UserError("the houses (LiteHouseN) exist in the lite backend only: use --backend lite", ExitCode.USAGE)
+    if "\0" in str(options.out):
+        raise UserError(f"--out must name a directory, got {str(options.out)!r}", ExitCode.USAGE)
     if options.out.exists() and not options.out.is_dir():
         raise UserError(f"--out {options.out} exists and is not a directory", ExitCode.BAD_INPUT)
-

@@ -28,6 +28,10 @@ class RunSummary:
     crashed: bool = False
     examples: dict[str, str] = field(default_factory=dict)  #: first detail seen per failure reason
     phase_seconds: Counter = field(default_factory=Counter)  #: generator time per phase, all jobs
+    short: int = 0  #: trials no feasible tuple was left for
+    repaired: int = 0  #: planned trials found damaged on disk and made again
+    deaths: int = 0  #: worker processes that died while running a job (replaced; the job ran again)
+    foreign: int = 0  #: trial directories in the output that are not in this run's plan (left alone)
 
     @property
     def made(self) -> int:
@@ -59,14 +63,23 @@ class RunSummary:
         else:
             out.append("failed 0 attempts")
         if self.failed_tuples:
-            out.append(f"{self.failed_tuples} tuples recorded as failed (not sampled again)")
+            one = self.failed_tuples == 1
+            out.append(f"{self.failed_tuples} {'tuple' if one else 'tuples'} failed {'its' if one else 'their'} "
+                       f"tries without a trajectory (recorded; {'its group' if one else 'their groups'} went on "
+                       "with other tuples)")
+        if self.deaths:
+            out.append(f"{self.deaths} worker processes died during a job and were replaced")
+        if self.repaired:
+            out.append(f"{self.repaired} damaged trials were made again")
+        if self.foreign:
+            out.append(f"{self.foreign} trial directories in the output are not in this run's plan "
+                       "(another seed, other options or a larger --n): left alone, not counted")
         if self.crashed:
             out.append("stopped: generation keeps raising exceptions (a bug in alfred-gen; please report it)")
         elif self.interrupted:
             out.append("interrupted: finished trajectories are kept; run the same command to continue")
-        elif self.exhausted and self.made < self.target:
+        elif self.made < self.target:
             out.append(f"stopped early: no feasible task tuple is left to try ({self.made} of {self.target})")
+        elif self.made_now == 0:
+            out.append("nothing left to do")
         return out
-
-
-

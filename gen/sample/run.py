@@ -1,43 +1,24 @@
 """The `alfred-gen sample` job: N vetted trajectories, balanced, parallel, resumable, reproducible.
 
-This module wires the run together; each part lives in its own module:
+A dataset is a function of (seed, N, the options that shape it): the same trials whatever the
+workers, shards, kills and resumes. This module wires the run together; each part has one job:
 
-- :mod:`alfred_gen.sample.options`: :class:`SampleOptions`, parsed from the command line and checked.
-- :mod:`alfred_gen.sample.disk_state`: what the output directory holds (finished trees, the failure
-  log, the per-shard lock, stale temporary directories): the source of truth for resuming.
-- :mod:`alfred_gen.sample.jobs`: the :class:`Job` sent to a worker and the :class:`Outcome` it returns.
-- :mod:`alfred_gen.sample.ledger`: per-tuple counts and the choice of the next job.
-- :mod:`alfred_gen.sample.schedule`: the deterministic rule deciding job k from a prefix of results.
-- :mod:`alfred_gen.sample.workers`: running jobs inline or in a pool of worker processes.
-- :mod:`alfred_gen.sample.loop`: the parent's loop tying ledger, schedule and workers together.
-- :mod:`alfred_gen.sample.report`: the progress bar, the final summary and the exit code.
+- :mod:`~alfred_gen.sample.options`: :class:`SampleOptions`, parsed from the command line and checked.
+- :mod:`~alfred_gen.sample.plan`: *what* the dataset is: groups of trials, each with a task tuple
+  drawn by active balancing over the plan itself, and its replacements; shards take whole groups.
+- :mod:`~alfred_gen.sample.schedule`: *which* jobs are needed now, per group, from that group's
+  results only (the chain rule), so arrival order never matters.
+- :mod:`~alfred_gen.sample.workers`: *who* runs a job: this process or worker processes that may
+  die (a dead worker is replaced and its job run again). Another executor plugs in the same way.
+- :mod:`~alfred_gen.sample.ledger` and :mod:`~alfred_gen.sample.disk_state`: what is known about
+  each attempt: trials on disk (checked against the plan; damaged ones are made again), the shared
+  failure log, the saved plan, the lock.
+- :mod:`~alfred_gen.sample.loop`: the parent's loop; :mod:`~alfred_gen.sample.report`: the summary.
 
-How the pieces fit:
-
-- The parent process owns every decision. It samples tuples (:mod:`alfred_gen.sample.balance`) and turns
-  them into jobs ``(tuple, attempt, spawn seed, trial id)``; worker processes, each with its own
-  simulator, only run :func:`alfred_gen.demo.generate.generate_trajectory`. A job's trial id is a hash of
-  (run seed, tuple, attempt), so no two jobs ever write the same directory, and the rename of a
-  finished trajectory into place is the commit.
-- Determinism: the next job is decided from the results of earlier jobs, but results arrive in an
-  order that depends on timing. So job k is decided from a fixed prefix of results, jobs
-  ``0 .. p-1`` with ``p >= k - window`` (waiting for them if needed), counting the jobs in between
-  as if they will succeed. Which prefix is used depends only on results, never on when they came,
-  so the same seed gives the same jobs, the same trial ids and byte-identical trees; the window
-  does not depend on the worker count up to :data:`DEFAULT_WINDOW` workers.
-- Exactly N: a job is only started while (trajectories made in the prefix) + (jobs after it) < N,
-  so even if every job in flight succeeds the target is never passed.
-- Tuples: a started tuple is continued until it has ``demos_per_task`` trajectories or
-  ``max_failures`` failed attempts (then it is recorded as failed and never sampled again); each
-  attempt has its own spawn seed (which also picks the start pose) and trial id.
-- Resumable: the tree of finished trajectories is the source of truth for what was made; failed
-  attempts are kept in ``<out>/.alfred-gen/failures-<shard>.json`` (rewritten atomically, at most
-  every few seconds and at the end; a failure lost to a kill is simply tried again), and stale
-  temporary directories of killed jobs are removed on start. A run killed at any moment leaves
-  complete trajectories and nothing partial in the layout; a lock per shard stops two runs from
-  writing the same shard of one directory at once.
-- ``--shard I/M`` gives each shard the tuples whose hash falls in it and the I-th part of N, so
-  shards of a cluster job array never share a tuple, a trial id or a temporary directory.
+A job's trial id and spawn seed are hashed from (run seed, tuple, attempt), its outcome depends on
+nothing else, and the rename of a finished trajectory into place is the commit. So a run killed at
+any moment leaves complete trajectories only, and running the same command again continues to
+exactly the tree an uninterrupted run makes.
 """
 
 from __future__ import annotations
@@ -51,15 +32,16 @@ from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress as progress_bar
-from alfred_gen.sample.balance import BalancedSampler
 from alfred_gen.sample.disk_state import (
+    TrialProbe,
     clean_stale_temp,
-    failures_path,
     load_failures,
+    load_plan,
+    prepare_output,
     run_lock,
+    save_plan,
     scan_tree,
 )
-from alfred_gen.sample.feasibility import TaskTuple, feasible_tuples
 from alfred_gen.sample.jobs import Generator
 from alfred_gen.sample.ledger import Ledger
 from alfred_gen.sample.loop import Crashed, drive_jobs
@@ -70,8 +52,11 @@ from alfred_gen.sample.options import (
     parse_shard,
     parse_task_types,
 )
+from alfred_gen.sample.plan import LOOKAHEAD, DatasetPlan, PlanKey, groups_for
 from alfred_gen.sample.report import RunSummary
-from alfred_gen.sample.trial_ids import shard_of, shard_quota, trial_id
+from alfred_gen.sample.schedule import Schedule
+from alfred_gen.sample.trial_ids import trial_id
+from alfred_gen.sample.workers import Executor, JobContext, make_executor
 from alfred_gen.sim.controller import Controller
 
 
@@ -98,6 +83,28 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def plan_key(options: SampleOptions) -> PlanKey:
+    """The options that shape the dataset (apart from N)."""
+    return PlanKey(options.seed, tuple(options.task_types), tuple(options.scenes), options.scene_set,
+                   options.demos_per_task)
+
+
+def dataset_plan(options: SampleOptions, note: Callable[..., None] = lambda *a, **k: None) -> DatasetPlan:
+    """The run's plan: the one saved in the output directory if it is for these options, else
+    built (the task space takes seconds: every room is built) and saved."""
+    from alfred_gen.sample.feasibility import feasible_tuples
+
+    key = plan_key(options)
+    plan = load_plan(options.out, key)
+    if plan is None:
+        note("planning the dataset (the task space is built once per output directory)")
+        space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
+        plan = DatasetPlan(key, space)
+    if plan.extend(groups_for(options.n, options.demos_per_task) + LOOKAHEAD):
+        save_plan(options.out, plan)
+    return plan
+
+
 def run_sample(
     options: SampleOptions,
     generate: Generator | None = None,
@@ -113,54 +120,61 @@ def run_sample(
     ``progress`` shows a click progress bar on stderr (on a terminal). ``controller_factory`` makes
     each worker's recording simulator, reused across its jobs (default: a new lite controller per job
     made by generate_trajectory, or the ``thor`` backend's controller). Returns the summary;
-    KeyboardInterrupt is turned into ``summary.interrupted``.
+    KeyboardInterrupt (and SIGTERM) is turned into ``summary.interrupted``.
     """
     check_options(options)
     generate = generate or _default_generate()
     note = echo or (lambda *args, **kwargs: None)
-    shard_index, shard_count = options.shard
     _build_houses(options, progress)
-    feasible = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
-    own = [t for t in feasible if shard_of(t, shard_count) == shard_index]
-    if not own:
-        raise UserError("no feasible task tuple for these task types and scenes"
-                        + (f" in shard {shard_index}/{shard_count}" if shard_count > 1 else ""), ExitCode.UNSOLVABLE)
-    task_filter = set(options.task_types)
-    scene_filter = set(options.scenes)
-
-    def in_space(task: TaskTuple) -> bool:
-        return ((not task_filter or task.task_type in task_filter) and (not scene_filter or task.scene in scene_filter)
-                and shard_of(task, shard_count) == shard_index)
-
-    def own_trial_ids() -> set[str]:
-        attempts = options.demos_per_task + options.max_failures + 1
-        return {trial_id(options.seed, t, a) for t in own for a in range(attempts)}
-
-    target = shard_quota(options.n, shard_index, shard_count)
     out = options.out
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_output(out)
     with run_lock(out, options):
-        removed = clean_stale_temp(out, None if shard_count == 1 else own_trial_ids)
+        plan = dataset_plan(options, note)
+        groups = plan.shard_groups(options.n, options.shard)
+        if not plan.primaries:
+            raise UserError("no feasible task tuple for these task types and scenes", ExitCode.UNSOLVABLE)
+        sharded = options.shard[1] > 1
+        own_ids = None
+        if sharded:
+            attempts = options.demos_per_task + options.max_failures
+            own_ids = {trial_id(options.seed, plan.primaries[g], a, options.scene_set)
+                       for g in groups for a in range(attempts)}
+        removed = clean_stale_temp(out, own_ids)
         if removed:
             note(f"removed {removed} unfinished trajectories of an earlier run")
-        ledger = Ledger(options, BalancedSampler(own))
-        ledger.load(scan_tree(out), load_failures(failures_path(out, options)), in_space)
-        summary = RunSummary(target=target, made_before=ledger.made)
-        if ledger.made:
-            note(f"resuming: {ledger.made} of {target} trajectories already in {out}")
+        probe = TrialProbe(out, options, note)
+        ledger = Ledger(options, load_failures(out), on_disk=probe)
+        schedule = Schedule(plan, options.n, groups, ledger, options.max_failures)
+        summary = RunSummary(target=plan.shard_share(options.n, options.shard), made_before=0)
+        earlier = scan_tree(out).count()
+        if earlier:
+            note(f"resuming: {earlier} trajectories already in {out} (each planned one is checked before it counts)")
         started = time.perf_counter()
+        executors: list[Executor] = []
+
+        def start_executor() -> Executor:
+            executors.append(make_executor(JobContext(generate, str(out), options, controller_factory)))
+            return executors[-1]
+
         try:
-            with _sigterm_as_interrupt(), progress_bar("sampling", target, done=ledger.made, show=progress) as bar:
-                drive_jobs(options, ledger, target, generate, summary, bar, controller_factory)
+            with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, show=progress) as bar:
+                drive_jobs(schedule, start_executor, options.workers, out, summary, bar)
         except KeyboardInterrupt:
             summary.interrupted = True
         except Crashed:
             pass
         finally:
             summary.seconds = time.perf_counter() - started
-            summary.failed_tuples = ledger.failed_tuples()
+            summary.made_before = schedule.made() - summary.made_now
+            summary.short = schedule.short() + summary.target - schedule.target
+            summary.exhausted = summary.short > 0
+            summary.failed_tuples = schedule.failed_tuples()
+            summary.repaired = len(probe.removed)
+            summary.deaths = sum(getattr(executor, "deaths", 0) for executor in executors)
             if summary.interrupted or summary.crashed:
-                clean_stale_temp(out, None if shard_count == 1 else own_trial_ids)
+                clean_stale_temp(out, own_ids)
+        if not sharded and not (summary.interrupted or summary.crashed):
+            summary.foreign = scan_tree(out).count() - len(schedule.trials())
     return summary
 
 
@@ -198,6 +212,8 @@ def sample_command(
     scene_set: str = "lite",
 ) -> int:
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code."""
+    if not str(out).strip():
+        raise UserError(f"--out must name a directory, got {out!r}", ExitCode.USAGE)
     options = SampleOptions(
         n=int(n), out=Path(out), seed=int(seed), workers=int(workers), task_types=parse_task_types(task_types),
         scenes=parse_scenes(scenes, scene_set), demos_per_task=int(demos_per_task), shard=parse_shard(shard),

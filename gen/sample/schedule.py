@@ -1,50 +1,224 @@
-"""The deterministic rule that decides job k, whatever order results arrive in.
+"""The schedule: which jobs to start, decided per group of the plan from that group's results alone.
 
-Job k is decided from a fixed prefix of results, jobs ``0 .. p-1`` with ``p >= k - window`` (waiting
-for them if needed), counting the jobs in between as if they will succeed. Which prefix is used
-depends only on results, never on when they came, so the same seed gives the same jobs, the same
-trial ids and byte-identical trees. A job is only started while (trajectories made in the prefix) +
-(jobs after it) < N, so even if every job in flight succeeds the target is never passed.
+What job j *is* comes from the plan (:mod:`~alfred_gen.sample.plan`); the schedule only says which
+of those jobs are needed now. Who runs them (a worker process, this process, a machine elsewhere)
+is the executor's business (:mod:`~alfred_gen.sample.workers`), so the schedule never looks at
+workers, timing or arrival order.
+
+The chain rule for one tuple of a group: its attempts 0, 1, 2, ... are taken in order and the
+chain ends with the first prefix that holds ``need`` successes or ``max_failures`` failures; its
+trials are that prefix's successes, and a failed chain hands the slots still empty to the group's
+next tuple. A job is started only when it is sure to lie in the prefix whatever the running ones
+give: with s successes, f failures and p jobs running before attempt a, a starts only if
+``s + p < need`` and ``f + p < max_failures``. So no job runs whose trial the group would not keep,
+up to ``need`` jobs of one group run at once, and the prefix (hence the dataset) is the same in
+whichever order the results come back.
+
+A worker that dies on a job (killed, out of memory) is not the job's verdict: the job runs again,
+and only a job that has killed :data:`CRASH_RETRIES` + 1 workers counts as a failed attempt.
 """
 
 from __future__ import annotations
 
-from alfred_gen.errors import ScheduleVerdict
+from collections import Counter
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from enum import Enum
+
+from alfred_gen.errors import JobError
+from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.jobs import Job, Outcome
-from alfred_gen.sample.ledger import Ledger
+from alfred_gen.sample.ledger import Ledger, succeeded
+from alfred_gen.sample.plan import DatasetPlan
+from alfred_gen.sample.trial_ids import spawn_seed, trial_id
+
+#: Times a job may kill its worker and be run again before it counts as a failed attempt.
+CRASH_RETRIES = 2
 
 
-def decide_job(k: int, jobs: list[Job], outcomes: dict[int, Outcome], ledger: Ledger, target: int, window: int,
-               accounted: int) -> tuple[int, Job | ScheduleVerdict]:
-    """Decide job ``k`` from the smallest usable prefix of results (see the module docstring).
+class ChainState(Enum):
+    RUNNING = "running"  #: results are still needed (or jobs are running)
+    FILLED = "filled"  #: the chain's slots are filled
+    FAILED = "failed"  #: the tuple spent its failures with slots still empty
 
-    Returns the new accounted prefix and a Job, or a :class:`~alfred_gen.errors.ScheduleVerdict`:
-    WAIT (a needed result is not back yet), DONE (the target is reached) or EXHAUSTED (no tuple left).
-    """
-    def advance() -> bool:
-        nonlocal accounted
-        if accounted not in outcomes:
-            return False
-        ledger.apply(jobs[accounted], outcomes[accounted])
-        accounted += 1
-        return True
 
-    while accounted < k - window:
-        if not advance():
-            return accounted, ScheduleVerdict.WAIT
+@dataclass
+class Walk:
+    """Where a chain stands: attempts to start now, successes so far, failures, state."""
+
+    start: list[int]
+    successes: list[int]
+    failures: int
+    state: ChainState
+
+
+def walk_chain(outcome_of: Callable[[int], bool | None], running: Collection[int], need: int,
+               max_failures: int) -> Walk:
+    """Apply the chain rule (module docstring) to the known outcomes and the running attempts."""
+    successes: list[int] = []
+    failures = pending = 0
+    start: list[int] = []
+    attempt = 0
     while True:
-        in_flight = k - accounted
-        if ledger.made + in_flight >= target:
-            if in_flight == 0:
-                return accounted, ScheduleVerdict.DONE
-            if not advance():
-                return accounted, ScheduleVerdict.WAIT
-            continue
-        job = ledger.next_job(k, jobs[accounted:k])
-        if job is not None:
-            return accounted, job
-        if in_flight == 0:
-            return accounted, ScheduleVerdict.EXHAUSTED
-        if not advance():
-            return accounted, ScheduleVerdict.WAIT
+        if len(successes) >= need or failures >= max_failures:
+            final = ChainState.FILLED if len(successes) >= need else ChainState.FAILED
+            return Walk(start, successes, failures, final if pending == 0 else ChainState.RUNNING)
+        known = outcome_of(attempt)
+        if known is True:
+            successes.append(attempt)
+        elif known is False:
+            failures += 1
+        elif attempt in running:
+            pending += 1
+        elif len(successes) + pending < need and failures + pending < max_failures:
+            start.append(attempt)
+            pending += 1
+        else:
+            return Walk(start, successes, failures, ChainState.RUNNING)
+        attempt += 1
 
+
+@dataclass
+class _Chain:
+    """One tuple's attempts within a group (link 0: the primary; then the replacements, whose trial
+    ids and spawn seeds are salted with the group and link)."""
+
+    task: TaskTuple
+    link: int
+    need: int
+    salt: str = ""
+    results: dict[int, bool] = field(default_factory=dict)  #: this run's results
+    running: set[int] = field(default_factory=set)
+    crashes: Counter = field(default_factory=Counter)
+    names: dict[int, tuple[int, str]] = field(default_factory=dict)  #: attempt -> (spawn seed, trial id)
+
+
+@dataclass
+class _Group:
+    index: int
+    size: int
+    chains: list[_Chain]
+    finished: bool = False
+    reached: bool = False  #: the schedule has looked at the group (its trials on disk are checked)
+    short: int = 0  #: slots left empty because the group's reserve ran out
+
+
+class Schedule:
+    """The jobs of one shard of a run, group by group (lowest group first)."""
+
+    def __init__(self, plan: DatasetPlan, n: int, groups: list[int], ledger: Ledger, max_failures: int) -> None:
+        self.plan = plan
+        self.n = n
+        self.ledger = ledger
+        self.max_failures = max_failures
+        self.seed = plan.key.seed
+        self.scene_set = plan.key.scene_set
+        self._groups = {g: _Group(g, plan.group_size(g, n), [_Chain(plan.primaries[g], 0, plan.group_size(g, n))])
+                        for g in groups}
+        self._open = list(groups)
+        self._next_index = 0
+        self.target = sum(group.size for group in self._groups.values())
+
+    # ----------------------------------------------------------------------------------------
+
+    def _names(self, chain: _Chain, attempt: int) -> tuple[int, str]:
+        """(spawn seed, trial id) of an attempt of a chain."""
+        found = chain.names.get(attempt)
+        if found is None:
+            found = chain.names[attempt] = (spawn_seed(self.seed, chain.task, attempt, chain.salt),
+                                            trial_id(self.seed, chain.task, attempt, self.scene_set, chain.salt))
+        return found
+
+    def _walk(self, chain: _Chain) -> Walk:
+        def outcome_of(attempt: int) -> bool | None:
+            if attempt in chain.results:
+                return chain.results[attempt]
+            spawn, name = self._names(chain, attempt)
+            return self.ledger.known(chain.task, name, spawn)
+
+        return walk_chain(outcome_of, chain.running, chain.need, self.max_failures)
+
+    def _job(self, group: _Group, chain: _Chain, attempt: int) -> Job:
+        self._next_index += 1
+        spawn, name = self._names(chain, attempt)
+        return Job(self._next_index - 1, group.index, chain.link, chain.task, attempt, spawn, name)
+
+    def _advance(self, group: _Group, free: int) -> list[Job]:
+        """Start what the group's current chain allows; move to a replacement when it failed."""
+        group.reached = True
+        while True:
+            chain = group.chains[-1]
+            walk = self._walk(chain)
+            if walk.state == ChainState.RUNNING:
+                jobs = [self._job(group, chain, attempt) for attempt in walk.start[:free]]
+                chain.running.update(job.attempt for job in jobs)
+                return jobs
+            if walk.state == ChainState.FILLED:
+                group.finished = True
+                return []
+            empty = chain.need - len(walk.successes)
+            tried = [c.task for c in group.chains]
+            replacement = self.plan.replacement(group.index, tried)
+            if replacement is None:
+                group.finished, group.short = True, empty
+                return []
+            link = chain.link + 1
+            group.chains.append(_Chain(replacement, link, empty, salt=f"g{group.index}r{link}"))
+
+    def next_jobs(self, free: int) -> list[Job]:
+        """Up to ``free`` jobs to start now, from the lowest groups that need any."""
+        jobs: list[Job] = []
+        for g in self._open:
+            if len(jobs) >= free:
+                break
+            jobs.extend(self._advance(self._groups[g], free - len(jobs)))
+        self._open = [g for g in self._open if not self._groups[g].finished]
+        return jobs
+
+    def apply(self, job: Job, outcome: Outcome) -> None:
+        """Take a job's result. A worker's death is retried (the job will be started again)
+        until the job has killed CRASH_RETRIES + 1 workers."""
+        chain = self._groups[job.group].chains[job.link]
+        chain.running.discard(job.attempt)
+        if outcome.reason == JobError.CRASHED and chain.crashes[job.attempt] < CRASH_RETRIES:
+            chain.crashes[job.attempt] += 1
+            return
+        chain.results[job.attempt] = succeeded(outcome)
+        self.ledger.apply(job, outcome)
+
+    # ----------------------------------------------------------------------------------------
+
+    def finished(self) -> bool:
+        """Every group is filled or has spent its reserve (call after :meth:`next_jobs`)."""
+        return not self._open
+
+    def _reached(self) -> list[_Group]:
+        # Groups never looked at (a run stopped early) are not checked now: that would read every
+        # trial on disk while the user waits for Ctrl-C to take effect.
+        return [group for group in self._groups.values() if group.reached]
+
+    def made(self) -> int:
+        """Trials of this shard's plan in the tree, in the groups looked at: every finished chain's,
+        plus the successes of running chains as far as known."""
+        return len(self.trials())
+
+    def trials(self) -> list[str]:
+        """Trial ids of every trial the shard's groups looked at keep, as far as known."""
+        found: list[str] = []
+        for group in self._reached():
+            for chain in group.chains:
+                found.extend(self._names(chain, attempt)[1] for attempt in self._walk(chain).successes)
+        return found
+
+    def failed_tuples(self) -> int:
+        """Tuples that spent their failures without making a trial."""
+        count = 0
+        for group in self._reached():
+            for chain in group.chains:
+                walk = self._walk(chain)
+                count += walk.state == ChainState.FAILED and not walk.successes
+        return count
+
+    def short(self) -> int:
+        """Slots left empty because a group's tuples all failed and its reserve was spent."""
+        return sum(group.short for group in self._groups.values())

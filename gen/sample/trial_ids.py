@@ -1,4 +1,4 @@
-"""Seeds, trial ids and shard membership derived from the run seed: no clock, no process state.
+"""Seeds and trial ids derived from the run seed: no clock, no process state.
 
 ALFRED named each trajectory ``trial_T<yyyymmdd>_<hhmmss>_<microseconds>`` from the wall clock, so
 two runs never gave the same tree. Here every number comes from a hash of (run seed, tuple,
@@ -25,25 +25,26 @@ def derive_int(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
 
-def spawn_seed(run_seed: int, task: TaskTuple, attempt: int) -> int:
-    """InitialRandomSpawn seed (and start-pose seed) of one attempt at a tuple: a non-negative int32."""
-    return derive_int("spawn", int(run_seed), task.dir_name(), int(attempt)) % (2**31 - 1)
+def spawn_seed(run_seed: int, task: TaskTuple, attempt: int, salt: str = "") -> int:
+    """InitialRandomSpawn seed (and start-pose seed) of one attempt at a tuple: a non-negative int32.
+    ``salt`` tells apart attempts at one tuple made for different groups of a plan (replacements)."""
+    parts: tuple[object, ...] = ("spawn", int(run_seed), task.dir_name(), int(attempt))
+    return derive_int(*parts, *((salt,) if salt else ())) % (2**31 - 1)
 
 
-def trial_id(run_seed: int, task: TaskTuple, attempt: int) -> str:
-    """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple."""
-    value = derive_int("trial", int(run_seed), task.dir_name(), int(attempt))
+def trial_id(run_seed: int, task: TaskTuple, attempt: int, scene_set: str = "lite", salt: str = "") -> str:
+    """The trial directory name (ALFRED's ``task_id``) of one attempt at a tuple.
+
+    Another scene set than lite's rooms is part of the hash: scene 1 of the imported ALFRED rooms
+    has the task directory names of lite's scene 1, and the two must never share a trial id. So is
+    ``salt`` (see :func:`spawn_seed`)."""
+    parts: tuple[object, ...] = ("trial", int(run_seed), task.dir_name(), int(attempt))
+    if scene_set != "lite":
+        parts += (scene_set,)
+    if salt:
+        parts += (salt,)
+    value = derive_int(*parts)
     moment = _EPOCH + _dt.timedelta(
         days=value % _DAYS, seconds=(value >> 16) % 86400, microseconds=(value >> 40) % 1_000_000
     )
     return TRIAL_PREFIX + moment.strftime("%Y%m%d_%H%M%S_%f")
-
-
-def shard_of(task: TaskTuple, shards: int) -> int:
-    """Which of ``shards`` disjoint shards (0-based) owns a tuple: every attempt at a tuple runs in one shard."""
-    return derive_int("shard", task.dir_name()) % int(shards)
-
-
-def shard_quota(total: int, shard: int, shards: int) -> int:
-    """How many of ``total`` trajectories shard ``shard`` of ``shards`` makes (the quotas sum to total)."""
-    return total // shards + (1 if shard < total % shards else 0)

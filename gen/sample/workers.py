@@ -1,8 +1,18 @@
-"""Running jobs: in this process (one worker) or in a pool of worker processes, each with its own simulator.
+"""Executors: who runs a job. In this process (one worker) or in worker processes of our own.
 
-Workers only run the generator on the job they are given and report an :class:`Outcome`; they
-decide nothing, so the worker count never changes what is made. A worker ignores Ctrl-C (the parent
-stops the pool) and dies with its parent, so a killed run leaves no writer behind.
+An executor takes :class:`~alfred_gen.sample.jobs.Job` s and gives back
+:class:`~alfred_gen.sample.jobs.Outcome` s; it decides nothing about what to run (that is the
+schedule's), so which executor runs a job never changes what is made. Both here follow one small
+protocol (:class:`Executor`) that an executor running jobs elsewhere can follow too.
+
+The process executor supervises its workers itself instead of using ``multiprocessing.Pool``,
+which waits forever for the result of a worker killed by a signal or the OOM killer. Each worker has
+its own pipe and runs one job at a time, so the parent always knows which job a worker holds; it
+waits on the pipes *and* on the processes' sentinels (with a timeout, so Ctrl-C is seen at once),
+so a dead worker is noticed within the wait, its job comes back as ``crashed`` and a new worker
+takes its place. Stopping never blocks: workers are sent SIGTERM, then SIGKILL after a short grace.
+Workers ignore Ctrl-C (the parent stops them) and die with their parent, so a killed run leaves no
+writer behind.
 """
 
 from __future__ import annotations
@@ -11,19 +21,53 @@ import contextlib
 import ctypes
 import functools
 import multiprocessing
-import queue
 import signal
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol
 
 from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
-from alfred_gen.scenes.library import simulator
 from alfred_gen.sim.controller import Controller
+
+#: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
+STOP_GRACE_SECONDS = 1.0
+
+#: The signals that stop a run (Ctrl-C, and a cluster's pre-emption).
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Executor(Protocol):
+    """Runs jobs somewhere and reports their outcomes (any order)."""
+
+    def capacity(self) -> int:
+        """How many jobs may run at once."""
+        ...
+
+    def running(self) -> int:
+        """Jobs submitted whose outcome has not been returned by :meth:`wait` yet."""
+        ...
+
+    def submit(self, job: Job) -> None:
+        """Start a job (only while running() < capacity())."""
+        ...
+
+    def wait(self, timeout: float) -> list[Outcome]:
+        """Outcomes that have come in, waiting up to ``timeout`` seconds for the first one."""
+        ...
+
+    def stop(self) -> None:
+        """End every running job now (Ctrl-C, an error): never blocks for more than a few seconds."""
+        ...
+
+    def close(self) -> None:
+        """End the workers after the last job (the normal end)."""
+        ...
 
 
 @dataclass
@@ -41,6 +85,8 @@ class JobContext:
         make its own lite controller per job."""
         factory = self.controller_factory
         if factory is None and self.options.backend != "lite":
+            from alfred_gen.scenes.library import simulator  # imported by the workers that need it
+
             recipe = simulator(self.options.backend, dict(self.options.backend_options))
             # THOR needs instance segmentation for the interaction masks.
             factory = functools.partial(recipe.open, render=self.options.frames, segmentation=True)
@@ -49,23 +95,6 @@ class JobContext:
         if self._controller is None:
             self._controller = factory()
         return self._controller
-
-
-_WORKER: dict[str, JobContext] = {}
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this worker when its parent dies, so a killed run leaves no writer behind."""
-    with contextlib.suppress(Exception):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _init_worker(context: JobContext) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() ends a worker quietly
-    _die_with_parent()
-    _WORKER["context"] = context
 
 
 def run_job(job: Job, context: JobContext) -> Outcome:
@@ -90,79 +119,179 @@ def run_job(job: Job, context: JobContext) -> Outcome:
         return Outcome(job.index, False, JobError.EXCEPTION, detail)
 
 
-def _worker_run(job: Job) -> Outcome:
-    return run_job(job, _WORKER["context"])
-
-
-class InlineRunner:
-    """Runs jobs in this process, one at a time (workers=1): same decisions, no pool."""
+class InlineExecutor:
+    """Runs jobs in this process, one at a time (workers=1): the same outcomes, no processes."""
 
     def __init__(self, context: JobContext) -> None:
         self.context = context
         self.queue: list[Job] = []
 
-    def submit(self, job: Job) -> None:
-        self.queue.append(job)
+    def capacity(self) -> int:
+        return 1
 
     def running(self) -> int:
         return len(self.queue)
 
-    def capacity(self) -> int:
-        return 1
+    def submit(self, job: Job) -> None:
+        self.queue.append(job)
 
-    def wait(self) -> list[Outcome]:
-        job = self.queue.pop(0)
-        return [run_job(job, self.context)]
+    def wait(self, timeout: float) -> list[Outcome]:
+        if not self.queue:
+            return []
+        return [run_job(self.queue.pop(0), self.context)]
 
     def stop(self) -> None:
         self.queue.clear()
 
+    def close(self) -> None:
+        self.queue.clear()
 
-class PoolRunner:
-    """A pool of worker processes (each builds its own simulator); results come back via a queue."""
 
-    def __init__(self, context: JobContext) -> None:
+# --------------------------------------------------------------------------------------------
+# Worker processes
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this worker when its parent dies, so a killed run leaves no writer behind."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _worker_main(connection: Connection, context: JobContext) -> None:
+    """A worker: take a job, run it, send the outcome back; until told to stop or the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # stop() ends a worker at once, even mid-job
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent while it forked us
+    _die_with_parent()
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        connection.send(run_job(job, context))
+
+
+@dataclass
+class _Worker:
+    process: Any  # multiprocessing.Process of the chosen start method
+    connection: Connection
+    job: Job | None = None
+
+
+class ProcessExecutor:
+    """``workers`` processes of our own, each with its own simulator, one job at a time."""
+
+    def __init__(self, context: JobContext, workers: int) -> None:
         methods = multiprocessing.get_all_start_methods()
-        processes = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        options = context.options
-        self.pool = processes.Pool(options.workers, initializer=_init_worker, initargs=(context,))
-        self.results: queue.Queue = queue.Queue()
-        self.workers = options.workers
-        self.in_flight = 0
+        self._processes: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.context = context
+        self.workers: list[_Worker] = []
+        self.deaths = 0  #: workers that died while running a job
+        for _ in range(workers):
+            self.workers.append(self._start_worker())
 
-    def submit(self, job: Job) -> None:
-        self.in_flight += 1
-        def failed(error: BaseException, index: int = job.index) -> None:
-            self.results.put(Outcome(index, False, JobError.EXCEPTION, f"{type(error).__name__}: {error}"))
-
-        self.pool.apply_async(_worker_run, (job,), callback=self.results.put, error_callback=failed)
-
-    def running(self) -> int:
-        return self.in_flight
+    def _start_worker(self) -> _Worker:
+        parent_end, child_end = self._processes.Pipe(duplex=True)
+        process = self._processes.Process(target=_worker_main, args=(child_end, self.context), daemon=True)
+        # Ctrl-C during the fork would land in an at-fork handler, which swallows the exception (and
+        # the run would not stop): hold the signals until the worker has started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        child_end.close()
+        return _Worker(process, parent_end)
 
     def capacity(self) -> int:
-        return self.workers
+        return len(self.workers)
 
-    def wait(self) -> list[Outcome]:
-        while True:  # a timeout keeps Ctrl-C responsive while waiting
-            try:
-                outcomes = [self.results.get(timeout=0.5)]
-                break
-            except queue.Empty:
+    def running(self) -> int:
+        return sum(1 for worker in self.workers if worker.job is not None)
+
+    def submit(self, job: Job) -> None:
+        worker = next(w for w in self.workers if w.job is None)
+        worker.job = job
+        try:
+            worker.connection.send(job)
+        except OSError:  # the worker died while idle: its replacement takes the job
+            self._replace(worker)
+            self.submit(job)
+
+    def _replace(self, worker: _Worker) -> None:
+        """A new worker in the place of a dead one."""
+        self._end(worker, graceful=False)
+        worker.process.join(STOP_GRACE_SECONDS)
+        self.workers[self.workers.index(worker)] = self._start_worker()
+
+    @staticmethod
+    def _receive(worker: _Worker) -> Outcome | None:
+        """The outcome a worker sent, or None if it died before (or while) sending it."""
+        try:
+            outcome = worker.connection.recv()
+        except Exception:  # EOF, or a message cut short by the worker's death
+            return None
+        return outcome if isinstance(outcome, Outcome) else None
+
+    def wait(self, timeout: float) -> list[Outcome]:
+        busy = [w for w in self.workers if w.job is not None]
+        if not busy:
+            return []
+        ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy], timeout))
+        outcomes: list[Outcome] = []
+        for worker in busy:
+            job = worker.job
+            assert job is not None
+            answered = worker.connection in ready
+            dead = worker.process.sentinel in ready
+            if not (answered or dead):
                 continue
-        while True:
-            try:
-                outcomes.append(self.results.get_nowait())
-            except queue.Empty:
-                break
-        self.in_flight -= len(outcomes)
+            outcome = self._receive(worker) if answered or worker.connection.poll() else None
+            if outcome is None:
+                code = worker.process.exitcode
+                how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
+                outcome = Outcome(job.index, False, JobError.CRASHED, f"the worker process died ({how})")
+                self.deaths += 1
+                dead = True
+            worker.job = None
+            outcomes.append(outcome)
+            if dead:
+                self._replace(worker)
         return outcomes
 
+    def _end(self, worker: _Worker, graceful: bool) -> None:
+        if graceful and worker.process.is_alive():
+            with contextlib.suppress(OSError):
+                worker.connection.send(None)
+            worker.process.join(STOP_GRACE_SECONDS)
+        if worker.process.is_alive():
+            worker.process.terminate()
+        with contextlib.suppress(OSError):
+            worker.connection.close()
+
+    def _end_all(self, graceful: bool) -> None:
+        for worker in self.workers:
+            self._end(worker, graceful)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        for worker in self.workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(STOP_GRACE_SECONDS)
+            worker.job = None
+
     def stop(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+        self._end_all(graceful=False)
 
     def close(self) -> None:
-        self.pool.close()
-        self.pool.join()
+        self._end_all(graceful=True)
 
+
+def make_executor(context: JobContext) -> InlineExecutor | ProcessExecutor:
+    """The executor ``options.workers`` asks for: in this process for one worker, else processes."""
+    workers = context.options.workers
+    return InlineExecutor(context) if workers == 1 else ProcessExecutor(context, workers)

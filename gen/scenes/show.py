@@ -16,6 +16,9 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.grid import HORIZONS, ROTATIONS
 from alfred_gen.sim.scene import Pose, Scene, grid_key
 
+#: Rooms span tens of metres; a larger coordinate is a typo (and the trajectory schema's bound).
+MAX_METRES = 1000.0
+
 
 def parse_pose(text: str) -> Pose:
     """``x,z,rotation,horizon`` (ALFRED's openable.json order) as a Pose; UserError if malformed."""
@@ -28,6 +31,8 @@ def parse_pose(text: str) -> Pose:
         raise UserError(f"--pose {text!r}: expected four numbers x,z,rotation,horizon", ExitCode.USAGE) from None
     if not all(math.isfinite(v) for v in (x, z, rotation, horizon)):
         raise UserError(f"--pose {text!r}: values must be finite", ExitCode.USAGE)
+    if not (abs(x) <= MAX_METRES and abs(z) <= MAX_METRES):
+        raise UserError(f"--pose {text!r}: x and z are metres, at most {MAX_METRES:g} from the origin", ExitCode.USAGE)
     if rotation % 90 != 0:
         raise UserError(f"--pose {text!r}: rotation must be one of {', '.join(map(str, ROTATIONS))}", ExitCode.USAGE)
     if not -30 <= horizon <= 60:

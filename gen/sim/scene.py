@@ -362,6 +362,18 @@ class Scene:
         )
 
 
+#: Cells beyond this many from the origin are all one cell, far outside any room: a pose read from a
+#: file (1e308, say) then names no grid point instead of overflowing.
+_FAR_CELL = 10**9
+
+
+def _cell(value: float) -> int:
+    cells = value / GRID_SIZE + 0.5
+    if not -_FAR_CELL < cells < _FAR_CELL:  # also NaN
+        return _FAR_CELL
+    return int(math.floor(cells))
+
+
 def grid_key(x: float, z: float) -> tuple[int, int]:
     """Integer grid cell of a position, robust to float noise (0.25 m cells)."""
-    return (int(math.floor(x / GRID_SIZE + 0.5)), int(math.floor(z / GRID_SIZE + 0.5)))
+    return (_cell(x), _cell(z))

@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -159,6 +160,27 @@ def trajectory_dir_name_for(data: Mapping[str, Any]) -> str:
     return trajectory_dir_name(
         data["task_type"], object_type, params["mrecep_target"], recep, data["scene"]["scene_num"]
     )
+
+
+def trajectories_under(root: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
+    """Every traj_data.json under directory ``root`` (sorted), and every trial directory
+    (``trial_*``) that has none, sorted.
+
+    Hidden directories are skipped: a ``.tmp-trial_*`` directory is a trajectory still being
+    written (or left by a killed run) and ``.alfred-gen`` is a sampler's run state; neither is a
+    trajectory of the dataset. A trial directory without its traj_data.json (deleted, or frames
+    copied without it) is not a trajectory either, and readers report it rather than skip it.
+    """
+    files: list[Path] = []
+    missing: list[Path] = []
+    for folder, subdirs, names in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        here = Path(folder)
+        if TRAJ_FILE_NAME in names and (here / TRAJ_FILE_NAME).is_file():
+            files.append(here / TRAJ_FILE_NAME)
+        elif here.name.startswith("trial_"):
+            missing.append(here)
+    return sorted(files), sorted(missing)
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,6 +285,8 @@ def _problems_from_error(error: jsonschema.ValidationError) -> list[tuple[list, 
         return [(path, f"expected at most {expected} items, got {len(instance)}")]
     if kind == "minLength" and expected == 1:
         return [(path, "must not be empty")]
+    if kind == "enum":
+        return [(path, f"{_short(repr(instance), 60)} is not one of the {len(expected)} values allowed here")]
     return [(path, _short(error.message))]
 
 
@@ -312,16 +336,43 @@ def _mask_problems(data: Mapping[str, Any]) -> list[Problem]:
     return [problem for _, _, problem in sorted(problems, key=lambda found: found[:2])]
 
 
+def index_problems(data: Mapping[str, Any]) -> list[Problem]:
+    """Cross-references JSON Schema cannot express: each low action's ``high_idx`` names a step of
+    ``high_pddl``, each image's ``low_idx`` a low action and its ``high_idx`` a step. Replay
+    refuses a file that breaks them, so ``validate`` must too. Only called on schema-valid data."""
+    plan = data["plan"]
+    n_high, n_low = len(plan["high_pddl"]), len(plan["low_actions"])
+    problems = []
+    for i, low in enumerate(plan["low_actions"]):
+        if low["high_idx"] >= n_high:
+            problems.append(Problem(format_json_path(["plan", "low_actions", i, "high_idx"]),
+                                    f"{low['high_idx']} but high_pddl has {n_high} steps"))
+    for i, image in enumerate(data["images"]):
+        if image["low_idx"] >= n_low:
+            problems.append(Problem(format_json_path(["images", i, "low_idx"]),
+                                    f"{image['low_idx']} but there are {n_low} low actions"))
+        if image["high_idx"] >= n_high:
+            problems.append(Problem(format_json_path(["images", i, "high_idx"]),
+                                    f"{image['high_idx']} but high_pddl has {n_high} steps"))
+    return problems
+
+
 def validate_trajectory(data: Any) -> list[Problem]:
     """Every problem found in a parsed traj_data.json; an empty list means valid.
 
-    Schema problems come first, sorted by JSON path. Mask-range problems are checked only when
-    the schema accepts.
+    Schema problems come first, sorted by JSON path. Mask-range and index problems are checked
+    only when the schema accepts.
     """
     problems = _schema_problems(data)
     if problems:
         return problems
-    return _mask_problems(data)
+    return _mask_problems(data) + index_problems(data)
+
+
+@functools.cache
+def low_action_names() -> frozenset[str]:
+    """The actions a trajectory's low_actions may hold (the schema's ``low_action_name``)."""
+    return frozenset(load_schema()["definitions"]["low_action_name"]["enum"])
 
 
 def first_problem(data: Any) -> Problem | None:
@@ -338,8 +389,72 @@ class _NotJSON(ValueError):
     pass
 
 
+class _OutOfRangeError(ValueError):
+    pass
+
+
 def _reject_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON value")
+
+
+#: Integer literals longer than this are out of range for every field (int64 has 19 digits);
+#: Python would refuse to convert those beyond 4300 digits with an error naming no place.
+MAX_INTEGER_DIGITS = 20
+
+
+class OutOfRange:
+    """Stands in, while parsing, for a number no field can hold (too many digits, or a float
+    literal that overflows to infinity), so the error can name its JSON path afterwards."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    def describe(self) -> str:
+        digits = len(self.literal.lstrip("-"))
+        shown = self.literal if len(self.literal) <= 24 else f"{self.literal[:12]}...({digits} digits)"
+        return f"number {shown} is out of range"
+
+
+def _find_out_of_range(data: Any, path: list[str | int]) -> tuple[list[str | int], OutOfRange] | None:
+    """The first OutOfRange in document order, with its path."""
+    if isinstance(data, OutOfRange):
+        return path, data
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        if isinstance(value, (dict, list, OutOfRange)):
+            found = _find_out_of_range(value, path + [key])
+            if found is not None:
+                return found
+    return None
+
+
+def loads_checked(text: str | bytes) -> Any:
+    """``json.loads`` that refuses what is not JSON (NaN, Infinity) and numbers no field can hold.
+
+    Raises ValueError with one line: ``not valid JSON (...)``-style messages from the parser, or
+    ``$.scene.random_seed: number 99999...(5000 digits) is out of range``.
+    """
+    found: list[OutOfRange] = []
+
+    def parse_int(literal: str) -> int | OutOfRange:
+        if len(literal.lstrip("-")) > MAX_INTEGER_DIGITS:
+            found.append(OutOfRange(literal))
+            return found[-1]
+        return int(literal)
+
+    def parse_float(literal: str) -> float | OutOfRange:
+        value = float(literal)
+        if not math.isfinite(value):
+            found.append(OutOfRange(literal))
+            return found[-1]
+        return value
+
+    data = json.loads(text, parse_constant=_reject_constant, parse_int=parse_int, parse_float=parse_float)
+    if found:
+        where = _find_out_of_range(data, [])
+        path, bad = where if where is not None else ([], found[0])
+        raise _OutOfRangeError(f"{format_json_path(path)}: {bad.describe()}")
+    return data
 
 
 def parse_trajectory_json(path: str | os.PathLike) -> Any:
@@ -360,7 +475,9 @@ def parse_trajectory_json(path: str | os.PathLike) -> Any:
             f"{path}: not valid JSON (not UTF-8 text, byte {error.start})", ExitCode.BAD_INPUT
         ) from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return loads_checked(text)
+    except _OutOfRangeError as error:
+        raise UserError(f"{path}: {error}", ExitCode.BAD_INPUT) from None
     except json.JSONDecodeError as error:
         hint = "; the file ends early (truncated?)" if error.pos >= len(text.rstrip()) else ""
         raise UserError(
@@ -371,6 +488,8 @@ def parse_trajectory_json(path: str | os.PathLike) -> Any:
         raise UserError(f"{path}: not valid JSON ({error})", ExitCode.BAD_INPUT) from None
     except RecursionError:
         raise UserError(f"{path}: not valid JSON (nested too deeply)", ExitCode.BAD_INPUT) from None
+    except ValueError as error:  # anything else the parser refuses, said in one line
+        raise UserError(f"{path}: not valid JSON ({_short(str(error))})", ExitCode.BAD_INPUT) from None
 
 
 def load_trajectory(path: str | os.PathLike) -> dict[str, Any]:

@@ -1,13 +1,16 @@
 """``alfred-gen validate PATH...``: check traj_data.json files against the trajectory format.
 
 Files are checked whatever their name. Directories are searched recursively for files named
-``traj_data.json``, in sorted order, so the output is the same on every run. Output goes to
-``echo``, one line per problem, then a summary:
+``traj_data.json``, in sorted order, so the output is the same on every run; hidden directories
+(a ``.tmp-trial_*`` still being written or left by a killed run, a sampler's ``.alfred-gen``) are
+not trajectories and are not looked into. Output goes to ``echo``, one line per problem, then a
+summary:
 
     <file>: <json path>: <message>          a file that parses but breaks the format
     <file>: not valid JSON (line L col C: ...)   a truncated or garbage file
     <path>: no such file or directory        an argument that does not exist
     <dir>: no traj_data.json found under this directory
+    <trial dir>: trial directory without traj_data.json
     N valid, M invalid[, K paths with no traj_data.json]
 
 A missing path or a directory with no trajectory is reported like an invalid file: it gets its
@@ -24,15 +27,17 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
+from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory, trajectories_under
 
 
 def find_trajectory_files(
     paths: Iterable[str | os.PathLike],
 ) -> tuple[list[Path], list[str]]:
-    """Files to check, in argument order (each directory's finds sorted), and path problems.
+    """Files to check, in argument order (each directory's finds sorted), and path problems
+    (a missing path, a directory without trajectories, a trial directory without its file).
 
-    A file named twice (directly or through overlapping directories) is checked once.
+    Hidden directories (``.tmp-trial_*`` of a run still writing or killed, ``.alfred-gen``) are
+    not looked into. A file named twice (directly or through overlapping directories) is checked once.
     """
     files: list[Path] = []
     seen: set[Path] = set()
@@ -40,8 +45,9 @@ def find_trajectory_files(
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            found = sorted(match for match in path.rglob(TRAJ_FILE_NAME) if match.is_file())
-            if not found:
+            found, missing = trajectories_under(path)
+            path_problems.extend(f"{trial}: trial directory without {TRAJ_FILE_NAME}" for trial in missing)
+            if not found and not missing:
                 path_problems.append(f"{path}: no {TRAJ_FILE_NAME} found under this directory")
         elif path.exists():
             found = [path]
@@ -56,6 +62,18 @@ def find_trajectory_files(
     return files, path_problems
 
 
+def check_file(file: Path) -> str | None:
+    """The one line saying why ``file`` is not a valid trajectory, or None. Never raises: one file
+    that cannot be checked must not stop the check of the others."""
+    try:
+        load_trajectory(file)
+    except UserError as error:
+        return " ".join(str(error).split())
+    except Exception as error:  # a bug in a check: report it on this file's line and go on
+        return f"{file}: could not be checked ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
+    return None
+
+
 def validate_paths(
     paths: Iterable[str | os.PathLike], echo: Callable[[str], None] = print
 ) -> ExitCode:
@@ -68,13 +86,12 @@ def validate_paths(
         echo(line)
     valid = invalid = 0
     for file in files:
-        try:
-            load_trajectory(file)
-        except UserError as error:
-            invalid += 1
-            echo(str(error))
-        else:
+        problem = check_file(file)
+        if problem is None:
             valid += 1
+        else:
+            invalid += 1
+            echo(problem)
     summary = f"{valid} valid, {invalid} invalid"
     if path_problems:
         noun = "path" if len(path_problems) == 1 else "paths"
