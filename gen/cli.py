@@ -580,7 +580,8 @@ def eqa_questions(houses: str | None, rooms: str | None, out: str, templates: st
     from alfred_gen.scenes.houses.filter import HouseFilter
 
     options = QuestionOptions(homes_from_options(houses, rooms), parse_templates(templates),
-                              FilterRule(min_entropy, min_homes), None if no_house_filter else HouseFilter(), limit)
+                              FilterRule(min_entropy, min_homes), None if no_house_filter else HouseFilter(), limit,
+                              backend)
     sys.exit(questions_command(options, out, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
 
 

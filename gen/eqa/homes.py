@@ -70,18 +70,25 @@ def parse_homes(houses: str | None, rooms: str | None) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def home_backend_check(name: str, backend: str) -> None:
+    """UserError (USAGE) when ``backend`` cannot run the home ``name``: houses are lite's only, and
+    THOR runs its own rooms (FloorPlanN) only."""
+    if house_of_name(name) is not None and backend != "lite":
+        raise UserError("the houses (LiteHouseN) exist in the lite backend only: use --backend lite",
+                        ExitCode.USAGE)
+    if backend != "lite" and _THOR_ROOM.match(name) is None:
+        raise UserError(f"{name}: the thor backend runs THOR's rooms (FloorPlanN)", ExitCode.USAGE)
+
+
 def home_scene(name: str, backend: str) -> Scene:
     """The Scene of a home: a house, a lite room, or (THOR) a stand-in naming the FloorPlan's one
     room (THOR itself knows the room; the stand-in carries its name, number and room type)."""
+    home_backend_check(name, backend)
     if house_of_name(name) is not None:
-        if backend != "lite":
-            raise UserError("the houses (LiteHouseN) exist in the lite backend only: use --backend lite",
-                            ExitCode.USAGE)
         return get_house(name)
     if backend != "lite":
         match = _THOR_ROOM.match(name)
-        if match is None:
-            raise UserError(f"{name}: the thor backend runs THOR's rooms (FloorPlanN)", ExitCode.USAGE)
+        assert match is not None  # home_backend_check said so
         number = int(match.group(1))
         return Scene(name, number, room_type_of(number), (), (), [])
     return find_scene(name)

@@ -30,7 +30,7 @@ from alfred_gen import __version__
 from alfred_gen.atomic import write_text
 from alfred_gen.eqa.entropy import FilterRule, apply_filter
 from alfred_gen.eqa.facts import HomeFacts
-from alfred_gen.eqa.homes import HomeOutcome, home_outcome, open_controller, parse_homes
+from alfred_gen.eqa.homes import HomeOutcome, home_backend_check, home_outcome, open_controller, parse_homes
 from alfred_gen.eqa.programs import TEMPLATES, Question, run_programs
 from alfred_gen.eqa.splits import split_of
 from alfred_gen.eqa.vocabulary import load_vocabulary
@@ -55,8 +55,11 @@ class QuestionOptions:
     rule: FilterRule = field(default_factory=FilterRule)
     house_filter: HouseFilter | None = field(default_factory=HouseFilter)
     limit: int | None = None
+    backend: str = "lite"
 
     def __post_init__(self) -> None:
+        for home in self.homes:  # before any simulator starts: a wrong pairing is the user's, not THOR's
+            home_backend_check(home, self.backend)
         unknown = sorted(set(self.templates) - set(TEMPLATES))
         if unknown:
             raise UserError(f"unknown template(s) {', '.join(unknown)} (one of {', '.join(TEMPLATES)})",
