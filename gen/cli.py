@@ -611,10 +611,12 @@ def eqa_stats(directory: str, charts: str | None, no_charts: bool) -> None:
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
 @click.option("--depth", is_flag=True, help="Also write depth_images/.")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/.")
+@click.option("--split", "splits", help="Only the questions of these splits (comma-separated: train,val,test; "
+                                        "default all).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @thor_options
 def eqa_paths(directory: str, out: str | None, min_spawn_distance: float, no_frames: bool, depth: bool, seg: bool,
-              jobs: int, backend: str, **thor: Any) -> None:
+              splits: str | None, jobs: int, backend: str, **thor: Any) -> None:
     """Write the expert's shortest path, from a far spawn to the pose that best shows the target,
     for every accepted single-target question (location, color, color_room, preposition), in
     ALFRED's format with an eqa block (answer, T-10/T-30/T-50 starts, geodesic distances); each is
@@ -625,9 +627,10 @@ def eqa_paths(directory: str, out: str | None, min_spawn_distance: float, no_fra
       alfred-gen eqa paths eqa/ --jobs 2
       alfred-gen verify eqa/paths --jobs 2
     """
-    from alfred_gen.eqa.paths import PathOptions, paths_command
+    from alfred_gen.eqa.paths import PathOptions, parse_splits, paths_command
 
-    options = PathOptions(frames=not no_frames, depth=depth, seg=seg, min_spawn_distance=min_spawn_distance)
+    options = PathOptions(frames=not no_frames, depth=depth, seg=seg, min_spawn_distance=min_spawn_distance,
+                          splits=parse_splits(splits))
     sys.exit(paths_command(directory, out, simulator=simulator_for(backend, thor), options=options, jobs=jobs,
                            echo=click.echo))
 

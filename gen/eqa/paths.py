@@ -50,6 +50,7 @@ from alfred_gen.eqa.geodesic import MIN_SPAWN_DISTANCE, choose_spawn, distance_f
 from alfred_gen.eqa.homes import read_facts
 from alfred_gen.eqa.programs import SINGLE_TARGET
 from alfred_gen.eqa.questions import load_questions
+from alfred_gen.eqa.splits import SPLITS
 from alfred_gen.eqa.views import MIN_VIEW_PIXELS, View
 from alfred_gen.errors import EqaPathReason, ExitCode, UserError, exit_code_of
 from alfred_gen.planner.names import alfred_location, location_name
@@ -81,19 +82,31 @@ TASK_PREFIX = "eqa_"
 
 @dataclass(frozen=True)
 class PathOptions:
-    """What ``eqa paths`` writes: frames, depth, segmentation, and how far the spawn is."""
+    """What ``eqa paths`` writes: frames, depth, segmentation, how far the spawn is, and for which
+    splits' questions (a dataset's test split can be made first, or alone)."""
 
     frames: bool = True
     depth: bool = False
     seg: bool = False
     min_spawn_distance: float = MIN_SPAWN_DISTANCE
+    splits: tuple[str, ...] = SPLITS
 
     def __post_init__(self) -> None:
+        unknown = sorted(set(self.splits) - set(SPLITS))
+        if unknown or not self.splits:
+            raise UserError(f"--split must name splits among {', '.join(SPLITS)}, got {', '.join(self.splits)}",
+                            ExitCode.USAGE)
         if not self.min_spawn_distance >= 0:
             raise UserError(f"--min-spawn-distance must be at least 0 metres, got {self.min_spawn_distance:g}",
                             ExitCode.USAGE)
         if (self.depth or self.seg) and not self.frames:
             raise UserError("--depth and --seg come with frames: drop --no-frames", ExitCode.USAGE)
+
+
+def parse_splits(text: str | None) -> tuple[str, ...]:
+    """``--split``: comma-separated split names (all three when empty; PathOptions checks them)."""
+    names = [p.strip() for p in (text or "").split(",") if p.strip()]
+    return tuple(dict.fromkeys(names)) if names else SPLITS
 
 
 @dataclass(frozen=True)
@@ -163,15 +176,31 @@ class Controllers:
                                                segmentation=self.options.seg or self.simulator.backend != "lite")
         return self._render
 
+    _home: str | None = None
+    _home_parts: tuple[NavigationGraph, list[dict[str, Any]]] | None = None
 
-def _scene_block(facts: HomeFacts, metadata: Mapping[str, Any], spawn: tuple[float, float, int]) -> dict[str, Any]:
+    def home(self, facts: HomeFacts) -> tuple[NavigationGraph, list[dict[str, Any]]]:
+        """The home's navigation graph and its objects' initial poses, kept for the home at hand:
+        questions come grouped by home, and building both costs more than a path's search."""
+        if self._home != facts.scene or self._home_parts is None:
+            try:
+                event = open_home(self.plain(), facts.scene, color_variation=facts.color_variation)
+            except FactsError as error:
+                raise _Skip(EqaPathReason.ACTION_FAILED, f"restoring the start: {error}") from None
+            self._home_parts = (NavigationGraph(facts.reachable), object_poses_of(event.metadata))
+            self._home = facts.scene
+        return self._home_parts
+
+
+def _scene_block(facts: HomeFacts, object_poses: Sequence[Mapping[str, Any]],
+                 spawn: tuple[float, float, int]) -> dict[str, Any]:
     x, z, rotation = spawn
     block: dict[str, Any] = {
         "dirty_and_empty": False,
         "floor_plan": facts.scene,
         "init_action": {"action": "TeleportFull", "horizon": START_HORIZON, "rotateOnTeleport": True,
                         "rotation": rotation, "x": x, "y": facts.agent_y, "z": z},
-        "object_poses": object_poses_of(metadata),
+        "object_poses": [dict(pose) for pose in object_poses],
         "object_toggles": [],
         "random_seed": 0,
         "scene_num": facts.scene_num,
@@ -211,19 +240,19 @@ def _target_pixels(controller: Controller, object_id: str) -> int | None:
     return int(mask.sum())
 
 
-def record_path(controller: Controller, facts: HomeFacts, question: Mapping[str, Any], view: View,
+def record_path(controllers: Controllers, facts: HomeFacts, question: Mapping[str, Any], view: View,
                 spawn: tuple[float, float, int]) -> tuple[dict[str, Any], list[dict[str, Any]], Recorder, int | None]:
     """Restore the start (spawn) and walk the shortest path to ``view``; (scene block, high_pddl,
     recorder, target pixels at the end). Raises _Skip."""
+    graph, object_poses = controllers.home(facts)
+    controller = controllers.plain()
     try:
-        event = open_home(controller, facts.scene, color_variation=facts.color_variation)
-        block = _scene_block(facts, event.metadata, spawn)
+        block = _scene_block(facts, object_poses, spawn)
         start = restore_scene(controller, block)
-    except (FactsError, RestoreError) as error:
+    except RestoreError as error:
         raise _Skip(EqaPathReason.ACTION_FAILED, f"restoring the start: {error}") from None
     try:
-        moves = NavigationGraph(facts.reachable).path([spawn[0], spawn[1], spawn[2], START_HORIZON],
-                                                      view.pose.to_list())
+        moves = graph.path([spawn[0], spawn[1], spawn[2], START_HORIZON], view.pose.to_list())
     except NavigationError as error:
         raise _Skip(EqaPathReason.NO_PATH, str(error)) from None
     recorder = Recorder(controller, start, None)
@@ -312,10 +341,9 @@ def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: Ho
         spawn = choose_spawn(key, facts.reachable, (view.pose.x, view.pose.z), options.min_spawn_distance)
         if spawn is None:
             raise _Skip(EqaPathReason.NO_FAR_SPAWN, f"no point {options.min_spawn_distance:g} m from the view")
-        controller = controllers.plain()
-        block, high, recorder, pixels = record_path(controller, facts, question, view, spawn[:3])
+        block, high, recorder, pixels = record_path(controllers, facts, question, view, spawn[:3])
         traj = build_trajectory(question, answers, facts, view, spawn, block, high, recorder, pixels,
-                                backend_of(controller))
+                                backend_of(controllers.plain()))
         temp_dir = out_root / f".tmp-eqa-{traj['task_id']}"
         if temp_dir.exists():
             shutil.rmtree(temp_dir)  # left over by a killed run
@@ -416,10 +444,13 @@ class PathsSummary:
         return text + f" (in {self.seconds:.1f} s)"
 
 
-def accepted_single_target(data: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str, int]]]:
-    """(question, its answer counts) of every accepted single-target question, by home then order."""
+def accepted_single_target(data: Mapping[str, Any],
+                           splits: Sequence[str] = SPLITS) -> list[tuple[dict[str, Any], dict[str, int]]]:
+    """(question, its answer counts) of every accepted single-target question of ``splits``, by
+    home then order."""
     table = data.get("answer_counts", {})
-    chosen = [q for q in data["questions"] if q.get("accepted") and q["template"] in SINGLE_TARGET and q["targets"]]
+    chosen = [q for q in data["questions"] if q.get("accepted") and q["template"] in SINGLE_TARGET and q["targets"]
+              and q.get("split") in splits]
     return [(q, dict(table.get(q["template"], {}).get(q["question"], {}))) for q in chosen]
 
 
@@ -434,7 +465,7 @@ def paths_command(directory: str, out: str | None = None, *, simulator: Simulato
     if out_root.exists() and not out_root.is_dir():
         raise UserError(f"{out_root}: exists and is not a directory", ExitCode.BAD_INPUT)
     out_root.mkdir(parents=True, exist_ok=True)
-    work = [(i, q, answers) for i, (q, answers) in enumerate(accepted_single_target(data))]
+    work = [(i, q, answers) for i, (q, answers) in enumerate(accepted_single_target(data, options.splits))]
     summary = PathsSummary()
     results: list[PathResult | None] = [None] * len(work)
     began = time.monotonic()
