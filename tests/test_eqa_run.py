@@ -213,3 +213,25 @@ def test_paths_are_the_same_bytes_with_two_workers_and_skip_what_exists(run: Pat
     assert paths_command(str(run), str(again), simulator=simulator(), options=PathOptions(frames=False),
                          echo=lines.append, show_progress=False) == ExitCode.OK
     assert lines[-1].startswith(f"made 0 trajectories, skipped {len(first)}: already_made {len(first)}")
+
+
+def test_a_path_with_frames_depth_and_masks_is_the_same_trajectory(run: Path, data: dict, tmp_path: Path) -> None:
+    question, _ = accepted_single_target(data)[0]
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "facts").symlink_to(run / "facts")
+    (one / QUESTIONS_FILE).write_text(json.dumps({**data, "questions": [question]}))
+    lines: list[str] = []
+    assert paths_command(str(one), simulator=simulator(), options=PathOptions(depth=True, seg=True), echo=lines.append,
+                         show_progress=False) == ExitCode.OK, lines
+    [written] = list((one / PATHS_DIR).rglob(TRAJ_FILE_NAME))
+    twin = run / PATHS_DIR / written.relative_to(one / PATHS_DIR)
+    assert written.read_bytes() == twin.read_bytes()  # frames are rendered by a replay: the file is the same
+    traj = load_trajectory(written)
+    frames = sorted({image["image_name"] for image in traj["images"]})
+    assert len(frames) == len(traj["plan"]["low_actions"]) + 1  # one per action and the stop's
+    folder = written.parent
+    assert sorted(p.stem for p in (folder / "raw_images").iterdir()) == [Path(f).stem for f in frames]
+    assert sorted(p.stem for p in (folder / "depth_images").iterdir()) == [Path(f).stem for f in frames]
+    assert (folder / "instance_masks").is_dir() and any((folder / "instance_masks").iterdir())
+    assert not [p for p in (one / PATHS_DIR).iterdir() if p.name.startswith(".tmp")]
