@@ -187,9 +187,19 @@ class Controllers:
                 event = open_home(self.plain(), facts.scene, color_variation=facts.color_variation)
             except FactsError as error:
                 raise _Skip(EqaPathReason.ACTION_FAILED, f"restoring the start: {error}") from None
-            self._home_parts = (NavigationGraph(facts.reachable), object_poses_of(event.metadata))
+            self._home_parts = (NavigationGraph(facts.reachable), pickupable_poses(event.metadata))
             self._home = facts.scene
         return self._home_parts
+
+
+def pickupable_poses(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The scene block's ``object_poses``: the pickupable objects only. SetObjectPoses removes the
+    pickupable objects it is not given, so they must be listed; furniture that is merely moveable
+    stays as the home was built when left out, and is left out because lite re-posing a piece of
+    furniture with parts (a dresser and its drawers) draws it differently from the home as built,
+    where the facts' best views and colours were taken (the target then showed 0 pixels)."""
+    pickupable = {obj["name"] for obj in metadata.get("objects") or () if obj.get("pickupable")}
+    return [pose for pose in object_poses_of(metadata) if pose["objectName"] in pickupable]
 
 
 def _scene_block(facts: HomeFacts, object_poses: Sequence[Mapping[str, Any]],
