@@ -59,6 +59,18 @@ def test_next_to_is_side_by_side_on_one_level() -> None:
     assert not is_next_to(overlapping, TABLE)
 
 
+def test_a_relation_at_its_threshold_does_not_flip_on_float_noise() -> None:
+    # LiteHouse29: a safe 0.3 m from a dresser, read raw from the metadata and rounded in the facts
+    dresser = box(3.35, 0.0, -2.15, 4.54, 0.99, -1.67)
+    raw_safe = box(2.6500000000000004, 0.0, -2.15, 3.0500000000000007, 0.4, -1.6999999999999997)
+    rounded_safe = box(2.65, 0.0, -2.15, 3.05, 0.4, -1.7)
+    assert 3.35 - 3.0500000000000007 < NEXT_TO_GAP < 3.35 - 3.05  # the two readings straddle the threshold
+    assert is_next_to(raw_safe, dresser) and is_next_to(rounded_safe, dresser)
+    assert not is_next_to(box(2.6, 0.0, -2.15, 3.0499, 0.4, -1.7), dresser)  # 0.1 mm further is not
+    vase = box(0.4, 0.75 + TOUCH_GAP + 1e-12, 0.4, 0.5, 0.95, 0.5)
+    assert is_on(vase, TABLE) and not is_above(vase, TABLE)
+
+
 def test_distance_is_between_centres_on_the_floor() -> None:
     assert floor_distance(TABLE, box(3.0, 2.0, 4.0, 4.0, 3.0, 5.0)) == pytest.approx(5.0)
     with pytest.raises(ValueError):

@@ -17,6 +17,10 @@ small gaps that say when two boxes touch. With A and B two objects (y up):
   to a bed, a toaster next to a kettle on a counter).
 
 ``distance`` is between box centres on the floor plane, in metres.
+
+Every gap, rise and overlap is compared at micrometre precision (:func:`_um`): lite places
+furniture at exact offsets (a safe 0.3 m from a dresser), which floating point makes 0.29999999 or
+0.30000001 depending on whether boxes were rounded on the way, and a relation must not flip on that.
 """
 
 from __future__ import annotations
@@ -39,34 +43,40 @@ RELATIONS = ("on", "above", "below", "next to")
 Box = tuple[Sequence[float], Sequence[float]]
 
 
+def _um(value: float) -> float:
+    """A length rounded to micrometres, for comparing with a threshold (module docstring)."""
+    return round(value, 6)
+
+
 def _footprint_gap(a: Box, b: Box) -> float:
     """Horizontal gap between two footprints (0 when they touch or overlap)."""
     (alo, ahi), (blo, bhi) = a, b
-    dx = max(blo[0] - ahi[0], alo[0] - bhi[0], 0.0)
-    dz = max(blo[2] - ahi[2], alo[2] - bhi[2], 0.0)
-    return math.hypot(dx, dz)
+    dx = max(_um(blo[0] - ahi[0]), _um(alo[0] - bhi[0]), 0.0)
+    dz = max(_um(blo[2] - ahi[2]), _um(alo[2] - bhi[2]), 0.0)
+    return _um(math.hypot(dx, dz))
 
 
 def _footprints_overlap(a: Box, b: Box) -> bool:
     (alo, ahi), (blo, bhi) = a, b
-    return alo[0] < bhi[0] and blo[0] < ahi[0] and alo[2] < bhi[2] and blo[2] < ahi[2]
+    return (_um(bhi[0] - alo[0]) > 0 and _um(ahi[0] - blo[0]) > 0 and _um(bhi[2] - alo[2]) > 0
+            and _um(ahi[2] - blo[2]) > 0)
 
 
 def _center_over(a: Box, b: Box) -> bool:
     """Whether the centre of A's footprint lies within B's footprint."""
     (alo, ahi), (blo, bhi) = a, b
     cx, cz = (alo[0] + ahi[0]) / 2.0, (alo[2] + ahi[2]) / 2.0
-    return blo[0] <= cx <= bhi[0] and blo[2] <= cz <= bhi[2]
+    return _um(cx - blo[0]) >= 0 and _um(bhi[0] - cx) >= 0 and _um(cz - blo[2]) >= 0 and _um(bhi[2] - cz) >= 0
 
 
 def is_on(a: Box, b: Box) -> bool:
     """A rests on B."""
-    return abs(a[0][1] - b[1][1]) <= TOUCH_GAP and _center_over(a, b)
+    return abs(_um(a[0][1] - b[1][1])) <= TOUCH_GAP and _center_over(a, b)
 
 
 def is_above(a: Box, b: Box) -> bool:
     """A is over B, higher than resting on it."""
-    rise = a[0][1] - b[1][1]
+    rise = _um(a[0][1] - b[1][1])
     return TOUCH_GAP < rise <= ABOVE_REACH and _footprints_overlap(a, b)
 
 
@@ -74,13 +84,13 @@ def is_below(a: Box, b: Box, floor_y: float = 0.0) -> bool:
     """A is under B: B is above A, or A stands on the floor under B's footprint."""
     if is_above(b, a):
         return True
-    on_floor = abs(a[0][1] - floor_y) <= TOUCH_GAP
-    return on_floor and a[1][1] < b[1][1] - TOUCH_GAP and _center_over(a, b)
+    on_floor = abs(_um(a[0][1] - floor_y)) <= TOUCH_GAP
+    return on_floor and _um(b[1][1] - a[1][1]) > TOUCH_GAP and _center_over(a, b)
 
 
 def is_next_to(a: Box, b: Box) -> bool:
     """A and B stand side by side on the same level, close together."""
-    if abs(a[0][1] - b[0][1]) > LEVEL_GAP or _footprints_overlap(a, b):
+    if abs(_um(a[0][1] - b[0][1])) > LEVEL_GAP or _footprints_overlap(a, b):
         return False
     return _footprint_gap(a, b) <= NEXT_TO_GAP
 

@@ -107,23 +107,24 @@ class Home:
 
 def _related(relation: str, a: dict, b: dict) -> bool:
     """The documented rules: touch 0.03 m, above within 1.5 m, same level 0.05 m, next to 0.3 m."""
-    (alo, ahi), (blo, bhi) = (a["lo"], a["hi"]), (b["lo"], b["hi"])
-    acx, acz = (alo[0] + ahi[0]) / 2, (alo[2] + ahi[2]) / 2
-    center_over = blo[0] <= acx <= bhi[0] and blo[2] <= acz <= bhi[2]
+    # boxes in whole micrometres, so float noise at a threshold (0.3 m apart) decides nothing
+    alo, ahi, blo, bhi = ([round(v * 1e6) for v in box] for box in (a["lo"], a["hi"], b["lo"], b["hi"]))
+    acx2, acz2 = alo[0] + ahi[0], alo[2] + ahi[2]  # twice the centre
+    center_over = 2 * blo[0] <= acx2 <= 2 * bhi[0] and 2 * blo[2] <= acz2 <= 2 * bhi[2]
     overlap = alo[0] < bhi[0] and blo[0] < ahi[0] and alo[2] < bhi[2] and blo[2] < ahi[2]
 
     def above(p_lo, q_hi, p_over_q) -> bool:
-        return 0.03 < p_lo[1] - q_hi[1] <= 1.5 and p_over_q
+        return 30_000 < p_lo[1] - q_hi[1] <= 1_500_000 and p_over_q
 
     if relation == "on":
-        return abs(alo[1] - bhi[1]) <= 0.03 and center_over
+        return abs(alo[1] - bhi[1]) <= 30_000 and center_over
     if relation == "above":
         return above(alo, bhi, overlap)
     if relation == "below":
-        return above(blo, ahi, overlap) or (abs(alo[1]) <= 0.03 and ahi[1] < bhi[1] - 0.03 and center_over)
+        return above(blo, ahi, overlap) or (abs(alo[1]) <= 30_000 and ahi[1] < bhi[1] - 30_000 and center_over)
     if relation == "next to":
-        gap = math.hypot(max(blo[0] - ahi[0], alo[0] - bhi[0], 0), max(blo[2] - ahi[2], alo[2] - bhi[2], 0))
-        return abs(alo[1] - blo[1]) <= 0.05 and not overlap and gap <= 0.3
+        gap_x, gap_z = max(blo[0] - ahi[0], alo[0] - bhi[0], 0), max(blo[2] - ahi[2], alo[2] - bhi[2], 0)
+        return abs(alo[1] - blo[1]) <= 50_000 and not overlap and gap_x ** 2 + gap_z ** 2 <= 300_000 ** 2
     raise ValueError(relation)
 
 
