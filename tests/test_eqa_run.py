@@ -144,9 +144,24 @@ def _facts(run: Path, home: str) -> HomeFacts:
 
 
 def test_every_path_is_shortest_by_a_search_from_the_other_end(run: Path) -> None:
-    for traj in _trajectories(run):
-        facts = _facts(run, traj["scene"]["floor_plan"])
-        cells = {grid_key(x, z) for x, z in facts.reachable}
+    _check_shortest(run, _trajectories(run))
+
+
+@pytest.mark.skipif(not os.environ.get("ALFRED_GEN_EQA_RUN"), reason="ALFRED_GEN_EQA_RUN is not set")
+def test_every_path_of_a_big_run_is_shortest() -> None:
+    run = Path(os.environ["ALFRED_GEN_EQA_RUN"])
+    paths = sorted((run / PATHS_DIR).rglob(TRAJ_FILE_NAME))
+    assert paths
+    _check_shortest(run, [json.loads(p.read_text()) for p in paths])
+
+
+def _check_shortest(run: Path, trajectories: list[dict]) -> None:
+    cells_of: dict[str, set[tuple[int, int]]] = {}
+    for traj in trajectories:
+        home = traj["scene"]["floor_plan"]
+        if home not in cells_of:
+            cells_of[home] = {grid_key(x, z) for x, z in _facts(run, home).reachable}
+        cells = cells_of[home]
         end = traj["eqa"]["view"]["pose"]
         start = traj["eqa"]["spawn"]["pose"]
         goal_state = (*grid_key(end[0], end[1]), int(end[2]) // 90)
