@@ -19,6 +19,7 @@ import pytest
 from alfred_gen.demo.navigation import NavAction, apply
 from alfred_gen.eqa.entropy import FilterRule
 from alfred_gen.eqa.facts import HomeFacts
+from alfred_gen.eqa.geodesic import navigation_scores
 from alfred_gen.eqa.paths import PATHS_DIR, PathOptions, accepted_single_target, paths_command
 from alfred_gen.eqa.programs import SINGLE_TARGET
 from alfred_gen.eqa.questions import QUESTIONS_FILE, QuestionOptions, questions_command
@@ -207,6 +208,27 @@ def test_spawns_geodesics_and_the_last_frame(run: Path) -> None:
             assert entry["low_idx"] == len(lows) - k and list(pose) == pytest.approx(entry["pose"])
         assert eqa["target_pixels"] >= 100 and traj["goal"]["agent_view"]["horizon"] == eqa["view"]["pose"][3]
         assert traj["template"]["task_desc"] == eqa["question"] and traj["scene"]["color_variation"] is True
+
+
+def test_navigation_scores_of_the_expert_and_of_an_agent_that_stops_short(run: Path) -> None:
+    for traj in _trajectories(run)[:20]:
+        eqa = traj["eqa"]
+        pose = tuple(eqa["spawn"]["pose"])
+        positions = [(pose[0], pose[1])]
+        for low in traj["plan"]["low_actions"]:
+            pose = apply(pose, NavAction(low["api_action"], low["discrete_action"]["action"]))
+            positions.append((pose[0], pose[1]))
+        cells = eqa["geodesic"]["cells"]
+        expert = navigation_scores(cells, positions)
+        assert expert == {"d_0": eqa["spawn"]["geodesic"], "d_T": 0.0, "d_delta": eqa["spawn"]["geodesic"],
+                          "d_min": 0.0}
+        t10 = eqa["spawns"]["T-10"]
+        from_t10 = navigation_scores(cells, positions[t10["low_idx"]:])  # EQA's T-10 start, expert actions
+        assert from_t10["d_T"] == 0.0 and from_t10["d_0"] <= 2.5  # at most 10 moves away
+        halfway = len(positions) // 2
+        short = navigation_scores(cells, positions[:halfway])  # stops halfway along the shortest path
+        assert short["d_T"] == short["d_min"] > 0 and short["d_delta"] == pytest.approx(
+            eqa["spawn"]["geodesic"] - short["d_T"])
 
 
 def test_a_path_that_stops_elsewhere_fails_its_goal(run: Path) -> None:

@@ -3,8 +3,8 @@
 EQA scores navigation in metres along the shortest obstacle-avoiding path: d_T (distance to the
 target when the agent stops), d_Δ (how much nearer it got) and d_min (nearest it ever came). Every
 trajectory of ``eqa paths`` carries the distance from every reachable point to where the expert
-stops (:func:`distance_field`), so those scores need no simulator: a breadth-first search over the
-0.25 m grid, 4-neighbour steps (MoveAhead's), times the grid size.
+stops (:func:`distance_field`), so those scores need no simulator (:func:`navigation_scores`): a
+breadth-first search over the 0.25 m grid, 4-neighbour steps (MoveAhead's), times the grid size.
 
 The expert starts far from its target: at a reachable point at least ``min_distance`` metres away
 along the grid (:data:`MIN_SPAWN_DISTANCE` by default), chosen among all such points by a stable
@@ -60,3 +60,17 @@ def choose_spawn(key: str, reachable: Sequence[tuple[float, float]], goal: tuple
     value = hash_str(f"alfred-gen eqa spawn {key}")
     x, z = far[value % len(far)]
     return x, z, 90 * ((value >> 20) % 4), steps[grid_key(x, z)] * GRID_SIZE
+
+
+def navigation_scores(cells: Sequence[Sequence[float]], positions: Sequence[tuple[float, float]]) -> dict[str, float]:
+    """EQA's navigation metrics for an agent that visited ``positions`` (x, z; first = its start,
+    last = where it stopped), from a trajectory's geodesic field (``eqa.geodesic.cells``, rows
+    ``[x, z, metres]``): d_0 (start), d_T (end), d_Δ = d_0 - d_T (how much nearer it got) and
+    d_min (nearest it came), all in metres along the grid. KeyError for a position off the field
+    (not reachable, or cut off from the goal)."""
+    if not positions:
+        raise ValueError("no positions to score")
+    field = {grid_key(float(x), float(z)): float(d) for x, z, d in cells}
+    distances = [field[grid_key(float(x), float(z))] for x, z in positions]
+    return {"d_0": distances[0], "d_T": distances[-1], "d_delta": round(distances[0] - distances[-1], 4),
+            "d_min": min(distances)}
