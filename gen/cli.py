@@ -558,6 +558,97 @@ def actthor_sheets(directory: str, out: str, n: int, seed: int, three: bool) -> 
     sys.exit(sheets_command(directory, out, n, seed, three, echo=click.echo))
 
 
+@cli.group(epilog=EPILOG)
+def eqa() -> None:
+    """Embodied Question Answering: questions by functional programs over homes, the entropy
+    filter, and shortest-path expert trajectories."""
+
+
+@eqa.command("questions", epilog=EPILOG)
+@click.option("--houses", help="Houses: numbers, LiteHouseN or ranges, e.g. 1-200 (those the house filter accepts).")
+@click.option("--rooms", help="Single rooms: LitePlan numbers or ranges (1-30,201), or FloorPlanN with --backend thor; "
+                              "only the templates that name no room run there.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--templates", help="Comma-separated templates (default: all nine).")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after this many homes with facts, in order.")
+@click.option("--min-entropy", type=float, default=0.5, show_default=True,
+              help="Keep a question when its normalised answer entropy over homes is at least this ...")
+@click.option("--min-homes", type=click.IntRange(min=1), default=4, show_default=True,
+              help="... and at least this many homes ask it.")
+@click.option("--no-house-filter", is_flag=True, help="Use every house, not only those the house filter accepts.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def eqa_questions(houses: str | None, rooms: str | None, out: str, templates: str | None, limit: int | None,
+                  min_entropy: float, min_homes: int, no_house_filter: bool, jobs: int, backend: str,
+                  **thor: Any) -> None:
+    """Run every template's program over the homes and filter the questions by answer entropy;
+    writes OUT/questions.json (every question, accepted or not) and OUT/facts/ (per home: rooms,
+    objects, best views, colours; reused by later runs).
+
+    \b
+    Example:
+      alfred-gen eqa questions --houses 1-330 --limit 200 --jobs 2 --out eqa/
+    """
+    from alfred_gen.eqa.entropy import FilterRule
+    from alfred_gen.eqa.questions import QuestionOptions, homes_from_options, parse_templates, questions_command
+    from alfred_gen.scenes.houses.filter import HouseFilter
+
+    options = QuestionOptions(homes_from_options(houses, rooms), parse_templates(templates),
+                              FilterRule(min_entropy, min_homes), None if no_house_filter else HouseFilter(), limit,
+                              backend)
+    sys.exit(questions_command(options, out, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
+
+
+@eqa.command("stats", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--charts", type=click.Path(file_okay=False),
+              help="Directory for the PNG charts (default DIRECTORY/charts).")
+@click.option("--no-charts", is_flag=True, help="Print the tables only.")
+def eqa_stats(directory: str, charts: str | None, no_charts: bool) -> None:
+    """Print questions asked and accepted per template, the answer distributions before and after
+    the filter, and the split statistics beside the paper's; write one answer chart per template.
+
+    \b
+    Example:
+      alfred-gen eqa stats eqa/ --charts eqa-charts/
+    """
+    from alfred_gen.eqa.stats import stats_command
+
+    sys.exit(stats_command(directory, "" if no_charts else charts, echo=click.echo))
+
+
+@eqa.command("paths", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Output root (default DIRECTORY/paths).")
+@click.option("--min-spawn-distance", type=float, default=5.0, show_default=True,
+              help="The expert starts at least this far (metres along the grid) from where it stops.")
+@click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
+@click.option("--depth", is_flag=True, help="Also write depth_images/.")
+@click.option("--seg", is_flag=True, help="Also write instance_masks/.")
+@click.option("--split", "splits", help="Only the questions of these splits (comma-separated: train,val,test; "
+                                        "default all).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@thor_options
+def eqa_paths(directory: str, out: str | None, min_spawn_distance: float, no_frames: bool, depth: bool, seg: bool,
+              splits: str | None, jobs: int, backend: str, **thor: Any) -> None:
+    """Write the expert's shortest path, from a far spawn to the pose that best shows the target,
+    for every accepted single-target question (location, color, color_room, preposition), in
+    ALFRED's format with an eqa block (answer, T-10/T-30/T-50 starts, geodesic distances); each is
+    vetted by replay before it is kept.
+
+    \b
+    Example:
+      alfred-gen eqa paths eqa/ --jobs 2
+      alfred-gen verify eqa/paths --jobs 2
+    """
+    from alfred_gen.eqa.paths import PathOptions, parse_splits, paths_command
+
+    options = PathOptions(frames=not no_frames, depth=depth, seg=seg, min_spawn_distance=min_spawn_distance,
+                          splits=parse_splits(splits))
+    sys.exit(paths_command(directory, out, simulator=simulator_for(backend, thor), options=options, jobs=jobs,
+                           echo=click.echo))
+
+
 @cli.command(epilog=EPILOG)
 @click.argument("variant", type=click.Choice(["nav-only", "rev-1", "rev-n"]))
 @click.argument("sources", nargs=-1, required=True, type=click.Path())

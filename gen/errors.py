@@ -10,10 +10,10 @@ The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus`
 :class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
 (the sampler's decision for its next job), :class:`VideoReason` (one video of ``alfred-gen
 video``), :class:`DeriveReason` (deriving one trajectory from another), :class:`ExportReason` and
-:class:`GameCheckReason` (one ALFWorld game written, and judged by ALFWorld). Their values are the
-words written to disk and printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them
-to the exit code a command ends
-with when that outcome decides it, so that mapping lives here and nowhere else.
+:class:`GameCheckReason` (one ALFWorld game written, and judged by ALFWorld) and :class:`EqaPathReason`
+(one expert trajectory of ``alfred-gen eqa paths``). Their values are the words written to disk and
+printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command
+ends with when that outcome decides it, so that mapping lives here and nowhere else.
 """
 
 from __future__ import annotations
@@ -131,6 +131,24 @@ class DeriveReason(Outcome):
     VET_FAILED = "vet_failed"  #: the derived trajectory failed its replay from scratch (a bug)
 
 
+class EqaPathReason(Outcome):
+    """Why an accepted EQA question did or did not give an expert trajectory (``alfred-gen eqa paths``).
+
+    Words are distinct from the other outcomes' where their exit codes differ (``already_made``,
+    ``no_path``): outcomes are str enums, so equal words would be one key of the table below.
+    """
+
+    OK = "ok"
+    EXISTS = "already_made"  #: the trajectory's directory is already there; it is left untouched
+    NO_VIEW = "no_view"  #: the target has no best view in the home's facts (the facts are stale)
+    NO_FAR_SPAWN = "no_far_spawn"  #: no reachable point is as far from the target as asked (a small home)
+    NO_PATH = "no_path"  #: no walk on the grid from the spawn to the view (a bug: the grid is connected)
+    ACTION_FAILED = "action_failed"  #: the simulator refused a step of the walk while recording
+    TARGET_NOT_SEEN = "target_not_seen"  #: the last frame does not show the target as the facts said
+    INVALID = "invalid"  #: the trajectory failed the schema (a bug)
+    VET_FAILED = "vet_failed"  #: the written trajectory failed its replay from scratch (a bug)
+
+
 #: Derive outcomes that say the variant does not apply to a source: the command still succeeds.
 DERIVE_NOT_APPLICABLE = frozenset({
     DeriveReason.EXISTS, DeriveReason.NO_NAVIGATION, DeriveReason.NO_EARLIER_DESTINATION,
@@ -225,6 +243,10 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     ScheduleVerdict.WAIT: ExitCode.OK,  # never ends a command; listed so the table is complete
     ScheduleVerdict.DONE: ExitCode.OK,
     ScheduleVerdict.EXHAUSTED: ExitCode.FAILED,
+    **{reason: ExitCode.FAILED for reason in EqaPathReason},
+    EqaPathReason.OK: ExitCode.OK,
+    EqaPathReason.EXISTS: ExitCode.OK,
+    EqaPathReason.NO_FAR_SPAWN: ExitCode.OK,  # the home is too small for the spawn distance asked: nothing wrong
     VideoReason.OK: ExitCode.OK,
     VideoReason.BAD_FILE: ExitCode.FAILED,
     VideoReason.RERENDER_FAILED: ExitCode.FAILED,

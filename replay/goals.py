@@ -308,7 +308,7 @@ def goal_conditions(
 
 
 # --------------------------------------------------------------------------------------------
-# Goals stored in the trajectory (derived tasks: ALFRED-L's NAV-ONLY, REV-1, REV-n)
+# Goals stored in the trajectory (derived tasks: ALFRED-L's NAV-ONLY, REV-1, REV-n; EQA's paths)
 
 #: The key of a trajectory's own goal block (optional; absent in ALFRED's and sample's files).
 GOAL_KEY = "goal"
@@ -344,13 +344,38 @@ def within_threshold(distance: float, threshold: float) -> bool:
     return distance <= threshold + DISTANCE_SLACK
 
 
+#: How far (degrees) the agent's final rotation and camera horizon may be from a view goal's.
+ANGLE_SLACK = 1e-3
+
+
+@dataclass(frozen=True)
+class ViewGoal:
+    """The agent must end turned to ``rotation`` with its camera at ``horizon`` (degrees). With a
+    position within 0 m this pins the final pose: EQA's expert ends at the pose that best shows
+    the question's target, so the last frame is that view."""
+
+    rotation: float
+    horizon: float
+
+    def holds(self, metadata: Mapping[str, Any]) -> bool:
+        agent = metadata.get("agent") or {}
+        rotation = float((agent.get("rotation") or {}).get("y", math.nan))
+        horizon = float(agent.get("cameraHorizon", math.nan))
+        turn = abs((rotation - self.rotation + 180.0) % 360.0 - 180.0)
+        return turn <= ANGLE_SLACK and abs(horizon - self.horizon) <= ANGLE_SLACK
+
+    def describe(self) -> str:
+        return f"agent turned to {self.rotation:g} with horizon {self.horizon:g}"
+
+
 @dataclass(frozen=True)
 class TrajectoryGoal:
     """What a trajectory must reach: the task type's goal conditions (unless a derived task drops
-    them, NAV-ONLY) and, for derived tasks, a final position."""
+    them, NAV-ONLY) and, for derived tasks, a final position; for EQA's paths also a final view."""
 
     task_conditions: bool = True
     position: PositionGoal | None = None
+    view: ViewGoal | None = None
 
 
 def trajectory_goal(traj: Mapping[str, Any]) -> TrajectoryGoal:
@@ -360,6 +385,7 @@ def trajectory_goal(traj: Mapping[str, Any]) -> TrajectoryGoal:
 
         "goal": {"task_conditions": false, "agent_position": {"x": 1.0, "z": -2.5, "within": 1.25}}
 
+    and, written by ``alfred-gen eqa paths``, ``"agent_view": {"rotation": 90, "horizon": 30}``.
     Raises UserError(BAD_INPUT) for a malformed block (data not checked by the schema).
     """
     block = traj.get(GOAL_KEY) if isinstance(traj, Mapping) else None
@@ -367,29 +393,44 @@ def trajectory_goal(traj: Mapping[str, Any]) -> TrajectoryGoal:
         return TrajectoryGoal()
     if not isinstance(block, Mapping) or not isinstance(block.get("task_conditions"), bool):
         raise UserError("goal block: needs a boolean task_conditions", ExitCode.BAD_INPUT)
+    view = _view_goal(block.get("agent_view"))
     position = block.get("agent_position")
     if position is None:
-        return TrajectoryGoal(block["task_conditions"], None)
+        return TrajectoryGoal(block["task_conditions"], None, view)
     try:
         target = PositionGoal(float(position["x"]), float(position["z"]), float(position["within"]))
     except (TypeError, KeyError, ValueError):
         raise UserError("goal block: agent_position needs numbers x, z and within", ExitCode.BAD_INPUT) from None
     if not (math.isfinite(target.x) and math.isfinite(target.z) and target.within >= 0):
         raise UserError("goal block: agent_position must be finite with within >= 0", ExitCode.BAD_INPUT)
-    return TrajectoryGoal(block["task_conditions"], target)
+    return TrajectoryGoal(block["task_conditions"], target, view)
 
 
-def goal_block(task_conditions: bool, position: PositionGoal | None) -> dict[str, Any]:
-    """The ``goal`` block :func:`trajectory_goal` reads back (what ``derive`` writes)."""
+def _view_goal(view: Any) -> ViewGoal | None:
+    if view is None:
+        return None
+    try:
+        goal = ViewGoal(float(view["rotation"]), float(view["horizon"]))
+    except (TypeError, KeyError, ValueError):
+        raise UserError("goal block: agent_view needs numbers rotation and horizon", ExitCode.BAD_INPUT) from None
+    if not (math.isfinite(goal.rotation) and math.isfinite(goal.horizon)):
+        raise UserError("goal block: agent_view must be finite", ExitCode.BAD_INPUT)
+    return goal
+
+
+def goal_block(task_conditions: bool, position: PositionGoal | None, view: ViewGoal | None = None) -> dict[str, Any]:
+    """The ``goal`` block :func:`trajectory_goal` reads back (what ``derive`` and ``eqa paths`` write)."""
     block: dict[str, Any] = {"task_conditions": task_conditions}
     if position is not None:
         block["agent_position"] = {"x": position.x, "z": position.z, "within": position.within}
+    if view is not None:
+        block["agent_view"] = {"rotation": view.rotation, "horizon": view.horizon}
     return block
 
 
 def needs_task_check(goal: TrajectoryGoal) -> bool:
     """Whether the task type's own conditions are part of the goal (so it must have a goal check)."""
-    return goal.task_conditions or goal.position is None
+    return goal.task_conditions or (goal.position is None and goal.view is None)
 
 
 def trajectory_goal_status(
@@ -406,10 +447,13 @@ def trajectory_goal_status(
         status = goal_conditions(task, metadata, start_metadata=start_metadata, effects=effects)
     else:
         status = GoalStatus(0, 0, [])
-    if goal.position is None:
+    if goal.position is None and goal.view is None:
         return status
     count = _Count()
     count.satisfied, count.total, count.missing = status.satisfied, status.total, list(status.missing)
-    distance = goal.position.distance(metadata)
-    count.add(goal.position.holds(metadata), f"{goal.position.describe()} (it is {distance:.2f} m away)")
+    if goal.position is not None:
+        distance = goal.position.distance(metadata)
+        count.add(goal.position.holds(metadata), f"{goal.position.describe()} (it is {distance:.2f} m away)")
+    if goal.view is not None:
+        count.add(goal.view.holds(metadata), goal.view.describe())
     return count.status()

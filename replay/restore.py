@@ -11,6 +11,10 @@ in this order, and so do we:
 5. ``SetObjectPoses`` with ``object_poses`` (always, even when empty: objects not listed go away);
 6. the ``init_action`` (a ``TeleportFull`` to the agent's start pose).
 
+One key of our own may come after ``Initialize``: ``color_variation`` true (written by ``alfred-gen
+eqa paths``) steps lite's ``SetColorVariation``, so objects show the per-instance colours that
+EQA's colour questions were asked about. Files without the key restore exactly as before.
+
 Scene names: a trajectory's ``floor_plan`` is found by the controller: lite asks the scene lookup
 it was made with (:meth:`~alfred_gen.sim.controller.SceneLookup.for_start_state`, which may complete
 a room known only from evidence with what the start state proves it holds), THOR loads its own
@@ -33,6 +37,9 @@ INITIALIZE_ACTION: dict[str, Any] = {
     "visibilityDistance": 1.5,
     "makeAgentsVisible": False,
 }
+
+#: The scene block's optional key asking for lite's per-instance colours (see the module docstring).
+COLOR_VARIATION_KEY = "color_variation"
 
 _SCENE_KEYS = ("floor_plan", "object_poses", "object_toggles", "dirty_and_empty", "init_action")
 
@@ -64,6 +71,8 @@ def _check_block(scene_block: Any) -> None:
     for key, ok in checks.items():
         if not ok(scene_block[key]):
             raise UserError(f"scene block: malformed {key!r}", ExitCode.BAD_INPUT)
+    if not isinstance(scene_block.get(COLOR_VARIATION_KEY, False), bool):
+        raise UserError(f"scene block: malformed {COLOR_VARIATION_KEY!r}", ExitCode.BAD_INPUT)
 
 
 def _scene_for(controller: Controller, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
@@ -98,6 +107,8 @@ def restore_scene(controller: Controller, scene_block: Mapping[str, Any]) -> Any
     except (KeyError, LookupError) as error:
         raise UserError(f"unknown scene {floor_plan!r}", ExitCode.NOT_FOUND) from error
     _setup_step(controller, dict(INITIALIZE_ACTION), "Initialize")
+    if scene_block.get(COLOR_VARIATION_KEY, False):
+        _setup_step(controller, {"action": "SetColorVariation", "enabled": True}, "SetColorVariation")
     if scene_block["object_toggles"]:
         _setup_step(controller, {"action": "SetObjectToggles",
                                  "objectToggles": [dict(t) for t in scene_block["object_toggles"]]},

@@ -8,6 +8,7 @@ import json
 from alfred_gen.errors import (
     OUTCOME_EXIT_CODES,
     DeriveReason,
+    EqaPathReason,
     ExitCode,
     ExportReason,
     GameCheckReason,
@@ -22,7 +23,7 @@ from alfred_gen.errors import (
 )
 
 ENUMS = (PlanStatus, GenerationReason, VetReason, JobError, ScheduleVerdict, VideoReason, DeriveReason, ExportReason,
-         GameCheckReason)
+         GameCheckReason, EqaPathReason)
 
 
 def test_every_outcome_has_an_exit_code() -> None:

@@ -246,6 +246,68 @@ def type_color(object_type: str, object_id: str) -> RGB:
     return tuple(int(min(255, max(0, round(c)))) for c in color)  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
 
 
+#: Finishes an object may get when colour variation is on (:func:`varied_color`): one plain
+#: colour per basic colour name, light and saturated enough that lite's face shading (0.7-1.0 on
+#: the faces a camera sees) keeps it nearest to its own name. Values are plain design choices.
+FINISHES: dict[str, RGB] = {
+    "black": (34, 34, 38),
+    "white": (242, 242, 240),
+    "grey": (112, 112, 116),
+    "red": (196, 34, 38),
+    "orange": (232, 118, 28),
+    "yellow": (236, 204, 40),
+    "green": (46, 150, 60),
+    "blue": (40, 84, 196),
+    "purple": (118, 48, 150),
+    "pink": (238, 140, 180),
+    "brown": (118, 72, 36),
+}
+
+_SOFT = ("red", "blue", "green", "grey", "brown", "black", "white", "yellow", "purple", "pink", "orange")
+_WOODS = ("brown", "black", "white", "grey", "red")
+_APPLIANCE = ("white", "black", "grey", "red")
+_KITCHENWARE = ("white", "red", "blue", "yellow", "green", "black", "pink", "orange")
+
+#: Which finishes each type's instances are drawn from under colour variation (EQA's colour
+#: questions need objects whose colour is not given by their type). Types not listed keep their
+#: :func:`type_color` even with variation on (a fixture, food, a screen).
+TYPE_FINISHES: dict[str, tuple[str, ...]] = {
+    "Sofa": _SOFT, "ArmChair": _SOFT, "Ottoman": _SOFT, "Footstool": _SOFT, "Pillow": _SOFT,
+    "Towel": _SOFT, "HandTowel": _SOFT, "Cloth": _SOFT, "Curtains": _SOFT, "TeddyBear": _SOFT,
+    "Chair": _WOODS, "Stool": _WOODS, "DiningTable": _WOODS, "CoffeeTable": _WOODS, "SideTable": _WOODS,
+    "Desk": _WOODS, "Dresser": _WOODS, "Shelf": _WOODS, "TVStand": _WOODS, "Bed": _WOODS,
+    "Fridge": _APPLIANCE, "Microwave": _APPLIANCE, "Toaster": _APPLIANCE, "CoffeeMachine": _APPLIANCE,
+    "Kettle": _APPLIANCE + ("blue", "green"), "GarbageCan": ("grey", "black", "white", "green", "blue"),
+    "Safe": ("grey", "black", "white"), "LaundryHamper": ("white", "brown", "grey", "blue"),
+    "Mug": _KITCHENWARE, "Cup": _KITCHENWARE, "Bowl": _KITCHENWARE, "Plate": ("white", "blue", "green", "yellow"),
+    "Pot": ("grey", "black", "red", "blue"), "Pan": ("grey", "black", "red"),
+    "Vase": _KITCHENWARE + ("purple", "brown"), "Statue": ("white", "grey", "black", "brown", "yellow"),
+    "Candle": ("white", "red", "yellow", "pink", "purple"), "Box": ("brown", "white", "red", "blue", "green"),
+    "Book": _SOFT, "TissueBox": _KITCHENWARE, "SoapBottle": _KITCHENWARE,
+    "WateringCan": ("green", "red", "blue", "yellow"),
+    "Boots": ("black", "brown", "red", "yellow"), "Laptop": ("grey", "black", "white"),
+    "Toilet": ("white", "black", "grey"), "Bathtub": ("white", "pink", "blue"),
+    "Lamp": ("white", "black", "red", "yellow"),
+    "FloorLamp": ("white", "black", "brown"), "DeskLamp": ("white", "black", "red", "blue", "green"),
+}
+
+
+def varied_color(object_type: str, object_id: str) -> RGB:
+    """Display colour of an object under colour variation (a lite scene option, off by default).
+
+    A type of :data:`TYPE_FINISHES` takes one of its finishes, chosen by the object id's stable
+    hash, with a small brightness jitter; any other type keeps :func:`type_color`. So the same
+    object always has the same colour, and two sofas of a house may be red and blue.
+    """
+    finishes = TYPE_FINISHES.get(object_type)
+    if not finishes or object_id == object_type:
+        return type_color(object_type, object_id)
+    seed = hash_str("finish:" + object_id)
+    base = FINISHES[finishes[seed % len(finishes)]]
+    brightness = 1.0 + 0.06 * ((((seed >> 16) & 0xFF) / 255.0) - 0.5)
+    return tuple(int(min(255, max(0, round(c * brightness)))) for c in base)  # type: ignore[return-value]  # tuple() over three channels: mypy sees tuple[int, ...]
+
+
 def object_color(object_id: str) -> RGB:
     """The instance-segmentation colour of an id: three bytes of its stable hash, never black."""
     return _color_from_hash(hash_str(object_id))

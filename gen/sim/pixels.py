@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.sim.camera import Camera as RenderCamera
-from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color
+from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color, varied_color
 from alfred_gen.sim.render import (
     FAR_DEPTH,
     MIN_VISIBLE_PIXELS,
@@ -238,10 +238,12 @@ def _object_rows(
     parts: tuple[Box, ...],
     cuts: tuple[Box, ...],
     look: Look | None = None,
+    varied: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
-    liquid, a flame), its drawing parts, minus cuts."""
-    base = type_color(object_type, object_id)
+    liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
+    variation (:func:`~alfred_gen.sim.palette.varied_color`) instead of its type's."""
+    base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
@@ -270,7 +272,7 @@ def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _rows_of(
     obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
-    look: Look | None = None,
+    look: Look | None = None, varied: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     box = obj.box()
     parts = tuple(obj.part_boxes()) if obj.parts else ()
@@ -279,6 +281,8 @@ def _rows_of(
         parts = tuple(p.translated(*offset) for p in parts)
     elif obj.holes:
         cuts = cuts + obj.holes
+    if varied:
+        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, True)
     if look is None:  # the plain call, so the cache keys of plain objects stay as they were
         return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
     return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look)
@@ -393,6 +397,8 @@ class _Layers:
     facings: dict[str, int]
     #: Whether dirty objects look dirty (see :class:`PixelSight`).
     show_dirt: bool = False
+    #: Whether objects take their varied colours (the world's ``color_variation``).
+    varied: bool = False
 
 
 @lru_cache(maxsize=64)
@@ -428,7 +434,8 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
-        lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look)
+        lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look,
+                                  world.color_variation)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
@@ -442,7 +449,8 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     owner_of_object = np.array(
         [index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects], dtype=np.int64
     )
-    return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt)
+    return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt,
+                   world.color_variation)
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
@@ -463,7 +471,7 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
     chunks = []
     for obj in layers.held:
         b_lo, b_hi, colors = _rows_of(obj, facing_of(obj, layers.facings), shift,  # type: ignore[arg-type]  # shift is built from a 3-vector, so it has three items
-                                      look=look_of(obj, layers.show_dirt))
+                                      look=look_of(obj, layers.show_dirt), varied=layers.varied)
         chunks.append((b_lo, b_hi, colors, np.full(len(b_lo), index_of[obj.object_id], np.int32)))
     return BoxList(
         np.concatenate([c[0] for c in chunks]),
@@ -653,6 +661,38 @@ class PixelSight:
         frames = render_state(layers, camera, rgb=False, depth=False, scene_boxes=boxes)
         assert frames.owner is not None
         return frames.owner
+
+    # --- one object from any pose -----------------------------------------------------------
+    def object_view(
+        self, world: World, camera: RenderCamera, object_id: str, *, rgb: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """One object's pixels seen from ``camera`` (any pose, not only the agent's): its mask
+        (H x W bool) and, with ``rgb``, a frame whose colours are the full frame's under that mask.
+
+        For searches over many poses (EQA's best view of a target): the render leaves out every
+        box that lies wholly farther from the camera than the object's farthest point (such a
+        box cannot cover a pixel of it), so the mask and its colours are exactly those of the full
+        frame at that pose, at a fraction of the cost. Nothing is rendered when no box of the
+        object reaches into the view. KeyError for an id the world does not draw.
+        """
+        layers = self.layers(world)
+        owner = layers.owners.index(object_id)
+        boxes = layers.scene_boxes
+        empty = np.zeros((camera.height, camera.width), dtype=bool)
+        mine = boxes.owner == owner
+        if not mine.any():
+            return empty, None
+        mine[mine] = in_frustum(camera, boxes.lo[mine], boxes.hi[mine])
+        if not mine.any():
+            return empty, None
+        origin = camera.position
+        corner = np.maximum(np.abs(boxes.lo[mine] - origin), np.abs(boxes.hi[mine] - origin))
+        farthest = float(np.sqrt((corner * corner).sum(axis=1)).max())
+        keep = box_distances(origin, boxes.lo, boxes.hi) <= farthest + CULL_MARGIN
+        near = BoxList(boxes.lo[keep], boxes.hi[keep], boxes.owner[keep], boxes.color[keep], boxes.owners, boxes.room)
+        frames = render_state(layers, camera, rgb=rgb, depth=False, scene_boxes=near)
+        assert frames.owner is not None
+        return frames.owner == owner, frames.rgb
 
     # --- the renderer hook ------------------------------------------------------------------
     def images(self, sim: LiteController) -> dict[str, Any]:

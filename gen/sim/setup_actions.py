@@ -409,10 +409,23 @@ def set_state_of_all_objects(sim: LiteController, args: dict[str, Any]) -> None:
         world.sight_changed()
 
 
+# --- colours -----------------------------------------------------------------------------------
+def set_color_variation(sim: LiteController, args: dict[str, Any]) -> None:
+    """Draw objects in per-instance colours (``enabled`` true) or their types' colours (false).
+
+    lite's own setup action, for datasets that ask about colours (EQA): which colour an instance
+    gets is a function of its id (:func:`alfred_gen.sim.palette.varied_color`). It changes what
+    frames show, never what any action does. Off after every reset, so scenes and trajectories
+    that never call it look as they always did.
+    """
+    sim.world.set_color_variation(flag(args, "enabled", True))
+
+
 SETUP_ACTIONS = {
     "Initialize": (initialize, INITIALIZE_ARGS),
     "InitialRandomSpawn": (initial_random_spawn, SPAWN_ARGS),
     "SetObjectPoses": (set_object_poses, frozenset({"objectPoses"})),
     "SetObjectToggles": (set_object_toggles, frozenset({"objectToggles"})),
     "SetStateOfAllObjects": (set_state_of_all_objects, frozenset({"StateChange"})),
+    "SetColorVariation": (set_color_variation, frozenset({"enabled"})),
 }

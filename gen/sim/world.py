@@ -238,6 +238,9 @@ class World:
         #: the scene changes then (the held group is drawn apart, per camera), so the renderer's
         #: scene layers key on ``version - hand_moves`` (:attr:`scene_version`).
         self.hand_moves = 0
+        #: Whether objects are drawn in their varied colours (lite's ``SetColorVariation``, off by
+        #: default so that every frame recorded without it re-renders as it was).
+        self.color_variation = False
         #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
         self.heated: list[str] = []
         self.cooled: list[str] = []
@@ -408,6 +411,12 @@ class World:
             before = self.version
             self.move_to(self.by_id[self.held], self.hand_center())
             self.hand_moves += self.version - before
+
+    def set_color_variation(self, on: bool) -> None:
+        """Draw objects in their varied colours (or their types' again); nothing else changes."""
+        if bool(on) != self.color_variation:
+            self.color_variation = bool(on)
+            self.version += 1
 
     @property
     def scene_version(self) -> int:

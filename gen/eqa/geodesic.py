@@ -1,0 +1,76 @@
+"""Geodesic distances on the reachable grid, and where an EQA episode starts.
+
+EQA scores navigation in metres along the shortest obstacle-avoiding path: d_T (distance to the
+target when the agent stops), d_Δ (how much nearer it got) and d_min (nearest it ever came). Every
+trajectory of ``eqa paths`` carries the distance from every reachable point to where the expert
+stops (:func:`distance_field`), so those scores need no simulator (:func:`navigation_scores`): a
+breadth-first search over the 0.25 m grid, 4-neighbour steps (MoveAhead's), times the grid size.
+
+The expert starts far from its target: at a reachable point at least ``min_distance`` metres away
+along the grid (:data:`MIN_SPAWN_DISTANCE` by default), chosen among all such points by a stable
+hash of the question, facing one of the four headings, camera at ALFRED's start horizon.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from alfred_gen.sim.scene import GRID_SIZE, grid_key, hash_str
+
+#: The expert's start is at least this far (metres along the grid) from where it stops.
+MIN_SPAWN_DISTANCE = 5.0
+
+Cell = tuple[int, int]
+
+
+def grid_steps(reachable: Sequence[tuple[float, float]], goal: tuple[float, float]) -> dict[Cell, int]:
+    """4-neighbour steps from every reachable cell connected to ``goal``'s cell (BFS)."""
+    cells = {grid_key(x, z) for x, z in reachable}
+    start = grid_key(*goal)
+    if start not in cells:
+        return {}
+    steps = {start: 0}
+    queue = deque([start])
+    while queue:
+        i, j = queue.popleft()
+        for neighbour in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+            if neighbour in cells and neighbour not in steps:
+                steps[neighbour] = steps[(i, j)] + 1
+                queue.append(neighbour)
+    return steps
+
+
+def distance_field(reachable: Sequence[tuple[float, float]], goal: tuple[float, float]) -> list[list[float]]:
+    """``[x, z, metres]`` for every reachable point connected to ``goal``, sorted by (x, z)."""
+    steps = grid_steps(reachable, goal)
+    points = {grid_key(x, z): (x, z) for x, z in reachable}
+    return [[points[cell][0], points[cell][1], round(n * GRID_SIZE, 4)] for cell, n in sorted(steps.items())]
+
+
+def choose_spawn(key: str, reachable: Sequence[tuple[float, float]], goal: tuple[float, float],
+                 min_distance: float = MIN_SPAWN_DISTANCE) -> tuple[float, float, int, float] | None:
+    """(x, z, rotation, metres) of the start for the question ``key``, or None when no reachable
+    point is ``min_distance`` away (module docstring)."""
+    steps = grid_steps(reachable, goal)
+    far = sorted((x, z) for x, z in reachable
+                 if steps.get(grid_key(x, z), -1) * GRID_SIZE >= min_distance - 1e-9)
+    if not far:
+        return None
+    value = hash_str(f"alfred-gen eqa spawn {key}")
+    x, z = far[value % len(far)]
+    return x, z, 90 * ((value >> 20) % 4), steps[grid_key(x, z)] * GRID_SIZE
+
+
+def navigation_scores(cells: Sequence[Sequence[float]], positions: Sequence[tuple[float, float]]) -> dict[str, float]:
+    """EQA's navigation metrics for an agent that visited ``positions`` (x, z; first = its start,
+    last = where it stopped), from a trajectory's geodesic field (``eqa.geodesic.cells``, rows
+    ``[x, z, metres]``): d_0 (start), d_T (end), d_Δ = d_0 - d_T (how much nearer it got) and
+    d_min (nearest it came), all in metres along the grid. KeyError for a position off the field
+    (not reachable, or cut off from the goal)."""
+    if not positions:
+        raise ValueError("no positions to score")
+    field = {grid_key(float(x), float(z)): float(d) for x, z, d in cells}
+    distances = [field[grid_key(float(x), float(z))] for x, z in positions]
+    return {"d_0": distances[0], "d_T": distances[-1], "d_delta": round(distances[0] - distances[-1], 4),
+            "d_min": min(distances)}
