@@ -1,7 +1,7 @@
 """One way to run independent jobs over worker processes: results as they finish
 (:func:`run_unordered`) or in the order of the work (:func:`run_ordered`).
 
-`verify`, `replay`, `derive`, `video`, `view` and `export alfworld-check` all do the same thing:
+`verify`, `replay`, `derive`, `video`, `view`, `eqa` and `export alfworld-check` all do the same thing:
 each file is an independent job, a worker process opens its own simulator once (the initializer)
 and reuses it, results come back in whatever order they finish (callers carry an index when they
 need the input's order back), and a failure or Ctrl-C must leave no worker behind. This module is
@@ -55,15 +55,20 @@ def run_unordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int
 
 
 def run_ordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
+                initializer: Callable[..., Any] | None = None, initargs: tuple[Any, ...] = (),
                 chunksize: int = 1) -> Iterator[Result]:
     """Yield ``job(item)`` for every item of ``work`` in the order of ``work``, computed in ``jobs``
-    processes at most (inline for one job or one item). A generator, so a caller can show
-    progress as results come in; if it stops early or anything raises, the pool is terminated."""
+    processes at most (inline for one job or one item; ``initializer`` as for
+    :func:`run_unordered`). A generator, so a caller can show progress as results come in (workers
+    run ahead); if it stops early or anything raises, the pool is terminated."""
     if jobs <= 1 or len(work) <= 1:
+        if initializer is not None:
+            initializer(*initargs)
         yield from map(job, work)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)))
+    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)), initializer=initializer,
+                                                    initargs=initargs)
     try:
         yield from pool.imap(job, work, chunksize=max(1, chunksize))
         pool.close()

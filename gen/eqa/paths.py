@@ -30,7 +30,6 @@ A killed run leaves no partial trajectory; running again skips what exists.
 from __future__ import annotations
 
 import datetime as _dt
-import multiprocessing
 import os
 import shutil
 import time
@@ -53,6 +52,7 @@ from alfred_gen.eqa.questions import load_questions
 from alfred_gen.eqa.splits import SPLITS
 from alfred_gen.eqa.views import MIN_VIEW_PIXELS, View
 from alfred_gen.errors import EqaPathReason, ExitCode, UserError, exit_code_of
+from alfred_gen.parallel import run_unordered
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.progress import progress
 from alfred_gen.replay.goals import PositionGoal, ViewGoal, goal_block
@@ -416,20 +416,8 @@ def _path_job(job: tuple[int, dict[str, Any], dict[str, int]]) -> tuple[int, Pat
 
 def _results(jobs_list: list[tuple[int, dict[str, Any], dict[str, int]]], jobs: int, simulator: Simulator,
              directory: Path, out_root: Path, options: PathOptions) -> Iterator[tuple[int, Any]]:
-    if jobs <= 1 or len(jobs_list) <= 1:
-        _init_worker(simulator, str(directory), str(out_root), options)
-        for job in jobs_list:
-            yield _path_job(job)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(jobs_list)), initializer=_init_worker,
-                                                    initargs=(simulator, str(directory), str(out_root), options))
-    try:
-        yield from pool.imap_unordered(_path_job, jobs_list, chunksize=4)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    return run_unordered(_path_job, jobs_list, jobs, _init_worker,
+                         (simulator, str(directory), str(out_root), options), chunksize=4)
 
 
 @dataclass

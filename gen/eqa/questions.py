@@ -18,7 +18,6 @@ cheaply and a killed run goes on where it stopped.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +34,7 @@ from alfred_gen.eqa.programs import TEMPLATES, Question, run_programs
 from alfred_gen.eqa.splits import split_of
 from alfred_gen.eqa.vocabulary import load_vocabulary
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.houses.filter import HouseFilter
 from alfred_gen.sim.controller import Simulator
@@ -104,20 +104,7 @@ def _facts_job(home: str) -> HomeOutcome | tuple[str, int]:
 def _outcomes(homes: Sequence[str], jobs: int, simulator: Simulator, out: Path,
               house_filter: HouseFilter | None) -> Iterator[HomeOutcome | tuple[str, int]]:
     """Each home's outcome, in the homes' order (workers run ahead)."""
-    if jobs <= 1 or len(homes) <= 1:
-        _init_worker(simulator, str(out), house_filter)
-        for home in homes:
-            yield _facts_job(home)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(homes)), initializer=_init_worker,
-                                                    initargs=(simulator, str(out), house_filter))
-    try:
-        yield from pool.imap(_facts_job, homes, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    return run_ordered(_facts_job, homes, jobs, _init_worker, (simulator, str(out), house_filter))
 
 
 def gather_facts(options: QuestionOptions, out: Path, simulator: Simulator, jobs: int = 1,
