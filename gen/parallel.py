@@ -35,32 +35,21 @@ def run_unordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int
     once before its first item, and so does this process when the work runs inline (``jobs <= 1``
     or a single item). Processes are forked where the platform can (so they share what the parent
     has loaded). If the consumer stops early or anything raises, the pool is terminated."""
-    if jobs <= 1 or len(work) <= 1:
-        if initializer is not None:
-            initializer(*initargs)
-        for item in work:
-            yield job(item)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)), initializer=initializer,
-                                                    initargs=initargs)
-    try:
-        yield from pool.imap_unordered(job, work, chunksize=chunksize)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return _run(job, work, jobs, initializer, initargs, chunksize, ordered=False)
 
 
 def run_ordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
                 initializer: Callable[..., Any] | None = None, initargs: tuple[Any, ...] = (),
                 chunksize: int = 1) -> Iterator[Result]:
-    """Yield ``job(item)`` for every item of ``work`` in the order of ``work``, computed in ``jobs``
-    processes at most (inline for one job or one item; ``initializer`` as for
-    :func:`run_unordered`). A generator, so a caller can show progress as results come in (workers
-    run ahead); if it stops early or anything raises, the pool is terminated."""
+    """Yield ``job(item)`` for every item of ``work`` in the order of ``work``, as
+    :func:`run_unordered` otherwise (workers run ahead, so a caller can show progress as results
+    come in)."""
+    return _run(job, work, jobs, initializer, initargs, chunksize, ordered=True)
+
+
+def _run(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
+         initializer: Callable[..., Any] | None, initargs: tuple[Any, ...], chunksize: int,
+         ordered: bool) -> Iterator[Result]:
     if jobs <= 1 or len(work) <= 1:
         if initializer is not None:
             initializer(*initargs)
@@ -70,7 +59,8 @@ def run_ordered(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
     pool = multiprocessing.get_context(method).Pool(min(jobs, len(work)), initializer=initializer,
                                                     initargs=initargs)
     try:
-        yield from pool.imap(job, work, chunksize=max(1, chunksize))
+        take = pool.imap if ordered else pool.imap_unordered
+        yield from take(job, work, chunksize=max(1, chunksize))
         pool.close()
     except BaseException:
         pool.terminate()

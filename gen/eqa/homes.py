@@ -113,16 +113,21 @@ def _filter_record(house_filter: HouseFilter | None) -> Any:
     return None if house_filter is None else dataclasses.asdict(house_filter)
 
 
-def _read_cached(path: Path, house_filter: HouseFilter | None) -> HomeOutcome | None:
+def _current_record(path: Path) -> dict[str, Any] | None:
+    """A facts file's record if it was made by this version of the facts and the vocabulary;
+    None when it is missing, unreadable or stale (then the home is looked at again)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("vocabulary") != vocabulary_digest():
         return None
-    if data.get("house_filter") != json.loads(json.dumps(_filter_record(house_filter))):
-        return None
-    if data.get("facts_version") != FACTS_VERSION:
+    return data if data.get("facts_version") == FACTS_VERSION else None
+
+
+def _read_cached(path: Path, house_filter: HouseFilter | None) -> HomeOutcome | None:
+    data = _current_record(path)
+    if data is None or data.get("house_filter") != json.loads(json.dumps(_filter_record(house_filter))):
         return None
     home = str(data.get("home", path.stem))
     if data.get("rejected"):
@@ -179,14 +184,8 @@ def home_outcome(home: str, out: Path, simulator: Simulator, house_filter: House
 def read_facts(out: Path, home: str) -> HomeFacts | None:
     """The facts ``eqa questions`` wrote for ``home`` under ``out``, or None when there are none
     (never computed, rejected, or made by another version of the facts or the vocabulary)."""
-    path = facts_path(out, home)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("vocabulary") != vocabulary_digest():
-        return None
-    if data.get("facts_version") != FACTS_VERSION or "facts" not in data:
+    data = _current_record(facts_path(out, home))
+    if data is None or "facts" not in data:
         return None
     try:
         return HomeFacts.from_dict(data["facts"])
