@@ -7,13 +7,14 @@ and a test can decode it back and count; no system ffmpeg and no subprocess pipe
 second tool). The wheel is about 36 MB, hence an extra rather than a dependency.
 
 Settings: libx264, yuv420p (what every browser and player decodes), constant rate factor 23,
-preset ``veryfast``, one encoder thread, ``+faststart`` (the index at the front, so a browser starts
-playing before the file is loaded). One thread and fixed settings make the bytes reproducible:
-the same frames give the same file. The RGB to YUV step is ours (``rgb_to_yuv420p``, integer
-BT.601 as FFmpeg's default), not FFmpeg's scaler: in one CI run two encodings of the same frames
-through the scaler differed in a few blocks (cause not pinned down; rerunning never reproduced
-it), and with the conversion ours the encoder's input is a plain function of the frames. Frame i
-has timestamp i / fps, so the duration is frames / fps.
+preset ``veryfast``, one encoder thread, macroblock-tree rate control off, ``+faststart`` (the index
+at the front, so a browser starts playing before the file is loaded). Fixed settings make the bytes
+reproducible: the same frames give the same file. Why mbtree is off: with it on, one encoding in two
+to eight of the same frames differed in a few blocks, depending on what the process had allocated
+before (x264's lookahead reads memory it has not set); with it off, 0 of 40 differed. The RGB to
+YUV step is ours (``rgb_to_yuv420p``, integer BT.601 as FFmpeg's default) and each frame is copied
+into a picture FFmpeg allocated, padding set (:func:`yuv_picture`), so the encoder's input is
+fully determined by the frames. Frame i has timestamp i / fps, so the duration is frames / fps.
 
 Files are written atomically: encoded into a temporary file beside the target (the muxer has to
 seek back to move its index to the front), then renamed over it.
@@ -34,7 +35,7 @@ from alfred_gen.errors import ExitCode, UserError
 
 CODEC = "libx264"
 PIXEL_FORMAT = "yuv420p"
-ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast"}
+ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast", "x264-params": "mbtree=0"}
 INSTALL_HINT = "pip install 'alfred-gen[video]'"
 
 
@@ -77,7 +78,7 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: i
                 if pixels.shape != (stream.height, stream.width, 3):
                     raise ValueError(f"frame {count} has shape {pixels.shape}, the first had "
                                      f"{(stream.height, stream.width, 3)}")
-                picture = av.VideoFrame.from_ndarray(rgb_to_yuv420p(pixels), format=PIXEL_FORMAT)
+                picture = yuv_picture(av, rgb_to_yuv420p(pixels))
                 picture.pts = count
                 container.mux(stream.encode(picture))
                 count += 1
@@ -106,6 +107,25 @@ def rgb_to_yuv420p(pixels: np.ndarray) -> np.ndarray:
     red_diff = ((112 * red4 - 94 * green4 - 18 * blue4 + 512) >> 10) + 128
     planes = [plane.astype(np.uint8).ravel() for plane in (luma, blue_diff, red_diff)]
     return np.concatenate(planes).reshape(height * 3 // 2, width)
+
+
+def yuv_picture(av: Any, planes: np.ndarray) -> Any:
+    """A yuv420p frame that owns its memory, from :func:`rgb_to_yuv420p`'s (3H/2)xW array; each row's
+    padding (up to FFmpeg's line size) repeats the row's last sample, so no byte the encoder may
+    read is left unset."""
+    width = planes.shape[1]
+    height = planes.shape[0] * 2 // 3
+    flat = planes.ravel()
+    chroma = (height // 2) * (width // 2)
+    sources = (flat[: height * width].reshape(height, width),
+               flat[height * width: height * width + chroma].reshape(height // 2, width // 2),
+               flat[height * width + chroma:].reshape(height // 2, width // 2))
+    picture = av.VideoFrame(width, height, PIXEL_FORMAT)
+    for plane, source in zip(picture.planes, sources):
+        rows = np.frombuffer(plane, dtype=np.uint8).reshape(-1, plane.line_size)[: source.shape[0]]
+        rows[:, : source.shape[1]] = source
+        rows[:, source.shape[1]:] = source[:, -1:]
+    return picture
 
 
 def _stream(container: Any, fps: int, shape: tuple[int, ...]) -> Any:
