@@ -39,6 +39,8 @@ class ActionFailed(Exception):
 ALFRED_BOOKKEEPING = frozenset({"coordinateObjectId", "coordinateReceptacleObjectId", "forceVisible", "cleanObjectId"})
 
 _EPS = 1e-3
+#: Height above the surface at which PutObject looks for an object's foot (metres).
+FOOT_RISE = 0.01
 
 
 # --- argument helpers ---------------------------------------------------------------------------
@@ -373,7 +375,10 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     eye = sim.camera().position
     levels = world.support_levels(receptacle)
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
-    seen = in_sight(sim, places)
+    # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
+    # middle or its foot on the surface is in sight (a top fridge shelf cut by the frame's top edge).
+    feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
+    seen = [a or b for a, b in zip(in_sight(sim, places), in_sight(sim, feet))]
     candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
     x, y, z = min(candidates, key=lambda p: ((p[0] - eye[0]) ** 2 + (p[1] - eye[1]) ** 2 + (p[2] - eye[2]) ** 2, p))
     world.held = None

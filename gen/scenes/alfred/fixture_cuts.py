@@ -16,13 +16,25 @@ from alfred_gen.sim.scene import Box
 
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
 OVERHEAD = 1.0
+#: An object whose bottom is this close to a surface's first (catalogue) top is taken as resting
+#: on it when a cut chooses which side to keep (metres).
+ON_TOP_GAP = 0.1
 
 
-def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], floor_y: float) -> None:
-    """Cut every box standing in the agent's way back from every reachable point (AGENT_CLEARANCE)."""
+def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], floor_y: float,
+                    resting: Sequence[Box] = ()) -> None:
+    """Cut every box standing in the agent's way back from every reachable point (AGENT_CLEARANCE).
+
+    Of the two ways to cut (across x or across z), the one losing the fewest objects demos show
+    resting on the fixture wins, then the one losing the least area: a catalogue box is often the
+    bounding box of an L-shaped counter, and a walked point in the L's inner corner must cut away
+    the empty corner, not the arm that holds the bread.
+    """
     for block in blocks:
         if block.lo[1] > floor_y + OVERHEAD:
             continue
+        on_top = [b.center for b in resting if block.surface and abs(b.lo[1] - block.hi[1]) < ON_TOP_GAP
+                  and block.lo[0] < b.center[0] < block.hi[0] and block.lo[2] < b.center[2] < block.hi[2]]
         for px, pz in reachable:
             c = AGENT_CLEARANCE
             if not (block.lo[0] - c < px < block.hi[0] + c and block.lo[2] - c < pz < block.hi[2] + c):
@@ -32,22 +44,34 @@ def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], f
             for axis, p, span in ((0, px, width_z), (2, pz, width_x)):
                 centre = block.position[axis]
                 if p >= centre and p - c - block.lo[axis] >= 0.05:
-                    options.append(((block.hi[axis] - (p - c)) * span, axis, "hi", p - c))
+                    lost = sum(1 for k in on_top if k[axis] > p - c)
+                    options.append((lost, (block.hi[axis] - (p - c)) * span, axis, "hi", p - c))
                 if p <= centre and block.hi[axis] - (p + c) >= 0.05:
-                    options.append((((p + c) - block.lo[axis]) * span, axis, "lo", p + c))
+                    lost = sum(1 for k in on_top if k[axis] < p + c)
+                    options.append((lost, ((p + c) - block.lo[axis]) * span, axis, "lo", p + c))
             if not options:
                 continue
-            _, axis, side, value = min(options)
+            _, _, axis, side, value = min(options)
             if side == "hi":
                 block.hi[axis] = value
             else:
                 block.lo[axis] = value
+            on_top = [k for k in on_top if block.lo[axis] < k[axis] < block.hi[axis]]
 
 
 #: The smallest piece of a fixture a cut may leave, metres.
 MIN_PIECE = 0.25
 #: Fixtures that live under a counter top (the slab may cover them).
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
+#: Basins set into a counter top: THOR's slab runs all round them with a hole for the opening,
+#: which the renderer cuts out of the slab's drawing (:func:`alfred_gen.sim.pixels._carves`).
+SET_IN_BASINS = frozenset({"SinkBasin"})
+#: Objects lying further than this below a counter slab are in the cabinets under it (their boxes
+#: are often missing or too small in a room's evidence), not in a gap the slab must leave (metres).
+UNDER_SLAB_DEPTH = 0.4
+#: A fixture whose base is at most this far below a slab's top stands on it (a coffee machine, a
+#: toaster: their ids give their base to a few centimetres), so the slab is not cut away (metres).
+STANDS_ON = 0.03
 
 
 def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
@@ -79,7 +103,8 @@ def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
 
 def _inside_built_in(box: Box, blocks: list[Block]) -> bool:
     c = box.center
-    return any(b.kind in BUILT_IN_CONTAINERS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2)) for b in blocks)
+    return any(b.kind in BUILT_IN_CONTAINERS | SET_IN_BASINS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2))
+               for b in blocks)
 
 
 def cut_around(blocks: list[Block], resting: list[Box]) -> None:
@@ -96,12 +121,13 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
         if slab.kind == "CounterTop":
             on_top = [b for b in resting if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < 0.05]
             for other in blocks:
-                if other is slab or other.kind in _UNDER_COUNTER:
+                if other is slab or other.kind in _UNDER_COUNTER or other.kind in SET_IN_BASINS:
                     continue
-                if other.lo[1] < slab.hi[1] - 0.005 and slab.overlaps(other, (0, 2)):
+                if other.lo[1] < slab.hi[1] - STANDS_ON and slab.overlaps(other, (0, 2)):
                     cut_away(slab, other.box(), on_top)
             for box in resting:
-                if box.hi[1] < slab.lo[1] and slab.overlaps_box(box) and not _inside_built_in(box, blocks):
+                if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
+                        and not _inside_built_in(box, blocks):
                     cut_away(slab, box, on_top)
         elif slab.kind == "Cabinet":
             for other in blocks:
@@ -125,12 +151,15 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
     8 cm, is lowered beneath it (THOR's physics had the object resting there); a container whose
     inner floor would cut through an object inside it is deepened.
     """
+    basins = [b for b in blocks if b.kind in SET_IN_BASINS]
     for block in blocks:
         if block.surface:
             for box in objects:
                 cx, cz = box.center[0], box.center[2]
                 if not (block.lo[0] < cx < block.hi[0] and block.lo[2] < cz < block.hi[2]):
                     continue
+                if block.kind == "CounterTop" and _in_basin(box, basins):
+                    continue  # in the sink set into the slab, below its top
                 bottom = box.lo[1]
                 if bottom - 0.005 < block.hi[1] < bottom + 0.08:
                     set_top(block, bottom - 0.005)
@@ -143,6 +172,11 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
                     continue
                 if box.lo[1] - floor < block.lo[1]:
                     block.lo[1] = box.lo[1] - floor - 0.005
+
+
+def _in_basin(box: Box, basins: Sequence[Block]) -> bool:
+    c = box.center
+    return any(b.lo[0] < c[0] < b.hi[0] and b.lo[2] < c[2] < b.hi[2] and box.lo[1] < b.hi[1] for b in basins)
 
 
 def free_what_they_cannot_hold(blocks: list[Block], resting: Sequence[tuple[str, Box]]) -> int:

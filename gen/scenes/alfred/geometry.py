@@ -120,7 +120,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
     tops_over_drawers(ordered, {target for _, target, _ in facts})
-    clear_reachable(ordered, reachable, floor_y)
+    clear_reachable(ordered, reachable, floor_y, resting)
     separate_nested(ordered)
     expose_fronts(ordered)
     cut_around(ordered, resting)

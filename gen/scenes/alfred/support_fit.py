@@ -112,6 +112,10 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
     return disagreements
 
 
+#: An object whose bottom is this close under a container's rim rests beside it, on the counter
+#: the rim is level with, not in the basin (metres).
+RIM_TOLERANCE = 0.02
+
 #: Furniture drawn as a top on legs: what lies under its top is under the table, not inside it.
 ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
 
@@ -152,8 +156,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
                          block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
             if block.container:
-                if box.lo[1] >= block.hi[1]:
-                    continue  # above the rim: beside the basin, not in it
+                if box.lo[1] >= block.hi[1] - RIM_TOLERANCE:
+                    continue  # at or above the rim: beside the basin, not in it
                 up = max(0.0, block.lo[1] - obj.center[1], obj.center[1] - block.hi[1])
             else:
                 up = abs(box.lo[1] - block.hi[1])
