@@ -13,10 +13,16 @@ import pytest
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    clear_reachable,
+    cut_around,
+    free_what_they_cannot_hold,
+    settle_objects,
+)
 from alfred_gen.scenes.alfred.floor import margin_points, ring
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines
 from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
+from alfred_gen.scenes.alfred.support_fit import fit_resting_objects
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
@@ -26,7 +32,7 @@ from alfred_gen.traj.rle import decode_mask, encode_mask
 
 
 def _block(object_id: str, lo: tuple[float, float, float], hi: tuple[float, float, float]) -> Block:
-    kind = object_id.split("|")[0]
+    kind = catalogue.type_of_id(object_id)
     centre = tuple((a + b) / 2 for a, b in zip(lo, hi))
     return Block(object_id, kind, centre, list(lo), list(hi), False)  # type: ignore[arg-type]  # three coordinates
 
@@ -148,6 +154,46 @@ def test_a_fixture_is_cut_back_from_an_object_it_cannot_hold() -> None:
     assert not all(toilet.lo[a] < c[a] < toilet.hi[a] for a in range(3))
     soap = Box((-0.5, 0.9, 3.0), (-0.45, 0.92, 3.1))  # a soap bar may lie on a toilet
     assert free_what_they_cannot_hold([toilet], [("SoapBar", soap)]) == 0
+
+
+def test_a_counter_slab_runs_round_its_sink_and_over_the_cabinets_below() -> None:
+    # FloorPlan19's counter by the sink, as the catalogue sizes it: the basin is set into it, a
+    # coffee machine stands on it, a bowl lies in the cabinet under it, a sponge in the basin.
+    counter = _block("CounterTop|-01.79|+00.95|-03.80", (-3.0, 0.87, -4.7), (-0.6, 0.91, -3.4))
+    basin = _block("Sink|-01.79|+00.90|-03.75|SinkBasin", (-2.09, 0.72, -3.95), (-1.49, 0.91, -3.5))
+    machine = _block("CoffeeMachine|-01.00|+00.90|-04.40", (-1.2, 0.895, -4.6), (-0.8, 1.25, -4.2))
+    bowl_in_cabinet = Box((-1.6, 0.08, -3.75), (-1.4, 0.17, -3.55))
+    sponge_in_basin = Box((-1.85, 0.76, -3.8), (-1.75, 0.8, -3.7))
+    cut_around([counter, basin, machine], [bowl_in_cabinet, sponge_in_basin])
+    assert (counter.lo, counter.hi) == ([-3.0, 0.87, -4.7], [-0.6, 0.91, -3.4])
+    settle_objects([counter, basin, machine], [sponge_in_basin])
+    assert counter.hi[1] == 0.91  # the sponge lies in the basin, below the slab's top: no burial
+    # A fixture that passes through the slab (a fridge beside it) still cuts it back.
+    fridge = _block("Fridge|-00.30|+00.00|-04.00", (-0.7, 0.0, -4.4), (0.1, 1.8, -3.6))
+    cut_around([counter, fridge], [])
+    assert counter.hi[0] <= -0.7
+
+
+def test_a_walked_point_cuts_away_the_empty_corner_of_an_l_shaped_counter_not_the_arm_that_holds_things() -> None:
+    # The catalogue box of an L-shaped counter covers the floor in the L's corner, where the
+    # agent walked; the bread on the long arm decides which side is cut.
+    counter = _block("CounterTop|+00.07|+00.95|-01.20", (-1.15, 0.87, -2.11), (1.29, 0.91, -0.29))
+    bread = Box((-0.5, 0.91, -1.4), (-0.3, 1.05, -1.2))
+    clear_reachable([counter], [(-0.25, -0.5)], 0.0, [bread])
+    assert counter.lo[0] == -1.15 and counter.hi[2] < -0.5
+    bare = _block("CounterTop|+00.07|+00.95|-01.20", (-1.15, 0.87, -2.11), (1.29, 0.91, -0.29))
+    clear_reachable([bare], [(-0.25, -0.5)], 0.0, [])
+    assert bare.hi[2] < -0.5  # the cheaper cut when nothing rests on it
+
+
+def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:
+    counter = _block("CounterTop|-02.50|+00.95|-03.80", (-3.0, 0.87, -4.1), (-2.35, 0.91, -3.4))
+    basin = _block("Sink|-01.79|+00.90|-03.75|SinkBasin", (-2.09, 0.72, -3.95), (-1.49, 0.91, -3.5))
+    plate = Box((-2.25, 0.905, -3.9), (-2.05, 0.93, -3.7))  # on the counter just past the slab's box
+    before = (list(basin.lo), list(basin.hi))
+    fit_resting_objects({b.object_id: b for b in (counter, basin)}, [("Plate", plate)])
+    assert (basin.lo, basin.hi) == before
+    assert counter.hi[0] >= plate.center[0]  # the counter, not the basin, was grown to hold it
 
 
 def test_thor_accepted_knives_in_cabinets_beyond_alfreds_table() -> None:

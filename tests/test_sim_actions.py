@@ -372,3 +372,29 @@ def test_put_into_a_fridge_uses_the_shelf_its_contents_show(kitchen: LiteControl
     ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
     assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
     assert obj(kitchen, potato)["parentReceptacles"] == [fridge_id]
+
+
+def test_put_counts_a_shelf_seen_when_the_objects_foot_is_in_the_frame(kitchen: LiteController) -> None:
+    # A top fridge shelf just below the eye, the agent looking down by half its field of view:
+    # the frame's top edge is level with the eye, so a potato's middle on that shelf is out of
+    # the frame while its foot on the shelf is in it. THOR's spawn points lie on the surface, and
+    # ALFRED's demos put things on such shelves; PutObject uses it, not the floor far below.
+    go(kitchen, 1.25, 1.0, 90, 0)
+    fridge_id = oid(kitchen, "Fridge")
+    ok(kitchen, "OpenObject", objectId=fridge_id)
+    world = kitchen.world
+    fridge = world.by_id[fridge_id]
+    apple = world.by_id[oid(kitchen, "Apple")]
+    world.detach(apple)
+    shelf = round(kitchen.camera().position[1] - 0.02, 3)
+    world.place_at_spot(apple, fridge, world.slot_points(fridge)[0], shelf)
+    world.sight_changed()
+    go(kitchen, 1.0, 1.0, 90, kitchen.field_of_view / 2)
+    potato = oid(kitchen, "Potato")
+    potato_obj = world.by_id[potato]
+    world.detach(potato_obj)
+    world.held = potato
+    world.sight_changed()
+    assert potato_obj.size[1] / 2 > 0.02  # its middle is above the eye, out of the frame
+    ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
+    assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
