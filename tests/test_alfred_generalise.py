@@ -196,6 +196,23 @@ def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:
     assert counter.hi[0] >= plate.center[0]  # the counter, not the basin, was grown to hold it
 
 
+def test_what_lies_under_a_sinks_opening_does_not_cut_the_counter_even_below_the_basins_first_box() -> None:
+    counter = _block("CounterTop|-01.87|+00.95|-01.21", (-2.78, 0.87, -2.43), (-1.5, 0.91, 0.01))
+    basin = _block("Sink|-01.90|+00.97|-01.50|SinkBasin", (-2.1, 0.79, -1.8), (-1.65, 0.98, -1.2))
+    knife = Box((-2.09, 0.77, -1.59), (-1.84, 0.8, -1.58))  # lower than the basin's first floor
+    cut_around([counter, basin], [knife])
+    assert (counter.lo, counter.hi) == ([-2.78, 0.87, -2.43], [-1.5, 0.91, 0.01])
+
+
+def test_a_receptacle_grown_for_one_resting_object_does_not_reach_on_to_the_next() -> None:
+    basin = _block("Sink|+00.94|+00.94|+02.65|SinkBasin", (0.64, 0.73, 2.4), (1.24, 0.95, 2.85))
+    # Cups standing in a row at the basin's floor height, 0.25 m apart beyond its box: only the
+    # first lies within 0.3 m of the basin as the demos left it.
+    cups = [("Cup", Box((x - 0.04, 0.76, 2.6), (x + 0.04, 0.86, 2.68))) for x in (1.45, 1.7, 1.95, 2.2)]
+    unsupported = fit_resting_objects({basin.object_id: basin}, cups)
+    assert basin.hi[0] < 1.7 and unsupported == 3
+
+
 def test_thor_accepted_knives_in_cabinets_beyond_alfreds_table() -> None:
     assert not catalogue.can_place("ButterKnife", "Cabinet")
     assert catalogue.thor_accepts("ButterKnife", "Cabinet") and catalogue.thor_accepts("Knife", "Cabinet")

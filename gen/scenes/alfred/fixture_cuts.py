@@ -102,8 +102,11 @@ def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
 
 
 def _inside_built_in(box: Box, blocks: list[Block]) -> bool:
+    """Whether an object lies inside a drawer or cabinet, or under a sink's opening (a basin's
+    first box may not yet reach down to what lies in it: its footprint is enough)."""
     c = box.center
-    return any(b.kind in BUILT_IN_CONTAINERS | SET_IN_BASINS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2))
+    return any((b.kind in BUILT_IN_CONTAINERS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2)))
+               or (b.kind in SET_IN_BASINS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 2)))
                for b in blocks)
 
 

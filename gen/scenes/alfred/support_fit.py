@@ -133,6 +133,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
+    # Reach is measured from each box as it was before any growth here: a receptacle grown for one
+    # object must not reach on to the next (a sink creeping along a counter, plate by plate).
+    first = {b.object_id: (tuple(b.lo), tuple(b.hi)) for b in ordered}
     views = [b.support_view() for b in ordered]  # rebuilt whenever a block changes below
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
@@ -153,8 +156,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
             if catalogue.object_type(block.kind).capacity <= 1:
                 continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
-            across = max(0.0, block.lo[0] - obj.center[0], obj.center[0] - block.hi[0],
-                         block.lo[2] - obj.center[2], obj.center[2] - block.hi[2])
+            lo, hi = first[block.object_id]
+            x, z = obj.center[0], obj.center[2]
+            across = max(0.0, lo[0] - x, x - hi[0], lo[2] - z, z - hi[2])
             if block.container:
                 if box.lo[1] >= block.hi[1] - RIM_TOLERANCE:
                     continue  # at or above the rim: beside the basin, not in it
