@@ -128,8 +128,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     that may hold it (ALFRED's placement table; never a closed cabinet, drawer or fridge on a guess,
     never a basin it lies above, never a one-object holder such as a stove burner, which would creep
     over the counter around it), grown to hold it, within 30 cm across (of its box before this step)
-    and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower (the top comes down to it);
-    one under a table top shows that the table does not reach over it (the table is cut back).
+    and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
+    (the top comes down to it); one under a table top shows that the table does not reach over it
+    (the table is cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
