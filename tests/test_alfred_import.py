@@ -104,7 +104,9 @@ def test_furniture_is_cut_back_from_reachable_points() -> None:
         assert not inside, (x, z)
 
 
-def test_counter_top_is_a_slab_cut_away_from_its_sink_basin() -> None:
+def test_counter_top_is_a_slab_that_runs_round_its_sink_basin() -> None:
+    # THOR's counter top has a hole for the sink: the slab keeps its whole length, the basin sits in
+    # it, and the renderer cuts the basin's opening out of the slab's drawing.
     evidence = SceneEvidence(5)
     evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-8, 9) for z in range(-8, 0)]
     pose = [0.0, -0.5, 0.0, 30.0]
@@ -114,9 +116,13 @@ def test_counter_top_is_a_slab_cut_away_from_its_sink_basin() -> None:
     counter = scene.object("CounterTop|-01.00|+00.95|+00.80").box
     basin = scene.object("Sink|+00.00|+00.90|+00.70|SinkBasin").box
     assert counter.size[1] < 0.1  # a slab: the cabinets below are objects of their own
-    overlap = all(counter.lo[a] < basin.hi[a] and basin.lo[a] < counter.hi[a] for a in (0, 2))
-    assert not overlap
-    assert counter.lo[0] <= -1.0 <= counter.hi[0]  # the part on the id's side is kept
+    assert all(counter.lo[a] < basin.hi[a] and basin.lo[a] < counter.hi[a] for a in (0, 2))  # not cut apart
+    assert counter.lo[0] < -2.0 and counter.hi[0] > 0.0  # its whole length, on both sides of the id
+    sim = LiteController(scene, render_image=False)
+    sim.step("TeleportFull", x=0.0, y=0.9009997, z=-0.5, rotation=0, horizon=30)
+    visible, _ = sim.visibility_state()
+    index = {o.object_id: o.index for o in sim.world.objects}
+    assert visible[index["Sink|+00.00|+00.90|+00.70|SinkBasin"]] and visible[index["CounterTop|-01.00|+00.95|+00.80"]]
 
 
 def test_a_sink_basin_below_its_counter_slab_is_raised_to_the_counter_top() -> None:
