@@ -346,9 +346,9 @@ def test_held_object_follows_the_agent(kitchen: LiteController) -> None:
     assert obj(kitchen, potato)["visible"] is False
 
 
-def test_put_into_a_fridge_uses_the_shelf_its_contents_show(kitchen: LiteController) -> None:
-    # A THOR fridge has shelves; a restored start state shows them by where its contents rest.
-    # PutObject may use them: the one the agent sees nearest, not a floor below its view.
+def _open_fridge_with_a_shelf(kitchen: LiteController, height: float | None) -> tuple[str, float]:
+    """Open the kitchen's fridge and show a shelf by resting its apple there (``height`` above
+    the fridge's floor, or 2 cm under the eye when None); (fridge id, shelf height)."""
     go(kitchen, 1.25, 1.0, 90, 0)
     fridge_id = oid(kitchen, "Fridge")
     ok(kitchen, "OpenObject", objectId=fridge_id)
@@ -358,19 +358,31 @@ def test_put_into_a_fridge_uses_the_shelf_its_contents_show(kitchen: LiteControl
     assert world.support_levels(fridge) == [floor]
     apple = world.by_id[oid(kitchen, "Apple")]
     world.detach(apple)
-    shelf = round(floor + 1.2, 3)
+    shelf = round(floor + height if height is not None else kitchen.camera().position[1] - 0.02, 3)
     world.place_at_spot(apple, fridge, world.slot_points(fridge)[0], shelf)
     world.sight_changed()
     assert world.support_levels(fridge) == [floor, shelf]
-    go(kitchen, 1.0, 1.0, 90, 0)
+    return fridge_id, shelf
+
+
+def _hold_the_potato(kitchen: LiteController) -> str:
+    world = kitchen.world
     potato = oid(kitchen, "Potato")
     world.held = None
-    potato_obj = world.by_id[potato]
-    world.detach(potato_obj)
+    world.detach(world.by_id[potato])
     world.held = potato
     world.sight_changed()
+    return potato
+
+
+def test_put_into_a_fridge_uses_the_shelf_its_contents_show(kitchen: LiteController) -> None:
+    # A THOR fridge has shelves; a restored start state shows them by where its contents rest.
+    # PutObject may use them: the one the agent sees nearest, not a floor below its view.
+    fridge_id, shelf = _open_fridge_with_a_shelf(kitchen, 1.2)
+    go(kitchen, 1.0, 1.0, 90, 0)
+    potato = _hold_the_potato(kitchen)
     ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
-    assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
+    assert abs(kitchen.world.by_id[potato].lo[1] - shelf) < 1e-6
     assert obj(kitchen, potato)["parentReceptacles"] == [fridge_id]
 
 
@@ -379,22 +391,9 @@ def test_put_counts_a_shelf_seen_when_the_objects_foot_is_in_the_frame(kitchen: 
     # the frame's top edge is level with the eye, so a potato's middle on that shelf is out of
     # the frame while its foot on the shelf is in it. THOR's spawn points lie on the surface, and
     # ALFRED's demos put things on such shelves; PutObject uses it, not the floor far below.
-    go(kitchen, 1.25, 1.0, 90, 0)
-    fridge_id = oid(kitchen, "Fridge")
-    ok(kitchen, "OpenObject", objectId=fridge_id)
-    world = kitchen.world
-    fridge = world.by_id[fridge_id]
-    apple = world.by_id[oid(kitchen, "Apple")]
-    world.detach(apple)
-    shelf = round(kitchen.camera().position[1] - 0.02, 3)
-    world.place_at_spot(apple, fridge, world.slot_points(fridge)[0], shelf)
-    world.sight_changed()
+    fridge_id, shelf = _open_fridge_with_a_shelf(kitchen, None)
     go(kitchen, 1.0, 1.0, 90, kitchen.field_of_view / 2)
-    potato = oid(kitchen, "Potato")
-    potato_obj = world.by_id[potato]
-    world.detach(potato_obj)
-    world.held = potato
-    world.sight_changed()
-    assert potato_obj.size[1] / 2 > 0.02  # its middle is above the eye, out of the frame
+    potato = _hold_the_potato(kitchen)
+    assert kitchen.world.by_id[potato].size[1] / 2 > 0.02  # its middle is above the eye, out of the frame
     ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
-    assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
+    assert abs(kitchen.world.by_id[potato].lo[1] - shelf) < 1e-6
