@@ -378,7 +378,8 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
     # middle or its foot on the surface is in sight (a top fridge shelf cut by the frame's top edge).
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
-    seen = [a or b for a, b in zip(in_sight(sim, places), in_sight(sim, feet))]
+    sight = in_sight(sim, places + feet)  # one pass: the camera and the drawn boxes are set up once
+    seen = [middle or foot for middle, foot in zip(sight[: len(places)], sight[len(places):])]
     candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
     x, y, z = min(candidates, key=lambda p: ((p[0] - eye[0]) ** 2 + (p[1] - eye[1]) ** 2 + (p[2] - eye[2]) ** 2, p))
     world.held = None
