@@ -152,6 +152,26 @@ def _direct_containers(things: Mapping[str, _Thing]) -> dict[str, str]:
     return direct
 
 
+def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str]) -> set[str]:
+    """The one-object holders (a stove burner, a coffee machine, a towel holder: catalogue capacity
+    1) that already hold something they accept.
+
+    THOR gives such a holder one spawn point, so a PutObject into it fails while it is taken. The
+    domain has no notion of capacity; a taken holder is therefore not offered as the task's
+    receptacle and may take back only what it holds, so the planner chooses a free one (ALFRED's
+    demonstrations put a pan on a free burner; 9 of the first 6,083 planned train tasks failed
+    on a taken burner or coffee machine).
+    """
+    full: set[str] = set()
+    for oid, parent in containers.items():
+        holder = things.get(parent)
+        entry = catalogue.OBJECT_TYPES.get(holder.object_type) if holder is not None else None
+        if (holder is not None and entry is not None and entry.capacity == 1
+                and catalogue.thor_accepts(things[oid].object_type, holder.object_type)):
+            full.add(parent)
+    return full
+
+
 def _held_ids(metadata: Mapping[str, Any], things: Mapping[str, _Thing]) -> list[str]:
     held = {inv.get("objectId") for inv in metadata.get("inventoryObjects") or ()}
     held |= {oid for oid, t in things.items() if t.meta.get("isPickedUp")}
@@ -224,6 +244,8 @@ def encode_problem(
     else:
         targets = [t for t in targets if not t.is_slice and not t.meta.get("isSliced")]
     parents = instances(task.parent_target, ("fixed", "mover")) if task.parent_target else []
+    full = _full_holders(things, containers)
+    offered = [p for p in parents if p.object_id not in full]
     mreceps = instances(task.mrecep_target, ("mover",)) if task.mrecep_target else []
     lamps = [t for t in things.values() if task.toggle_target and t.object_type == task.toggle_target]
     for lamp in lamps:
@@ -236,7 +258,7 @@ def encode_problem(
 
     # Everything relevant, plus the containers holding it (two levels at most).
     relevant: dict[str, _Thing] = {}
-    for thing in itertools.chain(targets, parents, mreceps, lamps, *tools.values(), (things[h] for h in held)):
+    for thing in itertools.chain(targets, offered, mreceps, lamps, *tools.values(), (things[h] for h in held)):
         relevant[thing.object_id] = thing
     for oid in list(relevant):
         if relevant[oid].kind == "fixed":
@@ -304,12 +326,12 @@ def encode_problem(
     held = [h for h in held if h in kept]
 
     reason = _quick_reason(
-        task, task_type, things, kept, targets, parents, mreceps, lamps, tools, can_place, notes
+        task, task_type, things, kept, targets, parents, offered, mreceps, lamps, tools, can_place, notes
     )
 
     problem_text, objects = _write_problem(
         problem_name, task, task_type, kept, containers, held, location_of, locations, start, tools,
-        targets, can_place,
+        targets, can_place, full,
     )
     return EncodedProblem(
         task=task,
@@ -353,6 +375,7 @@ def _quick_reason(
     kept: Mapping[str, _Thing],
     targets: list[_Thing],
     parents: list[_Thing],
+    offered: list[_Thing],
     mreceps: list[_Thing],
     lamps: list[_Thing],
     tools: Mapping[str, list[_Thing]],
@@ -372,6 +395,8 @@ def _quick_reason(
         cls = task.slot(slot)
         if slot in task_type.slots and not found:
             return f"no {cls} in the scene"
+    if parents and not offered:
+        return f"every {task.parent_target} in the scene already holds something (it holds one object)"
     caps = capabilities()
     for predicate, found in tools.items():
         if not found:
@@ -395,7 +420,7 @@ def _quick_reason(
         return f"{task.task_type} needs {needed} {obj}, the scene has {len(targets)}"
     if len(reachable_targets) < needed:
         return f"no {obj} can be reached (no interaction pose for where it lies)"
-    for slot, found in (("parent", parents), ("mrecep", mreceps), ("toggle", lamps)):
+    for slot, found in (("parent", offered), ("mrecep", mreceps), ("toggle", lamps)):
         if slot in task_type.slots and not any(t.object_id in kept for t in found):
             return f"no {task.slot(slot)} can be reached (no interaction pose)"
     for predicate, found in tools.items():
@@ -417,6 +442,7 @@ def _write_problem(
     tools: Mapping[str, list[_Thing]],
     targets: list[_Thing],
     can_place: Callable[[str, str], bool],
+    full: Container[str],
 ) -> tuple[str, dict[str, str]]:
     target_ids = {t.object_id for t in targets}
     objects = {t.name: ("" if t.spot_of else oid) for oid, t in kept.items()}
@@ -464,6 +490,8 @@ def _write_problem(
         for item in items:
             if item.object_id == recep.object_id or (recep.kind == "mover" and item.kind == "mover"):
                 continue
+            if recep.object_id in full and containers.get(item.object_id) != recep.object_id:
+                continue  # a taken one-object holder takes back only what it holds
             sliced_target = task.object_sliced and item.object_id in target_ids
             forms = _placeable_types(item, sliced_target)
             if all(can_place(typ, recep.object_type) for typ in forms):

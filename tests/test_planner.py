@@ -18,7 +18,7 @@ from alfred_gen.planner.result import read_steps
 from alfred_gen.planner.solve import solve, solve_pddl
 from alfred_gen.planner.validate import validate_plan
 from tests.helpers import run_python
-from tests.helpers.planner_scenes import bathroom, kitchen, living_room
+from tests.helpers.planner_scenes import SceneBuilder, bathroom, kitchen, living_room
 
 SCENES = {"kitchen": kitchen, "living_room": living_room, "bathroom": bathroom}
 
@@ -334,3 +334,31 @@ def test_a_loose_object_is_reached_at_its_own_pose_when_given_one() -> None:
     assert list(pickup.location) == spot
     # Nothing can be put back onto the spot: it is no receptacle of the scene.
     assert "(canContain s" not in encoded.problem_text.replace("\n", " ")
+
+
+def _stove(burners: int) -> tuple[dict, dict, list[float]]:
+    """A counter with a pan, and ``burners`` stove burners: the first holds a pot."""
+    b = SceneBuilder()
+    counter = b.add("CounterTop", (1.0, 0.95, 0.5), pose=[0.25, 0.5, 90, 30])
+    b.add("Pan", (1.0, 1.0, 0.5), counter)
+    for n in range(burners):
+        burner = b.add("StoveBurner", (-1.0 + 0.5 * n, 0.9, -1.6), pose=[-1.0 + 0.5 * n, -0.75, 180, 30])
+        if n == 0:
+            b.add("Pot", (-1.0, 0.95, -1.6), burner)
+    agent = [0.0, 0.0, 0, 30]
+    return b.metadata(agent), b.poses, agent
+
+
+def test_a_taken_one_object_holder_is_not_a_place_to_put_things() -> None:
+    """A stove burner holds one thing (THOR gives it one spawn point): the pan goes on the free one."""
+    metadata, poses, agent = _stove(burners=2)
+    taken = next(o["objectId"] for o in metadata["objects"] if o["receptacleObjectIds"]
+                 and o["objectType"] == "StoveBurner")
+    result = solve(encode_problem(metadata, make_task("pick_and_place_simple", "Pan", "StoveBurner"), poses, agent))
+    assert result.solved, result.reason
+    put = next(s for s in result.plan if s.action == "PutObject")
+    assert put.receptacle_id.startswith("StoveBurner|") and put.receptacle_id != taken
+
+    metadata, poses, agent = _stove(burners=1)
+    result = solve(encode_problem(metadata, make_task("pick_and_place_simple", "Pan", "StoveBurner"), poses, agent))
+    assert result.status == "unsolvable" and "already holds" in result.reason
