@@ -30,6 +30,7 @@ FEASIBLE = [
     ("kitchen", "pick_and_place_simple", "Bread", "Toaster", "", "", True),
     ("bathroom", "pick_and_place_simple", "HandTowel", "CounterTop", "", "", False),
     ("kitchen", "pick_two_obj_and_place", "Mug", "Cabinet", "", "", False),
+    ("kitchen", "pick_two_obj_and_place", "Apple", "DiningTable", "", "", True),
     ("living_room", "pick_two_obj_and_place", "RemoteControl", "Sofa", "", "", False),
     ("bathroom", "pick_two_obj_and_place", "SoapBar", "Cabinet", "", "", False),
     ("living_room", "look_at_obj_in_light", "RemoteControl", "", "", "DeskLamp", False),

@@ -81,7 +81,7 @@ def test_cli_prints_a_numbered_plan_and_writes_parseable_pddl(tmp_path: Path, ca
         (["--task", "pick_and_juggle", "--object", "Apple", "--receptacle", "CounterTop"], ExitCode.NOT_FOUND),
         (["--task", "pick_heat_then_place_in_recep", "--object", "Apple"], ExitCode.USAGE),
         (
-            ["--task", "pick_two_obj_and_place", "--object", "Apple", "--receptacle", "Fridge", "--sliced"],
+            ["--task", "look_at_obj_in_light", "--object", "Apple", "--receptacle", "DeskLamp", "--sliced"],
             ExitCode.USAGE,
         ),
     ],
