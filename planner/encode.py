@@ -152,9 +152,10 @@ def _direct_containers(things: Mapping[str, _Thing]) -> dict[str, str]:
     return direct
 
 
-def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str]) -> set[str]:
+def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str], targets: Container[str]) -> set[str]:
     """The one-object holders (a stove burner, a coffee machine, a towel holder: catalogue capacity
-    1) that already hold something they accept.
+    1) that already hold something they accept, other than one of the task's ``targets`` (a towel
+    already on its holder leaves the holder offered: the task is then trivial, not unsolvable).
 
     THOR gives such a holder one spawn point, so a PutObject into it fails while it is taken. The
     domain has no notion of capacity; a taken holder is therefore not offered as the task's
@@ -166,7 +167,7 @@ def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str]) -
     for oid, parent in containers.items():
         holder = things.get(parent)
         entry = catalogue.OBJECT_TYPES.get(holder.object_type) if holder is not None else None
-        if (holder is not None and entry is not None and entry.capacity == 1
+        if (holder is not None and entry is not None and entry.capacity == 1 and oid not in targets
                 and catalogue.thor_accepts(things[oid].object_type, holder.object_type)):
             full.add(parent)
     return full
@@ -244,7 +245,7 @@ def encode_problem(
     else:
         targets = [t for t in targets if not t.is_slice and not t.meta.get("isSliced")]
     parents = instances(task.parent_target, ("fixed", "mover")) if task.parent_target else []
-    full = _full_holders(things, containers)
+    full = _full_holders(things, containers, {t.object_id for t in targets})
     offered = [p for p in parents if p.object_id not in full]
     mreceps = instances(task.mrecep_target, ("mover",)) if task.mrecep_target else []
     lamps = [t for t in things.values() if task.toggle_target and t.object_type == task.toggle_target]
