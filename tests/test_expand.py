@@ -12,10 +12,13 @@ from alfred_gen.demo.expand import (
     Expander,
     ExpansionError,
     candidate_poses,
+    centred,
     choose_destination,
     class_of_id,
     end_entry,
     fold_plan,
+    inside_requirements,
+    sees,
     sight_requirements,
     word_of,
 )
@@ -396,3 +399,42 @@ def test_every_high_level_action_has_exactly_one_expansion() -> None:
     from alfred_gen.demo.expand import _EXPANSIONS, HIGH_ACTIONS
 
     assert sorted(_EXPANSIONS) == sorted(HIGH_ACTIONS)
+
+
+def _looking(horizon: float, target: tuple[float, float, float]) -> dict:
+    """Metadata of an agent at the origin facing +z with its eye 1.5 m up, and one object."""
+    x, y, z = target
+    return {
+        "agent": {"position": {"x": 0.0, "y": 0.9, "z": 0.0}, "rotation": {"y": 0.0}, "cameraHorizon": horizon},
+        "cameraPosition": {"x": 0.0, "y": 1.5, "z": 0.0},
+        "fov": 60,
+        "objects": [{"objectId": "Fridge|1", "objectType": "Fridge", "position": {"x": x, "y": y, "z": z},
+                     "visible": True}],
+    }
+
+
+def test_centred_tells_whether_an_objects_middle_is_in_the_frame() -> None:
+    # A fridge's middle 0.6 m under the eye, 1 m ahead: 31 degrees down, out of a 60-degree frame
+    # looking level, in it looking 30 degrees down.
+    assert not centred(_looking(0, (0.0, 0.9, 1.0)), ["Fridge|1"])
+    assert centred(_looking(30, (0.0, 0.9, 1.0)), ["Fridge|1"])
+    assert not centred(_looking(30, (0.0, 0.9, -1.0)), ["Fridge|1"])  # behind
+    assert not centred(_looking(30, (1.0, 0.9, 1.0)), ["Fridge|1"])  # 45 degrees to the right
+    assert centred(_looking(0, (0.0, 0.9, 1.0)), [])
+
+
+def test_what_goes_in_and_out_again_needs_the_receptacles_middle_in_view(kitchen: Driver) -> None:
+    fridge, basin, apple = kitchen.id_of("Fridge"), kitchen.id_of("SinkBasin"), kitchen.id_of("Apple")
+    metadata = kitchen.sim.last_event.metadata
+    steps = [PlanStep("CoolObject", object_id=apple, receptacle_id=fridge),
+             PlanStep("PutObject", object_id=apple, receptacle_id=basin),
+             PlanStep("CleanObject", object_id=apple, receptacle_id=basin)]
+    assert inside_requirements(steps, metadata) == [fridge, basin]
+    # Looking up at the fridge from the planned spot: its door is in view, its shelves are not.
+    x, z, rotation, _ = kitchen.goto_step(fridge).location
+    upward = kitchen.goto_step(fridge, pose=(x, z, rotation, -30.0))
+    probe = _probe(kitchen)
+    assert sees(probe(upward.location), [[fridge]]) and not centred(probe(upward.location), [fridge])
+    walk = choose_destination(upward, steps[:1], metadata, kitchen.expander.navigation, probe, 1.65)
+    assert walk.location != upward.location
+    assert centred(probe(walk.location), [fridge])
