@@ -257,3 +257,28 @@ def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path)
     ninety = camera_fit(observations, 90.0, CAMERA_Y_OFFSET)
     assert sixty.median_du < ninety.median_du / 4 and sixty.inside_box > ninety.inside_box + 0.3
     assert 55.0 < focal_from_masks(observations, ALFRED_CAMERA.height)[1] < 65.0
+
+
+def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> None:
+    from alfred_gen.scenes.alfred.loose import loose_box
+    from alfred_gen.scenes.alfred.shelves import fridge_shelves
+    from alfred_gen.sim.scene import SceneObject
+
+    fridge = SceneObject("Fridge", (0.0, 0.0, 0.0), Box((-0.4, 0.0, -0.4), (0.4, 1.8, 0.4)))
+    counter = SceneObject("CounterTop", (2.0, 0.9, 0.0), Box((1.5, 0.85, -0.5), (2.5, 0.9, 0.5)))
+
+    def resting(kind: str, x: float, bottom: float) -> tuple[tuple[float, float, float], float]:
+        """A pose whose loose box rests at ``bottom``."""
+        origin = (x, 1.0, 0.0)
+        lift = bottom - loose_box(kind, origin, 0.0, 0.0).lo[1]
+        return ((x, 1.0 + lift, 0.0), 0.0)
+
+    poses = {
+        "Apple_1": [resting("Apple", -0.1, 0.52), resting("Apple", 0.1, 1.10)],
+        "Egg_2": [resting("Egg", 0.0, 0.54), resting("Egg", 0.05, 1.12)],
+        "Tomato_3": [resting("Tomato", 0.0, 1.45)],  # one pose: not enough for a shelf
+        "Bread_4": [((2.0, 0.95, 0.0), 0.0), ((2.1, 0.95, 0.0), 0.0)],  # on the counter, not in the fridge
+    }
+    shelves = fridge_shelves([fridge, counter], poses, floor_y=0.0)
+    assert list(shelves) == [fridge.object_id]
+    assert [round(h, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]

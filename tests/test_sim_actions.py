@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -397,3 +398,24 @@ def test_put_counts_a_shelf_seen_when_the_objects_foot_is_in_the_frame(kitchen: 
     assert kitchen.world.by_id[potato].size[1] / 2 > 0.02  # its middle is above the eye, out of the frame
     ok(kitchen, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
     assert abs(kitchen.world.by_id[potato].lo[1] - shelf) < 1e-6
+
+
+def test_put_into_an_empty_fridge_uses_the_shelves_its_room_declares() -> None:
+    # An imported room's fridge declares the shelves its demos showed things resting on; an empty
+    # fridge offers them too, not only its floor (THOR puts on the nearest shelf in view).
+    scene = fixtures.kitchen()
+    fridge = next(o for o in scene.objects if o.object_type == "Fridge")
+    shelf = round(fridge.box.lo[1] + 1.2, 3)
+    declared = replace(fridge, shelves=(shelf,))
+    assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
+    sim = LiteController(replace(scene, objects=[declared if o is fridge else o for o in scene.objects]))
+    world = sim.world
+    go(sim, 1.25, 1.0, 90, 0)
+    ok(sim, "OpenObject", objectId=fridge.object_id)
+    assert world.support_levels(world.by_id[fridge.object_id]) == [world.spot_bottom_y(world.by_id[fridge.object_id]),
+                                                                    shelf]
+    go(sim, 1.0, 1.0, 90, 0)
+    potato = _hold_the_potato(sim)
+    ok(sim, "PutObject", objectId=potato, receptacleObjectId=fridge.object_id)
+    assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
+    assert obj(sim, potato)["visible"]

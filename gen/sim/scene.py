@@ -194,6 +194,9 @@ class SceneObject:
     #: Boxes cut out of the drawing (not the box): where a fixture of an imported room is proven
     #: not to be, though its box, which must stay whole to hold what lies on it, reaches there.
     holes: tuple[Box, ...] = ()
+    #: Heights (world y) of the shelves inside a receptacle whose contents may rest above its
+    #: floor (a fridge of an imported room: where its demos showed things resting).
+    shelves: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -216,6 +219,8 @@ class SceneObject:
             data["parts"] = [part.to_list() for part in self.parts]
         if self.holes:
             data["holes"] = [hole.to_list() for hole in self.holes]
+        if self.shelves:
+            data["shelves"] = list(self.shelves)
         return data
 
     @staticmethod
@@ -230,6 +235,7 @@ class SceneObject:
             rotation=tuple(data.get("rotation", (0.0, 0.0, 0.0))),
             parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
             holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
+            shelves=tuple(float(y) for y in data.get("shelves", ())),
         )
 
 

@@ -204,6 +204,8 @@ class World:
         self.by_id: dict[str, WorldObject] = {}
         self.held: str | None = None
         self.camera_y_offset = CAMERA_Y_OFFSET
+        #: Shelf heights of fixed receptacles the scene declares (:attr:`SceneObject.shelves`).
+        self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
                               so.holes)
@@ -523,14 +525,15 @@ class World:
     def support_levels(self, receptacle: WorldObject) -> list[float]:
         """Heights a placed object's box bottom can rest at in/on this receptacle, lowest first:
         :meth:`spot_bottom_y`, and inside a container also each height its contents rest at
-        (above the floor by :data:`SHELF_MIN_RISE` or more). A THOR fridge has shelves that its
-        PutObject fills as it fills the floor; a restored start state shows where they are."""
+        (above the floor by :data:`SHELF_MIN_RISE` or more), and the shelves the scene declares for
+        it. A THOR fridge has shelves that its PutObject fills as it fills the floor; a restored
+        start state shows where some are, an imported room's evidence where the others are."""
         floor = self.spot_bottom_y(receptacle)
         if receptacle.type_name not in INSIDE_RECEPTACLES:
             return [floor]
         levels = [floor]
-        for child_id in sorted(receptacle.children):
-            bottom = round(self.by_id[child_id].lo[1], 3)
+        resting = [round(self.by_id[child_id].lo[1], 3) for child_id in sorted(receptacle.children)]
+        for bottom in [*resting, *self.shelves.get(receptacle.object_id, ())]:
             if bottom >= floor + SHELF_MIN_RISE and all(abs(bottom - level) > SHELF_MIN_RISE for level in levels):
                 levels.append(bottom)
         return sorted(levels)

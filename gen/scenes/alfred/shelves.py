@@ -1,0 +1,65 @@
+"""The shelves of an imported room's fridges, from where its demos show things resting inside.
+
+A THOR fridge has shelves at fixed heights, and its PutObject uses them: it puts an object on the
+spawn point nearest the agent that the agent can see, which from an arm's length is a shelf, not
+the floor of the fridge. Lite knows a receptacle's levels from what lies in it now
+(:meth:`alfred_gen.sim.world.World.support_levels`), so an empty fridge offered only its floor,
+out of view from where the agent stands; the object put in could not be seen again, and the
+PickupObject of a cool task failed.
+
+Every start state a room's demos restore lists where each loose object lay. An object whose
+origin lies inside a fridge's box rests on one of its shelves: its box's bottom is the shelf's
+height. Over the 6,574 train demos, 27 kitchens show 164 to 815 such poses each, on three to five
+heights per fridge. A height is kept when :data:`MIN_POSES` distinct poses rest on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from alfred_gen.scenes.alfred.evidence import type_of_name
+from alfred_gen.scenes.alfred.loose import loose_box
+from alfred_gen.sim.scene import SceneObject
+
+#: Receptacle types whose shelves are read from the evidence.
+SHELVED_TYPES = frozenset({"Fridge"})
+
+#: Bottoms within this many metres of each other rest on the same shelf (loose boxes are the
+#: catalogue's sizes, not THOR's meshes: the same shelf shows bottoms a few centimetres apart).
+SAME_SHELF = 0.06
+
+#: Distinct resting poses a height needs to count as a shelf.
+MIN_POSES = 2
+
+
+def _heights(bottoms: Iterable[float]) -> tuple[float, ...]:
+    """Shelf heights from resting bottoms: runs of bottoms each within :data:`SAME_SHELF` of the
+    previous, each run's median, if the run has :data:`MIN_POSES` or more."""
+    runs: list[list[float]] = []
+    for bottom in sorted(bottoms):
+        if runs and bottom - runs[-1][-1] <= SAME_SHELF:
+            runs[-1].append(bottom)
+        else:
+            runs.append([bottom])
+    return tuple(round(run[len(run) // 2], 4) for run in runs if len(run) >= MIN_POSES)
+
+
+def fridge_shelves(objects: Iterable[SceneObject],
+                   poses: Mapping[str, list[tuple[tuple[float, float, float], float]]],
+                   floor_y: float) -> dict[str, tuple[float, ...]]:
+    """Fixture id -> shelf heights (world y of the surface), for each fridge some pose rests in.
+
+    ``poses``: object name -> its distinct start poses ((x, y, z), yaw), as the evidence keeps them.
+    """
+    shelved = [o for o in objects if o.object_type in SHELVED_TYPES]
+    bottoms: dict[str, list[float]] = {o.object_id: [] for o in shelved}
+    for name, seen in sorted(poses.items()):
+        kind = type_of_name(name)
+        for position, yaw in seen:
+            for fixture in shelved:
+                lo, hi = fixture.box.lo, fixture.box.hi
+                if all(lo[a] < position[a] < hi[a] for a in range(3)):
+                    bottoms[fixture.object_id].append(loose_box(kind, position, yaw, floor_y).lo[1])
+                    break
+    shelves = {oid: _heights(found) for oid, found in bottoms.items()}
+    return {oid: heights for oid, heights in sorted(shelves.items()) if heights}
