@@ -282,3 +282,14 @@ def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> No
     shelves = fridge_shelves([fridge, counter], poses, floor_y=0.0)
     assert list(shelves) == [fridge.object_id]
     assert [round(h, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]
+
+
+def test_a_sink_basin_is_a_bowl_under_its_rim_not_a_box_to_the_floor() -> None:
+    from alfred_gen.scenes.alfred.built_ins import SINK_BASIN_DEPTH, basins_are_bowls
+
+    pedestal = _block("Sink|+00.00|+00.00|+00.00|SinkBasin", (-0.3, 0.0, -0.2), (0.3, 0.9, 0.2))
+    kitchen = _block("Sink|+02.00|+00.90|+00.00|SinkBasin", (1.7, 0.7, -0.2), (2.3, 0.92, 0.2))
+    counter = _block("CounterTop|+03.00|+00.90|+00.00", (2.5, 0.0, -0.3), (3.5, 0.9, 0.3))
+    basins_are_bowls([pedestal, kitchen, counter])
+    assert pedestal.lo[1] == pytest.approx(0.9 - SINK_BASIN_DEPTH) and pedestal.hi[1] == 0.9
+    assert kitchen.lo[1] == 0.7 and counter.lo[1] == 0.0  # a shallow basin and other fixtures keep theirs

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
+    basins_are_bowls,
     basins_reach_counters,
     expose_fronts,
     limit_stacks,
@@ -131,6 +132,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     disagreements = fit_support_facts(blocks, facts)
     fit_resting_objects(blocks, pickupable_resting)
     basins_reach_counters(ordered)
+    basins_are_bowls(ordered)
     clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
