@@ -438,3 +438,21 @@ def test_what_goes_in_and_out_again_needs_the_receptacles_middle_in_view(kitchen
     walk = choose_destination(upward, steps[:1], metadata, kitchen.expander.navigation, probe, 1.65)
     assert walk.location != upward.location
     assert centred(probe(walk.location), [fridge])
+
+
+def test_a_slice_shut_in_the_fridge_is_taken_out_by_opening_it(kitchen: Driver) -> None:
+    # Cut in the fridge, the knife put away in it (the fridge closed again after): no slice is
+    # visible, yet the pickup opens the fridge and takes one.
+    table, fridge = kitchen.id_of("DiningTable"), kitchen.id_of("Fridge")
+    knife, lettuce = kitchen.id_of("Knife"), kitchen.id_of("Lettuce")
+    kitchen.go(table)
+    kitchen.run(PlanStep("PickupObject", object_id=knife, receptacle_id=table))
+    kitchen.go(fridge)
+    kitchen.run(PlanStep("SliceObject", object_id=lettuce, receptacle_id=fridge, tool_id=knife))
+    kitchen.run(PlanStep("PutObject", object_id=knife, receptacle_id=fridge))
+    metadata = kitchen.sim.last_event.metadata
+    assert not kitchen.obj(fridge)["isOpen"]
+    assert not any(o["visible"] for o in metadata["objects"] if o["objectId"].startswith(lettuce + "|"))
+    pickup = kitchen.run(PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge, sliced=True))
+    assert names(pickup) == ["OpenObject", "PickupObject", "CloseObject"]
+    assert kitchen.held().startswith(lettuce + "|LettuceSliced_")

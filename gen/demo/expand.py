@@ -283,10 +283,13 @@ class Expander:
         if chosen is not None:
             return chosen
         prefix = step.object_id + "|"
-        slices = [
-            o for o in metadata.get("objects") or ()
-            if o["objectId"].startswith(prefix) and o.get("visible") and o.get("pickupable", True)
-        ]
+        pieces = [o for o in metadata.get("objects") or ()
+                  if o["objectId"].startswith(prefix) and o.get("pickupable", True)]
+        slices = [o for o in pieces if o.get("visible")]
+        if not slices:
+            # Slices shut in a fridge (cut there, then the fridge closed after putting the knife
+            # away) are seen once the pickup opens it: choose among them.
+            slices = [o for o in pieces if closed_around(_containers_of(o["objectId"], metadata), metadata)]
         if not slices:
             raise ExpansionError(f"no slice of {step.object_id} is visible")
         chosen = min(slices, key=lambda o: (float(o.get("distance", 0.0)), o["objectId"]))["objectId"]
