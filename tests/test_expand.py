@@ -456,3 +456,38 @@ def test_a_slice_shut_in_the_fridge_is_taken_out_by_opening_it(kitchen: Driver) 
     pickup = kitchen.run(PlanStep("PickupObject", object_id=lettuce, receptacle_id=fridge, sliced=True))
     assert names(pickup) == ["OpenObject", "PickupObject", "CloseObject"]
     assert kitchen.held().startswith(lettuce + "|LettuceSliced_")
+
+
+class _OneThingAtATime:
+    """A controller whose views never show ``a`` and ``b`` together (two ends of a long counter)."""
+
+    def __init__(self, sim: LiteController, a: str, b: str) -> None:
+        self.sim, self.a, self.b = sim, a, b
+
+    def step(self, action: dict):
+        event = self.sim.step(action)
+        objects = event.metadata["objects"]
+        seen = {o["objectId"] for o in objects if o["visible"]}
+        if {self.a, self.b} <= seen:
+            for o in objects:
+                if o["objectId"] == self.b:
+                    o["visible"] = False
+        return event
+
+
+def test_a_walk_no_pose_serves_whole_is_split_with_a_second_walk(kitchen: Driver) -> None:
+    from alfred_gen.demo.generate import walk_destination
+
+    table, fridge = kitchen.id_of("DiningTable"), kitchen.id_of("Fridge")
+    knife, lettuce = kitchen.id_of("Knife"), kitchen.id_of("Lettuce")
+    walk = kitchen.goto_step(table)
+    steps = [walk, PlanStep("PickupObject", object_id=knife, receptacle_id=table),
+             PlanStep("SliceObject", object_id=lettuce, receptacle_id=fridge, tool_id=knife)]
+    metadata = kitchen.sim.last_event.metadata
+    navigation = kitchen.expander.navigation
+    apart = _OneThingAtATime(kitchen.sim, knife, fridge)
+    chosen, amended = walk_destination(apart, steps, 0, metadata, navigation)  # type: ignore[arg-type]
+    assert amended == [steps[0], steps[1], walk, steps[2]]
+    assert sees(_probe(kitchen)(chosen.location), [[knife]])
+    # Steps one pose serves are left alone.
+    assert walk_destination(apart, steps[:2], 0, metadata, navigation)[1] == steps[:2]  # type: ignore[arg-type]

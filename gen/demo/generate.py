@@ -247,11 +247,13 @@ def _generate(
     navigation = expander.navigation
     high_pddl: list[dict[str, Any]] = []
     try:
-        for index, step in enumerate(steps):
-            following = steps[index + 1] if index + 1 < len(steps) else None
+        index = -1
+        while index + 1 < len(steps):
+            index += 1
+            step = steps[index]
             if step.action == "GotoLocation":
-                step = destination_by_probes(controller, step, _until_next_walk(steps, index + 1), recorder.metadata,
-                                             navigation)
+                step, steps = walk_destination(controller, steps, index, recorder.metadata, navigation)
+            following = steps[index + 1] if index + 1 < len(steps) else None
             expanded = expander.expand(step, len(high_pddl), recorder.metadata, following)
             if not expanded.low:
                 continue  # a walk to where the agent already stands
@@ -294,6 +296,32 @@ def _until_next_walk(steps: list[Any], start: int) -> list[Any]:
     while end < len(steps) and steps[end].action != "GotoLocation":
         end += 1
     return steps[start:end]
+
+
+def walk_destination(controller: Controller, steps: list[Any], index: int, metadata: Mapping[str, Any],
+                     navigation: NavigationGraph) -> tuple[Any, list[Any]]:
+    """The walk ``steps[index]`` with its destination chosen by probes, and the steps.
+
+    If no pose sees everything the steps up to the next walk need (a knife and a potato at the two
+    ends of a long counter), the walk serves the longest run of them that one pose sees, and a
+    second walk to the same receptacle is inserted before the rest, as ALFRED's demos walk again
+    between two objects on one counter. ExpansionError if not even the first step's needs are seen.
+    """
+    walk, group = steps[index], _until_next_walk(steps, index + 1)
+    try:
+        return destination_by_probes(controller, walk, group, metadata, navigation), steps
+    except ExpansionError as error:
+        if len(group) < 2:
+            raise
+        failure = error
+    for count in range(len(group) - 1, 0, -1):
+        try:
+            chosen = destination_by_probes(controller, walk, group[:count], metadata, navigation)
+        except ExpansionError:
+            continue
+        cut = index + 1 + count
+        return chosen, [*steps[:cut], walk, *steps[cut:]]
+    raise failure
 
 
 def _teleport(pose: Any, y: float) -> dict[str, Any]:

@@ -206,7 +206,7 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
     from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
-    from alfred_gen.demo.generate import destination_by_probes
+    from alfred_gen.demo.generate import walk_destination
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
@@ -244,13 +244,13 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
         low = 0
         state = metadata
         tracker = EffectTracker(metadata)
-        for index, step in enumerate(steps):
-            following = steps[index + 1] if index + 1 < len(steps) else None
+        index = -1
+        while index + 1 < len(steps):
+            index += 1
+            step = steps[index]
             if step.action == "GotoLocation":  # where to stand: as generation chooses it
-                until = index + 1
-                while until < len(steps) and steps[until].action != "GotoLocation":
-                    until += 1
-                step = destination_by_probes(sim, step, steps[index + 1:until], state, expander.navigation)
+                step, steps = walk_destination(sim, steps, index, state, expander.navigation)
+            following = steps[index + 1] if index + 1 < len(steps) else None
             expanded = expander.expand(step, len(high), state, following)
             if not expanded.low:
                 continue
