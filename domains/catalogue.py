@@ -23,6 +23,8 @@ Where the figures come from:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -236,6 +238,31 @@ COLD_SOURCES: frozenset[str] = frozenset({"Fridge"})
 
 #: Receptacles under a faucet, whose contents a running faucet cleans.
 WASH_BASINS: frozenset[str] = frozenset({"SinkBasin", "BathtubBasin"})
+
+#: How far (metres, horizontally) a faucet may be from the basin it runs into.
+FAUCET_REACH = 1.5
+
+
+def faucet_basins(things: Iterable[tuple[str, str, float, float]]) -> dict[str, str]:
+    """Faucet id -> the wash basin it runs into, from (object id, type, x, z) of a room's objects:
+    the basin nearest to it horizontally (ties by id), if within :data:`FAUCET_REACH`.
+
+    One rule for the simulator (what a running faucet cleans), the planner (which basins can
+    clean) and the expansion (which faucet to turn on): a room whose second sink has no faucet of
+    its own (its faucet is named by no demo) must not have it cleaned by the first sink's.
+    """
+    items = list(things)
+    basins = [(oid, x, z) for oid, kind, x, z in items if kind in WASH_BASINS]
+    pairs: dict[str, str] = {}
+    if not basins:
+        return pairs
+    for oid, kind, x, z in items:
+        if kind != "Faucet":
+            continue
+        distance, basin = min((math.dist((x, z), (bx, bz)), bid) for bid, bx, bz in basins)
+        if distance <= FAUCET_REACH:
+            pairs[oid] = basin
+    return pairs
 
 
 def _group(*names: str) -> frozenset[str]:

@@ -173,6 +173,13 @@ def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str], t
     return full
 
 
+def _floor_xz(meta: Mapping[str, Any]) -> tuple[float, float]:
+    """(x, z) of an object's middle: its box's centre, else its position."""
+    box = meta.get("axisAlignedBoundingBox") or {}
+    centre = box.get("center") or meta.get("position") or {}
+    return float(centre.get("x", 0.0)), float(centre.get("z", 0.0))
+
+
 def _held_ids(metadata: Mapping[str, Any], things: Mapping[str, _Thing]) -> list[str]:
     held = {inv.get("objectId") for inv in metadata.get("inventoryObjects") or ()}
     held |= {oid for oid, t in things.items() if t.meta.get("isPickedUp")}
@@ -256,6 +263,10 @@ def encode_problem(
         classes = caps[predicate].classes
         kinds = ("item", "mover") if predicate == "canSlice" else ("fixed",)
         tools[predicate] = [t for t in things.values() if t.object_type in classes and t.kind in kinds]
+    if "canClean" in tools:  # only a basin some faucet runs into cleans
+        watered = set(catalogue.faucet_basins(
+            (oid, t.object_type, *_floor_xz(t.meta)) for oid, t in things.items()).values())
+        tools["canClean"] = [t for t in tools["canClean"] if t.object_id in watered]
 
     # Everything relevant, plus the containers holding it (two levels at most).
     relevant: dict[str, _Thing] = {}
@@ -402,7 +413,8 @@ def _quick_reason(
     for predicate, found in tools.items():
         if not found:
             classes = " or ".join(caps[predicate].classes)
-            return f"no {classes} in the scene (needed to {caps[predicate].verb})"
+            running = " with a faucet running into it" if predicate == "canClean" else ""
+            return f"no {classes}{running} in the scene (needed to {caps[predicate].verb})"
     placed = catalogue.SLICED_TYPES.get(obj, obj) if task.object_sliced else obj
     if task.mrecep_target:
         if not can_place(placed, task.mrecep_target):

@@ -363,3 +363,24 @@ def test_a_taken_one_object_holder_is_not_a_place_to_put_things() -> None:
     metadata, poses, agent = _stove(burners=1)
     result = solve(encode_problem(metadata, make_task("pick_and_place_simple", "Pan", "StoveBurner"), poses, agent))
     assert result.status == "unsolvable" and "already holds" in result.reason
+
+
+def test_only_a_basin_a_faucet_runs_into_cleans() -> None:
+    """Two sinks, one faucet (the other's is named by no demo): the clean uses the watered basin."""
+    b = SceneBuilder()
+    counter = b.add("CounterTop", (1.0, 0.95, 0.5), pose=[0.25, 0.5, 90, 30])
+    b.add("Plate", (1.0, 1.0, 0.5), counter)
+    dry = b.add("SinkBasin", (-1.0, 0.9, -1.6), pose=[-1.0, -0.75, 180, 45])
+    wet = b.add("SinkBasin", (1.0, 0.9, -1.6), pose=[1.0, -0.75, 180, 45])
+    b.add("Faucet", (1.0, 1.0, -1.9))
+    agent = [0.0, 0.0, 0, 30]
+    metadata, poses = b.metadata(agent), b.poses
+    result = solve(encode_problem(metadata, make_task("pick_clean_then_place_in_recep", "Plate", "CounterTop"),
+                                  poses, agent))
+    assert result.solved, result.reason
+    clean = next(s for s in result.plan if s.action == "CleanObject")
+    assert clean.receptacle_id == wet != dry
+    metadata["objects"] = [o for o in metadata["objects"] if o["objectType"] != "Faucet"]
+    result = solve(encode_problem(metadata, make_task("pick_clean_then_place_in_recep", "Plate", "CounterTop"),
+                                  poses, agent))
+    assert result.status == "unsolvable" and "faucet" in result.reason

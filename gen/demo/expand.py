@@ -165,17 +165,19 @@ def _containers_of(object_id: str, metadata: Mapping[str, Any]) -> list[str]:
 
 
 def nearest_faucet(basin_id: str, metadata: Mapping[str, Any]) -> str:
-    """The faucet that runs into a sink or bathtub basin: the nearest one horizontally (ties by id)."""
+    """The faucet that runs into a sink or bathtub basin (:func:`catalogue.faucet_basins`; of two,
+    the nearest horizontally, ties by id)."""
     objects = _objects(metadata)
     basin = objects.get(basin_id)
     if basin is None:
         raise ExpansionError(f"no basin {basin_id} in the scene")
+    pairs = catalogue.faucet_basins((oid, str(o.get("objectType")), *_center(o)) for oid, o in objects.items())
     bx, bz = _center(basin)
-    faucets = [o for o in objects.values() if o.get("objectType") == "Faucet"]
+    faucets = [objects[f] for f, b in pairs.items() if b == basin_id]
     if not faucets:
         raise ExpansionError(f"no faucet for {basin_id}")
     best = min(faucets, key=lambda f: ((_center(f)[0] - bx) ** 2 + (_center(f)[1] - bz) ** 2, f["objectId"]))
-    return best["objectId"]
+    return str(best["objectId"])
 
 
 def _center(obj: Mapping[str, Any]) -> tuple[float, float]:

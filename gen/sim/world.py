@@ -693,18 +693,8 @@ class World:
 
     # --- helpers for scene sources --------------------------------------------------------------
     def _pair_faucets_with_basins(self) -> dict[str, str]:
-        """Each faucet drains into the nearest sink or bathtub basin (horizontally, within 1.5 m)."""
-        basins = [o for o in self.objects if o.type_name in catalogue.WASH_BASINS]
-        pairs: dict[str, str] = {}
-        for f in self.objects:
-            if f.type_name != "Faucet" or not basins:
-                continue
-            best = min(
-                basins, key=lambda b: (math.dist((f.center[0], f.center[2]), (b.center[0], b.center[2])), b.object_id)
-            )
-            if math.dist((f.center[0], f.center[2]), (best.center[0], best.center[2])) <= 1.5:
-                pairs[f.object_id] = best.object_id
-        return pairs
+        """Each faucet runs into the nearest sink or bathtub basin (:func:`catalogue.faucet_basins`)."""
+        return catalogue.faucet_basins((o.object_id, o.type_name, o.center[0], o.center[2]) for o in self.objects)
 
 
 def segments_hit_boxes(
