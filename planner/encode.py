@@ -152,24 +152,24 @@ def _direct_containers(things: Mapping[str, _Thing]) -> dict[str, str]:
     return direct
 
 
-def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str], targets: Container[str]) -> set[str]:
+def _full_holders(things: Mapping[str, _Thing], containers: Mapping[str, str]) -> dict[str, set[str]]:
     """The one-object holders (a stove burner, a coffee machine, a towel holder: catalogue capacity
-    1) that already hold something they accept, other than one of the task's ``targets`` (a towel
-    already on its holder leaves the holder offered: the task is then trivial, not unsolvable).
+    1) that already hold something they accept, each with what it holds.
 
     THOR gives such a holder one spawn point, so a PutObject into it fails while it is taken. The
-    domain has no notion of capacity; a taken holder is therefore not offered as the task's
-    receptacle and may take back only what it holds, so the planner chooses a free one (ALFRED's
-    demonstrations put a pan on a free burner; 9 of the first 6,083 planned train tasks failed
+    domain has no notion of capacity; a taken holder therefore takes back only what it holds, and
+    is offered as the task's receptacle only if that is one of the task's objects (a towel already
+    on its holder: the task is trivial; a mug in the coffee machine: take it out, clean it, put it
+    back). So the planner chooses a free burner (9 of the first 6,083 planned train tasks failed
     on a taken burner or coffee machine).
     """
-    full: set[str] = set()
+    full: dict[str, set[str]] = {}
     for oid, parent in containers.items():
         holder = things.get(parent)
         entry = catalogue.OBJECT_TYPES.get(holder.object_type) if holder is not None else None
-        if (holder is not None and entry is not None and entry.capacity == 1 and oid not in targets
+        if (holder is not None and entry is not None and entry.capacity == 1
                 and catalogue.thor_accepts(things[oid].object_type, holder.object_type)):
-            full.add(parent)
+            full.setdefault(parent, set()).add(oid)
     return full
 
 
@@ -252,8 +252,9 @@ def encode_problem(
     else:
         targets = [t for t in targets if not t.is_slice and not t.meta.get("isSliced")]
     parents = instances(task.parent_target, ("fixed", "mover")) if task.parent_target else []
-    full = _full_holders(things, containers, {t.object_id for t in targets})
-    offered = [p for p in parents if p.object_id not in full]
+    full = _full_holders(things, containers)
+    target_ids = {t.object_id for t in targets}
+    offered = [p for p in parents if full.get(p.object_id, target_ids) <= target_ids]
     mreceps = instances(task.mrecep_target, ("mover",)) if task.mrecep_target else []
     lamps = [t for t in things.values() if task.toggle_target and t.object_type == task.toggle_target]
     for lamp in lamps:
@@ -455,7 +456,7 @@ def _write_problem(
     tools: Mapping[str, list[_Thing]],
     targets: list[_Thing],
     can_place: Callable[[str, str], bool],
-    full: Container[str],
+    full: Mapping[str, set[str]],
 ) -> tuple[str, dict[str, str]]:
     target_ids = {t.object_id for t in targets}
     objects = {t.name: ("" if t.spot_of else oid) for oid, t in kept.items()}
@@ -503,7 +504,7 @@ def _write_problem(
         for item in items:
             if item.object_id == recep.object_id or (recep.kind == "mover" and item.kind == "mover"):
                 continue
-            if recep.object_id in full and containers.get(item.object_id) != recep.object_id:
+            if recep.object_id in full and item.object_id not in full[recep.object_id]:
                 continue  # a taken one-object holder takes back only what it holds
             sliced_target = task.object_sliced and item.object_id in target_ids
             forms = _placeable_types(item, sliced_target)

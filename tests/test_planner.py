@@ -384,3 +384,24 @@ def test_only_a_basin_a_faucet_runs_into_cleans() -> None:
     result = solve(encode_problem(metadata, make_task("pick_clean_then_place_in_recep", "Plate", "CounterTop"),
                                   poses, agent))
     assert result.status == "unsolvable" and "faucet" in result.reason
+
+
+def test_a_holder_taken_by_one_of_the_tasks_objects_takes_back_only_that_one() -> None:
+    """A mug in the coffee machine, another on the counter: the mug put back is the machine's own."""
+    b = SceneBuilder()
+    counter = b.add("CounterTop", (1.0, 0.95, 0.5), pose=[0.25, 0.5, 90, 30])
+    loose = b.add("Mug", (1.0, 1.0, 0.5), counter)
+    machine = b.add("CoffeeMachine", (-1.0, 0.9, -1.6), pose=[-1.0, -0.75, 180, 30])
+    own = b.add("Mug", (-1.0, 0.95, -1.6), machine)
+    b.add("SinkBasin", (1.0, 0.9, -1.6), pose=[1.0, -0.75, 180, 45])
+    b.add("Faucet", (1.0, 1.0, -1.9))
+    agent = [0.25, 0.5, 90, 30]  # at the counter: its mug is the nearer one
+    task = make_task("pick_clean_then_place_in_recep", "Mug", "CoffeeMachine")
+    encoded = encode_problem(b.metadata(agent), task, b.poses, agent)
+    name = {thor: pddl for pddl, thor in encoded.objects.items()}
+    assert f"(canContain {name[machine]} {name[own]})" in encoded.problem_text
+    assert f"(canContain {name[machine]} {name[loose]})" not in encoded.problem_text
+    result = solve(encoded)
+    assert result.solved, result.reason
+    put = [s for s in result.plan if s.action == "PutObject" and s.receptacle_id == machine]
+    assert [s.object_id for s in put] == [own]
