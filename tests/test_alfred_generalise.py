@@ -293,3 +293,16 @@ def test_a_sink_basin_is_a_bowl_under_its_rim_not_a_box_to_the_floor() -> None:
     basins_are_bowls([pedestal, kitchen, counter])
     assert pedestal.lo[1] == pytest.approx(0.9 - SINK_BASIN_DEPTH) and pedestal.hi[1] == 0.9
     assert kitchen.lo[1] == 0.7 and counter.lo[1] == 0.0  # a shallow basin and other fixtures keep theirs
+
+
+def test_a_pedestal_sinks_basin_is_at_the_height_other_rooms_show_things_resting() -> None:
+    from alfred_gen.scenes.alfred.fixture_sizing import PEDESTAL_RIM, initial_block
+    from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
+
+    stats = SurfaceStats({"SinkBasin|floor": 0.91}, {"SinkBasin|floor": 12})
+    pose = [[0.0, -1.0, 0, 30]]
+    points = [(x * 0.25, z * 0.25) for x in range(-8, 9) for z in range(-12, -3)]
+    pedestal = initial_block("Sink|+00.00|+00.00|+00.00|SinkBasin", 0.0, "FloorPlan401", None, stats, pose, points)
+    assert pedestal.lo[1] == pytest.approx(0.91 - 0.03) and pedestal.hi[1] == pytest.approx(0.91 + PEDESTAL_RIM)
+    unknown = initial_block("Sink|+00.00|+00.00|+00.00|SinkBasin", 0.0, "FloorPlan401", None, None, pose, points)
+    assert unknown.lo[1] == pytest.approx(0.0)  # without statistics: as before

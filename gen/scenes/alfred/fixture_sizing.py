@@ -22,6 +22,8 @@ SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTab
                             "Shelf", "StoveBurner"})
 #: Furniture whose bounding box top is a back rest or head board, not the surface things lie on.
 SEATS = frozenset({"Sofa", "ArmChair", "Bed", "Chair", "Ottoman", "DogBed"})
+#: How far a pedestal sink's rim stands above where things rest in its basin (metres).
+PEDESTAL_RIM = 0.1
 
 
 def facing_of(position: tuple[float, float, float], poses: Iterable[list[float]],
@@ -85,7 +87,11 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
             block.hi[axis] = position[axis] - 0.02 + extent
     learnt = stats.offset(kind, block.floor_origin) if stats is not None else None
     asset_type = not catalogue.object_type(kind).structural
-    if block.floor_origin:
+    if block.floor_origin and kind == "SinkBasin" and learnt is not None:
+        # A pedestal sink's id stands on the floor; its basin is the bowl at the top, where other
+        # rooms' demos show things resting (the learnt height above the id, 0.91 m over the train set).
+        block.lo[1], block.hi[1] = y + learnt - 0.03, y + learnt + PEDESTAL_RIM
+    elif block.floor_origin:
         height = sy
         if block.surface and learnt is not None and (asset is None or kind in SEATS):
             height = max(learnt, 0.05)
