@@ -57,7 +57,7 @@ def independent_problems(t: TaskTuple) -> list[str]:
     if t.object.endswith("Sliced"):
         if not catalogue.OBJECT_TYPES[base].sliceable or counts["Knife"] + counts["ButterKnife"] == 0:
             problems.append("cannot slice")
-        if t.task_type in ("pick_two_obj_and_place", "look_at_obj_in_light"):
+        if t.task_type == "look_at_obj_in_light":
             problems.append("no sliced variant")
     if counts[t.receptacle] == 0:
         problems.append("receptacle missing")
