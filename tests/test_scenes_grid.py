@@ -129,3 +129,15 @@ def test_surfaces_follow_the_shape_of_the_type(object_type: str, facing: int, ex
     assert surfaces_of("Apple", box) == [] and surfaces_of("Television", box) == []
     if object_type == "Sofa":  # the backrest (at the -z side when facing +z) is no seat
         assert surfaces[0].z0 >= 0.2
+
+
+def test_a_cloth_on_the_floor_is_in_reach_from_the_agents_axis_not_from_its_eye() -> None:
+    # A cloth half a metre from the nearest standing point is 1.6 m from the eye: beyond the
+    # camera-distance rule the procedural rooms' poses use, within the simulator's (and THOR's)
+    # reach measured from the agent's vertical axis.
+    cloth = Box((0.5, 0.0, -0.1), (0.7, 0.02, 0.1))
+    points = [(-0.25 * i, 0.25 * j) for i in range(0, 5) for j in range(-3, 4)]
+    no_walls = occluder_arrays([])
+    assert best_interaction_pose(cloth, points, no_walls) is None
+    pose = best_interaction_pose(cloth, points, no_walls, axis_reach=True)
+    assert pose is not None and pose.x <= 0.0

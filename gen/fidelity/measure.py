@@ -295,7 +295,11 @@ def loose_object_poses(scene: Scene, metadata: Mapping[str, Any], known: Mapping
         box = obj["axisAlignedBoundingBox"]
         center, size = box["center"], box["size"]
         target = Box.from_center((center["x"], center["y"], center["z"]), (size["x"], size["y"], size["z"]))
-        pose = best_interaction_pose(target, list(scene.reachable), occluders, scene.agent_y, camera=scene.camera)
+        reachable = list(scene.reachable)
+        pose = best_interaction_pose(target, reachable, occluders, scene.agent_y, camera=scene.camera)
+        if pose is None:  # on the floor: in reach as the simulator measures it, not from the eye
+            pose = best_interaction_pose(target, reachable, occluders, scene.agent_y, camera=scene.camera,
+                                         axis_reach=True)
         if pose is not None:
             out[obj["objectId"]] = pose.to_list()
     return out

@@ -154,21 +154,25 @@ def front_normal(facing: float) -> tuple[float, float, float]:
 
 
 def _visibility(
-    cameras: np.ndarray, target: Box, occluders: tuple[np.ndarray, np.ndarray], front: tuple[float, float, float] | None
+    cameras: np.ndarray, target: Box, occluders: tuple[np.ndarray, np.ndarray],
+    front: tuple[float, float, float] | None, axis_reach: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each camera: which target sample points face it and are not hidden (K x P), how many
     face it (K), the points relative to each camera (K x P x 3), whether the target's nearest
     point is within :data:`VISIBILITY_DISTANCE` (K), and how squarely each point's face is turned
     to the camera (cosine, K x P). With ``front``, only the face with that outward normal is
-    sampled."""
+    sampled. ``axis_reach``: reach measured as the simulator measures it, from the agent's vertical
+    axis (:mod:`alfred_gen.sim.visibility`), not from the camera."""
     samples, normals = face_samples(target)
     if front is not None:
         keep = np.all(np.isclose(normals, np.asarray(front)), axis=1)
         samples, normals = samples[keep], normals[keep]
     lo_t = np.asarray(target.lo)
     hi_t = np.asarray(target.hi)
-    nearest = np.clip(cameras, lo_t, hi_t)
-    in_reach = np.linalg.norm(cameras - nearest, axis=1) <= VISIBILITY_DISTANCE
+    gap = cameras - np.clip(cameras, lo_t, hi_t)
+    if axis_reach:  # the axis runs from the floor up to the camera: below the eye, only x and z count
+        gap[:, 1] = np.minimum(gap[:, 1], 0.0)
+    in_reach = np.linalg.norm(gap, axis=1) <= VISIBILITY_DISTANCE
     rel = samples[None, :, :] - cameras[:, None, :]
     towards = np.einsum("kpc,pc->kp", -rel, normals)
     facing = towards > 1e-9
@@ -234,6 +238,7 @@ def best_interaction_pose(
     max_candidates: int = 16,
     front: tuple[float, float, float] | None = None,
     camera: SceneCamera | None = None,
+    axis_reach: bool = False,
 ) -> Pose | None:
     """The grid pose from which ``target`` is best seen, or None if it is seen from nowhere.
 
@@ -243,7 +248,10 @@ def best_interaction_pose(
     view (each sample point weighted by how squarely its face is seen), then a horizon ALFRED would
     use (30, 0, -30), then standing about half a metre from it; ties break on the pose values, so
     the result is deterministic. ``camera``: the room's own camera (field of view, height above
-    the agent) instead of the simulator's 90 degrees at :data:`CAMERA_OFFSET`.
+    the agent) instead of the simulator's 90 degrees at :data:`CAMERA_OFFSET`. ``axis_reach``:
+    measure reach from the agent's vertical axis, as the simulator does, instead of the stricter
+    camera distance the procedural rooms' poses are chosen by (a cloth on the floor half a metre
+    away is 1.6 m from the eye, yet THOR and lite let the agent take it).
     """
     if not reachable:
         return None
@@ -258,7 +266,8 @@ def best_interaction_pose(
     for batch in (order[:GOOD_BATCH], order[GOOD_BATCH:]):
         if len(batch) == 0:
             break
-        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y, front, camera)
+        found = _best_in_batch(target, points[batch], floor_distance[batch], occluders, agent_y, front, camera,
+                               axis_reach)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
         if best is not None and best[0][0] >= GOOD_SCORE:
@@ -292,11 +301,12 @@ def _best_in_batch(
     agent_y: float,
     front: tuple[float, float, float] | None,
     camera: SceneCamera | None = None,
+    axis_reach: bool = False,
 ) -> tuple[tuple[float, ...], Pose] | None:
     """The best (score, pose) over these candidate points, all rotations and horizons."""
     height, half_fov = (camera.height, camera.field_of_view / 2.0) if camera is not None else (CAMERA_OFFSET, HALF_FOV)
     cameras = np.column_stack([chosen[:, 0], np.full(len(chosen), agent_y + height), chosen[:, 1]])
-    clear, facing, rel, in_reach, cosine = _visibility(cameras, target, occluders, front)
+    clear, facing, rel, in_reach, cosine = _visibility(cameras, target, occluders, front, axis_reach)
     usable = in_reach & (clear.sum(axis=1) >= MIN_VISIBLE_POINTS)
     if not usable.any():
         return None
