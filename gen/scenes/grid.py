@@ -9,10 +9,11 @@ switchable fixture) one grid pose from which it is in view, within reach and not
 Visibility here is geometric, one function (:func:`visible_points`): sample points on the faces of
 the target's box that face the camera; a point counts when it lies inside the 90 degree field of
 view and the straight segment from the camera to it crosses no other box. The target must also be
-within :data:`VISIBILITY_DISTANCE` of the camera, measured to the nearest point of its box (as the
-embedded simulator measures it). The simulator decides visibility by pixels; this check is the
-scene builder's conservative stand-in, so a pose it picks shows the target over a good part of the
-frame.
+within :data:`VISIBILITY_DISTANCE` of the camera, measured to the nearest point of its box: stricter
+than the simulator, which measures from the agent's vertical axis (:mod:`alfred_gen.sim.visibility`;
+``axis_reach=True`` measures as it does). The simulator decides visibility by pixels; this check is
+the scene builder's conservative stand-in, so a pose it picks shows the target over a good part of
+the frame.
 """
 
 from __future__ import annotations
