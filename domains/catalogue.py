@@ -24,8 +24,9 @@ Where the figures come from:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,18 @@ def faucet_basins(things: Iterable[tuple[str, str, float, float]]) -> dict[str, 
         if distance <= FAUCET_REACH:
             pairs[oid] = basin
     return pairs
+
+
+def middle_xz(meta: Mapping[str, Any]) -> tuple[float, float]:
+    """(x, z) of an object's middle in THOR metadata: its box's centre, else its position."""
+    box = meta.get("axisAlignedBoundingBox") or {}
+    centre = box.get("center") or meta["position"]
+    return float(centre["x"]), float(centre["z"])
+
+
+def faucet_basins_in(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """:func:`faucet_basins` over THOR metadata objects (the planner's and the expansion's view)."""
+    return faucet_basins((str(o["objectId"]), str(o.get("objectType")), *middle_xz(o)) for o in objects)
 
 
 def _group(*names: str) -> frozenset[str]:

@@ -171,19 +171,12 @@ def nearest_faucet(basin_id: str, metadata: Mapping[str, Any]) -> str:
     basin = objects.get(basin_id)
     if basin is None:
         raise ExpansionError(f"no basin {basin_id} in the scene")
-    pairs = catalogue.faucet_basins((oid, str(o.get("objectType")), *_center(o)) for oid, o in objects.items())
-    bx, bz = _center(basin)
+    pairs = catalogue.faucet_basins_in(objects.values())
+    bx, bz = catalogue.middle_xz(basin)
     faucets = [objects[f] for f, b in pairs.items() if b == basin_id]
     if not faucets:
         raise ExpansionError(f"no faucet for {basin_id}")
-    best = min(faucets, key=lambda f: ((_center(f)[0] - bx) ** 2 + (_center(f)[1] - bz) ** 2, f["objectId"]))
-    return str(best["objectId"])
-
-
-def _center(obj: Mapping[str, Any]) -> tuple[float, float]:
-    box = obj.get("axisAlignedBoundingBox") or {}
-    center = box.get("center") or obj["position"]
-    return float(center["x"]), float(center["z"])
+    return str(min(faucets, key=lambda f: (math.dist(catalogue.middle_xz(f), (bx, bz)), f["objectId"]))["objectId"])
 
 
 # --------------------------------------------------------------------------------------------
