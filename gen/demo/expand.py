@@ -36,7 +36,7 @@ before the action.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -646,9 +646,13 @@ def choose_destination(
     navigation: NavigationGraph,
     probe: Probe,
     eye_height: float,
+    exclude: Collection[tuple[float, ...]] = (),
 ) -> PlanStep:
     """The walk itself if the planned pose sees what the following steps act on, else the walk to
     the best pose that does (ALFRED's generator likewise chose where to stand by what is in view).
+    Only poses the agent can walk to from where it stands count: the planned pose may lie on an
+    island of the room's reachable points that no walk enters. Poses in ``exclude`` (tried before,
+    and the steps after them failed) are not chosen.
 
     The planner gives one interaction pose per receptacle; an apple at the far end of a long
     counter top may not be in view from it. ExpansionError if no reachable pose sees everything.
@@ -661,12 +665,18 @@ def choose_destination(
     def good(seen: Mapping[str, Any] | None) -> bool:
         return sees(seen, groups) and centred(seen, insides)
 
-    if good(probe(walk.location)):
+    here = agent_pose(metadata)
+    walkable = navigation.connected_cells(here)
+    tried = {tuple(float(v) for v in pose) for pose in exclude}
+    planned = tuple(float(v) for v in walk.location)
+    if (planned not in tried and cell_of(planned[0], planned[1], navigation.grid) in walkable
+            and good(probe(walk.location))):
         return walk
     objects = _objects(metadata)
     targets = [objects[group[0]] for group in groups]
-    points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells]
-    for pose in candidate_poses(targets, points, eye_height)[:MAX_PROBES]:
+    points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells if c in walkable]
+    candidates = [pose for pose in candidate_poses(targets, points, eye_height) if pose not in tried]
+    for pose in candidates[:MAX_PROBES]:
         if good(probe(pose)):
             return walk._replace(location=pose, location_name=alfred_location(location_name(pose)))
     wanted = ", ".join(group[0] for group in groups)

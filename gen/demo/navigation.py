@@ -106,6 +106,17 @@ class NavigationGraph:
         """Whether position (x, z) is a reachable grid point."""
         return (*cell_of(float(xz[0]), float(xz[1]), self.grid), 0) in self.graph
 
+    def connected_cells(self, xz: Sequence[float]) -> set[tuple[int, int]]:
+        """The grid cells the agent standing at (x, z) can walk to (empty if (x, z) is not reachable).
+
+        A room's reachable points can form islands: a gap between two fixtures narrower than the
+        agent leaves a corner that no walk from the rest of the room enters.
+        """
+        start = (*cell_of(float(xz[0]), float(xz[1]), self.grid), 0)
+        if start not in self.graph:
+            return set()
+        return {(i, j) for i, j, _ in nx.descendants(self.graph, start) | {start}}
+
     def _state(self, pose: Sequence[float], what: str) -> tuple[int, int, int]:
         x, z, rotation = float(pose[0]), float(pose[1]), float(pose[2])
         state = (*cell_of(x, z, self.grid), heading_of(rotation))
