@@ -152,6 +152,8 @@ class Recorder:
     ``image_dir``: where frames go (``raw_images/``), or None to record without writing frames
     (the ``images`` index is kept either way: ``alfred-gen replay`` can render the frames later).
     ``masks``: where interaction masks come from (default: the events' ``instance_masks``).
+    ``restart``: brings the controller back to ``start_event``'s state and returns that event;
+    needed only to :meth:`rewind`.
     """
 
     def __init__(
@@ -161,8 +163,10 @@ class Recorder:
         image_dir: Path | None = None,
         jpeg_quality: int = JPEG_QUALITY,
         masks: MaskSource = event_masks,
+        restart: Callable[[], Any] | None = None,
     ) -> None:
         self.controller = controller
+        self.restart = restart
         self.masks = masks
         self.event = start_event
         self.image_dir = Path(image_dir) if image_dir is not None else None
@@ -211,6 +215,36 @@ class Recorder:
         self.event = event
         self._save_frame(event)
         return event
+
+    @property
+    def count(self) -> int:
+        """How many actions were recorded."""
+        return len(self.low_actions)
+
+    def rewind(self, count: int) -> None:
+        """Go back to the state after the first ``count`` recorded actions, forgetting the rest.
+
+        The simulator has no undo: the controller is restarted and the kept actions are executed
+        again. Their masks and frames were recorded the first time and stay; later frames are
+        deleted. RecordingError if an action that succeeded before fails now.
+        """
+        if self.restart is None:
+            raise ValueError("this recorder was made without a restart: it cannot rewind")
+        if not 0 <= count <= len(self.low_actions):
+            raise ValueError(f"cannot rewind to {count} of {len(self.low_actions)} actions")
+        del self.low_actions[count:]
+        event = self.restart()
+        for low_idx, entry in enumerate(self.low_actions):
+            event = self.controller.step(dict(entry["api_action"]))
+            if not event.metadata.get("lastActionSuccess", False):
+                raise RecordingError(GenerationReason.ACTION_FAILED,
+                                     f"low_idx {low_idx}: an action failed when executed again after a rewind",
+                                     low_idx)
+        self.event = event
+        if self.image_dir is not None:
+            for stale in range(count + 1, self.frames_written):
+                (self.image_dir / RAW_IMAGE_NAME.format(stale)).unlink(missing_ok=True)
+            self.frames_written = count + 1
 
     def images(self) -> list[dict[str, Any]]:
         """The ``images`` index of what was recorded (:func:`images_index`)."""

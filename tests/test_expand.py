@@ -476,7 +476,7 @@ class _OneThingAtATime:
 
 
 def test_a_walk_no_pose_serves_whole_is_split_with_a_second_walk(kitchen: Driver) -> None:
-    from alfred_gen.demo.generate import walk_destination
+    from alfred_gen.demo.drive import walk_destination
 
     table, fridge = kitchen.id_of("DiningTable"), kitchen.id_of("Fridge")
     knife, lettuce = kitchen.id_of("Knife"), kitchen.id_of("Lettuce")

@@ -29,13 +29,14 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from alfred_gen import __version__
-from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination, end_entry, fold_plan
+from alfred_gen.demo.drive import drive_plan
+from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
 from alfred_gen.demo.language import describe, turk_annotations
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
@@ -43,10 +44,11 @@ from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
 from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
+from alfred_gen.replay.restore import restore_scene
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator as scene_simulator
 from alfred_gen.sim.controller import Controller, Simulator
-from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Scene
+from alfred_gen.sim.scene import Scene
 from alfred_gen.traj.format import (
     PDDL_STATES_DIR,
     RAW_IMAGES_DIR,
@@ -242,23 +244,12 @@ def _generate(
     if temp_dir.exists():
         shutil.rmtree(temp_dir)  # left over by a crashed run of the same trial
     temp_dir.mkdir(parents=True)
-    recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks)
+    recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
+                        restart=lambda: restore_scene(controller, start.scene_block))
     expander = Expander(NavigationGraph(start.reachable), start.metadata)
-    navigation = expander.navigation
     high_pddl: list[dict[str, Any]] = []
     try:
-        index = -1
-        while index + 1 < len(steps):
-            index += 1
-            step = steps[index]
-            if step.action == "GotoLocation":
-                step, steps = walk_destination(controller, steps, index, recorder.metadata, navigation)
-            following = steps[index + 1] if index + 1 < len(steps) else None
-            expanded = expander.expand(step, len(high_pddl), recorder.metadata, following)
-            if not expanded.low:
-                continue  # a walk to where the agent already stands
-            high_pddl.append(expanded.high)
-            recorder.run(expanded.low)
+        drive_plan(controller, steps, expander, recorder, high_pddl)
     except ExpansionError as error:
         raise _Failed(GenerationReason.EXPANSION_FAILED, f"step {len(high_pddl)}: {error}") from None
     except RecordingError as error:
@@ -288,78 +279,6 @@ def _generate(
         "turk_annotations": turk_annotations(template),
     }
     return traj, encoded.problem_text
-
-
-def _until_next_walk(steps: list[Any], start: int) -> list[Any]:
-    """The steps from ``start`` up to (not including) the next GotoLocation."""
-    end = start
-    while end < len(steps) and steps[end].action != "GotoLocation":
-        end += 1
-    return steps[start:end]
-
-
-def walk_destination(controller: Controller, steps: list[Any], index: int, metadata: Mapping[str, Any],
-                     navigation: NavigationGraph) -> tuple[Any, list[Any]]:
-    """The walk ``steps[index]`` with its destination chosen by probes, and the steps.
-
-    If no pose sees everything the steps up to the next walk need (a knife and a potato at the two
-    ends of a long counter), the walk serves the longest run of them that one pose sees, and a
-    second walk to the same receptacle is inserted before the rest, as ALFRED's demos walk again
-    between two objects on one counter. ExpansionError if not even the first step's needs are seen.
-    """
-    walk, group = steps[index], _until_next_walk(steps, index + 1)
-    try:
-        return destination_by_probes(controller, walk, group, metadata, navigation), steps
-    except ExpansionError as error:
-        if len(group) < 2:
-            raise
-        failure = error
-    for count in range(len(group) - 1, 0, -1):
-        try:
-            chosen = destination_by_probes(controller, walk, group[:count], metadata, navigation)
-        except ExpansionError:
-            continue
-        cut = index + 1 + count
-        return chosen, [*steps[:cut], walk, *steps[cut:]]
-    raise failure
-
-
-def _teleport(pose: Any, y: float) -> dict[str, Any]:
-    return {
-        "action": "TeleportFull",
-        "x": float(pose[0]),
-        "y": y,
-        "z": float(pose[1]),
-        "rotation": float(pose[2]),
-        "horizon": float(pose[3]),
-        "rotateOnTeleport": True,
-    }
-
-
-def destination_by_probes(
-    controller: Controller, walk: Any, following: list[Any], metadata: Mapping[str, Any], navigation: NavigationGraph
-) -> Any:
-    """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
-
-    The probes are not part of the demonstration: the agent is put back exactly where it was, so
-    the state the next recorded action sees is the one a replay (without probes) will see.
-    ExpansionError if no pose sees what the steps need, or the agent cannot be put back.
-    """
-    agent_y = float(metadata["agent"]["position"]["y"])
-    camera = metadata.get("cameraPosition") or {}
-    eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
-    origin = agent_pose(metadata)
-
-    def probe(pose: Any) -> Mapping[str, Any] | None:
-        event = controller.step(_teleport(pose, agent_y))
-        return event.metadata if event.metadata.get("lastActionSuccess", False) else None
-
-    try:
-        return choose_destination(walk, following, metadata, navigation, probe, eye_height)
-    finally:
-        event = controller.step(_teleport(origin, agent_y))
-        if not event.metadata.get("lastActionSuccess", False):
-            raise ExpansionError(f"returning from a probe: {event.metadata.get('errorMessage')}")
 
 
 # --------------------------------------------------------------------------------------------

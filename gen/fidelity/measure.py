@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, PlanStatus, UserError
+from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError
 from alfred_gen.scenes.alfred.importer import AlfredSources, find_sources
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
@@ -205,13 +205,14 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
+    from alfred_gen.demo.drive import drive_plan
     from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
-    from alfred_gen.demo.generate import walk_destination
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
     from alfred_gen.planner.solve import solve
-    from alfred_gen.replay.goals import EffectTracker, goal_conditions, task_from_trajectory
+    from alfred_gen.replay.goals import goal_conditions, task_from_trajectory
+    from alfred_gen.replay.record import RecordingError
     from alfred_gen.replay.restore import restore_scene
     from alfred_gen.sim.lite import LiteController
 
@@ -240,34 +241,19 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
             for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
         ]
         expander = Expander(NavigationGraph(reachable), metadata)
+        runner = _PlanRunner(sim, start, lambda: restore_scene(sim, traj["scene"]))
         high: list[dict[str, Any]] = []
-        low = 0
-        state = metadata
-        tracker = EffectTracker(metadata)
-        index = -1
-        while index + 1 < len(steps):
-            index += 1
-            step = steps[index]
-            if step.action == "GotoLocation":  # where to stand: as generation chooses it
-                step, steps = walk_destination(sim, steps, index, state, expander.navigation)
-            following = steps[index + 1] if index + 1 < len(steps) else None
-            expanded = expander.expand(step, len(high), state, following)
-            if not expanded.low:
-                continue
-            high.append(expanded.high)
-            for action in expanded.low:
-                event = sim.step(dict(action.api_action))
-                state = event.metadata
-                low += 1
-                if not state.get("lastActionSuccess", False):
-                    outcome.status = "execution_failed"
-                    outcome.detail = f"{action.discrete} {action.target}: {state.get('errorMessage')}"
-                    return outcome
-                tracker.observe(action.api_action, state)
+        drive_plan(sim, steps, expander, runner, high)
         high.append(end_entry(len(high)))
     except ExpansionError as error:
         outcome.status, outcome.detail = "expansion_failed", str(error)
         return outcome
+    except RecordingError as error:
+        outcome.status, outcome.detail = "execution_failed", str(error)
+        return outcome
+    state = runner.metadata
+    tracker = runner.tracker
+    low = runner.count
     goal = goal_conditions(task, state, start_metadata=metadata, effects=tracker.effects())
     if not goal.done:
         outcome.status, outcome.detail = "goal_unsatisfied", goal.describe()
@@ -277,6 +263,44 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     outcome.same_plan = outcome.ours == theirs
     outcome.same_actions = _action_names(outcome.ours) == _action_names(theirs)
     return outcome
+
+
+class _PlanRunner:
+    """Executes a plan's low actions in lite for :func:`plan_one` and follows their effects (the
+    goal check needs them); can go back by restarting (see :mod:`alfred_gen.demo.drive`)."""
+
+    def __init__(self, sim: Any, start: Any, restart: Any) -> None:
+        from alfred_gen.replay.goals import EffectTracker
+
+        self.sim, self.start, self.restart = sim, start, restart
+        self.actions: list[Any] = []
+        self.metadata: Mapping[str, Any] = start.metadata
+        self.tracker = EffectTracker(start.metadata)
+
+    @property
+    def count(self) -> int:
+        return len(self.actions)
+
+    def run(self, actions: Sequence[Any]) -> None:
+        from alfred_gen.replay.record import RecordingError
+
+        for action in actions:
+            state = self.sim.step(dict(action.api_action)).metadata
+            self.metadata = state
+            if not state.get("lastActionSuccess", False):
+                raise RecordingError(GenerationReason.ACTION_FAILED,
+                                     f"{action.discrete} {action.target}: {state.get('errorMessage')}")
+            self.actions.append(action)
+            self.tracker.observe(action.api_action, state)
+
+    def rewind(self, count: int) -> None:
+        from alfred_gen.replay.goals import EffectTracker
+
+        kept = self.actions[:count]
+        self.actions = []
+        self.metadata = self.restart().metadata
+        self.tracker = EffectTracker(self.metadata)
+        self.run(kept)
 
 
 def loose_object_poses(scene: Scene, metadata: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, list[float]]:

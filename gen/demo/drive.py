@@ -1,0 +1,195 @@
+"""Running a folded plan against a live simulator: walks placed by probes, failures retried.
+
+Generation (:mod:`alfred_gen.demo.generate`) and the fidelity bench's planning of released tasks
+(:mod:`alfred_gen.fidelity.measure`) run a plan the same way, so both go through :func:`drive_plan`:
+
+1. each step is expanded against the state the simulator reports before it
+   (:class:`~alfred_gen.demo.expand.Expander`);
+2. a walk's destination is chosen by probing poses for what the steps up to the next walk need in
+   view (:func:`walk_destination`); a walk no single pose serves is split in two;
+3. when a step after a walk fails (THOR refuses an action, an interaction mask is missing, or the
+   step cannot be expanded in the state reached), the run goes back to just before that walk and
+   walks to the next pose that passes the probes instead, up to :data:`WALK_RETRIES` times.
+
+Why retry: the probes judge a pose by what its metadata shows, which is all THOR tells before an
+action. Whether a put finds a free spot in view, or whether the object put into a deep basin can be
+seen again to take it out, shows only when it is tried. ALFRED's own generator likewise discarded
+attempts that failed in the simulator. Over ALFRED's 6,574 train tasks planned in their start
+states, 103 plans failed in execution with the first pose; going back and trying the next passing
+pose (at most 4 times) executed 75 of them, 65 at the first retry.
+
+Going back needs no undo from the simulator: the executor restores the start state and executes
+the actions it kept again (everything is deterministic), so a retried demonstration is exactly the
+one a replay of the file gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination
+from alfred_gen.demo.navigation import NavigationGraph
+from alfred_gen.planner.result import PlanStep
+from alfred_gen.replay.record import LowAction, RecordingError
+from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET
+
+#: How many other poses a walk may be retried from after the steps following it failed.
+WALK_RETRIES = 4
+
+
+class Executor(Protocol):
+    """Executes low actions and can go back to an earlier point of the run.
+
+    ``metadata`` is the state after the last action; ``count`` how many actions were executed;
+    ``run`` executes actions in order and raises RecordingError at the first failure (the failed
+    action is not counted); ``rewind(count)`` brings the simulator back to the state after the
+    first ``count`` actions.
+    """
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+    @property
+    def count(self) -> int: ...
+
+    def run(self, actions: Sequence[LowAction]) -> Any: ...
+
+    def rewind(self, count: int) -> None: ...
+
+
+@dataclass
+class _WalkMark:
+    """Where a walk began: what to go back to if the steps after it fail."""
+
+    index: int
+    steps: list[PlanStep]
+    count: int
+    high: int
+    tried: list[tuple[float, ...]] = field(default_factory=list)
+    chosen: tuple[float, ...] = ()
+
+
+def drive_plan(
+    controller: Controller,
+    steps: Sequence[PlanStep],
+    expander: Expander,
+    executor: Executor,
+    high: list[dict[str, Any]],
+    retries: int = WALK_RETRIES,
+) -> None:
+    """Expand and execute ``steps`` through ``executor``, appending each step's high_pddl entry
+    to ``high`` (so the caller can say at which step a failure happened).
+
+    Raises ExpansionError or RecordingError when a step fails and no retry is left; the error is
+    the first failure of the last walk retried, the most telling one.
+    """
+    plan = list(steps)
+    mark: _WalkMark | None = None
+    first_failure: Exception | None = None
+    index = -1
+    while index + 1 < len(plan):
+        index += 1
+        step = plan[index]
+        try:
+            if step.action == "GotoLocation":
+                if mark is None or mark.index != index:
+                    mark, first_failure = _WalkMark(index, list(plan), executor.count, len(high)), None
+                step, plan = walk_destination(controller, plan, index, executor.metadata, expander.navigation,
+                                              exclude=mark.tried)
+                mark.chosen = tuple(float(v) for v in step.location)
+                if mark.chosen in mark.tried and first_failure is not None:
+                    raise first_failure  # no other pose passes the probes
+            following = plan[index + 1] if index + 1 < len(plan) else None
+            expanded = expander.expand(step, len(high), executor.metadata, following)
+            if not expanded.low:
+                continue  # a walk to where the agent already stands
+            high.append(expanded.high)
+            executor.run(expanded.low)
+        except (ExpansionError, RecordingError) as failure:
+            retrying = first_failure is not None
+            first_failure = first_failure or failure
+            if mark is None or not mark.chosen or len(mark.tried) >= retries or (retrying and index == mark.index):
+                raise first_failure from None
+            mark.tried.append(mark.chosen)
+            mark.chosen = ()
+            executor.rewind(mark.count)
+            del high[mark.high:]
+            plan, index = list(mark.steps), mark.index - 1
+
+
+def _until_next_walk(steps: list[PlanStep], start: int) -> list[PlanStep]:
+    """The steps from ``start`` up to (not including) the next GotoLocation."""
+    end = start
+    while end < len(steps) and steps[end].action != "GotoLocation":
+        end += 1
+    return steps[start:end]
+
+
+def walk_destination(controller: Controller, steps: list[PlanStep], index: int, metadata: Mapping[str, Any],
+                     navigation: NavigationGraph,
+                     exclude: Collection[tuple[float, ...]] = ()) -> tuple[PlanStep, list[PlanStep]]:
+    """The walk ``steps[index]`` with its destination chosen by probes, and the steps.
+
+    If no pose sees everything the steps up to the next walk need (a knife and a potato at the two
+    ends of a long counter), the walk serves the longest run of them that one pose sees, and a
+    second walk to the same receptacle is inserted before the rest, as ALFRED's demos walk again
+    between two objects on one counter. ExpansionError if not even the first step's needs are seen.
+    Poses in ``exclude`` (already tried) are not chosen.
+    """
+    walk, group = steps[index], _until_next_walk(steps, index + 1)
+    try:
+        return destination_by_probes(controller, walk, group, metadata, navigation, exclude), steps
+    except ExpansionError as error:
+        if len(group) < 2:
+            raise
+        failure = error
+    for count in range(len(group) - 1, 0, -1):
+        try:
+            chosen = destination_by_probes(controller, walk, group[:count], metadata, navigation, exclude)
+        except ExpansionError:
+            continue
+        cut = index + 1 + count
+        return chosen, [*steps[:cut], walk, *steps[cut:]]
+    raise failure
+
+
+def _teleport(pose: Sequence[float], y: float) -> dict[str, Any]:
+    return {
+        "action": "TeleportFull",
+        "x": float(pose[0]),
+        "y": y,
+        "z": float(pose[1]),
+        "rotation": float(pose[2]),
+        "horizon": float(pose[3]),
+        "rotateOnTeleport": True,
+    }
+
+
+def destination_by_probes(
+    controller: Controller, walk: PlanStep, following: list[PlanStep], metadata: Mapping[str, Any],
+    navigation: NavigationGraph, exclude: Collection[tuple[float, ...]] = (),
+) -> PlanStep:
+    """The walk, or a walk to a better pose: probes candidate poses by teleporting there and back.
+
+    The probes are not part of the demonstration: the agent is put back exactly where it was, so
+    the state the next recorded action sees is the one a replay (without probes) will see.
+    ExpansionError if no pose sees what the steps need, or the agent cannot be put back.
+    """
+    agent_y = float(metadata["agent"]["position"]["y"])
+    camera = metadata.get("cameraPosition") or {}
+    eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
+    origin = agent_pose(metadata)
+
+    def probe(pose: Sequence[float]) -> Mapping[str, Any] | None:
+        event = controller.step(_teleport(pose, agent_y))
+        return event.metadata if event.metadata.get("lastActionSuccess", False) else None
+
+    try:
+        return choose_destination(walk, following, metadata, navigation, probe, eye_height, exclude)
+    finally:
+        event = controller.step(_teleport(origin, agent_y))
+        if not event.metadata.get("lastActionSuccess", False):
+            raise ExpansionError(f"returning from a probe: {event.metadata.get('errorMessage')}")
