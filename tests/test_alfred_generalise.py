@@ -261,7 +261,7 @@ def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path)
 
 def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> None:
     from alfred_gen.scenes.alfred.loose import loose_box
-    from alfred_gen.scenes.alfred.shelves import fridge_shelves
+    from alfred_gen.scenes.alfred.shelves import receptacle_shelves
     from alfred_gen.sim.scene import SceneObject
 
     fridge = SceneObject("Fridge", (0.0, 0.0, 0.0), Box((-0.4, 0.0, -0.4), (0.4, 1.8, 0.4)))
@@ -279,9 +279,22 @@ def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> No
         "Tomato_3": [resting("Tomato", 0.0, 1.45)],  # one pose: not enough for a shelf
         "Bread_4": [((2.0, 0.95, 0.0), 0.0), ((2.1, 0.95, 0.0), 0.0)],  # on the counter, not in the fridge
     }
-    shelves = fridge_shelves([fridge, counter], poses, floor_y=0.0)
+    shelves = receptacle_shelves([fridge, counter], poses, floor_y=0.0)
     assert list(shelves) == [fridge.object_id]
     assert [round(h, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]
+
+
+def test_a_basins_level_is_where_its_rooms_demos_show_soap_resting() -> None:
+    from alfred_gen.scenes.alfred.loose import loose_box
+    from alfred_gen.scenes.alfred.shelves import receptacle_shelves
+    from alfred_gen.sim.scene import SceneObject
+
+    basin = SceneObject("SinkBasin", (0.0, 0.9, 0.0), Box((-0.3, 0.6, -0.6), (0.3, 0.95, 0.6)),
+                        object_id="Sink|+00.00|+00.90|+00.00|SinkBasin")
+    lift = 0.9 - loose_box("SoapBar", (0.0, 0.9, 0.0), 0.0, 0.0).lo[1]
+    poses = {"SoapBar_1": [((0.0, 0.9 + lift, z), 0.0) for z in (-0.2, 0.0, 0.3)]}
+    shelves = receptacle_shelves([basin], poses, floor_y=0.0)
+    assert [round(h, 2) for h in shelves[basin.object_id]] == [0.9]
 
 
 def test_a_sink_basin_is_a_bowl_under_its_rim_not_a_box_to_the_floor() -> None:

@@ -39,7 +39,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
-from alfred_gen.scenes.alfred.shelves import fridge_shelves
+from alfred_gen.scenes.alfred.shelves import receptacle_shelves
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import (
@@ -195,7 +195,7 @@ def _with_parents(scene: Scene) -> Scene:
 def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scene:
     """The Scene of one imported room."""
     objects = _unique_ids(geometry.objects)
-    shelves = fridge_shelves(objects, evidence.objects, geometry.floor_y)
+    shelves = receptacle_shelves(objects, evidence.objects, geometry.floor_y)
     objects = [replace(o, shelves=shelves[o.object_id]) if o.object_id in shelves else o for o in objects]
     scene = Scene(
         name=evidence.name,

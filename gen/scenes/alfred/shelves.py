@@ -1,4 +1,4 @@
-"""The shelves of an imported room's fridges, from where its demos show things resting inside.
+"""The levels things rest at inside an imported room's fridges and basins, from its demos.
 
 A THOR fridge has shelves at fixed heights, and its PutObject uses them: it puts an object on the
 spawn point nearest the agent that the agent can see, which from an arm's length is a shelf, not
@@ -7,10 +7,17 @@ the floor of the fridge. Lite knows a receptacle's levels from what lies in it n
 out of view from where the agent stands; the object put in could not be seen again, and the
 PickupObject of a cool task failed.
 
+Sink and bathtub basins are the same case: a basin's box reaches down to the lowest thing the
+evidence shows under its rim, but THOR's basin surface is where soap bars, sponges and cloths lie
+in it. An object put on the box's floor in lite sank out of view behind the rim, and the
+PickupObject that ends a clean task failed (in ALFRED's train set, 12 of the 27 plans that still
+failed in execution after retrying other poses, in FloorPlan414 and others). In FloorPlan414's
+sink the demos show things resting 0.25 m above the box's bottom, in FloorPlan421's 0.18 m.
+
 Every start state a room's demos restore lists where each loose object lay. An object whose
-origin lies inside a fridge's box rests on one of its shelves: its box's bottom is the shelf's
-height. Over the 6,574 train demos, 27 kitchens show 164 to 815 such poses each, on three to five
-heights per fridge. A height is kept when :data:`MIN_POSES` distinct poses rest on it.
+origin lies inside such a receptacle's box rests on one of its levels: its box's bottom is the
+level's height. Over the 6,574 train demos, 27 kitchens show 164 to 815 such poses per fridge, on
+three to five heights each. A height is kept when :data:`MIN_POSES` distinct poses rest on it.
 """
 
 from __future__ import annotations
@@ -21,8 +28,8 @@ from alfred_gen.scenes.alfred.evidence import type_of_name
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.sim.scene import SceneObject
 
-#: Receptacle types whose shelves are read from the evidence.
-SHELVED_TYPES = frozenset({"Fridge"})
+#: Receptacle types whose resting levels are read from the evidence.
+SHELVED_TYPES = frozenset({"Fridge", "SinkBasin", "BathtubBasin"})
 
 #: Bottoms within this many metres of each other rest on the same shelf (loose boxes are the
 #: catalogue's sizes, not THOR's meshes: the same shelf shows bottoms a few centimetres apart).
@@ -44,10 +51,11 @@ def _heights(bottoms: Iterable[float]) -> tuple[float, ...]:
     return tuple(round(run[len(run) // 2], 4) for run in runs if len(run) >= MIN_POSES)
 
 
-def fridge_shelves(objects: Iterable[SceneObject],
-                   poses: Mapping[str, list[tuple[tuple[float, float, float], float]]],
-                   floor_y: float) -> dict[str, tuple[float, ...]]:
-    """Fixture id -> shelf heights (world y of the surface), for each fridge some pose rests in.
+def receptacle_shelves(objects: Iterable[SceneObject],
+                       poses: Mapping[str, list[tuple[tuple[float, float, float], float]]],
+                       floor_y: float) -> dict[str, tuple[float, ...]]:
+    """Fixture id -> shelf heights (world y of the surface), for each fridge or basin some pose
+    rests in.
 
     ``poses``: object name -> its distinct start poses ((x, y, z), yaw), as the evidence keeps them.
     """
