@@ -13,10 +13,9 @@ Generation (:mod:`alfred_gen.demo.generate`) and the fidelity bench's planning o
 
 Why retry: the probes judge a pose by what its metadata shows, which is all THOR tells before an
 action. Whether a put finds a free spot in view, or whether the object put into a deep basin can be
-seen again to take it out, shows only when it is tried. ALFRED's own generator likewise discarded
-attempts that failed in the simulator. Over ALFRED's 6,574 train tasks planned in their start
-states, 103 plans failed in execution with the first pose; going back and trying the next passing
-pose (at most 4 times) executed 75 of them, 65 at the first retry.
+seen again to take it out, shows only when it is tried. Over ALFRED's 6,574 train tasks planned in
+their start states (``bench/alfred_fidelity.py``), 103 plans failed in execution with the first
+pose; going back and trying the next passing pose (at most 4 times) reached the goal in 76 of them.
 
 Going back needs no undo from the simulator: the executor restores the start state and executes
 the actions it kept again (everything is deterministic), so a retried demonstration is exactly the
