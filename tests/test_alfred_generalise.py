@@ -213,6 +213,19 @@ def test_a_receptacle_grown_for_one_resting_object_does_not_reach_on_to_the_next
     assert basin.hi[0] < 1.7 and unsupported == 3
 
 
+def test_what_lies_at_a_dressers_drawers_does_not_bring_its_top_down() -> None:
+    dresser = _block("Dresser|-01.75|+00.00|-00.15", (-2.01, 0.0, -0.84), (-1.41, 0.96, 0.45))
+    drawer = _block("Drawer|-01.59|+00.28|-00.54", (-1.84, 0.19, -0.79), (-1.34, 0.36, -0.29))
+    # A pencil between the drawer columns we know of, at a drawer's height: in a drawer.
+    pencil = Box((-1.87, 0.2, -0.27), (-1.69, 0.21, -0.25))
+    fit_resting_objects({b.object_id: b for b in (dresser, drawer)}, [("Pencil", pencil)])
+    assert dresser.hi[1] == 0.96
+    # Without drawers there, an object inside the dresser's box shows that its top is lower.
+    bare = _block("Dresser|-01.75|+00.00|-00.15", (-2.01, 0.0, -0.84), (-1.41, 0.96, 0.45))
+    fit_resting_objects({bare.object_id: bare}, [("Pencil", pencil)])
+    assert bare.hi[1] < 0.25
+
+
 def test_thor_accepted_knives_in_cabinets_beyond_alfreds_table() -> None:
     assert not catalogue.can_place("ButterKnife", "Cabinet")
     assert catalogue.thor_accepts("ButterKnife", "Cabinet") and catalogue.thor_accepts("Knife", "Cabinet")

@@ -120,6 +120,18 @@ RIM_TOLERANCE = 0.02
 ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
 
 
+def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
+    """Whether ``box`` rests at the height of a drawer or cabinet in ``block``'s footprint: it lies
+    in one of them (THOR's drawers fill the dresser's front; the boxes we have for them may not)."""
+    for other in blocks:
+        if other is block or not catalogue.object_type(other.kind).encloses:
+            continue
+        overlaps = all(other.lo[a] < block.hi[a] and block.lo[a] < other.hi[a] for a in (0, 2))
+        if overlaps and other.lo[1] - 0.02 <= box.lo[1] <= other.hi[1]:
+            return True
+    return False
+
+
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]) -> int:
     """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
     there), and never inside solid furniture.
@@ -129,8 +141,10 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     never a basin it lies above, never a one-object holder such as a stove burner, which would creep
     over the counter around it), grown to hold it, within 30 cm across (of its box before this step)
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
-    (the top comes down to it); one under a table top shows that the table does not reach over it
-    (the table is cut back).
+    (the top comes down to it), unless it lies in one of the drawers or cabinets there (a book in a
+    dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
+    on the floor); one under a table top shows that the table does not reach over it (the table is
+    cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
@@ -146,6 +160,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
                 and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
             if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
+                continue
+            if _at_its_drawers(block, box, ordered):
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
