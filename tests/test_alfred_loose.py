@@ -136,3 +136,16 @@ def test_walked_points_near_a_box_on_the_floor_are_recorded_until_it_is_picked_u
     assert (0.0, -1.75) in box.points  # where the demo walked before picking the box up
     assert all(abs(x - box.position[0]) <= 0.8 and abs(z - box.position[2]) <= 0.8 for x, z in box.points)
     assert not any(c.object_name.startswith("Box_") for c in facts.contents)  # this demo puts the remote in
+
+
+def test_long_thin_objects_lie_along_thor_21s_axis_not_the_catalogues() -> None:
+    from alfred_gen.domains import catalogue
+    from alfred_gen.scenes.alfred.loose import LYING_ACROSS, pickupable_size
+
+    sx, _, sz = catalogue.object_type("ButterKnife").size
+    assert "ButterKnife" in LYING_ACROSS and sz > 3 * sx  # the catalogue's knife is long along z
+    knife = pickupable_size("ButterKnife", 0.0)
+    assert knife[0] > 3 * knife[2]  # THOR 2.1's runs along x at yaw 0
+    assert pickupable_size("ButterKnife", 90.0)[2] > 3 * pickupable_size("ButterKnife", 90.0)[0]
+    remote = pickupable_size("RemoteControl", 0.0)  # lies as the catalogue says
+    assert remote == catalogue.object_type("RemoteControl").size
