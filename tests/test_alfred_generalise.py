@@ -272,6 +272,19 @@ def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path)
     assert 55.0 < focal_from_masks(observations, ALFRED_CAMERA.height)[1] < 65.0
 
 
+def test_long_thin_objects_lie_the_way_alfreds_masks_show(alfred_data: Path) -> None:
+    from alfred_gen.fidelity.axis_fit import lying_votes
+    from alfred_gen.fidelity.camera_fit import mask_observations
+
+    observations = []
+    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json")):
+        observations += mask_observations(json.loads(path.read_text()))
+    votes = lying_votes(observations)
+    assert {"ButterKnife", "Knife", "Pen", "Pencil", "RemoteControl"} <= set(votes)
+    for kind, (along, across) in votes.items():
+        assert along >= 9 * across, (kind, along, across)  # the importer's box lies as the mask does
+
+
 def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> None:
     from alfred_gen.scenes.alfred.loose import loose_box
     from alfred_gen.scenes.alfred.shelves import receptacle_shelves

@@ -46,6 +46,8 @@ class MaskObservation:
     target: tuple[float, float, float]  # the object's origin
     centroid: tuple[float, float]  # (u, v) of the mask's pixel centres, averaged
     box: tuple[int, int, int, int]  # x1, y1, x2, y2 of the mask, inclusive
+    object_id: str = ""
+    yaw: float = 0.0  # the object's recorded yaw (degrees)
 
 
 def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
@@ -56,7 +58,8 @@ def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
     for pose in scene.get("object_poses") or ():
         p = pose["position"]
         position = (float(p["x"]), float(p["y"]), float(p["z"]))
-        start[format_object_id(type_of_name(str(pose["objectName"])), position, True)] = position
+        yaw = float((pose.get("rotation") or {}).get("y", 0.0))
+        start[format_object_id(type_of_name(str(pose["objectName"])), position, True)] = (position, yaw)
     x, y, z = float(init["x"]), float(init["y"]), float(init["z"])
     rotation, horizon = float(init.get("rotation", 0.0)), float(init.get("horizon", 0.0))
     moved: set[str] = set()
@@ -82,10 +85,11 @@ def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
                 mask = decode_mask(runs)
                 rows, cols = np.nonzero(mask)
                 if len(rows):
+                    position, yaw = start[object_id]
                     out.append(MaskObservation(
-                        (x, y, z), rotation % 360.0, horizon, start[object_id],
+                        (x, y, z), rotation % 360.0, horizon, position,
                         (float(cols.mean()) + 0.5, float(rows.mean()) + 0.5),
-                        (int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max()))))
+                        (int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max())), object_id, yaw))
             if name == "PickupObject":
                 moved.add(object_id)
     return out

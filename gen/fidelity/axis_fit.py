@@ -1,0 +1,73 @@
+"""Which way THOR 2.1's long thin objects lie, settled from the released masks.
+
+The catalogue's sizes come from later THOR assets, and some long thin models changed axis on the
+way: at yaw 0 THOR 2.1's butter knife runs along x, the catalogue's along z. A box a quarter turn
+off is drawn where the frame shows counter top, and lite refuses the pickup as not visible.
+
+The masks decide it, as they decided the camera (:mod:`alfred_gen.fidelity.camera_fit`): at the
+first interaction with an object not yet moved, its origin, its yaw and the agent's pose are known.
+The corners of the mask's bounding box, cast with ALFRED's camera onto the horizontal plane through
+the origin, span more along the model's long axis than across it. :func:`lying_votes` counts, per
+type, the observations whose mask runs along the box the importer gives it and those that run
+across it (:data:`alfred_gen.scenes.alfred.loose.LYING_ACROSS` is the result for ALFRED's train set).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+from alfred_gen.domains import catalogue
+from alfred_gen.fidelity.camera_fit import MaskObservation
+from alfred_gen.scenes.alfred.loose import pickupable_size
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.scene import ALFRED_CAMERA
+
+#: A type counts when its footprint is this many times longer than wide (and it is at most half as
+#: tall as long), and a mask when its cast span along one axis is this many times the other.
+ELONGATION = 2.5
+MASK_ELONGATION = 1.5
+#: Yaws within this many degrees of a quarter turn (boxes are axis-aligned).
+YAW_TOLERANCE = 15.0
+
+
+def cast_spans(observation: MaskObservation) -> tuple[float, float] | None:
+    """(x span, z span) of the mask's bounding-box corners cast onto the plane through the origin."""
+    camera = Camera(observation.agent[0], observation.agent[1] + ALFRED_CAMERA.height, observation.agent[2],
+                    observation.rotation, observation.horizon, ALFRED_CAMERA.field_of_view)
+    right, up, forward = camera.basis()
+    x1, y1, x2, y2 = observation.box
+    points = []
+    for u, v in ((x1, y1), (x2 + 1, y1), (x1, y2 + 1), (x2 + 1, y2 + 1)):
+        ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
+        if ray[1] >= -1e-6:
+            return None  # a corner at or above the horizon never meets the plane below the eye
+        t = (observation.target[1] - camera.y) / ray[1]
+        points.append(camera.position + t * ray)
+    cast = np.asarray(points)
+    return float(np.ptp(cast[:, 0])), float(np.ptp(cast[:, 2]))
+
+
+def lying_votes(observations: Iterable[MaskObservation]) -> dict[str, tuple[int, int]]:
+    """Object type -> (masks along the importer's box, masks across it), for long thin types."""
+    along: Counter[str] = Counter()
+    across: Counter[str] = Counter()
+    for observation in observations:
+        kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
+        if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
+            continue
+        if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+            continue
+        sx, sy, sz = pickupable_size(kind, observation.yaw)
+        if max(sx, sz) < ELONGATION * min(sx, sz) or sy > max(sx, sz) / 2:
+            continue  # not long and flat: a standing bottle's mask is cast long by its height
+        spans = cast_spans(observation)
+        if spans is None or max(spans) < MASK_ELONGATION * min(spans):
+            continue
+        if (spans[0] > spans[1]) == (sx > sz):
+            along[kind] += 1
+        else:
+            across[kind] += 1
+    return {kind: (along[kind], across[kind]) for kind in sorted(set(along) | set(across))}
