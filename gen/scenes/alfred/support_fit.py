@@ -121,10 +121,12 @@ ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
 
 
 def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
-    """Whether ``box`` rests at the height of a drawer or cabinet in ``block``'s footprint: it lies
-    in one of them (THOR's drawers fill the dresser's front; the boxes we have for them may not)."""
+    """Whether ``box`` rests at the height of a drawer in ``block``'s footprint: it lies in one of
+    them (THOR's drawers fill a dresser's front; the boxes we have for them may not). Cabinets do
+    not count: one beside a toilet overlaps its footprint, and what lies at its height is on the
+    toilet paper hanger, not in the cabinet."""
     for other in blocks:
-        if other is block or not catalogue.object_type(other.kind).encloses:
+        if other is block or other.kind != "Drawer":
             continue
         overlaps = all(other.lo[a] < block.hi[a] and block.lo[a] < other.hi[a] for a in (0, 2))
         if overlaps and other.lo[1] - 0.02 <= box.lo[1] <= other.hi[1]:
@@ -141,7 +143,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     never a basin it lies above, never a one-object holder such as a stove burner, which would creep
     over the counter around it), grown to hold it, within 30 cm across (of its box before this step)
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
-    (the top comes down to it), unless it lies in one of the drawers or cabinets there (a book in a
+    (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
     on the floor); one under a table top shows that the table does not reach over it (the table is
     cut back).
