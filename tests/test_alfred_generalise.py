@@ -220,9 +220,11 @@ def test_what_lies_at_a_dressers_drawers_does_not_bring_its_top_down() -> None:
     pencil = Box((-1.87, 0.2, -0.27), (-1.69, 0.21, -0.25))
     fit_resting_objects({b.object_id: b for b in (dresser, drawer)}, [("Pencil", pencil)])
     assert dresser.hi[1] == 0.96
-    # Without drawers there, an object inside the dresser's box shows that its top is lower.
+    # Without drawers there, an object inside the dresser's box shows that its top is lower; a
+    # cabinet beside it is not a drawer.
     bare = _block("Dresser|-01.75|+00.00|-00.15", (-2.01, 0.0, -0.84), (-1.41, 0.96, 0.45))
-    fit_resting_objects({bare.object_id: bare}, [("Pencil", pencil)])
+    cabinet = _block("Cabinet|-01.59|+00.28|-00.54", (-1.84, 0.19, -0.79), (-1.34, 0.36, -0.29))
+    fit_resting_objects({b.object_id: b for b in (bare, cabinet)}, [("Pencil", pencil)])
     assert bare.hi[1] < 0.25
 
 
