@@ -241,7 +241,7 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
             for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
         ]
         expander = Expander(NavigationGraph(reachable), metadata)
-        runner = _PlanRunner(sim, start, lambda: restore_scene(sim, traj["scene"]))
+        runner = _PlanRunner(sim, start.metadata, lambda: restore_scene(sim, traj["scene"]))
         high: list[dict[str, Any]] = []
         drive_plan(sim, steps, expander, runner, high)
         high.append(end_entry(len(high)))
@@ -269,13 +269,13 @@ class _PlanRunner:
     """Executes a plan's low actions in lite for :func:`plan_one` and follows their effects (the
     goal check needs them); can go back by restarting (see :mod:`alfred_gen.demo.drive`)."""
 
-    def __init__(self, sim: Any, start: Any, restart: Any) -> None:
+    def __init__(self, sim: Any, start_metadata: Mapping[str, Any], restart: Any) -> None:
         from alfred_gen.replay.goals import EffectTracker
 
-        self.sim, self.start, self.restart = sim, start, restart
+        self.sim, self.restart = sim, restart
         self.actions: list[Any] = []
-        self.metadata: Mapping[str, Any] = start.metadata
-        self.tracker = EffectTracker(start.metadata)
+        self.metadata: Mapping[str, Any] = start_metadata
+        self.tracker = EffectTracker(start_metadata)
 
     @property
     def count(self) -> int:
