@@ -22,12 +22,12 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
 from alfred_gen.scenes.alfred.floor import margin_points, ring
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines
 from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
-from alfred_gen.scenes.alfred.support_fit import fit_resting_objects
+from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_objects
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, format_coordinate
-from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW
+from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, WorldObject
 from alfred_gen.traj.rle import decode_mask, encode_mask
 
 
@@ -226,6 +226,27 @@ def test_what_lies_at_a_dressers_drawers_does_not_bring_its_top_down() -> None:
     cabinet = _block("Cabinet|-01.59|+00.28|-00.54", (-1.84, 0.19, -0.79), (-1.34, 0.36, -0.29))
     fit_resting_objects({b.object_id: b for b in (bare, cabinet)}, [("Pencil", pencil)])
     assert bare.hi[1] < 0.25
+
+
+def test_a_cabinet_cut_away_from_a_basin_above_it_may_grow_beneath_it_but_a_slab_may_not() -> None:
+    # A vanity: the basin is set into the counter over the cabinet, which was cut back from the
+    # basin's footprint; THOR says a soap bottle lies in the cabinet, under the basin.
+    basin = Box((-1.2, 0.75, 0.45), (-0.7, 0.95, 0.85))
+    cabinet = _block("Cabinet|-01.20|+00.35|+00.60", (-1.6, 0.05, 0.4), (-1.2, 0.7, 0.9))
+    cabinet.forbid.append(basin)
+    soap = WorldObject("evidence", "SoapBottle", "SoapBottle_1", (-1.0, 0.2, 0.6), (0.0, 0.0, 0.0),
+                       Box((-1.04, 0.1, 0.56), (-0.96, 0.3, 0.64)))
+    assert _grow_to_hold(cabinet, soap) and cabinet.hi[0] > -1.0 and cabinet.hi[1] <= 0.75
+    # A counter slab's cut is a column: what lies under its hole is not on the slab.
+    slab = _block("CounterTop|-01.40|+00.95|+00.60", (-1.6, 0.91, 0.4), (-1.2, 0.95, 0.9))
+    slab.forbid.append(basin)
+    cup = WorldObject("evidence", "Cup", "Cup_1", (-1.0, 0.95, 0.6), (0.0, 0.0, 0.0),
+                      Box((-1.04, 0.95, 0.56), (-0.96, 1.05, 0.64)))
+    assert not _grow_to_hold(slab, cup) and slab.hi[0] == -1.2
+    # A cabinet may not grow up into the basin itself either.
+    high = WorldObject("evidence", "SoapBar", "SoapBar_1", (-1.0, 0.8, 0.6), (0.0, 0.0, 0.0),
+                       Box((-1.04, 0.8, 0.56), (-0.96, 0.84, 0.64)))
+    assert not _grow_to_hold(cabinet, high)
 
 
 def test_thor_accepted_knives_in_cabinets_beyond_alfreds_table() -> None:

@@ -12,7 +12,7 @@ import statistics
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SupportFact, type_of_name
-from alfred_gen.scenes.alfred.fixture_block import Block, inner_floor, set_top
+from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, inner_floor, set_top
 from alfred_gen.scenes.alfred.fixture_cuts import cut_away
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.setup_actions import _support as simulator_support
@@ -31,6 +31,24 @@ def fit_surface_tops(blocks: dict[str, Block], facts: list[tuple[SupportFact, st
         set_top(block, statistics.median(values) - 0.005)
 
 
+#: A cabinet or drawer may reach under or over what it was cut away from by this much of its
+#: height (a vanity's cabinet meets the basin set into the counter above it), metres.
+SHARED_HEIGHT = 0.05
+
+
+def _reaches_over(block: Block, grown: Box, cut: Box) -> bool:
+    """Whether ``grown`` reaches back over ``cut``, a box ``block`` was cut away from. A slab's cut
+    is a column (what lies under a counter top is under all of it); a cabinet's or drawer's cut is
+    the box it would have swallowed, so it may grow beneath or above it: THOR's vanity cabinets
+    hold what lies under their sink's basin (FloorPlan408: 9 support facts in the cabinet under a
+    basin could not be honoured)."""
+    if not all(grown.lo[a] < cut.hi[a] and cut.lo[a] < grown.hi[a] for a in (0, 2)):
+        return False
+    if block.kind not in BUILT_IN_CONTAINERS:
+        return True
+    return min(grown.hi[1], cut.hi[1]) - max(grown.lo[1], cut.lo[1]) > SHARED_HEIGHT
+
+
 def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
     """Grow a receptacle so the simulator's support rule puts ``obj`` in/on it, unless that would
     reach over something it was cut away from; whether it grew."""
@@ -44,7 +62,7 @@ def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
         lo[1] = min(lo[1], obj.center[1] - obj.size[1] / 2 - floor - 0.005)
         hi[1] = max(hi[1], obj.center[1] + margin)
     grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
-    if any(all(grown.lo[a] < f.hi[a] and f.lo[a] < grown.hi[a] for a in (0, 2)) for f in block.forbid):
+    if any(_reaches_over(block, grown, f) for f in block.forbid):
         return False
     block.lo, block.hi = lo, hi
     return True
