@@ -3,13 +3,14 @@ them fail, the recorder's rewind, and walks that keep to the agent's part of the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from alfred_gen.demo.drive import WALK_RETRIES, destination_by_probes, drive_plan
-from alfred_gen.demo.expand import Expander, agent_pose, choose_destination
+from alfred_gen.demo.drive import WALK_RETRIES, destination_by_probes, drive_plan, drive_with_replans
+from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import object_poses_of
 from alfred_gen.planner.names import alfred_location, location_name
@@ -168,3 +169,75 @@ def test_a_walk_keeps_to_the_part_of_the_room_the_agent_can_walk_in() -> None:
     again = choose_destination(on_island, steps[1:], metadata, navigation, sees_everything, 1.65,
                                exclude=[tuple(chosen.location)])
     assert again.location != chosen.location
+
+
+class _Hiding:
+    """A controller whose events never show ``hidden`` as visible: no pose sees it, as no pose sees
+    a watch on a low shelf under another one in FloorPlan225."""
+
+    def __init__(self, sim: LiteController, hidden: str) -> None:
+        self.sim, self.hidden = sim, hidden
+
+    def step(self, action: dict[str, Any]) -> Any:
+        event = self.sim.step(action)
+        for obj in event.metadata["objects"]:
+            if obj["objectId"] == self.hidden:
+                obj["visible"] = False
+        return event
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sim, name)
+
+
+def _pickup_of(metadata: dict[str, Any], object_type: str) -> list[PlanStep]:
+    counter = _id(metadata, "CounterTop")
+    pose = (1.5, -1.0, 180.0, 30.0)
+    return [PlanStep("GotoLocation", location=pose, location_name=alfred_location(location_name(pose))),
+            PlanStep("PickupObject", object_id=_id(metadata, object_type), receptacle_id=counter)]
+
+
+def test_an_object_no_pose_sees_is_left_out_of_a_new_plan() -> None:
+    sim, start, block = _start()
+    apple = _id(start.metadata, "Apple")
+    hiding = _Hiding(sim, apple)
+    recorder = _recorder(hiding, start, block)
+    asked: list[frozenset[str]] = []
+
+    def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
+        asked.append(hidden)
+        return _pickup_of(start.metadata, "Tomato")  # the planner's other choice
+
+    high: list[dict[str, Any]] = []
+    drive_with_replans(hiding, _pickup_of(start.metadata, "Apple"), plan_without,
+                       lambda: Expander(_navigation(sim), start.metadata), recorder, high)
+    assert asked == [frozenset({apple})]
+    assert recorder.metadata["inventoryObjects"][0]["objectId"] == _id(start.metadata, "Tomato")
+    # Only the second plan was recorded, from the start state.
+    kept = [low["api_action"] for low in recorder.low_actions]
+    assert [a.get("objectId") for a in kept if a["action"] == "PickupObject"] == [_id(start.metadata, "Tomato")]
+    assert [h["high_idx"] for h in high] == [0, 1]
+
+
+def test_without_another_plan_the_first_failure_is_reported() -> None:
+    sim, start, block = _start()
+    apple = _id(start.metadata, "Apple")
+    hiding = _Hiding(sim, apple)
+    asked: list[frozenset[str]] = []
+
+    def no_plan(hidden: frozenset[str]) -> list[PlanStep] | None:
+        asked.append(hidden)
+        return None
+
+    with pytest.raises(ExpansionError, match=f"no reachable pose sees {re.escape(apple)}"):
+        drive_with_replans(hiding, _pickup_of(start.metadata, "Apple"), no_plan,
+                           lambda: Expander(_navigation(sim), start.metadata), _recorder(hiding, start, block), [])
+    assert asked == [frozenset({apple})]
+    # A receptacle no pose sees is not planned around: only what is picked up is left out.
+    counter = _id(start.metadata, "CounterTop")
+    hiding.hidden = counter
+    put = [*_pickup_of(start.metadata, "Apple"), PlanStep("PutObject", object_id=apple, receptacle_id=counter)]
+    asked.clear()
+    with pytest.raises(ExpansionError):
+        drive_with_replans(hiding, put, no_plan, lambda: Expander(_navigation(sim), start.metadata),
+                           _recorder(hiding, start, block), [])
+    assert asked == []

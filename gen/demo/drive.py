@@ -24,7 +24,7 @@ one a replay of the file gives.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -119,6 +119,54 @@ def drive_plan(
             plan, index = list(mark.steps), mark.index - 1
 
 
+#: How many times a plan is made again, each time without the objects to pick up that no reachable
+#: pose shows (the planner knows where things are, not what can be seen from where).
+REPLANS = 2
+
+
+def drive_with_replans(
+    controller: Controller,
+    steps: Sequence[PlanStep],
+    plan_without: Callable[[frozenset[str]], Sequence[PlanStep] | None],
+    make_expander: Callable[[], Expander],
+    executor: Executor,
+    high: list[dict[str, Any]],
+    replans: int = REPLANS,
+) -> None:
+    """:func:`drive_plan`, and when no reachable pose shows an object the plan picks up, the plan
+    made again without it (``plan_without(hidden)``: the new steps, or None when there is none),
+    from the start, up to ``replans`` times.
+
+    The planner chooses among instances by where they lie: FloorPlan225 holds three watches, two on
+    a low shelf under another one no pose sees into, and the plan took one of those; ALFRED's demo
+    took the third. The error of the first run is raised when no re-plan gets through.
+    """
+    start_metadata = executor.metadata
+    loose = {o["objectId"] for o in start_metadata.get("objects") or () if o.get("pickupable")}
+    hidden: frozenset[str] = frozenset()
+    first: tuple[ExpansionError, list[dict[str, Any]]] | None = None
+    current: Sequence[PlanStep] | None = steps
+    for attempt in range(replans + 1):
+        if attempt:
+            executor.rewind(0)
+            del high[:]
+            current = plan_without(hidden)
+            if current is None:
+                break
+        try:
+            drive_plan(controller, current, make_expander(), executor, high)
+            return
+        except ExpansionError as error:
+            first = first or (error, list(high))
+            unseen = set(error.unseen) & loose - hidden
+            if not unseen:
+                break
+            hidden = hidden | unseen
+    assert first is not None
+    high[:] = first[1]  # the caller says at which step of the first plan it failed
+    raise first[0]
+
+
 def _until_next_walk(steps: list[PlanStep], start: int) -> list[PlanStep]:
     """The steps from ``start`` up to (not including) the next GotoLocation."""
     end = start
@@ -148,7 +196,8 @@ def walk_destination(controller: Controller, steps: list[PlanStep], index: int, 
     for count in range(len(group) - 1, 0, -1):
         try:
             chosen = destination_by_probes(controller, walk, group[:count], metadata, navigation, exclude)
-        except ExpansionError:
+        except ExpansionError as error:
+            failure = error  # the last one tried is the first step's: what no pose shows at all
             continue
         cut = index + 1 + count
         return chosen, [*steps[:cut], walk, *steps[cut:]]

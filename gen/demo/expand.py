@@ -63,7 +63,14 @@ END_DISCRETE = {"action": "NoOp", "args": []}
 
 
 class ExpansionError(ValueError):
-    """A plan step cannot be turned into simulator actions in the current state (one line why)."""
+    """A plan step cannot be turned into simulator actions in the current state (one line why).
+
+    ``unseen``: the objects no reachable pose shows, when that is why (a re-plan may choose others).
+    """
+
+    def __init__(self, message: str, unseen: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.unseen = unseen
 
 
 @dataclass
@@ -681,5 +688,5 @@ def choose_destination(
     for pose in candidates[:MAX_PROBES]:
         if good(probe(pose)):
             return walk._replace(location=pose, location_name=alfred_location(location_name(pose)))
-    wanted = ", ".join(group[0] for group in groups)
-    raise ExpansionError(f"no reachable pose sees {wanted}")
+    wanted = tuple(group[0] for group in groups)
+    raise ExpansionError(f"no reachable pose sees {', '.join(wanted)}", unseen=wanted)

@@ -37,13 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen import __version__
-from alfred_gen.demo.drive import drive_plan
+from alfred_gen.demo.drive import drive_with_replans
 from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
 from alfred_gen.demo.language import describe, turk_annotations
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
+from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
@@ -248,10 +249,24 @@ def _generate(
     temp_dir.mkdir(parents=True)
     recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
                         restart=lambda: restore_scene(controller, start.scene_block))
-    expander = Expander(NavigationGraph(start.reachable), start.metadata)
     high_pddl: list[dict[str, Any]] = []
+
+    def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
+        nonlocal encoded
+        again = encode_start(start, task, hidden)
+        solved = solve(again, time_limit=time_limit)
+        if solved.status != PlanStatus.SOLVED:
+            return None
+        try:
+            replanned = fold_plan(solved.plan)
+        except ExpansionError:
+            return None
+        encoded = again
+        return replanned or None
+
     try:
-        drive_plan(controller, steps, expander, recorder, high_pddl)
+        drive_with_replans(controller, steps, plan_without,
+                           lambda: Expander(NavigationGraph(start.reachable), start.metadata), recorder, high_pddl)
     except ExpansionError as error:
         raise _Failed(GenerationReason.EXPANSION_FAILED, f"step {len(high_pddl)}: {error}") from None
     except RecordingError as error:

@@ -19,7 +19,7 @@ writes it as ``pddl_states/problem_0.pddl``; ``plan`` prints the plan of the ver
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,9 +165,18 @@ def interaction_poses(scene_poses: Mapping[str, Any], metadata: Mapping[str, Any
     return dict(sorted(poses.items()))
 
 
-def encode_start(start: StartState, task: TaskSpec) -> EncodedProblem:
-    """The PDDL problem of ``task`` in ``start``: the one ``generate`` solves and ``plan`` shows."""
-    metadata = start.metadata
+def without_objects(metadata: Mapping[str, Any], hidden: Collection[str]) -> Mapping[str, Any]:
+    """``metadata`` as if the objects ``hidden`` were not in the room (what a re-plan is given)."""
+    if not hidden:
+        return metadata
+    objects = [o for o in metadata.get("objects") or () if o.get("objectId") not in hidden]
+    return {**metadata, "objects": objects}
+
+
+def encode_start(start: StartState, task: TaskSpec, hidden: Collection[str] = ()) -> EncodedProblem:
+    """The PDDL problem of ``task`` in ``start``: the one ``generate`` solves and ``plan`` shows
+    (``hidden``: objects left out, for a re-plan without what no pose shows)."""
+    metadata = without_objects(start.metadata, hidden)
     poses = interaction_poses(start.scene.interaction_poses, metadata)
     return encode_problem(metadata, task, poses, agent_pose_of(metadata),
                           problem_name=f"{start.scene.name.lower()}-seed{start.seed}")

@@ -205,10 +205,10 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
-    from alfred_gen.demo.drive import drive_plan
+    from alfred_gen.demo.drive import drive_with_replans
     from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
     from alfred_gen.demo.navigation import NavigationGraph
-    from alfred_gen.demo.start import interaction_poses
+    from alfred_gen.demo.start import interaction_poses, without_objects
     from alfred_gen.planner.encode import agent_pose_of, encode_problem
     from alfred_gen.planner.solve import solve
     from alfred_gen.replay.goals import goal_conditions, task_from_trajectory
@@ -228,8 +228,22 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     metadata = start.metadata
     poses = interaction_poses(scene.interaction_poses, metadata)
     poses.update(loose_object_poses(scene, metadata, poses))
-    encoded = encode_problem(metadata, task, poses, agent_pose_of(metadata), problem_name=scene.name.lower())
-    result = solve(encoded, time_limit=time_limit)
+
+    def solve_without(hidden: frozenset[str]) -> Any:
+        encoded = encode_problem(without_objects(metadata, hidden), task, poses, agent_pose_of(metadata),
+                                 problem_name=scene.name.lower())
+        return solve(encoded, time_limit=time_limit)
+
+    def plan_without(hidden: frozenset[str]) -> list[Any] | None:
+        solved = solve_without(hidden)
+        if solved.status != PlanStatus.SOLVED:
+            return None
+        try:
+            return fold_plan(solved.plan) or None
+        except ExpansionError:
+            return None
+
+    result = solve_without(frozenset())
     outcome.status = str(result.status)
     if result.status != PlanStatus.SOLVED:
         outcome.detail = str(result.reason)
@@ -240,10 +254,10 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
             (float(p["x"]), float(p["z"]))
             for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
         ]
-        expander = Expander(NavigationGraph(reachable), metadata)
         runner = _PlanRunner(sim, start.metadata, lambda: restore_scene(sim, traj["scene"]))
         high: list[dict[str, Any]] = []
-        drive_plan(sim, steps, expander, runner, high)
+        drive_with_replans(sim, steps, plan_without, lambda: Expander(NavigationGraph(reachable), metadata),
+                           runner, high)
         high.append(end_entry(len(high)))
     except ExpansionError as error:
         outcome.status, outcome.detail = "expansion_failed", str(error)
