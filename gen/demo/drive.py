@@ -145,14 +145,15 @@ def drive_with_replans(
     loose = {o["objectId"] for o in start_metadata.get("objects") or () if o.get("pickupable")}
     hidden: frozenset[str] = frozenset()
     first: tuple[ExpansionError, list[dict[str, Any]]] | None = None
-    current: Sequence[PlanStep] | None = steps
+    current: Sequence[PlanStep] = steps
     for attempt in range(replans + 1):
         if attempt:
             executor.rewind(0)
             del high[:]
-            current = plan_without(hidden)
-            if current is None:
+            replanned = plan_without(hidden)
+            if replanned is None:
                 break
+            current = replanned
         try:
             drive_plan(controller, current, make_expander(), executor, high)
             return
