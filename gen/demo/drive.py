@@ -9,7 +9,9 @@ Generation (:mod:`alfred_gen.demo.generate`) and the fidelity bench's planning o
    view (:func:`walk_destination`); a walk no single pose serves is split in two;
 3. when a step after a walk fails (THOR refuses an action, an interaction mask is missing, or the
    step cannot be expanded in the state reached), the run goes back to just before that walk and
-   walks to the next pose that passes the probes instead, up to :data:`WALK_RETRIES` times.
+   walks to the next pose that passes the probes instead, up to :data:`WALK_RETRIES` times;
+4. when no reachable pose shows an object the plan picks up, the plan is made again without that
+   object, from the start (:func:`drive_with_replans`, up to :data:`REPLANS` times).
 
 Why retry: the probes judge a pose by what its metadata shows, which is all THOR tells before an
 action. Whether a put finds a free spot in view, or whether the object put into a deep basin can be

@@ -13,9 +13,9 @@ from scratch::
 Steps: build the start state (:mod:`alfred_gen.demo.start`: spawn from the seed, start pose, the
 ``scene`` block, the state restored from that block, so the demonstration starts exactly where a
 replay will); encode and solve the PDDL problem; expand each plan step against the live state and
-record it (:func:`alfred_gen.demo.drive.drive_plan`: where to stand is chosen by probes, and a walk
-whose next steps fail is retried from another pose, the recorder going back to before the walk);
-write; vet; rename.
+record it (:func:`alfred_gen.demo.drive.drive_with_replans`: where to stand is chosen by probes, a walk
+whose next steps fail is retried from another pose, the recorder going back to before the walk, and
+a plan that picks up something no pose shows is made again without it); write; vet; rename.
 
 Everything in the file is a function of the inputs: no clock, no host name, no process id. The
 same (task, scene, seed, trial id) gives byte-identical ``traj_data.json`` and frames.
