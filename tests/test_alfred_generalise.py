@@ -368,3 +368,23 @@ def test_a_pedestal_sinks_basin_is_at_the_height_other_rooms_show_things_resting
     assert pedestal.lo[1] == pytest.approx(0.91 - 0.03) and pedestal.hi[1] == pytest.approx(0.91 + PEDESTAL_RIM)
     unknown = initial_block("Sink|+00.00|+00.00|+00.00|SinkBasin", 0.0, "FloorPlan401", None, None, pose, points)
     assert unknown.lo[1] == pytest.approx(0.0)  # without statistics: as before
+
+
+def test_a_set_in_basin_is_drawn_no_higher_than_the_counter_beside_it() -> None:
+    from alfred_gen.scenes.alfred.built_ins import rims_at_counters
+
+    # FloorPlan8's basin, grown up to hold a soap bottle's middle; the counter slab was cut back
+    # from it and lies 0.33 m away.
+    basin = _block("Sink|+00.16|+00.82|-01.80|SinkBasin", (-0.42, 0.742, -2.0), (0.788, 1.061, -1.419))
+    counter = _block("CounterTop|+01.17|+00.95|-00.65", (1.121, 0.84, -1.869), (2.084, 0.88, 0.57))
+    island = _block("CounterTop|+01.50|+01.20|-00.66", (0.9, 1.117, -1.5), (2.414, 1.157, -0.341))
+    rims_at_counters([basin, counter, island])
+    assert (basin.lo, basin.hi) == ([-0.42, 0.742, -2.0], [0.788, 1.061, -1.419])  # its box still holds
+    assert len(basin.holes) == 1
+    hole = basin.holes[0]
+    assert hole.lo[1] == 0.88 and hole.hi[1] > basin.hi[1]  # the walls above the counter are not drawn
+    assert hole.lo[0] < basin.lo[0] and hole.hi[2] > basin.hi[2]
+    # Far from any counter (a pedestal sink), the basin is drawn whole.
+    alone = _block("Sink|+05.00|+00.82|-01.80|SinkBasin", (4.7, 0.742, -2.0), (5.3, 1.061, -1.6))
+    rims_at_counters([alone, counter])
+    assert alone.holes == []

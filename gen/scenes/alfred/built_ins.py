@@ -11,6 +11,7 @@ they are under, fronts uncovered, basin rims at the counter's top.
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, set_top
+from alfred_gen.sim.scene import Box
 
 
 def limit_stacks(blocks: list[Block]) -> None:
@@ -134,6 +135,38 @@ def basins_are_bowls(blocks: list[Block]) -> None:
     for basin in blocks:
         if basin.kind == "SinkBasin":
             basin.lo[1] = max(basin.lo[1], basin.hi[1] - SINK_BASIN_DEPTH)
+
+
+def rims_at_counters(blocks: list[Block]) -> None:
+    """A sink basin set into a counter is drawn no higher than the counter's top around it (the
+    lowest counter top within :data:`COUNTER_BESIDE` of it, below the basin's top).
+
+    A basin's box grows to hold the middle of what stands in it (a soap bottle's middle is above
+    the rim), and THOR's support rule, which lite shares, needs that box; but the basin's walls
+    stop at the counter, where the slab's hole is. Drawn up to the grown box they hid a spoon, a
+    knife or an egg lying in the basin from where the released demos picked them up. The part above
+    the counter's top is cut out of the basin's drawing only (:attr:`Block.holes`).
+    """
+    counters = [b for b in blocks if b.kind == "CounterTop"]
+    for basin in blocks:
+        if basin.kind != "SinkBasin":
+            continue
+        tops = [c.hi[1] for c in counters
+                if basin.overlaps(c, axes=(0, 2), margin=COUNTER_BESIDE)
+                and basin.lo[1] + RIM_ABOVE_FLOOR < c.hi[1] < basin.hi[1]]
+        if tops:
+            top = min(tops)
+            basin.holes.append(Box((basin.lo[0] - HOLE_MARGIN, top, basin.lo[2] - HOLE_MARGIN),
+                                   (basin.hi[0] + HOLE_MARGIN, basin.hi[1] + HOLE_MARGIN, basin.hi[2] + HOLE_MARGIN)))
+
+
+#: A counter this close to a basin's footprint is the one it is set into: the slab may have been cut
+#: back from the basin's box (metres).
+COUNTER_BESIDE = 0.5
+#: A basin's drawn rim stays at least this far above its box's bottom (metres).
+RIM_ABOVE_FLOOR = 0.05
+#: How far a hole reaches past the box it is cut from, so no sliver of wall is left (metres).
+HOLE_MARGIN = 0.01
 
 
 def expose_fronts(blocks: list[Block]) -> None:

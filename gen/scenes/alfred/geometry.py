@@ -43,6 +43,7 @@ from alfred_gen.scenes.alfred.built_ins import (
     basins_reach_counters,
     expose_fronts,
     limit_stacks,
+    rims_at_counters,
     separate_nested,
     tops_over_drawers,
 )
@@ -133,6 +134,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     fit_resting_objects(blocks, pickupable_resting)
     basins_reach_counters(ordered)
     basins_are_bowls(ordered)
+    rims_at_counters(ordered)
     clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
