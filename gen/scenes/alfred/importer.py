@@ -34,12 +34,11 @@ from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
-from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
 from alfred_gen.scenes.alfred.shelves import receptacle_shelves
+from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import (
@@ -259,8 +258,8 @@ def _is_fixture(object_id: str) -> bool:
 def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Scene:
     """``scene`` plus what a trajectory's ``scene`` block proves it has: every object it names (THOR
     rooms hold all of them; a catalogue only those its demos named) and its start point; and no
-    fixture containing an object posed there that it cannot hold (see
-    :func:`~alfred_gen.scenes.alfred.fixture_cuts.free_what_they_cannot_hold`).
+    fixture disagreeing with where the objects are posed (see
+    :func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`).
 
     Objects are added at their first recorded pose with the catalogue's size. Unknown types and malformed entries
     are left for SetObjectPoses to report.
@@ -294,22 +293,13 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         start = None
     if start is not None and grid_key(*start) not in {grid_key(x, z) for x, z in reachable}:
         reachable.append(start)
-    freed = _free_posed_objects(scene.objects, posed)
+    freed = fit_to_start_state(scene.objects, posed)
     if not added and not freed and len(reachable) == len(scene.reachable):
         return scene
     objects = _unique_ids([freed.get(o.object_id, o) for o in scene.objects] + added)
     return Scene(scene.name, scene.scene_num, scene.room_type, scene.walls, tuple(reachable), objects,
                  scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
                  scene.float32_ids, scene.margin)
-
-
-def _free_posed_objects(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]) -> dict[str, SceneObject]:
-    """Fixtures cut back from the posed objects they cannot hold, by id (only those that changed)."""
-    fixtures = [o for o in objects if not catalogue.object_type(o.object_type).pickupable]
-    blocks = [Block(o.object_id, o.object_type, o.position, list(o.box.lo), list(o.box.hi), False) for o in fixtures]
-    if not free_what_they_cannot_hold(blocks, posed):
-        return {}
-    return {o.object_id: replace(o, box=b.box()) for o, b in zip(fixtures, blocks) if b.box() != o.box}
 
 
 # --------------------------------------------------------------------------------------------
