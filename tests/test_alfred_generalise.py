@@ -388,3 +388,85 @@ def test_a_set_in_basin_is_drawn_no_higher_than_the_counter_beside_it() -> None:
     alone = _block("Sink|+05.00|+00.82|-01.80|SinkBasin", (4.7, 0.742, -2.0), (5.3, 1.061, -1.6))
     rims_at_counters([alone, counter])
     assert alone.holes == []
+
+
+def test_a_basins_floor_comes_down_to_what_the_start_state_puts_in_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import floors_under_posed
+    from alfred_gen.sim.scene import SceneObject
+
+    basin = SceneObject("SinkBasin", (-1.9, 0.97, -1.5), Box((-2.1, 0.776, -2.06), (-1.544, 1.0, -0.913)),
+                        object_id="Sink|-01.90|+00.97|-01.50|SinkBasin")
+    knife = Box((-1.912, 0.7697, -1.543), (-1.905, 0.7967, -1.287))  # FloorPlan1: lies on THOR's basin floor
+    lowered = floors_under_posed([basin], [("ButterKnife", knife)], {})
+    floor = lowered[basin.object_id].box
+    assert floor.hi == basin.box.hi and floor.lo[1] < knife.lo[1] - 0.02
+    # Something standing in the basin above its floor, or lying beside it, changes nothing.
+    cup = Box((-1.9, 0.85, -1.5), (-1.8, 0.95, -1.4))
+    beside = Box((-1.4, 0.70, -1.5), (-1.3, 0.75, -1.4))
+    assert floors_under_posed([basin], [("Cup", cup), ("Cup", beside)], {}) == {}
+
+
+def test_the_walls_move_out_past_what_the_start_state_puts_beyond_them() -> None:
+    from alfred_gen.scenes.alfred.importer import _room_walls, complete_for_start_state
+
+    points = [(0.0, 0.0), (0.25, 0.0), (0.5, 0.0)]
+    room = Scene("FloorPlan401", 401, "bathroom", _room_walls([], points, 0.0), tuple(points), [], {},
+                 camera=ALFRED_CAMERA, float32_ids=True)
+    block = {"floor_plan": "FloorPlan401", "object_toggles": [], "dirty_and_empty": False,
+             "init_action": {"action": "TeleportFull", "x": 0.0, "y": 0.9, "z": 0.0, "rotation": 90, "horizon": 0},
+             "object_poses": [{"objectName": "Plunger_1", "position": {"x": 1.4, "y": 0.0, "z": 0.0},
+                               "rotation": {"x": 0, "y": 0, "z": 0}}]}
+    assert room.walls[2].lo[0] == 1.0  # 0.5 m past the known floor: through where the plunger stands
+    completed = complete_for_start_state(room, block)
+    plunger = next(o for o in completed.objects if o.name == "Plunger_1")
+    assert completed.walls[2].lo[0] >= plunger.box.hi[0] + 0.5
+    sim = LiteController(completed, render_image=False)
+    sim.step({"action": "SetObjectPoses", "objectPoses": block["object_poses"]})
+    seen = sim.step({"action": "TeleportFull", "x": 0.5, "y": 0.9, "z": 0.0, "rotation": 90,
+                     "horizon": 30}).metadata["objects"]
+    assert next(o for o in seen if o["objectType"] == "Plunger")["visible"]
+    # Nothing beyond them: the room is left as it was.
+    inside = dict(block, object_poses=[dict(block["object_poses"][0], position={"x": 0.5, "y": 0.0, "z": 0.3})])
+    assert complete_for_start_state(room, inside).walls == room.walls
+
+
+def test_a_top_comes_down_to_what_the_start_state_rests_on_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import tops_under_posed
+    from alfred_gen.sim.scene import SceneObject
+
+    def table() -> SceneObject:
+        return SceneObject("DiningTable", (0.0, 0.0, 0.0), Box((-0.7, 0.0, -0.5), (0.7, 0.88, 0.5)),
+                           object_id="DiningTable|+00.00|+00.00|+00.00")
+
+    knife = Box((-0.1, 0.85, 0.0), (0.15, 0.86, 0.02))  # 3 cm under the learnt top: resting on it
+    lowered = tops_under_posed([table()], [("ButterKnife", knife)], {})
+    assert lowered[table().object_id].box.hi[1] == 0.85
+    # A low living-room table: two things resting alike far below the kitchen-table height.
+    phone = Box((0.1, 0.62, 0.1), (0.18, 0.63, 0.25))
+    pen = Box((-0.3, 0.624, 0.1), (-0.1, 0.635, 0.11))
+    assert tops_under_posed([table()], [("CellPhone", phone), ("Pen", pen)], {})[table().object_id].box.hi[1] == 0.62
+    # One object deep in the furniture says nothing; one in a drawer of it is in the drawer.
+    assert tops_under_posed([table()], [("CellPhone", phone)], {}) == {}
+    drawer = SceneObject("Drawer", (0.0, 0.83, 0.0), Box((-0.3, 0.78, -0.2), (0.3, 0.87, 0.2)),
+                         object_id="Drawer|+00.00|+00.83|+00.00")
+    in_drawer = Box((-0.05, 0.80, -0.05), (0.05, 0.82, 0.05))
+    assert tops_under_posed([table(), drawer], [("Pen", in_drawer)], {}) == {}
+    # Lowered over a drawer, the top takes the drawer down under it.
+    moved = tops_under_posed([table(), drawer], [("ButterKnife", knife)], {})
+    assert moved[drawer.object_id].box.hi[1] < 0.85 and moved[drawer.object_id].box.lo == drawer.box.lo
+
+
+def test_what_lies_above_a_cabinets_id_is_not_in_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import parts_under_posed
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan8 known from its layout files: a catalogue-sized cabinet reaches over the counter
+    # where THOR's knives lie.
+    cabinet = SceneObject("Cabinet", (-0.69, 0.75, -1.39), Box((-0.94, 0.4, -1.97), (-0.591, 1.1, -1.37)),
+                          object_id="Cabinet|-00.69|+00.75|-01.39")
+    knife = Box((-0.756, 0.911, -1.793), (-0.5, 0.938, -1.786))
+    cut = parts_under_posed([cabinet], [("ButterKnife", knife)], {})[cabinet.object_id].box
+    assert cut.hi[1] < knife.lo[1] and cut.lo == cabinet.box.lo and cut.hi[1] > cabinet.position[1]
+    # A plate on the cabinet's floor is in it.
+    plate = Box((-0.85, 0.45, -1.7), (-0.65, 0.47, -1.5))
+    assert parts_under_posed([cabinet], [("Plate", plate)], {}) == {}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -147,6 +147,15 @@ def _room_walls(objects: list[SceneObject], points: list[tuple[float, float]], f
         Box((x1, lo, z0), (x1 + t, hi, z1)),
         Box((x0 - t, lo, z0), (x0, hi, z1)),
     )
+
+
+def _within(walls: Sequence[Box], boxes: Sequence[Box]) -> bool:
+    """Whether ``boxes`` lie inside the rectangle the four walls of :func:`_room_walls` enclose."""
+    if len(walls) != 4:
+        return True
+    x0, x1 = walls[3].hi[0], walls[2].lo[0]
+    z0, z1 = walls[1].hi[2], walls[0].lo[2]
+    return all(x0 <= b.lo[0] and b.hi[0] <= x1 and z0 <= b.lo[2] and b.hi[2] <= z1 for b in boxes)
 
 
 def thor_id(object_type: str, position: tuple[float, float, float]) -> str:
@@ -297,7 +306,13 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     if not added and not freed and len(reachable) == len(scene.reachable):
         return scene
     objects = _unique_ids([freed.get(o.object_id, o) for o in scene.objects] + added)
-    return Scene(scene.name, scene.scene_num, scene.room_type, scene.walls, tuple(reachable), objects,
+    walls = scene.walls
+    if added and not _within(walls, [o.box for o in added]):
+        # The walls stand 0.5 m outside everything known; the start state makes more known (a kettle
+        # in a wall cabinet no layout file names, a plunger by the wall of a room known only from
+        # its layout files), and a wall through them hid them from the agent.
+        walls = _room_walls(objects, reachable, scene.floor_y)
+    return Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                  scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
                  scene.float32_ids, scene.margin)
 
