@@ -9,7 +9,7 @@ fixture's box to agree with the poses; none is keyed to a room.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from alfred_gen.domains import catalogue
@@ -32,6 +32,20 @@ def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     return fitted
 
 
+def _of_kinds(objects: Iterable[SceneObject], kinds: frozenset[str],
+              changed: Mapping[str, SceneObject]) -> Iterator[tuple[SceneObject, SceneObject]]:
+    """The objects of these types, each with its box as an earlier rule left it (``changed``)."""
+    for obj in objects:
+        if obj.object_type in kinds:
+            yield obj, changed.get(obj.object_id, obj)
+
+
+def _over_footprint(box: Box, fixture: Box) -> bool:
+    """Whether ``box``'s middle lies over ``fixture``'s footprint (x and z, strictly inside)."""
+    c = box.center
+    return all(fixture.lo[a] < c[a] < fixture.hi[a] for a in (0, 2))
+
+
 #: Open basins whose floor a posed object lying in them brings down to it.
 _BASINS = frozenset({"SinkBasin", "BathtubBasin"})
 
@@ -45,16 +59,12 @@ def floors_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     higher; drawn there, the floor buries the knife and the agent cannot see it (FloorPlan1's sink).
     """
     out: dict[str, SceneObject] = {}
-    for obj in objects:
-        if obj.object_type not in _BASINS:
-            continue
-        current = changed.get(obj.object_id, obj)
+    for obj, current in _of_kinds(objects, _BASINS, changed):
         lo, hi = current.box.lo, current.box.hi
         floor = inner_floor(obj.object_type, hi[1] - lo[1])
         bottom = lo[1]
         for _, box in posed:
-            c = box.center
-            inside = all(lo[a] < c[a] < hi[a] for a in (0, 2)) and lo[1] < c[1] < hi[1]
+            inside = _over_footprint(box, current.box) and lo[1] < box.center[1] < hi[1]
             if inside and box.lo[1] < bottom + floor:
                 bottom = min(bottom, box.lo[1] - floor)
         if bottom < lo[1]:
@@ -101,8 +111,7 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
         lo, hi = obj.box.lo, obj.box.hi
         bottoms = []
         for _, box in posed:
-            c = box.center
-            if not lo[1] + _ON_TOP < box.lo[1] < hi[1] - _ON_TOP or not all(lo[a] < c[a] < hi[a] for a in (0, 2)):
+            if not lo[1] + _ON_TOP < box.lo[1] < hi[1] - _ON_TOP or not _over_footprint(box, obj.box):
                 continue
             if any(_lies_in(box, i) for i in built_in):
                 continue
@@ -140,15 +149,11 @@ def parts_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box
     sized from the catalogue in a room no demo showed had swallowed the knives lying on the counter,
     or held the plate lying on its top."""
     out: dict[str, SceneObject] = {}
-    for obj in objects:
-        if obj.object_type not in BUILT_IN_CONTAINERS:
-            continue
-        current = changed.get(obj.object_id, obj)
+    for obj, current in _of_kinds(objects, BUILT_IN_CONTAINERS, changed):
         lo, hi = current.box.lo, current.box.hi
         top = hi[1]
         for _, box in posed:
-            c = box.center
-            held = all(lo[a] < c[a] < hi[a] for a in (0, 2)) and lo[1] < c[1] < hi[1] + _CONTAINER_BAND
+            held = _over_footprint(box, current.box) and lo[1] < box.center[1] < hi[1] + _CONTAINER_BAND
             if held and box.lo[1] >= obj.position[1]:
                 top = min(top, box.lo[1] - _CONTAINER_BAND)
         if top < hi[1] and top > max(lo[1], obj.position[1]) + _MIN_PART / 2:
