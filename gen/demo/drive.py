@@ -30,9 +30,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination
+from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination, fold_plan
 from alfred_gen.demo.navigation import NavigationGraph
+from alfred_gen.planner.encode import EncodedProblem
 from alfred_gen.planner.result import PlanStep
+from alfred_gen.planner.solve import solve
 from alfred_gen.replay.record import LowAction, RecordingError
 from alfred_gen.sim.controller import Controller
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET
@@ -168,6 +170,19 @@ def drive_with_replans(
     assert first is not None
     high[:] = first[1]  # the caller says at which step of the first plan it failed
     raise first[0]
+
+
+def replanned_steps(problem: EncodedProblem, time_limit: float | None) -> list[PlanStep] | None:
+    """The folded steps of a re-plan's ``problem`` (what ``plan_without`` of :func:`drive_with_replans`
+    returns), or None when it has none to try: unsolved, nothing to do, or not expandable. Why it
+    failed does not matter here: the first plan's error is the one reported."""
+    solved = solve(problem, time_limit=time_limit)
+    if not solved.solved:
+        return None
+    try:
+        return fold_plan(solved.plan) or None
+    except ExpansionError:
+        return None
 
 
 def _until_next_walk(steps: list[PlanStep], start: int) -> list[PlanStep]:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen import __version__
-from alfred_gen.demo.drive import drive_with_replans
+from alfred_gen.demo.drive import drive_with_replans, replanned_steps
 from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
 from alfred_gen.demo.language import describe, turk_annotations
 from alfred_gen.demo.navigation import NavigationGraph
@@ -254,15 +254,10 @@ def _generate(
     def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
         nonlocal encoded
         again = encode_start(start, task, hidden)
-        solved = solve(again, time_limit=time_limit)
-        if solved.status != PlanStatus.SOLVED:
-            return None
-        try:
-            replanned = fold_plan(solved.plan)
-        except ExpansionError:
-            return None
-        encoded = again
-        return replanned or None
+        replanned = replanned_steps(again, time_limit)
+        if replanned is not None:
+            encoded = again  # the problem saved is the one whose plan was executed
+        return replanned
 
     try:
         drive_with_replans(controller, steps, plan_without,

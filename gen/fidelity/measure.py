@@ -205,11 +205,11 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
-    from alfred_gen.demo.drive import drive_with_replans
+    from alfred_gen.demo.drive import drive_with_replans, replanned_steps
     from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses, without_objects
-    from alfred_gen.planner.encode import agent_pose_of, encode_problem
+    from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_problem
     from alfred_gen.planner.solve import solve
     from alfred_gen.replay.goals import goal_conditions, task_from_trajectory
     from alfred_gen.replay.record import RecordingError
@@ -229,21 +229,14 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     poses = interaction_poses(scene.interaction_poses, metadata)
     poses.update(loose_object_poses(scene, metadata, poses))
 
-    def solve_without(hidden: frozenset[str]) -> Any:
-        encoded = encode_problem(without_objects(metadata, hidden), task, poses, agent_pose_of(metadata),
-                                 problem_name=scene.name.lower())
-        return solve(encoded, time_limit=time_limit)
+    def problem_without(hidden: frozenset[str]) -> EncodedProblem:
+        return encode_problem(without_objects(metadata, hidden), task, poses, agent_pose_of(metadata),
+                              problem_name=scene.name.lower())
 
     def plan_without(hidden: frozenset[str]) -> list[Any] | None:
-        solved = solve_without(hidden)
-        if solved.status != PlanStatus.SOLVED:
-            return None
-        try:
-            return fold_plan(solved.plan) or None
-        except ExpansionError:
-            return None
+        return replanned_steps(problem_without(hidden), time_limit)
 
-    result = solve_without(frozenset())
+    result = solve(problem_without(frozenset()), time_limit=time_limit)
     outcome.status = str(result.status)
     if result.status != PlanStatus.SOLVED:
         outcome.detail = str(result.reason)
