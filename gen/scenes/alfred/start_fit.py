@@ -81,6 +81,9 @@ _RESTING_DEPTH = 0.1
 _ON_TOP = 0.005
 #: Two objects whose bottoms are this close rest at one level (metres).
 _ALIKE = 0.02
+#: A lowered table's or desk's top keeps at least this thickness (a counter's slab moves down whole),
+#: metres.
+_MIN_TOP = 0.02
 #: A drawer or cabinet under a top lowered over it keeps this much height at least, and stays this
 #: far below the top (metres).
 _MIN_PART, _BELOW_TOP = 0.05, 0.01
@@ -121,7 +124,7 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
         if top >= hi[1]:
             continue
         drop = hi[1] - top
-        bottom = lo[1] - drop if obj.object_type == "CounterTop" else min(lo[1], top - 0.02)
+        bottom = lo[1] - drop if obj.object_type == "CounterTop" else min(lo[1], top - _MIN_TOP)
         out[obj.object_id] = current[obj.object_id] = replace(obj, box=Box((lo[0], bottom, lo[2]), (hi[0], top, hi[2])))
         # The drawers and cabinets under the top stay below it (as the importer keeps them).
         for part in built_in:
