@@ -196,6 +196,24 @@ def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:
     assert counter.hi[0] >= plate.center[0]  # the counter, not the basin, was grown to hold it
 
 
+def test_a_counter_does_not_grow_over_where_the_agent_stood_to_hold_what_lies_on_its_other_arm() -> None:
+    from alfred_gen.scenes.alfred.support_fit import Floor
+
+    # An L-shaped counter known by one arm; THOR reported a bread on the other arm, past the floor in
+    # the L's inner corner where the agent stood.
+    bread = Box((1.2, 0.95, -1.6), (1.4, 1.05, -1.4))
+    on_the_arm = WorldObject("evidence", "Bread", "Bread_1", bread.center, (0.0, 0.0, 0.0), bread)
+    free = _block("CounterTop|+02.81|+00.99|+00.68", (2.4, 0.96, -0.5), (3.7, 1.0, 1.9))
+    assert _grow_to_hold(free, on_the_arm) and free.lo[0] < 1.3  # over the corner
+    walked = Floor(((1.5, 1.0), (1.75, 1.0)), camera_y=1.58)
+    held_back = _block("CounterTop|+02.81|+00.99|+00.68", (2.4, 0.96, -0.5), (3.7, 1.0, 1.9))
+    assert not _grow_to_hold(held_back, on_the_arm, walked) and held_back.lo == [2.4, 0.96, -0.5]
+    # A fixture hanging above the agent's camera may still grow over the floor.
+    above = _block("Shelf|+02.81|+01.80|+00.68", (2.4, 1.78, -0.5), (3.7, 1.8, 1.9))
+    high = bread.translated(0.0, 0.83, 0.0)
+    assert _grow_to_hold(above, WorldObject("evidence", "Bread", "Bread_1", high.center, (0.0, 0.0, 0.0), high), walked)
+
+
 def test_what_lies_under_a_sinks_opening_does_not_cut_the_counter_even_below_the_basins_first_box() -> None:
     counter = _block("CounterTop|-01.87|+00.95|-01.21", (-2.78, 0.87, -2.43), (-1.5, 0.91, 0.01))
     basin = _block("Sink|-01.90|+00.97|-01.50|SinkBasin", (-2.1, 0.79, -1.8), (-1.65, 0.98, -1.2))

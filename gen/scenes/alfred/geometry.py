@@ -60,10 +60,11 @@ from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
-from alfred_gen.scenes.alfred.support_fit import fit_resting_objects, fit_support_facts, fit_surface_tops
+from alfred_gen.scenes.alfred.support_fit import Floor, fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Pose, SceneObject, format_object_id
+from alfred_gen.sim.world import CAMERA_Y_OFFSET
 
 
 @dataclass
@@ -130,8 +131,9 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     free_what_they_cannot_hold(ordered, pickupable_resting)
     settle_objects(ordered, resting)
     separate_nested(ordered)
-    disagreements = fit_support_facts(blocks, facts)
-    fit_resting_objects(blocks, pickupable_resting)
+    floor = Floor(tuple(reachable), agent_y + CAMERA_Y_OFFSET)
+    disagreements = fit_support_facts(blocks, facts, floor=floor)
+    fit_resting_objects(blocks, pickupable_resting, floor)
     basins_reach_counters(ordered)
     basins_are_bowls(ordered)
     rims_at_counters(ordered)

@@ -8,7 +8,9 @@ shrink away from what they wrongly claim.
 
 from __future__ import annotations
 
+import math
 import statistics
+from dataclasses import dataclass
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SupportFact, type_of_name
@@ -49,9 +51,28 @@ def _reaches_over(block: Block, grown: Box, cut: Box) -> bool:
     return min(grown.hi[1], cut.hi[1]) - max(grown.lo[1], cut.lo[1]) > SHARED_HEIGHT
 
 
-def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
+@dataclass(frozen=True)
+class Floor:
+    """Where the agent stood (the proven floor's points) and the height of its camera: no fixture
+    reaching below the camera may grow over a point the agent stood on."""
+
+    points: tuple[tuple[float, float], ...] = ()
+    camera_y: float = math.inf
+
+    def newly_covered(self, block: Block, grown: Box) -> bool:
+        """Whether ``grown`` covers a point of the floor that ``block`` does not cover yet."""
+        if block.lo[1] >= self.camera_y:
+            return False
+        return any(grown.lo[0] < x < grown.hi[0] and grown.lo[2] < z < grown.hi[2]
+                   and not (block.lo[0] < x < block.hi[0] and block.lo[2] < z < block.hi[2])
+                   for x, z in self.points)
+
+
+def _grow_to_hold(block: Block, obj: WorldObject, walked: Floor = Floor()) -> bool:
     """Grow a receptacle so the simulator's support rule puts ``obj`` in/on it, unless that would
-    reach over something it was cut away from; whether it grew."""
+    reach over something it was cut away from or over where the agent stood (a box grown to hold
+    what lies on both arms of an L-shaped counter had covered the floor in the L's corner, and its
+    slab hid the drawers under the other arm); whether it grew."""
     margin = 0.03
     lo, hi = list(block.lo), list(block.hi)
     for axis in (0, 2):
@@ -62,7 +83,7 @@ def _grow_to_hold(block: Block, obj: WorldObject) -> bool:
         lo[1] = min(lo[1], obj.center[1] - obj.size[1] / 2 - floor - 0.005)
         hi[1] = max(hi[1], obj.center[1] + margin)
     grown = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
-    if any(_reaches_over(block, grown, f) for f in block.forbid):
+    if any(_reaches_over(block, grown, f) for f in block.forbid) or walked.newly_covered(block, grown):
         return False
     block.lo, block.hi = lo, hi
     return True
@@ -93,8 +114,10 @@ def _shrink_away(block: Block, obj: WorldObject) -> bool:
     return True
 
 
-def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]], rounds: int = 4) -> int:
-    """Make the simulator's support rule agree with every fact; returns how many still disagree."""
+def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]], rounds: int = 4,
+                      floor: Floor = Floor()) -> int:
+    """Make the simulator's support rule agree with every fact, never growing a fixture over
+    ``floor``; returns how many still disagree."""
     for _, target, box in facts:
         if blocks[target].container:
             blocks[target].keep.append(box.center)
@@ -113,7 +136,7 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
                     break
                 wanted = blocks[target]
                 if winner is None or not _claims(wanted, obj):
-                    if not _grow_to_hold(wanted, obj):
+                    if not _grow_to_hold(wanted, obj, floor):
                         break
                     if winner is None:
                         continue
@@ -163,7 +186,7 @@ def _rests_on_top(block: Block, resting: list[tuple[str, Box]]) -> bool:
                and all(block.lo[a] < box.center[a] < block.hi[a] for a in (0, 2)) for _, box in resting)
 
 
-def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]) -> int:
+def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
     """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
     there), and never inside solid furniture.
 
@@ -225,7 +248,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             before = (list(block.lo), list(block.hi))
             if not block.container and abs(box.lo[1] - block.hi[1]) > 0.02:
                 set_top(block, box.lo[1] - 0.005)
-            if _grow_to_hold(block, obj) and simulator_support(
+            if _grow_to_hold(block, obj, floor) and simulator_support(
                     None, obj, [b.support_view() for b in ordered]) is not None:
                 grown = True
                 break
