@@ -101,11 +101,9 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     the type: a dining table in a room known only from its layout files stood 3 cm above the butter
     knife lying on it, or as tall as a kitchen's where THOR's is a low living-room table. THOR's
     start poses say where its objects rest: the top comes down to the lowest bottom lying within
-    :data:`_RESTING_DEPTH` under it, or, with none there and none resting on the top as it is, to the
-    highest level at which two objects rest alike further down (a phone and a pen both at 0.62 m).
-    Objects inside a drawer or cabinet in the furniture's footprint are in it, not on the top; what
-    rests on the top as it is proves its height (FloorPlan320's desk holds a pen and a CD on its top
-    and a book, a CD and a pencil on the shelf 6 cm above the floor: the top is not the shelf).
+    :data:`_RESTING_DEPTH` under it, or, with none there, to the highest level at which two objects
+    rest alike further down (a phone and a pen both at 0.62 m). Objects inside a drawer or cabinet
+    in the furniture's footprint are in it, not on the top.
     """
     current = {o.object_id: changed.get(o.object_id, o) for o in objects}
     built_in = [o for o in current.values() if o.object_type in BUILT_IN_CONTAINERS]
@@ -114,16 +112,15 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
         if obj.object_type not in _TOPS:
             continue
         lo, hi = obj.box.lo, obj.box.hi
-        bottoms, on_top = [], False
+        bottoms = []
         for _, box in posed:
-            if not _over_footprint(box, obj.box):
+            if not lo[1] + _ON_TOP < box.lo[1] < hi[1] - _ON_TOP or not _over_footprint(box, obj.box):
                 continue
-            on_top = on_top or hi[1] - _ON_TOP <= box.lo[1] <= hi[1] + _RESTING_DEPTH
-            if not lo[1] + _ON_TOP < box.lo[1] < hi[1] - _ON_TOP or any(_lies_in(box, i) for i in built_in):
+            if any(_lies_in(box, i) for i in built_in):
                 continue
             bottoms.append(box.lo[1])
         near = [b for b in bottoms if b > hi[1] - _RESTING_DEPTH]
-        top = min(near) if near else hi[1] if on_top else _highest_shared_level(bottoms, hi[1])
+        top = min(near) if near else _highest_shared_level(bottoms, hi[1])
         if top >= hi[1]:
             continue
         drop = hi[1] - top

@@ -159,9 +159,6 @@ RIM_TOLERANCE = 0.02
 
 #: Furniture drawn as a top on legs: what lies under its top is under the table, not inside it.
 ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
-#: An object whose bottom is this close to a piece of furniture's bottom lies on the floor under or
-#: beside it, not inside it (metres).
-AT_THE_BOTTOM = 0.02
 
 
 def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
@@ -178,14 +175,6 @@ def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
     return False
 
 
-def _rests_on_top(block: Block, resting: list[tuple[str, Box]]) -> bool:
-    """Whether some object a demo shows at rest lies on ``block``'s top as it is (its bottom within
-    :data:`RIM_TOLERANCE` of the top, its middle over the footprint): lowering the top to another
-    object would leave this one hanging."""
-    return any(abs(box.lo[1] - block.hi[1]) <= RIM_TOLERANCE
-               and all(block.lo[a] < box.center[a] < block.hi[a] for a in (0, 2)) for _, box in resting)
-
-
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
     """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
     there), and never inside solid furniture.
@@ -197,10 +186,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
-    on the floor), on the floor at the furniture's bottom (a tennis racket under FloorPlan320's
-    desk had brought the desk's top down to the floor), or when another object rests on the top as
-    it is (a basketball, whose id is its middle, under the same desk, with a laptop, pens and books on
-    it); one under a table top shows that the table does not reach over it (the table is cut back).
+    on the floor); one under a table top shows that the table does not reach over it (the table is
+    cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
@@ -214,14 +201,14 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
             continue
         for block in ordered:
             inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
-                and block.lo[1] + AT_THE_BOTTOM < box.lo[1] < block.hi[1] - 0.1
+                and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
             if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
                 continue
             if _at_its_drawers(block, box, ordered):
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
-            elif catalogue.can_place(kind, block.kind) and not _rests_on_top(block, resting):
+            elif catalogue.can_place(kind, block.kind):
                 set_top(block, box.lo[1] - 0.005)
         options = []
         for block in ordered:
