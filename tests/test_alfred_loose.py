@@ -149,3 +149,10 @@ def test_long_thin_objects_lie_along_thor_21s_axis_not_the_catalogues() -> None:
     assert pickupable_size("ButterKnife", 90.0)[2] > 3 * pickupable_size("ButterKnife", 90.0)[0]
     remote = pickupable_size("RemoteControl", 0.0)  # lies as the catalogue says
     assert remote == catalogue.object_type("RemoteControl").size
+
+
+def test_a_basketball_on_the_floor_has_its_origin_at_its_centre() -> None:
+    from alfred_gen.scenes.alfred.loose import loose_box
+
+    ball = loose_box("BasketBall", (1.51, 0.12, -0.11), 0.0, 0.0)  # as THOR poses it on the floor
+    assert abs(ball.lo[1]) < 0.01 and abs(ball.center[1] - 0.12) < 1e-9
