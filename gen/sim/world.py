@@ -34,6 +34,9 @@ from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, 
 FIELD_OF_VIEW = 90.0
 #: Camera horizon limits, degrees (positive looks down), as THOR 2.1.
 HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
+#: How far (metres, along every axis) an object must reach into an open receptacle beside the closed
+#: one holding it to be seen through it (:meth:`World.enclosed`).
+SHARED_INSIDE = 0.01
 #: Half-width of the agent's footprint when testing whether a floor object blocks a grid point.
 AGENT_RADIUS = 0.2
 #: A container's contents resting this much (metres) above its floor show a shelf there.
@@ -351,8 +354,30 @@ class World:
         self.sight_changed()
 
     def enclosed(self, obj: WorldObject) -> bool:
-        """Whether a closed fridge/cabinet/drawer/microwave/safe hides the object."""
-        return any(p.otype.encloses and not p.is_open for p in self.parent_chain(obj))
+        """Whether a closed fridge/cabinet/drawer/microwave/safe hides the object.
+
+        Not when a loose object reaches into an open receptacle of the same type beside it: THOR's
+        double-door cabinets are two cabinets around one inside, and what lies across the two is
+        seen and taken through either door (the released demos open one and take a plate whose
+        middle is between the two doors' ids; lite's support rule had put it in the other). Whether
+        the agent sees it is then up to the pixels.
+        """
+        closed = [p for p in self.parent_chain(obj) if p.otype.encloses and not p.is_open]
+        if not closed:
+            return False
+        return not obj.otype.pickupable or not any(self._reaches_into_open(obj, p) for p in closed)
+
+    def _reaches_into_open(self, obj: WorldObject, closed: WorldObject) -> bool:
+        lo = [c - s / 2 for c, s in zip(obj.center, obj.size)]
+        hi = [c + s / 2 for c, s in zip(obj.center, obj.size)]
+        for other in self.objects:
+            if (other is closed or not other.is_open or other.type_name != closed.type_name or not other.present
+                    or other.is_sliced):
+                continue
+            if all(min(hi[a], other.center[a] + other.size[a] / 2) - max(lo[a], other.center[a] - other.size[a] / 2)
+                   > SHARED_INSIDE for a in range(3)):
+                return True
+        return False
 
     def is_held_family(self, obj: WorldObject) -> bool:
         """Whether the object is held, or inside what is held."""
