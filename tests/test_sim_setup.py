@@ -152,3 +152,22 @@ def test_make_controller_backends() -> None:
     with pytest.raises(UserError) as error:
         make_controller("unity")
     assert error.value.code == ExitCode.USAGE
+
+
+def test_set_object_poses_leaves_furniture_out_of_its_own_drawers() -> None:
+    """A dresser's middle lies inside one of its own drawers; posed, it stays on the floor (it had
+    been put in the drawer, hidden while the drawer was shut and slid out with it when opened)."""
+    from alfred_gen.scenes.library import SceneLibrary
+
+    sim = LiteController(scene_lookup=SceneLibrary())
+    sim.reset("LitePlan208")
+    before = {o["objectId"]: o["parentReceptacles"] for o in objects(sim) if o["moveable"] and not o["pickupable"]}
+    assert any(k.startswith("Dresser|") for k in before)
+    poses = [{"objectName": o["name"], "position": o["position"], "rotation": o["rotation"]}
+             for o in objects(sim) if o["pickupable"] or o["moveable"]]
+    ok(sim, "SetObjectPoses", objectPoses=json.loads(json.dumps(poses)))
+    after = {o["objectId"]: o["parentReceptacles"] or [] for o in objects(sim) if o["moveable"] and not o["pickupable"]}
+    assert after.keys() == before.keys()
+    assert not [(k, p) for k, parents in after.items() for p in parents if p.split("|")[0] in ("Drawer", "Cabinet")]
+    dresser = next(k for k in after if k.startswith("Dresser|"))
+    assert after[dresser] == (before[dresser] or [])

@@ -351,8 +351,12 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
         obj.position = list(position)
         world.touch(obj)
     receptacles = [r for r in world.objects if r.present and not r.is_sliced and r.otype.receptacle]
+    # Furniture stands on the floor or on a surface, never inside a container: a dresser's middle
+    # lies inside one of its own drawers, and put in it, the dresser was hidden while that drawer
+    # was shut and drawn sliding out with it when opened.
+    surfaces = [r for r in receptacles if r.type_name not in INSIDE_RECEPTACLES]
     for obj, _, _ in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
-        support = _support(world, obj, receptacles)
+        support = _support(world, obj, receptacles if obj.otype.pickupable else surfaces)
         if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
             world.attach(obj, support)
     _reassign_spawn_ids(world, [o for o, _, _ in posed])
