@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, SceneEvidence, trajectory_facts
-from alfred_gen.scenes.alfred.loose import loose_shifts, pickupable_box, pickupable_size
+from alfred_gen.scenes.alfred.loose import DEFAULT_SHIFT, loose_shifts, pickupable_box, pickupable_size, quarter_turns
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
-from alfred_gen.sim.world import AGENT_RADIUS
+from alfred_gen.sim.world import AGENT_RADIUS, turn_horizontal
 
 BOX_AT = (0.0, 0.19, 0.0)  # a cardboard box on the floor: its origin is 70% up its height
 
 
-def _box(yaw: float, shift: tuple[float, float]) -> Box:
+def _box(yaw: float, shift: tuple[float, float] | None) -> Box:
+    """The Box at BOX_AT turned by ``yaw``, its centre ``shift`` off the origin (None: the type's default)."""
     return pickupable_box("Box", BOX_AT, pickupable_size("Box", yaw), 0.0, yaw, shift)
 
 
@@ -34,15 +35,27 @@ def _origin_inside(box: Box) -> bool:
 
 
 @pytest.mark.parametrize("yaw", [0.0, 90.0, 180.0, 270.0])
+def test_a_box_lies_behind_its_origin_in_its_own_frame_unless_a_fact_says_otherwise(yaw: float) -> None:
+    usual = _box(yaw, None)
+    assert _origin_inside(usual)
+    behind = turn_horizontal(*DEFAULT_SHIFT["Box"], quarter_turns(yaw))  # own -z, turned with the box
+    assert usual.center[0] == pytest.approx(BOX_AT[0] + behind[0])
+    assert usual.center[2] == pytest.approx(BOX_AT[2] + behind[1])
+    assert _box(yaw, (0.0, 0.0)).center[0] == pytest.approx(BOX_AT[0])
+
+
+@pytest.mark.parametrize("yaw", [0.0, 90.0, 180.0, 270.0])
 def test_a_box_the_agent_walked_past_is_moved_off_the_walked_point_in_its_own_frame(yaw: float) -> None:
-    point = (0.0, 0.3)
-    assert not _clear(_box(yaw, (0.0, 0.0)), point)  # centred on its origin, it would block the walk
+    usual = _box(yaw, None)
+    point = (usual.center[0], usual.center[2] + 0.39)
+    assert not _clear(usual, point)  # where a box usually lies, it would block the walk
     fact = ClearanceFact("Box_0000aaaa", BOX_AT, yaw, (point,))
     shifts = loose_shifts([], [fact], floor_y=0.0)
     moved = _box(yaw, shifts["Box_0000aaaa"])
     assert _clear(moved, point) and _origin_inside(moved)
-    # No further than needed: straight away from the point, its near face just out of the agent's reach.
-    assert moved.lo[0] == pytest.approx(_box(yaw, (0.0, 0.0)).lo[0])
+    # No further from the usual box than needed: straight away from the point, its near face just
+    # out of the agent's reach.
+    assert moved.lo[0] == pytest.approx(usual.lo[0])
     assert AGENT_RADIUS <= point[1] - moved.hi[2] <= AGENT_RADIUS + 0.02
 
 
@@ -56,7 +69,7 @@ def test_a_box_holds_what_a_demo_proves_lay_inside_it() -> None:
     assert moved.lo[2] + 0.02 <= remote_at[2] + 0.0 and _origin_inside(moved)
 
 
-def test_objects_the_evidence_does_not_contradict_stay_centred() -> None:
+def test_objects_the_evidence_does_not_contradict_keep_their_usual_box() -> None:
     far = ClearanceFact("Box_0000aaaa", BOX_AT, 0.0, ((0.0, 0.75), (0.5, 0.5)))
     short = ClearanceFact("CreditCard_0000cccc", (0.0, 0.0, 0.0), 0.0, ((0.0, 0.1),))  # too flat to block
     inside = ContentFact("RemoteControl_0000bbbb", (0.0, 0.0, 0.05), 0.0, "Box_0000aaaa", BOX_AT, 0.0)

@@ -115,7 +115,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     facts = resolved_facts(evidence, static_ids, floor_y)
     shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
     resting_of = [
-        (type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name, (0.0, 0.0))))
+        (type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name)))
         for name in sorted(evidence.objects)
         for position, yaw in evidence.objects[name]
     ]
@@ -153,7 +153,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
-        box = loose_box(kind, position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
+        box = loose_box(kind, position, yaw, floor_y, shifts.get(name))
         objects.append(SceneObject(kind, position, box, name=name, object_id=format_object_id(kind, position, True),
                                    rotation=(0.0, yaw, 0.0)))
     interaction_poses = {oid: Pose.from_list(poses_of[oid][0]) for oid in static_ids if poses_of[oid]}

@@ -126,7 +126,7 @@ def clear_sight_lines(blocks: Sequence[Block], sights: Sequence[SightFact], floo
     for fact in sights:
         if fact.loose is not None:
             name, position, yaw = fact.loose
-            box: Box | None = loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name, (0.0, 0.0)))
+            box: Box | None = loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name))
         else:
             target_block = by_id.get(fact.target)
             box = target_block.box() if target_block is not None else None
