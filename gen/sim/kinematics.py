@@ -27,7 +27,7 @@ import numpy as np
 
 from alfred_gen.sim.pixels import facing_of, scene_facings
 from alfred_gen.sim.shapes import shape_parts
-from alfred_gen.sim.world import World, WorldObject
+from alfred_gen.sim.world import World, WorldObject, overlap_deeper_than
 
 #: Length of one step of a moving object, metres.
 STEP = 0.01
@@ -65,10 +65,6 @@ def surface_height(world: World, support: WorldObject, x: float, z: float, facin
     return max(tops) if tops else None
 
 
-def _overlap_3d(a: WorldObject, b: WorldObject) -> bool:
-    return all(min(a.hi[k], b.hi[k]) - max(a.lo[k], b.lo[k]) > CONTACT for k in range(3))
-
-
 def support_below(
     world: World, obj: WorldObject, x: float, z: float, bottom: float
 ) -> tuple[WorldObject | None, float]:
@@ -92,7 +88,8 @@ def support_below(
     facings = scene_facings(world.scene)
     best: tuple[float, float, str, WorldObject] | None = None
     for other in candidates:
-        if other not in basins and not other.otype.pickupable and any(_overlap_3d(other, b) for b in basins):
+        if (other not in basins and not other.otype.pickupable
+                and any(overlap_deeper_than(other, b, CONTACT) for b in basins)):
             continue  # cut away around the basin
         height = surface_height(world, other, x, z, facings)
         if height is None or height > bottom + CONTACT:
@@ -131,7 +128,7 @@ def _obstacles(world: World, obj: WorldObject, support: WorldObject | None = Non
     if support is not None and support.type_name in OPEN_BASINS:
         chain |= {
             o.object_id for o in world.objects
-            if o.present and not o.otype.pickupable and o is not support and _overlap_3d(o, support)
+            if o.present and not o.otype.pickupable and o is not support and overlap_deeper_than(o, support, CONTACT)
         }
     boxes = [
         (o.lo, o.hi) for o in world.objects

@@ -91,6 +91,12 @@ def turn_horizontal(dx: float, dz: float, quarter_turns: int) -> tuple[float, fl
     return dx, dz
 
 
+def overlap_deeper_than(a: WorldObject, b: WorldObject, depth: float) -> bool:
+    """Whether the boxes of ``a`` and ``b`` overlap by more than ``depth`` along every axis."""
+    a_lo, a_hi, b_lo, b_hi = a.lo, a.hi, b.lo, b.hi
+    return all(min(a_hi[k], b_hi[k]) - max(a_lo[k], b_lo[k]) > depth for k in range(3))
+
+
 class WorldObject:
     """One object's current state. ``center``/``size`` give its world axis-aligned box."""
 
@@ -368,16 +374,8 @@ class World:
         return not obj.otype.pickupable or not any(self._reaches_into_open(obj, p) for p in closed)
 
     def _reaches_into_open(self, obj: WorldObject, closed: WorldObject) -> bool:
-        lo = [c - s / 2 for c, s in zip(obj.center, obj.size)]
-        hi = [c + s / 2 for c, s in zip(obj.center, obj.size)]
-        for other in self.objects:
-            if (other is closed or not other.is_open or other.type_name != closed.type_name or not other.present
-                    or other.is_sliced):
-                continue
-            if all(min(hi[a], other.center[a] + other.size[a] / 2) - max(lo[a], other.center[a] - other.size[a] / 2)
-                   > SHARED_INSIDE for a in range(3)):
-                return True
-        return False
+        return any(other is not closed and other.is_open and other.type_name == closed.type_name and other.present
+                   and not other.is_sliced and overlap_deeper_than(obj, other, SHARED_INSIDE) for other in self.objects)
 
     def is_held_family(self, obj: WorldObject) -> bool:
         """Whether the object is held, or inside what is held."""

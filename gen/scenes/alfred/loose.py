@@ -66,6 +66,11 @@ SHIFT_STEP = 0.01
 Shift = tuple[float, float]
 
 
+def default_shift(kind: str) -> Shift:
+    """Where a ``kind``'s box lies off its origin when no fact says (:data:`DEFAULT_SHIFT`; else centred)."""
+    return DEFAULT_SHIFT.get(kind, (0.0, 0.0))
+
+
 def quarter_turns(yaw: float) -> int:
     """The yaw as whole quarter turns (boxes stay axis-aligned)."""
     return round(yaw / 90.0) % 4
@@ -100,7 +105,7 @@ def pickupable_box(kind: str, position: tuple[float, float, float], size: tuple[
     x, y, z = position
     sx, sy, sz = size
     if shift is None:
-        shift = DEFAULT_SHIFT.get(kind, (0.0, 0.0))
+        shift = default_shift(kind)
     dx, dz = turn_horizontal(shift[0], shift[1], quarter_turns(yaw))
     bottom = y - ORIGIN_HEIGHT.get(kind, 0.0) * sy
     if floor_y is not None:
@@ -144,7 +149,7 @@ def _candidate_shifts(kind: str) -> list[Shift]:
     nx, nz = int((sx / 2) / SHIFT_STEP) - 1, int((sz / 2) / SHIFT_STEP) - 1
     shifts = [(round(i * SHIFT_STEP, 4), round(k * SHIFT_STEP, 4))
               for i in range(-max(nx, 0), max(nx, 0) + 1) for k in range(-max(nz, 0), max(nz, 0) + 1)]
-    ux, uz = DEFAULT_SHIFT.get(kind, (0.0, 0.0))
+    ux, uz = default_shift(kind)
     return sorted(shifts, key=lambda s: (round(math.hypot(s[0] - ux, s[1] - uz), 6), s))
 
 
@@ -164,7 +169,7 @@ def loose_shifts(contents: Iterable[ContentFact], clearances: Iterable[Clearance
     out: dict[str, Shift] = {}
     for name in sorted(tests):
         checks = tests[name]
-        if all(check(DEFAULT_SHIFT.get(type_of_name(name), (0.0, 0.0))) for check in checks):
+        if all(check(default_shift(type_of_name(name))) for check in checks):
             continue
         for shift in _candidate_shifts(type_of_name(name)):
             if all(check(shift) for check in checks):
