@@ -52,6 +52,15 @@ def test_the_margin_is_the_ring_of_the_proven_floor_outside_fixtures() -> None:
     assert (0.0, 0.25) in margin and not set(margin) & set(floor)
 
 
+def test_a_margin_point_exactly_the_clearance_from_a_fixture_is_free() -> None:
+    # FloorPlan30: the counter ends at x = -0.35 and the demos stand at (-0.25, 0.00), 0.1 m from it;
+    # -0.35 + 0.1 rounds to -0.24999999999999997, which used to keep that point out.
+    counter = _block("CounterTop|-01.01|+00.94|-00.04", (-1.925, 0.865, -1.26), (-0.35, 0.905, 0.18))
+    margin = margin_points([(0.0, 0.0)], [counter], floor_y=0.0)
+    assert (-0.25, 0.0) in margin
+    assert (-0.25, 0.0) not in margin_points([(0.0, 0.0)], [counter], floor_y=0.0, clearance=0.11)
+
+
 def test_lite_steps_onto_margin_points_but_does_not_offer_them() -> None:
     scene = fixtures.kitchen()
     reachable = sorted(scene.reachable)

@@ -35,6 +35,9 @@ from alfred_gen.sim.scene import GRID_SIZE, grid_key
 
 #: Radius of the agent's footprint that must be clear of fixtures on a margin point, metres.
 MARGIN_CLEARANCE = 0.1
+#: Slack for float rounding: a point exactly ``clearance`` from a box is clear (-0.35 + 0.1 is
+#: -0.24999999999999997, which kept (-0.25, 0.00) of FloorPlan30 out of its margin).
+_ROUNDING = 1e-6
 #: The 8-neighbourhood on the grid.
 _NEIGHBOURS = tuple((dx, dz) for dx in (-1, 0, 1) for dz in (-1, 0, 1) if dx or dz)
 
@@ -67,9 +70,10 @@ def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block],
     """The points one step from ``floor`` whose footprint (a disc of ``clearance``) is clear of every
     fixture standing in the agent's way (boxes starting higher than 1 m over the floor hang above it)."""
     standing = [b for b in blocks if b.lo[1] <= floor_y + OVERHEAD]
+    reach = clearance - _ROUNDING
     out = []
     for x, z in ring(floor):
-        if all(x <= b.lo[0] - clearance or x >= b.hi[0] + clearance or z <= b.lo[2] - clearance
-               or z >= b.hi[2] + clearance for b in standing):
+        if all(x <= b.lo[0] - reach or x >= b.hi[0] + reach or z <= b.lo[2] - reach
+               or z >= b.hi[2] + reach for b in standing):
             out.append((x, z))
     return out
