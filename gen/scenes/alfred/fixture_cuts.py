@@ -101,7 +101,7 @@ def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
             return
 
 
-def _inside_built_in(box: Box, blocks: list[Block]) -> bool:
+def inside_built_in(box: Box, blocks: Sequence[Block]) -> bool:
     """Whether an object lies inside a drawer or cabinet, or under a sink's opening (a basin's
     first box may not yet reach down to what lies in it: its footprint is enough)."""
     c = box.center
@@ -130,7 +130,7 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
                     cut_away(slab, other.box(), on_top)
             for box in resting:
                 if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
-                        and not _inside_built_in(box, blocks):
+                        and not inside_built_in(box, blocks):
                     cut_away(slab, box, on_top)
         elif slab.kind == "Cabinet":
             for other in blocks:

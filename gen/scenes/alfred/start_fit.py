@@ -14,17 +14,24 @@ from dataclasses import replace
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block
-from alfred_gen.scenes.alfred.fixture_cuts import free_what_they_cannot_hold
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    UNDER_SLAB_DEPTH,
+    cut_away,
+    free_what_they_cannot_hold,
+    inside_built_in,
+)
 from alfred_gen.sim.scene import Box, SceneObject
 from alfred_gen.sim.shapes import inner_floor
 
 
 def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]) -> dict[str, SceneObject]:
     """The fixtures of ``objects`` whose boxes change to agree with the start state's ``posed``
-    (type, box) objects, by id: cut back from what they cannot hold, basins' floors down to what lies
-    in them, drawers and cabinets below what lies over them, tops down to what rests on them."""
+    (type, box) objects, by id: cut back from what they cannot hold, counter slabs off what lies
+    under them, basins' floors down to what lies in them, drawers and cabinets below what lies over
+    them, tops down to what rests on them."""
     objects = list(objects)
     fitted = free_posed_objects(objects, posed)
+    fitted.update(slabs_off_posed(objects, posed, fitted))
     fitted.update(floors_under_posed(objects, posed, fitted))
     loose = [(kind, box) for kind, box in posed if catalogue.object_type(kind).pickupable]
     fitted.update(parts_under_posed(objects, loose, fitted))
@@ -38,6 +45,37 @@ def _of_kinds(objects: Iterable[SceneObject], kinds: frozenset[str],
     for obj in objects:
         if obj.object_type in kinds:
             yield obj, changed.get(obj.object_id, obj)
+
+
+def _block(obj: SceneObject) -> Block:
+    return Block(obj.object_id, obj.object_type, obj.position, list(obj.box.lo), list(obj.box.hi), False)
+
+
+def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
+                    changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
+    """Counter tops cut away from the posed objects lying under them outside a drawer or cabinet.
+
+    The importer cuts a slab off what a room's demos show lying under it
+    (:func:`~alfred_gen.scenes.alfred.fixture_cuts.cut_around`); a start state is the same evidence.
+    In a room known only from its layout files, FloorPlan8's second counter top (its id at 1.2 m)
+    was drawn as wide as a kitchen's counter, 20 cm over the one at 0.95 m, and hid the knives and
+    tomatoes the start state lays there.
+    """
+    current = [changed.get(o.object_id, o) for o in objects
+               if not catalogue.object_type(o.object_type).pickupable]
+    blocks = [_block(o) for o in current]
+    out: dict[str, SceneObject] = {}
+    for obj, slab in zip(current, blocks):
+        if slab.kind != "CounterTop":
+            continue
+        on_top = [box for _, box in posed if slab.overlaps_box(box) and abs(box.lo[1] - slab.hi[1]) < 0.05]
+        for _, box in posed:
+            if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
+                    and not inside_built_in(box, blocks):
+                cut_away(slab, box, on_top)
+        if slab.box() != obj.box:
+            out[obj.object_id] = replace(obj, box=slab.box())
+    return out
 
 
 def _over_footprint(box: Box, fixture: Box) -> bool:
