@@ -431,6 +431,14 @@ def test_a_basins_floor_comes_down_to_what_the_start_state_puts_in_it() -> None:
     cup = Box((-1.9, 0.85, -1.5), (-1.8, 0.95, -1.4))
     beside = Box((-1.4, 0.70, -1.5), (-1.3, 0.75, -1.4))
     assert floors_under_posed([basin], [("Cup", cup), ("Cup", beside)], {}) == {}
+    # Under a sink's box lies what is in the cabinet beneath; under a tub's, what is in the tub.
+    under = Box((-1.9, 0.3, -1.5), (-1.8, 0.4, -1.4))
+    assert floors_under_posed([basin], [("Cup", under)], {}) == {}
+    tub = SceneObject("BathtubBasin", (-3.71, 0.34, 0.64), Box((-4.06, 0.072, -0.06), (-3.36, 0.54, 1.34)),
+                      object_id="Bathtub|-03.71|+00.34|+00.64|BathtubBasin")
+    cloth = Box((-4.052, 0.038, 0.688), (-3.844, 0.061, 0.872))  # FloorPlan427 known from its layout files
+    lowered = floors_under_posed([tub], [("Cloth", cloth)], {})[tub.object_id].box
+    assert lowered.lo[1] <= cloth.lo[1] - 0.04 and lowered.hi == tub.box.hi
 
 
 def test_the_walls_move_out_past_what_the_start_state_puts_beyond_them() -> None:
