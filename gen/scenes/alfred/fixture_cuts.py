@@ -8,7 +8,7 @@ or a cabinet would swallow, and the objects resting under, on or in a fixture.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
@@ -110,6 +110,25 @@ def inside_built_in(box: Box, blocks: Sequence[Block]) -> bool:
                for b in blocks)
 
 
+#: An object whose bottom is this close to a slab's top rests on it (metres).
+ON_SLAB = 0.05
+
+
+def resting_on(slab: Block, boxes: Iterable[Box]) -> list[Box]:
+    """The boxes whose footprint meets the slab's and whose bottom is at its top."""
+    return [b for b in boxes if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < ON_SLAB]
+
+
+def cut_off_what_lies_under(slab: Block, boxes: Iterable[Box], blocks: Sequence[Block],
+                            on_top: Sequence[Box] = ()) -> None:
+    """Cut a counter slab away from every box lying up to :data:`UNDER_SLAB_DEPTH` under it outside a
+    drawer, a cabinet or a sink's opening (:func:`cut_away`, keeping ``on_top`` where it can)."""
+    for box in boxes:
+        if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
+                and not inside_built_in(box, blocks):
+            cut_away(slab, box, on_top)
+
+
 def cut_around(blocks: list[Block], resting: list[Box]) -> None:
     """Counter tops and cabinets hang over nothing but what belongs under them.
 
@@ -122,16 +141,13 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
     """
     for slab in blocks:
         if slab.kind == "CounterTop":
-            on_top = [b for b in resting if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < 0.05]
+            on_top = resting_on(slab, resting)
             for other in blocks:
                 if other is slab or other.kind in _UNDER_COUNTER or other.kind in SET_IN_BASINS:
                     continue
                 if other.lo[1] < slab.hi[1] - STANDS_ON and slab.overlaps(other, (0, 2)):
                     cut_away(slab, other.box(), on_top)
-            for box in resting:
-                if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
-                        and not inside_built_in(box, blocks):
-                    cut_away(slab, box, on_top)
+            cut_off_what_lies_under(slab, resting, blocks, on_top)
         elif slab.kind == "Cabinet":
             for other in blocks:
                 if other is slab or other.kind in BUILT_IN_CONTAINERS or other.surface:

@@ -17,11 +17,11 @@ So an imported room has two kinds of standing points:
   (:func:`~alfred_gen.scenes.alfred.fixture_cuts.clear_reachable`), and ``GetReachablePositions``
   offers only these, so what lite plans on is floor in THOR too;
 - the *margin* (:func:`margin_points`): every point one step from the proven floor (8-neighbourhood)
-  whose agent footprint, a disc of :data:`MARGIN_CLEARANCE`, overlaps no fixture standing on the
-  floor. Lite lets the agent step there (THOR often does: walls are not known, fixtures are), so a
-  walk no demo of the room has shown can still be replayed. With a fold of every room's demos held
-  out, the held-out demos stand on 173 points outside their room's proven floor and 4 outside it
-  and its margin.
+  whose agent footprint, a square reaching :data:`MARGIN_CLEARANCE` each way, overlaps no fixture
+  standing on the floor. Lite lets the agent step there (THOR often does: walls are not known,
+  fixtures are), so a walk no demo of the room has shown can still be replayed. With a fold of every
+  room's demos held out, the held-out demos stand on 173 points outside their room's proven floor
+  and 4 outside it and its margin.
 """
 
 from __future__ import annotations
@@ -67,8 +67,9 @@ def ring(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block], floor_y: float,
                   clearance: float = MARGIN_CLEARANCE) -> list[tuple[float, float]]:
-    """The points one step from ``floor`` whose footprint (a disc of ``clearance``) is clear of every
-    fixture standing in the agent's way (boxes starting higher than 1 m over the floor hang above it)."""
+    """The points one step from ``floor`` whose footprint (a square reaching ``clearance`` each way) is
+    clear of every fixture standing in the agent's way (boxes starting higher than 1 m over the floor
+    hang above it)."""
     standing = [b for b in blocks if b.lo[1] <= floor_y + OVERHEAD]
     reach = clearance - _ROUNDING
     out = []

@@ -15,12 +15,7 @@ from dataclasses import replace
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block
-from alfred_gen.scenes.alfred.fixture_cuts import (
-    UNDER_SLAB_DEPTH,
-    cut_away,
-    free_what_they_cannot_hold,
-    inside_built_in,
-)
+from alfred_gen.scenes.alfred.fixture_cuts import cut_off_what_lies_under, free_what_they_cannot_hold, resting_on
 from alfred_gen.sim.scene import Box, SceneObject
 from alfred_gen.sim.shapes import inner_floor
 
@@ -69,11 +64,8 @@ def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]
     for obj, slab in zip(current, blocks):
         if slab.kind != "CounterTop":
             continue
-        on_top = [box for _, box in posed if slab.overlaps_box(box) and abs(box.lo[1] - slab.hi[1]) < 0.05]
-        for _, box in posed:
-            if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
-                    and not inside_built_in(box, blocks):
-                cut_away(slab, box, on_top)
+        boxes = [box for _, box in posed]
+        cut_off_what_lies_under(slab, boxes, blocks, resting_on(slab, boxes))
         if slab.box() != obj.box:
             out[obj.object_id] = replace(obj, box=slab.box())
     return out
@@ -227,7 +219,7 @@ def _highest_shared_level(bottoms: list[float], default: float) -> float:
 def free_posed_objects(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]) -> dict[str, SceneObject]:
     """Fixtures cut back from the posed objects they cannot hold, by id (only those that changed)."""
     fixtures = [o for o in objects if not catalogue.object_type(o.object_type).pickupable]
-    blocks = [Block(o.object_id, o.object_type, o.position, list(o.box.lo), list(o.box.hi), False) for o in fixtures]
+    blocks = [_block(o) for o in fixtures]
     if not free_what_they_cannot_hold(blocks, posed):
         return {}
     return {o.object_id: replace(o, box=b.box()) for o, b in zip(fixtures, blocks) if b.box() != o.box}
