@@ -60,11 +60,11 @@ def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]
     current = [changed.get(o.object_id, o) for o in objects
                if not catalogue.object_type(o.object_type).pickupable]
     blocks = [_block(o) for o in current]
+    boxes = [box for _, box in posed]
     out: dict[str, SceneObject] = {}
     for obj, slab in zip(current, blocks):
         if slab.kind != "CounterTop":
             continue
-        boxes = [box for _, box in posed]
         cut_off_what_lies_under(slab, boxes, blocks, resting_on(slab, boxes))
         if slab.box() != obj.box:
             out[obj.object_id] = replace(obj, box=slab.box())
