@@ -492,6 +492,23 @@ def test_a_top_comes_down_to_what_the_start_state_rests_on_it() -> None:
 
 
 
+def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan428 known from its layout files: its toilet sized from rooms whose toilets are 1.04 m
+    # tall, and the start state's soap on the tank 0.95 m over the floor, inside the box.
+    toilet = SceneObject("Toilet", (-1.45, 0.0, 1.87), Box((-1.909, 0.0, 1.603), (-0.991, 1.043, 2.138)),
+                         object_id="Toilet|-01.45|+00.00|+01.87")
+    soap = Box((-1.886, 0.954, 1.651), (-1.831, 0.979, 1.742))
+    fitted = fit_to_start_state([toilet], [("SoapBar", soap)])
+    assert fitted[toilet.object_id].box.hi[1] == soap.lo[1]
+    assert fitted[toilet.object_id].box.lo == toilet.box.lo
+    # A soap resting on the top already leaves the toilet as it is.
+    on_top = Box((-1.886, 1.043, 1.651), (-1.831, 1.068, 1.742))
+    assert fit_to_start_state([toilet], [("SoapBar", on_top)]) == {}
+
+
 def test_a_counter_slab_is_cut_off_what_the_start_state_lays_under_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state, slabs_off_posed
     from alfred_gen.sim.scene import SceneObject
