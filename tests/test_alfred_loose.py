@@ -14,7 +14,7 @@ from alfred_gen.scenes.alfred.loose import DEFAULT_SHIFT, loose_shifts, pickupab
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
-from alfred_gen.sim.world import AGENT_RADIUS, turn_horizontal
+from alfred_gen.sim.world import AGENT_RADIUS, footprint_meets, turn_horizontal
 
 BOX_AT = (0.0, 0.19, 0.0)  # a cardboard box on the floor: its origin is 70% up its height
 
@@ -25,9 +25,7 @@ def _box(yaw: float, shift: tuple[float, float] | None) -> Box:
 
 
 def _clear(box: Box, point: tuple[float, float]) -> bool:
-    px, pz = point
-    return not (box.lo[0] - AGENT_RADIUS < px < box.hi[0] + AGENT_RADIUS
-                and box.lo[2] - AGENT_RADIUS < pz < box.hi[2] + AGENT_RADIUS)
+    return not footprint_meets(box, *point)
 
 
 def _origin_inside(box: Box) -> bool:
@@ -47,7 +45,7 @@ def test_a_box_lies_behind_its_origin_in_its_own_frame_unless_a_fact_says_otherw
 @pytest.mark.parametrize("yaw", [0.0, 90.0, 180.0, 270.0])
 def test_a_box_the_agent_walked_past_is_moved_off_the_walked_point_in_its_own_frame(yaw: float) -> None:
     usual = _box(yaw, None)
-    point = (usual.center[0], usual.center[2] + 0.39)
+    point = (usual.center[0], usual.center[2] + 0.36)
     assert not _clear(usual, point)  # where a box usually lies, it would block the walk
     fact = ClearanceFact("Box_0000aaaa", BOX_AT, yaw, (point,))
     shifts = loose_shifts([], [fact], floor_y=0.0)

@@ -113,6 +113,32 @@ def test_floor_objects_block_and_free_the_way(bedroom: LiteController) -> None:
     assert (-0.5, -1.25) in reachable
 
 
+@pytest.mark.parametrize(("gap", "blocked"), [(0.185, False), (0.165, True)])
+def test_a_floor_object_blocks_within_the_agents_round_footprint(bedroom: LiteController, gap: float,
+                                                                  blocked: bool) -> None:
+    # THOR 2.1's agent is a capsule of radius 0.175 m: a ball 18.5 cm short of the point leaves room.
+    ball = obj(bedroom, oid(bedroom, "BasketBall"))
+    half = ball["axisAlignedBoundingBox"]["size"]["z"] / 2
+    pose = {"objectName": ball["name"], "rotation": {"x": 0.0, "y": 0.0, "z": 0.0},
+            "position": dict(ball["position"], z=-1.25 - gap - half)}
+    ok(bedroom, "SetObjectPoses", objectPoses=[pose])
+    go(bedroom, -0.5, -1.0, 180, 60)
+    if blocked:
+        fails(bedroom, "MoveAhead", "blocked")
+    else:
+        ok(bedroom, "MoveAhead")
+
+
+def test_the_footprint_is_round() -> None:
+    from alfred_gen.sim.world import AGENT_RADIUS, footprint_meets
+
+    box = Box((0.0, 0.0, 0.0), (0.2, 0.3, 0.2))
+    assert footprint_meets(box, 0.2 + AGENT_RADIUS - 0.01, 0.1)
+    assert not footprint_meets(box, 0.2 + AGENT_RADIUS + 0.01, 0.1)
+    # Diagonally off a corner, a square footprint of the same half-width would reach the box.
+    assert not footprint_meets(box, 0.2 + 0.15, 0.2 + 0.15)
+    assert footprint_meets(box, 0.2 + 0.15, 0.2 + 0.15, margin=0.05)
+
 def test_divider_wall_cannot_be_crossed() -> None:
     sim = LiteController(fixtures.divided_room())
     go(sim, -0.25, -0.5, 90)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import AGENT_RADIUS, BLOCKING_HEIGHT, FLOOR_CONTACT, turn_horizontal
+from alfred_gen.sim.world import BLOCKING_HEIGHT, FLOOR_CONTACT, footprint_meets, turn_horizontal
 
 #: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
 #: a fraction of the height. Measured in the released demos against thin objects lying on the same
@@ -131,9 +131,7 @@ def _holds(container: ContentFact, floor_y: float, shift: Shift) -> bool:
 
 def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
     box = loose_box(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
-    reach = AGENT_RADIUS + CLEARANCE_MARGIN
-    return all(px <= box.lo[0] - reach or px >= box.hi[0] + reach or pz <= box.lo[2] - reach or pz >= box.hi[2] + reach
-               for px, pz in fact.points)
+    return not any(footprint_meets(box, px, pz, CLEARANCE_MARGIN) for px, pz in fact.points)
 
 
 def _blocks_agent(fact: ClearanceFact, floor_y: float) -> bool:
