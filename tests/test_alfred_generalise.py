@@ -509,6 +509,21 @@ def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None
     assert fit_to_start_state([toilet], [("SoapBar", on_top)]) == {}
 
 
+def test_a_bed_comes_down_to_what_the_start_state_rests_on_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan317 known from its layout files: its bed sized to where other rooms' demos rest things
+    # on beds, 0.61 m, and its books lying at 0.42 m, under the drawn mattress.
+    bed = SceneObject("Bed", (1.38, -0.01, 0.07), Box((0.262, -0.01, -0.617), (2.498, 0.606, 0.757)),
+                      object_id="Bed|+01.38|-00.01|+00.07")
+    books = [Box((0.54, 0.417, 0.45), (0.76, 0.446, 0.72)), Box((2.03, 0.418, -0.39), (2.25, 0.447, -0.12))]
+    fitted = fit_to_start_state([bed], [("Book", b) for b in books])
+    assert fitted[bed.object_id].box.hi[1] == 0.417
+    # One book alone that far under the top says nothing, as on a table.
+    assert fit_to_start_state([bed], [("Book", books[0])]) == {}
+
+
 def test_a_counter_slab_is_cut_off_what_the_start_state_lays_under_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state, slabs_off_posed
     from alfred_gen.sim.scene import SceneObject

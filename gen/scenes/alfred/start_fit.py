@@ -111,12 +111,15 @@ def floors_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     return out
 
 
-#: Furniture whose top is the surface things rest on (seats' boxes reach up to a back rest instead).
-#: A toilet's top is its tank's lid: THOR reports what rests on a toilet 1.03-1.09 m above its id in
-#: 19 rooms (FloorPlan401-420) and 0.93-0.95 m in 8 (421-430), two models, so a toilet sized from
-#: other rooms' demos can stand 9 cm over the soap on its tank.
+#: Furniture whose box top is the surface things rest on. Seats count: an imported room sizes a
+#: seat's box up to where things rest on it, not to its back rest
+#: (:func:`~alfred_gen.scenes.alfred.fixture_sizing.initial_block`), and THOR reports things on beds
+#: 0.4-0.9 m over the floor, on sofas 0.3-0.8 m, on armchairs 0.2-0.8 m, by room. A toilet's top
+#: is its tank's lid: THOR reports what rests on a toilet 1.03-1.09 m above its id in 19 rooms
+#: (FloorPlan401-420) and 0.93-0.95 m in 8 (421-430), two models, so a toilet sized from other
+#: rooms' demos can stand 9 cm over the soap on its tank.
 _TOPS = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf",
-                   "Toilet"})
+                   "Toilet", "Bed", "Sofa", "ArmChair", "Ottoman"})
 #: How far under a top the bottom of what rests on it may lie, and still be resting on it (metres):
 #: deeper, it is inside the furniture (a drawer), not on it.
 _RESTING_DEPTH = 0.1
@@ -137,8 +140,8 @@ _CONTAINER_BAND = 0.02
 
 def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
                       changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
-    """Tables, desks, counters, shelves and toilets whose top lies above what the start state puts on
-    them, brought down to it.
+    """Tables, desks, counters, shelves, seats and toilets whose top lies above what the start state
+    puts on them, brought down to it.
 
     A top's height comes from its room's demos or, where it has none, from what other rooms show of
     the type: a dining table in a room known only from its layout files stood 3 cm above the butter
