@@ -218,6 +218,23 @@ def test_old_events_keep_their_snapshot() -> None:
     assert len(set(seen_at_once)) == len(actions)
 
 
+@pytest.mark.parametrize(("yaw", "first_end"), [(0.0, (0, 1)), (90.0, (1, 0)), (180.0, (0, -1)), (270.0, (-1, 0))])
+def test_slices_turn_with_the_object(kitchen: LiteController, yaw: float, first_end: tuple[int, int]) -> None:
+    # THOR lays slice 1 at the sliced object's own +z end, wherever its yaw turns that end.
+    go(kitchen, *TABLE)
+    tomato = obj(kitchen, oid(kitchen, "Tomato"))
+    poses = [{"objectName": o["name"], "position": o["position"],
+              "rotation": dict(o["rotation"], y=yaw) if o is tomato else o["rotation"]}
+             for o in kitchen.last_event.metadata["objects"] if o["pickupable"]]
+    ok(kitchen, "SetObjectPoses", objectPoses=poses)
+    ok(kitchen, "PickupObject", objectId=oid(kitchen, "Knife"))
+    ok(kitchen, "SliceObject", objectId=tomato["objectId"])
+    slices = {o["objectId"].rsplit("_", 1)[1]: o["axisAlignedBoundingBox"]["center"]
+              for o in kitchen.last_event.metadata["objects"] if o["objectType"] == "TomatoSliced"}
+    first, last = slices["1"], slices[str(len(slices))]
+    dx, dz = first["x"] - last["x"], first["z"] - last["z"]
+    assert (round(dx / max(abs(dx), abs(dz))), round(dz / max(abs(dx), abs(dz)))) == first_end
+
 def test_render_boxes_list_what_is_drawn(kitchen: LiteController) -> None:
     go(kitchen, *TABLE)
     tomato = oid(kitchen, "Tomato")
