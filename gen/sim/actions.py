@@ -22,7 +22,15 @@ import numpy as np
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import HORIZON_MAX, HORIZON_MIN, World, WorldObject, segments_hit_boxes, turn_horizontal
+from alfred_gen.sim.world import (
+    HORIZON_MAX,
+    HORIZON_MIN,
+    World,
+    WorldObject,
+    quarter_turns,
+    segments_hit_boxes,
+    turn_horizontal,
+)
 
 if TYPE_CHECKING:
     from alfred_gen.sim.lite import LiteController
@@ -477,7 +485,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     world.sight_changed()
     sx, sy, sz = obj.size
     cx, cy, cz = obj.center
-    turns = round(obj.rotation[1] / 90.0) % 4
+    turns = quarter_turns(obj.rotation[1])
     own_x, own_z = (sz, sx) if turns % 2 else (sx, sz)
     ux, uz = turn_horizontal(*((1.0, 0.0) if own_x >= own_z else (0.0, 1.0)), turns)
     along_x = abs(ux) > 0.5

@@ -87,6 +87,12 @@ def _xyz(v: Iterable[float]) -> dict[str, float]:
     return {"x": _r(x), "y": _r(y), "z": _r(z)}
 
 
+def quarter_turns(yaw: float) -> int:
+    """A THOR yaw as whole quarter turns, 0-3 (boxes stay axis-aligned, so an object turns with its
+    nearest quarter)."""
+    return round(yaw / 90.0) % 4
+
+
 def turn_horizontal(dx: float, dz: float, quarter_turns: int) -> tuple[float, float]:
     """A horizontal vector turned by ``quarter_turns`` of THOR yaw (90 degrees takes +z to +x and
     +x to -z): an object's local offsets in the world at its yaw."""
@@ -414,7 +420,7 @@ class World:
     def set_rotation(self, obj: WorldObject, yaw: float) -> None:
         """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
         the origin turns with the box (a Box's origin off its middle stays on the same side of it)."""
-        turns = (round(yaw / 90.0) - round(obj.rotation[1] / 90.0)) % 4
+        turns = (quarter_turns(yaw) - quarter_turns(obj.rotation[1])) % 4
         obj.rotation = (obj.rotation[0], float(yaw) % 360.0, obj.rotation[2])
         if turns:
             if turns % 2:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import BLOCKING_HEIGHT, FLOOR_CONTACT, footprint_meets, turn_horizontal
+from alfred_gen.sim.world import BLOCKING_HEIGHT, FLOOR_CONTACT, footprint_meets, quarter_turns, turn_horizontal
 
 #: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
 #: a fraction of the height. Measured in the released demos against thin objects lying on the same
@@ -69,11 +69,6 @@ Shift = tuple[float, float]
 def default_shift(kind: str) -> Shift:
     """Where a ``kind``'s box lies off its origin when no fact says (:data:`DEFAULT_SHIFT`; else centred)."""
     return DEFAULT_SHIFT.get(kind, (0.0, 0.0))
-
-
-def quarter_turns(yaw: float) -> int:
-    """The yaw as whole quarter turns (boxes stay axis-aligned)."""
-    return round(yaw / 90.0) % 4
 
 
 def _quarter_turned(yaw: float) -> bool:
