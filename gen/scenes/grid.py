@@ -27,7 +27,9 @@ import numpy as np
 
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, Box, Pose, SceneCamera, grid_key
 
-#: Radius of the agent's body on the floor plane.
+#: Radius of the agent's body on the floor plane, as procedural rooms' reachable grids are built
+#: against their furniture. THOR 2.1's agent is 0.175 m (:data:`alfred_gen.sim.world.AGENT_RADIUS`,
+#: which lite's floor-object test uses); the procedural rooms keep 0.2 so their layouts stay as built.
 AGENT_RADIUS = 0.2
 
 #: Height of the camera above the agent's body origin: ALFRED initialises THOR with cameraY=0.75,
