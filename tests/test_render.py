@@ -499,6 +499,22 @@ def test_open_fridge_door_swings_out_of_its_front(facing):
     ]
 
 
+@pytest.mark.parametrize("facing", [0, 90])
+def test_an_open_box_is_drawn_inside_its_flaps(facing):
+    # THOR's open box is a carton whose flaps splay out to its bounding box: its masks cover about
+    # as many pixels as a body 0.1 of its width inside that box on each side, not the whole box.
+    box = Box((1.0, 0.5, 2.0), (1.4, 0.78, 2.4))
+    drawn = {}
+    for is_open in (False, True):
+        builder = BoxListBuilder()
+        builder.add_object("Box", oid("Box", box), box, is_open=is_open, facing=facing)
+        frames = render(Camera(1.2, EYE, 1.3, 0, 45), builder.build())
+        drawn[is_open] = int((frames.owner == frames.owners.index(oid("Box", box))).sum())
+    assert 0.55 < drawn[True] / drawn[False] < 0.75
+    body = shape_boxes("Box", box, is_open=True)
+    assert min(p.lo[0] for p in body) == pytest.approx(1.04) and max(p.hi[2] for p in body) == pytest.approx(2.36)
+
+
 def test_drawer_slides_out_with_its_contents_offset():
     box = Box((0.0, 0.5, 0.0), (0.6, 0.7, 0.5))
     assert content_offset("Drawer", box, is_open=False, facing=0) == (0.0, 0.0, 0.0)

@@ -390,10 +390,35 @@ def _kettle(f: _Local, is_open: bool) -> list[Part]:
     ]
 
 
+#: How far inside an open box's bounding box its body stands, as a fraction of its width and depth
+#: on each side. THOR's box is a carton whose four flaps splay open outwards, and its bounding box
+#: reaches out to the flaps' tips. Fit to THOR's masks of boxes in the 6,574 ALFRED train demos
+#: (see :func:`_box_container`).
+BOX_FLAP_INSET = 0.1
+
+
 def _box_container(f: _Local, is_open: bool) -> list[Part]:
-    if is_open:
-        return _basin(f, SHELL_WALLS["Box"])
-    return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
+    """A closed carton, or an open one whose body (floor and walls) stands :data:`BOX_FLAP_INSET`
+    inside its box on each side; the flaps, thin and slanted, are left out.
+
+    Over 312 PickupObject and PutObject masks of open boxes (in-sample rooms), lite's box and THOR's
+    mask overlap best with the body inset by 0.1 (pooled IoU 0.590, against 0.557 for the whole box
+    and 0.585 and 0.553 for insets of 0.05 and 0.15), and lite then draws as many box pixels as
+    THOR shows (2.57 against 2.61 million). Drawn to its whole box, the box hid cards and phones
+    lying in it that THOR shows.
+    """
+    if not is_open:
+        return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
+    wall = SHELL_WALLS["Box"]
+    a = BOX_FLAP_INSET
+    tw, td, ty = f.fw(wall), f.fd(wall), f.fy(wall)
+    return [
+        (f.part(a, 1 - a, 0, ty, a, 1 - a), DARKER),
+        (f.part(a, a + tw, ty, 1, a, 1 - a), BODY),
+        (f.part(1 - a - tw, 1 - a, ty, 1, a, 1 - a), BODY),
+        (f.part(a + tw, 1 - a - tw, ty, 1, a, a + td), BODY),
+        (f.part(a + tw, 1 - a - tw, ty, 1, 1 - a - td, 1 - a), BODY),
+    ]
 
 
 #: Where a bottle's shoulder is (fraction of its height) and how wide its neck is (fraction of its
