@@ -95,6 +95,26 @@ def test_drawers_stay_below_the_top_of_the_furniture_they_are_built_into() -> No
     assert cd["parentReceptacles"] == ["Dresser|+01.50|+00.00|+00.00"]
 
 
+@pytest.mark.parametrize(("drawer_x", "front"), [(0.86, 0.83), (0.80, 0.80)])
+def test_a_drawer_over_a_cabinet_is_flush_with_its_door(drawer_x: float, front: float) -> None:
+    # FloorPlan8: THOR puts the drawer's id at its front, level with the cabinet door below it;
+    # centred on its id, the drawer stood 0.23 m out of the run and hid the open cabinet's inside.
+    # It moves back to the door's plane (1 cm proud of it), but never behind its own id.
+    evidence = SceneEvidence(8)
+    evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-8, 3) for z in range(-8, 8)]
+    pose = [0.25, -0.5, 90.0, 30.0]
+    cabinet = format_object_id("Cabinet", (0.86, 0.40, -0.55))
+    drawer = format_object_id("Drawer", (drawer_x, 0.75, -0.70))
+    evidence.openable = {cabinet: pose, drawer: pose}
+    evidence.agent_ys = [0.9009997]
+    scene = build_scene(evidence)
+    door = scene.object(cabinet).box.lo[0]
+    assert door == pytest.approx(0.84)
+    box = scene.object(drawer).box
+    assert box.lo[0] == pytest.approx(front)
+    assert box.hi[0] - box.lo[0] == pytest.approx(0.5)  # moved, not cut: it keeps its depth
+
+
 def test_furniture_is_cut_back_from_reachable_points() -> None:
     evidence = _dresser_room()
     scene = build_scene(evidence)

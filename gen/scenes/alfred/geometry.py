@@ -42,6 +42,7 @@ from alfred_gen.scenes.alfred.built_ins import (
     basins_are_bowls,
     basins_reach_counters,
     expose_fronts,
+    flush_drawer_fronts,
     limit_stacks,
     rims_at_counters,
     separate_nested,
@@ -122,6 +123,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     resting = [box for _, box in resting_of]
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
+    flush_drawer_fronts(ordered)
     tops_over_drawers(ordered, {target for _, target, _ in facts})
     clear_reachable(ordered, reachable, floor_y, resting)
     separate_nested(ordered)
