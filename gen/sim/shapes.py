@@ -405,7 +405,9 @@ def _box_container(f: _Local, is_open: bool) -> list[Part]:
     mask overlap best with the body inset by 0.1 (pooled IoU 0.590, against 0.557 for the whole box
     and 0.585 and 0.553 for insets of 0.05 and 0.15), and lite then draws as many box pixels as
     THOR shows (2.57 against 2.61 million). Drawn to its whole box, the box hid cards and phones
-    lying in it that THOR shows.
+    lying in it that THOR shows. Lite puts things into a box at the centres of a grid over its
+    footprint (:meth:`~alfred_gen.sim.world.World.slot_points`), which lie inside the body;
+    something falling over the flaps' ring lands on what is below the box, as no floor is drawn there.
     """
     if not is_open:
         return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
