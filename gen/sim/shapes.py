@@ -39,6 +39,7 @@ class _Local:
     """
 
     def __init__(self, box: Box, facing: int) -> None:
+        self.facing = facing
         quarter = int(round(facing / 90.0)) % 4
         self.d_axis = 2 if quarter in (0, 2) else 0
         self.w_axis = 2 - self.d_axis
@@ -73,6 +74,10 @@ class _Local:
             base = self.hi[self.d_axis]
             lo[self.d_axis], hi[self.d_axis] = base - d1 * self.depth, base - d0 * self.depth
         return Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+
+    def inset(self, fraction: float) -> _Local:
+        """The same frame over a box ``fraction`` of the width and depth inside this one on each side."""
+        return _Local(self.part(fraction, 1 - fraction, 0, 1, fraction, 1 - fraction), self.facing)
 
     def forward(self, metres: float) -> tuple[float, float, float]:
         """A world offset of ``metres`` towards the front."""
@@ -411,16 +416,7 @@ def _box_container(f: _Local, is_open: bool) -> list[Part]:
     """
     if not is_open:
         return [(f.part(0, 1, 0, 1, 0, 1), BODY), (f.part(0, 1, 0.97, 1, 0.49, 0.51), SEAM)]
-    wall = SHELL_WALLS["Box"]
-    a = BOX_FLAP_INSET
-    tw, td, ty = f.fw(wall), f.fd(wall), f.fy(wall)
-    return [
-        (f.part(a, 1 - a, 0, ty, a, 1 - a), DARKER),
-        (f.part(a, a + tw, ty, 1, a, 1 - a), BODY),
-        (f.part(1 - a - tw, 1 - a, ty, 1, a, 1 - a), BODY),
-        (f.part(a + tw, 1 - a - tw, ty, 1, a, a + td), BODY),
-        (f.part(a + tw, 1 - a - tw, ty, 1, 1 - a - td, 1 - a), BODY),
-    ]
+    return _basin(f.inset(BOX_FLAP_INSET), SHELL_WALLS["Box"])
 
 
 #: Where a bottle's shoulder is (fraction of its height) and how wide its neck is (fraction of its
