@@ -32,7 +32,7 @@ from alfred_gen.sim.render import (
     visible_pixel_counts,
 )
 from alfred_gen.sim.scene import AGENT_Y, Box, format_object_id
-from alfred_gen.sim.shapes import OPENABLE_SHAPES, content_offset, shape_boxes, shape_parts
+from alfred_gen.sim.shapes import DOOR, OPENABLE_SHAPES, content_offset, hinged_at_high_end, shape_boxes, shape_parts
 
 ARTIFACTS = Path(__file__).parent / "_artifacts"
 EYE = AGENT_Y + 0.675
@@ -513,6 +513,22 @@ def test_an_open_box_is_drawn_inside_its_flaps(facing):
     assert 0.55 < drawn[True] / drawn[False] < 0.75
     body = shape_boxes("Box", box, is_open=True)
     assert min(p.lo[0] for p in body) == pytest.approx(1.04) and max(p.hi[2] for p in body) == pytest.approx(2.36)
+
+
+@pytest.mark.parametrize("facing", [0, 90])
+def test_a_mirrored_cabinet_hangs_its_door_at_the_other_end(facing):
+    # Imported rooms draw a cabinet mirrored when its hinge (THOR's origin) is at the high end.
+    box = Box((1.0, 0.5, 2.0), (1.5, 1.2, 2.5))
+    across = 0 if facing == 0 else 2
+    for mirrored, end in ((False, box.lo[across]), (True, box.hi[across])):
+        parts = shape_parts("Cabinet", box, is_open=True, facing=facing, mirrored=mirrored)
+        door = [part for part, tone in parts if tone is DOOR]
+        assert door and all(abs((p.lo[across] + p.hi[across]) / 2 - end) < 0.02 for p in door)
+    origin_high = (1.45, 0.5, 2.45)
+    assert hinged_at_high_end("Cabinet", box, origin_high, facing)
+    assert not hinged_at_high_end("Cabinet", box, origin_high, facing, paired=True)
+    assert not hinged_at_high_end("Cabinet", box, box.center, facing)  # procedural rooms: as before
+    assert not hinged_at_high_end("Fridge", box, origin_high, facing)
 
 
 def test_drawer_slides_out_with_its_contents_offset():

@@ -74,7 +74,15 @@ from alfred_gen.sim.render import (
     visible_pixel_counts,
 )
 from alfred_gen.sim.scene import Box, Scene
-from alfred_gen.sim.shapes import broken_parts, content_offset, shape_parts, state_parts
+from alfred_gen.sim.shapes import (
+    SIDE_HINGED,
+    broken_parts,
+    content_offset,
+    door_pair,
+    hinged_at_high_end,
+    shape_parts,
+    state_parts,
+)
 from alfred_gen.sim.visibility import reach_distances
 from alfred_gen.sim.world import World, WorldObject
 
@@ -159,6 +167,24 @@ def scene_facings(scene: Scene) -> dict[str, int]:
     return facings
 
 
+def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
+    """Ids of the scene's side-hinged objects whose door hangs at the high end of their front
+    (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`, with pairs found by
+    :func:`~alfred_gen.sim.shapes.door_pair`)."""
+    hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED]
+    mirrored = set()
+    for obj in hinged:
+        facing = facings.get(obj.object_id, 0)
+        paired = any(
+            other is not obj and other.object_type == obj.object_type and facings.get(other.object_id, 0) == facing
+            and door_pair(other.position, obj.position)
+            for other in hinged
+        )
+        if hinged_at_high_end(obj.object_type, obj.box, obj.position, facing, paired):
+            mirrored.add(obj.object_id)
+    return frozenset(mirrored)
+
+
 def _quarter(yaw: float) -> int:
     return int(round(float(yaw) / 90.0)) % 4 * 90
 
@@ -239,15 +265,17 @@ def _object_rows(
     cuts: tuple[Box, ...],
     look: Look | None = None,
     varied: bool = False,
+    mirrored: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
-    variation (:func:`~alfred_gen.sim.palette.varied_color`) instead of its type's."""
+    variation (:func:`~alfred_gen.sim.palette.varied_color`) instead of its type's; ``mirrored``:
+    its shape drawn with its door on the other side (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        shape = shape_parts(object_type, box, is_open=is_open, facing=facing)
+        shape = shape_parts(object_type, box, is_open=is_open, facing=facing, mirrored=mirrored)
         if look is not None:
             shape += state_parts(object_type, box, facing, liquid=look.liquid, lit=look.lit, is_open=is_open)
     rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base)) for part, tone in shape]
@@ -272,7 +300,7 @@ def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _rows_of(
     obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
-    look: Look | None = None, varied: bool = False,
+    look: Look | None = None, varied: bool = False, mirrored: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     box = obj.box()
     parts = tuple(obj.part_boxes()) if obj.parts else ()
@@ -281,6 +309,9 @@ def _rows_of(
         parts = tuple(p.translated(*offset) for p in parts)
     elif obj.holes:
         cuts = cuts + obj.holes
+    if mirrored:
+        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, varied,
+                            mirrored=True)
     if varied:
         return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, True)
     if look is None:  # the plain call, so the cache keys of plain objects stay as they were
@@ -362,11 +393,13 @@ def _drawn_offset(world: World, obj: WorldObject, facings: dict[str, int]) -> tu
 
 @dataclass
 class _Structure:
-    """Per scene: the room shell and the walls drawn as boxes, and the objects' front yaws."""
+    """Per scene: the room shell and the walls drawn as boxes, the objects' front yaws and the ids
+    of those drawn mirrored (:func:`scene_mirrored`)."""
 
     scene: Scene
     boxes: BoxList
     facings: dict[str, int]
+    mirrored: frozenset[str] = frozenset()
 
 
 def _build_structure(scene: Scene) -> _Structure:
@@ -379,7 +412,8 @@ def _build_structure(scene: Scene) -> _Structure:
     wall_color = type_color("Wall", "Wall")
     for wall in drawn_walls:
         builder.add_box(wall, wall_color, "Wall")
-    return _Structure(scene, builder.build(), scene_facings(scene))
+    facings = scene_facings(scene)
+    return _Structure(scene, builder.build(), facings, scene_mirrored(scene, facings))
 
 
 @dataclass
@@ -435,7 +469,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
         lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look,
-                                  world.color_variation)
+                                  world.color_variation, obj.object_id in structure.mirrored)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),

@@ -35,11 +35,14 @@ class _Local:
     """An object's box in its own frame: w across the front, y up, d from back (0) to front (1).
 
     Coordinates are fractions of the box size; values outside [0, 1] reach out of the box (a door
-    swung open). Metres convert with :meth:`fw`, :meth:`fy`, :meth:`fd`.
+    swung open). Metres convert with :meth:`fw`, :meth:`fy`, :meth:`fd`. w = 0 is the box's low
+    end along its world axis across the front; a ``mirrored`` frame runs w from the high end, so a
+    shape drawn with its hinge at w = 0 hangs its door on the other side (:func:`hinged_at_high_end`).
     """
 
-    def __init__(self, box: Box, facing: int) -> None:
+    def __init__(self, box: Box, facing: int, mirrored: bool = False) -> None:
         self.facing = facing
+        self.mirrored = mirrored
         quarter = int(round(facing / 90.0)) % 4
         self.d_axis = 2 if quarter in (0, 2) else 0
         self.w_axis = 2 - self.d_axis
@@ -61,6 +64,8 @@ class _Local:
         return min(metres / self.depth, cap)
 
     def part(self, w0: float, w1: float, y0: float, y1: float, d0: float, d1: float) -> Box:
+        if self.mirrored:
+            w0, w1 = 1.0 - w1, 1.0 - w0
         lo = list(self.lo)
         hi = list(self.hi)
         w_lo, w_size = self.lo[self.w_axis], self.width
@@ -77,7 +82,7 @@ class _Local:
 
     def inset(self, fraction: float) -> _Local:
         """The same frame over a box ``fraction`` of the width and depth inside this one on each side."""
-        return _Local(self.part(fraction, 1 - fraction, 0, 1, fraction, 1 - fraction), self.facing)
+        return _Local(self.part(fraction, 1 - fraction, 0, 1, fraction, 1 - fraction), self.facing, self.mirrored)
 
     def forward(self, metres: float) -> tuple[float, float, float]:
         """A world offset of ``metres`` towards the front."""
@@ -524,9 +529,50 @@ _OPENABLE: dict[str, Callable[[_Local, bool], list[Part]]] = {
 OPENABLE_SHAPES = frozenset(_OPENABLE)
 
 
-def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int = 0) -> list[Part]:
-    """The render parts of an object, each a box with the :class:`Tone` it is painted in."""
+#: Types whose door hangs on a side hinge that THOR puts at the object's origin.
+SIDE_HINGED = frozenset({"Cabinet"})
+#: Two side-hinged objects of one facing whose origins lie this close (metres, on every axis) are
+#: the two doors of one carcass: THOR gives each door of a double-door cabinet its own id, both at
+#: the carcass's middle, 1-5 cm apart (40 pairs in ALFRED's 120 ``openable.json`` files).
+DOOR_PAIR_GAP = 0.05
+
+
+def door_pair(origin: tuple[float, float, float], other: tuple[float, float, float]) -> bool:
+    """Whether two side-hinged objects (of one facing) with these origins are one cabinet's two doors."""
+    return max(abs(a - b) for a, b in zip(origin, other)) <= DOOR_PAIR_GAP
+
+
+def hinged_at_high_end(object_type: str, box: Box, origin: tuple[float, float, float], facing: int,
+                       paired: bool = False) -> bool:
+    """Whether an object's door hangs at the high end of its front (its world axis across the front).
+
+    THOR puts a single cabinet's origin at its door's hinge edge, and the two origins of a
+    double-door cabinet (:func:`door_pair`) at its middle, where the doors meet; an imported room
+    builds each box out from there (:mod:`alfred_gen.scenes.alfred.fixture_sizing`). So a single
+    door hangs at the end of the front its origin is nearer, and a ``paired`` one at the end away
+    from it, once the origin is a quarter of the width or more off the middle. THOR's masks of open
+    cabinets in the train demos agree, drawn over boxes centred on the id: a single door hangs on
+    the side away from the agent in 329 of 502 decided masks, a paired one on the side away from
+    its partner in 67 of 95. An origin at the middle (every procedural room's) keeps the drawn
+    default: the hinge at the low end.
+    """
+    if object_type not in SIDE_HINGED:
+        return False
     f = _Local(box, facing)
+    off = origin[f.w_axis] - (f.lo[f.w_axis] + f.hi[f.w_axis]) / 2.0
+    if abs(off) < f.width / 4.0:
+        return False
+    return (off > 0) != paired
+
+
+def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int = 0,
+                mirrored: bool = False) -> list[Part]:
+    """The render parts of an object, each a box with the :class:`Tone` it is painted in.
+
+    ``mirrored``: drawn reflected across the middle of its front, so a door hangs on the other side
+    (:func:`hinged_at_high_end`).
+    """
+    f = _Local(box, facing, mirrored)
     if object_type in _OPENABLE:
         return _OPENABLE[object_type](f, is_open)
     if object_type in ("Knife", "ButterKnife"):
