@@ -25,6 +25,7 @@ from alfred_gen.scenes.alfred.importer import (
 )
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.pixels import scene_facings, scene_mirrored
 from alfred_gen.sim.scene import format_object_id, grid_key
 
 TASK_TYPES = (
@@ -113,6 +114,27 @@ def test_a_drawer_over_a_cabinet_is_flush_with_its_door(drawer_x: float, front: 
     box = scene.object(drawer).box
     assert box.lo[0] == pytest.approx(front)
     assert box.hi[0] - box.lo[0] == pytest.approx(0.5)  # moved, not cut: it keeps its depth
+
+
+def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle() -> None:
+    # THOR's single cabinet id is at its door's hinge edge, and the agent opens it from the other
+    # side: the box reaches from just past the id across to the agent's side, and its door hangs
+    # at the id. The two ids of a double-door cabinet lie at its middle: each door's box reaches
+    # away from the other's id, and each door hangs at its outer end.
+    evidence = SceneEvidence(8)
+    evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-8, 9) for z in range(-8, 2)]
+    single = format_object_id("Cabinet", (-1.0, 0.40, 0.90))
+    low_door = format_object_id("Cabinet", (0.98, 0.40, 0.90))
+    high_door = format_object_id("Cabinet", (1.02, 0.40, 0.90))
+    in_front = [1.0, 0.25, 0.0, 30.0]
+    evidence.openable = {single: [-1.25, 0.25, 0.0, 30.0], low_door: in_front, high_door: in_front}
+    evidence.agent_ys = [0.9009997]
+    scene = build_scene(evidence)
+    box = scene.object(single).box
+    assert box.hi[0] == pytest.approx(-0.95) and box.lo[0] < -1.25  # across to the agent's side
+    assert scene.object(low_door).box.hi[0] == pytest.approx(1.0)
+    assert scene.object(high_door).box.lo[0] == pytest.approx(1.0)
+    assert scene_mirrored(scene, scene_facings(scene)) == {single, high_door}  # doors at the high end
 
 
 def test_furniture_is_cut_back_from_reachable_points() -> None:

@@ -56,7 +56,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     free_what_they_cannot_hold,
     settle_objects,
 )
-from alfred_gen.scenes.alfred.fixture_sizing import initial_block
+from alfred_gen.scenes.alfred.fixture_sizing import initial_block, split_door_pairs
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
@@ -113,6 +113,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids
     }
     ordered = [blocks[oid] for oid in static_ids]
+    split_door_pairs(ordered)
     facts = resolved_facts(evidence, static_ids, floor_y)
     shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
     resting_of = [
