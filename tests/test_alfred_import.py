@@ -118,7 +118,7 @@ def test_a_drawer_over_a_cabinet_is_flush_with_its_door(drawer_x: float, front: 
 
 def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle() -> None:
     # THOR's single cabinet id is at its door's hinge edge, and the agent opens it from the other
-    # side: the box reaches from just past the id across to the agent's side, and its door hangs
+    # side: the box reaches from the id across to the agent's side, and its door hangs
     # at the id. The two ids of a double-door cabinet lie at its middle: each door's box reaches
     # away from the other's id, and each door hangs at its outer end.
     evidence = SceneEvidence(8)
@@ -131,7 +131,7 @@ def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle()
     evidence.agent_ys = [0.9009997]
     scene = build_scene(evidence)
     box = scene.object(single).box
-    assert box.hi[0] == pytest.approx(-0.95) and box.lo[0] < -1.25  # across to the agent's side
+    assert box.hi[0] == pytest.approx(-1.0) and box.lo[0] < -1.25  # across to the agent's side
     assert scene.object(low_door).box.hi[0] == pytest.approx(1.0)
     assert scene.object(high_door).box.lo[0] == pytest.approx(1.0)
     assert scene_mirrored(scene, scene_facings(scene)) == {single, high_door}  # doors at the high end
