@@ -138,6 +138,26 @@ def separate_nested(blocks: list[Block]) -> None:
                 block.lo[1] = top + 0.03
 
 
+def below_basins(blocks: list[Block]) -> None:
+    """A drawer or cabinet under a sink basin stays below the basin's bowl.
+
+    THOR's sink cabinet stands under the sink, its door up to the counter, and the basin's bowl
+    sinks into its top. Lite's boxes are whole, so a cabinet box reaching up round the bowl would
+    hide what lies in the basin (a soap bar put in to be cleaned). Where a drawer's or cabinet's
+    footprint overlaps a basin's by more than :data:`NESTED_GAP` both ways, its top stays
+    :data:`NESTED_GAP` below the bowl's floor, if that leaves it 4 cm or more of height.
+    """
+    basins = [b for b in blocks if b.kind == "SinkBasin"]
+    for block in blocks:
+        if block.kind not in BUILT_IN_CONTAINERS:
+            continue
+        for basin in basins:
+            overlap = [min(block.hi[a], basin.hi[a]) - max(block.lo[a], basin.lo[a]) for a in (0, 2)]
+            top = basin.lo[1] - NESTED_GAP
+            if min(overlap) > NESTED_GAP and block.hi[1] > top and top - block.lo[1] >= 0.04:
+                block.hi[1] = top
+
+
 #: How far below a counter's top a basin's rim may be and still be set in that counter.
 BASIN_SET_IN = 0.15
 
