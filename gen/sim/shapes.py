@@ -533,7 +533,7 @@ OPENABLE_SHAPES = frozenset(_OPENABLE)
 SIDE_HINGED = frozenset({"Cabinet"})
 #: Two side-hinged objects of one facing whose origins lie this close (metres, on every axis) are
 #: the two doors of one carcass: THOR gives each door of a double-door cabinet its own id, both at
-#: the carcass's middle, 1-5 cm apart (40 pairs in ALFRED's 120 ``openable.json`` files).
+#: the carcass's middle, 1-5 cm apart (35 such pairs in ALFRED's 120 ``openable.json`` files).
 DOOR_PAIR_GAP = 0.05
 
 
