@@ -64,16 +64,16 @@ def _span_from_hinge(block: Block, position: tuple[float, float, float], poses: 
     up from right after opening such a cabinet (100 single cabinets), a box so placed holds 139
     (with 3 cm to spare), one reaching 5 or 10 cm past the id 133 or 128, one centred on it 81.
     """
+    if not poses:
+        return
     axis, _ = block.front_axis
     across = 2 - axis
-    for pose in poses[:1]:
-        lateral = float(pose[0] if across == 0 else pose[1]) - position[across]
-        if abs(lateral) <= HINGE_SIDE_EVIDENCE:
-            return
-        width = block.hi[across] - block.lo[across]
-        side = 1.0 if lateral > 0 else -1.0
-        start = position[across]
-        block.lo[across], block.hi[across] = sorted((start, start + side * width))
+    lateral = float(poses[0][0] if across == 0 else poses[0][1]) - position[across]
+    if abs(lateral) <= HINGE_SIDE_EVIDENCE:
+        return
+    width = block.hi[across] - block.lo[across]
+    side = 1.0 if lateral > 0 else -1.0
+    block.lo[across], block.hi[across] = sorted((position[across], position[across] + side * width))
 
 
 def door_partner(block: Block, cabinets: Iterable[Block]) -> Block | None:
@@ -101,9 +101,9 @@ def split_door_pairs(blocks: list[Block]) -> None:
         axis, _ = block.front_axis
         across = 2 - axis
         middle = (block.position[across] + partner.position[across]) / 2.0
-        away = 1.0 if block.position[across] >= partner.position[across] else -1.0
-        if block.position[across] == partner.position[across]:
-            away = 1.0 if block.object_id > partner.object_id else -1.0
+        # Ids level across the front (none in ALFRED's layouts) still part: the later id goes up.
+        ahead = (block.position[across], block.object_id) > (partner.position[across], partner.object_id)
+        away = 1.0 if ahead else -1.0
         width = block.hi[across] - block.lo[across]
         block.lo[across], block.hi[across] = sorted((middle, middle + away * width))
 
@@ -113,7 +113,8 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
     """A fixture's first box: size, orientation, front and vertical placement (steps 1 and 2).
 
     Sizes are (width across the front, height, depth); a cabinet's id is at its door, so its box
-    reaches back from there; other fixtures are centred on their id.
+    reaches back from there, and at its hinge, so it reaches across from there to the agent's side
+    (:func:`_span_from_hinge`); other fixtures are centred on their id.
     """
     kind = catalogue.type_of_id(object_id)
     position = id_position(object_id)
