@@ -14,7 +14,7 @@ import pytest
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.alfred import catalogue_store
-from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, below_basins
+from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_out_of_cabinets
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.importer import (
@@ -183,19 +183,24 @@ def test_a_sink_basin_below_its_counter_slab_is_raised_to_the_counter_top() -> N
     assert low.hi[1] == 0.41  # far below the slab: not set into that counter
 
 
-def test_a_cabinet_under_a_sink_basin_stays_below_its_bowl() -> None:
+def test_a_cabinet_under_a_sink_basin_is_drawn_open_round_its_bowl() -> None:
     # FloorPlan422: the cabinet under the sink reached up round the basin's bowl and hid a soap bar
-    # put in to be cleaned. Its top now stays 5 cm below the bowl's floor; a cabinet beside the
-    # basin (footprints touching by 2 cm) keeps its height.
+    # put in to be cleaned. Its box stays whole (FloorPlan412 keeps spray bottles in it), and its
+    # drawing loses the bowl's footprint from 5 cm under the bowl's floor up; a cabinet beside the
+    # basin (footprints touching by 2 cm) and a drawer level with the bowl are drawn whole.
     def block(object_id: str, lo: list[float], hi: list[float]) -> Block:
         return Block(object_id, object_id.split("|")[0].replace("Sink", "SinkBasin"),
                      (lo[0], 0.46, lo[2]), lo, hi, False)
     basin = block("Sink|-01.93|+00.77|+00.33|SinkBasin", [-2.2, 0.49, 0.05], [-1.65, 0.79, 0.6])
     under = block("Cabinet|-02.34|+00.46|+00.52", [-2.39, 0.09, -0.06], [-1.89, 0.76, 0.54])
     beside = block("Cabinet|-02.70|+00.46|+00.52", [-3.1, 0.09, -0.06], [-2.18, 0.76, 0.54])
-    below_basins([basin, under, beside])
-    assert under.hi[1] == pytest.approx(0.44) and under.lo[1] == 0.09
-    assert beside.hi[1] == 0.76
+    level = block("Drawer|-02.00|+00.60|+00.30", [-2.1, 0.45, 0.1], [-1.9, 0.75, 0.5])
+    bowls_cut_out_of_cabinets([basin, under, beside, level])
+    assert (under.lo, under.hi) == ([-2.39, 0.09, -0.06], [-1.89, 0.76, 0.54])
+    [hole] = under.holes
+    assert hole.lo[1] == pytest.approx(0.44) and hole.hi[1] > under.hi[1]
+    assert all(hole.lo[a] < basin.lo[a] and hole.hi[a] > basin.hi[a] for a in (0, 2))
+    assert beside.holes == [] and level.holes == []
 
 
 def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:

@@ -138,14 +138,23 @@ def separate_nested(blocks: list[Block]) -> None:
                 block.lo[1] = top + 0.03
 
 
-def below_basins(blocks: list[Block]) -> None:
-    """A drawer or cabinet under a sink basin stays below the basin's bowl.
+#: How much of a cabinet's height below a basin stays drawn, at least, for it to count as under it (metres).
+MIN_SOLID = 0.04
+
+
+def bowls_cut_out_of_cabinets(blocks: list[Block]) -> None:
+    """A drawer or cabinet under a sink basin is drawn open round the basin's bowl.
 
     THOR's sink cabinet stands under the sink, its door up to the counter, and the basin's bowl
-    sinks into its top. Lite's boxes are whole, so a cabinet box reaching up round the bowl would
-    hide what lies in the basin (a soap bar put in to be cleaned). Where a drawer's or cabinet's
-    footprint overlaps a basin's by more than :data:`NESTED_GAP` both ways, its top stays
-    :data:`NESTED_GAP` below the bowl's floor, if that leaves it 4 cm or more of height.
+    sinks into its top. Lite's boxes are whole, so a cabinet box reaching up round the bowl hid what
+    lies in the basin (a soap bar put in to be cleaned). Cutting the cabinet's box down below the
+    bowl instead lost its inside: a spray bottle or a cup kept in it lay above the new top, in
+    nothing, and the agent opening the cabinet did not see it. So the box stays whole (it still
+    holds what is kept in the cabinet) and only its drawing loses the bowl's footprint from
+    :data:`NESTED_GAP` below the bowl's floor up (:attr:`Block.holes`), where a drawer's or
+    cabinet's footprint overlaps a basin's by more than :data:`NESTED_GAP` both ways, and at least
+    :data:`MIN_SOLID` of it stays drawn below the cut (a drawer level with the bowl is beside it,
+    not under it).
     """
     basins = [b for b in blocks if b.kind == "SinkBasin"]
     for block in blocks:
@@ -153,9 +162,11 @@ def below_basins(blocks: list[Block]) -> None:
             continue
         for basin in basins:
             overlap = [min(block.hi[a], basin.hi[a]) - max(block.lo[a], basin.lo[a]) for a in (0, 2)]
-            top = basin.lo[1] - NESTED_GAP
-            if min(overlap) > NESTED_GAP and block.hi[1] > top and top - block.lo[1] >= 0.04:
-                block.hi[1] = top
+            bottom = basin.lo[1] - NESTED_GAP
+            if min(overlap) > NESTED_GAP and block.hi[1] > bottom and bottom - block.lo[1] >= MIN_SOLID:
+                block.holes.append(Box((basin.lo[0] - HOLE_MARGIN, bottom, basin.lo[2] - HOLE_MARGIN),
+                                       (basin.hi[0] + HOLE_MARGIN, block.hi[1] + HOLE_MARGIN,
+                                        basin.hi[2] + HOLE_MARGIN)))
 
 
 #: How far below a counter's top a basin's rim may be and still be set in that counter.

@@ -41,7 +41,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
     basins_are_bowls,
     basins_reach_counters,
-    below_basins,
+    bowls_cut_out_of_cabinets,
     expose_fronts,
     flush_drawer_fronts,
     limit_stacks,
@@ -141,7 +141,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     basins_reach_counters(ordered)
     basins_are_bowls(ordered)
     rims_at_counters(ordered)
-    below_basins(ordered)
+    bowls_cut_out_of_cabinets(ordered)
     clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
