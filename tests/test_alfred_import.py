@@ -17,6 +17,7 @@ from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_out_of_cabinets
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_sizing import spans_toward_contents
 from alfred_gen.scenes.alfred.importer import (
     build_scene,
     complete_for_start_state,
@@ -26,7 +27,7 @@ from alfred_gen.scenes.alfred.importer import (
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.pixels import scene_facings, scene_mirrored
-from alfred_gen.sim.scene import format_object_id, grid_key
+from alfred_gen.sim.scene import Box, format_object_id, grid_key
 
 TASK_TYPES = (
     "look_at_obj_in_light", "pick_and_place_simple", "pick_and_place_with_movable_recep",
@@ -135,6 +136,30 @@ def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle()
     assert scene.object(low_door).box.hi[0] == pytest.approx(1.0)
     assert scene.object(high_door).box.lo[0] == pytest.approx(1.0)
     assert scene_mirrored(scene, scene_facings(scene)) == {single, high_door}  # doors at the high end
+
+
+def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_can() -> None:
+    # The agent opened the cabinet from its low-x side, so its box first reaches there from the id;
+    # a mug other start states put in it on the high-x side moves it across. A garbage can standing
+    # on one side bars that side, whatever lies in the can. A door of a pair keeps its half.
+    def cabinet(x: float) -> Block:
+        return Block(format_object_id("Cabinet", (x, 0.40, 0.90)), "Cabinet", (x, 0.40, 0.90),
+                     [x - 0.5, 0.05, 0.4], [x, 0.75, 0.92], False, 0)
+    mug = Box((-0.85, 0.1, 0.6), (-0.75, 0.2, 0.7))
+    by_mug = cabinet(-1.0)
+    spans_toward_contents([by_mug], [("Mug", mug)])
+    assert (by_mug.lo[0], by_mug.hi[0]) == pytest.approx((-1.0, -0.5))
+    can = Block("GarbageCan|+01.25|+00.01|+00.70", "GarbageCan", (1.25, 0.01, 0.7), [1.1, 0.01, 0.55],
+                [1.4, 0.6, 0.85], True)
+    apple = Box((1.2, 0.4, 0.65), (1.3, 0.5, 0.75))
+    by_can = cabinet(1.0)
+    by_can.lo[0], by_can.hi[0] = 1.0, 1.5
+    spans_toward_contents([by_can, can], [("Apple", apple)])
+    assert (by_can.lo[0], by_can.hi[0]) == pytest.approx((0.5, 1.0))
+    low, high = cabinet(3.0), cabinet(3.04)
+    low.lo[0], low.hi[0], high.lo[0], high.hi[0] = 2.52, 3.02, 3.02, 3.52
+    spans_toward_contents([low, high], [("Mug", mug.translated(3.5, 0.0, 0.0))])
+    assert (low.lo[0], low.hi[0], high.lo[0], high.hi[0]) == pytest.approx((2.52, 3.02, 3.02, 3.52))
 
 
 def test_furniture_is_cut_back_from_reachable_points() -> None:

@@ -57,7 +57,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     free_what_they_cannot_hold,
     settle_objects,
 )
-from alfred_gen.scenes.alfred.fixture_sizing import initial_block, split_door_pairs
+from alfred_gen.scenes.alfred.fixture_sizing import initial_block, spans_toward_contents, split_door_pairs
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
@@ -123,6 +123,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         for position, yaw in evidence.objects[name]
     ]
     resting = [box for _, box in resting_of]
+    spans_toward_contents(ordered, resting_of)
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
     flush_drawer_fronts(ordered)
