@@ -156,6 +156,15 @@ def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_c
     by_can.lo[0], by_can.hi[0] = 1.0, 1.5
     spans_toward_contents([by_can, can], [("Apple", apple)])
     assert (by_can.lo[0], by_can.hi[0]) == pytest.approx((0.5, 1.0))
+    # A mug lying in a neighbour's box is the neighbour's; nor does a box move over a neighbour's middle.
+    beside, neighbour = cabinet(-1.0), cabinet(0.2)
+    neighbour.lo[0] = -0.9
+    spans_toward_contents([beside, neighbour], [("Mug", mug)])
+    assert (beside.lo[0], beside.hi[0]) == pytest.approx((-1.5, -1.0))
+    crowded, next_door = cabinet(-1.0), cabinet(-0.6)
+    next_door.lo[0], next_door.hi[0] = -0.7, -0.5
+    spans_toward_contents([crowded, next_door], [("Mug", mug)])
+    assert (crowded.lo[0], crowded.hi[0]) == pytest.approx((-1.5, -1.0))
     low, high = cabinet(3.0), cabinet(3.04)
     low.lo[0], low.hi[0], high.lo[0], high.hi[0] = 2.52, 3.02, 3.02, 3.52
     spans_toward_contents([low, high], [("Mug", mug.translated(3.5, 0.0, 0.0))])
