@@ -72,9 +72,7 @@ def _span_from_hinge(block: Block, position: tuple[float, float, float], poses: 
     lateral = float(poses[0][0] if across == 0 else poses[0][1]) - position[across]
     if abs(lateral) <= HINGE_SIDE_EVIDENCE:
         return
-    width = block.hi[across] - block.lo[across]
-    side = 1.0 if lateral > 0 else -1.0
-    block.lo[across], block.hi[across] = sorted((position[across], position[across] + side * width))
+    reach_to(block, 1 if lateral > 0 else -1)
 
 
 def side_of_contents(block: Block, resting: Iterable[Box]) -> int:
@@ -141,14 +139,24 @@ def spans_toward_contents(blocks: list[Block], resting: Sequence[tuple[str, Box]
     contents = [box for kind, box in resting if catalogue.object_type(kind).pickupable]
     barring = [b.box() for b in blocks if b.floor_origin and b.kind not in _BUILT_INTO_ROWS
                and not catalogue.thor_accepts(b.kind, "Cabinet")]
-    for block in cabinets:
+    # Which contents lie in each cabinet's box, kept up to date as boxes move (a later cabinet sees
+    # the earlier ones where they now are).
+    holds = [_held(contents, c.box()) for c in cabinets]
+    for i, block in enumerate(cabinets):
         if door_partner(block, cabinets) is not None:
             continue
-        others = [c.box() for c in cabinets if c is not block]
-        own = [box for box in contents if not any(_middle_inside(box, other) for other in others)]
+        claimed = set().union(*(held for j, held in enumerate(holds) if j != i))
+        own = [box for k, box in enumerate(contents) if k not in claimed]
         side = span_side(block, own, barring)
+        others = [c.box() for c in cabinets if c is not block]
         if side and not any(_middle_inside(other, _reaching(block, side)) for other in others):
             reach_to(block, side)
+            holds[i] = _held(contents, block.box())
+
+
+def _held(contents: Sequence[Box], box: Box) -> set[int]:
+    """Indices of the ``contents`` whose middle lies inside ``box``."""
+    return {k for k, content in enumerate(contents) if _middle_inside(content, box)}
 
 
 def _reaching(block: Block, side: int) -> Box:
