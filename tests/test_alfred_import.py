@@ -17,6 +17,7 @@ from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_out_of_cabinets
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_cuts import AGENT_RADIUS, clear_reachable, open_over_walked_floor
 from alfred_gen.scenes.alfred.fixture_sizing import spans_toward_contents
 from alfred_gen.scenes.alfred.importer import (
     build_scene,
@@ -236,6 +237,31 @@ def test_a_cabinet_under_a_sink_basin_is_drawn_open_round_its_bowl() -> None:
     assert all(hole.lo[a] < basin.lo[a] and hole.hi[a] > basin.hi[a] for a in (0, 2))
     assert beside.holes == [] and level.holes == []
 
+
+
+def test_a_counter_slab_stays_off_the_floor_the_agent_walks_even_when_raised_and_grown_back() -> None:
+    # FloorPlan3: a bar counter's slab starts 1.06 m over the floor. Taken as hanging overhead, it
+    # was not cut back from where the agent stands; grown back over both arms of its L to hold
+    # what rests on them, it hid the cabinets under it from the pose that opens them.
+    floor_y = 0.22
+    def slab() -> Block:
+        return Block("CounterTop|-01.81|+01.36|+01.18", "CounterTop", (-1.81, 1.36, 1.18),
+                     [-2.7, 1.28, 0.0], [-1.06, 1.30, 2.0], False)
+    cut = slab()
+    clear_reachable([cut], [(-1.0, 1.0)], floor_y)
+    assert cut.hi[0] == pytest.approx(-1.1)  # cut back as a counter standing on the floor is
+    grown = slab()
+    wall_cabinet = Block("Cabinet|-01.20|+01.90|+01.00", "Cabinet", (-1.2, 1.9, 1.0), [-1.4, 1.7, 0.8],
+                         [-0.9, 2.1, 1.2], False)
+    reachable = [(-1.0, 1.0), (-1.0, 1.25), (-0.75, 1.0), (-2.0, 3.0)]
+    open_over_walked_floor([grown, wall_cabinet], reachable, floor_y)
+    assert (grown.lo, grown.hi) == ([-2.7, 1.28, 0.0], [-1.06, 1.30, 2.0])  # the box keeps what it holds
+    [hole] = grown.holes  # the two points it overlaps, one step apart, open as one
+    r = AGENT_RADIUS
+    assert hole.lo[0] == pytest.approx(-1.0 - r) and hole.hi[0] == pytest.approx(-1.0 + r)
+    assert hole.lo[2] == pytest.approx(1.0 - r) and hole.hi[2] == pytest.approx(1.25 + r)
+    assert hole.lo[1] < grown.lo[1] and hole.hi[1] > grown.hi[1]
+    assert wall_cabinet.holes == []  # a wall cabinet hangs over the agent
 
 def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "cat.json"

@@ -12,13 +12,24 @@ from collections.abc import Iterable, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
-from alfred_gen.sim.scene import Box
+from alfred_gen.sim.scene import GRID_SIZE, Box
 
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
 OVERHEAD = 1.0
+#: Fixtures drawn as a slab that THOR stands on cabinets or legs reaching the floor: in the agent's
+#: way whatever the slab's height. A bar counter's slab starts 1.02-1.16 m over the floor in 8 of
+#: ALFRED's rooms; taken as overhead there, it was left reaching over points the agent stands on
+#: and hid the cabinets under it from the pose that opens them.
+ON_THE_FLOOR_SLABS = frozenset({"CounterTop"})
 #: An object whose bottom is this close to a surface's first (catalogue) top is taken as resting
 #: on it when a cut chooses which side to keep (metres).
 ON_TOP_GAP = 0.1
+
+
+def in_the_agents_way(block: Block, floor_y: float) -> bool:
+    """Whether the agent cannot stand where ``block`` is: it starts less than :data:`OVERHEAD` over
+    the floor, or it is a slab on the floor's furniture (:data:`ON_THE_FLOOR_SLABS`)."""
+    return block.lo[1] <= floor_y + OVERHEAD or block.kind in ON_THE_FLOOR_SLABS
 
 
 def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], floor_y: float,
@@ -31,7 +42,7 @@ def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], f
     the empty corner, not the arm that holds the bread.
     """
     for block in blocks:
-        if block.lo[1] > floor_y + OVERHEAD:
+        if not in_the_agents_way(block, floor_y):
             continue
         on_top = [b.center for b in resting if block.surface and abs(b.lo[1] - block.hi[1]) < ON_TOP_GAP
                   and block.lo[0] < b.center[0] < block.hi[0] and block.lo[2] < b.center[2] < block.hi[2]]
@@ -58,6 +69,53 @@ def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], f
                 block.lo[axis] = value
             on_top = [k for k in on_top if block.lo[axis] < k[axis] < block.hi[axis]]
 
+
+
+#: Radius of THOR 2.1's agent, whose capsule no fixture enters round a point it stood on (0.175 m,
+#: ai2thor's maintainers on 2.1.0: allenai/ai2thor#732).
+AGENT_RADIUS = 0.175
+
+
+def open_over_walked_floor(blocks: list[Block], reachable: Sequence[tuple[float, float]], floor_y: float) -> None:
+    """Cut the floor the agent walks out of the drawing of every fixture in its way whose box a
+    later fit grew back over it (:attr:`Block.holes`).
+
+    :func:`clear_reachable` cuts boxes back from the points the agent stood on, but fitting them to
+    what rests on them can grow them back: an L-shaped counter is one box, its bounding box, grown
+    to hold what lies on both arms, and then covers the empty corner the agent walks in, hiding the
+    cabinets under its far arm from where THOR's agent opened them. The box keeps what it holds;
+    its drawing opens :data:`AGENT_RADIUS` round each point whose :data:`AGENT_CLEARANCE` square it
+    overlaps (rows of neighbouring points join into one opening, as do equal rows one step apart).
+    """
+    c, r = AGENT_CLEARANCE, AGENT_RADIUS
+    for block in blocks:
+        if not in_the_agents_way(block, floor_y):
+            continue
+        rows: dict[float, list[float]] = {}
+        for px, pz in reachable:
+            if block.lo[0] < px + c and px - c < block.hi[0] and block.lo[2] < pz + c and pz - c < block.hi[2]:
+                rows.setdefault(pz, []).append(px)
+        openings: list[list[float]] = []  # [x_lo, x_hi, z_lo, z_hi] of points' centres
+        for pz in sorted(rows):
+            for x_lo, x_hi in _runs(sorted(rows[pz])):
+                below = next((o for o in openings if o[:2] == [x_lo, x_hi] and abs(pz - o[3] - GRID_SIZE) < 1e-6), None)
+                if below is not None:
+                    below[3] = pz
+                else:
+                    openings.append([x_lo, x_hi, pz, pz])
+        for x_lo, x_hi, z_lo, z_hi in openings:
+            block.holes.append(Box((x_lo - r, block.lo[1] - c, z_lo - r), (x_hi + r, block.hi[1] + c, z_hi + r)))
+
+
+def _runs(xs: Sequence[float]) -> list[tuple[float, float]]:
+    """Runs of sorted grid coordinates one step apart: (first, last) of each."""
+    runs: list[tuple[float, float]] = []
+    for x in xs:
+        if runs and x - runs[-1][1] <= GRID_SIZE + 1e-6:
+            runs[-1] = (runs[-1][0], x)
+        else:
+            runs.append((x, x))
+    return runs
 
 #: The smallest piece of a fixture a cut may leave, metres.
 MIN_PIECE = 0.25

@@ -55,6 +55,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     clear_reachable,
     cut_around,
     free_what_they_cannot_hold,
+    open_over_walked_floor,
     settle_objects,
 )
 from alfred_gen.scenes.alfred.fixture_sizing import initial_block, spans_toward_contents, split_door_pairs
@@ -143,6 +144,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     basins_are_bowls(ordered)
     rims_at_counters(ordered)
     bowls_cut_out_of_cabinets(ordered)
+    open_over_walked_floor(ordered, reachable, floor_y)
     clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
