@@ -18,7 +18,7 @@ from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import AGENT_RADIUS, clear_reachable, open_over_walked_floor
-from alfred_gen.scenes.alfred.fixture_sizing import spans_toward_contents
+from alfred_gen.scenes.alfred.fixture_sizing import neighbours_meet, spans_toward_contents
 from alfred_gen.scenes.alfred.importer import (
     build_scene,
     complete_for_start_state,
@@ -262,6 +262,26 @@ def test_a_counter_slab_stays_off_the_floor_the_agent_walks_even_when_raised_and
     assert hole.lo[2] == pytest.approx(1.0 - r) and hole.hi[2] == pytest.approx(1.25 + r)
     assert hole.lo[1] < grown.lo[1] and hole.hi[1] > grown.hi[1]
     assert wall_cabinet.holes == []  # a wall cabinet hangs over the agent
+
+
+def test_cabinets_side_by_side_do_not_overlap() -> None:
+    # FloorPlan17: the two doors under the sink are hinged at the carcass's outer ends, 0.71 m
+    # apart; each box reached 0.5 m from its hinge, both held the cup inside, and the other door
+    # hid it. They meet halfway. Where both reach the same way the one behind stops at the other's
+    # hinge; a wall cabinet over a base cabinet and a door pair's two halves are left alone.
+    def cabinet(x: float, lo_x: float, hi_x: float, y: tuple[float, float] = (0.05, 0.75)) -> Block:
+        return Block(format_object_id("Cabinet", (x, 0.40, -0.35)), "Cabinet", (x, 0.40, -0.35),
+                     [lo_x, y[0], -0.93], [hi_x, y[1], -0.33], True, 0)
+    left, right = cabinet(-0.37, -0.37, 0.13), cabinet(0.34, -0.16, 0.34)
+    behind, ahead = cabinet(1.0, 1.0, 1.5), cabinet(1.3, 1.3, 1.8)
+    base, wall = cabinet(3.0, 3.0, 3.5), cabinet(3.3, 3.3, 3.8, (1.6, 2.3))
+    door, partner = cabinet(5.0, 5.0, 5.5), cabinet(5.03, 4.6, 5.03)
+    neighbours_meet([left, right, behind, ahead, base, wall, door, partner])
+    assert (left.lo[0], left.hi[0]) == (-0.37, pytest.approx(-0.015))
+    assert (right.lo[0], right.hi[0]) == (pytest.approx(-0.015), 0.34)
+    assert (behind.hi[0], ahead.lo[0]) == (1.3, 1.3)
+    assert (base.hi[0], wall.lo[0]) == (3.5, 3.3)
+    assert (door.lo[0], partner.hi[0]) == (5.0, 5.03)
 
 def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "cat.json"

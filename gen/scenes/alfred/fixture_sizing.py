@@ -154,6 +154,60 @@ def spans_toward_contents(blocks: list[Block], resting: Sequence[tuple[str, Box]
             holds[i] = _held(contents, block.box())
 
 
+
+#: Cabinets side by side share at least this fraction of the lower one's height (a wall cabinet over
+#: a base cabinet shares none) and ids at least this far apart across their fronts (metres).
+ROW_SHARE = 0.5
+MIN_NEIGHBOUR_GAP = 0.2
+#: A box's end this close to its id reaches out from it (metres).
+_AT_ID = 0.01
+
+
+def neighbours_meet(blocks: list[Block]) -> None:
+    """Two single cabinets side by side in one row whose boxes overlap are cut apart between them.
+
+    Each box reaches a catalogue width from its id (THOR puts a single cabinet's id at its hinge),
+    and THOR's cabinets are often narrower: two doors hinged at the outer ends of a sink's carcass,
+    0.71 m apart, reach 0.5 m each and overlap by 0.29 m, and a cup inside one was drawn inside
+    both and hidden behind the other's door. Solid cabinets do not overlap, so where they reach
+    towards each other they meet halfway between their ids; where both reach the same way, the
+    one behind stops at the other's id (its hinge edge). Door pairs are left to
+    :func:`split_door_pairs`.
+    """
+    cabinets = [b for b in blocks if b.kind == "Cabinet"]
+    singles = [b for b in cabinets if door_partner(b, cabinets) is None]
+    for i, one in enumerate(singles):
+        for other in singles[i + 1:]:
+            if one.facing != other.facing or not _side_by_side(one, other):
+                continue
+            across = 2 - one.front_axis[0]
+            low, high = sorted((one, other), key=lambda c: (c.position[across], c.object_id))
+            low_id, high_id = low.position[across], high.position[across]
+            if high_id - low_id < MIN_NEIGHBOUR_GAP or low.hi[across] <= high.lo[across]:
+                continue
+            low_reaches_up = abs(low.lo[across] - low_id) <= _AT_ID
+            high_reaches_down = abs(high.hi[across] - high_id) <= _AT_ID
+            if low_reaches_up and high_reaches_down:
+                cut = (low_id + high_id) / 2.0
+            elif low_reaches_up and abs(high.lo[across] - high_id) <= _AT_ID:
+                cut = high_id
+            elif high_reaches_down and abs(low.hi[across] - low_id) <= _AT_ID:
+                cut = low_id
+            else:
+                continue
+            low.hi[across] = min(low.hi[across], cut)
+            high.lo[across] = max(high.lo[across], cut)
+
+
+def _side_by_side(one: Block, other: Block) -> bool:
+    """Whether two boxes of one facing stand in one row: their depths overlap and they share
+    :data:`ROW_SHARE` of the lower one's height."""
+    axis = one.front_axis[0]
+    if min(one.hi[axis], other.hi[axis]) <= max(one.lo[axis], other.lo[axis]):
+        return False
+    shared = min(one.hi[1], other.hi[1]) - max(one.lo[1], other.lo[1])
+    return shared >= ROW_SHARE * min(one.hi[1] - one.lo[1], other.hi[1] - other.lo[1])
+
 def _held(contents: Sequence[Box], box: Box) -> set[int]:
     """Indices of the ``contents`` whose middle lies inside ``box``."""
     return {k for k, content in enumerate(contents) if _middle_inside(content, box)}

@@ -58,7 +58,12 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     open_over_walked_floor,
     settle_objects,
 )
-from alfred_gen.scenes.alfred.fixture_sizing import initial_block, spans_toward_contents, split_door_pairs
+from alfred_gen.scenes.alfred.fixture_sizing import (
+    initial_block,
+    neighbours_meet,
+    spans_toward_contents,
+    split_door_pairs,
+)
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
 from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines, supported_points
@@ -125,6 +130,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     ]
     resting = [box for _, box in resting_of]
     spans_toward_contents(ordered, resting_of)
+    neighbours_meet(ordered)
     fit_surface_tops(blocks, facts)
     limit_stacks(ordered)
     flush_drawer_fronts(ordered)
