@@ -70,7 +70,6 @@ def clear_reachable(blocks: list[Block], reachable: list[tuple[float, float]], f
             on_top = [k for k in on_top if block.lo[axis] < k[axis] < block.hi[axis]]
 
 
-
 #: Radius of THOR 2.1's agent, whose capsule no fixture enters round a point it stood on (0.175 m,
 #: ai2thor's maintainers on 2.1.0: allenai/ai2thor#732).
 AGENT_RADIUS = 0.175
@@ -116,6 +115,7 @@ def _runs(xs: Sequence[float]) -> list[tuple[float, float]]:
         else:
             runs.append((x, x))
     return runs
+
 
 #: The smallest piece of a fixture a cut may leave, metres.
 MIN_PIECE = 0.25

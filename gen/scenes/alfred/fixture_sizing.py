@@ -154,7 +154,6 @@ def spans_toward_contents(blocks: list[Block], resting: Sequence[tuple[str, Box]
             holds[i] = _held(contents, block.box())
 
 
-
 #: Cabinets side by side share at least this fraction of the lower one's height (a wall cabinet over
 #: a base cabinet shares none) and ids at least this far apart across their fronts (metres).
 ROW_SHARE = 0.5
@@ -207,6 +206,7 @@ def _side_by_side(one: Block, other: Block) -> bool:
         return False
     shared = min(one.hi[1], other.hi[1]) - max(one.lo[1], other.lo[1])
     return shared >= ROW_SHARE * min(one.hi[1] - one.lo[1], other.hi[1] - other.lo[1])
+
 
 def _held(contents: Sequence[Box], box: Box) -> set[int]:
     """Indices of the ``contents`` whose middle lies inside ``box``."""
