@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from typing import Any
 
 #: Room types, in ALFRED's scene-number order (kitchens 1-30, living rooms 201-230, ...).
@@ -130,8 +131,10 @@ class Box:
             tuple(c + h for c, h in zip(center, half)),  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
         )
 
-    @property
+    @cached_property
     def center(self) -> tuple[float, float, float]:
+        """The box's centre, computed once (a box never changes; fitting a room reads centres
+        millions of times)."""
         lo, hi = self.lo, self.hi
         return ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
 

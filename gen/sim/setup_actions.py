@@ -268,19 +268,20 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
     spawns put objects only where its placement rules allow: a phone on the counter beside a burner
     lies on the counter), then the smallest footprint (a plate on a table).
     """
-    bottom = obj.center[1] - obj.size[1] / 2
+    x, y, z = obj.center  # read once: a property on simulator objects, and this runs per candidate
+    bottom = y - obj.size[1] / 2
     best: tuple[bool, float, str, Candidate] | None = None
     for r in candidates:
         if r is obj:
             continue
-        rlo_y = r.center[1] - r.size[1] / 2
-        rhi_y = r.center[1] + r.size[1] / 2
+        (rx, ry, rz), size = r.center, r.size
         margin = 0.0 if r.otype.pickupable else 0.02
-        if (abs(obj.center[0] - r.center[0]) > r.size[0] / 2 + margin
-                or abs(obj.center[2] - r.center[2]) > r.size[2] / 2 + margin):
+        if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
             continue
+        rlo_y = ry - size[1] / 2
+        rhi_y = ry + size[1] / 2
         if r.type_name in INSIDE_RECEPTACLES:
-            if not rlo_y - 0.02 <= obj.center[1] <= rhi_y + 0.02:
+            if not rlo_y - 0.02 <= y <= rhi_y + 0.02:
                 continue
             if r.otype.pickupable and rlo_y >= bottom + 0.02:
                 continue
