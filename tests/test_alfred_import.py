@@ -18,7 +18,7 @@ from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import AGENT_RADIUS, clear_reachable, open_over_walked_floor
-from alfred_gen.scenes.alfred.fixture_sizing import neighbours_meet, spans_toward_contents
+from alfred_gen.scenes.alfred.fixture_sizing import neighbours_meet, one_shelving_unit, spans_toward_contents
 from alfred_gen.scenes.alfred.importer import (
     build_scene,
     complete_for_start_state,
@@ -282,6 +282,26 @@ def test_cabinets_side_by_side_do_not_overlap() -> None:
     assert (behind.hi[0], ahead.lo[0]) == (1.3, 1.3)
     assert (base.hi[0], wall.lo[0]) == (3.5, 3.3)
     assert (door.lo[0], partner.hi[0]) == (5.0, 5.03)
+
+
+def test_the_boards_of_one_shelving_unit_share_its_footprint_and_front() -> None:
+    # FloorPlan5: three boards named at x 2.81, z 0.14; the top one was turned a quarter by a pose
+    # beside the unit, its 0.8 m width running along z, and hid the board below. The front most
+    # boards have wins; with as many each way, the one more poses back; a board elsewhere stays.
+    def shelf(x: float, y: float, z: float, facing: int, deep_along_x: bool = False) -> Block:
+        sx, sz = (0.35, 0.8) if deep_along_x else (0.8, 0.35)
+        return Block(format_object_id("Shelf", (x, y, z)), "Shelf", (x, y, z),
+                     [x - sx / 2, y - 0.02, z - sz / 2], [x + sx / 2, y + 0.02, z + sz / 2], False, facing)
+    low, middle, top = shelf(2.81, 0.16, 0.14, 0), shelf(2.81, 0.54, 0.14, 0), shelf(2.81, 0.87, 0.14, 270, True)
+    alone = shelf(0.0, 0.87, 3.0, 270, True)
+    left, right = shelf(-2.0, 0.4, 1.0, 0), shelf(-2.0, 0.9, 1.0, 90, True)
+    one_shelving_unit([low, middle, top, alone, left, right], {right.object_id: 1})
+    assert top.facing == 0 and (top.lo[0], top.hi[0], top.lo[2], top.hi[2]) == (low.lo[0], low.hi[0], low.lo[2],
+                                                                                 low.hi[2])
+    assert (top.lo[1], top.hi[1]) == (pytest.approx(0.85), pytest.approx(0.89))  # each board keeps its height
+    assert alone.facing == 270 and alone.hi[2] - alone.lo[2] == pytest.approx(0.8)
+    assert left.facing == 90 and left.hi[2] - left.lo[2] == pytest.approx(0.8)
+
 
 def test_catalogue_store_reads_what_it_writes_and_rejects_other_files(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "cat.json"

@@ -61,6 +61,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
 from alfred_gen.scenes.alfred.fixture_sizing import (
     initial_block,
     neighbours_meet,
+    one_shelving_unit,
     spans_toward_contents,
     split_door_pairs,
 )
@@ -120,6 +121,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids
     }
     ordered = [blocks[oid] for oid in static_ids]
+    one_shelving_unit(ordered, {oid: len(poses) for oid, poses in poses_of.items()})
     split_door_pairs(ordered)
     facts = resolved_facts(evidence, static_ids, floor_y)
     shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
