@@ -175,19 +175,6 @@ def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
     return False
 
 
-#: Demos showing things rest on a surface this much higher than an object in its footprint prove
-#: its top is up there (metres).
-PROVEN_TOP_GAP = 0.1
-
-
-def _proven_higher(block: Block, box: Box) -> bool:
-    """Whether what demos show resting on ``block`` (its kept support facts) lies well above
-    ``box``: then ``box`` is under the top or in a drawer, and the top stays. FloorPlan320's desk,
-    with pens and pencils on it at 0.72 m, had been brought down to the floor by a tennis racket
-    lying under it."""
-    return any(point[1] > box.lo[1] + PROVEN_TOP_GAP for point in block.keep)
-
-
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
     """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
     there), and never inside solid furniture.
@@ -199,8 +186,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
-    on the floor) or demos show things resting on it well above (:func:`_proven_higher`); one under
-    a table top shows that the table does not reach over it (the table is cut back).
+    on the floor); one under a table top shows that the table does not reach over it (the table is
+    cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
@@ -221,7 +208,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
-            elif catalogue.can_place(kind, block.kind) and not _proven_higher(block, box):
+            elif catalogue.can_place(kind, block.kind):
                 set_top(block, box.lo[1] - 0.005)
         options = []
         for block in ordered:
