@@ -287,7 +287,7 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
                 continue
         elif not -0.02 <= bottom - rhi_y <= 0.08:
             continue  # resting on the top, not beside it
-        key = (not catalogue.can_place(obj.type_name, r.type_name), r.size[0] * r.size[2], r.object_id)
+        key = (not catalogue.can_place(obj.type_name, r.type_name), size[0] * size[2], r.object_id)
         if best is None or key < best[:3]:
             best = (key[0], key[1], key[2], r)
     return best[3] if best else None

@@ -201,8 +201,7 @@ def neighbours_meet(blocks: list[Block]) -> None:
 def _side_by_side(one: Block, other: Block) -> bool:
     """Whether two boxes of one facing stand in one row: their depths overlap and they share
     :data:`ROW_SHARE` of the lower one's height."""
-    axis = one.front_axis[0]
-    if min(one.hi[axis], other.hi[axis]) <= max(one.lo[axis], other.lo[axis]):
+    if not one.overlaps(other, (one.front_axis[0],)):
         return False
     shared = min(one.hi[1], other.hi[1]) - max(one.lo[1], other.lo[1])
     return shared >= ROW_SHARE * min(one.hi[1] - one.lo[1], other.hi[1] - other.lo[1])
