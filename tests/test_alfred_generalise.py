@@ -384,6 +384,47 @@ def test_a_sink_basin_is_a_bowl_under_its_rim_not_a_box_to_the_floor() -> None:
     assert kitchen.lo[1] == 0.7 and counter.lo[1] == 0.0  # a shallow basin and other fixtures keep theirs
 
 
+def test_a_basins_bowl_lies_above_what_the_cupboard_under_it_keeps() -> None:
+    from alfred_gen.scenes.alfred.built_ins import MIN_BOWL, bowls_above_cupboard_contents
+    from alfred_gen.scenes.alfred.fixture_cuts import settle_objects
+
+    # FloorPlan422's vanity: the basin's first box reaches 0.18 m below its id, into the cabinet
+    # beneath it, where demos show a tissue box on a shelf.
+    def vanity() -> tuple[Block, Block]:
+        return (Block("Sink|-01.93|+00.77|+00.33|SinkBasin", "SinkBasin", (-1.93, 0.77, 0.33),
+                      [-2.18, 0.59, 0.03], [-1.73, 0.78, 0.63], False),
+                Block("Cabinet|-02.34|+00.46|+00.52", "Cabinet", (-2.34, 0.46, 0.52),
+                      [-2.34, 0.094, -0.06], [-1.84, 0.757, 0.54], False))
+
+    tissues = Box((-2.05, 0.518, 0.262), (-1.95, 0.668, 0.364))
+    candle = Box((-2.13, 0.517, 0.14), (-2.09, 0.66, 0.18))
+    basin, cabinet = vanity()
+    bowls_above_cupboard_contents([basin, cabinet], [tissues])
+    assert basin.lo[1] == pytest.approx(0.668 + 0.005) and basin.hi[1] == 0.78
+    # Settling then leaves it there: a candle kept on the same shelf does not pull it back down,
+    # nor does a soap bar, the only thing kept there, just under the floor (too low to raise it).
+    settle_objects([basin, cabinet], [tissues, candle])
+    assert basin.lo[1] == pytest.approx(0.673)
+    soap = Box((-2.05, 0.518, 0.3), (-2.0, 0.543, 0.4))
+    basin, cabinet = vanity()
+    bowls_above_cupboard_contents([basin, cabinet], [soap])
+    settle_objects([basin, cabinet], [soap])
+    assert basin.lo[1] == 0.59
+    # Something resting low in the bowl outside any cupboard still deepens it.
+    basin, cabinet = vanity()
+    settle_objects([basin, cabinet], [Box((-1.8, 0.55, 0.3), (-1.75, 0.575, 0.4))])
+    assert basin.lo[1] < 0.55
+    # The bowl keeps its least depth under a tall thing on the shelf.
+    basin, cabinet = vanity()
+    bowls_above_cupboard_contents([basin, cabinet], [Box((-1.95, 0.518, 0.3), (-1.9, 0.76, 0.35))])
+    assert basin.lo[1] == pytest.approx(0.78 - MIN_BOWL)
+    # What lies in the bowl itself, or in a cupboard beside the basin, changes nothing.
+    for box in (Box((-2.0, 0.65, 0.3), (-1.95, 0.675, 0.4)), Box((-2.6, 0.518, 0.3), (-2.5, 0.6, 0.4))):
+        basin, cabinet = vanity()
+        bowls_above_cupboard_contents([basin, cabinet], [box])
+        assert basin.lo[1] == 0.59
+
+
 def test_a_pedestal_sinks_basin_is_at_the_height_other_rooms_show_things_resting() -> None:
     from alfred_gen.scenes.alfred.fixture_sizing import PEDESTAL_RIM, initial_block
     from alfred_gen.scenes.alfred.surface_stats import SurfaceStats

@@ -169,6 +169,41 @@ def bowls_cut_out_of_cabinets(blocks: list[Block]) -> None:
                                         basin.hi[2] + HOLE_MARGIN)))
 
 
+#: Something kept in a cupboard resting at least this far below a basin's id lies under the basin's
+#: bowl, not in it: demos find things in a basin resting 0.05-0.15 m below its id (metres).
+UNDER_BOWL = 0.2
+#: The thinnest bowl a basin keeps when the cupboard contents below it raise its floor (metres).
+MIN_BOWL = 0.05
+
+
+def bowls_above_cupboard_contents(blocks: list[Block], resting: list[Box]) -> None:
+    """A sink basin's bowl lies above what is kept in the cupboard under it.
+
+    A basin's first box reaches 0.15 m and more below its id, and in a vanity (FloorPlan422) that
+    is down into the cabinet beneath it, where demos show tissue boxes and candles resting on a
+    shelf. The basin then held them (a soap bar put in to be cleaned fell to that shelf, 0.3 m
+    below the rim, out of sight) or was cut back from them. So a basin's floor is raised above the
+    top of every object resting inside a drawer or cabinet within its footprint at least
+    :data:`UNDER_BOWL` below its id, keeping a bowl at least :data:`MIN_BOWL` deep.
+    """
+    cupboards = [b for b in blocks if b.kind in BUILT_IN_CONTAINERS]
+    for basin in blocks:
+        if basin.kind != "SinkBasin":
+            continue
+        tops = [box.hi[1] for box in resting if under_bowl(basin, box, cupboards)]
+        if tops:
+            basin.lo[1] = min(max(basin.lo[1], max(tops) + 0.005), basin.hi[1] - MIN_BOWL)
+
+
+def under_bowl(basin: Block, box: Box, cupboards: list[Block]) -> bool:
+    """Whether an object lies in a drawer or cabinet under a sink basin's footprint, at least
+    :data:`UNDER_BOWL` below the basin's id (so under its bowl, not in it)."""
+    c = box.center
+    return (box.lo[1] <= basin.position[1] - UNDER_BOWL
+            and basin.lo[0] < c[0] < basin.hi[0] and basin.lo[2] < c[2] < basin.hi[2]
+            and any(all(k.lo[a] <= c[a] <= k.hi[a] for a in (0, 1, 2)) for k in cupboards))
+
+
 #: How far below a counter's top a basin's rim may be and still be set in that counter.
 BASIN_SET_IN = 0.15
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.built_ins import under_bowl
 from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
 from alfred_gen.sim.scene import GRID_SIZE, Box
 
@@ -226,9 +227,11 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
 
     A surface whose top is above the bottom of an object standing within its footprint, by at most
     8 cm, is lowered beneath it (THOR's physics had the object resting there); a container whose
-    inner floor would cut through an object inside it is deepened.
+    inner floor would cut through an object inside it is deepened (a sink basin not by what is kept
+    in the cupboard under it: :func:`~alfred_gen.scenes.alfred.built_ins.under_bowl`).
     """
     basins = [b for b in blocks if b.kind in SET_IN_BASINS]
+    cupboards = [b for b in blocks if b.kind in BUILT_IN_CONTAINERS]
     for block in blocks:
         if block.surface:
             for box in objects:
@@ -247,6 +250,8 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
                 if not (block.lo[0] < c[0] < block.hi[0] and block.lo[2] < c[2] < block.hi[2]
                         and block.lo[1] - 0.1 < box.lo[1] < block.hi[1] - 0.01):
                     continue
+                if block.kind in SET_IN_BASINS and under_bowl(block, box, cupboards):
+                    continue  # kept in the cupboard under the sink, not in its bowl
                 if box.lo[1] - floor < block.lo[1]:
                     block.lo[1] = box.lo[1] - floor - 0.005
 

@@ -41,6 +41,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
     basins_are_bowls,
     basins_reach_counters,
+    bowls_above_cupboard_contents,
     bowls_cut_out_of_cabinets,
     expose_fronts,
     flush_drawer_fronts,
@@ -141,6 +142,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     separate_nested(ordered)
     expose_fronts(ordered)
     cut_around(ordered, resting)
+    bowls_above_cupboard_contents(ordered, resting)
     pickupable_resting = [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable]
     free_what_they_cannot_hold(ordered, pickupable_resting)
     settle_objects(ordered, resting)
