@@ -195,6 +195,37 @@ def test_a_walked_point_cuts_away_the_empty_corner_of_an_l_shaped_counter_not_th
     assert bare.hi[2] < -0.5  # the cheaper cut when nothing rests on it
 
 
+def test_a_tub_set_into_a_platform_keeps_the_slab_running_round_it() -> None:
+    from alfred_gen.scenes.alfred.built_ins import basins_cover_their_contents, basins_reach_counters
+    from alfred_gen.scenes.alfred.evidence import SupportFact
+
+    # FloorPlan411: a platform (CounterTop) 0.58 m high with the tub set into it; THOR reported a
+    # cloth lying in the tub 0.3 m beyond the tub's catalogue box, and a candle on the platform's
+    # west end.
+    def room() -> tuple[Block, Block]:
+        return (_block("Bathtub|-01.06|+00.30|+00.43|BathtubBasin", (-1.76, -0.007, 0.08), (-0.36, 0.5, 0.78)),
+                _block("CounterTop|-00.30|+00.16|+00.53", (-0.2, 0.539, 0.43), (0.92, 0.579, 1.14)))
+
+    cloth = Box((-0.16, 0.17, 0.45), (-0.06, 0.19, 0.55))
+    fact = SupportFact("Cloth_1", cloth.center, 0.0, "BathtubBasin", (-0.72, 0.17, 0.48))
+    tub, platform = room()
+    basins_cover_their_contents({tub.object_id: tub, platform.object_id: platform},
+                                [(fact, tub.object_id, cloth)])
+    assert tub.lo[0] == -1.76 and tub.hi[0] >= cloth.center[0] + 0.03  # over the cloth, nothing else
+    cut_around([tub, platform], [cloth])
+    assert platform.forbid == []  # the cloth lies in the tub's opening, not under the slab
+    basins_reach_counters([tub, platform])
+    assert tub.hi[1] == 0.579  # the tub's rim at the slab's top: the slab is drawn round it
+    candle = Box((-2.6, 0.579, 0.45), (-2.56, 0.7, 0.5))
+    assert _grow_to_hold(platform, WorldObject("evidence", "Candle", "Candle_1", candle.center, (0.0, 0.0, 0.0), candle))
+    assert platform.lo[0] < -2.5
+    # Without the basin grown first, the cloth cuts the slab back and it cannot grow west.
+    tub, platform = room()
+    cut_around([tub, platform], [cloth])
+    assert platform.forbid
+    assert not _grow_to_hold(platform, WorldObject("evidence", "Candle", "Candle_1", candle.center, (0.0, 0.0, 0.0), candle))
+
+
 def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:
     counter = _block("CounterTop|-02.50|+00.95|-03.80", (-3.0, 0.87, -4.1), (-2.35, 0.91, -3.4))
     basin = _block("Sink|-01.79|+00.90|-03.75|SinkBasin", (-2.09, 0.72, -3.95), (-1.49, 0.91, -3.5))

@@ -10,6 +10,7 @@ they are under, fronts uncovered, basin rims at the counter's top.
 
 from __future__ import annotations
 
+from alfred_gen.scenes.alfred.evidence import SupportFact
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, set_top
 from alfred_gen.sim.scene import Box
 
@@ -209,14 +210,14 @@ BASIN_SET_IN = 0.15
 
 
 def basins_reach_counters(blocks: list[Block]) -> None:
-    """A sink basin set into a counter has its rim at the counter's top, not below the slab.
+    """A sink's or tub's basin set into a counter has its rim at the counter's top, not below the slab.
 
     A basin's height comes from its sink's id, which can sit a few centimetres below the counter
     around it; left there, the slab would be drawn over the whole opening and hide what lies in it.
     """
     counters = [b for b in blocks if b.kind == "CounterTop"]
     for basin in blocks:
-        if basin.kind != "SinkBasin":
+        if basin.kind not in ("SinkBasin", "BathtubBasin"):
             continue
         tops = [
             c.hi[1]
@@ -310,3 +311,28 @@ def expose_fronts(blocks: list[Block]) -> None:
                     outer.hi[axis] = min(outer.hi[axis], limit)
                 else:
                     outer.lo[axis] = max(outer.lo[axis], limit)
+
+
+def basins_cover_their_contents(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]]) -> None:
+    """A tub's basin reaches over everything THOR reported lying in it, before any fixture is cut
+    back from what lies under it.
+
+    FloorPlan411's tub is set into a platform (a CounterTop) whose slab runs round it 0.58 m up:
+    demos put candles and soap on it at both ends, 3.4 m apart, and THOR reported cloths and soap
+    lying in the tub up to 0.3 m beyond the tub's catalogue box. Taken for things lying under the
+    slab outside any basin, those cloths cut the slab back to its east end, and every demo putting
+    something on its west end failed, 1.9 m from the slab. The basin, grown first to what lies in
+    it, marks them as in its opening; the slab then keeps running round it (a basin set into a
+    counter is not cut out of the slab, :data:`~alfred_gen.scenes.alfred.fixture_cuts.SET_IN_BASINS`,
+    and the renderer cuts the slab's drawing round the basin). Sink basins are left to grow later,
+    as before: grown first, they reshaped the counters round them in five kitchens.
+    """
+    margin = 0.03
+    for _, target, box in facts:
+        basin = blocks[target]
+        if basin.kind != "BathtubBasin":
+            continue
+        c = box.center
+        for axis in (0, 2):
+            basin.lo[axis] = min(basin.lo[axis], c[axis] - margin)
+            basin.hi[axis] = max(basin.hi[axis], c[axis] + margin)

@@ -122,9 +122,10 @@ def _runs(xs: Sequence[float]) -> list[tuple[float, float]]:
 MIN_PIECE = 0.25
 #: Fixtures that live under a counter top (the slab may cover them).
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
-#: Basins set into a counter top: THOR's slab runs all round them with a hole for the opening,
-#: which the renderer cuts out of the slab's drawing (:func:`alfred_gen.sim.pixels._carves`).
-SET_IN_BASINS = frozenset({"SinkBasin"})
+#: Basins set into a counter top (a sink's, or a tub's in a platform): THOR's slab runs all round
+#: them with a hole for the opening, which the renderer cuts out of the slab's drawing
+#: (:func:`alfred_gen.sim.pixels._carves`).
+SET_IN_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
 #: Objects lying further than this below a counter slab are in the cabinets under it (their boxes
 #: are often missing or too small in a room's evidence), not in a gap the slab must leave (metres).
 UNDER_SLAB_DEPTH = 0.4

@@ -41,6 +41,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
     basins_are_bowls,
     basins_reach_counters,
+    basins_cover_their_contents,
     bowls_above_cupboard_contents,
     bowls_cut_out_of_cabinets,
     expose_fronts,
@@ -141,6 +142,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     clear_reachable(ordered, reachable, floor_y, resting)
     separate_nested(ordered)
     expose_fronts(ordered)
+    basins_cover_their_contents(blocks, facts)
     cut_around(ordered, resting)
     bowls_above_cupboard_contents(ordered, resting)
     pickupable_resting = [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable]
