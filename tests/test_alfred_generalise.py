@@ -207,7 +207,7 @@ def test_a_walked_point_cuts_away_the_empty_corner_of_an_l_shaped_counter_not_th
 
 
 def test_a_tub_set_into_a_platform_keeps_the_slab_running_round_it() -> None:
-    from alfred_gen.scenes.alfred.built_ins import basins_cover_their_contents, basins_reach_counters
+    from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, tubs_cover_their_contents
     from alfred_gen.scenes.alfred.evidence import SupportFact
 
     # FloorPlan411: a platform (CounterTop) 0.58 m high with the tub set into it; THOR reported a
@@ -220,21 +220,22 @@ def test_a_tub_set_into_a_platform_keeps_the_slab_running_round_it() -> None:
     cloth = Box((-0.16, 0.17, 0.45), (-0.06, 0.19, 0.55))
     fact = SupportFact("Cloth_1", cloth.center, 0.0, "BathtubBasin", (-0.72, 0.17, 0.48))
     tub, platform = room()
-    basins_cover_their_contents({tub.object_id: tub, platform.object_id: platform},
+    tubs_cover_their_contents({tub.object_id: tub, platform.object_id: platform},
                                 [(fact, tub.object_id, cloth)])
     assert tub.lo[0] == -1.76 and tub.hi[0] >= cloth.center[0] + 0.03  # over the cloth, nothing else
     cut_around([tub, platform], [cloth])
     assert platform.forbid == []  # the cloth lies in the tub's opening, not under the slab
     basins_reach_counters([tub, platform])
     assert tub.hi[1] == 0.579  # the tub's rim at the slab's top: the slab is drawn round it
-    candle = Box((-2.6, 0.579, 0.45), (-2.56, 0.7, 0.5))
-    assert _grow_to_hold(platform, WorldObject("evidence", "Candle", "Candle_1", candle.center, (0.0, 0.0, 0.0), candle))
+    candle_box = Box((-2.6, 0.579, 0.45), (-2.56, 0.7, 0.5))
+    candle = WorldObject("evidence", "Candle", "Candle_1", candle_box.center, (0.0, 0.0, 0.0), candle_box)
+    assert _grow_to_hold(platform, candle)
     assert platform.lo[0] < -2.5
     # Without the basin grown first, the cloth cuts the slab back and it cannot grow west.
     tub, platform = room()
     cut_around([tub, platform], [cloth])
     assert platform.forbid
-    assert not _grow_to_hold(platform, WorldObject("evidence", "Candle", "Candle_1", candle.center, (0.0, 0.0, 0.0), candle))
+    assert not _grow_to_hold(platform, candle)
 
 
 def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:

@@ -313,7 +313,7 @@ def expose_fronts(blocks: list[Block]) -> None:
                     outer.lo[axis] = max(outer.lo[axis], limit)
 
 
-def basins_cover_their_contents(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]]) -> None:
+def tubs_cover_their_contents(blocks: dict[str, Block], facts: list[tuple[SupportFact, str, Box]]) -> None:
     """A tub's basin reaches over everything THOR reported lying in it, before any fixture is cut
     back from what lies under it.
 

@@ -251,7 +251,7 @@ def settle_objects(blocks: list[Block], objects: list[Box]) -> None:
                 if not (block.lo[0] < c[0] < block.hi[0] and block.lo[2] < c[2] < block.hi[2]
                         and block.lo[1] - 0.1 < box.lo[1] < block.hi[1] - 0.01):
                     continue
-                if block.kind in SET_IN_BASINS and under_bowl(block, box, cupboards):
+                if block.kind == "SinkBasin" and under_bowl(block, box, cupboards):
                     continue  # kept in the cupboard under the sink, not in its bowl
                 if box.lo[1] - floor < block.lo[1]:
                     block.lo[1] = box.lo[1] - floor - 0.005

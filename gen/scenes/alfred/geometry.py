@@ -41,7 +41,6 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import (
     basins_are_bowls,
     basins_reach_counters,
-    basins_cover_their_contents,
     bowls_above_cupboard_contents,
     bowls_cut_out_of_cabinets,
     expose_fronts,
@@ -50,6 +49,7 @@ from alfred_gen.scenes.alfred.built_ins import (
     rims_at_counters,
     separate_nested,
     tops_over_drawers,
+    tubs_cover_their_contents,
 )
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
@@ -142,7 +142,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     clear_reachable(ordered, reachable, floor_y, resting)
     separate_nested(ordered)
     expose_fronts(ordered)
-    basins_cover_their_contents(blocks, facts)
+    tubs_cover_their_contents(blocks, facts)
     cut_around(ordered, resting)
     bowls_above_cupboard_contents(ordered, resting)
     pickupable_resting = [(k, b) for k, b in resting_of if catalogue.object_type(k).pickupable]
