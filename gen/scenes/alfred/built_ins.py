@@ -11,7 +11,7 @@ they are under, fronts uncovered, basin rims at the counter's top.
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.evidence import SupportFact
-from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, set_top
+from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, SET_IN_BASINS, Block, set_top
 from alfred_gen.sim.scene import Box
 
 
@@ -217,7 +217,7 @@ def basins_reach_counters(blocks: list[Block]) -> None:
     """
     counters = [b for b in blocks if b.kind == "CounterTop"]
     for basin in blocks:
-        if basin.kind not in ("SinkBasin", "BathtubBasin"):
+        if basin.kind not in SET_IN_BASINS:
             continue
         tops = [
             c.hi[1]
@@ -323,7 +323,7 @@ def tubs_cover_their_contents(blocks: dict[str, Block], facts: list[tuple[Suppor
     slab outside any basin, those cloths cut the slab back to its east end, and every demo putting
     something on its west end failed, 1.9 m from the slab. The basin, grown first to what lies in
     it, marks them as in its opening; the slab then keeps running round it (a basin set into a
-    counter is not cut out of the slab, :data:`~alfred_gen.scenes.alfred.fixture_cuts.SET_IN_BASINS`,
+    counter is not cut out of the slab, :data:`~alfred_gen.scenes.alfred.fixture_block.SET_IN_BASINS`,
     and the renderer cuts the slab's drawing round the basin). Sink basins are left to grow later,
     as before: grown first, they reshaped the counters round them in five kitchens.
     """

@@ -19,6 +19,10 @@ from alfred_gen.sim.world import INSIDE_RECEPTACLES
 FLOOR_ORIGIN = 0.1
 #: Openable parts of furniture and walls (not assets): stacked in columns and rows.
 BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
+#: Basins set into a counter top (a sink's, or a tub's in a platform): THOR's slab runs all round
+#: them with a hole for the opening, which the renderer cuts out of the slab's drawing
+#: (:func:`alfred_gen.sim.pixels._carves`).
+SET_IN_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
 #: Free space kept between a box and a reachable point's centre (THOR's agent is ~0.2 m in radius).
 AGENT_CLEARANCE = 0.1
 #: Horizontal unit vectors of the four yaws (0 faces +z, 90 faces +x).

@@ -12,7 +12,14 @@ from collections.abc import Iterable, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.built_ins import under_bowl
-from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, BUILT_IN_CONTAINERS, Block, inner_floor, set_top
+from alfred_gen.scenes.alfred.fixture_block import (
+    AGENT_CLEARANCE,
+    BUILT_IN_CONTAINERS,
+    SET_IN_BASINS,
+    Block,
+    inner_floor,
+    set_top,
+)
 from alfred_gen.sim.scene import GRID_SIZE, Box
 
 #: Boxes starting higher than this above the floor hang over the agent (wall cabinets, shelves).
@@ -122,10 +129,6 @@ def _runs(xs: Sequence[float]) -> list[tuple[float, float]]:
 MIN_PIECE = 0.25
 #: Fixtures that live under a counter top (the slab may cover them).
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
-#: Basins set into a counter top (a sink's, or a tub's in a platform): THOR's slab runs all round
-#: them with a hole for the opening, which the renderer cuts out of the slab's drawing
-#: (:func:`alfred_gen.sim.pixels._carves`).
-SET_IN_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
 #: Objects lying further than this below a counter slab are in the cabinets under it (their boxes
 #: are often missing or too small in a room's evidence), not in a gap the slab must leave (metres).
 UNDER_SLAB_DEPTH = 0.4
