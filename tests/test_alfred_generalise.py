@@ -378,6 +378,22 @@ def test_long_thin_objects_lie_the_way_alfreds_masks_show(alfred_data: Path) -> 
         assert along >= 9 * across, (kind, along, across)  # the importer's box lies as the mask does
 
 
+def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(alfred_data: Path) -> None:
+    from alfred_gen.fidelity.axis_fit import origin_offsets
+    from alfred_gen.fidelity.camera_fit import mask_observations
+    from alfred_gen.scenes.alfred.loose import default_shift
+
+    observations = []
+    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json")):
+        observations += mask_observations(json.loads(path.read_text()))
+    offsets = {kind: (x, z) for kind, (x, z, count) in origin_offsets(observations).items() if count >= 5}
+    assert {"Knife", "KeyChain", "Pan", "ButterKnife", "CellPhone"} <= set(offsets)
+    for kind, (x, z) in offsets.items():
+        shift_x, shift_z = default_shift(kind)
+        # the box's middle lies off the origin where the masks' middle does (a knife's 4 cm, a pan's 8)
+        assert abs(x - shift_x) <= 0.025 and abs(z - shift_z) <= 0.025, (kind, x, z)
+
+
 def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> None:
     from alfred_gen.scenes.alfred.loose import loose_box
     from alfred_gen.scenes.alfred.shelves import receptacle_shelves

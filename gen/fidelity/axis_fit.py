@@ -10,6 +10,11 @@ The corners of the mask's bounding box, cast with ALFRED's camera onto the horiz
 the origin, span more along the model's long axis than across it. :func:`lying_votes` counts, per
 type, the observations whose mask runs along the box the importer gives it and those that run
 across it (:data:`alfred_gen.scenes.alfred.loose.LYING_ACROSS` is the result for ALFRED's train set).
+
+The same cast corners say where a flat model's origin sits: their middle, turned into the object's
+own frame, lies off the origin where the model's middle does: a spatula's origin sits 7 cm off its
+middle along its length, a pan's 8 cm along its handle's axis. :func:`origin_offsets` takes the median per type
+(:data:`alfred_gen.scenes.alfred.loose.DEFAULT_SHIFT` is the result for ALFRED's train set).
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ import numpy as np
 
 from alfred_gen.domains import catalogue
 from alfred_gen.fidelity.camera_fit import MaskObservation
-from alfred_gen.scenes.alfred.loose import pickupable_size
+from alfred_gen.scenes.alfred.loose import own_size, pickupable_size
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
+from alfred_gen.sim.world import quarter_turns, turn_horizontal
 
 #: A type counts when its footprint is this many times longer than wide (and it is at most half as
 #: tall as long), and a mask when its cast span along one axis is this many times the other.
@@ -31,10 +37,12 @@ ELONGATION = 2.5
 MASK_ELONGATION = 1.5
 #: Yaws within this many degrees of a quarter turn (boxes are axis-aligned).
 YAW_TOLERANCE = 15.0
+#: ALFRED's frames are this many pixels square; a mask touching their edge may be cut.
+FRAME_SIZE = 300
 
 
-def cast_spans(observation: MaskObservation) -> tuple[float, float] | None:
-    """(x span, z span) of the mask's bounding-box corners cast onto the plane through the origin."""
+def cast_corners(observation: MaskObservation) -> np.ndarray | None:
+    """The mask's bounding-box corners cast onto the horizontal plane through the origin (4 x 3)."""
     camera = Camera(observation.agent[0], observation.agent[1] + ALFRED_CAMERA.height, observation.agent[2],
                     observation.rotation, observation.horizon, ALFRED_CAMERA.field_of_view)
     right, up, forward = camera.basis()
@@ -46,7 +54,14 @@ def cast_spans(observation: MaskObservation) -> tuple[float, float] | None:
             return None  # a corner at or above the horizon never meets the plane below the eye
         t = (observation.target[1] - camera.y) / ray[1]
         points.append(camera.position + t * ray)
-    cast = np.asarray(points)
+    return np.asarray(points)
+
+
+def cast_spans(observation: MaskObservation) -> tuple[float, float] | None:
+    """(x span, z span) of the mask's bounding-box corners cast onto the plane through the origin."""
+    cast = cast_corners(observation)
+    if cast is None:
+        return None
     return float(np.ptp(cast[:, 0])), float(np.ptp(cast[:, 2]))
 
 
@@ -71,3 +86,34 @@ def lying_votes(observations: Iterable[MaskObservation]) -> dict[str, tuple[int,
         else:
             across[kind] += 1
     return {kind: (along[kind], across[kind]) for kind in sorted(set(along) | set(across))}
+
+
+def _whole_in_frame(observation: MaskObservation) -> bool:
+    x1, y1, x2, y2 = observation.box
+    last = FRAME_SIZE - 1
+    return x1 > 0 and y1 > 0 and x2 < last and y2 < last
+
+
+def origin_offsets(observations: Iterable[MaskObservation]) -> dict[str, tuple[float, float, int]]:
+    """Object type -> (x, z) of its cast mask's middle off its origin in the object's own frame
+    (median, metres) and how many masks say so, for flat pickupables (at most half as tall as
+    long) at a quarter-turn yaw whose mask the frame's edge does not cut."""
+    offsets: dict[str, list[tuple[float, float]]] = {}
+    for observation in observations:
+        kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
+        if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
+            continue
+        if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+            continue
+        sx, sy, sz = own_size(kind)
+        if sy > max(sx, sz) / 2 or not _whole_in_frame(observation):
+            continue  # a standing object's mask is cast long by its height, away from the camera
+        cast = cast_corners(observation)
+        if cast is None:
+            continue
+        middle_x = (cast[:, 0].min() + cast[:, 0].max()) / 2 - observation.target[0]
+        middle_z = (cast[:, 2].min() + cast[:, 2].max()) / 2 - observation.target[2]
+        undo = (4 - quarter_turns(observation.yaw)) % 4
+        offsets.setdefault(kind, []).append(turn_horizontal(float(middle_x), float(middle_z), undo))
+    return {kind: (float(np.median([x for x, _ in found])), float(np.median([z for _, z in found])), len(found))
+            for kind, found in sorted(offsets.items())}
