@@ -65,15 +65,23 @@ def cast_spans(observation: MaskObservation) -> tuple[float, float] | None:
     return float(np.ptp(cast[:, 0])), float(np.ptp(cast[:, 2]))
 
 
+def _pickupable_square_to_the_axes(observation: MaskObservation) -> str | None:
+    """The observed object's type if it is a pickupable at a yaw near a quarter turn, else None."""
+    kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
+    if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
+        return None
+    if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+        return None
+    return kind
+
+
 def lying_votes(observations: Iterable[MaskObservation]) -> dict[str, tuple[int, int]]:
     """Object type -> (masks along the importer's box, masks across it), for long thin types."""
     along: Counter[str] = Counter()
     across: Counter[str] = Counter()
     for observation in observations:
-        kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
-        if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
-            continue
-        if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+        kind = _pickupable_square_to_the_axes(observation)
+        if kind is None:
             continue
         sx, sy, sz = pickupable_size(kind, observation.yaw)
         if max(sx, sz) < ELONGATION * min(sx, sz) or sy > max(sx, sz) / 2:
@@ -100,10 +108,8 @@ def origin_offsets(observations: Iterable[MaskObservation]) -> dict[str, tuple[f
     long) at a quarter-turn yaw whose mask the frame's edge does not cut."""
     offsets: dict[str, list[tuple[float, float]]] = {}
     for observation in observations:
-        kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
-        if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
-            continue
-        if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+        kind = _pickupable_square_to_the_axes(observation)
+        if kind is None:
             continue
         sx, sy, sz = own_size(kind)
         if sy > max(sx, sz) / 2 or not _whole_in_frame(observation):
