@@ -352,12 +352,19 @@ def test_resting_objects_go_to_a_receptacle_that_may_hold_them_and_only_those_ta
 # With data
 
 
-def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path) -> None:
-    from alfred_gen.fidelity.camera_fit import camera_fit, focal_from_masks, mask_observations
+@pytest.fixture(scope="module")
+def masks_per_demo(alfred_data: Path) -> list[list]:
+    """The mask observations of each shared demo, in path order: decoded once for the tests below."""
+    from alfred_gen.fidelity.camera_fit import mask_observations
 
-    observations = []
-    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))[::2]:
-        observations += mask_observations(json.loads(path.read_text()))
+    return [mask_observations(json.loads(path.read_text()))
+            for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json"))]
+
+
+def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(masks_per_demo: list[list]) -> None:
+    from alfred_gen.fidelity.camera_fit import camera_fit, focal_from_masks
+
+    observations = [o for demo in masks_per_demo[::2] for o in demo]
     assert len(observations) > 100
     sixty = camera_fit(observations, 60.0, ALFRED_CAMERA.height)
     ninety = camera_fit(observations, 90.0, CAMERA_Y_OFFSET)
@@ -365,28 +372,21 @@ def test_alfreds_frames_fit_a_60_degree_camera_better_than_90(alfred_data: Path)
     assert 55.0 < focal_from_masks(observations, ALFRED_CAMERA.height)[1] < 65.0
 
 
-def test_long_thin_objects_lie_the_way_alfreds_masks_show(alfred_data: Path) -> None:
+def test_long_thin_objects_lie_the_way_alfreds_masks_show(masks_per_demo: list[list]) -> None:
     from alfred_gen.fidelity.axis_fit import lying_votes
-    from alfred_gen.fidelity.camera_fit import mask_observations
 
-    observations = []
-    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json")):
-        observations += mask_observations(json.loads(path.read_text()))
-    votes = lying_votes(observations)
+    votes = lying_votes(o for demo in masks_per_demo for o in demo)
     assert {"ButterKnife", "Knife", "Pen", "Pencil", "RemoteControl"} <= set(votes)
     for kind, (along, across) in votes.items():
         assert along >= 9 * across, (kind, along, across)  # the importer's box lies as the mask does
 
 
-def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(alfred_data: Path) -> None:
+def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(masks_per_demo: list[list]) -> None:
     from alfred_gen.fidelity.axis_fit import origin_offsets
-    from alfred_gen.fidelity.camera_fit import mask_observations
     from alfred_gen.scenes.alfred.loose import default_shift
 
-    observations = []
-    for path in sorted((alfred_data / "json_2.1.0").rglob("traj_data.json")):
-        observations += mask_observations(json.loads(path.read_text()))
-    offsets = {kind: (x, z) for kind, (x, z, count) in origin_offsets(observations).items() if count >= 5}
+    found = origin_offsets(o for demo in masks_per_demo for o in demo)
+    offsets = {kind: (x, z) for kind, (x, z, count) in found.items() if count >= 5}
     assert {"Knife", "KeyChain", "Pan", "ButterKnife", "CellPhone"} <= set(offsets)
     for kind, (x, z) in offsets.items():
         shift_x, shift_z = default_shift(kind)

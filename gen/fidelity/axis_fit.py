@@ -13,8 +13,9 @@ across it (:data:`alfred_gen.scenes.alfred.loose.LYING_ACROSS` is the result for
 
 The same cast corners say where a flat model's origin sits: their middle, turned into the object's
 own frame, lies off the origin where the model's middle does: a spatula's origin sits 7 cm off its
-middle along its length, a pan's 8 cm along its handle's axis. :func:`origin_offsets` takes the median per type
-(:data:`alfred_gen.scenes.alfred.loose.DEFAULT_SHIFT` is the result for ALFRED's train set).
+middle along its length, a pan's 8 cm along its handle's axis. :func:`origin_offsets` takes the
+median per type (:data:`alfred_gen.scenes.alfred.loose.DEFAULT_SHIFT` is the result for ALFRED's
+train set).
 """
 
 from __future__ import annotations
