@@ -241,3 +241,72 @@ def test_without_another_plan_the_first_failure_is_reported() -> None:
         drive_with_replans(hiding, put, no_plan, lambda: Expander(_navigation(sim), start.metadata),
                            _recorder(hiding, start, block), [])
     assert asked == []
+
+
+class _SlicesHiddenFrom:
+    """A controller whose events hide the slices of ``whole`` from the agent at ``poses`` (``"all"``:
+    everywhere), as a garbage can's near rim hides a tomato's slices from where the tomato was cut."""
+
+    def __init__(self, sim: LiteController, whole: str, poses: Any) -> None:
+        self.sim, self.whole, self.poses = sim, whole, poses
+
+    def step(self, action: dict[str, Any]) -> Any:
+        event = self.sim.step(action)
+        if self.poses == "all" or agent_pose(event.metadata) in self.poses:
+            for obj in event.metadata["objects"]:
+                if obj["objectId"].startswith(self.whole + "|"):
+                    obj["visible"] = False
+        return event
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sim, name)
+
+
+def _slice_and_pick_up(metadata: dict[str, Any], cut_from: tuple[float, ...]) -> list[PlanStep]:
+    table, knife, tomato = (_id(metadata, kind) for kind in ("DiningTable", "Knife", "Tomato"))
+    walk = PlanStep("GotoLocation", location=cut_from, location_name=alfred_location(location_name(cut_from)))
+    return [walk, PlanStep("PickupObject", object_id=knife, receptacle_id=table),
+            PlanStep("SliceObject", object_id=tomato, tool_id=knife),
+            PlanStep("PutObject", object_id=knife, receptacle_id=table),
+            PlanStep("PickupObject", object_id=tomato, receptacle_id=table, sliced=True)]
+
+
+def test_slices_out_of_sight_where_the_whole_was_cut_are_walked_to() -> None:
+    sim, start, block = _start()
+    tomato = _id(start.metadata, "Tomato")
+    navigation = _navigation(sim)
+    steps = _slice_and_pick_up(start.metadata, (0.0, 0.5, 180.0, 30.0))
+    cut_from = tuple(destination_by_probes(sim, steps[0], steps[1:], start.metadata, navigation).location)
+    hiding = _SlicesHiddenFrom(sim, tomato, {cut_from})
+    recorder = _recorder(hiding, start, block)
+    high: list[dict[str, Any]] = []
+    drive_plan(hiding, steps, Expander(navigation, start.metadata), recorder, high)
+
+    held = recorder.metadata["inventoryObjects"][0]["objectId"]
+    assert held.startswith(tomato + "|TomatoSliced_")
+    assert [h["discrete_action"]["action"] for h in high] == [
+        "GotoLocation", "PickupObject", "SliceObject", "PutObject", "GotoLocation", "PickupObject"]
+    assert agent_pose(recorder.metadata) != cut_from
+    # Seen from where the tomato was cut, the slices need no walk: the plan runs as it was.
+    high.clear()
+    restore_scene(sim, block)
+    recorder = _recorder(sim, restore_scene(sim, block), block)
+    drive_plan(sim, steps, Expander(navigation, start.metadata), recorder, high)
+    assert [h["discrete_action"]["action"] for h in high] == [
+        "GotoLocation", "PickupObject", "SliceObject", "PutObject", "PickupObject"]
+
+
+def test_slices_no_pose_sees_leave_their_whole_out_of_a_new_plan() -> None:
+    sim, start, block = _start()
+    tomato = _id(start.metadata, "Tomato")
+    hiding = _SlicesHiddenFrom(sim, tomato, "all")
+    asked: list[frozenset[str]] = []
+
+    def no_plan(hidden: frozenset[str]) -> list[PlanStep] | None:
+        asked.append(hidden)
+        return None
+
+    with pytest.raises(ExpansionError, match="no reachable pose sees"):
+        drive_with_replans(hiding, _slice_and_pick_up(start.metadata, (0.0, 0.5, 180.0, 30.0)), no_plan,
+                           lambda: Expander(_navigation(sim), start.metadata), _recorder(hiding, start, block), [])
+    assert asked == [frozenset({tomato})]

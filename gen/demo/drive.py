@@ -11,7 +11,9 @@ Generation (:mod:`alfred_gen.demo.generate`) and the fidelity bench's planning o
    step cannot be expanded in the state reached), the run goes back to just before that walk and
    walks to the next pose that passes the probes instead, up to :data:`WALK_RETRIES` times;
 4. when no reachable pose shows an object the plan picks up, the plan is made again without that
-   object, from the start (:func:`drive_with_replans`, up to :data:`REPLANS` times).
+   object, from the start (:func:`drive_with_replans`, up to :data:`REPLANS` times);
+5. a slice to pick up that is out of sight where the whole was cut is walked to again
+   (:func:`walk_to_slices`): the probes chose the pose before the slices existed.
 
 Why retry: the probes judge a pose by what its metadata shows, which is all THOR tells before an
 action. Whether a put finds a free spot in view, or whether the object put into a deep basin can be
@@ -30,9 +32,18 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination, fold_plan
+from alfred_gen.demo.expand import (
+    Expander,
+    ExpansionError,
+    agent_pose,
+    choose_destination,
+    fold_plan,
+    sees,
+    sight_requirements,
+)
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.planner.encode import EncodedProblem
+from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import solve
 from alfred_gen.replay.record import LowAction, RecordingError
@@ -105,6 +116,11 @@ def drive_plan(
                 mark.chosen = tuple(float(v) for v in step.location)
                 if mark.chosen in mark.tried and first_failure is not None:
                     raise first_failure  # no other pose passes the probes
+            walk = walk_to_slices(plan, index, executor.metadata, expander)
+            if walk is not None:
+                plan.insert(index, walk)
+                index -= 1
+                continue
             following = plan[index + 1] if index + 1 < len(plan) else None
             expanded = expander.expand(step, len(high), executor.metadata, following)
             if not expanded.low:
@@ -121,6 +137,28 @@ def drive_plan(
             executor.rewind(mark.count)
             del high[mark.high:]
             plan, index = list(mark.steps), mark.index - 1
+
+
+def walk_to_slices(plan: Sequence[PlanStep], index: int, metadata: Mapping[str, Any],
+                   expander: Expander) -> PlanStep | None:
+    """A walk to insert before ``plan[index]`` when it picks up a slice and none is in view, else None.
+
+    The walk's destination is probed before the steps after it, so a slice cut there was no
+    requirement yet (:func:`~alfred_gen.demo.expand.sight_requirements`). THOR lays slices off the
+    whole's origin: a tomato cut deep in a garbage can leaves its slices behind the can's near rim
+    from the pose that saw the tomato. The walk starts where the agent stands, so when the probes
+    find the slices in view from there it adds no action; it is inserted only after a step that is
+    not itself a walk (the walk's own probes then settled what is in view).
+    """
+    step = plan[index]
+    if step.action != "PickupObject" or not step.sliced or step.object_id in expander.slice_of:
+        return None
+    if index == 0 or plan[index - 1].action == "GotoLocation":
+        return None
+    if sees(metadata, sight_requirements([step], metadata)):
+        return None
+    here = agent_pose(metadata)
+    return PlanStep("GotoLocation", location=here, location_name=alfred_location(location_name(here)))
 
 
 #: How many times a plan is made again, each time without the objects to pick up that no reachable
@@ -143,7 +181,9 @@ def drive_with_replans(
 
     The planner chooses among instances by where they lie: FloorPlan225 holds three watches, two on
     a low shelf under another one no pose sees into, and the plan took one of those; ALFRED's demo
-    took the third. The error of the first run is raised when no re-plan gets through.
+    took the third. Slices no pose shows count as their whole unseen: a tomato cut deep in a
+    garbage can (FloorPlan3) is planned again with a tomato on the counter. The error of the first
+    run is raised when no re-plan gets through.
     """
     start_metadata = executor.metadata
     loose = {o["objectId"] for o in start_metadata.get("objects") or () if o.get("pickupable")}
@@ -163,13 +203,19 @@ def drive_with_replans(
             return
         except ExpansionError as error:
             first = first or (error, list(high))
-            unseen = set(error.unseen) & loose - hidden
+            unseen = {_whole_of(oid) for oid in error.unseen} & loose - hidden
             if not unseen:
                 break
             hidden = hidden | unseen
     assert first is not None
     high[:] = first[1]  # the caller says at which step of the first plan it failed
     raise first[0]
+
+
+def _whole_of(object_id: str) -> str:
+    """The object a slice was cut from (``Tomato|...|TomatoSliced_2`` -> ``Tomato|...``); other ids
+    as they are. Slices no pose shows mean the whole is the object to plan without."""
+    return "|".join(object_id.split("|")[:4])
 
 
 def replanned_steps(problem: EncodedProblem, time_limit: float | None) -> list[PlanStep] | None:
