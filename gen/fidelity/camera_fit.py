@@ -21,7 +21,7 @@ focal length by least squares on the horizontal coordinates alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,18 +52,47 @@ class MaskObservation:
 
 def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
     """The observations one released demonstration gives (see the module docstring)."""
-    scene = traj["scene"]
-    init = scene["init_action"]
+    start = start_poses(traj)
+    moved: set[str] = set()
+    out = []
+    for low, agent, rotation, horizon in interactions(traj):
+        object_id = low["api_action"]["objectId"]
+        runs = (low.get("discrete_action") or {}).get("args", {}).get("mask")
+        if object_id in start and object_id not in moved and runs:
+            mask = decode_mask(runs)
+            rows, cols = np.nonzero(mask)
+            if len(rows):
+                position, yaw = start[object_id]
+                out.append(MaskObservation(
+                    agent, rotation, horizon, position,
+                    (float(cols.mean()) + 0.5, float(rows.mean()) + 0.5),
+                    (int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max())), object_id, yaw))
+        if low["api_action"].get("action") == "PickupObject":
+            moved.add(object_id)
+    return out
+
+
+def start_poses(traj: Mapping[str, Any]) -> dict[str, tuple[tuple[float, float, float], float]]:
+    """THOR object id -> (origin, yaw) of each object a demonstration's start state poses."""
     start = {}
-    for pose in scene.get("object_poses") or ():
+    for pose in traj["scene"].get("object_poses") or ():
         p = pose["position"]
         position = (float(p["x"]), float(p["y"]), float(p["z"]))
         yaw = float((pose.get("rotation") or {}).get("y", 0.0))
         start[format_object_id(type_of_name(str(pose["objectName"])), position, True)] = (position, yaw)
+    return start
+
+
+#: A low action with the agent's position, rotation and horizon when it was taken.
+Interaction = tuple[Mapping[str, Any], tuple[float, float, float], float, float]
+
+
+def interactions(traj: Mapping[str, Any]) -> Iterator[Interaction]:
+    """Each low action of a released demonstration that names an object, with the agent's position,
+    rotation (0-360) and horizon when it was taken: dead reckoning from the start teleport."""
+    init = traj["scene"]["init_action"]
     x, y, z = float(init["x"]), float(init["y"]), float(init["z"])
     rotation, horizon = float(init.get("rotation", 0.0)), float(init.get("horizon", 0.0))
-    moved: set[str] = set()
-    out = []
     for low in traj["plan"]["low_actions"]:
         api = low.get("api_action") or {}
         name = api.get("action")
@@ -79,20 +108,7 @@ def mask_observations(traj: Mapping[str, Any]) -> list[MaskObservation]:
             heading = math.radians(rotation + _MOVES[name])
             x, z = x + round(math.sin(heading)) * GRID_SIZE, z + round(math.cos(heading)) * GRID_SIZE
         elif isinstance(api.get("objectId"), str):
-            object_id = api["objectId"]
-            runs = (low.get("discrete_action") or {}).get("args", {}).get("mask")
-            if object_id in start and object_id not in moved and runs:
-                mask = decode_mask(runs)
-                rows, cols = np.nonzero(mask)
-                if len(rows):
-                    position, yaw = start[object_id]
-                    out.append(MaskObservation(
-                        (x, y, z), rotation % 360.0, horizon, position,
-                        (float(cols.mean()) + 0.5, float(rows.mean()) + 0.5),
-                        (int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max())), object_id, yaw))
-            if name == "PickupObject":
-                moved.add(object_id)
-    return out
+            yield low, (x, y, z), rotation % 360.0, horizon
 
 
 @dataclass(frozen=True)

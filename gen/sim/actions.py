@@ -466,15 +466,40 @@ def slice_object(sim: LiteController, args: dict[str, Any]) -> None:
     make_slices(world, obj)
 
 
+#: Where THOR 2.1 lays slices along the whole's own long side, from the whole's middle (metres):
+#: slice k's middle at ``first + (k - 1) * step``. THOR's sliced models start where the whole's
+#: origin is and run towards its own -z, so the slices lie off the middle the whole lay round.
+#: Fitted to the 823 first pickups of a slice in the 6,574 train demos whose mask the frame does
+#: not cut (the mask's centroid cast onto the plane through the whole's origin, in its own frame;
+#: :mod:`alfred_gen.fidelity.slice_fit`): bread's slice 1 lies 0.024 m off the origin and slice 8
+#: 0.19 m, where slices spread over the whole length from its +z end put them at +0.13 and -0.07.
+#: Apples, whose first two slices lie on either side of the middle, keep the even spread.
+SLICE_LAYOUT: dict[str, tuple[float, float]] = {
+    "Bread": (-0.024, -0.028), "Lettuce": (-0.017, -0.022), "Potato": (-0.008, -0.011), "Tomato": (-0.019, -0.009),
+}
+
+
+def slice_offsets(kind: str, length: float, count: int) -> list[float]:
+    """Where each of a ``kind``'s ``count`` slices lies off the whole's middle along its own long side
+    (``length`` metres), towards that side's positive end: :data:`SLICE_LAYOUT`'s line, or spread
+    evenly over the whole length from the positive end."""
+    if kind in SLICE_LAYOUT:
+        first, step = SLICE_LAYOUT[kind]
+        return [first + i * step for i in range(count)]
+    t = length / count
+    return [length / 2 - (i + 0.5) * t for i in range(count)]
+
+
 def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     """Replace a whole object by its slices, laid along its own longest horizontal side, turned with
     it.
 
-    Slice 1 lies at the positive end of that side in the object's own frame and the last slice at
-    the negative end, as in THOR, whose slices turn with the object: in the 6,574 train demos,
-    agents standing on a tomato's own -z side (its yaw undone) pick up slice 5.0 on average and on
-    its +z side slice 1.3 (108 of 117 pick slice 1); by the world's z, 3.2 and 1.6. Potatoes, bread
-    and lettuce agree; an apple's slices run along its own x (slice 1.2 from +x, 1.9 from -x).
+    Slice 1 lies towards the positive end of that side in the object's own frame and the last slice
+    towards the negative end, as in THOR, whose slices turn with the object: in the 6,574 train
+    demos, agents standing on a tomato's own -z side (its yaw undone) pick up slice 5.0 on average
+    and on its +z side slice 1.3 (108 of 117 pick slice 1); by the world's z, 3.2 and 1.6. Potatoes,
+    bread and lettuce agree; an apple's slices run along its own x (slice 1.2 from +x, 1.9 from -x).
+    Where along that side they lie is :data:`SLICE_LAYOUT`'s; others spread over the whole length.
     """
     sliced_type = catalogue.SLICED_TYPES[obj.type_name]
     count = catalogue.SLICE_COUNTS[obj.type_name]
@@ -492,6 +517,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     sign = ux if along_x else uz
     length = sx if along_x else sz
     suffix = obj.name.rsplit("_", 1)[-1]
+    offsets = slice_offsets(obj.type_name, length, count)
     pieces = []
     for i in range(count):
         if count == 1:
@@ -499,7 +525,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             center = (cx, cy - sy / 2 + size[1] / 2, cz)
         else:
             t = length / count
-            offset = sign * (length / 2 - (i + 0.5) * t)
+            offset = sign * offsets[i]
             size = (t, sy, sz) if along_x else (sx, sy, t)
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
         box = Box.from_center(center, size)
