@@ -171,3 +171,34 @@ def test_set_object_poses_leaves_furniture_out_of_its_own_drawers() -> None:
     assert not [(k, p) for k, parents in after.items() for p in parents if p.split("|")[0] in ("Drawer", "Cabinet")]
     dresser = next(k for k in after if k.startswith("Dresser|"))
     assert after[dresser] == (before[dresser] or [])
+
+
+def test_a_spoon_whose_origin_lies_in_a_mug_starts_in_the_mug() -> None:
+    """A spoon leaning in a mug has its origin in the mug and the middle of its long box outside:
+    THOR counted it in the mug (ALFRED's FloorPlan28 Spoon-Mug-DiningTable task never picks the spoon
+    up). A spoon beside the mug, origin outside, stays on the counter."""
+    from alfred_gen.sim.scene import Box, SceneObject
+
+    kitchen = fixtures.kitchen()
+    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
+    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    half = (mug.box.hi[0] - mug.box.lo[0]) / 2
+    mx, _, mz = mug.box.center
+    bottom = mug.box.lo[1] + 0.01
+    length, thick, width = 0.16, 0.02, 0.04
+    origin = (mx + half / 2, bottom + thick / 2, mz)
+    middle = (origin[0] + length / 2 - 0.01, origin[1], mz)  # the bowl at the origin, the handle out
+    assert middle[0] - mx > half  # the box's middle alone would not put it in the mug
+    spoon = SceneObject("Spoon", origin, Box.from_center(middle, (length, thick, width)), parent=counter.object_id)
+    kitchen.objects.append(spoon)
+
+    def parents_after_posing(x: float) -> list[str]:
+        sim = LiteController(kitchen)
+        poses = [p for p in poses_of(sim) if p["objectName"] != spoon.name]
+        moved = {"x": x, "y": origin[1], "z": origin[2]}
+        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": spoon.name, "position": moved,
+                                                       "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}])
+        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Spoon") or []
+
+    assert parents_after_posing(origin[0])[:1] == [mug.object_id]
+    assert mug.object_id not in parents_after_posing(mx + half + 0.03)

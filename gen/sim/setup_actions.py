@@ -259,7 +259,8 @@ class SupportCandidate(Protocol):
 Candidate = TypeVar("Candidate", bound=SupportCandidate)
 
 
-def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate]) -> Candidate | None:
+def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate],
+             origin: Sequence[float] | None = None) -> Candidate | None:
     """The innermost receptacle an object rests on or in, judged from boxes.
 
     A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
@@ -267,6 +268,11 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
     is near the surface's top. Among several, one that may hold the object's type wins (THOR's
     spawns put objects only where its placement rules allow: a phone on the counter beside a burner
     lies on the counter), then the smallest footprint (a plate on a table).
+
+    ``origin`` (the object's THOR position, when known) also places it in a movable receptacle whose
+    footprint holds it: a spoon leaning in a mug has its origin in the mug and the middle of its
+    long box outside, and THOR counted it in the mug (ALFRED's Spoon-Mug-DiningTable tasks there
+    never pick the spoon up).
     """
     x, y, z = obj.center  # read once: a property on simulator objects, and this runs per candidate
     bottom = y - obj.size[1] / 2
@@ -277,7 +283,10 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
         (rx, ry, rz), size = r.center, r.size
         margin = 0.0 if r.otype.pickupable else 0.02
         if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
-            continue
+            held_by_origin = (r.otype.pickupable and origin is not None
+                              and abs(origin[0] - rx) <= size[0] / 2 and abs(origin[2] - rz) <= size[2] / 2)
+            if not held_by_origin:
+                continue
         rlo_y = ry - size[1] / 2
         rhi_y = ry + size[1] / 2
         if r.type_name in INSIDE_RECEPTACLES:
@@ -356,8 +365,8 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     # lies inside one of its own drawers, and put in it, the dresser was hidden while that drawer
     # was shut and drawn sliding out with it when opened.
     surfaces = [r for r in receptacles if r.type_name not in INSIDE_RECEPTACLES]
-    for obj, _, _ in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
-        support = _support(world, obj, receptacles if obj.otype.pickupable else surfaces)
+    for obj, position, _ in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
+        support = _support(world, obj, receptacles if obj.otype.pickupable else surfaces, origin=position)
         if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
             world.attach(obj, support)
     _reassign_spawn_ids(world, [o for o, _, _ in posed])
