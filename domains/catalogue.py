@@ -437,3 +437,9 @@ def type_of_id(object_id: str) -> str:
         head, _, number = fields[-1].rpartition("_")
         return head if head and number.isdigit() else fields[-1]
     return fields[0]
+
+
+def whole_of_id(object_id: str) -> str:
+    """The id of the object a slice was cut from or a child part belongs to
+    (``Apple|...|AppleSliced_3`` -> ``Apple|...``); plain ids as they are."""
+    return "|".join(object_id.split("|")[:4])

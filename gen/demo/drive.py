@@ -42,6 +42,7 @@ from alfred_gen.demo.expand import (
     sight_requirements,
 )
 from alfred_gen.demo.navigation import NavigationGraph
+from alfred_gen.domains.catalogue import whole_of_id
 from alfred_gen.planner.encode import EncodedProblem
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
@@ -203,19 +204,13 @@ def drive_with_replans(
             return
         except ExpansionError as error:
             first = first or (error, list(high))
-            unseen = {_whole_of(oid) for oid in error.unseen} & loose - hidden
+            unseen = {whole_of_id(oid) for oid in error.unseen} & loose - hidden  # slices: their whole
             if not unseen:
                 break
             hidden = hidden | unseen
     assert first is not None
     high[:] = first[1]  # the caller says at which step of the first plan it failed
     raise first[0]
-
-
-def _whole_of(object_id: str) -> str:
-    """The object a slice was cut from (``Tomato|...|TomatoSliced_2`` -> ``Tomato|...``); other ids
-    as they are. Slices no pose shows mean the whole is the object to plan without."""
-    return "|".join(object_id.split("|")[:4])
 
 
 def replanned_steps(problem: EncodedProblem, time_limit: float | None) -> list[PlanStep] | None:

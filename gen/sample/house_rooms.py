@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from alfred_gen.domains.catalogue import whole_of_id
 from alfred_gen.sim.scene import Scene
 
 
@@ -28,7 +29,7 @@ def _first_pickup(traj: Mapping[str, Any]) -> str | None:
         action = step.get("planner_action") or {}
         object_id = str(action.get("objectId") or "")
         if action.get("action") == "PickupObject" and object_id.split("|")[0] == wanted:
-            return "|".join(object_id.split("|")[:4])
+            return whole_of_id(object_id)
     return None
 
 
