@@ -12,7 +12,7 @@ import pytest
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
-from alfred_gen.sim.shapes import shape_boxes
+from alfred_gen.sim.shapes import ROUND_IN_PLAN, ROUND_INSET, drawn_box, shape_boxes
 
 COUNTER_TOP = 0.9
 
@@ -63,6 +63,29 @@ def test_a_card_behind_a_statue_or_bottle_is_seen_past_its_narrow_top(
 def test_a_card_straight_behind_a_statue_stays_hidden() -> None:
     # The figure is narrower, not absent: what lies right behind its middle is hidden.
     assert not _card_visible("Statue", (0.2, 0.35, 0.15), 0.0)
+
+
+def test_a_card_beside_a_kettles_corner_is_seen_past_its_round_body() -> None:
+    # THOR's kettles, pots and cups are round in plan: a card lying where the back corner of their
+    # bounding box would hide it is seen past the body. A block of the same size hides it, and the
+    # round body still hides a card straight behind its middle.
+    size = (0.2, 0.19, 0.2)
+    card_x = size[0] / 2 - 0.007  # the card (8.6 cm wide) reaches 5 cm in behind the box's side
+    assert not _card_visible("TissueBox", size, card_x, gap=0.005)
+    assert _card_visible("Kettle", size, card_x, gap=0.005)
+    assert not _card_visible("Kettle", size, 0.0, gap=0.005)
+
+
+@pytest.mark.parametrize("object_type", sorted(ROUND_IN_PLAN))
+def test_round_things_are_drawn_inside_their_box_but_placed_by_it(object_type: str) -> None:
+    box = Box((0.0, 0.9, 1.0), (0.2, 1.1, 1.3))
+    drawn = [part for part in shape_boxes(object_type, box) if part.lo[1] < box.hi[1]]
+    lo_x, hi_x = min(p.lo[0] for p in drawn), max(p.hi[0] for p in drawn)
+    lo_z, hi_z = min(p.lo[2] for p in drawn), max(p.hi[2] for p in drawn)
+    assert (lo_x, hi_x) == pytest.approx((0.2 * ROUND_INSET, 0.2 * (1 - ROUND_INSET)))
+    assert (lo_z, hi_z) == pytest.approx((1.0 + 0.3 * ROUND_INSET, 1.3 - 0.3 * ROUND_INSET))
+    assert drawn_box(object_type, box) != box
+    assert drawn_box("TissueBox", box) == box
 
 
 @pytest.mark.parametrize("object_type", ["Statue", "SoapBottle", "WineBottle", "Glassbottle"])
