@@ -35,11 +35,6 @@ from alfred_gen.traj.format import TRAJ_FILE_NAME
 from alfred_gen.traj.rle import decode_mask
 
 
-def _floor_plan_number(path: Path) -> int:
-    """The N of a demonstration's task folder ``...-N/trial_.../traj_data.json``."""
-    return int(path.parent.parent.name.rsplit("-", 1)[1])
-
-
 def _touches(traj: dict[str, Any], types: set[str]) -> bool:
     return any(str(low["api_action"].get("objectId", "")).split("|")[0] in types
                for low in traj["plan"]["low_actions"])
@@ -115,12 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     pool = EvidencePool.read(measure.sources_for(files, None), files, args.workers)
     rooms = pool.rooms()
     stats = learnt_stats(rooms)
-    order = [d for d in pool.demos if args.rooms == "all" or _floor_plan_number(d.path) % 2 == (args.rooms == "odd")]
+    order = [d for d in pool.demos if args.rooms == "all" or d.room % 2 == (args.rooms == "odd")]
     random.Random(0).shuffle(order)
     pooled: dict[tuple[str, float], np.ndarray] = defaultdict(lambda: np.zeros(4))
     seen: Counter[str] = Counter()
     used = 0
-    built: dict[str, Any] = {}
+    built: dict[int, Any] = {}
     for demo in order:
         if used >= args.demos:
             break

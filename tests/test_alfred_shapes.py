@@ -77,7 +77,7 @@ def test_a_card_beside_a_kettles_corner_is_seen_past_its_round_body() -> None:
 
 
 @pytest.mark.parametrize("object_type", sorted(ROUND_IN_PLAN))
-def test_round_things_are_drawn_inside_their_box_but_placed_by_it(object_type: str) -> None:
+def test_round_things_are_drawn_inside_their_box(object_type: str) -> None:
     box = Box((0.0, 0.9, 1.0), (0.2, 1.1, 1.3))
     drawn = [part for part in shape_boxes(object_type, box) if part.lo[1] < box.hi[1]]
     lo_x, hi_x = min(p.lo[0] for p in drawn), max(p.hi[0] for p in drawn)
