@@ -516,6 +516,22 @@ def test_a_pedestal_sinks_basin_is_at_the_height_other_rooms_show_things_resting
     assert unknown.lo[1] == pytest.approx(0.0)  # without statistics: as before
 
 
+def test_a_fixture_faces_the_pose_nearest_it_not_the_first_recorded() -> None:
+    from alfred_gen.scenes.alfred.fixture_sizing import facing_of, front_pose, initial_block
+
+    # FloorPlan4's microwave: opened from 1.3 m off, facing its side (+x), and from 0.6 m in
+    # front of it, facing -z. Its front faces +z, towards the near pose, whichever came first.
+    microwave = "Microwave|-00.37|+01.11|+00.43"
+    side, front = [-1.5, 1.0, 90.0, 30.0], [-0.5, 1.0, 180.0, 30.0]
+    points = [(x * 0.25, z * 0.25) for x in range(-8, 1) for z in range(4, 8)]
+    for poses in ([side, front], [front, side]):
+        assert front_pose((-0.37, 1.11, 0.43), poses) == front
+        assert facing_of((-0.37, 1.11, 0.43), poses, points) == 0
+        assert initial_block(microwave, 0.0, "FloorPlan4", None, None, poses, points).facing == 0
+    assert facing_of((-0.37, 1.11, 0.43), [side], points) == 270  # the only pose decides
+    assert front_pose((0.0, 0.0, 0.0), []) is None
+
+
 def test_a_set_in_basin_is_drawn_no_higher_than_the_counter_beside_it() -> None:
     from alfred_gen.scenes.alfred.built_ins import rims_at_counters
 
