@@ -527,20 +527,26 @@ def test_a_pedestal_sinks_basin_is_at_the_height_other_rooms_show_things_resting
     assert unknown.lo[1] == pytest.approx(0.0)  # without statistics: as before
 
 
-def test_a_fixture_faces_the_pose_nearest_it_not_the_first_recorded() -> None:
+def test_a_drawer_faces_the_pose_it_lies_most_straight_ahead_of_other_fixtures_their_first() -> None:
     from alfred_gen.scenes.alfred.fixture_sizing import facing_of, front_pose, initial_block
 
-    # FloorPlan4's microwave: opened from 1.3 m off, facing its side (+x), and from 0.6 m in
-    # front of it, facing -z. Its front faces +z, towards the near pose, whichever came first.
-    microwave = "Microwave|-00.37|+01.11|+00.43"
-    side, front = [-1.5, 1.0, 90.0, 30.0], [-0.5, 1.0, 180.0, 30.0]
-    points = [(x * 0.25, z * 0.25) for x in range(-8, 1) for z in range(4, 8)]
-    for poses in ([side, front], [front, side]):
-        assert front_pose((-0.37, 1.11, 0.43), poses) == front
-        assert facing_of((-0.37, 1.11, 0.43), poses, points) == 0
-        assert initial_block(microwave, 0.0, "FloorPlan4", None, None, poses, points).facing == 0
-    assert facing_of((-0.37, 1.11, 0.43), [side], points) == 270  # the only pose decides
-    assert front_pose((0.0, 0.0, 0.0), []) is None
+    # FloorPlan30's drawer: first used from (2.25, -0.25) facing +z, 39 degrees off to the side,
+    # then from (2.0, 0.75) facing +x, 3 degrees off. It faces -x, whichever came first.
+    drawer = "Drawer|+03.02|+00.77|+00.70"
+    askew, square = [2.25, -0.25, 0.0, 30.0], [2.0, 0.75, 90.0, 45.0]
+    points = [(x * 0.25, z * 0.25) for x in range(0, 12) for z in range(-4, 8)]
+    for poses in ([askew, square], [square, askew]):
+        assert front_pose(drawer, poses) == square
+        assert facing_of(drawer, poses, points) == 270
+        assert initial_block(drawer, 0.0, "FloorPlan30", None, None, poses, points).facing == 270
+    assert facing_of(drawer, [askew], points) == 180  # the only pose decides
+    assert front_pose(drawer, []) is None
+    # Not the nearest: FloorPlan213's drawer lies 25 degrees off from 1.31 m away, 49 from 1.23 m.
+    far, near = [13.0, 1.0, 90.0, 30.0], [13.25, 0.75, 0.0, 60.0]
+    assert front_pose("Drawer|+14.18|+00.19|+01.56", [near, far]) == far
+    # A toilet keeps its first pose, though another looks at it straighter (FloorPlan413).
+    toilet_poses = [[-0.5, 2.5, 270.0, 30.0], [-1.25, 2.75, 180.0, 15.0]]
+    assert front_pose("Toilet|-01.57|00.00|+01.82", toilet_poses) == toilet_poses[0]
 
 
 def test_a_set_in_basin_is_drawn_no_higher_than_the_counter_beside_it() -> None:

@@ -51,7 +51,7 @@ from alfred_gen.scenes.alfred.built_ins import (
     tops_over_drawers,
     tubs_cover_their_contents,
 )
-from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position, type_of_name
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import (
     clear_reachable,
@@ -177,7 +177,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
         box = loose_box(kind, position, yaw, floor_y, shifts.get(name))
         objects.append(SceneObject(kind, position, box, name=name, object_id=format_object_id(kind, position, True),
                                    rotation=(0.0, yaw, 0.0)))
-    fronts = {oid: front_pose(id_position(oid), poses_of[oid]) for oid in static_ids}
+    fronts = {oid: front_pose(oid, poses_of[oid]) for oid in static_ids}
     interaction_poses = {oid: Pose.from_list(pose) for oid, pose in fronts.items() if pose is not None}
     interaction_poses.update(
         missing_poses([b for b in ordered if b.object_id not in interaction_poses], ordered, reachable, agent_y)
