@@ -549,6 +549,24 @@ def test_a_drawer_faces_the_pose_it_lies_most_straight_ahead_of_other_fixtures_t
     assert front_pose("Toilet|-01.57|00.00|+01.82", toilet_poses) == toilet_poses[0]
 
 
+def test_bathrooms_and_bedrooms_have_smaller_garbage_cans_than_kitchens() -> None:
+    from alfred_gen.scenes.alfred.fixture_sizing import ROOM_SCALE, initial_block
+
+    points = [(x * 0.25, z * 0.25) for x in range(-4, 5) for z in range(-8, -2)]
+    pose = [[0.0, -1.0, 0.0, 30.0]]
+
+    def size(floor_plan: str) -> list[float]:
+        block = initial_block("GarbageCan|+00.00|+00.00|+00.00", 0.0, floor_plan, None, None, pose, points)
+        return [hi - lo for lo, hi in zip(block.lo, block.hi)]
+
+    kitchen, living_room = size("FloorPlan1"), size("FloorPlan201")
+    assert kitchen == pytest.approx(living_room)
+    for floor_plan, room_type in (("FloorPlan301", "bedroom"), ("FloorPlan401", "bathroom")):
+        assert ROOM_SCALE[("GarbageCan", room_type)] < 1
+        assert size(floor_plan) == pytest.approx([k * ROOM_SCALE[("GarbageCan", room_type)] for k in kitchen])
+    assert size("FloorPlan999") == pytest.approx(kitchen)  # outside ALFRED's numbering: as built
+
+
 def test_a_set_in_basin_is_drawn_no_higher_than_the_counter_beside_it() -> None:
     from alfred_gen.scenes.alfred.built_ins import rims_at_counters
 
