@@ -22,16 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from round_shapes import read_evidence  # bench/ is on sys.path when this file runs as a script
 
 from alfred_gen.fidelity import measure
-from alfred_gen.fidelity.evidence_pool import EvidencePool, learnt_stats
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.alfred import fixture_sizing
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.sim import pixels
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ROOM_TYPES, room_type_of
-from alfred_gen.traj.format import TRAJ_FILE_NAME
 from alfred_gen.traj.rle import decode_mask
 
 
@@ -80,13 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
     args = parser.parse_args(argv)
     scales = [float(x) for x in args.scales.split(",")]
-    files = sorted(args.json_dir.rglob(TRAJ_FILE_NAME))
-    if not files:
-        print(f"room_sizes: error: no {TRAJ_FILE_NAME} under {args.json_dir}", file=sys.stderr)
+    evidence = read_evidence(args.json_dir, args.workers, "room_sizes")
+    if evidence is None:
         return 3
-    pool = EvidencePool.read(measure.sources_for(files, None), files, args.workers)
-    rooms = pool.rooms()
-    stats = learnt_stats(rooms)
+    pool, rooms, stats = evidence
     demos = [d for d in pool.demos if room_type_of(d.room) == args.room_type
              and (args.rooms == "all" or d.room % 2 == (args.rooms == "odd"))]
     random.Random(0).shuffle(demos)

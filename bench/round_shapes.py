@@ -90,6 +90,19 @@ def _observations(traj: dict[str, Any], scene: Any, types: set[str],
     return found
 
 
+def read_evidence(json_dir: Path, workers: int, script: str) -> tuple[EvidencePool, dict[int, Any], Any] | None:
+    """The released demonstrations under ``json_dir``, each room's evidence from all of them and the
+    statistics learnt over those rooms (for in-sample rooms); None, after one error line naming
+    ``script``, when there are none."""
+    files = sorted(json_dir.rglob(TRAJ_FILE_NAME))
+    if not files:
+        print(f"{script}: error: no {TRAJ_FILE_NAME} under {json_dir}", file=sys.stderr)
+        return None
+    pool = EvidencePool.read(measure.sources_for(files, None), files, workers)
+    rooms = pool.rooms()
+    return pool, rooms, learnt_stats(rooms)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
@@ -103,13 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     types = set(args.types.split(","))
     insets = [float(x) for x in args.insets.split(",")]
-    files = sorted(args.json_dir.rglob(TRAJ_FILE_NAME))
-    if not files:
-        print(f"round_shapes: error: no {TRAJ_FILE_NAME} under {args.json_dir}", file=sys.stderr)
+    evidence = read_evidence(args.json_dir, args.workers, "round_shapes")
+    if evidence is None:
         return 3
-    pool = EvidencePool.read(measure.sources_for(files, None), files, args.workers)
-    rooms = pool.rooms()
-    stats = learnt_stats(rooms)
+    pool, rooms, stats = evidence
     order = [d for d in pool.demos if args.rooms == "all" or d.room % 2 == (args.rooms == "odd")]
     random.Random(0).shuffle(order)
     pooled: dict[tuple[str, float], np.ndarray] = defaultdict(lambda: np.zeros(4))
