@@ -161,13 +161,6 @@ RIM_TOLERANCE = 0.02
 ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
 
 
-#: An object whose bottom is this close to the floor a desk or dresser stands on lies on the floor
-#: beneath it (in the knee space, between the legs), which says nothing about where its top is: a
-#: basketball under FloorPlan320's desk brought the desk's top down to the floor, under the floor's
-#: own plane, where no put on it could see it.
-UNDER_FURNITURE = 0.02
-
-
 def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
     """Whether ``box`` rests at the height of a drawer in ``block``'s footprint: it lies in one of
     them (THOR's drawers fill a dresser's front; the boxes we have for them may not). Cabinets do
@@ -193,8 +186,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
-    on the floor), or on the floor beneath it (:data:`UNDER_FURNITURE`); one under a table top shows
-    that the table does not reach over it (the table is cut back).
+    on the floor); one under a table top shows that the table does not reach over it (the table is
+    cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
@@ -211,7 +204,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
             if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
                 continue
-            if _at_its_drawers(block, box, ordered) or box.lo[1] <= block.lo[1] + UNDER_FURNITURE:
+            if _at_its_drawers(block, box, ordered):
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
