@@ -19,6 +19,7 @@ from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, room_type_of
 from alfred_gen.sim.shapes import door_pair
+from alfred_gen.sim.world import quarter_turns, turn_horizontal
 
 #: Structural receptacles whose THOR origin sits at (about) the top surface when above the floor.
 SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",
@@ -74,8 +75,7 @@ def front_pose(object_id: str, poses: Sequence[list[float]]) -> list[float] | No
     x, _, z = id_position(object_id)
 
     def off_axis(i: int) -> float:
-        heading = int(round(float(poses[i][2]) / 90.0)) % 4
-        hx, hz = ((0, 1), (1, 0), (0, -1), (-1, 0))[heading]
+        hx, hz = turn_horizontal(0.0, 1.0, quarter_turns(float(poses[i][2])))  # the agent's forward
         dx, dz = x - float(poses[i][0]), z - float(poses[i][1])
         return round(math.atan2(abs(dx * hz - dz * hx), dx * hx + dz * hz), 9)
 
