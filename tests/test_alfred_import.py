@@ -275,7 +275,8 @@ def test_cabinets_side_by_side_do_not_overlap() -> None:
     # FloorPlan17: the two doors under the sink are hinged at the carcass's outer ends, 0.71 m
     # apart; each box reached 0.5 m from its hinge, both held the cup inside, and the other door
     # hid it. They meet halfway. Where both reach the same way the one behind stops at the other's
-    # hinge; a wall cabinet over a base cabinet and a door pair's two halves are left alone.
+    # hinge; a wall cabinet over a base cabinet and a door pair's two halves are left alone; a
+    # single door and a door pair's half meet halfway between the single's hinge and the pair's middle.
     def cabinet(x: float, lo_x: float, hi_x: float, y: tuple[float, float] = (0.05, 0.75)) -> Block:
         return Block(format_object_id("Cabinet", (x, 0.40, -0.35)), "Cabinet", (x, 0.40, -0.35),
                      [lo_x, y[0], -0.93], [hi_x, y[1], -0.33], True, 0)
@@ -283,12 +284,17 @@ def test_cabinets_side_by_side_do_not_overlap() -> None:
     behind, ahead = cabinet(1.0, 1.0, 1.5), cabinet(1.3, 1.3, 1.8)
     base, wall = cabinet(3.0, 3.0, 3.5), cabinet(3.3, 3.3, 3.8, (1.6, 2.3))
     door, partner = cabinet(5.0, 5.0, 5.5), cabinet(5.03, 4.6, 5.03)
-    neighbours_meet([left, right, behind, ahead, base, wall, door, partner])
+    # FloorPlan413's vanity row: a single door hinged at 2.49 reaching up, then a double door
+    # whose ids (3.11, 3.14) hang at its middle, the lower half reaching down from 3.125.
+    end, half, other_half = cabinet(7.49, 7.49, 7.99), cabinet(8.11, 7.625, 8.125), cabinet(8.14, 8.125, 8.625)
+    neighbours_meet([left, right, behind, ahead, base, wall, door, partner, end, half, other_half])
     assert (left.lo[0], left.hi[0]) == (-0.37, pytest.approx(-0.015))
     assert (right.lo[0], right.hi[0]) == (pytest.approx(-0.015), 0.34)
     assert (behind.hi[0], ahead.lo[0]) == (1.3, 1.3)
     assert (base.hi[0], wall.lo[0]) == (3.5, 3.3)
     assert (door.lo[0], partner.hi[0]) == (5.0, 5.03)
+    assert (end.hi[0], half.lo[0]) == (pytest.approx(7.8075), pytest.approx(7.8075))
+    assert (half.hi[0], other_half.lo[0]) == (8.125, 8.125)
 
 
 def test_the_boards_of_one_shelving_unit_share_its_footprint_and_front() -> None:
