@@ -36,6 +36,7 @@ from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.pixels import scene_facings, scene_mirrored
 from alfred_gen.sim.scene import Box, format_object_id, grid_key
+from alfred_gen.sim.shapes import door_pair
 
 TASK_TYPES = (
     "look_at_obj_in_light", "pick_and_place_simple", "pick_and_place_with_movable_recep",
@@ -144,6 +145,14 @@ def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle()
     assert scene.object(low_door).box.hi[0] == pytest.approx(1.0)
     assert scene.object(high_door).box.lo[0] == pytest.approx(1.0)
     assert scene_mirrored(scene, scene_facings(scene)) == {single, high_door}  # doors at the high end
+
+
+def test_door_pair_ids_five_centimetres_apart_are_one_cabinet() -> None:
+    # FloorPlan414's cabinet under its sink: ids at z 2.86 and 2.91, whose difference is a hair
+    # over 0.05 in floating point; 6 cm apart is two cabinets.
+    assert door_pair((-2.41, 0.37, 2.86), (-2.41, 0.37, 2.91))
+    assert door_pair((1.67, 0.40, -0.30), (1.72, 0.40, -0.30))
+    assert not door_pair((-2.15, 0.40, 0.64), (-2.15, 0.40, 0.70))
 
 
 def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_can() -> None:
