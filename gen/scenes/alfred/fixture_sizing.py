@@ -230,7 +230,7 @@ def neighbours_meet(blocks: list[Block]) -> None:
     singles reached 0.5 m over the pair's halves, and a soap bar inside an end cabinet was drawn
     inside its neighbour too, hidden behind the neighbour's shut door. Over the rooms built from all
     the train demos, 35 pairs of cabinets overlapped by more than 2 cm each way with pairs' middles
-    left out; 11 do with them counted (ids too close to part, or boxes not reaching from them).
+    left out; 10 do with them counted (ids too close to part, or boxes not reaching from them).
     """
     cabinets = [b for b in blocks if b.kind == "Cabinet"]
     partner_of = {id(b): door_partner(b, cabinets) for b in cabinets}
