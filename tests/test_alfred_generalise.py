@@ -536,6 +536,15 @@ def test_a_drawer_faces_the_pose_it_lies_most_straight_ahead_of_other_fixtures_t
     # A toilet keeps its first pose, though another looks at it straighter (FloorPlan413).
     toilet_poses = [[-0.5, 2.5, 270.0, 30.0], [-1.25, 2.75, 180.0, 15.0]]
     assert front_pose("Toilet|-01.57|00.00|+01.82", toilet_poses) == toilet_poses[0]
+    # A microwave is used from the pose it lies straightest ahead of, and faces the nearest layout
+    # point: FloorPlan4's openable.json pose looks at its side from 1.1 m off, the demos also use it
+    # from straight in front, and it faces that way (+z) even with the side pose alone.
+    microwave, side, front = "Microwave|-00.37|+01.11|+00.43", [-1.5, 1.0, 90.0, 30.0], [-0.5, 1.0, 180.0, 30.0]
+    layout = [(-1.5, 0.5), (-1.5, 1.0), (-0.5, 1.0), (-0.25, 1.0)]
+    assert front_pose(microwave, [side, front]) == front
+    assert facing_of(microwave, [side], points + [(-0.25, 0.25)], layout) == 0
+    assert facing_of(microwave, [side, front], points, layout) == 0
+    assert facing_of(microwave, [side], [(-1.5, 0.5)]) == 270  # the nearest reachable point without a layout
 
 
 def test_bathrooms_and_bedrooms_have_smaller_garbage_cans_than_kitchens() -> None:

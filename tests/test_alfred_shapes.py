@@ -7,12 +7,22 @@ pick them up from there). The lite shapes give those types a narrower upper part
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
-from alfred_gen.sim.shapes import ROUND_IN_PLAN, ROUND_INSET, drawn_box, shape_boxes
+from alfred_gen.sim.shapes import (
+    DOOR,
+    ROUND_IN_PLAN,
+    ROUND_INSET,
+    drawn_box,
+    hinged_at_high_end,
+    shape_boxes,
+    shape_parts,
+)
 
 COUNTER_TOP = 0.9
 
@@ -98,3 +108,15 @@ def test_figure_and_neck_are_narrower_than_the_base_and_stay_in_the_box(object_t
     assert top.size[0] < base.size[0] and top.size[2] < base.size[2]
     for part in parts:
         assert all(box.lo[a] - 1e-9 <= part.lo[a] and part.hi[a] <= box.hi[a] + 1e-9 for a in range(3))
+
+
+@pytest.mark.parametrize("facing", [0, 90, 180, 270])
+def test_an_open_microwaves_door_hangs_on_the_agents_left(facing: int) -> None:
+    # THOR's microwaves open to the left of their control panel, whichever way they face.
+    box = Box((-0.25, 0.9, -0.2), (0.25, 1.2, 0.2)) if facing in (0, 180) else Box((-0.2, 0.9, -0.25), (0.2, 1.2, 0.25))
+    mirrored = hinged_at_high_end("Microwave", box, (0.0, 1.05, 0.0), facing)
+    door = next(part for part, tone in shape_parts("Microwave", box, True, facing, mirrored) if tone is DOOR)
+    agent_yaw = math.radians((facing + 180) % 360)  # the agent faces the microwave's front
+    left = (-math.cos(agent_yaw), math.sin(agent_yaw))  # x, z of the agent's left hand
+    door_x, door_z = (door.lo[0] + door.hi[0]) / 2, (door.lo[2] + door.hi[2]) / 2
+    assert door_x * left[0] + door_z * left[1] > 0.15

@@ -75,6 +75,7 @@ from alfred_gen.sim.render import (
 )
 from alfred_gen.sim.scene import Box, Scene
 from alfred_gen.sim.shapes import (
+    LEFT_HINGED,
     SIDE_HINGED,
     broken_parts,
     content_offset,
@@ -171,7 +172,7 @@ def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
     """Ids of the scene's side-hinged objects whose door hangs at the high end of their front
     (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`, with pairs found by
     :func:`~alfred_gen.sim.shapes.door_pair`)."""
-    hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED]
+    hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED or o.object_type in LEFT_HINGED]
     mirrored = set()
     for obj in hinged:
         facing = facings.get(obj.object_id, 0)

@@ -121,7 +121,8 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     poses_of = {oid: ([evidence.openable[oid]] if oid in evidence.openable else []) + evidence.used_from.get(oid, [])
                 for oid in static_ids}
     blocks = {
-        oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable) for oid in static_ids
+        oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable, evidence.layout_points)
+        for oid in static_ids
     }
     ordered = [blocks[oid] for oid in static_ids]
     one_shelving_unit(ordered, {oid: len(poses) for oid, poses in poses_of.items()})
