@@ -163,6 +163,13 @@ def test_a_fixture_is_cut_back_from_an_object_it_cannot_hold() -> None:
     assert not all(toilet.lo[a] < c[a] < toilet.hi[a] for a in range(3))
     soap = Box((-0.5, 0.9, 3.0), (-0.45, 0.92, 3.1))  # a soap bar may lie on a toilet
     assert free_what_they_cannot_hold([toilet], [("SoapBar", soap)]) == 0
+    # FloorPlan12: a dish sponge lies on top of the fridge, its middle 2 mm under the catalogue
+    # fridge's top. It rests on the fridge, and the fridge keeps its width.
+    fridge = _block("Fridge|-01.00|+00.00|+00.12", (-1.361, 0.0, -0.38), (-0.639, 1.842, 0.62))
+    sponge = Box((-1.04, 1.827, 0.37), (-0.96, 1.853, 0.45))
+    assert not catalogue.thor_accepts("DishSponge", "Fridge")
+    assert free_what_they_cannot_hold([fridge], [("DishSponge", sponge)]) == 0
+    assert (fridge.lo, fridge.hi) == ([-1.361, 0.0, -0.38], [-0.639, 1.842, 0.62])
 
 
 def test_a_garbage_can_holds_the_paper_towel_rolls_and_glass_bottles_thor_spawns_in_it() -> None:
