@@ -177,9 +177,14 @@ def inside_built_in(box: Box, blocks: Sequence[Block]) -> bool:
 ON_SLAB = 0.05
 
 
+def rests_on(slab: Block, box: Box) -> bool:
+    """Whether ``box``'s footprint meets the slab's and its bottom is at the slab's top."""
+    return slab.overlaps_box(box) and abs(box.lo[1] - slab.hi[1]) < ON_SLAB
+
+
 def resting_on(slab: Block, boxes: Iterable[Box]) -> list[Box]:
-    """The boxes whose footprint meets the slab's and whose bottom is at its top."""
-    return [b for b in boxes if slab.overlaps_box(b) and abs(b.lo[1] - slab.hi[1]) < ON_SLAB]
+    """The boxes resting on the slab (:func:`rests_on`)."""
+    return [b for b in boxes if rests_on(slab, b)]
 
 
 def cut_off_what_lies_under(slab: Block, boxes: Iterable[Box], blocks: Sequence[Block],
@@ -271,15 +276,16 @@ def free_what_they_cannot_hold(blocks: list[Block], resting: Sequence[tuple[str,
     the centre of such an object (THOR's placement rules: it may not go in or on that fixture) is
     cut back from the object's footprint (:func:`cut_away`). Returns how many objects were freed.
 
-    An object whose bottom lies within :data:`ON_SLAB` of the fixture's top rests on it, whatever
-    THOR's placement rules say (the scenes' designers put things there): a dish sponge on top of
-    FloorPlan12's fridge, its middle 2 mm under the catalogue fridge's top, cut the fridge's side
-    back and left the potato inside it out (:func:`settle_objects` lowers such a top instead)."""
+    An object resting on the fixture's top (:func:`rests_on`) is left there, whatever THOR's
+    placement rules say (the scenes' designers put things there): a dish sponge on top of
+    FloorPlan12's fridge, its middle 2 mm under the catalogue fridge's top, cut the fridge back on
+    two sides and left the potato inside it out. The fridge keeps its top; a surface's top is
+    lowered under what rests on it by :func:`settle_objects`."""
     freed = 0
     for kind, box in resting:
         c = box.center
         for block in blocks:
-            if catalogue.thor_accepts(kind, block.kind) or abs(box.lo[1] - block.hi[1]) < ON_SLAB:
+            if catalogue.thor_accepts(kind, block.kind) or rests_on(block, box):
                 continue
             if all(block.lo[a] < c[a] < block.hi[a] for a in (0, 1, 2)):
                 cut_away(block, box)
