@@ -305,6 +305,25 @@ def test_what_lies_at_a_dressers_drawers_does_not_bring_its_top_down() -> None:
     assert bare.hi[1] < 0.25
 
 
+def test_an_object_under_a_desk_whose_top_holds_things_does_not_bring_the_top_down() -> None:
+    # FloorPlan320: pens lie on the desk's top at 0.71 m; a tennis racket lies flat on the floor in
+    # its knee space, a basketball on the floor past its near end.
+    def desk() -> Block:
+        return _block("Desk|+01.58|00.00|+00.39", (1.2, 0.0, -0.31), (1.89, 0.705, 1.09))
+
+    pen = ("Pen", Box((1.75, 0.71, 0.58), (1.79, 0.72, 0.62)))
+    racket = ("TennisRacket", Box((1.42, 0.001, 0.38), (1.68, 0.045, 1.03)))
+    ball = ("BasketBall", Box((1.39, 0.001, -0.23), (1.63, 0.241, 0.01)))
+    held = desk()
+    fit_resting_objects({held.object_id: held}, [pen, racket, ball])
+    assert held.hi[1] == 0.705  # the top stays under the pen
+    assert held.lo[2] >= 0.01 and held.hi[2] == 1.09  # cut back from the ball, not from the racket under it
+    # With nothing on its top, what lies inside the desk's box shows that the top is lower.
+    bare = desk()
+    fit_resting_objects({bare.object_id: bare}, [racket])
+    assert bare.hi[1] < 0.05
+
+
 def test_a_cabinet_cut_away_from_a_basin_above_it_may_grow_beneath_it_but_a_slab_may_not() -> None:
     # A vanity: the basin is set into the counter over the cabinet, which was cut back from the
     # basin's footprint; THOR says a soap bottle lies in the cabinet, under the basin.

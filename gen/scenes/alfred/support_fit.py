@@ -175,6 +175,34 @@ def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
     return False
 
 
+#: How near the top of a surface an object's bottom must be for the object to rest on it (metres):
+#: :func:`fit_surface_tops` and :func:`~alfred_gen.scenes.alfred.fixture_cuts.settle_objects`
+#: put a top 5 mm under what rests on it.
+ON_TOP = 0.01
+
+
+#: An object whose bottom is this near a floor-standing fixture's bottom lies on the floor (metres).
+ON_FLOOR = 0.05
+
+#: Furniture drawn as a top over open floor between its sides: what lies under a top that holds
+#: things is in the knee space. Carts, sofas and dressers are not: what lies inside them below the
+#: top is on a lower shelf or seat that the box does not show (FloorPlan430's cart, 218's sofa).
+KNEE_SPACE = frozenset({"Desk"})
+
+
+def _over(position: tuple[float, float, float], box: Box) -> bool:
+    """Whether ``position`` lies over ``box``'s footprint."""
+    return box.lo[0] <= position[0] <= box.hi[0] and box.lo[2] <= position[2] <= box.hi[2]
+
+
+def _top_holds_things(block: Block, resting: list[tuple[str, Box]]) -> bool:
+    """Whether something the demos show at rest lies on ``block``'s top as it is: then the top is
+    where THOR has it, and an object lower down inside a desk's box lies under the top, in its knee
+    space, not on a lower top."""
+    return any(block.lo[0] < box.center[0] < block.hi[0] and block.lo[2] < box.center[2] < block.hi[2]
+               and abs(box.lo[1] - block.hi[1]) <= ON_TOP for _, box in resting)
+
+
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
     """Every object a demo shows at rest lies in or on some receptacle (THOR's spawns put them
     there), and never inside solid furniture.
@@ -186,7 +214,10 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
-    on the floor); one under a table top shows that the table does not reach over it (the table is
+    on the floor) or something at rest lies on the top as it is (a basketball in FloorPlan320's desk's
+    knee space brought the desk down to the floor, under the pens the demos show on it at 0.72 m: a
+    desk whose top holds things is instead cut back from what lies on the floor beyond its id's end);
+    one under a table top shows that the table does not reach over it (the table is
     cut back).
     Returns how many stay unsupported."""
     unsupported = 0
@@ -208,6 +239,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
+            elif block.kind in KNEE_SPACE and _top_holds_things(block, resting):
+                if box.lo[1] - block.lo[1] <= ON_FLOOR and not _over(block.position, box):
+                    cut_away(block, box)  # on the floor beyond where the furniture ends
             elif catalogue.can_place(kind, block.kind):
                 set_top(block, box.lo[1] - 0.005)
         options = []
