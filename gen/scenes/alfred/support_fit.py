@@ -180,7 +180,6 @@ def _at_its_drawers(block: Block, box: Box, blocks: list[Block]) -> bool:
 #: put a top 5 mm under what rests on it.
 ON_TOP = 0.01
 
-
 #: An object whose bottom is this near a floor-standing fixture's bottom lies on the floor (metres).
 ON_FLOOR = 0.05
 
@@ -214,11 +213,10 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     and 10 cm up or down. An object inside a dresser's or desk's box shows that its top is lower
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
-    on the floor) or something at rest lies on the top as it is (a basketball in FloorPlan320's desk's
-    knee space brought the desk down to the floor, under the pens the demos show on it at 0.72 m: a
-    desk whose top holds things is instead cut back from what lies on the floor beyond its id's end);
-    one under a table top shows that the table does not reach over it (the table is
-    cut back).
+    on the floor), or it is a desk whose top holds things: what lies under that is in the knee space
+    (a basketball there brought FloorPlan320's desk down to the floor, under the pens the demos show
+    on it at 0.72 m), and the desk is cut back only from what lies on the floor beyond its id's end.
+    One under a table top shows that the table does not reach over it (the table is cut back).
     Returns how many stay unsupported."""
     unsupported = 0
     ordered = [blocks[k] for k in sorted(blocks)]
