@@ -202,3 +202,36 @@ def test_a_spoon_whose_origin_lies_in_a_mug_starts_in_the_mug() -> None:
 
     assert parents_after_posing(origin[0])[:1] == [mug.object_id]
     assert mug.object_id not in parents_after_posing(mx + half + 0.03)
+
+
+def test_a_fork_lying_across_a_mugs_rim_starts_in_the_mug() -> None:
+    """THOR counts an object in a movable receptacle when it touches the receptacle's volume: a fork
+    whose tines reach over a mug's rim, origin and middle both outside the mug's footprint, was in
+    the mug (7 held-out train demos carry such a mug or plate to their goal without touching what it
+    holds). A fork
+    whose box stops short of the mug stays on the counter."""
+    from alfred_gen.sim.scene import Box, SceneObject
+
+    kitchen = fixtures.kitchen()
+    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
+    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    half = (mug.box.hi[0] - mug.box.lo[0]) / 2
+    mx, _, mz = mug.box.center
+    bottom = mug.box.lo[1]
+    length, thick, width = 0.2, 0.02, 0.03
+    fork = SceneObject("Fork", (mx + half + 0.02, bottom, mz),
+                       Box.from_center((mx + half + 0.02, bottom + thick / 2, mz), (length, thick, width)),
+                       parent=counter.object_id)
+    kitchen.objects.append(fork)
+
+    def parents_with_origin_at(x: float) -> list[str]:
+        sim = LiteController(kitchen)
+        poses = [p for p in poses_of(sim) if p["objectName"] != fork.name]
+        moved = {"x": x, "y": bottom, "z": mz}
+        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": fork.name, "position": moved,
+                                                       "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}])
+        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Fork") or []
+
+    across_the_rim = mx + half + length / 2 - 0.03  # the box reaches 3 cm over the rim
+    assert across_the_rim - half > mx and parents_with_origin_at(across_the_rim)[:1] == [mug.object_id]
+    assert mug.object_id not in parents_with_origin_at(mx + half + length / 2 + 0.02)

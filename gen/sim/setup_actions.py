@@ -259,6 +259,23 @@ class SupportCandidate(Protocol):
 Candidate = TypeVar("Candidate", bound=SupportCandidate)
 
 
+#: How deep two boxes must overlap on every axis to count as touching (metres).
+TOUCHING = 0.005
+
+
+def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin_y: float) -> bool:
+    """Whether ``obj`` (origin at height ``origin_y``) touches ``receptacle``'s box from inside its
+    height range: THOR counts it in."""
+    r_center, r_size = receptacle.center, receptacle.size
+    o_center, o_size = obj.center, obj.size
+    for axis in range(3):
+        reach = (o_size[axis] + r_size[axis]) / 2 - abs(o_center[axis] - r_center[axis])
+        if reach < TOUCHING:
+            return False
+    bottom = r_center[1] - r_size[1] / 2
+    return bottom - 0.02 <= origin_y <= bottom + r_size[1]
+
+
 def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate],
              origin: Sequence[float] | None = None) -> Candidate | None:
     """The innermost receptacle an object rests on or in, judged from boxes.
@@ -274,6 +291,14 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
     long box outside. THOR counted such objects in: 16 of ALFRED's 6,574 train demos never pick up
     the object their movable receptacle must hold, as it was in there from the start; the box
     centre puts 4 of them in, the origin 5 (FloorPlan28's spoon in a mug is the fifth).
+
+    THOR's containment is contact with the receptacle's trigger volume, so an object that leans in
+    or lies across a movable receptacle (a fork whose tines are in a mug, a knife across a plate's
+    rim) is in it though neither its middle nor its origin is over it (7 more of the 16, replayed
+    in rooms built without them, reach their goal this way): with ``origin`` known, a
+    movable receptacle that may hold the object's type also holds it when its box overlaps the
+    receptacle's and its origin is no lower than the receptacle's bottom nor higher than its top
+    (:func:`_leans_in`; a pot whose box reaches over a pan's on the next burner stays where it is).
     """
     x, y, z = obj.center  # read once: a property on simulator objects, and this runs per candidate
     bottom = y - obj.size[1] / 2
@@ -282,6 +307,12 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
         if r is obj:
             continue
         (rx, ry, rz), size = r.center, r.size
+        if (origin is not None and r.otype.pickupable and catalogue.can_place(obj.type_name, r.type_name)
+                and _leans_in(obj, r, origin[1])):
+            key = (False, size[0] * size[2], r.object_id)
+            if best is None or key < best[:3]:
+                best = (key[0], key[1], key[2], r)
+            continue
         margin = 0.0 if r.otype.pickupable else 0.02
         if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
             held_by_origin = (r.otype.pickupable and origin is not None
