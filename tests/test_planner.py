@@ -405,3 +405,24 @@ def test_a_holder_taken_by_one_of_the_tasks_objects_takes_back_only_that_one() -
     assert result.solved, result.reason
     put = [s for s in result.plan if s.action == "PutObject" and s.receptacle_id == machine]
     assert [s.object_id for s in put] == [own]
+
+
+def test_a_thing_leaning_in_a_mug_does_not_take_its_place() -> None:
+    """A mug holds one thing; a pencil across its rim (box middle outside the mug's footprint) does
+    not fill it, as in the simulator: the pen may still go in. A pencil standing in it does fill it."""
+    def box(center: tuple[float, float, float], size: tuple[float, float, float]) -> dict:
+        xyz = ("x", "y", "z")
+        return {"center": dict(zip(xyz, center)), "size": dict(zip(xyz, size))}
+
+    for pencil_x, room_left in ((1.12, True), (1.0, False)):
+        b = SceneBuilder()
+        desk = b.add("Desk", (1.0, 0.75, 0.5), pose=[0.25, 0.5, 90, 30])
+        mug = b.add("Mug", (1.0, 0.8, 0.5), desk, axisAlignedBoundingBox=box((1.0, 0.8, 0.5), (0.12, 0.1, 0.09)))
+        b.add("Pencil", (pencil_x, 0.81, 0.5), mug,
+              axisAlignedBoundingBox=box((pencil_x, 0.81, 0.5), (0.18, 0.02, 0.02)))
+        pen = b.add("Pen", (1.3, 0.76, 0.6), desk)
+        agent = [0.25, 0.5, 90, 30]
+        task = make_task("pick_and_place_with_movable_recep", "Pen", "Desk", mrecep_target="Mug")
+        encoded = encode_problem(b.metadata(agent), task, b.poses, agent)
+        name = {thor: pddl for pddl, thor in encoded.objects.items()}
+        assert (f"(canContain {name[mug]} {name[pen]})" in encoded.problem_text) is room_left, pencil_x
