@@ -18,7 +18,13 @@ from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_out_of_cabinets
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import AGENT_RADIUS, clear_reachable, open_over_walked_floor
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    AGENT_RADIUS,
+    COUNTER_OVERHANG,
+    clear_reachable,
+    open_over_cupboard_fronts,
+    open_over_walked_floor,
+)
 from alfred_gen.scenes.alfred.fixture_sizing import (
     FACED_SQUARE,
     front_pose,
@@ -278,6 +284,29 @@ def test_a_counter_slab_stays_off_the_floor_the_agent_walks_even_when_raised_and
     assert hole.lo[2] == pytest.approx(1.0 - r) and hole.hi[2] == pytest.approx(1.25 + r)
     assert hole.lo[1] < grown.lo[1] and hole.hi[1] > grown.hi[1]
     assert wall_cabinet.holes == []  # a wall cabinet hangs over the agent
+
+
+def test_a_counter_slab_is_drawn_only_a_few_centimetres_past_the_cupboards_under_it() -> None:
+    # FloorPlan19 / FloorPlan3: a counter's box, the bounding box of an L or grown to hold an egg at
+    # one end, reached 25-40 cm past the fronts of the cabinets under it and hid their insides from
+    # the pose that opened them. In front of each cupboard under it the slab is drawn only to the
+    # overhang; the box keeps what it holds and the part a thing rests on stays drawn.
+    slab = Block("CounterTop|-01.79|+00.95|-03.80", "CounterTop", (-1.79, 0.95, -3.8),
+                 [-3.6, 0.84, -4.7], [0.0, 0.88, -3.26], False)
+
+    def cupboard(x: float, top: float = 0.74) -> Block:
+        return Block(format_object_id("Cabinet", (x, 0.39, -3.51)), "Cabinet", (x, 0.39, -3.51),
+                     [x - 0.38, 0.04, -4.09], [x, top, -3.49], False, 0)  # facing +z, front at -3.49
+
+    plate_cupboard, egg_cupboard, wall_cabinet = cupboard(-0.61), cupboard(-2.9), cupboard(-1.5, top=2.2)
+    wall_cabinet.lo[1] = 1.5
+    egg = Box((-3.2, 0.88, -3.36), (-3.15, 0.96, -3.3))
+    open_over_cupboard_fronts([slab, plate_cupboard, egg_cupboard, wall_cabinet], [egg])
+    assert (slab.lo, slab.hi) == ([-3.6, 0.84, -4.7], [0.0, 0.88, -3.26])
+    [hole] = slab.holes  # only in front of the plate's cupboard: the egg's and the wall cabinet's get none
+    assert hole.lo[2] == pytest.approx(-3.49 + COUNTER_OVERHANG) and hole.hi[2] == pytest.approx(-3.26)
+    assert (hole.lo[0], hole.hi[0]) == pytest.approx((-0.99, -0.61))
+    assert hole.lo[1] < slab.lo[1] and hole.hi[1] > slab.hi[1]
 
 
 def test_cabinets_side_by_side_do_not_overlap() -> None:

@@ -57,6 +57,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     clear_reachable,
     cut_around,
     free_what_they_cannot_hold,
+    open_over_cupboard_fronts,
     open_over_walked_floor,
     settle_objects,
 )
@@ -159,6 +160,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     rims_at_counters(ordered)
     bowls_cut_out_of_cabinets(ordered)
     open_over_walked_floor(ordered, reachable, floor_y)
+    open_over_cupboard_fronts(ordered, resting)
     clear_sight_lines(ordered, evidence.sights, floor_y, supported_points(ordered, pickupable_resting), shifts)
     objects: list[SceneObject] = []
     for block in ordered:
