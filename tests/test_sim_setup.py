@@ -235,3 +235,38 @@ def test_a_fork_lying_across_a_mugs_rim_starts_in_the_mug() -> None:
     across_the_rim = mx + half + length / 2 - 0.03  # the box reaches 3 cm over the rim
     assert across_the_rim - half > mx and parents_with_origin_at(across_the_rim)[:1] == [mug.object_id]
     assert mug.object_id not in parents_with_origin_at(mx + half + length / 2 + 0.02)
+
+
+def test_a_fork_lying_diagonally_across_a_mugs_rim_starts_in_it() -> None:
+    """Boxes turn in whole quarters: a fork at 30 degrees keeps a box square to the axes, which can
+    miss the mug or cup its turned body lies across (ALFRED's FloorPlan6 fork at 225 degrees over a cup, the
+    FloorPlan28 spoon at 334 degrees). Its footprint is turned back before the contact is judged;
+    the same fork at 0 degrees, lying straight past the mug, stays on the counter."""
+    import math
+
+    from alfred_gen.sim.scene import Box, SceneObject
+
+    kitchen = fixtures.kitchen()
+    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
+    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    half_x = (mug.box.hi[0] - mug.box.lo[0]) / 2
+    mx, _, mz = mug.box.center
+    bottom = mug.box.lo[1]
+    along = 2 * (half_x + 0.02)  # how far along the turned fork the mug's middle lies
+    heading = (math.sin(math.radians(30)), math.cos(math.radians(30)))
+    origin = (mx - along * heading[0], bottom, mz - along * heading[1])
+    length, thick, width = 0.2, 0.02, 0.03
+    fork = SceneObject("Fork", origin, Box.from_center((origin[0], bottom + thick / 2, origin[2] + length / 2),
+                                                       (width, thick, length)), parent=counter.object_id)
+    kitchen.objects.append(fork)
+
+    def parents_at(yaw: float) -> list[str]:
+        sim = LiteController(kitchen)
+        poses = [p for p in poses_of(sim) if p["objectName"] != fork.name]
+        at = {"x": origin[0], "y": origin[1], "z": origin[2]}
+        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": fork.name, "position": at,
+                                                       "rotation": {"x": 0.0, "y": yaw, "z": 0.0}}])
+        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Fork") or []
+
+    assert parents_at(30.0)[:1] == [mug.object_id]
+    assert mug.object_id not in parents_at(0.0)

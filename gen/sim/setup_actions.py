@@ -11,6 +11,7 @@ trajectories are the positions in their ``object_poses``.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -263,21 +264,37 @@ Candidate = TypeVar("Candidate", bound=SupportCandidate)
 TOUCHING = 0.005
 
 
-def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin_y: float) -> bool:
-    """Whether ``obj`` (origin at height ``origin_y``) touches ``receptacle``'s box from inside its
-    height range: THOR counts it in."""
-    r_center, r_size = receptacle.center, receptacle.size
-    o_center, o_size = obj.center, obj.size
-    for axis in range(3):
-        reach = (o_size[axis] + r_size[axis]) / 2 - abs(o_center[axis] - r_center[axis])
-        if reach < TOUCHING:
+def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Sequence[float], yaw: float) -> bool:
+    """Whether ``obj`` (origin at ``origin``, turned ``yaw`` degrees) touches ``receptacle``'s box from
+    inside its height range: THOR counts it in.
+
+    Boxes turn in whole quarters, so a fork lying at 225 degrees has a box square to the axes; its
+    footprint is turned back by what the quarter left out (about its origin) before the two are
+    compared, on the axes of both (a fork across a cup's rim diagonally touches it; its square box
+    may not).
+    """
+    (ox, oy, oz), (rx, ry, rz), r_size = obj.center, receptacle.center, receptacle.size
+    if min(oy + obj.size[1] / 2, ry + r_size[1] / 2) - max(oy - obj.size[1] / 2, ry - r_size[1] / 2) < TOUCHING:
+        return False
+    bottom = ry - r_size[1] / 2
+    if not bottom - 0.02 <= origin[1] <= bottom + r_size[1]:
+        return False
+    left_out = math.radians(yaw - 90.0 * round(yaw / 90.0))
+    cos, sin = math.cos(left_out), math.sin(left_out)
+    dx, dz = ox - origin[0], oz - origin[2]
+    centre = (origin[0] + dx * cos + dz * sin, origin[2] - dx * sin + dz * cos)
+    u, v = (cos, -sin), (sin, cos)  # the box's x and z axes, turned
+    half_u, half_v = obj.size[0] / 2, obj.size[2] / 2
+    for ax, az in ((1.0, 0.0), (0.0, 1.0), u, v):
+        reach = (half_u * abs(u[0] * ax + u[1] * az) + half_v * abs(v[0] * ax + v[1] * az)
+                 + r_size[0] / 2 * abs(ax) + r_size[2] / 2 * abs(az))
+        if reach - abs((centre[0] - rx) * ax + (centre[1] - rz) * az) < TOUCHING:
             return False
-    bottom = r_center[1] - r_size[1] / 2
-    return bottom - 0.02 <= origin_y <= bottom + r_size[1]
+    return True
 
 
 def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Candidate],
-             origin: Sequence[float] | None = None) -> Candidate | None:
+             origin: Sequence[float] | None = None, yaw: float = 0.0) -> Candidate | None:
     """The innermost receptacle an object rests on or in, judged from boxes.
 
     A container (fridge, drawer, bowl, sink basin...) holds the object if the object's centre is
@@ -308,7 +325,7 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
             continue
         (rx, ry, rz), size = r.center, r.size
         if (origin is not None and r.otype.pickupable and catalogue.can_place(obj.type_name, r.type_name)
-                and _leans_in(obj, r, origin[1])):
+                and _leans_in(obj, r, origin, yaw)):
             key = (False, size[0] * size[2], r.object_id)
             if best is None or key < best[:3]:
                 best = (key[0], key[1], key[2], r)
@@ -397,8 +414,8 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     # lies inside one of its own drawers, and put in it, the dresser was hidden while that drawer
     # was shut and drawn sliding out with it when opened.
     surfaces = [r for r in receptacles if r.type_name not in INSIDE_RECEPTACLES]
-    for obj, position, _ in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
-        support = _support(world, obj, receptacles if obj.otype.pickupable else surfaces, origin=position)
+    for obj, position, yaw in sorted(posed, key=lambda p: (p[0].center[1] - p[0].size[1] / 2, p[0].index)):
+        support = _support(world, obj, receptacles if obj.otype.pickupable else surfaces, origin=position, yaw=yaw)
         if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
             world.attach(obj, support)
     _reassign_spawn_ids(world, [o for o, _, _ in posed])
