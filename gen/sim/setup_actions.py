@@ -311,7 +311,7 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
 
     THOR's containment is contact with the receptacle's trigger volume, so an object that leans in
     or lies across a movable receptacle (a fork whose tines are in a mug, a knife across a plate's
-    rim) is in it though neither its middle nor its origin is over it (7 more of the 16, replayed
+    rim) is in it though neither its middle nor its origin is over it (9 more such demos, replayed
     in rooms built without them, reach their goal this way): with ``origin`` known, a
     movable receptacle that may hold the object's type also holds it when its box overlaps the
     receptacle's and its origin is no lower than the receptacle's bottom nor higher than its top
