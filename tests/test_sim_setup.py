@@ -9,7 +9,7 @@ import pytest
 from alfred_gen.domains import catalogue
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import format_object_id
+from alfred_gen.sim.scene import Box, Scene, SceneObject, format_object_id
 from tests.helpers.sim_actions import fails, obj, oid, ok, state
 
 
@@ -24,6 +24,25 @@ def pickupables(sim: LiteController) -> list[dict]:
 def poses_of(sim: LiteController) -> list[dict]:
     """ALFRED's object_poses record of the current state."""
     return [{"objectName": o["name"], "position": o["position"], "rotation": o["rotation"]} for o in pickupables(sim)]
+
+
+def kitchen_mug_and_counter() -> tuple[Scene, SceneObject, SceneObject]:
+    """The test kitchen with its mug and the counter it stands on (the lean-in tests add a utensil)."""
+    kitchen = fixtures.kitchen()
+    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
+    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    return kitchen, mug, counter
+
+
+def parents_after_posing(kitchen: Scene, thing: SceneObject, position: tuple[float, float, float],
+                         yaw: float = 0.0) -> list[str]:
+    """Where `thing` starts when SetObjectPoses puts its origin at `position`, turned by `yaw`."""
+    sim = LiteController(kitchen)
+    poses = [p for p in poses_of(sim) if p["objectName"] != thing.name]
+    at = dict(zip("xyz", position))
+    ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": thing.name, "position": at,
+                                                   "rotation": {"x": 0.0, "y": yaw, "z": 0.0}}])
+    return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == thing.object_type) or []
 
 
 def test_initialize_accepts_alfreds_arguments_and_applies_them() -> None:
@@ -177,11 +196,7 @@ def test_a_spoon_whose_origin_lies_in_a_mug_starts_in_the_mug() -> None:
     """A spoon leaning in a mug has its origin in the mug and the middle of its long box outside:
     THOR counted it in the mug (ALFRED's FloorPlan28 Spoon-Mug-DiningTable task never picks the spoon
     up). A spoon beside the mug, origin outside, stays on the counter."""
-    from alfred_gen.sim.scene import Box, SceneObject
-
-    kitchen = fixtures.kitchen()
-    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
-    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    kitchen, mug, counter = kitchen_mug_and_counter()
     half = (mug.box.hi[0] - mug.box.lo[0]) / 2
     mx, _, mz = mug.box.center
     bottom = mug.box.lo[1] + 0.01
@@ -192,16 +207,8 @@ def test_a_spoon_whose_origin_lies_in_a_mug_starts_in_the_mug() -> None:
     spoon = SceneObject("Spoon", origin, Box.from_center(middle, (length, thick, width)), parent=counter.object_id)
     kitchen.objects.append(spoon)
 
-    def parents_after_posing(x: float) -> list[str]:
-        sim = LiteController(kitchen)
-        poses = [p for p in poses_of(sim) if p["objectName"] != spoon.name]
-        moved = {"x": x, "y": origin[1], "z": origin[2]}
-        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": spoon.name, "position": moved,
-                                                       "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}])
-        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Spoon") or []
-
-    assert parents_after_posing(origin[0])[:1] == [mug.object_id]
-    assert mug.object_id not in parents_after_posing(mx + half + 0.03)
+    assert parents_after_posing(kitchen, spoon, origin)[:1] == [mug.object_id]
+    assert mug.object_id not in parents_after_posing(kitchen, spoon, (mx + half + 0.03, origin[1], origin[2]))
 
 
 def test_a_fork_lying_across_a_mugs_rim_starts_in_the_mug() -> None:
@@ -209,11 +216,7 @@ def test_a_fork_lying_across_a_mugs_rim_starts_in_the_mug() -> None:
     whose tines reach over a mug's rim, origin and middle both outside the mug's footprint, was in
     the mug (9 held-out train demos carry such a mug, cup or plate to their goal without touching
     what it holds). A fork whose box stops short of the mug stays on the counter."""
-    from alfred_gen.sim.scene import Box, SceneObject
-
-    kitchen = fixtures.kitchen()
-    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
-    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    kitchen, mug, counter = kitchen_mug_and_counter()
     half = (mug.box.hi[0] - mug.box.lo[0]) / 2
     mx, _, mz = mug.box.center
     bottom = mug.box.lo[1]
@@ -223,17 +226,10 @@ def test_a_fork_lying_across_a_mugs_rim_starts_in_the_mug() -> None:
                        parent=counter.object_id)
     kitchen.objects.append(fork)
 
-    def parents_with_origin_at(x: float) -> list[str]:
-        sim = LiteController(kitchen)
-        poses = [p for p in poses_of(sim) if p["objectName"] != fork.name]
-        moved = {"x": x, "y": bottom, "z": mz}
-        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": fork.name, "position": moved,
-                                                       "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}])
-        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Fork") or []
-
     across_the_rim = mx + half + length / 2 - 0.03  # the box reaches 3 cm over the rim
-    assert across_the_rim - half > mx and parents_with_origin_at(across_the_rim)[:1] == [mug.object_id]
-    assert mug.object_id not in parents_with_origin_at(mx + half + length / 2 + 0.02)
+    assert across_the_rim - half > mx
+    assert parents_after_posing(kitchen, fork, (across_the_rim, bottom, mz))[:1] == [mug.object_id]
+    assert mug.object_id not in parents_after_posing(kitchen, fork, (mx + half + length / 2 + 0.02, bottom, mz))
 
 
 def test_a_fork_lying_diagonally_across_a_mugs_rim_starts_in_it() -> None:
@@ -243,11 +239,7 @@ def test_a_fork_lying_diagonally_across_a_mugs_rim_starts_in_it() -> None:
     the same fork at 0 degrees, lying straight past the mug, stays on the counter."""
     import math
 
-    from alfred_gen.sim.scene import Box, SceneObject
-
-    kitchen = fixtures.kitchen()
-    mug = next(o for o in kitchen.objects if o.object_type == "Mug")
-    counter = next(o for o in kitchen.objects if o.object_type == "CounterTop")
+    kitchen, mug, counter = kitchen_mug_and_counter()
     half_x = (mug.box.hi[0] - mug.box.lo[0]) / 2
     mx, _, mz = mug.box.center
     bottom = mug.box.lo[1]
@@ -259,13 +251,5 @@ def test_a_fork_lying_diagonally_across_a_mugs_rim_starts_in_it() -> None:
                                                        (width, thick, length)), parent=counter.object_id)
     kitchen.objects.append(fork)
 
-    def parents_at(yaw: float) -> list[str]:
-        sim = LiteController(kitchen)
-        poses = [p for p in poses_of(sim) if p["objectName"] != fork.name]
-        at = {"x": origin[0], "y": origin[1], "z": origin[2]}
-        ok(sim, "SetObjectPoses", objectPoses=[*poses, {"objectName": fork.name, "position": at,
-                                                       "rotation": {"x": 0.0, "y": yaw, "z": 0.0}}])
-        return next(o["parentReceptacles"] for o in pickupables(sim) if o["objectType"] == "Fork") or []
-
-    assert parents_at(30.0)[:1] == [mug.object_id]
-    assert mug.object_id not in parents_at(0.0)
+    assert parents_after_posing(kitchen, fork, origin, yaw=30.0)[:1] == [mug.object_id]
+    assert mug.object_id not in parents_after_posing(kitchen, fork, origin, yaw=0.0)
