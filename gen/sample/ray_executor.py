@@ -64,17 +64,18 @@ def split_address(address: str) -> tuple[str, int]:
 
 
 def preflight(options: SampleOptions) -> None:
-    """Fail in one line before any work when Ray is not installed (or does not import) or the address
-    is unreachable."""
+    """Fail in one line before any work when the address is malformed (a usage error, whether or not
+    Ray is installed), Ray is not installed (or does not import) or the address is unreachable."""
+    address = options.ray_address
+    host_port = None if address in (None, "auto") else split_address(address)
     try:
         import ray  # noqa: F401  (only whether it imports: the executor uses it later)
     except ImportError as error:
         raise UserError(f"--executor ray needs Ray, which does not import here ({error}): {INSTALL_HINT}",
                         ExitCode.EXECUTOR_UNAVAILABLE) from None
-    address = options.ray_address
-    if address in (None, "auto"):
+    if host_port is None:
         return
-    host, port = split_address(address)
+    host, port = host_port
     try:
         socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
     except OSError as error:
