@@ -323,32 +323,37 @@ def _support(world: World | None, obj: SupportCandidate, candidates: Sequence[Ca
     for r in candidates:
         if r is obj:
             continue
-        (rx, ry, rz), size = r.center, r.size
-        if (origin is not None and r.otype.pickupable and catalogue.can_place(obj.type_name, r.type_name)
-                and _leans_in(obj, r, origin, yaw)):
-            key = (False, size[0] * size[2], r.object_id)
-            if best is None or key < best[:3]:
-                best = (key[0], key[1], key[2], r)
+        fits = catalogue.can_place(obj.type_name, r.type_name)
+        leans = origin is not None and r.otype.pickupable and fits and _leans_in(obj, r, origin, yaw)
+        if not leans and not _rests_on_or_in(r, (x, y, z), bottom, origin):
             continue
-        margin = 0.0 if r.otype.pickupable else 0.02
-        if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
-            held_by_origin = (r.otype.pickupable and origin is not None
-                              and abs(origin[0] - rx) <= size[0] / 2 and abs(origin[2] - rz) <= size[2] / 2)
-            if not held_by_origin:
-                continue
-        rlo_y = ry - size[1] / 2
-        rhi_y = ry + size[1] / 2
-        if r.type_name in INSIDE_RECEPTACLES:
-            if not rlo_y - 0.02 <= y <= rhi_y + 0.02:
-                continue
-            if r.otype.pickupable and rlo_y >= bottom + 0.02:
-                continue
-        elif not -0.02 <= bottom - rhi_y <= 0.08:
-            continue  # resting on the top, not beside it
-        key = (not catalogue.can_place(obj.type_name, r.type_name), size[0] * size[2], r.object_id)
+        size = r.size
+        key = (not fits, size[0] * size[2], r.object_id)
         if best is None or key < best[:3]:
             best = (key[0], key[1], key[2], r)
     return best[3] if best else None
+
+
+def _rests_on_or_in(r: Candidate, center: tuple[float, float, float], bottom: float,
+                    origin: Sequence[float] | None) -> bool:
+    """Whether an object with this box centre and bottom is inside container ``r`` or on surface ``r``.
+
+    Over the footprint means the centre is (a fixed receptacle's box gets 2 cm of slack for a
+    thing at its edge), or, for a movable receptacle, the THOR origin is.
+    """
+    x, y, z = center
+    (rx, ry, rz), size = r.center, r.size
+    margin = 0.0 if r.otype.pickupable else 0.02
+    if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
+        held_by_origin = (r.otype.pickupable and origin is not None
+                          and abs(origin[0] - rx) <= size[0] / 2 and abs(origin[2] - rz) <= size[2] / 2)
+        if not held_by_origin:
+            return False
+    rlo_y = ry - size[1] / 2
+    rhi_y = ry + size[1] / 2
+    if r.type_name in INSIDE_RECEPTACLES:
+        return rlo_y - 0.02 <= y <= rhi_y + 0.02 and not (r.otype.pickupable and rlo_y >= bottom + 0.02)
+    return -0.02 <= bottom - rhi_y <= 0.08  # resting on the top, not beside it
 
 
 def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
