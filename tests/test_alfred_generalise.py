@@ -201,6 +201,21 @@ def test_a_counter_slab_runs_round_its_sink_and_over_the_cabinets_below() -> Non
     assert counter.hi[0] <= -0.7
 
 
+def test_a_faucet_behind_the_sink_does_not_cut_off_the_back_of_its_counter() -> None:
+    # FloorPlan408's vanity: the faucet's box, centred on its id 7 cm above the top, reaches 4.5 cm
+    # into the slab; cutting the slab away from it lost the strip behind it where the demos show
+    # toilet paper and spray bottles standing (and a toilet grew over the cabinet beside it to hold them).
+    counter = _block("CounterTop|-02.30|+00.95|+00.69", (-3.52, 0.916, 0.38), (-1.6, 0.956, 1.01))
+    faucet = _block("Faucet|-01.92|+01.02|+00.89", (-2.054, 0.911, 0.766), (-1.785, 1.129, 1.014))
+    paper = Box((-1.93, 0.956, 0.87), (-1.83, 1.08, 0.97))
+    cut_around([counter, faucet], [paper])
+    assert counter.hi[2] == 1.01
+    # A fixture passing through the slab at the same place still cuts it back.
+    fridge = _block("Fridge|-01.92|+00.00|+00.89", (-2.054, 0.0, 0.766), (-1.785, 1.8, 1.014))
+    cut_around([counter, fridge], [paper])
+    assert counter.hi[2] == 0.766
+
+
 def test_a_walked_point_cuts_away_the_empty_corner_of_an_l_shaped_counter_not_the_arm_that_holds_things() -> None:
     # The catalogue box of an L-shaped counter covers the floor in the L's corner, where the
     # agent walked; the bread on the long arm decides which side is cut.

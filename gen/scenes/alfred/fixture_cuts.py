@@ -129,6 +129,9 @@ def _runs(xs: Sequence[float]) -> list[tuple[float, float]]:
 MIN_PIECE = 0.25
 #: Fixtures that live under a counter top (the slab may cover them).
 _UNDER_COUNTER = BUILT_IN_CONTAINERS | {"CounterTop"}
+#: Fixtures THOR mounts on a counter's top, behind its sink: their box is centred on an id some
+#: centimetres above the top, so it reaches down into the slab, but they do not pass through it.
+MOUNTED_ON_COUNTERS = frozenset({"Faucet"})
 #: Objects lying further than this below a counter slab are in the cabinets under it (their boxes
 #: are often missing or too small in a room's evidence), not in a gap the slab must leave (metres).
 UNDER_SLAB_DEPTH = 0.4
@@ -201,7 +204,8 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
     """Counter tops and cabinets hang over nothing but what belongs under them.
 
     A counter top slab covers only drawers and cabinets: it is cut away from every other fixture
-    that passes through it or lies under it (sink basins, faucets, fridges, side tables) and from
+    that passes through it or lies under it (fridges, side tables, garbage cans; not the sink basins
+    set into it nor the faucets mounted on it, :data:`MOUNTED_ON_COUNTERS`) and from
     every object demos show lying under it outside a drawer or cabinet (THOR's counter has a hole
     for the sink; a box cannot, so the slab keeps the part on its id's side). A cabinet is cut away
     from every other fixture it would swallow (a towel holder beside it) and from objects resting
@@ -211,7 +215,8 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
         if slab.kind == "CounterTop":
             on_top = resting_on(slab, resting)
             for other in blocks:
-                if other is slab or other.kind in _UNDER_COUNTER or other.kind in SET_IN_BASINS:
+                if other is slab or other.kind in _UNDER_COUNTER or other.kind in SET_IN_BASINS \
+                        or other.kind in MOUNTED_ON_COUNTERS:
                     continue
                 if other.lo[1] < slab.hi[1] - STANDS_ON and slab.overlaps(other, (0, 2)):
                     cut_away(slab, other.box(), on_top)
