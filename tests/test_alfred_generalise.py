@@ -260,6 +260,31 @@ def test_a_tub_set_into_a_platform_keeps_the_slab_running_round_it() -> None:
     assert not _grow_to_hold(platform, candle)
 
 
+def test_a_cabinet_turns_about_its_hinge_to_hold_what_thor_put_in_it_on_the_other_side() -> None:
+    from alfred_gen.scenes.alfred.evidence import SupportFact
+    from alfred_gen.scenes.alfred.support_fit import fit_support_facts
+
+    # FloorPlan21's cabinet under the sink: hinged at z = -0.43, its box first reached +z (where
+    # the agent stood), but THOR reported a pepper shaker in it at z = -0.77.
+    def cabinet() -> Block:
+        block = Block("Cabinet|+00.51|+00.35|-00.43", "Cabinet", (0.51, 0.35, -0.43), [0.49, 0.0, -0.43],
+                      [1.09, 0.7, 0.07], False, facing=270)
+        return block
+
+    shaker = Box((0.53, 0.01, -0.8), (0.6, 0.13, -0.73))
+    in_it = SupportFact("PepperShaker_1", (0.566, 0.01, -0.768), 0.0, "Cabinet", (0.51, 0.35, -0.43))
+    turned = cabinet()
+    assert fit_support_facts({turned.object_id: turned}, [(in_it, turned.object_id, shaker)]) == 0
+    assert turned.lo[2] == pytest.approx(-0.93) and turned.hi[2] == -0.43  # the other way, the same width
+    # With evidence on both sides of the hinge it grows over both instead.
+    beside = Box((0.6, 0.01, -0.2), (0.67, 0.13, -0.13))
+    also = SupportFact("SaltShaker_1", (0.635, 0.01, -0.165), 0.0, "Cabinet", (0.51, 0.35, -0.43))
+    grown = cabinet()
+    assert fit_support_facts({grown.object_id: grown}, [(in_it, grown.object_id, shaker),
+                                                        (also, grown.object_id, beside)]) == 0
+    assert grown.lo[2] < -0.77 and grown.hi[2] == 0.07
+
+
 def test_a_basin_does_not_grow_to_hold_what_lies_level_with_its_rim() -> None:
     counter = _block("CounterTop|-02.50|+00.95|-03.80", (-3.0, 0.87, -4.1), (-2.35, 0.91, -3.4))
     basin = _block("Sink|-01.79|+00.90|-03.75|SinkBasin", (-2.09, 0.72, -3.95), (-1.49, 0.91, -3.5))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from alfred_gen.domains import catalogue
@@ -89,6 +90,54 @@ def _grow_to_hold(block: Block, obj: WorldObject, walked: Floor = Floor()) -> bo
     return True
 
 
+#: A cabinet's box end this close to its id across its front hangs from the id (metres).
+_AT_HINGE = 0.01
+
+
+def _swing_to_hold(block: Block, obj: WorldObject, walked: Floor, others: Iterable[Block]) -> bool:
+    """Turn a single cabinet's box about its hinge when THOR put ``obj`` in it on the hinge's other
+    side; whether it turned.
+
+    A cabinet's box reaches a width from its id (THOR's hinge) to one side, chosen from where the
+    agent stood or what lies about (:mod:`~alfred_gen.scenes.alfred.fixture_sizing`). An object THOR
+    reported in the cabinet on the other side is better evidence: the box reaches that way instead
+    of growing over both (FloorPlan21's cabinet under the sink grew 0.87 m wide, reached over the
+    neighbour's inside, and a sight line into the neighbour cut its top off). It turns only when
+    the turned box holds everything the cabinet must keep, reaches over nothing it was cut away
+    from, over no point the agent stood on and over no other cabinet's middle.
+    """
+    if block.kind != "Cabinet":
+        return False
+    axis, _ = block.front_axis
+    across = 2 - axis
+    hinge, width = block.position[across], block.hi[across] - block.lo[across]
+    if abs(block.lo[across] - hinge) <= _AT_HINGE:
+        reaches = 1
+    elif abs(block.hi[across] - hinge) <= _AT_HINGE:
+        reaches = -1
+    else:
+        return False  # a door of a pair, or a box the evidence already grew past its hinge
+    if (obj.center[across] - hinge) * reaches >= 0:
+        return False
+    lo, hi = list(block.lo), list(block.hi)
+    lo[across], hi[across] = sorted((hinge, hinge - reaches * width))
+    turned = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # three coordinates
+    held = [obj.center, *block.keep]
+    if not all(lo[across] <= point[across] <= hi[across] for point in held):
+        return False
+    if any(_reaches_over(block, turned, f) for f in block.forbid) or walked.newly_covered(block, turned):
+        return False
+    if any(other is not block and other.kind == "Cabinet" and _middle_in(other, turned) for other in others):
+        return False
+    block.lo, block.hi = lo, hi
+    return True
+
+
+def _middle_in(block: Block, box: Box) -> bool:
+    middle = [(block.lo[a] + block.hi[a]) / 2 for a in (0, 1, 2)]
+    return all(box.lo[a] < middle[a] < box.hi[a] for a in (0, 1, 2))
+
+
 def _shrink_away(block: Block, obj: WorldObject) -> bool:
     """Move one face of ``block`` past ``obj``'s centre (the cheapest that keeps its own evidence)."""
     margin = 0.03
@@ -136,7 +185,7 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
                     break
                 wanted = blocks[target]
                 if winner is None or not _claims(wanted, obj):
-                    if not _grow_to_hold(wanted, obj, floor):
+                    if not (_swing_to_hold(wanted, obj, floor, blocks.values()) or _grow_to_hold(wanted, obj, floor)):
                         break
                     if winner is None:
                         continue
