@@ -613,6 +613,26 @@ def test_a_drawer_faces_the_pose_it_lies_most_straight_ahead_of_other_fixtures_t
     assert facing_of(microwave, [side], [(-1.5, 0.5)]) == 270  # the nearest reachable point without a layout
 
 
+def test_a_dresser_top_rises_over_the_drawers_built_into_it() -> None:
+    from alfred_gen.scenes.alfred.built_ins import tops_over_drawers
+
+    # FloorPlan217 built from its layouts alone: the dresser's learnt top (0.83 m) lay under its
+    # top drawers (ids at 0.90 m), which were drawn on top of it.
+    def room() -> tuple[Block, Block, Block]:
+        dresser = Block("Dresser|-04.83|+00.00|+02.60", "Dresser", (-4.83, 0.0, 2.6), [-5.09, 0.0, 2.0],
+                        [-4.57, 0.83, 3.2], True, facing=90)
+        top_drawer = _block("Drawer|-04.58|+00.90|+02.34", (-4.96, 0.825, 2.09), (-4.46, 0.975, 2.59))
+        shelf_drawer = _block("Drawer|-04.58|+01.50|+02.86", (-4.96, 1.425, 2.61), (-4.46, 1.575, 3.11))
+        return dresser, top_drawer, shelf_drawer
+
+    dresser, top_drawer, shelf_drawer = room()
+    tops_over_drawers([dresser, top_drawer, shelf_drawer], set())
+    assert dresser.hi[1] == pytest.approx(1.005)  # over the top drawer, not the one 0.67 m above it
+    evidenced, top_drawer, shelf_drawer = room()
+    tops_over_drawers([evidenced, top_drawer, shelf_drawer], {evidenced.object_id})
+    assert evidenced.hi[1] == 0.83  # where the demos show things resting, it stays
+
+
 def test_bathrooms_and_bedrooms_have_smaller_garbage_cans_than_kitchens() -> None:
     from alfred_gen.scenes.alfred.fixture_sizing import ROOM_SCALE, initial_block
 
