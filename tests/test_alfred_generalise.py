@@ -504,6 +504,27 @@ def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> No
     assert [round(h, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]
 
 
+def test_a_fridge_whose_room_shows_no_shelf_gets_the_one_other_rooms_show() -> None:
+    from alfred_gen.scenes.alfred.shelves import learnt_shelves
+    from alfred_gen.scenes.alfred.surface_stats import MIN_SAMPLES, SurfaceStats
+    from alfred_gen.sim.lite import LiteController
+    from alfred_gen.sim.scene import SceneObject
+
+    fridge = SceneObject("Fridge", (0.0, 0.0, 0.0), Box((-0.4, 0.0, -0.4), (0.4, 1.8, 0.4)))
+    stats = SurfaceStats({SurfaceStats.key("Fridge", True): 0.99}, {SurfaceStats.key("Fridge", True): MIN_SAMPLES})
+    assert learnt_shelves([fridge], {}, stats, floor_y=0.0) == {fridge.object_id: (0.99,)}
+    assert learnt_shelves([fridge], {fridge.object_id: (0.54,)}, stats, floor_y=0.0) == {}  # its own evidence wins
+    assert learnt_shelves([fridge], {}, SurfaceStats(), floor_y=0.0) == {}  # nothing learnt, nothing made up
+    # In lite the shelf is a level a put may use, above the fridge's floor.
+    kitchen = fixtures.kitchen()
+    lite_fridge = next(o for o in kitchen.objects if o.object_type == "Fridge")
+    level = round(lite_fridge.box.lo[1] + 0.99, 4)
+    kitchen.objects[kitchen.objects.index(lite_fridge)] = replace(lite_fridge, shelves=(level,))
+    sim = LiteController(kitchen)
+    world_fridge = next(o for o in sim.world.objects if o.type_name == "Fridge")
+    assert level in sim.world.support_levels(world_fridge)
+
+
 def test_a_basins_level_is_where_its_rooms_demos_show_soap_resting() -> None:
     from alfred_gen.scenes.alfred.loose import loose_box
     from alfred_gen.scenes.alfred.shelves import receptacle_shelves

@@ -37,7 +37,7 @@ from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, tr
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
-from alfred_gen.scenes.alfred.shelves import receptacle_shelves
+from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
 from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
@@ -200,10 +200,11 @@ def _with_parents(scene: Scene) -> Scene:
     return scene
 
 
-def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scene:
-    """The Scene of one imported room."""
+def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: SurfaceStats | None = None) -> Scene:
+    """The Scene of one imported room (``stats``: what other rooms show, for a fridge without evidence)."""
     objects = _unique_ids(geometry.objects)
     shelves = receptacle_shelves(objects, evidence.objects, geometry.floor_y)
+    shelves.update(learnt_shelves(objects, shelves, stats, geometry.floor_y))
     objects = [replace(o, shelves=shelves[o.object_id]) if o.object_id in shelves else o for o in objects]
     scene = Scene(
         name=evidence.name,
@@ -224,7 +225,7 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry) -> Scen
 
 def build_scene(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None) -> Scene:
     """The Scene ALFRED's evidence describes (see :mod:`alfred_gen.scenes.alfred.geometry`)."""
-    return scene_from_geometry(evidence, room_geometry(evidence, sizes, stats))
+    return scene_from_geometry(evidence, room_geometry(evidence, sizes, stats), stats)
 
 
 def alfred_layout_scene(root: str | Path, scene_num: int, object_poses: list[dict[str, Any]] | None = None,
@@ -392,7 +393,7 @@ def _valid_scene_number(number: int) -> bool:
 def _room_entry(job: tuple[SceneEvidence, ThorSizes | None, SurfaceStats]) -> tuple[Scene, RoomGeometry]:
     evidence, sizes, stats = job
     geometry = room_geometry(evidence, sizes, stats)
-    return scene_from_geometry(evidence, geometry), geometry
+    return scene_from_geometry(evidence, geometry, stats), geometry
 
 
 def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None, source: dict[str, Any],
