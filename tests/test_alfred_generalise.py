@@ -634,6 +634,31 @@ def test_a_drawer_faces_the_pose_it_lies_most_straight_ahead_of_other_fixtures_t
     assert facing_of(microwave, [side], [(-1.5, 0.5)]) == 270  # the nearest reachable point without a layout
 
 
+def test_a_cabinet_faces_the_way_that_holds_what_thor_reported_in_it() -> None:
+    from alfred_gen.scenes.alfred.fixture_sizing import faced_by_contents, facing_of, initial_block
+
+    # FloorPlan412: cabinets hinged along x = -3.17 face +x; the corner one was opened by an agent
+    # standing at (-2.75, -1.75) looking south, along the row, and THOR reported a spray bottle in it
+    # at (-3.42, 0.21, -2.00): behind the row's line, in front of the box that pose faces.
+    corner = "Cabinet|-03.17|+00.37|-02.19"
+    along, across = [-2.75, -1.75, 180.0, 60.0], [-2.75, -1.75, 270.0, 60.0]
+    row = {"Cabinet|-03.17|+00.37|-01.40": [[-2.5, -1.5, 270.0, 30.0]]}
+    points = [(-2.75, -1.75)]
+    bottle = {corner: [(-3.42, 0.21, -2.0)]}
+
+    def block_for(oid: str, poses: list[list[float]]) -> Block:
+        return initial_block(oid, 0.0, "FloorPlan412", None, None, poses, points)
+
+    for poses in ([along], [along, across]):
+        faced = faced_by_contents({corner: poses, **row}, bottle, block_for)
+        assert facing_of(corner, faced[corner], points) == 90
+    # Without contents the first pose stands (a corner cabinet may face along the row: FloorPlan7).
+    assert faced_by_contents({corner: [along], **row}, {}, block_for)[corner] == [along]
+    # Contents that fit the first pose keep it.
+    in_front = {corner: [(-3.0, 0.21, -2.5)]}
+    assert faced_by_contents({corner: [along, across], **row}, in_front, block_for)[corner][0] == along
+
+
 def test_a_dresser_top_rises_over_the_drawers_built_into_it() -> None:
     from alfred_gen.scenes.alfred.built_ins import tops_over_drawers
 

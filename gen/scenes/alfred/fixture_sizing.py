@@ -10,7 +10,7 @@ fixture it is and on the learnt surface heights (:mod:`alfred_gen.scenes.alfred.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
@@ -92,6 +92,83 @@ def front_pose(object_id: str, poses: Sequence[list[float]]) -> list[float] | No
 #: one a room built from its layout files has, looks at its side. (The nearest walked point would
 #: turn 3 of the 30 towards a side the demos walk past.)
 FACES_NEAREST_FLOOR = frozenset({"Microwave"})
+
+
+#: Cabinets whose ids share x (or z) to :data:`ROW_ALIGNMENT`, lie within :data:`ROW_LEVEL` of one
+#: height and within :data:`ROW_REACH` of each other along the line stand in one row (metres).
+ROW_ALIGNMENT = 0.02
+ROW_LEVEL = 0.1
+ROW_REACH = 1.5
+
+
+def _row_axis(object_id: str, cabinet_ids: Iterable[str]) -> int | None:
+    """The axis (0: x, 2: z) a cabinet's front faces along if its id lines up with another
+    cabinet's (the row runs across it); None in no row or at the crossing of two."""
+    here = id_position(object_id)
+    lined = []
+    for axis in (0, 2):
+        lined.append(any(
+            other != object_id and abs(there[axis] - here[axis]) < ROW_ALIGNMENT and abs(there[1] - here[1]) < ROW_LEVEL
+            and abs(there[2 - axis] - here[2 - axis]) < ROW_REACH
+            for other, there in ((o, id_position(o)) for o in cabinet_ids)))
+    if lined[0] == lined[1]:
+        return None
+    return 0 if lined[0] else 2
+
+
+def _facing_pose(pose: Sequence[float], object_id: str, axis: int) -> list[float]:
+    """``pose`` turned to look at the line through ``object_id`` across ``axis`` from where it stands."""
+    stood, line = float(pose[0 if axis == 0 else 1]), id_position(object_id)[axis]
+    yaw = {(0, True): 270.0, (0, False): 90.0, (2, True): 180.0, (2, False): 0.0}[(axis, stood > line)]
+    return [float(pose[0]), float(pose[1]), yaw, *pose[3:]]
+
+
+def _holds_either_side(block: Block, point: Sequence[float]) -> bool:
+    """Whether ``point`` lies within the cabinet's height and depth and one width either side of its
+    hinge (which side its box reaches to is decided later)."""
+    axis, _ = block.front_axis
+    across = 2 - axis
+    width = block.hi[across] - block.lo[across]
+    return (block.lo[1] <= point[1] <= block.hi[1] and block.lo[axis] <= point[axis] <= block.hi[axis]
+            and abs(point[across] - block.position[across]) <= width)
+
+
+def faced_by_contents(poses_of: Mapping[str, list[list[float]]], contents: Mapping[str, Sequence[Sequence[float]]],
+                      block_for: Callable[[str, list[list[float]]], Block]) -> dict[str, list[list[float]]]:
+    """Each cabinet's poses, reordered so the first faces it the way that holds the most of what THOR
+    reported in it (``contents``: cabinet id -> the reported objects' middles).
+
+    A cabinet's front is first taken from the first pose it was used from (:func:`facing_of`), but
+    the agent often opens one from the side, and a room built from fewer demos may have only such a
+    pose: FloorPlan412's corner cabinet, faced by a pose from beside it, turned its box into the
+    next cabinet and hid the cloth inside. The candidates are the facings its poses give and, for a
+    cabinet whose id lines up with other cabinets' (a row: fronts face across it), the first pose
+    turned to face the row's line; the one holding most reported contents (within the depth, the
+    height and a width either side of the hinge, :func:`_holds_either_side`) wins, the first pose on
+    a tie. Corner cabinets share a line with a row but face along it (FloorPlan7, 20, 27): without
+    contents to say so, the first pose stands.
+    """
+    cabinet_ids = [oid for oid in poses_of if catalogue.type_of_id(oid) == "Cabinet"]
+    out = dict(poses_of)
+    for oid in sorted(cabinet_ids):
+        poses, inside = poses_of[oid], contents.get(oid, ())
+        if not poses or not inside:
+            continue
+        candidates = [poses]
+        seen = {quarter_turns(float(poses[0][2]))}
+        for pose in poses[1:]:
+            if quarter_turns(float(pose[2])) not in seen:
+                seen.add(quarter_turns(float(pose[2])))
+                candidates.append([pose, *(p for p in poses if p is not pose)])
+        axis = _row_axis(oid, cabinet_ids)
+        if axis is not None:
+            turned = _facing_pose(poses[0], oid, axis)
+            if quarter_turns(turned[2]) not in seen:
+                candidates.append([turned, *poses])
+        blocks = [block_for(oid, candidate) for candidate in candidates]
+        scores = [sum(_holds_either_side(block, point) for point in inside) for block in blocks]
+        out[oid] = candidates[scores.index(max(scores))]
+    return out
 
 
 def facing_of(object_id: str, poses: Sequence[list[float]], reachable: Sequence[tuple[float, float]],

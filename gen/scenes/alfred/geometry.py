@@ -62,6 +62,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     settle_objects,
 )
 from alfred_gen.scenes.alfred.fixture_sizing import (
+    faced_by_contents,
     front_pose,
     initial_block,
     neighbours_meet,
@@ -121,14 +122,19 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     static_ids = fixture_ids(evidence)
     poses_of = {oid: ([evidence.openable[oid]] if oid in evidence.openable else []) + evidence.used_from.get(oid, [])
                 for oid in static_ids}
-    blocks = {
-        oid: initial_block(oid, floor_y, floor_plan, sizes, stats, poses_of[oid], reachable, evidence.layout_points)
-        for oid in static_ids
-    }
+    facts = resolved_facts(evidence, static_ids, floor_y)
+    contents: dict[str, list[tuple[float, float, float]]] = {}
+    for _, target, box in facts:
+        contents.setdefault(target, []).append(box.center)
+
+    def block_for(oid: str, poses: list[list[float]]) -> Block:
+        return initial_block(oid, floor_y, floor_plan, sizes, stats, poses, reachable, evidence.layout_points)
+
+    facing_poses = faced_by_contents(poses_of, contents, block_for)
+    blocks = {oid: block_for(oid, facing_poses[oid]) for oid in static_ids}
     ordered = [blocks[oid] for oid in static_ids]
     one_shelving_unit(ordered, {oid: len(poses) for oid, poses in poses_of.items()})
     split_door_pairs(ordered)
-    facts = resolved_facts(evidence, static_ids, floor_y)
     shifts = loose_shifts(evidence.contents, evidence.clearances, floor_y)
     resting_of = [
         (type_of_name(name), loose_box(type_of_name(name), position, yaw, floor_y, shifts.get(name)))
