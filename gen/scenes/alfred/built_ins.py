@@ -106,10 +106,11 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
     drawer, whatever the catalogue's height says (dressers come 0.8 to 1.3 m tall).
 
     The drawers' ids say where they are; the first top comes from other rooms' furniture of the
-    type (a median), so a tall dresser's drawers can stand above it: a top drawer's id up to
-    :data:`DRAWER_OVER_TOP` above it raises the top over it (FloorPlan217's and 322's dressers,
-    built from their layouts alone, had their top drawers drawn on top of them, hiding the top the
-    demos put things on from every pose)."""
+    type (a median), so a tall dresser's drawers can stand above it: in furniture standing on the
+    floor, a top drawer's id up to :data:`DRAWER_OVER_TOP` above it raises the top over it
+    (FloorPlan217's and 322's dressers, built from their layouts alone, had their top drawers drawn
+    on top of them, hiding the top the demos put things on from every pose). A counter slab is only
+    ever lowered."""
     drawers = [b for b in blocks if b.kind == "Drawer"]
     for block in blocks:
         if not block.surface or block.object_id in evidenced:
@@ -119,11 +120,12 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
             for d in drawers
             if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
             and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05
-            and block.lo[1] < d.position[1] < block.hi[1] + DRAWER_OVER_TOP
+            and (d.position[1] < block.hi[1]
+                 or (block.floor_origin and d.position[1] < block.hi[1] + DRAWER_OVER_TOP))
         ]
         if inside:
             top = max(d.hi[1] for d in inside) + 0.03
-            if top != block.hi[1] and top - block.lo[1] >= 0.05:
+            if (top < block.hi[1] or (block.floor_origin and top > block.hi[1])) and top - block.lo[1] >= 0.05:
                 set_top(block, top)
 
 

@@ -87,7 +87,7 @@ def learnt_shelves(objects: Iterable[SceneObject], known: Mapping[str, tuple[flo
 
     Without it, a fridge of a room built from its layouts alone offered only its floor, which the
     agent cannot see from where it stands: what a cool task put in could not be picked up again
-    (FloorPlan18: 12 demos of the unseen-room measure).
+    (FloorPlan18: 11 demos of the unseen-room measure).
     """
     out: dict[str, tuple[float, ...]] = {}
     if stats is None:
