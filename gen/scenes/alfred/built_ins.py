@@ -125,7 +125,7 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
         ]
         if inside:
             top = max(d.hi[1] for d in inside) + 0.03
-            if (top < block.hi[1] or (block.floor_origin and top > block.hi[1])) and top - block.lo[1] >= 0.05:
+            if (top < block.hi[1] or block.floor_origin) and top - block.lo[1] >= 0.05:
                 set_top(block, top)
 
 

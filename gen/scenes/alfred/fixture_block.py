@@ -17,6 +17,13 @@ from alfred_gen.sim.world import INSIDE_RECEPTACLES
 
 #: An origin this close to the floor means the object stands on the floor with its origin at its base.
 FLOOR_ORIGIN = 0.1
+
+
+def origin_on_floor(y: float, floor_y: float) -> bool:
+    """Whether an id at height ``y`` is that of something standing on the floor (:data:`FLOOR_ORIGIN`)."""
+    return y - floor_y < FLOOR_ORIGIN
+
+
 #: Openable parts of furniture and walls (not assets): stacked in columns and rows.
 BUILT_IN_CONTAINERS = frozenset({"Drawer", "Cabinet"})
 #: Basins set into a counter top (a sink's, or a tub's in a platform): THOR's slab runs all round

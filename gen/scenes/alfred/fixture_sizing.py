@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
-from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, COUNTER_SLAB, FLOOR_ORIGIN, Block, inner_floor
+from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, COUNTER_SLAB, Block, inner_floor, origin_on_floor
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, room_type_of
@@ -294,7 +294,7 @@ def spans_toward_contents(blocks: list[Block], resting: Sequence[tuple[str, Box]
         own = [box for k, box in enumerate(contents) if k not in claimed]
         side = span_side(block, own, barring)
         others = [c.box() for c in cabinets if c is not block]
-        if side and not any(_middle_inside(other, _reaching(block, side)) for other in others):
+        if side and not any(middle_inside(other, reaching(block, side)) for other in others):
             reach_to(block, side)
             holds[i] = _held(contents, block.box())
 
@@ -369,10 +369,10 @@ def _side_by_side(one: Block, other: Block) -> bool:
 
 def _held(contents: Sequence[Box], box: Box) -> set[int]:
     """Indices of the ``contents`` whose middle lies inside ``box``."""
-    return {k for k, content in enumerate(contents) if _middle_inside(content, box)}
+    return {k for k, content in enumerate(contents) if middle_inside(content, box)}
 
 
-def _reaching(block: Block, side: int) -> Box:
+def reaching(block: Block, side: int) -> Box:
     """The box ``block`` would have reaching from its id to ``side`` (:func:`reach_to`)."""
     moved = Block(block.object_id, block.kind, block.position, list(block.lo), list(block.hi), block.floor_origin,
                   block.facing)
@@ -380,9 +380,23 @@ def _reaching(block: Block, side: int) -> Box:
     return moved.box()
 
 
-def _middle_inside(box: Box, other: Box) -> bool:
+def middle_inside(box: Box, other: Box) -> bool:
+    """Whether ``box``'s middle lies strictly inside ``other``."""
     c = box.center
     return all(other.lo[a] < c[a] < other.hi[a] for a in (0, 1, 2))
+
+
+def hinge_side(block: Block) -> int:
+    """Which way a cabinet's box reaches across its front from its id: +1 or -1 when one end hangs
+    at the id (:func:`reach_to`), 0 when neither does (a door of a pair, a box grown past its id)."""
+    axis, _ = block.front_axis
+    across = 2 - axis
+    hinge = block.position[across]
+    if abs(block.lo[across] - hinge) <= _AT_ID:
+        return 1
+    if abs(block.hi[across] - hinge) <= _AT_ID:
+        return -1
+    return 0
 
 
 def door_partner(block: Block, cabinets: Iterable[Block]) -> Block | None:
@@ -474,7 +488,7 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
         if turned < plain:
             sx, sz = sz, sx
     block = Block(object_id, kind, position, [x - sx / 2, 0.0, z - sz / 2], [x + sx / 2, 0.0, z + sz / 2],
-                  y - floor_y < FLOOR_ORIGIN, facing)
+                  origin_on_floor(y, floor_y), facing)
     if kind == "SinkBasin":
         # Demos find things in a basin from 0.2 m behind its sink's id to 0.25 m in front of it and
         # 0.3 m to either side, resting 0.05-0.15 m below it: the basin's rim is at the id.

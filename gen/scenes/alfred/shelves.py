@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from alfred_gen.scenes.alfred.evidence import type_of_name
-from alfred_gen.scenes.alfred.fixture_block import FLOOR_ORIGIN
+from alfred_gen.scenes.alfred.fixture_block import origin_on_floor
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.sim.scene import SceneObject
@@ -96,7 +96,7 @@ def learnt_shelves(objects: Iterable[SceneObject], known: Mapping[str, tuple[flo
         if obj.object_type not in LEARNT_SHELF_TYPES or known.get(obj.object_id):
             continue
         y = obj.position[1]
-        offset = stats.offset(obj.object_type, y - floor_y < FLOOR_ORIGIN)
+        offset = stats.offset(obj.object_type, origin_on_floor(y, floor_y))
         if offset is not None and obj.box.lo[1] < y + offset < obj.box.hi[1]:
             out[obj.object_id] = (round(y + offset, 4),)
     return out

@@ -17,6 +17,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SupportFact, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block, inner_floor, set_top
 from alfred_gen.scenes.alfred.fixture_cuts import cut_away
+from alfred_gen.scenes.alfred.fixture_sizing import hinge_side, middle_inside, reach_to, reaching
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.setup_actions import _support as simulator_support
 from alfred_gen.sim.world import WorldObject
@@ -90,10 +91,6 @@ def _grow_to_hold(block: Block, obj: WorldObject, walked: Floor = Floor()) -> bo
     return True
 
 
-#: A cabinet's box end this close to its id across its front hangs from the id (metres).
-_AT_HINGE = 0.01
-
-
 def _swing_to_hold(block: Block, obj: WorldObject, walked: Floor, others: Iterable[Block]) -> bool:
     """Turn a single cabinet's box about its hinge when THOR put ``obj`` in it on the hinge's other
     side; whether it turned.
@@ -108,34 +105,19 @@ def _swing_to_hold(block: Block, obj: WorldObject, walked: Floor, others: Iterab
     """
     if block.kind != "Cabinet":
         return False
-    axis, _ = block.front_axis
-    across = 2 - axis
-    hinge, width = block.position[across], block.hi[across] - block.lo[across]
-    if abs(block.lo[across] - hinge) <= _AT_HINGE:
-        reaches = 1
-    elif abs(block.hi[across] - hinge) <= _AT_HINGE:
-        reaches = -1
-    else:
-        return False  # a door of a pair, or a box the evidence already grew past its hinge
-    if (obj.center[across] - hinge) * reaches >= 0:
+    side = hinge_side(block)
+    across = 2 - block.front_axis[0]
+    if side == 0 or (obj.center[across] - block.position[across]) * side >= 0:
         return False
-    lo, hi = list(block.lo), list(block.hi)
-    lo[across], hi[across] = sorted((hinge, hinge - reaches * width))
-    turned = Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # three coordinates
-    held = [obj.center, *block.keep]
-    if not all(lo[across] <= point[across] <= hi[across] for point in held):
+    turned = reaching(block, -side)
+    if not all(turned.lo[across] <= point[across] <= turned.hi[across] for point in [obj.center, *block.keep]):
         return False
     if any(_reaches_over(block, turned, f) for f in block.forbid) or walked.newly_covered(block, turned):
         return False
-    if any(other is not block and other.kind == "Cabinet" and _middle_in(other, turned) for other in others):
+    if any(other is not block and other.kind == "Cabinet" and middle_inside(other.box(), turned) for other in others):
         return False
-    block.lo, block.hi = lo, hi
+    reach_to(block, -side)
     return True
-
-
-def _middle_in(block: Block, box: Box) -> bool:
-    middle = [(block.lo[a] + block.hi[a]) / 2 for a in (0, 1, 2)]
-    return all(box.lo[a] < middle[a] < box.hi[a] for a in (0, 1, 2))
 
 
 def _shrink_away(block: Block, obj: WorldObject) -> bool:

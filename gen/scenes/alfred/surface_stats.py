@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position
-from alfred_gen.scenes.alfred.fixture_block import FLOOR_ORIGIN
+from alfred_gen.scenes.alfred.fixture_block import origin_on_floor
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.sim.scene import AGENT_Y
 
@@ -47,7 +47,7 @@ class SurfaceStats:
             floor_y = evidence.agent_y(default_agent_y) - AGENT_Y
             for fact, target, box in resolved_facts(evidence, fixture_ids(evidence), floor_y):
                 ry = id_position(target)[1]
-                floor_origin = ry - floor_y < FLOOR_ORIGIN
+                floor_origin = origin_on_floor(ry, floor_y)
                 bottom = box.lo[1]
                 samples.setdefault(SurfaceStats.key(fact.receptacle_type, floor_origin), []).append(bottom - ry)
         stats = SurfaceStats()
