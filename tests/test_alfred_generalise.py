@@ -679,6 +679,23 @@ def test_a_dresser_top_rises_over_the_drawers_built_into_it() -> None:
     assert evidenced.hi[1] == 0.83  # where the demos show things resting, it stays
 
 
+def test_a_side_table_top_rises_over_its_drawers_but_a_counter_slab_does_not() -> None:
+    from alfred_gen.scenes.alfred.built_ins import tops_over_drawers
+
+    # FloorPlan312 built from its layouts alone: the side table's id is at its top (not on the
+    # floor), its learnt top (0.44 m) lay under its upper drawer's id (0.45 m).
+    table = Block("SideTable|+00.15|+00.45|-01.64", "SideTable", (0.15, 0.45, -1.64), [-0.16, 0.0, -1.83],
+                  [0.46, 0.438, -1.45], False)
+    drawers = [_block("Drawer|+00.15|+00.20|-01.64", (-0.1, 0.125, -1.89), (0.4, 0.275, -1.39)),
+               _block("Drawer|+00.15|+00.45|-01.64", (-0.1, 0.375, -1.89), (0.4, 0.525, -1.39))]
+    tops_over_drawers([table, *drawers], set())
+    assert table.hi[1] == pytest.approx(0.555)
+    counter = Block("CounterTop|+00.15|+00.45|-01.64", "CounterTop", (0.15, 0.45, -1.64), [-0.16, 0.418, -1.83],
+                    [0.46, 0.438, -1.45], False)
+    tops_over_drawers([counter, *drawers], set())
+    assert counter.hi[1] == 0.438
+
+
 def test_bathrooms_and_bedrooms_have_smaller_garbage_cans_than_kitchens() -> None:
     from alfred_gen.scenes.alfred.fixture_sizing import ROOM_SCALE, initial_block
 

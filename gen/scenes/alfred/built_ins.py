@@ -100,17 +100,21 @@ def flush_drawer_fronts(blocks: list[Block]) -> None:
 DRAWER_OVER_TOP = 0.3
 
 
+#: Surfaces whose top drawers never raise them (:func:`tops_over_drawers`).
+_LOWERED_ONLY = frozenset({"CounterTop"})
+
+
 def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
     """A dresser, desk or table top lies just above the drawers built into it: furniture with
     drawers under its top (and no demo evidence of its surface) has its top 3 cm above its highest
     drawer, whatever the catalogue's height says (dressers come 0.8 to 1.3 m tall).
 
     The drawers' ids say where they are; the first top comes from other rooms' furniture of the
-    type (a median), so a tall dresser's drawers can stand above it: in furniture standing on the
-    floor, a top drawer's id up to :data:`DRAWER_OVER_TOP` above it raises the top over it
-    (FloorPlan217's and 322's dressers, built from their layouts alone, had their top drawers drawn
-    on top of them, hiding the top the demos put things on from every pose). A counter slab is only
-    ever lowered."""
+    type (a median), so a tall dresser's drawers can stand above it: a top drawer's id up to
+    :data:`DRAWER_OVER_TOP` above it raises the top over it (FloorPlan217's and 322's dressers and
+    312's side table, built from their layouts alone, had their top drawers drawn on top of them,
+    hiding the top the demos put things on from every pose). A counter slab is only ever lowered,
+    as it was before dressers were raised: raising slabs too has not been measured."""
     drawers = [b for b in blocks if b.kind == "Drawer"]
     for block in blocks:
         if not block.surface or block.object_id in evidenced:
@@ -121,11 +125,11 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
             if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
             and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05
             and (d.position[1] < block.hi[1]
-                 or (block.floor_origin and d.position[1] < block.hi[1] + DRAWER_OVER_TOP))
+                 or (block.kind not in _LOWERED_ONLY and d.position[1] < block.hi[1] + DRAWER_OVER_TOP))
         ]
         if inside:
             top = max(d.hi[1] for d in inside) + 0.03
-            if (top < block.hi[1] or block.floor_origin) and top - block.lo[1] >= 0.05:
+            if (top < block.hi[1] or block.kind not in _LOWERED_ONLY) and top - block.lo[1] >= 0.05:
                 set_top(block, top)
 
 
