@@ -826,6 +826,25 @@ def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None
     assert fit_to_start_state([toilet], [("SoapBar", on_top)]) == {}
 
 
+def test_a_cart_comes_down_to_its_lowest_shelf_the_start_state_puts_things_on() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan430 known from its layout files: its cart drawn as a solid box 1.29 m tall hid the
+    # sponge on its lower shelf; THOR's cart is an open rack.
+    cart = SceneObject("Cart", (-2.92, 0.01, 1.48), Box((-3.19, 0.01, 1.124), (-2.65, 1.293, 1.836)),
+                       object_id="Cart|-02.92|+00.01|+01.48")
+    low = Box((-3.104, 0.246, 1.281), (-2.965, 0.272, 1.355))
+    high = Box((-3.0, 0.87, 1.4), (-2.9, 0.95, 1.5))
+    fitted = fit_to_start_state([cart], [("DishSponge", low), ("SprayBottle", high)])
+    assert fitted[cart.object_id].box.hi[1] == low.lo[1]
+    # A table with things at the same two heights keeps the upper level as its top.
+    table = SceneObject("SideTable", cart.position, cart.box, object_id="SideTable|-02.92|+00.01|+01.48")
+    other = Box((-3.1, 0.87, 1.2), (-3.05, 0.9, 1.25))
+    fitted = fit_to_start_state([table], [("DishSponge", low), ("SprayBottle", high), ("SoapBar", other)])
+    assert fitted[table.object_id].box.hi[1] == high.lo[1]
+
+
 def test_a_bed_comes_down_to_what_the_start_state_rests_on_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
     from alfred_gen.sim.scene import SceneObject
