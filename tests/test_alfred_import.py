@@ -194,6 +194,29 @@ def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_c
     assert (low.lo[0], low.hi[0], high.lo[0], high.hi[0]) == pytest.approx((2.52, 3.02, 3.02, 3.52))
 
 
+def test_a_cabinet_does_not_reach_into_the_fridge_beside_it() -> None:
+    # FloorPlan6 built from its layout files alone: the agent opened the cabinet from the fridge's
+    # side, and its box reached into the fridge; the fridge's middle lies above the cabinet's top,
+    # so only the overlap tells that side is taken.
+    cabinet = Block("Cabinet|-02.15|+00.40|-00.24", "Cabinet", (-2.15, 0.40, -0.24), [-2.73, 0.05, -0.74],
+                    [-2.13, 0.75, -0.24], False, 90)
+    fridge = Block("Fridge|-02.48|+00.00|-00.78", "Fridge", (-2.48, 0.0, -0.78), [-2.84, 0.0, -1.28],
+                   [-2.12, 1.84, -0.28], True, 90)
+    spans_toward_contents([cabinet, fridge], [])
+    assert (cabinet.lo[2], cabinet.hi[2]) == pytest.approx((-0.24, 0.26))
+    # A fridge the box reaching that side only grazes leaves it where the agent's side put it.
+    fridge.hi[2] = -0.60
+    cabinet.lo[2], cabinet.hi[2] = -0.74, -0.24
+    spans_toward_contents([cabinet, fridge], [])
+    assert (cabinet.lo[2], cabinet.hi[2]) == pytest.approx((-0.74, -0.24))
+    # A wall cabinet over the fridge shares little of its height with it: the fridge does not bar it.
+    fridge.hi[2] = -0.28
+    wall = Block("Cabinet|-02.15|+01.87|-00.24", "Cabinet", (-2.15, 1.87, -0.24), [-2.73, 1.52, -0.74],
+                 [-2.13, 2.22, -0.24], False, 90)
+    spans_toward_contents([wall, fridge], [])
+    assert (wall.lo[2], wall.hi[2]) == pytest.approx((-0.74, -0.24))
+
+
 def test_furniture_is_cut_back_from_reachable_points() -> None:
     evidence = _dresser_room()
     scene = build_scene(evidence)

@@ -236,19 +236,39 @@ def side_of_contents(block: Block, resting: Iterable[Box]) -> int:
     return (votes > 0) - (votes < 0)
 
 
+#: A cabinet's box reaching to one side is barred there by a fixture it would overlap over more than
+#: this share of its width (in depth anywhere, and not hanging over the fixture's middle).
+BARRED_SHARE = 0.5
+
+
+def _overlap(a: Box, b: Box, axis: int) -> float:
+    return min(a.hi[axis], b.hi[axis]) - max(a.lo[axis], b.lo[axis])
+
+
 def span_side(block: Block, contents: Iterable[Box], barring: Iterable[Box]) -> int:
     """Which side of a single cabinet's id, across its front, its box reaches to (+1 or -1; 0 when
-    the evidence does not say): away from the one side where something it cannot hold stands (the
-    middle of ``barring`` within the box's depth and height and one width of the id), or else the
-    side of its contents (:func:`side_of_contents`)."""
+    the evidence does not say): away from the one side where something it cannot hold stands (a box
+    of ``barring`` the box reaching that side would overlap over more than :data:`BARRED_SHARE` of
+    its width, the cabinet's bottom below the box's middle), or else the side of its contents
+    (:func:`side_of_contents`).
+
+    Overlap, not where the fixture's middle is, decides: a fridge is taller than a base cabinet and
+    its middle lies above the cabinet's top. FloorPlan6's cabinet beside its fridge, built from the
+    layout files alone, reached from its hinge into the fridge (its opening pose stood on that side)
+    and the bowl THOR put in it, on the other side, lay out of any box, in view of nothing. A wall
+    cabinet hangs over a fridge, its bottom above the fridge's middle, and is not barred by it
+    (FloorPlan30's, whose learnt boxes share 0.35 m of height).
+    """
     axis, _ = block.front_axis
     across = 2 - axis
-    hinge, width = block.position[across], block.hi[across] - block.lo[across]
+    width = block.hi[across] - block.lo[across]
+    beside = [box for box in barring if block.lo[1] < box.center[1]]
     barred = set()
-    for box in barring:
-        c = box.center
-        if all(block.lo[a] < c[a] < block.hi[a] for a in (1, axis)) and 0 < abs(c[across] - hinge) < width:
-            barred.add(1 if c[across] > hinge else -1)
+    for side in (1, -1):
+        turned = reaching(block, side)
+        if any(_overlap(turned, box, across) > BARRED_SHARE * width and _overlap(turned, box, axis) > 0
+               and _overlap(turned, box, 1) > 0 for box in beside):
+            barred.add(side)
     if len(barred) == 1:
         return -barred.pop()
     return side_of_contents(block, contents)
