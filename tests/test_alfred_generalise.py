@@ -845,6 +845,27 @@ def test_a_cart_comes_down_to_its_lowest_shelf_the_start_state_puts_things_on() 
     assert fitted[table.object_id].box.hi[1] == high.lo[1]
 
 
+def test_a_tub_is_drawn_down_to_what_the_start_state_lays_on_its_floor() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan430 known from its layout files: the basin's rim 0.2 m over the tub's id, as in other
+    # rooms, 0.6 m above the sponge lying on the tub's floor, which no pose could see.
+    basin = SceneObject("BathtubBasin", (-1.96, 0.49, -1.23), Box((-2.66, 0.22, -1.58), (-1.26, 0.69, -0.88)),
+                        object_id="Bathtub|-01.96|+00.49|-01.23|BathtubBasin")
+    sponge = Box((-2.21, 0.078, -1.182), (-2.071, 0.104, -1.108))
+    fitted = fit_to_start_state([basin], [("DishSponge", sponge)])[basin.object_id].box
+    assert fitted.hi[1] == pytest.approx(sponge.lo[1]) and fitted.lo[1] < sponge.lo[1]
+    # Nothing in it: the tub keeps its rim.
+    beside = sponge.translated(0.0, 0.0, 1.0)
+    assert fit_to_start_state([basin], [("DishSponge", beside)]) == {}
+    # A tub set into a platform keeps its rim at the platform's slab (its floor still comes down).
+    platform = SceneObject("CounterTop", (-1.96, 0.58, -1.23), Box((-3.0, 0.54, -2.0), (-1.0, 0.58, -0.5)),
+                           object_id="CounterTop|-01.96|+00.58|-01.23")
+    fitted = fit_to_start_state([basin, platform], [("DishSponge", sponge)])
+    assert fitted[basin.object_id].box.hi[1] == basin.box.hi[1]
+
+
 def test_a_bed_comes_down_to_what_the_start_state_rests_on_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
     from alfred_gen.sim.scene import SceneObject

@@ -119,13 +119,17 @@ def floors_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
 #: (FloorPlan401-420) and 0.93-0.95 m in 8 (421-430), two models, so a toilet sized from other
 #: rooms' demos can stand 9 cm over the soap on its tank.
 _TOPS = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf",
-                   "Toilet", "Bed", "Sofa", "ArmChair", "Ottoman", "Cart"})
-#: Furniture open at the sides, things lying on each of its shelves in view: THOR's bathroom cart is
-#: a metal rack 1.28 m tall (its asset database) with shelves near its foot and near its top, and
-#: THOR reported things on FloorPlan430's cart 0.2 m (5 times) and 0.9 m (6 times) over its id. A
-#: box is solid, so it is drawn up to its lowest shelf the start state puts things on; what lies
-#: on the shelves above it rests over it, in view as in THOR.
-_OPEN_SHELVING = frozenset({"Cart"})
+                   "Toilet", "Bed", "Sofa", "ArmChair", "Ottoman", "Cart", "BathtubBasin"})
+#: Tops drawn down to the lowest level the start state puts things on, not the highest, so that what
+#: lies on every level is in view, as in THOR. A cart is an open metal rack 1.28 m tall (THOR's
+#: asset database) with shelves near its foot and near its top: THOR reported things on
+#: FloorPlan430's cart 0.2 m (5 times) and 0.9 m (6 times) over its id, and a solid box hid the
+#: lower shelf. A tub's basin is drawn, in rooms its demos show, with its top where THOR reported
+#: things lying in it (:func:`~alfred_gen.scenes.alfred.support_fit.fit_surface_tops`); a room
+#: known from its layout files alone drew it with the rim other rooms' tubs have over their ids,
+#: 0.6 m above the sponge lying on the tub's floor in FloorPlan430, out of view. A tub set into a
+#: platform (a counter slab round it, FloorPlan411) keeps its rim at the slab.
+_LOWEST_LEVEL = frozenset({"Cart", "BathtubBasin"})
 #: How far under a top the bottom of what rests on it may lie, and still be resting on it (metres):
 #: deeper, it is inside the furniture (a drawer), not on it.
 _RESTING_DEPTH = 0.1
@@ -160,8 +164,11 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     current = {o.object_id: changed.get(o.object_id, o) for o in objects}
     built_in = [o for o in current.values() if o.object_type in BUILT_IN_CONTAINERS]
     out: dict[str, SceneObject] = {}
+    slabs = [o.box for o in current.values() if o.object_type == "CounterTop"]
     for obj in list(current.values()):
         if obj.object_type not in _TOPS:
+            continue
+        if obj.object_type == "BathtubBasin" and any(_footprints_meet(obj.box, slab) for slab in slabs):
             continue
         lo, hi = obj.box.lo, obj.box.hi
         bottoms = []
@@ -172,7 +179,7 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
                 continue
             bottoms.append(box.lo[1])
         near = [b for b in bottoms if b > hi[1] - _RESTING_DEPTH]
-        if obj.object_type in _OPEN_SHELVING:
+        if obj.object_type in _LOWEST_LEVEL:
             top = min(bottoms, default=hi[1])
         else:
             top = min(near) if near else _highest_shared_level(bottoms, hi[1])
@@ -190,6 +197,10 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
                 out[part.object_id] = current[part.object_id] = replace(
                     part, box=Box(p_lo, (p_hi[0], top - _BELOW_TOP, p_hi[2])))
     return out
+
+
+def _footprints_meet(a: Box, b: Box) -> bool:
+    return all(a.lo[k] < b.hi[k] and b.lo[k] < a.hi[k] for k in (0, 2))
 
 
 def _lies_in(box: Box, part: SceneObject) -> bool:
