@@ -150,16 +150,17 @@ _CONTAINER_BAND = 0.02
 
 def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
                       changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
-    """Tables, desks, counters, shelves, seats and toilets whose top lies above what the start state
-    puts on them, brought down to it.
+    """Tables, desks, counters, shelves, seats, toilets, carts and tubs whose top lies above what the
+    start state puts on them, brought down to it.
 
     A top's height comes from its room's demos or, where it has none, from what other rooms show of
     the type: a dining table in a room known only from its layout files stood 3 cm above the butter
     knife lying on it, or as tall as a kitchen's where THOR's is a low living-room table. THOR's
     start poses say where its objects rest: the top comes down to the lowest bottom lying within
     :data:`_RESTING_DEPTH` under it, or, with none there, to the highest level at which two objects
-    rest alike further down (a phone and a pen both at 0.62 m). Objects inside a drawer or cabinet
-    in the furniture's footprint are in it, not on the top.
+    rest alike further down (a phone and a pen both at 0.62 m); a cart's or a tub's comes down to the
+    lowest bottom of all (:data:`_LOWEST_LEVEL`). Objects inside a drawer or cabinet in the
+    furniture's footprint are in it, not on the top.
     """
     current = {o.object_id: changed.get(o.object_id, o) for o in objects}
     built_in = [o for o in current.values() if o.object_type in BUILT_IN_CONTAINERS]
