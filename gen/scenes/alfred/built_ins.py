@@ -119,17 +119,18 @@ def tops_over_drawers(blocks: list[Block], evidenced: set[str]) -> None:
     for block in blocks:
         if not block.surface or block.object_id in evidenced:
             continue
+        may_rise = block.kind not in _LOWERED_ONLY
+        highest_drawer = block.hi[1] + (DRAWER_OVER_TOP if may_rise else 0.0)
         inside = [
             d
             for d in drawers
             if block.lo[0] - 0.05 <= d.position[0] <= block.hi[0] + 0.05
             and block.lo[2] - 0.05 <= d.position[2] <= block.hi[2] + 0.05
-            and (d.position[1] < block.hi[1]
-                 or (block.kind not in _LOWERED_ONLY and d.position[1] < block.hi[1] + DRAWER_OVER_TOP))
+            and d.position[1] < highest_drawer
         ]
         if inside:
             top = max(d.hi[1] for d in inside) + 0.03
-            if (top < block.hi[1] or block.kind not in _LOWERED_ONLY) and top - block.lo[1] >= 0.05:
+            if (top < block.hi[1] or may_rise) and top - block.lo[1] >= 0.05:
                 set_top(block, top)
 
 

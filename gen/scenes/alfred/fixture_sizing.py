@@ -242,6 +242,7 @@ BARRED_SHARE = 0.5
 
 
 def _overlap(a: Box, b: Box, axis: int) -> float:
+    """How far two boxes overlap along ``axis`` (negative: the gap between them)."""
     return min(a.hi[axis], b.hi[axis]) - max(a.lo[axis], b.lo[axis])
 
 

@@ -169,7 +169,7 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     for obj in list(current.values()):
         if obj.object_type not in _TOPS:
             continue
-        if obj.object_type == "BathtubBasin" and any(_footprints_meet(obj.box, slab) for slab in slabs):
+        if obj.object_type == "BathtubBasin" and any(_block(obj).overlaps_box(slab) for slab in slabs):
             continue
         lo, hi = obj.box.lo, obj.box.hi
         bottoms = []
@@ -198,10 +198,6 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
                 out[part.object_id] = current[part.object_id] = replace(
                     part, box=Box(p_lo, (p_hi[0], top - _BELOW_TOP, p_hi[2])))
     return out
-
-
-def _footprints_meet(a: Box, b: Box) -> bool:
-    return all(a.lo[k] < b.hi[k] and b.lo[k] < a.hi[k] for k in (0, 2))
 
 
 def _lies_in(box: Box, part: SceneObject) -> bool:
