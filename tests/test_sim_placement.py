@@ -97,3 +97,22 @@ def test_a_thing_leaning_in_a_mug_leaves_room_for_another() -> None:
         mug = world.by_id[mug_id]
         assert len(mug.children) == 1
         assert bool(world.put_spots(mug, world.by_id[pen_id])) is room_left, middle
+
+
+def test_an_object_put_into_a_bin_at_the_agents_feet_lands_in_sight() -> None:
+    """A bin's floor in front of the agent is more than 1.5 m from the eye but within reach as THOR
+    measures it (from the agent's vertical axis). Judged from the eye, no spot in the bin counted as
+    seen and the object went to the spot nearest the agent, behind the bin's front wall, where the
+    agent could not see it again (FloorPlan28's potatoes)."""
+    can = SceneObject("GarbageCan", (0.0, 0.0, 0.8), Box((-0.22, 0.0, 0.6), (0.22, 0.43, 0.98)))
+    potato = SceneObject("Potato", (0.8, 0.04, -0.8), Box.from_center((0.8, 0.04, -0.8), (0.08, 0.08, 0.12)))
+    sim = LiteController(_room([can, potato], "LiteTestBin"))
+    world = sim.world
+    thing = world.by_id[potato.object_id]
+    _step(sim, "PickupObject", objectId=thing.object_id, forceAction=True)
+    _step(sim, "TeleportFull", x=0.0, y=0.9, z=0.25, rotation=0, horizon=60)
+    _step(sim, "PutObject", objectId=thing.object_id, receptacleObjectId=can.object_id)
+    eye = sim.camera().position
+    assert sum((a - b) ** 2 for a, b in zip(eye, thing.center)) ** 0.5 > sim.visibility_distance
+    # Put where the agent looks: it can be picked up again from the same pose.
+    _step(sim, "PickupObject", objectId=thing.object_id)

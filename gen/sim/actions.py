@@ -22,6 +22,7 @@ import numpy as np
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
+from alfred_gen.sim.visibility import reach_distances
 from alfred_gen.sim.world import (
     HORIZON_MAX,
     HORIZON_MIN,
@@ -116,6 +117,10 @@ def in_sight(sim: LiteController, points: list[tuple[float, float, float]]) -> l
 
     THOR's PutObject only uses the receptacle spawn points the agent can see, so an object put
     into a sink lands where the agent looks, not behind the basin's front wall.
+
+    Distance is measured as for reach (:func:`~alfred_gen.sim.visibility.reach_distances`: from the
+    agent's vertical axis, not from the eye): the floor of a bin at the agent's feet is 1.5 m from
+    the eye but within reach, and THOR puts things there.
     """
     if not points:
         return []
@@ -124,7 +129,7 @@ def in_sight(sim: LiteController, points: list[tuple[float, float, float]]) -> l
     pts = np.asarray(points, dtype=np.float64)
     u, v, depth = camera.project(pts)
     eye = np.asarray(sim.camera().position, dtype=np.float64)
-    dist = np.sqrt(((pts - eye) ** 2).sum(axis=1))
+    dist = reach_distances(world, sim.camera(), pts, pts)
     ok = (
         (depth > 0) & (u >= 0) & (u < camera.width) & (v >= 0) & (v < camera.height) & (dist <= sim.visibility_distance)
     )
