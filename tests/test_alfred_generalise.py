@@ -20,7 +20,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     settle_objects,
 )
 from alfred_gen.scenes.alfred.floor import margin_points, ring
-from alfred_gen.scenes.alfred.sight_cuts import clear_sight_lines
+from alfred_gen.scenes.alfred.sight_cuts import boards_share_their_frame, clear_sight_lines
 from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
 from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_objects
 from alfred_gen.sim import fixtures
@@ -148,6 +148,30 @@ def test_a_basin_holding_the_target_is_seen_into_over_a_lowered_rim() -> None:
     fact = replace(fact, rays=(tuple(direction / np.linalg.norm(direction)),))
     clear_sight_lines([can], [fact], 0.0, {}, {})
     assert 0.1 < can.hi[1] < 0.6 and can.lo == [-0.2, 0.0, 0.8]
+
+
+
+def _board(x: float, y: float, z: float, x_span: tuple[float, float], front: float) -> Block:
+    """A shelf board facing +z whose id is at (x, y, z): 0.35 m deep behind the id, ``front`` in front."""
+    object_id = f"Shelf|{format_coordinate(x)}|{format_coordinate(y)}|{format_coordinate(z)}"
+    return Block(object_id, "Shelf", (x, y, z), [x_span[0], y - 0.04, z - 0.175], [x_span[1], y, z + front], False)
+
+
+def test_the_boards_of_a_shelving_unit_take_the_front_of_its_most_cut_back_board() -> None:
+    low = _board(-0.45, 0.42, -1.75, (-0.85, -0.05), 0.175)
+    cut = _board(-0.45, 0.70, -1.75, (-0.85, -0.05), 0.10)  # a demo's rays cut it back
+    beside = _board(0.35, 0.70, -1.75, (-0.05, 0.75), 0.175)  # the next column of the same frame
+    holding = _board(0.35, 0.42, -1.75, (-0.05, 0.75), 0.175)
+    apart = _board(2.0, 0.70, -1.75, (1.6, 2.4), 0.175)  # another unit along the same wall
+    elsewhere = _board(-0.45, 0.70, 1.0, (-0.85, -0.05), 0.175)  # another wall
+    keep = {holding.object_id: [(0.35, 0.37, -1.62)]}  # a thing resting near its front
+    moved = boards_share_their_frame([low, cut, beside, holding, apart, elsewhere], keep)
+    assert moved == 3
+    assert low.hi[2] == pytest.approx(-1.65) and beside.hi[2] == pytest.approx(-1.65)
+    assert holding.hi[2] == pytest.approx(-1.615)  # not behind what rests on it
+    assert apart.hi[2] == pytest.approx(-1.575) and elsewhere.hi[2] == pytest.approx(1.175)
+    assert cut.hi[2] == pytest.approx(-1.65) and all(b.lo[2] == pytest.approx(b.position[2] - 0.175)
+                                                     for b in (low, cut, beside, holding))
 
 
 # --------------------------------------------------------------------------------------------

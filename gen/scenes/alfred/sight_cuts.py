@@ -189,3 +189,57 @@ def supported_points(blocks: Sequence[Block], resting: Sequence[tuple[str, Box]]
         point = box.center if winner.type_name in INSIDE_RECEPTACLES else (cx, box.lo[1] - 0.01, cz)
         out.setdefault(winner.object_id, []).append(point)
     return out
+
+
+#: Shelf boards whose footprints lie this close across their width stand in one frame (metres).
+SAME_FRAME_GAP = 0.05
+
+
+def _frames(boards: Sequence[Block]) -> list[list[Block]]:
+    """Boards facing one way with ids at one depth (to the centimetre), grouped into runs whose
+    spans across the front meet (within :data:`SAME_FRAME_GAP`): the boards of one shelving unit."""
+    rows: dict[tuple[int, float], list[Block]] = {}
+    for board in boards:
+        axis, _ = board.front_axis
+        rows.setdefault((board.facing, round(board.position[axis], 2)), []).append(board)
+    frames: list[list[Block]] = []
+    for row in rows.values():
+        across = 2 - row[0].front_axis[0]
+        run: list[Block] = []
+        reach = 0.0  # how far the run reaches across the front
+        for board in sorted(row, key=lambda b: (b.lo[across], b.object_id)):
+            if run and board.lo[across] <= reach + SAME_FRAME_GAP:
+                run.append(board)
+                reach = max(reach, board.hi[across])
+            else:
+                if run:
+                    frames.append(run)
+                run, reach = [board], board.hi[across]
+        frames.append(run)
+    return [frame for frame in frames if len(frame) > 1]
+
+
+def boards_share_their_frame(blocks: Sequence[Block], keep: Mapping[str, Sequence[tuple[float, float, float]]]
+                             ) -> int:
+    """Bring every board of a shelving unit to the front its most cut-back board has.
+
+    A THOR shelving unit is one frame: its boards are as deep as each other (FloorPlan303's, 319's
+    and 324's are 0.15-0.24 m deep, the catalogue's shelf 0.35 m). The sight facts cut back only
+    the boards some demo's rays passed, so in rooms built without a demo the board over the thing
+    it picks up kept the catalogue's depth and hid it (FloorPlan319's alarm clocks and pencils).
+    The board's front goes no further back than what rests on it (``keep``, its own evidence) and
+    it stays :data:`MIN_THICKNESS` deep. Returns how many boards moved.
+    """
+    moved = 0
+    for frame in _frames([b for b in blocks if b.kind == "Shelf"]):
+        axis, sign = frame[0].front_axis
+        reach = min(sign * (b.front() - b.position[axis]) for b in frame)
+        for board in frame:
+            back = board.lo[axis] if sign > 0 else board.hi[axis]
+            held = [sign * p[axis] for p in [*keep.get(board.object_id, ()), *board.keep]]
+            front = max(sign * board.position[axis] + reach, *(h + CUT_MARGIN for h in held),
+                        sign * back + MIN_THICKNESS)
+            if front < sign * board.front() - 1e-6:
+                board.set_front(sign * front)
+                moved += 1
+    return moved
