@@ -72,6 +72,7 @@ from alfred_gen.scenes.alfred.fixture_sizing import (
 )
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
+from alfred_gen.scenes.alfred.rest_height import origin_height, rested
 from alfred_gen.scenes.alfred.sight_cuts import boards_share_their_frame, clear_sight_lines, supported_points
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor, fit_resting_objects, fit_support_facts, fit_surface_tops
@@ -182,10 +183,12 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
                 holes=tuple(block.holes),
             )
         )
+    fixture_boxes = [block.box() for block in ordered]
     for name in sorted(evidence.objects):
         position, yaw = evidence.objects[name][0]
         kind = type_of_name(name)
-        box = loose_box(kind, position, yaw, floor_y, shifts.get(name))
+        height = origin_height(kind, evidence.objects[name], fixture_boxes, floor_y)
+        box = rested(loose_box(kind, position, yaw, floor_y, shifts.get(name)), position, height, floor_y)
         objects.append(SceneObject(kind, position, box, name=name, object_id=format_object_id(kind, position, True),
                                    rotation=(0.0, yaw, 0.0)))
     fronts = {oid: front_pose(oid, poses_of[oid]) for oid in static_ids}

@@ -37,6 +37,7 @@ from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, tr
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
+from alfred_gen.scenes.alfred.rest_height import FITTED_TYPES, origin_height, rested
 from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
 from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -275,8 +276,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     are left for SetObjectPoses to report.
     """
     names = {o.name for o in scene.objects}
-    added: list[SceneObject] = []
-    posed: list[tuple[str, Box]] = []
+    listed: list[tuple[str, tuple[float, float, float], float]] = []
     for pose in scene_block.get("object_poses") or ():
         try:
             name = str(pose["objectName"])
@@ -285,15 +285,22 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
             yaw = float((pose.get("rotation") or {}).get("y", 0.0))
         except (KeyError, TypeError, ValueError):
             continue
+        if type_of_name(name) in catalogue.OBJECT_TYPES:
+            listed.append((name, position, yaw))
+    fixtures = [o.box for o in scene.objects if not catalogue.object_type(o.object_type).pickupable]
+    heights = {name: origin_height(type_of_name(name), [(q, w) for n, q, w in listed if n == name], fixtures,
+                                   scene.floor_y)
+               for name in {n for n, _, _ in listed} if type_of_name(name) in FITTED_TYPES}
+    added: list[SceneObject] = []
+    posed: list[tuple[str, Box]] = []
+    for name, position, yaw in listed:
         kind = type_of_name(name)
-        if kind not in catalogue.OBJECT_TYPES:
-            continue
-        posed.append((kind, loose_box(kind, position, yaw, scene.floor_y)))
+        box = rested(loose_box(kind, position, yaw, scene.floor_y), position, heights.get(name), scene.floor_y)
+        posed.append((kind, box))
         if name in names:
             continue
         names.add(name)
-        added.append(SceneObject(kind, position, loose_box(kind, position, yaw, scene.floor_y), name=name,
-                                 object_id=thor_id(kind, position),
+        added.append(SceneObject(kind, position, box, name=name, object_id=thor_id(kind, position),
                                  rotation=(0.0, yaw, 0.0)))
     reachable = list(scene.reachable)
     init = scene_block.get("init_action") or {}

@@ -1,0 +1,54 @@
+"""A loose box's origin height, fitted to what its recorded poses stand on (rest_height)."""
+
+from __future__ import annotations
+
+import pytest
+
+from alfred_gen.scenes.alfred.importer import _room_walls, complete_for_start_state
+from alfred_gen.scenes.alfred.loose import ORIGIN_HEIGHT, loose_box, pickupable_size
+from alfred_gen.scenes.alfred.rest_height import origin_height, rested
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneObject
+
+TABLE = Box((-0.5, 0.0, -0.5), (0.5, 0.665, 0.5))
+BOX_TALL = pickupable_size("Box")[1]
+
+
+def test_a_box_whose_origin_is_at_its_top_rests_on_the_table_under_it() -> None:
+    """FloorPlan204's box: its origin 0.28 m over the dining table, at its top; the type's 0.7
+    left it floating 0.1 m over the table."""
+    on_table = [((0.0, 0.945, 0.0), 0.0), ((0.2, 0.945, 0.1), 90.0)]
+    height = origin_height("Box", on_table, [TABLE], 0.0)
+    assert height == pytest.approx(BOX_TALL)  # capped at its height: the origin at its top
+    default = loose_box("Box", (0.0, 0.945, 0.0), 0.0, 0.0)
+    assert default.lo[1] - TABLE.hi[1] > 0.08 and ORIGIN_HEIGHT["Box"] < 1.0
+    fitted = rested(default, (0.0, 0.945, 0.0), height, 0.0)
+    assert fitted.lo[1] == pytest.approx(0.945 - BOX_TALL) and fitted.size == pytest.approx(default.size)
+
+
+def test_poses_on_the_floor_decide_and_poses_over_nothing_known_say_nothing() -> None:
+    floor_and_table = [((1.5, 0.11, 0.0), 0.0), ((0.0, 0.80, 0.0), 0.0)]
+    assert origin_height("Box", floor_and_table, [TABLE], 0.0) == pytest.approx(0.11)
+    assert origin_height("Box", [((0.0, 0.80, 0.0), 0.0)], [TABLE], 0.0) == pytest.approx(0.135)
+    too_high = [((0.0, 1.5, 0.0), 0.0)]  # on something the room does not know
+    assert origin_height("Box", too_high, [TABLE], 0.0) is None
+    assert rested(TABLE, (0.0, 1.5, 0.0), None, 0.0) == TABLE
+    assert origin_height("Mug", [((0.0, 0.67, 0.0), 0.0)], [TABLE], 0.0) is None  # one origin height per type
+
+
+def test_a_statue_posed_in_a_box_on_a_table_lies_in_it() -> None:
+    points = [(-1.0, -1.0), (-1.0, -0.75), (-0.75, -1.0)]
+    table = SceneObject("DiningTable", (0.0, 0.0, 0.0), TABLE, object_id="DiningTable|+00.00|+00.00|+00.00")
+    room = Scene("FloorPlan204", 204, "living_room", _room_walls([table], points, 0.0), tuple(points), [table], {},
+                 camera=ALFRED_CAMERA, float32_ids=True)
+    upright = {"x": 0, "y": 0, "z": 0}
+    poses = [{"objectName": "Box_1", "position": {"x": -0.2, "y": 0.945, "z": 0.0}, "rotation": upright},
+             {"objectName": "Statue_1", "position": {"x": -0.05, "y": 0.665, "z": 0.0}, "rotation": upright}]
+    block = {"floor_plan": "FloorPlan204", "object_toggles": [], "dirty_and_empty": False,
+             "init_action": {"action": "TeleportFull", "x": -1.0, "y": 0.9, "z": -1.0, "rotation": 90, "horizon": 30},
+             "object_poses": poses}
+    sim = LiteController(complete_for_start_state(room, block), render_image=False)
+    sim.step({"action": "SetObjectPoses", "objectPoses": poses})
+    objects = {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
+    assert objects["Box"]["parentReceptacles"] == [table.object_id]
+    assert objects["Statue"]["parentReceptacles"][0] == objects["Box"]["objectId"]
