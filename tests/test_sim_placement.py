@@ -99,20 +99,38 @@ def test_a_thing_leaning_in_a_mug_leaves_room_for_another() -> None:
         assert bool(world.put_spots(mug, world.by_id[pen_id])) is room_left, middle
 
 
+def _put_from(receptacle: SceneObject, kind: str, size: tuple[float, float, float], horizon: float
+              ) -> tuple[LiteController, world_module.WorldObject, tuple[float, float, float]]:
+    """A ``kind`` object picked up and put into ``receptacle`` by the agent at (0, 0.25) facing +z
+    at ``horizon``: (simulator, the object, where the hand was when it was put)."""
+    loose = SceneObject(kind, (0.8, 0.04, -0.8), Box.from_center((0.8, 0.04, -0.8), size))
+    sim = LiteController(_room([receptacle, loose], f"LiteTestPut{kind}"))
+    thing = sim.world.by_id[loose.object_id]
+    _step(sim, "PickupObject", objectId=thing.object_id, forceAction=True)
+    _step(sim, "TeleportFull", x=0.0, y=0.9, z=0.25, rotation=0, horizon=horizon)
+    hand = sim.world.hand_center()
+    _step(sim, "PutObject", objectId=thing.object_id, receptacleObjectId=receptacle.object_id)
+    return sim, thing, hand
+
+
 def test_an_object_put_into_a_bin_at_the_agents_feet_lands_in_sight() -> None:
     """A bin's floor in front of the agent is more than 1.5 m from the eye but within reach as THOR
     measures it (from the agent's vertical axis). Judged from the eye, no spot in the bin counted as
     seen and the object went to the spot nearest the agent, behind the bin's front wall, where the
     agent could not see it again (FloorPlan28's potatoes)."""
     can = SceneObject("GarbageCan", (0.0, 0.0, 0.8), Box((-0.22, 0.0, 0.6), (0.22, 0.43, 0.98)))
-    potato = SceneObject("Potato", (0.8, 0.04, -0.8), Box.from_center((0.8, 0.04, -0.8), (0.08, 0.08, 0.12)))
-    sim = LiteController(_room([can, potato], "LiteTestBin"))
-    world = sim.world
-    thing = world.by_id[potato.object_id]
-    _step(sim, "PickupObject", objectId=thing.object_id, forceAction=True)
-    _step(sim, "TeleportFull", x=0.0, y=0.9, z=0.25, rotation=0, horizon=60)
-    _step(sim, "PutObject", objectId=thing.object_id, receptacleObjectId=can.object_id)
+    sim, thing, _ = _put_from(can, "Potato", (0.08, 0.08, 0.12), horizon=60)
     eye = sim.camera().position
     assert sum((a - b) ** 2 for a, b in zip(eye, thing.center)) ** 0.5 > sim.visibility_distance
     # Put where the agent looks: it can be picked up again from the same pose.
+    _step(sim, "PickupObject", objectId=thing.object_id)
+
+
+def test_a_thing_put_on_a_counter_lands_ahead_where_the_hand_holds_it() -> None:
+    """Among the spots the agent sees, the one nearest the hand (ahead of and below the eye), not
+    the eye: nearest the eye, an apple put on a counter landed at the frame's bottom edge and its
+    slices out of the frame; THOR's masks show it mid-frame (FloorPlan14)."""
+    counter = SceneObject("CounterTop", (0.0, 0.9, 0.8), Box((-0.6, 0.86, 0.35), (0.6, 0.9, 1.25)))
+    sim, thing, hand = _put_from(counter, "Apple", (0.1, 0.1, 0.1), horizon=45)
+    assert abs(thing.center[2] - hand[2]) <= 0.1 and thing.center[2] - counter.box.lo[2] > 0.2
     _step(sim, "PickupObject", objectId=thing.object_id)

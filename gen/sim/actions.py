@@ -384,8 +384,11 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
     # Every spot on every level (a fridge's floor and the shelves its contents show); the one
-    # nearest the camera among those the agent sees (on one level: the horizontally nearest).
-    eye = sim.camera().position
+    # nearest the hand (where the held object hangs, ahead of and below the eye) among those the
+    # agent sees. Nearest the eye, an apple put on a counter landed at the bottom edge of the frame
+    # and its first slice out of it; THOR's mask of that slice is mid-frame, 0.5 m ahead, where the
+    # hand is (FloorPlan14; no held-out or unseen-room demo that passed with the eye fails).
+    hand = world.hand_center()
     levels = world.support_levels(receptacle)
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
@@ -394,7 +397,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     sight = in_sight(sim, places + feet)  # one pass: the camera and the drawn boxes are set up once
     seen = [middle or foot for middle, foot in zip(sight[: len(places)], sight[len(places):])]
     candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
-    x, y, z = min(candidates, key=lambda p: ((p[0] - eye[0]) ** 2 + (p[1] - eye[1]) ** 2 + (p[2] - eye[2]) ** 2, p))
+    x, y, z = min(candidates, key=lambda p: ((p[0] - hand[0]) ** 2 + (p[1] - hand[1]) ** 2 + (p[2] - hand[2]) ** 2, p))
     world.held = None
     world.touch_family(held)
     world.sight_changed()
