@@ -272,8 +272,9 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     fixture disagreeing with where the objects are posed (see
     :func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`).
 
-    Objects are added at their first recorded pose with the catalogue's size. Unknown types and malformed entries
-    are left for SetObjectPoses to report.
+    Objects are added at their first recorded pose with the catalogue's size (a cardboard box at the
+    origin height its poses show, :mod:`~alfred_gen.scenes.alfred.rest_height`). Unknown types and
+    malformed entries are left for SetObjectPoses to report.
     """
     names = {o.name for o in scene.objects}
     listed: list[tuple[str, tuple[float, float, float], float]] = []
