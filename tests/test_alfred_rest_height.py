@@ -52,3 +52,26 @@ def test_a_statue_posed_in_a_box_on_a_table_lies_in_it() -> None:
     objects = {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
     assert objects["Box"]["parentReceptacles"] == [table.object_id]
     assert objects["Statue"]["parentReceptacles"][0] == objects["Box"]["objectId"]
+
+
+def test_a_mug_standing_beside_a_box_on_the_same_table_is_not_in_it() -> None:
+    """With its box on the table, a mug touching its side has its base at the box's base: it stands
+    beside the box (FloorPlan313's shelf), while a statue posed inside is in it."""
+    points = [(-1.0, -1.0), (-1.0, -0.75), (-0.75, -1.0)]
+    table = SceneObject("DiningTable", (0.0, 0.0, 0.0), TABLE, object_id="DiningTable|+00.00|+00.00|+00.00")
+    room = Scene("FloorPlan313", 313, "bedroom", _room_walls([table], points, 0.0), tuple(points), [table], {},
+                 camera=ALFRED_CAMERA, float32_ids=True)
+    upright = {"x": 0, "y": 0, "z": 0}
+    box = {"objectName": "Box_1", "position": {"x": -0.2, "y": 0.945, "z": 0.0}, "rotation": upright}
+    block = {"floor_plan": "FloorPlan313", "object_toggles": [], "dirty_and_empty": False,
+             "init_action": {"action": "TeleportFull", "x": -1.0, "y": 0.9, "z": -1.0, "rotation": 90, "horizon": 30},
+             "object_poses": [box]}
+    completed = complete_for_start_state(room, block)
+    edge = next(o for o in completed.objects if o.name == "Box_1").box.hi[0]
+    mug = {"objectName": "Mug_1", "position": {"x": edge + 0.055, "y": TABLE.hi[1], "z": -0.1}, "rotation": upright}
+    block = dict(block, object_poses=[box, mug])
+    sim = LiteController(complete_for_start_state(room, block), render_image=False)
+    sim.step({"action": "SetObjectPoses", "objectPoses": block["object_poses"]})
+    objects = {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
+    assert objects["Box"]["parentReceptacles"] == [table.object_id]
+    assert objects["Mug"]["parentReceptacles"] == [table.object_id]

@@ -262,6 +262,13 @@ Candidate = TypeVar("Candidate", bound=SupportCandidate)
 
 #: How deep two boxes must overlap on every axis to count as touching (metres).
 TOUCHING = 0.005
+#: Movable receptacles with walls standing on the surface they rest on: what touches one from outside
+#: with its origin less than :data:`STANDS_BESIDE` over the receptacle's bottom stands beside it on
+#: the same surface, not in it (metres). A mug beside a cardboard box on FloorPlan313's shelf touches
+#: the box's side with its base at the box's base; a fork lying on a counter with its tines over a
+#: mug's low rim is in the mug, as THOR counts it.
+WALLED_RECEPTACLES = frozenset({"Box"})
+STANDS_BESIDE = 0.02
 
 
 def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Sequence[float], yaw: float) -> bool:
@@ -277,7 +284,8 @@ def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Seque
     if min(oy + obj.size[1] / 2, ry + r_size[1] / 2) - max(oy - obj.size[1] / 2, ry - r_size[1] / 2) < TOUCHING:
         return False
     bottom = ry - r_size[1] / 2
-    if not bottom - 0.02 <= origin[1] <= bottom + r_size[1]:
+    lowest = bottom + STANDS_BESIDE if receptacle.type_name in WALLED_RECEPTACLES else bottom - 0.02
+    if not lowest <= origin[1] <= bottom + r_size[1]:
         return False
     left_out = math.radians(yaw - 90.0 * round(yaw / 90.0))
     cos, sin = math.cos(left_out), math.sin(left_out)
