@@ -150,7 +150,6 @@ def test_a_basin_holding_the_target_is_seen_into_over_a_lowered_rim() -> None:
     assert 0.1 < can.hi[1] < 0.6 and can.lo == [-0.2, 0.0, 0.8]
 
 
-
 def _board(x: float, y: float, z: float, x_span: tuple[float, float], front: float) -> Block:
     """A shelf board facing +z whose id is at (x, y, z): 0.35 m deep behind the id, ``front`` in front."""
     object_id = f"Shelf|{format_coordinate(x)}|{format_coordinate(y)}|{format_coordinate(z)}"

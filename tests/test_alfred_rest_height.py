@@ -36,42 +36,47 @@ def test_poses_on_the_floor_decide_and_poses_over_nothing_known_say_nothing() ->
     assert origin_height("Mug", [((0.0, 0.67, 0.0), 0.0)], [TABLE], 0.0) is None  # one origin height per type
 
 
-def test_a_statue_posed_in_a_box_on_a_table_lies_in_it() -> None:
+TABLE_ID = "DiningTable|+00.00|+00.00|+00.00"
+UPRIGHT = {"x": 0, "y": 0, "z": 0}
+BOX_POSE = {"objectName": "Box_1", "position": {"x": -0.2, "y": 0.945, "z": 0.0}, "rotation": UPRIGHT}
+
+
+def _table_room(number: int) -> Scene:
+    """FloorPlan``number`` holding one table (:data:`TABLE`), known from a few layout points."""
     points = [(-1.0, -1.0), (-1.0, -0.75), (-0.75, -1.0)]
-    table = SceneObject("DiningTable", (0.0, 0.0, 0.0), TABLE, object_id="DiningTable|+00.00|+00.00|+00.00")
-    room = Scene("FloorPlan204", 204, "living_room", _room_walls([table], points, 0.0), tuple(points), [table], {},
-                 camera=ALFRED_CAMERA, float32_ids=True)
-    upright = {"x": 0, "y": 0, "z": 0}
-    poses = [{"objectName": "Box_1", "position": {"x": -0.2, "y": 0.945, "z": 0.0}, "rotation": upright},
-             {"objectName": "Statue_1", "position": {"x": -0.05, "y": 0.665, "z": 0.0}, "rotation": upright}]
-    block = {"floor_plan": "FloorPlan204", "object_toggles": [], "dirty_and_empty": False,
-             "init_action": {"action": "TeleportFull", "x": -1.0, "y": 0.9, "z": -1.0, "rotation": 90, "horizon": 30},
-             "object_poses": poses}
-    sim = LiteController(complete_for_start_state(room, block), render_image=False)
+    table = SceneObject("DiningTable", (0.0, 0.0, 0.0), TABLE, object_id=TABLE_ID)
+    return Scene(f"FloorPlan{number}", number, "living_room", _room_walls([table], points, 0.0), tuple(points),
+                 [table], {}, camera=ALFRED_CAMERA, float32_ids=True)
+
+
+def _start_state(room: Scene, poses: list[dict]) -> dict:
+    """A trajectory's ``scene`` block putting the objects of ``poses`` in ``room``."""
+    return {"floor_plan": room.name, "object_toggles": [], "dirty_and_empty": False,
+            "init_action": {"action": "TeleportFull", "x": -1.0, "y": 0.9, "z": -1.0, "rotation": 90, "horizon": 30},
+            "object_poses": poses}
+
+
+def _posed(room: Scene, poses: list[dict]) -> dict[str, dict]:
+    """Object metadata by type after lite restores ``poses`` in ``room`` completed for them."""
+    sim = LiteController(complete_for_start_state(room, _start_state(room, poses)), render_image=False)
     sim.step({"action": "SetObjectPoses", "objectPoses": poses})
-    objects = {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
-    assert objects["Box"]["parentReceptacles"] == [table.object_id]
+    return {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
+
+
+def test_a_statue_posed_in_a_box_on_a_table_lies_in_it() -> None:
+    statue = {"objectName": "Statue_1", "position": {"x": -0.05, "y": 0.665, "z": 0.0}, "rotation": UPRIGHT}
+    objects = _posed(_table_room(204), [BOX_POSE, statue])
+    assert objects["Box"]["parentReceptacles"] == [TABLE_ID]
     assert objects["Statue"]["parentReceptacles"][0] == objects["Box"]["objectId"]
 
 
 def test_a_mug_standing_beside_a_box_on_the_same_table_is_not_in_it() -> None:
     """With its box on the table, a mug touching its side has its base at the box's base: it stands
     beside the box (FloorPlan313's shelf), while a statue posed inside is in it."""
-    points = [(-1.0, -1.0), (-1.0, -0.75), (-0.75, -1.0)]
-    table = SceneObject("DiningTable", (0.0, 0.0, 0.0), TABLE, object_id="DiningTable|+00.00|+00.00|+00.00")
-    room = Scene("FloorPlan313", 313, "bedroom", _room_walls([table], points, 0.0), tuple(points), [table], {},
-                 camera=ALFRED_CAMERA, float32_ids=True)
-    upright = {"x": 0, "y": 0, "z": 0}
-    box = {"objectName": "Box_1", "position": {"x": -0.2, "y": 0.945, "z": 0.0}, "rotation": upright}
-    block = {"floor_plan": "FloorPlan313", "object_toggles": [], "dirty_and_empty": False,
-             "init_action": {"action": "TeleportFull", "x": -1.0, "y": 0.9, "z": -1.0, "rotation": 90, "horizon": 30},
-             "object_poses": [box]}
-    completed = complete_for_start_state(room, block)
+    room = _table_room(313)
+    completed = complete_for_start_state(room, _start_state(room, [BOX_POSE]))
     edge = next(o for o in completed.objects if o.name == "Box_1").box.hi[0]
-    mug = {"objectName": "Mug_1", "position": {"x": edge + 0.055, "y": TABLE.hi[1], "z": -0.1}, "rotation": upright}
-    block = dict(block, object_poses=[box, mug])
-    sim = LiteController(complete_for_start_state(room, block), render_image=False)
-    sim.step({"action": "SetObjectPoses", "objectPoses": block["object_poses"]})
-    objects = {o["objectType"]: o for o in sim.last_event.metadata["objects"]}
-    assert objects["Box"]["parentReceptacles"] == [table.object_id]
-    assert objects["Mug"]["parentReceptacles"] == [table.object_id]
+    mug = {"objectName": "Mug_1", "position": {"x": edge + 0.055, "y": TABLE.hi[1], "z": -0.1}, "rotation": UPRIGHT}
+    objects = _posed(room, [BOX_POSE, mug])
+    assert objects["Box"]["parentReceptacles"] == [TABLE_ID]
+    assert objects["Mug"]["parentReceptacles"] == [TABLE_ID]

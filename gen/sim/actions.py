@@ -125,11 +125,12 @@ def in_sight(sim: LiteController, points: list[tuple[float, float, float]]) -> l
     if not points:
         return []
     world = sim.world
-    camera = render_camera(sim.camera())
+    agent_camera = sim.camera()
+    camera = render_camera(agent_camera)
     pts = np.asarray(points, dtype=np.float64)
     u, v, depth = camera.project(pts)
-    eye = np.asarray(sim.camera().position, dtype=np.float64)
-    dist = reach_distances(world, sim.camera(), pts, pts)
+    eye = np.asarray(agent_camera.position, dtype=np.float64)
+    dist = reach_distances(world, agent_camera, pts, pts)
     ok = (
         (depth > 0) & (u >= 0) & (u < camera.width) & (v >= 0) & (v < camera.height) & (dist <= sim.visibility_distance)
     )

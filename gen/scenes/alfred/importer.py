@@ -278,6 +278,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     """
     names = {o.name for o in scene.objects}
     listed: list[tuple[str, tuple[float, float, float], float]] = []
+    poses_of: dict[str, list[tuple[tuple[float, float, float], float]]] = {}
     for pose in scene_block.get("object_poses") or ():
         try:
             name = str(pose["objectName"])
@@ -288,10 +289,10 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
             continue
         if type_of_name(name) in catalogue.OBJECT_TYPES:
             listed.append((name, position, yaw))
+            poses_of.setdefault(name, []).append((position, yaw))
     fixtures = [o.box for o in scene.objects if not catalogue.object_type(o.object_type).pickupable]
-    heights = {name: origin_height(type_of_name(name), [(q, w) for n, q, w in listed if n == name], fixtures,
-                                   scene.floor_y)
-               for name in {n for n, _, _ in listed} if type_of_name(name) in FITTED_TYPES}
+    heights = {name: origin_height(type_of_name(name), poses, fixtures, scene.floor_y)
+               for name, poses in poses_of.items() if type_of_name(name) in FITTED_TYPES}
     added: list[SceneObject] = []
     posed: list[tuple[str, Box]] = []
     for name, position, yaw in listed:

@@ -169,8 +169,10 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     for obj in list(current.values()):
         if obj.object_type not in _TOPS:
             continue
-        if obj.object_type == "BathtubBasin" and any(_block(obj).overlaps_box(slab) for slab in slabs):
-            continue
+        if obj.object_type == "BathtubBasin":
+            tub = _block(obj)
+            if any(tub.overlaps_box(slab) for slab in slabs):
+                continue
         lo, hi = obj.box.lo, obj.box.hi
         bottoms = []
         for _, box in posed:
