@@ -101,6 +101,31 @@ def test_round_things_are_drawn_inside_their_box(object_type: str) -> None:
     assert drawn_box("TissueBox", box) == box
 
 
+@pytest.mark.parametrize(
+    "occluder_type, size, card_x, gap",
+    [
+        ("Lettuce", (0.2, 0.25, 0.2), 0.08, 0.12),  # behind the lettuce's shoulder
+        ("Bread", (0.3, 0.14, 0.16), 0.0, 0.1),  # behind the loaf's crown
+    ],
+)
+def test_a_card_behind_a_rounded_top_is_seen_over_it(occluder_type: str, size: tuple[float, float, float],
+                                                      card_x: float, gap: float) -> None:
+    # THOR's lettuces and loaves are rounded: a card a little behind one is seen over its top,
+    # which a block of the same size (or a block with a crust on top) hid.
+    assert not _card_visible("TissueBox", size, card_x, gap)
+    assert _card_visible(occluder_type, size, card_x, gap)
+
+
+@pytest.mark.parametrize("object_type", ["Lettuce", "Vase", "Bread"])
+def test_rounded_things_are_narrower_at_the_top_than_at_their_widest(object_type: str) -> None:
+    box = Box((0.0, 0.0, 0.0), (0.2, 0.3, 0.2))
+    parts = shape_boxes(object_type, box)
+    top = max(parts, key=lambda b: b.hi[1])
+    widest = max(parts, key=lambda b: b.size[0])
+    assert top.hi[1] == pytest.approx(box.hi[1]) and widest.hi[1] < box.hi[1]
+    assert top.size[0] < 0.7 * widest.size[0] and top.size[2] < 0.7 * widest.size[2]
+
+
 def test_a_roll_behind_a_faucet_is_seen_past_its_spout() -> None:
     # THOR's faucet is a thin neck in the middle of a box that reaches out to its handles: a thing
     # standing behind one end of the box is seen (a block hides it), one behind the middle is not.
