@@ -344,7 +344,8 @@ def _tiers(f: _Local, tiers: Sequence[Tier], top: Tone = BODY) -> list[Part]:
 
 
 #: A loaf: widest low down, narrowing in two steps to a crown. Fit to THOR's masks of unmoved
-#: loaves in the train demos, replayed in rooms built from all of them: pooled IoU over the
+#: loaves in the train demos, replayed in rooms built from all of them (``bench/shape_fit.py``,
+#: ``crust`` against ``loaf``): pooled IoU over the
 #: FloorPlans with even numbers (190 masks) 0.609 for the previous block with a crust on top, 0.631
 #: for these tiers; over the odd ones, which the fit did not see (188 masks), 0.608 and 0.672.
 LOAF_TIERS: tuple[Tier, ...] = ((0.1, 0.0, 0.55), (0.0, 0.1, 0.45), (0.25, 0.55, 0.85), (0.4, 0.85, 1.0))
@@ -417,10 +418,10 @@ def _book(f: _Local, is_open: bool) -> list[Part]:
 
 #: Where a kettle's body ends (fraction of its height) and how wide the handle and lid over it are
 #: (fraction of its width and depth). Fit to THOR's masks of unmoved kettles in the train demos,
-#: replayed in rooms built from all of them: over the FloorPlans with even numbers (30 masks) the
-#: pooled IoU of lite's kettle with THOR's is 0.557 drawn as one block and 0.751 with a body to 0.4
-#: and a top 0.2 wide (0.744 at 0.3 wide, 0.711 at a body to 0.6 and 0.4 wide); over the odd ones,
-#: which the fit did not see (42 masks), 0.555 and 0.764.
+#: replayed in rooms built from all of them (``bench/shape_fit.py``): over the FloorPlans with even
+#: numbers (30 masks) the pooled IoU of lite's kettle with THOR's is 0.557 drawn as one block and
+#: 0.751 with a body to 0.4 and a top 0.2 wide (0.744 at 0.3 wide, 0.711 at a body to 0.6 and 0.4
+#: wide); over the odd ones, which the fit did not see (42 masks), 0.555 and 0.764.
 KETTLE_BODY, KETTLE_TOP = 0.4, 0.2
 
 
@@ -494,7 +495,8 @@ def _statue(f: _Local) -> list[Part]:
 #: Width and depth of a faucet's spout (fraction of its box's), standing in the middle of the box.
 #: THOR's faucets are a thin neck and spout whose bounding box reaches out to the handles: drawn
 #: whole, lite showed 5.7 times the pixels THOR's masks of faucets being switched on show (pooled
-#: IoU 0.104 over 298 masks in the FloorPlans with even numbers, rooms built from all the demos).
+#: IoU 0.104 over 298 masks in the FloorPlans with even numbers, rooms built from all the demos;
+#: ``bench/shape_fit.py``).
 #: A post 0.3 as wide and deep draws 1.2 times THOR's pixels at IoU 0.190 (0.2 wide: 0.196 at 0.75
 #: times; 0.4 wide: 0.172); over the odd FloorPlans, which the fit did not see (300 masks), 0.145
 #: for the box and 0.197 for the post. The IoU stays low: the spout's place in the box varies.

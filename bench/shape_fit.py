@@ -1,0 +1,195 @@
+"""Which shape lite should draw a type in: lite's masks of it against THOR's, shape by shape.
+
+    python bench/shape_fit.py ALFRED_JSON_DIR --type Kettle [--rooms even|odd|all] [--demos N]
+                              [--shapes current,block,narrow:0.4:0.2,post:0.3,bulge,loaf,round,crust]
+
+Replays released demonstrations in rooms built from all of them (in-sample rooms: the poses and
+start states are THOR's) and, just before each interaction with an object of the type that has
+not been picked up yet (the target of a pickup, open or toggle, the receptacle of a put), draws
+the frame lite sees with each shape and compares the object's pixels with the mask the
+demonstration recorded. It prints, per shape, the pooled IoU of lite's masks with THOR's and how
+many pixels lite draws per pixel THOR showed. Fit on ``--rooms even`` and check the winner on
+``--rooms odd``, which the fit did not see (how :mod:`alfred_gen.sim.shapes` chose the kettle's,
+the faucet's, the loaf's, the lettuce's and the vase's shapes).
+
+Shapes (each drawn inside the box lite draws the type in, see ``drawn_box``):
+
+- ``current``: what lite draws today;
+- ``block``: the whole box;
+- ``round``: the core and band fruit are drawn as;
+- ``narrow:S:W``: full width up to S of the height, W as wide and deep above;
+- ``post:W``: a post W as wide and deep in the middle, the full height;
+- ``bulge``, ``loaf``: the tiers lettuces and vases, and loaves, are drawn in;
+- ``crust``: a block with a narrower crust on its upper third (the loaf's earlier shape).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from round_shapes import read_evidence  # bench/ is on sys.path when this file runs as a script
+
+from alfred_gen.fidelity import measure
+from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
+from alfred_gen.sim import pixels, render, shapes
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.traj.rle import decode_mask
+
+Maker = Callable[[Any], list[Any]]
+
+
+def shape_maker(name: str, object_type: str) -> Maker:
+    """The part maker a shape name stands for (see the module's docstring)."""
+    kind, *args = name.split(":")
+    values = [float(a) for a in args]
+    if kind == "current":
+        if object_type in shapes._OPENABLE:
+            closed = shapes._OPENABLE[object_type]
+            return lambda f: closed(f, False)
+        return shapes._FIXED.get(object_type, lambda f: [(f.part(0, 1, 0, 1, 0, 1), shapes.BODY)])
+    if kind == "block":
+        return lambda f: [(f.part(0, 1, 0, 1, 0, 1), shapes.BODY)]
+    if kind == "round":
+        return shapes._round
+    if kind == "narrow" and len(values) == 2:
+        return lambda f: shapes._narrow_top(f, values[0], values[1], shapes.BODY, shapes.BODY)
+    if kind == "post" and len(values) == 1:
+        a = (1.0 - values[0]) / 2.0
+        return lambda f: [(f.part(a, 1 - a, 0, 1, a, 1 - a), shapes.BODY)]
+    if kind == "bulge":
+        return lambda f: shapes._tiers(f, shapes.BULGE_TIERS)
+    if kind == "loaf":
+        return lambda f: shapes._tiers(f, shapes.LOAF_TIERS)
+    if kind == "crust":
+        return lambda f: [(f.part(0, 1, 0, 0.65, 0, 1), shapes.BODY),
+                          (f.part(0.08, 0.92, 0.65, 1, 0.06, 0.94), shapes.BODY)]
+    raise ValueError(f"unknown shape {name!r}")
+
+
+def _use(object_type: str, maker: Maker) -> None:
+    """Draw ``object_type`` with ``maker`` (closed, for a type with an open form); the renderers'
+    caches forget older shapes."""
+    if object_type in shapes._OPENABLE:
+        table: dict[str, Any] = shapes._OPENABLE
+        table[object_type] = lambda f, is_open: maker(f)
+    else:
+        shapes._FIXED[object_type] = maker
+    pixels._object_rows.cache_clear()
+    render._object_rows.cache_clear()
+
+
+def _target(low: dict[str, Any]) -> str | None:
+    api = low["api_action"]
+    return api.get("receptacleObjectId") if api.get("action") == "PutObject" else api.get("objectId")
+
+
+def _observations(traj: dict[str, Any], scene: Any, object_type: str,
+                  makers: dict[str, Maker]) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(shape, lite's mask, THOR's mask) before each interaction with an unmoved object of the type."""
+    lows = traj["plan"]["low_actions"]
+    found: list[tuple[str, np.ndarray, np.ndarray]] = []
+    held: dict[str, LiteController] = {}
+    picked: set[str] = set()
+    original = shapes._OPENABLE.get(object_type) or shapes._FIXED.get(object_type)
+
+    def factory() -> LiteController:
+        held["sim"] = LiteController(scene_lookup=measure.SceneLibrary(extra=(scene,)), render_image=False)
+        return held["sim"]
+
+    def on_step(low_idx: int, api_action: dict[str, Any], _event: Any) -> None:
+        if api_action.get("action") == "PickupObject":
+            picked.add(str(api_action.get("objectId")))
+        if low_idx + 1 >= len(lows):
+            return
+        following = lows[low_idx + 1]
+        object_id = _target(following)
+        runs = (following.get("discrete_action") or {}).get("args", {}).get("mask")
+        if not object_id or object_id.split("|")[0] != object_type or object_id in picked or not runs:
+            return
+        sim = held["sim"]
+        thor_mask = decode_mask(runs)
+        camera = pixels.render_camera(sim.camera(), (thor_mask.shape[1], thor_mask.shape[0]))
+        for name, maker in makers.items():
+            _use(object_type, maker)
+            sim.visibility._world = None  # rebuild the box lists with the shape just set
+            layers = sim.visibility.layers(sim.world)
+            owner = pixels.render_state(layers, camera, rgb=False, depth=False).owner
+            if object_id in layers.owners:
+                found.append((name, owner == layers.owners.index(object_id), thor_mask))
+        _restore(object_type, original)
+        sim.visibility._world = None
+
+    vet_trajectory(traj, controller_factory=factory, check_schema=False, on_step=on_step)
+    return found
+
+
+def _restore(object_type: str, original: Any) -> None:
+    table: dict[str, Any] = shapes._OPENABLE if object_type in shapes._OPENABLE else shapes._FIXED
+    if original is None:
+        table.pop(object_type, None)
+    else:
+        table[object_type] = original
+    pixels._object_rows.cache_clear()
+    render._object_rows.cache_clear()
+
+
+def _touches(traj: dict[str, Any], object_type: str) -> bool:
+    return any(str(_target(low) or "").split("|")[0] == object_type for low in traj["plan"]["low_actions"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
+    parser.add_argument("--type", required=True, dest="object_type", help="the object type to measure")
+    parser.add_argument("--rooms", choices=("even", "odd", "all"), default="all",
+                        help="FloorPlans to take demonstrations from (default: all)")
+    parser.add_argument("--demos", type=int, default=150, help="demonstrations per run (default: 150)")
+    parser.add_argument("--shapes", default="current,block", help="shapes to compare (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
+    args = parser.parse_args(argv)
+    try:
+        makers = {name: shape_maker(name, args.object_type) for name in args.shapes.split(",")}
+    except ValueError as error:
+        print(f"shape_fit: error: {error}", file=sys.stderr)
+        return 2
+    evidence = read_evidence(args.json_dir, args.workers, "shape_fit")
+    if evidence is None:
+        return 3
+    pool, rooms, stats = evidence
+    order = [d for d in pool.demos if args.rooms == "all" or d.room % 2 == (args.rooms == "odd")]
+    random.Random(0).shuffle(order)
+    pooled: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(4))
+    masks = used = 0
+    built: dict[int, Any] = {}
+    for demo in order:
+        if used >= args.demos:
+            break
+        traj = measure.load(demo.path)
+        if not _touches(traj, args.object_type):
+            continue
+        used += 1
+        if demo.room not in built:
+            built[demo.room] = build_scene(rooms[demo.room], None, stats)
+        scene = complete_for_start_state(built[demo.room], traj["scene"])
+        for name, lite, thor in _observations(traj, scene, args.object_type, makers):
+            pooled[name] += [(lite & thor).sum(), (lite | thor).sum(), lite.sum(), thor.sum()]
+            masks += name == next(iter(makers))
+    print(f"{args.object_type}: {used} demonstrations ({args.rooms} FloorPlans), {masks} masks, in-sample rooms")
+    print("| shape | IoU | lite/THOR pixels |")
+    print("|---|---|---|")
+    for name in makers:
+        row = pooled[name]
+        print(f"| {name} | {row[0] / max(row[1], 1):.3f} | {row[2] / max(row[3], 1):.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
