@@ -19,7 +19,7 @@ import argparse
 import random
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +48,21 @@ def _set_inset(types: frozenset[str], inset: float) -> None:
     render._object_rows.cache_clear()
 
 
-def _observations(traj: dict[str, Any], scene: Any, types: set[str],
-                  insets: Sequence[float]) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
-    """(type, inset, lite's mask, THOR's mask) before each interaction with an unmoved object."""
+def masks_before_interactions(traj: dict[str, Any], scene: Any, wanted: Callable[[str], bool],
+                              variants: dict[Any, Callable[[], None]], reset: Callable[[], None],
+                              target: Callable[[dict[str, Any]], Any] | None = None
+                              ) -> list[tuple[Any, str, np.ndarray, np.ndarray]]:
+    """(variant, object type, lite's mask, THOR's mask) just before each interaction with an object
+    not picked up yet whose type ``wanted`` accepts, lite's frame drawn once per variant.
+
+    ``variants`` maps a name to a function that sets lite's shapes up for it; ``reset`` sets up the
+    shapes the replay itself runs with, before it and after each frame. ``target`` names the object
+    of a low action whose mask is compared (default: its ``objectId``)."""
     lows = traj["plan"]["low_actions"]
-    found: list[tuple[str, float, np.ndarray, np.ndarray]] = []
+    found: list[tuple[Any, str, np.ndarray, np.ndarray]] = []
     held: dict[str, LiteController] = {}
     picked: set[str] = set()
-    all_round = frozenset(types)
+    target_of = target or (lambda low: low["api_action"].get("objectId"))
 
     def factory() -> LiteController:
         held["sim"] = LiteController(scene_lookup=measure.SceneLibrary(extra=(scene,)), render_image=False)
@@ -67,27 +74,36 @@ def _observations(traj: dict[str, Any], scene: Any, types: set[str],
         if low_idx + 1 >= len(lows):
             return
         following = lows[low_idx + 1]
-        object_id = following["api_action"].get("objectId")
+        object_id = target_of(following)
         runs = (following.get("discrete_action") or {}).get("args", {}).get("mask")
-        if not object_id or object_id.split("|")[0] not in types or object_id in picked or not runs:
+        if not object_id or not wanted(object_id.split("|")[0]) or object_id in picked or not runs:
             return
         sim = held["sim"]
         thor_mask = decode_mask(runs)
         camera = pixels.render_camera(sim.camera(), (thor_mask.shape[1], thor_mask.shape[0]))
-        for inset in insets:
-            _set_inset(all_round, inset)
+        for name, set_up in variants.items():
+            set_up()
             sim.visibility._world = None  # rebuild the box lists with the shapes just set
             layers = sim.visibility.layers(sim.world)
             owner = pixels.render_state(layers, camera, rgb=False, depth=False).owner
             if object_id in layers.owners:
-                lite_mask = owner == layers.owners.index(object_id)
-                found.append((object_id.split("|")[0], inset, lite_mask, thor_mask))
-        _set_inset(all_round, insets[0])
+                found.append((name, object_id.split("|")[0], owner == layers.owners.index(object_id), thor_mask))
+        reset()
         sim.visibility._world = None
 
-    _set_inset(all_round, insets[0])
+    reset()
     vet_trajectory(traj, controller_factory=factory, check_schema=False, on_step=on_step)
     return found
+
+
+def _observations(traj: dict[str, Any], scene: Any, types: set[str],
+                  insets: Sequence[float]) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+    """(type, inset, lite's mask, THOR's mask) before each interaction with an unmoved object."""
+    all_round = frozenset(types)
+    variants = {inset: (lambda inset=inset: _set_inset(all_round, inset)) for inset in insets}
+    found = masks_before_interactions(traj, scene, lambda t: t in types, variants,
+                                      reset=lambda: _set_inset(all_round, insets[0]))
+    return [(object_type, inset, lite, thor) for inset, object_type, lite, thor in found]
 
 
 def read_evidence(json_dir: Path, workers: int, script: str) -> tuple[EvidencePool, dict[int, Any], Any] | None:

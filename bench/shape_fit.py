@@ -34,14 +34,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from round_shapes import read_evidence  # bench/ is on sys.path when this file runs as a script
+from round_shapes import masks_before_interactions, read_evidence  # bench/ is on sys.path when run
 
 from alfred_gen.fidelity import measure
-from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.sim import pixels, render, shapes
-from alfred_gen.sim.lite import LiteController
-from alfred_gen.traj.rle import decode_mask
 
 Maker = Callable[[Any], list[Any]]
 
@@ -93,42 +90,13 @@ def _target(low: dict[str, Any]) -> str | None:
 
 def _observations(traj: dict[str, Any], scene: Any, object_type: str,
                   makers: dict[str, Maker]) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(shape, lite's mask, THOR's mask) before each interaction with an unmoved object of the type."""
-    lows = traj["plan"]["low_actions"]
-    found: list[tuple[str, np.ndarray, np.ndarray]] = []
-    held: dict[str, LiteController] = {}
-    picked: set[str] = set()
+    """(shape, lite's mask, THOR's mask) before each interaction with an unmoved object of the type;
+    the replay itself runs with lite's own shapes."""
     original = shapes._OPENABLE.get(object_type) or shapes._FIXED.get(object_type)
-
-    def factory() -> LiteController:
-        held["sim"] = LiteController(scene_lookup=measure.SceneLibrary(extra=(scene,)), render_image=False)
-        return held["sim"]
-
-    def on_step(low_idx: int, api_action: dict[str, Any], _event: Any) -> None:
-        if api_action.get("action") == "PickupObject":
-            picked.add(str(api_action.get("objectId")))
-        if low_idx + 1 >= len(lows):
-            return
-        following = lows[low_idx + 1]
-        object_id = _target(following)
-        runs = (following.get("discrete_action") or {}).get("args", {}).get("mask")
-        if not object_id or object_id.split("|")[0] != object_type or object_id in picked or not runs:
-            return
-        sim = held["sim"]
-        thor_mask = decode_mask(runs)
-        camera = pixels.render_camera(sim.camera(), (thor_mask.shape[1], thor_mask.shape[0]))
-        for name, maker in makers.items():
-            _use(object_type, maker)
-            sim.visibility._world = None  # rebuild the box lists with the shape just set
-            layers = sim.visibility.layers(sim.world)
-            owner = pixels.render_state(layers, camera, rgb=False, depth=False).owner
-            if object_id in layers.owners:
-                found.append((name, owner == layers.owners.index(object_id), thor_mask))
-        _restore(object_type, original)
-        sim.visibility._world = None
-
-    vet_trajectory(traj, controller_factory=factory, check_schema=False, on_step=on_step)
-    return found
+    variants = {name: (lambda maker=maker: _use(object_type, maker)) for name, maker in makers.items()}
+    found = masks_before_interactions(traj, scene, lambda t: t == object_type, variants,
+                                      reset=lambda: _restore(object_type, original), target=_target)
+    return [(name, lite, thor) for name, _, lite, thor in found]
 
 
 def _restore(object_type: str, original: Any) -> None:
