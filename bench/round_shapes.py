@@ -106,6 +106,14 @@ def _observations(traj: dict[str, Any], scene: Any, types: set[str],
     return [(object_type, inset, lite, thor) for inset, object_type, lite, thor in found]
 
 
+def demos_of_rooms(pool: EvidencePool, rooms: str) -> list[Any]:
+    """The pool's demonstrations from the FloorPlans ``rooms`` names (``even``, ``odd`` or ``all``),
+    in a fixed shuffled order, so a run of N demos samples every room alike."""
+    order = [d for d in pool.demos if rooms == "all" or d.room % 2 == (rooms == "odd")]
+    random.Random(0).shuffle(order)
+    return order
+
+
 def read_evidence(json_dir: Path, workers: int, script: str) -> tuple[EvidencePool, dict[int, Any], Any] | None:
     """The released demonstrations under ``json_dir``, each room's evidence from all of them and the
     statistics learnt over those rooms (for in-sample rooms); None, after one error line naming
@@ -136,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if evidence is None:
         return 3
     pool, rooms, stats = evidence
-    order = [d for d in pool.demos if args.rooms == "all" or d.room % 2 == (args.rooms == "odd")]
-    random.Random(0).shuffle(order)
+    order = demos_of_rooms(pool, args.rooms)
     pooled: dict[tuple[str, float], np.ndarray] = defaultdict(lambda: np.zeros(4))
     seen: Counter[str] = Counter()
     used = 0

@@ -26,7 +26,6 @@ Shapes (each drawn inside the box lite draws the type in, see ``drawn_box``):
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from round_shapes import masks_before_interactions, read_evidence  # bench/ is on sys.path when run
+from round_shapes import demos_of_rooms, masks_before_interactions, read_evidence  # bench/ is on sys.path
 
 from alfred_gen.fidelity import measure
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
@@ -132,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if evidence is None:
         return 3
     pool, rooms, stats = evidence
-    order = [d for d in pool.demos if args.rooms == "all" or d.room % 2 == (args.rooms == "odd")]
-    random.Random(0).shuffle(order)
+    order = demos_of_rooms(pool, args.rooms)
     pooled: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(4))
     masks = used = 0
     built: dict[int, Any] = {}
