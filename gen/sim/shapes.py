@@ -345,9 +345,9 @@ def _tiers(f: _Local, tiers: Sequence[Tier], top: Tone = BODY) -> list[Part]:
 
 #: A loaf: widest low down, narrowing in two steps to a crown. Fit to THOR's masks of unmoved
 #: loaves in the train demos, replayed in rooms built from all of them (``bench/shape_fit.py``,
-#: ``crust`` against ``loaf``): pooled IoU over the
-#: FloorPlans with even numbers (190 masks) 0.609 for the previous block with a crust on top, 0.631
-#: for these tiers; over the odd ones, which the fit did not see (188 masks), 0.608 and 0.672.
+#: ``crust`` against ``loaf``): pooled IoU over the FloorPlans with even numbers (190 masks) 0.609
+#: for the previous block with a crust on top, 0.631 for these tiers; over the odd ones, which the
+#: fit did not see (188 masks), 0.608 and 0.672.
 LOAF_TIERS: tuple[Tier, ...] = ((0.1, 0.0, 0.55), (0.0, 0.1, 0.45), (0.25, 0.55, 0.85), (0.4, 0.85, 1.0))
 #: A lettuce or a vase: a core the full height, a wider band and a widest band round the middle.
 #: Fit as the loaf. Lettuces: IoU 0.592 for the two-box round shape of fruit, 0.610 for these tiers
@@ -496,18 +496,17 @@ def _statue(f: _Local) -> list[Part]:
 #: THOR's faucets are a thin neck and spout whose bounding box reaches out to the handles: drawn
 #: whole, lite showed 5.7 times the pixels THOR's masks of faucets being switched on show (pooled
 #: IoU 0.104 over 298 masks in the FloorPlans with even numbers, rooms built from all the demos;
-#: ``bench/shape_fit.py``).
-#: A post 0.3 as wide and deep draws 1.2 times THOR's pixels at IoU 0.190 (0.2 wide: 0.196 at 0.75
-#: times; 0.4 wide: 0.172); over the odd FloorPlans, which the fit did not see (300 masks), 0.145
-#: for the box and 0.197 for the post. The IoU stays low: the spout's place in the box varies.
+#: ``bench/shape_fit.py``). A post 0.3 as wide and deep draws 1.2 times THOR's pixels at IoU 0.190
+#: (0.2 wide: 0.196 at 0.75 times; 0.4 wide: 0.172); over the odd FloorPlans, which the fit did not
+#: see (300 masks), 0.145 for the box and 0.197 for the post. The IoU stays low: the spout's place
+#: in the box varies.
 FAUCET_SPOUT = 0.3
 
 
 def _faucet(f: _Local) -> list[Part]:
     """A thin post in the middle of the faucet's box: THOR sees a candle or a roll of toilet paper
     standing behind a faucet past its spout, which the whole box hid."""
-    a = (1.0 - FAUCET_SPOUT) / 2.0
-    return [(f.part(a, 1 - a, 0, 1, a, 1 - a), BODY)]
+    return _tiers(f, (((1.0 - FAUCET_SPOUT) / 2.0, 0.0, 1.0),))
 
 
 #: Fraction of a coffee machine's height taken by the base its cup stands on, and by its head.
