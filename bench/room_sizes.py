@@ -18,11 +18,10 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from round_shapes import read_evidence  # bench/ is on sys.path when this file runs as a script
+from round_shapes import add_study_arguments, read_evidence  # bench/ is on sys.path when run as a script
 
 from alfred_gen.fidelity import measure
 from alfred_gen.replay.vet import vet_trajectory
@@ -68,15 +67,11 @@ def _put_masks(traj: dict[str, Any], scene: Any, fixture_type: str) -> list[tupl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
+    add_study_arguments(parser, demos=25, per="scale")
     parser.add_argument("--type", dest="fixture_type", default="GarbageCan", help="fixture type (default: %(default)s)")
     parser.add_argument("--room-type", choices=ROOM_TYPES, default="bathroom",
                         help="kind of room (default: %(default)s)")
-    parser.add_argument("--rooms", choices=("even", "odd", "all"), default="all",
-                        help="FloorPlans to take demonstrations from (default: all)")
-    parser.add_argument("--demos", type=int, default=25, help="demonstrations per scale (default: %(default)s)")
     parser.add_argument("--scales", default="1,0.8,0.65,0.5", help="scales to compare (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
     args = parser.parse_args(argv)
     scales = [float(x) for x in args.scales.split(",")]
     evidence = read_evidence(args.json_dir, args.workers, "room_sizes")

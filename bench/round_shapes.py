@@ -114,6 +114,16 @@ def demos_of_rooms(pool: EvidencePool, rooms: str) -> list[Any]:
     return order
 
 
+def add_study_arguments(parser: argparse.ArgumentParser, demos: int, per: str = "run") -> None:
+    """The arguments the mask studies share: the released demos' directory, which FloorPlans to
+    take demonstrations from, how many (``demos`` per ``per`` by default), and reading workers."""
+    parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
+    parser.add_argument("--rooms", choices=("even", "odd", "all"), default="all",
+                        help="FloorPlans to take demonstrations from (default: all)")
+    parser.add_argument("--demos", type=int, default=demos, help=f"demonstrations per {per} (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
+
+
 def read_evidence(json_dir: Path, workers: int, script: str) -> tuple[EvidencePool, dict[int, Any], Any] | None:
     """The released demonstrations under ``json_dir``, each room's evidence from all of them and the
     statistics learnt over those rooms (for in-sample rooms); None, after one error line naming
@@ -129,14 +139,10 @@ def read_evidence(json_dir: Path, workers: int, script: str) -> tuple[EvidencePo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
-    parser.add_argument("--rooms", choices=("even", "odd", "all"), default="all",
-                        help="FloorPlans to take demonstrations from (default: all)")
-    parser.add_argument("--demos", type=int, default=120, help="demonstrations per run (default: 120)")
+    add_study_arguments(parser, demos=120)
     parser.add_argument("--types", default=",".join(sorted(shapes.ROUND_IN_PLAN)),
                         help="object types to measure (default: the types lite draws round)")
     parser.add_argument("--insets", default="0,0.05,0.1,0.15,0.2", help="insets to compare (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
     args = parser.parse_args(argv)
     types = set(args.types.split(","))
     insets = [float(x) for x in args.insets.split(",")]

@@ -29,17 +29,26 @@ import argparse
 import sys
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from round_shapes import demos_of_rooms, masks_before_interactions, read_evidence  # bench/ is on sys.path
+from round_shapes import (  # bench/ is on sys.path when this file runs as a script
+    add_study_arguments,
+    demos_of_rooms,
+    masks_before_interactions,
+    read_evidence,
+)
 
 from alfred_gen.fidelity import measure
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.sim import pixels, render, shapes
 
 Maker = Callable[[Any], list[Any]]
+
+
+def _block(f: Any) -> list[Any]:
+    """The whole box, one part."""
+    return shapes._tiers(f, ((0.0, 0.0, 1.0),))
 
 
 def shape_maker(name: str, object_type: str) -> Maker:
@@ -50,16 +59,15 @@ def shape_maker(name: str, object_type: str) -> Maker:
         if object_type in shapes._OPENABLE:
             closed = shapes._OPENABLE[object_type]
             return lambda f: closed(f, False)
-        return shapes._FIXED.get(object_type, lambda f: [(f.part(0, 1, 0, 1, 0, 1), shapes.BODY)])
+        return shapes._FIXED.get(object_type, _block)
     if kind == "block":
-        return lambda f: [(f.part(0, 1, 0, 1, 0, 1), shapes.BODY)]
+        return _block
     if kind == "round":
         return shapes._round
     if kind == "narrow" and len(values) == 2:
         return lambda f: shapes._narrow_top(f, values[0], values[1], shapes.BODY, shapes.BODY)
     if kind == "post" and len(values) == 1:
-        a = (1.0 - values[0]) / 2.0
-        return lambda f: [(f.part(a, 1 - a, 0, 1, a, 1 - a), shapes.BODY)]
+        return lambda f: shapes._tiers(f, (((1.0 - values[0]) / 2.0, 0.0, 1.0),))
     if kind == "bulge":
         return lambda f: shapes._tiers(f, shapes.BULGE_TIERS)
     if kind == "loaf":
@@ -70,16 +78,26 @@ def shape_maker(name: str, object_type: str) -> Maker:
     raise ValueError(f"unknown shape {name!r}")
 
 
-def _use(object_type: str, maker: Maker) -> None:
-    """Draw ``object_type`` with ``maker`` (closed, for a type with an open form); the renderers'
-    caches forget older shapes."""
-    if object_type in shapes._OPENABLE:
-        table: dict[str, Any] = shapes._OPENABLE
-        table[object_type] = lambda f, is_open: maker(f)
+def _table(object_type: str) -> dict[str, Any]:
+    """The table of part makers lite looks ``object_type`` up in: openable shapes or fixed ones."""
+    return shapes._OPENABLE if object_type in shapes._OPENABLE else shapes._FIXED
+
+
+def _set(object_type: str, maker: Any) -> None:
+    """Put ``maker`` in the type's table (None: take the type out); the renderers' caches forget
+    older shapes."""
+    table = _table(object_type)
+    if maker is None:
+        table.pop(object_type, None)
     else:
-        shapes._FIXED[object_type] = maker
+        table[object_type] = maker
     pixels._object_rows.cache_clear()
     render._object_rows.cache_clear()
+
+
+def _use(object_type: str, maker: Maker) -> None:
+    """Draw ``object_type`` with ``maker`` (closed, for a type with an open form)."""
+    _set(object_type, (lambda f, is_open: maker(f)) if object_type in shapes._OPENABLE else maker)
 
 
 def _target(low: dict[str, Any]) -> str | None:
@@ -91,21 +109,11 @@ def _observations(traj: dict[str, Any], scene: Any, object_type: str,
                   makers: dict[str, Maker]) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """(shape, lite's mask, THOR's mask) before each interaction with an unmoved object of the type;
     the replay itself runs with lite's own shapes."""
-    original = shapes._OPENABLE.get(object_type) or shapes._FIXED.get(object_type)
+    original = _table(object_type).get(object_type)
     variants = {name: (lambda maker=maker: _use(object_type, maker)) for name, maker in makers.items()}
     found = masks_before_interactions(traj, scene, lambda t: t == object_type, variants,
-                                      reset=lambda: _restore(object_type, original), target=_target)
+                                      reset=lambda: _set(object_type, original), target=_target)
     return [(name, lite, thor) for name, _, lite, thor in found]
-
-
-def _restore(object_type: str, original: Any) -> None:
-    table: dict[str, Any] = shapes._OPENABLE if object_type in shapes._OPENABLE else shapes._FIXED
-    if original is None:
-        table.pop(object_type, None)
-    else:
-        table[object_type] = original
-    pixels._object_rows.cache_clear()
-    render._object_rows.cache_clear()
 
 
 def _touches(traj: dict[str, Any], object_type: str) -> bool:
@@ -114,13 +122,9 @@ def _touches(traj: dict[str, Any], object_type: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("json_dir", type=Path, help="directory holding released traj_data.json files")
+    add_study_arguments(parser, demos=150)
     parser.add_argument("--type", required=True, dest="object_type", help="the object type to measure")
-    parser.add_argument("--rooms", choices=("even", "odd", "all"), default="all",
-                        help="FloorPlans to take demonstrations from (default: all)")
-    parser.add_argument("--demos", type=int, default=150, help="demonstrations per run (default: 150)")
     parser.add_argument("--shapes", default="current,block", help="shapes to compare (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="processes reading the evidence (default: 1)")
     args = parser.parse_args(argv)
     try:
         makers = {name: shape_maker(name, args.object_type) for name in args.shapes.split(",")}
