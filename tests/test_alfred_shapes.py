@@ -25,6 +25,8 @@ from alfred_gen.sim.shapes import (
 )
 
 COUNTER_TOP = 0.9
+#: A type lite draws as its whole box (an alarm clock), to compare the shaped types with.
+BLOCK = "AlarmClock"
 
 
 def _scene(occluder_type: str, size: tuple[float, float, float], card_x: float, gap: float) -> Scene:
@@ -60,14 +62,15 @@ def _card_visible(occluder_type: str, size: tuple[float, float, float], card_x: 
         ("Statue", (0.2, 0.35, 0.15), 0.04),  # beside the figure
         ("SoapBottle", (0.12, 0.24, 0.1), 0.25),  # seen over the body, beside the neck
         ("Kettle", (0.25, 0.25, 0.2), 0.2),  # seen over the body, beside the handle and lid
+        ("TissueBox", (0.25, 0.2, 0.13), 0.2),  # seen over the box, beside the tissue
     ],
 )
 def test_a_card_behind_a_statue_or_bottle_is_seen_past_its_narrow_top(
     occluder_type: str, size: tuple[float, float, float], gap: float
 ) -> None:
-    # A solid block of the same size (a tissue box) hides the card entirely; the figure does not.
+    # A solid block of the same size hides the card entirely; the figure does not.
     card_x = size[0] / 2 - 0.045
-    assert not _card_visible("TissueBox", size, card_x, gap)
+    assert not _card_visible(BLOCK, size, card_x, gap)
     assert _card_visible(occluder_type, size, card_x, gap)
 
 
@@ -84,7 +87,7 @@ def test_a_card_beside_a_round_things_corner_is_seen_past_its_body(round_type: s
     # card straight behind its middle.
     size = (0.2, 0.19, 0.2)
     card_x = size[0] / 2 - 0.007  # the card (8.6 cm wide) reaches 5 cm in behind the box's side
-    assert not _card_visible("TissueBox", size, card_x, gap=0.005)
+    assert not _card_visible(BLOCK, size, card_x, gap=0.005)
     assert _card_visible(round_type, size, card_x, gap=0.005)
     assert not _card_visible(round_type, size, 0.0, gap=0.005)
 
@@ -98,7 +101,7 @@ def test_round_things_are_drawn_inside_their_box(object_type: str) -> None:
     assert (lo_x, hi_x) == pytest.approx((0.2 * ROUND_INSET, 0.2 * (1 - ROUND_INSET)))
     assert (lo_z, hi_z) == pytest.approx((1.0 + 0.3 * ROUND_INSET, 1.3 - 0.3 * ROUND_INSET))
     assert drawn_box(object_type, box) != box
-    assert drawn_box("TissueBox", box) == box
+    assert drawn_box(BLOCK, box) == box
 
 
 @pytest.mark.parametrize(
@@ -112,7 +115,7 @@ def test_a_card_behind_a_rounded_top_is_seen_over_it(occluder_type: str, size: t
                                                       card_x: float, gap: float) -> None:
     # THOR's lettuces and loaves are rounded: a card a little behind one is seen over its top,
     # which a block of the same size (or a block with a crust on top) hid.
-    assert not _card_visible("TissueBox", size, card_x, gap)
+    assert not _card_visible(BLOCK, size, card_x, gap)
     assert _card_visible(occluder_type, size, card_x, gap)
 
 
@@ -131,7 +134,7 @@ def test_a_roll_behind_a_faucet_is_seen_past_its_spout() -> None:
     # standing behind one end of the box is seen (a block hides it), one behind the middle is not.
     size = (0.27, 0.22, 0.24)
     off_middle = size[0] / 2 - 0.045
-    assert not _card_visible("TissueBox", size, off_middle, gap=0.01)
+    assert not _card_visible(BLOCK, size, off_middle, gap=0.01)
     assert _card_visible("Faucet", size, off_middle, gap=0.01)
     assert not _card_visible("Faucet", (0.27, 0.22, 0.1), 0.0, gap=0.0)
 
@@ -158,3 +161,17 @@ def test_an_open_microwaves_door_hangs_on_the_agents_left(facing: int) -> None:
     left = (-math.cos(agent_yaw), math.sin(agent_yaw))  # x, z of the agent's left hand
     door_x, door_z = (door.lo[0] + door.hi[0]) / 2, (door.lo[2] + door.hi[2]) / 2
     assert door_x * left[0] + door_z * left[1] > 0.15
+
+
+def test_a_card_straight_behind_a_tissue_box_stays_hidden() -> None:
+    # The tissue sticking out of the box still hides what lies right behind its middle.
+    assert not _card_visible("TissueBox", (0.25, 0.2, 0.13), 0.0, gap=0.2)
+
+
+def test_a_card_just_behind_a_salt_shaker_is_seen_either_side_of_it() -> None:
+    # THOR's salt shaker fills the middle of its box: a card lying against its back shows on both
+    # sides, where a block of the same size hid it.
+    size = (0.08, 0.11, 0.08)
+    assert not _card_visible(BLOCK, size, 0.0, gap=0.005)
+    assert _card_visible("SaltShaker", size, 0.0, gap=0.005)
+
