@@ -849,6 +849,24 @@ def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None
     assert fit_to_start_state([toilet], [("SoapBar", on_top)]) == {}
 
 
+def test_a_cabinet_comes_down_from_a_potato_on_the_counter_at_its_edge() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+    from alfred_gen.sim.setup_actions import FIXED_FOOTPRINT_SLACK
+
+    # FloorPlan8 built without the demo: a cabinet's box reached 15 cm over the counter top, and
+    # the start state's potato on the counter has its middle 1 cm beside that box, which the
+    # simulator still counts as in the cabinet (its footprint slack): closed, it hid the potato.
+    cabinet = SceneObject("Cabinet", (-0.69, 0.75, -1.39), Box((-0.69, 0.4, -1.63), (-0.47, 1.07, -1.37)),
+                          object_id="Cabinet|-00.69|+00.75|-01.39")
+    potato = Box((-0.74, 0.92, -1.68), (-0.66, 0.99, -1.56))
+    assert cabinet.box.lo[0] - FIXED_FOOTPRINT_SLACK < potato.center[0] < cabinet.box.lo[0]
+    fitted = fit_to_start_state([cabinet], [("Potato", potato)])
+    assert fitted[cabinet.object_id].box.hi[1] < potato.center[1] - FIXED_FOOTPRINT_SLACK
+    # Further out than the slack, the potato is not the cabinet's business.
+    assert fit_to_start_state([cabinet], [("Potato", potato.translated(-0.03, 0.0, 0.0))]) == {}
+
+
 def test_a_cart_comes_down_to_its_lowest_shelf_the_start_state_puts_things_on() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
     from alfred_gen.sim.scene import SceneObject

@@ -269,6 +269,9 @@ TOUCHING = 0.005
 #: mug's low rim is in the mug, as THOR counts it.
 WALLED_RECEPTACLES = frozenset({"Box"})
 STANDS_BESIDE = 0.02
+#: How far outside a fixed receptacle's footprint an object's middle may lie and still rest on or in
+#: it (metres): a thing at a counter's or cabinet's edge.
+FIXED_FOOTPRINT_SLACK = 0.02
 
 
 def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Sequence[float], yaw: float) -> bool:
@@ -346,12 +349,13 @@ def _rests_on_or_in(r: Candidate, center: tuple[float, float, float], bottom: fl
                     origin: Sequence[float] | None) -> bool:
     """Whether an object with this box centre and bottom is inside container ``r`` or on surface ``r``.
 
-    Over the footprint means the centre is (a fixed receptacle's box gets 2 cm of slack for a
-    thing at its edge), or, for a movable receptacle, the THOR origin is.
+    Over the footprint means the centre is (a fixed receptacle's box gets
+    :data:`FIXED_FOOTPRINT_SLACK` for a thing at its edge), or, for a movable receptacle, the THOR
+    origin is.
     """
     x, y, z = center
     (rx, ry, rz), size = r.center, r.size
-    margin = 0.0 if r.otype.pickupable else 0.02
+    margin = 0.0 if r.otype.pickupable else FIXED_FOOTPRINT_SLACK
     if abs(x - rx) > size[0] / 2 + margin or abs(z - rz) > size[2] / 2 + margin:
         held_by_origin = (r.otype.pickupable and origin is not None
                           and abs(origin[0] - rx) <= size[0] / 2 and abs(origin[2] - rz) <= size[2] / 2)

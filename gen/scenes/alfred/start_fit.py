@@ -17,6 +17,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block
 from alfred_gen.scenes.alfred.fixture_cuts import cut_off_what_lies_under, free_what_they_cannot_hold, resting_on
 from alfred_gen.sim.scene import Box, SceneObject
+from alfred_gen.sim.setup_actions import FIXED_FOOTPRINT_SLACK
 from alfred_gen.sim.shapes import inner_floor
 
 
@@ -71,10 +72,11 @@ def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]
     return out
 
 
-def _over_footprint(box: Box, fixture: Box) -> bool:
-    """Whether ``box``'s middle lies over ``fixture``'s footprint (x and z, strictly inside)."""
+def _over_footprint(box: Box, fixture: Box, slack: float = 0.0) -> bool:
+    """Whether ``box``'s middle lies over ``fixture``'s footprint (x and z, strictly inside it, or
+    within ``slack`` metres outside)."""
     c = box.center
-    return all(fixture.lo[a] < c[a] < fixture.hi[a] for a in (0, 2))
+    return all(fixture.lo[a] - slack < c[a] < fixture.hi[a] + slack for a in (0, 2))
 
 
 #: Open basins whose floor a posed object lying in them brings down to it.
@@ -215,13 +217,17 @@ def parts_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box
     """Drawers and cabinets whose box reaches over what the start state puts above their id, cut down
     below it: it lies on the counter or shelf over them (:func:`_lies_in`), and a closed cabinet
     sized from the catalogue in a room no demo showed had swallowed the knives lying on the counter,
-    or held the plate lying on its top."""
+    or held the plate lying on its top. "Over" is judged as the simulator puts an object in a
+    fixture (:data:`~alfred_gen.sim.setup_actions.FIXED_FOOTPRINT_SLACK` outside the footprint
+    included): a potato on FloorPlan8's counter, its middle 1 cm beside a cabinet's box that reached
+    over the counter, was left in the closed cabinet and could not be sliced."""
     out: dict[str, SceneObject] = {}
     for obj, current in _of_kinds(objects, BUILT_IN_CONTAINERS, changed):
         lo, hi = current.box.lo, current.box.hi
         top = hi[1]
         for _, box in posed:
-            held = _over_footprint(box, current.box) and lo[1] < box.center[1] < hi[1] + _CONTAINER_BAND
+            held = (_over_footprint(box, current.box, FIXED_FOOTPRINT_SLACK)
+                    and lo[1] < box.center[1] < hi[1] + _CONTAINER_BAND)
             if held and box.lo[1] >= obj.position[1]:
                 top = min(top, box.lo[1] - _CONTAINER_BAND)
         if top < hi[1] and top > max(lo[1], obj.position[1]) + _MIN_PART / 2:
