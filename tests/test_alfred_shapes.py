@@ -39,15 +39,14 @@ def _scene(occluder_type: str, size: tuple[float, float, float], card_x: float, 
     card_at = (card_x, COUNTER_TOP + 0.002, 1.0 + sz / 2 + gap)
     card = SceneObject("CreditCard", card_at, Box.from_center(card_at, (0.086, 0.004, 0.054)), name="CreditCard_1",
                        parent=counter.object_id)
-    return Scene(
-        name="LiteTestOccluder",
-        scene_num=3,
-        room_type="kitchen",
-        walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
-        objects=[counter, occluder, card],
-        start=Pose(0.0, 0.25, 0, 30),
-    )
+    return _kitchen("LiteTestOccluder", [counter, occluder, card], Pose(0.0, 0.25, 0, 30))
+
+
+def _kitchen(name: str, objects: list[SceneObject], start: Pose) -> Scene:
+    """A 3 m square kitchen holding ``objects`` (the first one a fixture the agent walks round)."""
+    return Scene(name=name, scene_num=3, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [objects[0].box]), objects=objects,
+                 start=start)
 
 
 def _card_visible(occluder_type: str, size: tuple[float, float, float], card_x: float, gap: float = 0.04) -> bool:
@@ -183,16 +182,7 @@ def _bowl_in_cabinet_visible(open_it: bool) -> bool:
     bowl_at = (0.0, 0.09, -0.31)
     bowl = SceneObject("Bowl", bowl_at, Box.from_center(bowl_at, (0.2, 0.08, 0.2)), name="Bowl_1",
                        parent=cabinet.object_id)
-    scene = Scene(
-        name="LiteTestCabinet",
-        scene_num=3,
-        room_type="kitchen",
-        walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
-        objects=[cabinet, bowl],
-        start=Pose(0.0, 0.25, 180, 30),
-    )
-    sim = LiteController(scene, render_image=False)
+    sim = LiteController(_kitchen("LiteTestCabinet", [cabinet, bowl], Pose(0.0, 0.25, 180, 30)), render_image=False)
     event = sim.last_event
     if open_it:
         event = sim.step(action="OpenObject", objectId=cabinet.object_id, forceAction=True)
