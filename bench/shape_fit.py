@@ -10,7 +10,7 @@ the frame lite sees with each shape and compares the object's pixels with the ma
 demonstration recorded. It prints, per shape, the pooled IoU of lite's masks with THOR's and how
 many pixels lite draws per pixel THOR showed. Fit on ``--rooms even`` and check the winner on
 ``--rooms odd``, which the fit did not see (how :mod:`alfred_gen.sim.shapes` chose the kettle's,
-the faucet's, the loaf's, the lettuce's and the vase's shapes).
+the faucet's, the tissue box's, the salt shaker's, the loaf's, the lettuce's and the vase's shapes).
 
 Shapes (each drawn inside the box lite draws the type in, see ``drawn_box``):
 
