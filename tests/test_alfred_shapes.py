@@ -190,6 +190,31 @@ def _bowl_in_cabinet_visible(open_it: bool) -> bool:
     return bool(next(o for o in event.metadata["objects"] if o["objectType"] == "Bowl")["visible"])
 
 
+def _bottle_in_wall_cabinet_visible(open_it: bool) -> bool:
+    """A spray bottle in a wall cabinet (front facing +x, 1.75 m up), the agent standing below and
+    beside it looking up 30 degrees (FloorPlan405's cabinet over its toilet), after the cabinet is
+    opened or not."""
+    cabinet = SceneObject("Cabinet", (-0.14, 2.1, 0.38), Box((-0.74, 1.75, 0.02), (-0.14, 2.45, 0.38)),
+                          rotation=(0.0, 90.0, 0.0))
+    at = (-0.30, 1.895, 0.185)
+    bottle = SceneObject("SprayBottle", at, Box.from_center(at, (0.06, 0.25, 0.11)), name="SprayBottle_1",
+                         parent=cabinet.object_id)
+    sim = LiteController(_kitchen("LiteTestWallCabinet", [cabinet, bottle], Pose(0.25, -0.75, 0, -30)),
+                         render_image=False)
+    event = sim.last_event
+    if open_it:
+        event = sim.step(action="OpenObject", objectId=cabinet.object_id, forceAction=True)
+        assert event.metadata["lastActionSuccess"]
+    return bool(next(o for o in event.metadata["objects"] if o["objectType"] == "SprayBottle")["visible"])
+
+
+def test_a_bottle_in_an_open_wall_cabinet_is_seen_past_where_its_side_would_stand() -> None:
+    # One carcass holds a row of THOR's cabinet doors: from below and beside an open wall cabinet
+    # the agent sees in past where the side of its box would be (a side panel there hid it).
+    assert _bottle_in_wall_cabinet_visible(open_it=True)
+    assert not _bottle_in_wall_cabinet_visible(open_it=False)
+
+
 def test_a_bowl_in_an_open_base_cabinet_is_seen_past_the_doors_top_edge() -> None:
     # THOR's cabinet is a door on the counter's carcass: standing before an open one, the agent
     # looks down into it over where a top panel at the box's top would be (released demos pick a
@@ -199,3 +224,5 @@ def test_a_bowl_in_an_open_base_cabinet_is_seen_past_the_doors_top_edge() -> Non
     box = Box((0.0, 0.0, 0.0), (0.4, 0.7, 0.6))
     assert any(part.lo[1] > 0.6 and part.size[0] > 0.3 for part in shape_boxes("Cabinet", box, False))
     assert not any(part.lo[1] > 0.6 and part.size[0] > 0.3 for part in shape_boxes("Cabinet", box, True))
+    # Open, the back, the floor and the door are left; closed, the whole carcass and the door.
+    assert len(shape_boxes("Cabinet", box, True)) == 3 and len(shape_boxes("Cabinet", box, False)) > 5

@@ -95,20 +95,24 @@ class _Local:
 # Building blocks
 
 
-def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float]], top: bool = True) -> list[Part]:
+def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float]], carcass: bool = True) -> list[Part]:
     """A hollow box open at the front, closed by doors (y ranges) or with the doors swung out;
-    ``top``: with a top panel."""
+    ``carcass``: with its sides and top (without, only the back and bottom stand behind the doors)."""
     tw, ty, td = f.fw(wall), f.fy(wall), f.fd(wall)
     door_t = f.fd(wall)
     side_front = 1.0 if is_open else 1.0 - door_t
-    parts: list[Part] = [
-        (f.part(0, 1, 0, 1, 0, td), BODY),  # back
-        (f.part(0, tw, 0, 1, td, side_front), BODY),  # hinge side
-        (f.part(1 - tw, 1, 0, 1, td, side_front), BODY),  # free side
-        (f.part(tw, 1 - tw, 0, ty, td, side_front), BODY),  # bottom
-    ]
-    if top:
-        parts.append((f.part(tw, 1 - tw, 1 - ty, 1, td, side_front), BODY))
+    back = (f.part(0, 1, 0, 1, 0, td), BODY)
+    bottom = (f.part(tw, 1 - tw, 0, ty, td, side_front), BODY)
+    if carcass:
+        parts: list[Part] = [
+            back,
+            (f.part(0, tw, 0, 1, td, side_front), BODY),  # hinge side
+            (f.part(1 - tw, 1, 0, 1, td, side_front), BODY),  # free side
+            bottom,
+            (f.part(tw, 1 - tw, 1 - ty, 1, td, side_front), BODY),  # top
+        ]
+    else:
+        parts = [back, bottom]
     if is_open:
         reach = f.width / f.depth  # the door, hinged at w=0, stands perpendicular to the front
         thick = min(wall / f.width, 0.2)
@@ -186,12 +190,14 @@ def _fridge(f: _Local, is_open: bool) -> list[Part]:
 
 
 def _cabinet(f: _Local, is_open: bool) -> list[Part]:
-    """A cabinet's carcass and door. An open one is drawn without its top panel: THOR's cabinet is
-    a door on the counter's carcass, whose ceiling is the counter's underside above the door, so
-    the agent standing before an open base cabinet sees down into it past the door's top edge,
-    where a top panel at the box's top hid what lies inside (5 of the 14 released demos whose
-    pickup from a cabinet lite refused as not visible, in rooms built without them)."""
-    return _shell(f, SHELL_WALLS["Cabinet"], is_open, [(0.0, 1.0)], top=not is_open)
+    """A cabinet's carcass and door. An open one is drawn without its top and sides: THOR's
+    cabinet is a door on the carcass of the counter or wall unit it belongs to, one carcass for a
+    row of doors, whose ceiling is the counter's underside above the door. The agent standing
+    before an open base cabinet sees down into it past the door's top edge, and into an open wall
+    cabinet past where its box's side would stand, where lite's panels hid what lies inside (in
+    rooms built without them, 8 of the 14 released demos whose pickup from a cabinet lite refused
+    as not visible)."""
+    return _shell(f, SHELL_WALLS["Cabinet"], is_open, [(0.0, 1.0)], carcass=not is_open)
 
 
 def _safe(f: _Local, is_open: bool) -> list[Part]:
