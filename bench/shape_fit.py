@@ -67,7 +67,7 @@ def shape_maker(name: str, object_type: str) -> Maker:
     if kind == "narrow" and len(values) == 2:
         return lambda f: shapes._narrow_top(f, values[0], values[1], shapes.BODY, shapes.BODY)
     if kind == "post" and len(values) == 1:
-        return lambda f: shapes._tiers(f, (((1.0 - values[0]) / 2.0, 0.0, 1.0),))
+        return lambda f: shapes._post(f, values[0])
     if kind == "bulge":
         return lambda f: shapes._tiers(f, shapes.BULGE_TIERS)
     if kind == "loaf":

@@ -175,37 +175,35 @@ def test_a_card_just_behind_a_salt_shaker_is_seen_either_side_of_it() -> None:
     assert _card_visible("SaltShaker", size, 0.0, gap=0.005)
 
 
-def _bowl_in_cabinet_visible(open_it: bool) -> bool:
-    """A bowl on the floor of a base cabinet (front facing the agent 0.25 m away, looking down 30
-    degrees), after the cabinet is opened or not."""
-    cabinet = SceneObject("Cabinet", (0.0, 0.38, -0.3), Box((-0.2, 0.02, -0.6), (0.2, 0.74, 0.0)))
-    bowl_at = (0.0, 0.09, -0.31)
-    bowl = SceneObject("Bowl", bowl_at, Box.from_center(bowl_at, (0.2, 0.08, 0.2)), name="Bowl_1",
-                       parent=cabinet.object_id)
-    sim = LiteController(_kitchen("LiteTestCabinet", [cabinet, bowl], Pose(0.0, 0.25, 180, 30)), render_image=False)
+def _seen_in_cabinet(cabinet: SceneObject, thing: SceneObject, start: Pose, open_it: bool) -> bool:
+    """Whether the agent at ``start`` sees ``thing`` lying in ``cabinet``, after opening it or not."""
+    sim = LiteController(_kitchen("LiteTestCabinet", [cabinet, thing], start), render_image=False)
     event = sim.last_event
     if open_it:
         event = sim.step(action="OpenObject", objectId=cabinet.object_id, forceAction=True)
         assert event.metadata["lastActionSuccess"]
-    return bool(next(o for o in event.metadata["objects"] if o["objectType"] == "Bowl")["visible"])
+    return bool(next(o for o in event.metadata["objects"] if o["objectId"] == thing.object_id)["visible"])
+
+
+def _bowl_in_cabinet_visible(open_it: bool) -> bool:
+    """A bowl on the floor of a base cabinet (front facing the agent 0.25 m away, looking down 30
+    degrees)."""
+    cabinet = SceneObject("Cabinet", (0.0, 0.38, -0.3), Box((-0.2, 0.02, -0.6), (0.2, 0.74, 0.0)))
+    bowl_at = (0.0, 0.09, -0.31)
+    bowl = SceneObject("Bowl", bowl_at, Box.from_center(bowl_at, (0.2, 0.08, 0.2)), name="Bowl_1",
+                       parent=cabinet.object_id)
+    return _seen_in_cabinet(cabinet, bowl, Pose(0.0, 0.25, 180, 30), open_it)
 
 
 def _bottle_in_wall_cabinet_visible(open_it: bool) -> bool:
     """A spray bottle in a wall cabinet (front facing +x, 1.75 m up), the agent standing below and
-    beside it looking up 30 degrees (FloorPlan405's cabinet over its toilet), after the cabinet is
-    opened or not."""
+    beside it looking up 30 degrees (FloorPlan405's cabinet over its toilet)."""
     cabinet = SceneObject("Cabinet", (-0.14, 2.1, 0.38), Box((-0.74, 1.75, 0.02), (-0.14, 2.45, 0.38)),
                           rotation=(0.0, 90.0, 0.0))
     at = (-0.30, 1.895, 0.185)
     bottle = SceneObject("SprayBottle", at, Box.from_center(at, (0.06, 0.25, 0.11)), name="SprayBottle_1",
                          parent=cabinet.object_id)
-    sim = LiteController(_kitchen("LiteTestWallCabinet", [cabinet, bottle], Pose(0.25, -0.75, 0, -30)),
-                         render_image=False)
-    event = sim.last_event
-    if open_it:
-        event = sim.step(action="OpenObject", objectId=cabinet.object_id, forceAction=True)
-        assert event.metadata["lastActionSuccess"]
-    return bool(next(o for o in event.metadata["objects"] if o["objectType"] == "SprayBottle")["visible"])
+    return _seen_in_cabinet(cabinet, bottle, Pose(0.25, -0.75, 0, -30), open_it)
 
 
 def test_a_bottle_in_an_open_wall_cabinet_is_seen_past_where_its_side_would_stand() -> None:

@@ -272,6 +272,8 @@ STANDS_BESIDE = 0.02
 #: How far outside a fixed receptacle's footprint an object's middle may lie and still rest on or in
 #: it (metres): a thing at a counter's or cabinet's edge.
 FIXED_FOOTPRINT_SLACK = 0.02
+#: How far above or below a container's box an object's middle may lie and still be in it (metres).
+CONTAINER_BAND = 0.02
 
 
 def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Sequence[float], yaw: float) -> bool:
@@ -364,7 +366,8 @@ def _rests_on_or_in(r: Candidate, center: tuple[float, float, float], bottom: fl
     rlo_y = ry - size[1] / 2
     rhi_y = ry + size[1] / 2
     if r.type_name in INSIDE_RECEPTACLES:
-        return rlo_y - 0.02 <= y <= rhi_y + 0.02 and not (r.otype.pickupable and rlo_y >= bottom + 0.02)
+        inside = rlo_y - CONTAINER_BAND <= y <= rhi_y + CONTAINER_BAND
+        return inside and not (r.otype.pickupable and rlo_y >= bottom + 0.02)
     return -0.02 <= bottom - rhi_y <= 0.08  # resting on the top, not beside it
 
 

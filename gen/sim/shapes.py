@@ -356,6 +356,11 @@ def _tiers(f: _Local, tiers: Sequence[Tier], top: Tone = BODY) -> list[Part]:
             for i, (a, y0, y1) in enumerate(tiers)]
 
 
+def _post(f: _Local, width: float) -> list[Part]:
+    """A post ``width`` as wide and deep as the box (fractions), in its middle, the full height."""
+    return _tiers(f, (((1.0 - width) / 2.0, 0.0, 1.0),))
+
+
 #: A loaf: widest low down, narrowing in two steps to a crown. Fit to THOR's masks of unmoved
 #: loaves in the train demos, replayed in rooms built from all of them (``bench/shape_fit.py``,
 #: ``crust`` against ``loaf``): pooled IoU over the FloorPlans with even numbers (190 masks) 0.609
@@ -519,7 +524,7 @@ FAUCET_SPOUT = 0.3
 def _faucet(f: _Local) -> list[Part]:
     """A thin post in the middle of the faucet's box: THOR sees a candle or a roll of toilet paper
     standing behind a faucet past its spout, which the whole box hid."""
-    return _tiers(f, (((1.0 - FAUCET_SPOUT) / 2.0, 0.0, 1.0),))
+    return _post(f, FAUCET_SPOUT)
 
 
 #: A tissue box: the box up to :data:`TISSUE_BOX_LID` of its height and, above it, the tissue
@@ -543,7 +548,7 @@ SALT_SHAKER_WIDTH = 0.6
 
 
 def _salt_shaker(f: _Local) -> list[Part]:
-    return _tiers(f, (((1.0 - SALT_SHAKER_WIDTH) / 2.0, 0.0, 1.0),))
+    return _post(f, SALT_SHAKER_WIDTH)
 
 
 #: Fraction of a coffee machine's height taken by the base its cup stands on, and by its head.

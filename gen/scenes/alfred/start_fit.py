@@ -17,7 +17,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block
 from alfred_gen.scenes.alfred.fixture_cuts import cut_off_what_lies_under, free_what_they_cannot_hold, resting_on
 from alfred_gen.sim.scene import Box, SceneObject
-from alfred_gen.sim.setup_actions import FIXED_FOOTPRINT_SLACK
+from alfred_gen.sim.setup_actions import CONTAINER_BAND, FIXED_FOOTPRINT_SLACK
 from alfred_gen.sim.shapes import inner_floor
 
 
@@ -145,9 +145,6 @@ _MIN_TOP = 0.02
 #: A drawer or cabinet under a top lowered over it keeps this much height at least, and stays this
 #: far below the top (metres).
 _MIN_PART, _BELOW_TOP = 0.05, 0.01
-#: The simulator counts an object as in a container when its middle is within this of the box,
-#: above or below (:func:`alfred_gen.sim.setup_actions._support`), metres.
-_CONTAINER_BAND = 0.02
 
 
 def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
@@ -227,9 +224,9 @@ def parts_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box
         top = hi[1]
         for _, box in posed:
             held = (_over_footprint(box, current.box, FIXED_FOOTPRINT_SLACK)
-                    and lo[1] < box.center[1] < hi[1] + _CONTAINER_BAND)
+                    and lo[1] < box.center[1] < hi[1] + CONTAINER_BAND)
             if held and box.lo[1] >= obj.position[1]:
-                top = min(top, box.lo[1] - _CONTAINER_BAND)
+                top = min(top, box.lo[1] - CONTAINER_BAND)
         if top < hi[1] and top > max(lo[1], obj.position[1]) + _MIN_PART / 2:
             out[obj.object_id] = replace(current, box=Box(lo, (hi[0], top, hi[2])))
     return out
