@@ -1,0 +1,62 @@
+"""bench/fidelity_why.py: why one released demonstration does not replay in its room."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "fidelity_why.py"
+DEMO = "pick_and_place_simple-SoapBottle-None-GarbageCan-11/trial_T20190908_175640_840876"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=600)
+
+
+def _turned_away_copy(alfred_data: Path, tmp_path: Path) -> Path:
+    """The demo with the turn before its first pickup made the other way: the agent picks up the soap
+    bottle with its back to it, which THOR's recorded mask of the bottle cannot show."""
+    traj = json.loads((alfred_data / "json_2.1.0" / "train" / DEMO / "traj_data.json").read_text())
+    low = traj["plan"]["low_actions"]
+    first_pickup = next(i for i, a in enumerate(low) if a["api_action"]["action"] == "PickupObject")
+    assert low[first_pickup - 1]["api_action"]["action"] == "RotateLeft"
+    low[first_pickup - 1]["api_action"]["action"] = "RotateRight"
+    out = tmp_path / "json" / "train" / DEMO / "traj_data.json"
+    out.parent.mkdir(parents=True)
+    out.write_text(json.dumps(traj))
+    return out.parent.parent.parent
+
+
+def test_a_failed_pickup_is_explained_by_what_lite_draws_over_thors_mask(alfred_data: Path, tmp_path: Path) -> None:
+    json_dir = _turned_away_copy(alfred_data, tmp_path)
+    image = tmp_path / "why.png"
+    done = _run(str(json_dir), "SoapBottle-None-GarbageCan-11", "--room-from", "in-sample",
+                "--alfred-dir", str(alfred_data), "--image", str(image), "--show", "GarbageCan")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert any(line.startswith("replay: action_failed: low_idx 5 PickupObject SoapBottle|") for line in out), out
+    target = next(line for line in out if line.startswith("target: SoapBottle|"))
+    assert "lite draws 0 pixels of it" in target
+    thor_pixels = int(target.split("THOR's mask has ")[1].split()[0])
+    assert thor_pixels > 0
+    covering = out[out.index("THOR's mask in lite's frame, pixels by what lite draws there:") + 1:out.index("boxes:")]
+    assert sum(int(line.split()[0]) for line in covering) == thor_pixels  # every mask pixel accounted for
+    boxes = out[out.index("boxes:") + 1:]
+    assert any(line.endswith("[target]") and line.startswith("  SoapBottle|") for line in boxes)
+    assert any(line.startswith("  GarbageCan|") for line in boxes)  # --show
+    assert image.stat().st_size > 0
+
+
+def test_a_demo_that_replays_says_so(alfred_data: Path) -> None:
+    done = _run(str(alfred_data / "json_2.1.0"), DEMO, "--room-from", "in-sample")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("replay: ok (")
+
+
+def test_a_demo_naming_no_demonstration_is_one_line_and_exit_2(alfred_data: Path) -> None:
+    done = _run(str(alfred_data / "json_2.1.0"), "no-such-demo")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].endswith("names 0 demonstrations under "
+                                                          f"{alfred_data / 'json_2.1.0'}, not one")
