@@ -15,7 +15,12 @@ import pytest
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.alfred import catalogue_store
-from alfred_gen.scenes.alfred.built_ins import basins_reach_counters, bowls_cut_out_of_cabinets
+from alfred_gen.scenes.alfred.built_ins import (
+    DRAWER_FLUSH,
+    basins_reach_counters,
+    bowls_cut_out_of_cabinets,
+    flush_drawer_fronts,
+)
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, dead_reckoning, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import (
@@ -130,6 +135,41 @@ def test_a_drawer_over_a_cabinet_is_flush_with_its_door(drawer_x: float, front: 
     box = scene.object(drawer).box
     assert box.lo[0] == pytest.approx(front)
     assert box.hi[0] - box.lo[0] == pytest.approx(0.5)  # moved, not cut: it keeps its depth
+
+
+@pytest.mark.parametrize("in_a_row", [True, False])
+def test_a_drawer_opened_from_beside_its_row_faces_across_the_row(in_a_row: bool) -> None:
+    # FloorPlan1: ALFRED opens the drawer by the sink from 0.56 m to its side, looking along the
+    # counter; the drawer beside it (same x, same height) says the row runs along z, so both face
+    # the room (+x). A drawer in no row keeps the facing of the pose it lies straightest ahead of.
+    evidence = SceneEvidence(1)
+    evidence.layout_points = [(x * 0.25, z * 0.25) for x in range(-5, 4) for z in range(-8, 8)]
+    drawer = format_object_id("Drawer", (-1.56, 0.84, 0.20))
+    evidence.openable = {drawer: [-1.0, 1.0, 180.0, 30.0]}
+    if in_a_row:
+        evidence.openable[format_object_id("Drawer", (-1.56, 0.84, -0.20))] = [-1.0, -0.25, 270.0, 30.0]
+    evidence.agent_ys = [0.9009997]
+    scene = build_scene(evidence)
+    assert scene.object(drawer).rotation[1] == (90.0 if in_a_row else 0.0)
+
+
+def test_a_drawer_beside_a_cabinet_is_of_its_run_when_the_cabinet_spans_a_quarter_of_it() -> None:
+    # FloorPlan4 (built from its layout files): drawers stood 0.1 m out of the run beside the sink's
+    # cabinet, which spans 0.17 m of their 0.45 m width; they move back to its door.
+    def drawer_and_cabinet(overlap: float) -> tuple[Block, Block]:
+        drawer = Block("Drawer|-02.04|+00.94|+00.60", "Drawer", (-2.04, 0.94, 0.60),
+                       [-2.265, 0.865, 0.35], [-1.815, 1.015, 0.85], False, facing=0)
+        left = -1.815 - overlap
+        cabinet = Block("Cabinet|-01.73|+00.39|+00.73", "Cabinet", (-1.73, 0.39, 0.73),
+                        [left, 0.04, 0.15], [left + 0.5, 0.74, 0.75], True, facing=0)
+        return drawer, cabinet
+
+    drawer, cabinet = drawer_and_cabinet(0.17)
+    flush_drawer_fronts([drawer, cabinet])
+    assert drawer.hi[2] == pytest.approx(0.75 + DRAWER_FLUSH) and drawer.lo[2] == pytest.approx(0.26)
+    drawer, cabinet = drawer_and_cabinet(0.09)  # a fifth of its width: another run
+    flush_drawer_fronts([drawer, cabinet])
+    assert drawer.hi[2] == pytest.approx(0.85)
 
 
 def test_a_cabinet_reaches_from_its_hinge_and_a_door_pair_splits_at_its_middle() -> None:

@@ -94,16 +94,19 @@ def front_pose(object_id: str, poses: Sequence[list[float]]) -> list[float] | No
 FACES_NEAREST_FLOOR = frozenset({"Microwave"})
 
 
-#: Cabinets whose ids share x (or z) to :data:`ROW_ALIGNMENT`, lie within :data:`ROW_LEVEL` of one
-#: height and within :data:`ROW_REACH` of each other along the line stand in one row (metres).
+#: The fixtures whose ids make a row a drawer faces across (:func:`drawers_face_their_rows`).
+BUILT_IN_ROW_TYPES = frozenset({"Drawer", "Cabinet"})
+#: Cabinets (or drawers and cabinets) whose ids share x (or z) to :data:`ROW_ALIGNMENT`, lie within
+#: :data:`ROW_LEVEL` of one height and within :data:`ROW_REACH` of each other along the line stand
+#: in one row (metres).
 ROW_ALIGNMENT = 0.02
 ROW_LEVEL = 0.1
 ROW_REACH = 1.5
 
 
 def _row_axis(object_id: str, cabinet_ids: Iterable[str]) -> int | None:
-    """The axis (0: x, 2: z) a cabinet's front faces along if its id lines up with another
-    cabinet's (the row runs across it); None in no row or at the crossing of two."""
+    """The axis (0: x, 2: z) a cabinet's (or drawer's) front faces along if its id lines up with
+    another of ``cabinet_ids`` (the row runs across it); None in no row or at the crossing of two."""
     here = id_position(object_id)
     lined = []
     for axis in (0, 2):
@@ -131,6 +134,35 @@ def _holds_either_side(block: Block, point: Sequence[float]) -> bool:
     width = block.hi[across] - block.lo[across]
     return (block.lo[1] <= point[1] <= block.hi[1] and block.lo[axis] <= point[axis] <= block.hi[axis]
             and abs(point[across] - block.position[across]) <= width)
+
+
+def drawers_face_their_rows(poses_of: Mapping[str, list[list[float]]]) -> dict[str, list[list[float]]]:
+    """Each drawer's poses, replaced by its front pose turned to face across its row when its id lines
+    up with other drawers' or cabinets' ids at its height (:func:`_row_axis`) and the pose faces it
+    along that row.
+
+    A drawer faces the agent of the pose it lies straightest ahead of (:func:`front_pose`), but
+    ALFRED's generator often opens a drawer from beside it: FloorPlan1's drawer by the sink is
+    opened from 0.56 m to its side, and a room built from that pose turned the drawer to face along
+    the counter, where its box stood over the cabinet under it and hid the cabinet from the pose
+    that opens it. In the rooms built from every train demo, 77 of 474 drawers have a straightest
+    pose facing them along their row; over THOR's masks of them (opened or closed in a demo), lite's
+    drawer overlaps THOR's better facing across the row: pooled IoU 0.164 -> 0.430 over 36 masks in
+    the even FloorPlans, 0.269 -> 0.511 over 8 in the odd ones; better in 31 of the 44, worse in none.
+    """
+    out = dict(poses_of)
+    built_in = [oid for oid in poses_of if catalogue.type_of_id(oid) in BUILT_IN_ROW_TYPES]
+    for oid in sorted(built_in):
+        if catalogue.type_of_id(oid) != "Drawer":
+            continue
+        axis = _row_axis(oid, built_in)
+        pose = front_pose(oid, poses_of[oid])
+        if axis is None or pose is None:
+            continue
+        faces_along_x = quarter_turns(float(pose[2])) % 2 == 1
+        if faces_along_x != (axis == 0):
+            out[oid] = [_facing_pose(pose, oid, axis)]
+    return out
 
 
 def faced_by_contents(poses_of: Mapping[str, list[list[float]]], contents: Mapping[str, Sequence[Sequence[float]]],

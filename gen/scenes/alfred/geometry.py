@@ -62,6 +62,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     settle_objects,
 )
 from alfred_gen.scenes.alfred.fixture_sizing import (
+    drawers_face_their_rows,
     faced_by_contents,
     front_pose,
     initial_block,
@@ -131,7 +132,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     def block_for(oid: str, poses: list[list[float]]) -> Block:
         return initial_block(oid, floor_y, floor_plan, sizes, stats, poses, reachable, evidence.layout_points)
 
-    facing_poses = faced_by_contents(poses_of, contents, block_for)
+    facing_poses = faced_by_contents(drawers_face_their_rows(poses_of), contents, block_for)
     blocks = {oid: block_for(oid, facing_poses[oid]) for oid in static_ids}
     ordered = [blocks[oid] for oid in static_ids]
     one_shelving_unit(ordered, {oid: len(poses) for oid, poses in poses_of.items()})
