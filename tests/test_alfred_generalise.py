@@ -20,7 +20,11 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     settle_objects,
 )
 from alfred_gen.scenes.alfred.floor import margin_points, ring
-from alfred_gen.scenes.alfred.sight_cuts import boards_share_their_frame, clear_sight_lines
+from alfred_gen.scenes.alfred.sight_cuts import (
+    boards_share_their_frame,
+    clear_sight_lines,
+    drawers_share_their_row_front,
+)
 from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
 from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_objects
 from alfred_gen.sim import fixtures
@@ -171,6 +175,27 @@ def test_the_boards_of_a_shelving_unit_take_the_front_of_its_most_cut_back_board
     assert apart.hi[2] == pytest.approx(-1.575) and elsewhere.hi[2] == pytest.approx(1.175)
     assert cut.hi[2] == pytest.approx(-1.65) and all(b.lo[2] == pytest.approx(b.position[2] - 0.175)
                                                      for b in (low, cut, beside, holding))
+
+
+def _drawer(x: float, y: float, z: float, front: float) -> Block:
+    """A drawer facing +z whose id is at (x, y, z): 0.25 m deep behind the id, ``front`` in front."""
+    object_id = f"Drawer|{format_coordinate(x)}|{format_coordinate(y)}|{format_coordinate(z)}"
+    return Block(object_id, "Drawer", (x, y, z), [x - 0.22, y - 0.08, z - 0.25], [x + 0.22, y + 0.08, z + front], False)
+
+
+def test_the_drawers_of_a_row_take_the_front_of_its_most_cut_back_drawer() -> None:
+    cut = _drawer(-1.02, 0.73, 1.03, 0.03)  # a demo's rays cut it back
+    beside = _drawer(-0.16, 0.73, 1.03, 0.25)  # FloorPlan216: 0.86 m along the same row
+    holding = _drawer(0.70, 0.74, 1.03, 0.25)
+    below = _drawer(-0.16, 0.40, 1.03, 0.25)  # another row of the same chest
+    deeper = _drawer(-0.16, 0.73, 0.50, 0.25)  # another wall
+    keep = {holding.object_id: [(0.70, 0.70, 1.15)]}  # a thing lying near its front
+    moved = drawers_share_their_row_front([cut, beside, holding, below, deeper], keep)
+    assert moved == 2
+    assert beside.hi[2] == pytest.approx(1.06) and cut.hi[2] == pytest.approx(1.06)
+    assert holding.hi[2] == pytest.approx(1.155)  # not behind what lies in it
+    assert below.hi[2] == pytest.approx(1.28) and deeper.hi[2] == pytest.approx(0.75)
+    assert all(d.lo[2] == pytest.approx(d.position[2] - 0.25) for d in (cut, beside, holding))
 
 
 # --------------------------------------------------------------------------------------------

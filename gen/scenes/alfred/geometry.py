@@ -74,7 +74,12 @@ from alfred_gen.scenes.alfred.fixture_sizing import (
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import loose_box, loose_shifts
 from alfred_gen.scenes.alfred.rest_height import origin_height, rested
-from alfred_gen.scenes.alfred.sight_cuts import boards_share_their_frame, clear_sight_lines, supported_points
+from alfred_gen.scenes.alfred.sight_cuts import (
+    boards_share_their_frame,
+    clear_sight_lines,
+    drawers_share_their_row_front,
+    supported_points,
+)
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor, fit_resting_objects, fit_support_facts, fit_surface_tops
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -172,6 +177,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     kept = supported_points(ordered, pickupable_resting)
     clear_sight_lines(ordered, evidence.sights, floor_y, kept, shifts)
     boards_share_their_frame(ordered, kept)
+    drawers_share_their_row_front(ordered, kept)
     objects: list[SceneObject] = []
     for block in ordered:
         objects.append(
