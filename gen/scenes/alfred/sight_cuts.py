@@ -25,6 +25,7 @@ import numpy as np
 
 from alfred_gen.scenes.alfred.evidence import type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_sizing import ROW_LEVEL, ROW_REACH
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
@@ -245,19 +246,15 @@ def boards_share_their_frame(blocks: Sequence[Block], keep: Mapping[str, Sequenc
     return moved
 
 
-
-#: Drawers whose ids lie within this of one height, at one depth to the centimetre, and within
-#: :data:`DRAWER_ROW_REACH` of each other across their fronts stand in one row (metres).
-DRAWER_ROW_LEVEL = 0.1
-DRAWER_ROW_REACH = 1.5
-
-
 def drawers_share_their_row_front(blocks: Sequence[Block], keep: Mapping[str, Sequence[tuple[float, float, float]]]
                                   ) -> int:
     """Bring every drawer of a row to the front its most cut-back drawer has, as far in front of its id.
 
     A row of drawers is one piece of furniture, its fronts in one plane, as a shelving unit's boards
-    are (:func:`boards_share_their_frame`). The sight facts cut back only the drawers some demo's
+    are (:func:`boards_share_their_frame`): drawers facing one way with ids at one depth (to the
+    centimetre), within :data:`~alfred_gen.scenes.alfred.fixture_sizing.ROW_LEVEL` of one height
+    and :data:`~alfred_gen.scenes.alfred.fixture_sizing.ROW_REACH` of each other, as cabinets make a
+    row. The sight facts cut back only the drawers some demo's
     rays passed, so in a room built from fewer demos a drawer kept its catalogue depth beside one
     cut back: FloorPlan216's nightstand drawer stood 0.18 m in front of its id and hid the tissue
     box on the shelf under it, while the drawer beside it had been cut to 0.03 m. Over THOR's masks
@@ -274,8 +271,8 @@ def drawers_share_their_row_front(blocks: Sequence[Block], keep: Mapping[str, Se
         across = 2 - axis
         row = [d for d in drawers if d.facing == drawer.facing
                and round(d.position[axis], 2) == round(drawer.position[axis], 2)
-               and abs(d.position[1] - drawer.position[1]) < DRAWER_ROW_LEVEL
-               and abs(d.position[across] - drawer.position[across]) < DRAWER_ROW_REACH]
+               and abs(d.position[1] - drawer.position[1]) < ROW_LEVEL
+               and abs(d.position[across] - drawer.position[across]) < ROW_REACH]
         reach = min(sign * (d.front() - d.position[axis]) for d in row)
         back = drawer.lo[axis] if sign > 0 else drawer.hi[axis]
         held = [sign * p[axis] for p in [*keep.get(drawer.object_id, ()), *drawer.keep]]
