@@ -7,14 +7,16 @@ than the soap inside it lets be seen over. THOR said what it let the agent see
 (:mod:`alfred_gen.scenes.alfred.sight_facts`): each ray of an interaction's mask reaches the
 target's box with nothing in between. Every other fixture box that ray passes through is cut back
 along one face, the one losing the least volume, so the ray misses it; a cut never leaves a
-fixture thinner than :data:`MIN_THICKNESS` and never moves a face past what the fixture must keep:
-the objects the demos show on or in it (its support evidence). A fixture holding the ray's target
-is seen into through its opening: an open basin (a sink, a garbage can) has its rim lowered to
-where the ray crosses it, never below the target's middle; a cabinet, drawer or fridge is left as
-it is. A fixture that cannot be cut back (what rests on it would fall off) gets a window around
-the ray cut out of its drawing instead (:attr:`~alfred_gen.sim.scene.SceneObject.holes`): the box
-that holds things stays whole, and the agent sees through where THOR showed nothing is. Rays whose
-target box they do not meet (boxes are approximations) say nothing and are skipped.
+fixture thinner than :data:`MIN_THICKNESS`, never moves a face past what the fixture must keep
+(the objects the demos show on or in it: its support evidence), and never lifts a fixture standing
+on the floor off it (a sofa cut from below floated over the coffee table in front of it). A fixture
+holding the ray's target is seen into through its opening: an open basin (a sink, a garbage can)
+has its rim lowered to where the ray crosses it, never below the target's middle; a cabinet,
+drawer or fridge is left as it is. A fixture that cannot be cut back (what rests on it would fall
+off) gets a window around the ray cut out of its drawing instead
+(:attr:`~alfred_gen.sim.scene.SceneObject.holes`): the box that holds things stays whole, and the
+agent sees through where THOR showed nothing is. Rays whose target box they do not meet (boxes are
+approximations) say nothing and are skipped.
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def _crossed(eye: np.ndarray, ray: np.ndarray, length: float, lo: np.ndarray, hi
 def _cut_out(block: Block, eye: np.ndarray, ray: np.ndarray, span: tuple[float, float],
              protected: Sequence[tuple[float, float, float]]) -> bool:
     """Move one face of ``block`` past the segment part ``span``, the option losing the least
-    volume that keeps every protected point inside and the block thick enough; whether it did."""
+    volume that keeps every protected point inside, the block thick enough and a block standing on
+    the floor on it; whether it did."""
     a, b = eye + span[0] * ray, eye + span[1] * ray
     size = [block.hi[i] - block.lo[i] for i in range(3)]
     options = []
@@ -89,7 +92,9 @@ def _cut_out(block: Block, eye: np.ndarray, ray: np.ndarray, span: tuple[float, 
         new_lo = max(a[axis], b[axis]) + CUT_MARGIN
         if new_hi - block.lo[axis] >= MIN_THICKNESS and all(p[axis] <= new_hi for p in protected):
             options.append(((block.hi[axis] - new_hi) * area, axis, 1, new_hi))
-        if block.hi[axis] - new_lo >= MIN_THICKNESS and all(p[axis] >= new_lo for p in protected):
+        lifts_off_floor = axis == 1 and block.floor_origin
+        if (block.hi[axis] - new_lo >= MIN_THICKNESS and all(p[axis] >= new_lo for p in protected)
+                and not lifts_off_floor):
             options.append(((new_lo - block.lo[axis]) * area, axis, 0, new_lo))
     if not options:
         return False
