@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
-from alfred_gen.scenes.alfred.fixture_block import AGENT_CLEARANCE, COUNTER_SLAB, Block, inner_floor, origin_on_floor
+from alfred_gen.scenes.alfred.fixture_block import (
+    AGENT_CLEARANCE,
+    BUILT_IN_CONTAINERS,
+    COUNTER_SLAB,
+    Block,
+    inner_floor,
+    origin_on_floor,
+)
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, room_type_of
@@ -94,8 +101,6 @@ def front_pose(object_id: str, poses: Sequence[list[float]]) -> list[float] | No
 FACES_NEAREST_FLOOR = frozenset({"Microwave"})
 
 
-#: The fixtures whose ids make a row a drawer faces across (:func:`drawers_face_their_rows`).
-BUILT_IN_ROW_TYPES = frozenset({"Drawer", "Cabinet"})
 #: Cabinets (or drawers and cabinets) whose ids share x (or z) to :data:`ROW_ALIGNMENT`, lie within
 #: :data:`ROW_LEVEL` of one height and within :data:`ROW_REACH` of each other along the line stand
 #: in one row (metres).
@@ -151,7 +156,7 @@ def drawers_face_their_rows(poses_of: Mapping[str, list[list[float]]]) -> dict[s
     the even FloorPlans, 0.269 -> 0.511 over 8 in the odd ones; better in 31 of the 44, worse in none.
     """
     out = dict(poses_of)
-    built_in = [oid for oid in poses_of if catalogue.type_of_id(oid) in BUILT_IN_ROW_TYPES]
+    built_in = [oid for oid in poses_of if catalogue.type_of_id(oid) in BUILT_IN_CONTAINERS]
     for oid in sorted(built_in):
         if catalogue.type_of_id(oid) != "Drawer":
             continue

@@ -238,17 +238,28 @@ def boards_share_their_frame(blocks: Sequence[Block], keep: Mapping[str, Sequenc
     """
     moved = 0
     for frame in _frames([b for b in blocks if b.kind == "Shelf"]):
-        axis, sign = frame[0].front_axis
-        reach = min(sign * (b.front() - b.position[axis]) for b in frame)
-        for board in frame:
-            back = board.lo[axis] if sign > 0 else board.hi[axis]
-            held = [sign * p[axis] for p in [*keep.get(board.object_id, ()), *board.keep]]
-            front = max(sign * board.position[axis] + reach, *(h + CUT_MARGIN for h in held),
-                        sign * back + MIN_THICKNESS)
-            if front < sign * board.front() - 1e-6:
-                board.set_front(sign * front)
-                moved += 1
+        reach = _reach(frame)
+        moved += sum(_front_to(board, reach, keep) for board in frame)
     return moved
+
+
+def _reach(blocks: Sequence[Block]) -> float:
+    """How far in front of its id the most cut-back of ``blocks`` (facing one way) reaches."""
+    axis, sign = blocks[0].front_axis
+    return min(sign * (b.front() - b.position[axis]) for b in blocks)
+
+
+def _front_to(block: Block, reach: float, keep: Mapping[str, Sequence[tuple[float, float, float]]]) -> bool:
+    """Bring ``block``'s front back to ``reach`` in front of its id, no further back than what rests on
+    or in it (``keep`` and its own evidence) and leaving it :data:`MIN_THICKNESS` deep; whether it moved."""
+    axis, sign = block.front_axis
+    back = block.lo[axis] if sign > 0 else block.hi[axis]
+    held = [sign * p[axis] for p in [*keep.get(block.object_id, ()), *block.keep]]
+    front = max(sign * block.position[axis] + reach, *(h + CUT_MARGIN for h in held), sign * back + MIN_THICKNESS)
+    if front < sign * block.front() - 1e-6:
+        block.set_front(sign * front)
+        return True
+    return False
 
 
 def drawers_share_their_row_front(blocks: Sequence[Block], keep: Mapping[str, Sequence[tuple[float, float, float]]]
@@ -272,17 +283,11 @@ def drawers_share_their_row_front(blocks: Sequence[Block], keep: Mapping[str, Se
     drawers = [b for b in blocks if b.kind == "Drawer"]
     moved = 0
     for drawer in drawers:
-        axis, sign = drawer.front_axis
+        axis, _ = drawer.front_axis
         across = 2 - axis
         row = [d for d in drawers if d.facing == drawer.facing
                and round(d.position[axis], 2) == round(drawer.position[axis], 2)
                and abs(d.position[1] - drawer.position[1]) < ROW_LEVEL
                and abs(d.position[across] - drawer.position[across]) < ROW_REACH]
-        reach = min(sign * (d.front() - d.position[axis]) for d in row)
-        back = drawer.lo[axis] if sign > 0 else drawer.hi[axis]
-        held = [sign * p[axis] for p in [*keep.get(drawer.object_id, ()), *drawer.keep]]
-        front = max(sign * drawer.position[axis] + reach, *(h + CUT_MARGIN for h in held), sign * back + MIN_THICKNESS)
-        if front < sign * drawer.front() - 1e-6:
-            drawer.set_front(sign * front)
-            moved += 1
+        moved += _front_to(drawer, _reach(row), keep)
     return moved
