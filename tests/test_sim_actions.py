@@ -129,6 +129,43 @@ def test_a_floor_object_blocks_within_the_agents_round_footprint(bedroom: LiteCo
         ok(bedroom, "MoveAhead")
 
 
+@pytest.mark.parametrize(("yaw", "blocked"), [(90.0, False), (120.0, True), (60.0, True)])
+def test_a_floor_object_blocks_by_its_footprint_turned_to_its_yaw(bedroom: LiteController, yaw: float,
+                                                                    blocked: bool) -> None:
+    # 18.5 cm short of the point leaves room at a quarter turn; turned 30 degrees off it, the
+    # ball's square box reaches 4 cm further along each axis.
+    ball = obj(bedroom, oid(bedroom, "BasketBall"))
+    half = ball["axisAlignedBoundingBox"]["size"]["z"] / 2
+    pose = {"objectName": ball["name"], "rotation": {"x": 0.0, "y": yaw, "z": 0.0},
+            "position": dict(ball["position"], z=-1.25 - 0.185 - half)}
+    ok(bedroom, "SetObjectPoses", objectPoses=[pose])
+    go(bedroom, -0.5, -1.0, 180, 60)
+    if blocked:
+        fails(bedroom, "MoveAhead", "blocked")
+    else:
+        ok(bedroom, "MoveAhead")
+
+
+def test_a_footprint_turns_about_the_objects_origin() -> None:
+    from alfred_gen.sim.world import AGENT_RADIUS, footprint_meets, footprint_residual, yaw_residual
+
+    # A pair of boots (0.22 x 0.277, quarter-turned) at 259.6 degrees, origin at its box's middle:
+    # the quarter-turned box's edge is 0.174 m from the point; the rectangle, turned the 10.4
+    # degrees back, leaves its nearest edge 0.186 m away.
+    box = Box((-0.076, 0.0, 2.953), (0.144, 0.5, 3.230))
+    turn = (0.034, 3.092, yaw_residual(259.6))
+    assert turn[2] == pytest.approx(-10.4)
+    assert footprint_meets(box, -0.25, 3.0)
+    assert not footprint_meets(box, -0.25, 3.0, turn=turn)
+    # Turned, a corner swings out where the box had none: straight past the box's corner on the
+    # other side the rectangle reaches further.
+    assert not footprint_meets(box, 0.144 + AGENT_RADIUS + 0.01, 2.953 - 0.0)
+    assert footprint_meets(box, 0.144 + AGENT_RADIUS + 0.01, 2.953, turn=turn)
+    assert yaw_residual(359.0) == pytest.approx(-1.0) and yaw_residual(44.0) == pytest.approx(44.0)
+    # A cardboard box's size is a typical box's, not the room's: its footprint stays quarter-turned.
+    assert footprint_residual("Box", 19.47) == 0.0 and footprint_residual("Boots", 259.6) == pytest.approx(-10.4)
+
+
 def test_the_footprint_is_round() -> None:
     from alfred_gen.sim.world import AGENT_RADIUS, footprint_meets
 

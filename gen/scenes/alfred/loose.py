@@ -25,7 +25,14 @@ from collections.abc import Iterable
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, type_of_name
 from alfred_gen.sim.scene import Box
-from alfred_gen.sim.world import BLOCKING_HEIGHT, FLOOR_CONTACT, footprint_meets, quarter_turns, turn_horizontal
+from alfred_gen.sim.world import (
+    BLOCKING_HEIGHT,
+    FLOOR_CONTACT,
+    footprint_meets,
+    footprint_residual,
+    quarter_turns,
+    turn_horizontal,
+)
 
 #: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
 #: a fraction of the height. Measured in the released demos against thin objects lying on the same
@@ -139,7 +146,8 @@ def _holds(container: ContentFact, floor_y: float, shift: Shift) -> bool:
 
 def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
     box = loose_box(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
-    return not any(footprint_meets(box, px, pz, CLEARANCE_MARGIN) for px, pz in fact.points)
+    turn = (fact.position[0], fact.position[2], footprint_residual(type_of_name(fact.object_name), fact.yaw))
+    return not any(footprint_meets(box, px, pz, CLEARANCE_MARGIN, turn) for px, pz in fact.points)
 
 
 def _blocks_agent(fact: ClearanceFact, floor_y: float) -> bool:
