@@ -849,6 +849,30 @@ def test_the_walls_move_out_past_what_the_start_state_puts_beyond_them() -> None
     assert complete_for_start_state(room, inside).walls == room.walls
 
 
+def test_a_start_no_demo_stood_on_brings_its_margin_and_the_agent_steps_off_it() -> None:
+    from alfred_gen.scenes.alfred.importer import _room_walls, complete_for_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    points = [(0.0, 0.0), (0.25, 0.0), (0.5, 0.0)]
+    counter = SceneObject("CounterTop", (1.0, 0.9, 0.75), Box((0.8, 0.86, 0.6), (1.3, 0.9, 1.0)),
+                          object_id="CounterTop|+01.00|+00.90|+00.75")
+    room = Scene("FloorPlan401", 401, "bathroom", _room_walls([counter], points, 0.0), tuple(points), [counter], {},
+                 camera=ALFRED_CAMERA, float32_ids=True, margin=tuple(margin_points(points, [], 0.0)))
+    assert (0.75, 0.5) not in room.margin and (0.75, 0.75) not in room.margin
+    block = {"floor_plan": "FloorPlan401", "object_toggles": [], "dirty_and_empty": False, "object_poses": [],
+             "init_action": {"action": "TeleportFull", "x": 0.5, "y": 0.9, "z": 0.5, "rotation": 90, "horizon": 0}}
+    completed = complete_for_start_state(room, block)
+    assert (0.5, 0.5) in completed.reachable
+    assert (0.75, 0.5) in completed.margin and (0.5, 0.75) in completed.margin
+    assert (0.75, 0.75) not in completed.margin  # the counter stands within 0.1 m of it
+    assert set(room.margin) <= set(completed.margin)
+    sim = LiteController(completed, render_image=False)
+    sim.step({"action": "TeleportFull", "x": 0.5, "y": 0.9, "z": 0.5, "rotation": 90, "horizon": 0})
+    assert sim.step({"action": "MoveAhead"}).metadata["lastActionSuccess"]
+    sim.step({"action": "TeleportFull", "x": 0.5, "y": 0.9, "z": 0.5, "rotation": 0, "horizon": 0})
+    assert sim.step({"action": "MoveAhead"}).metadata["agent"]["position"]["z"] == 0.75
+
+
 def test_a_top_comes_down_to_what_the_start_state_rests_on_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import tops_under_posed
     from alfred_gen.sim.scene import SceneObject

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
-from alfred_gen.sim.scene import GRID_SIZE, grid_key
+from alfred_gen.sim.scene import GRID_SIZE, Box, grid_key
 
 #: Radius of the agent's footprint that must be clear of fixtures on a margin point, metres.
 MARGIN_CLEARANCE = 0.1
@@ -65,7 +65,7 @@ def ring(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
     return [(round(cx * GRID_SIZE, 4), round(cz * GRID_SIZE, 4)) for cx, cz in sorted(out)]
 
 
-def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block], floor_y: float,
+def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block | Box], floor_y: float,
                   clearance: float = MARGIN_CLEARANCE) -> list[tuple[float, float]]:
     """The points one step from ``floor`` whose footprint (a square reaching ``clearance`` each way) is
     clear of every fixture starting less than :data:`~alfred_gen.scenes.alfred.fixture_cuts.OVERHEAD`

@@ -34,6 +34,7 @@ from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
+from alfred_gen.scenes.alfred.floor import margin_points
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
@@ -316,15 +317,25 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
     if not added and not freed and len(reachable) == len(scene.reachable):
         return scene
     objects = _unique_ids([freed.get(o.object_id, o) for o in scene.objects] + added)
+    margin = scene.margin
+    if start is not None and len(reachable) > len(scene.reachable):
+        # The start is floor like any walked point: the points one step from it are margin floor
+        # where no fixture stands (two held-out demos of FloorPlan208 step off a start no other
+        # demo stood on, onto floor no fixture is near).
+        known = {grid_key(x, z) for x, z in (*reachable, *margin)}
+        fixtures = [o.box for o in objects if not catalogue.object_type(o.object_type).pickupable]
+        margin = margin + tuple(p for p in margin_points([start], fixtures, scene.floor_y) if grid_key(*p) not in known)
     walls = scene.walls
-    if added and not _within(walls, [o.box for o in added]):
+    new_floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in reachable[len(scene.reachable):]]
+    if (added or new_floor) and not _within(walls, [o.box for o in added] + new_floor):
         # The walls stand 0.5 m outside everything known; the start state makes more known (a kettle
         # in a wall cabinet no layout file names, a plunger by the wall of a room known only from
-        # its layout files), and a wall through them hid them from the agent.
+        # its layout files, a start no demo stood on), and a wall through them hid them from the
+        # agent or barred its way.
         walls = _room_walls(objects, reachable, scene.floor_y)
     return Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                  scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                 scene.float32_ids, scene.margin)
+                 scene.float32_ids, margin)
 
 
 # --------------------------------------------------------------------------------------------
