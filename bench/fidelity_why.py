@@ -16,7 +16,10 @@ prints:
   from 10 pixels on);
 - which of lite's objects cover THOR's mask (what hides the target, or stands where THOR drew it);
 - the boxes of the target, its receptacles, the covering objects and any object whose id contains
-  a ``--show`` text.
+  a ``--show`` text;
+- for a move lite refused, where the point stands: among the room's floor points or not, how many
+  of its neighbours are, the fixtures standing within the margin's clearance of it (they refuse it
+  as margin floor) and the loose objects meeting the agent's footprint there.
 
 ``--image PNG`` saves lite's frame (600x600) with THOR's mask in red and lite's target in green.
 Exit codes: 0 printed (whether or not the demonstration replays), 2 bad arguments, or a DEMO that
@@ -26,6 +29,7 @@ names no demonstration or more than one, 3 no layouts beside the trajectories.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -39,15 +43,20 @@ from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
 from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
+from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.event import Event
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.world import World, WorldObject
+from alfred_gen.sim.scene import GRID_SIZE, grid_key
+from alfred_gen.sim.world import World, WorldObject, footprint_meets
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 from alfred_gen.traj.rle import decode_mask
 
 ROOMS_FROM = ("heldout", "unseen", "in-sample")
+#: Heading of each move off the agent's yaw (degrees).
+MOVE_HEADINGS = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
 
 
 def room_job(pool: EvidencePool, path: Path, rooms_from: str, folds: int) -> held_out.RoomJob:
@@ -78,6 +87,29 @@ def _box_line(obj: WorldObject, role: str) -> str:
     return f"  {obj.object_id}: lo ({lo}) hi ({hi}){state}  [{role}]"
 
 
+def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
+    """Lines saying why lite's room has no floor at ``point``, or what stands on it."""
+    x, z = point
+    key = grid_key(x, z)
+    around = [(key[0] + dx, key[1] + dz) for dx in (-1, 0, 1) for dz in (-1, 0, 1) if dx or dz]
+    proven = sum(k in world.reachable and k not in world.margin for k in around)
+    margin = sum(k in world.margin for k in around)
+    where = "margin floor" if key in world.margin else "proven floor" if key in world.reachable else "no floor"
+    lines = [f"point: ({x:g}, {z:g}) is {where} (the room has {len(world.reachable) - len(world.margin)} proven "
+             f"floor points and {len(world.margin)} margin points one step from them); of its 8 neighbours "
+             f"{proven} are proven floor, {margin} margin"]
+    floor_y = world.scene.floor_y
+    reach = MARGIN_CLEARANCE
+    standing = [o for o in world.objects if o.present and not o.otype.pickupable and o.lo[1] <= floor_y + OVERHEAD
+                and o.lo[0] - reach < x < o.hi[0] + reach and o.lo[2] - reach < z < o.hi[2] + reach]
+    blockers = [o for o in world.floor_blockers() if footprint_meets(o.box(), x, z, turn=o.footprint_turn())]
+    lines.append(f"fixtures standing within {reach:g} m of it (they refuse it as margin floor): {len(standing)}")
+    lines += [_box_line(o, "fixture") for o in standing]
+    lines.append(f"loose objects meeting the agent's footprint there: {len(blockers)}")
+    lines += [_box_line(o, "blocks") for o in blockers]
+    return lines
+
+
 def explain_failure(traj: Mapping[str, Any], low_idx: int, controller: LiteController,
                     show: Sequence[str], image: Path | None) -> list[str]:
     """Lines saying what lite sees at the failing low action ``low_idx`` against THOR's mask of it."""
@@ -91,6 +123,12 @@ def explain_failure(traj: Mapping[str, Any], low_idx: int, controller: LiteContr
     lines = [f"agent: x {agent['position']['x']:.2f} z {agent['position']['z']:.2f} rotation "
              f"{agent['rotation']['y']:.0f} horizon {agent['cameraHorizon']:.0f}; camera at "
              f"({camera.x:.3f}, {camera.y:.3f}, {camera.z:.3f}), field of view {camera.fov_deg:.0f}"]
+    if api.get("action") in MOVE_HEADINGS:
+        heading = math.radians(agent["rotation"]["y"] + MOVE_HEADINGS[api["action"]])
+        step = float(api.get("moveMagnitude", GRID_SIZE))
+        point = (round(agent["position"]["x"] + step * round(math.sin(heading)), 4),
+                 round(agent["position"]["z"] + step * round(math.cos(heading)), 4))
+        return lines + floor_lines(world, point)
     target_id = str(api.get("receptacleObjectId") or api.get("objectId") or "")  # a put's mask is the receptacle's
     ids = object_ids_in_frame(event)
     roles: dict[str, str] = {}

@@ -60,3 +60,24 @@ def test_a_demo_naming_no_demonstration_is_one_line_and_exit_2(alfred_data: Path
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].endswith("names 0 demonstrations under "
                                                           f"{alfred_data / 'json_2.1.0'}, not one")
+
+
+def test_a_refused_move_says_where_the_point_stands(alfred_data: Path, tmp_path: Path) -> None:
+    # Forty steps ahead before the demo starts walk the agent out of what the layout files prove floor.
+    traj = json.loads((alfred_data / "json_2.1.0" / "train" / DEMO / "traj_data.json").read_text())
+    low = traj["plan"]["low_actions"]
+    step = next(a for a in low if a["api_action"]["action"] == "MoveAhead")
+    traj["plan"]["low_actions"] = [json.loads(json.dumps(step)) for _ in range(40)] + low
+    out = tmp_path / "json" / "train" / DEMO / "traj_data.json"
+    out.parent.mkdir(parents=True)
+    out.write_text(json.dumps(traj))
+    done = _run(str(tmp_path / "json"), "SoapBottle-None-GarbageCan-11", "--room-from", "unseen",
+                "--alfred-dir", str(alfred_data))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    refusal = next(line for line in lines if line.startswith("replay: "))
+    assert " MoveAhead: cannot move to (" in refusal and refusal.endswith("not a reachable position")
+    point = next(line for line in lines if line.startswith("point: "))
+    assert point.startswith(f"point: {refusal.split('cannot move to ')[1].split(':')[0]} is no floor")
+    assert any(line.startswith("fixtures standing within ") for line in lines)
+    assert lines[-1].startswith("loose objects meeting the agent's footprint there: 0")
