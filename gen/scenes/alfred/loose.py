@@ -29,9 +29,9 @@ from alfred_gen.sim.world import (
     BLOCKING_HEIGHT,
     FLOOR_CONTACT,
     footprint_meets,
-    footprint_residual,
     quarter_turns,
     turn_horizontal,
+    yaw_residual,
 )
 
 #: Pickupable types whose THOR origin is not at their base: height of the origin above the base, as
@@ -146,7 +146,7 @@ def _holds(container: ContentFact, floor_y: float, shift: Shift) -> bool:
 
 def _clears(fact: ClearanceFact, floor_y: float, shift: Shift) -> bool:
     box = loose_box(type_of_name(fact.object_name), fact.position, fact.yaw, floor_y, shift)
-    turn = (fact.position[0], fact.position[2], footprint_residual(type_of_name(fact.object_name), fact.yaw))
+    turn = (fact.position[0], fact.position[2], yaw_residual(fact.yaw))
     return not any(footprint_meets(box, px, pz, CLEARANCE_MARGIN, turn) for px, pz in fact.points)
 
 
