@@ -113,20 +113,24 @@ def test_floor_objects_block_and_free_the_way(bedroom: LiteController) -> None:
     assert (-0.5, -1.25) in reachable
 
 
+def _ball_short_of_the_agents_next_point(bedroom: LiteController, gap: float, yaw: float) -> bool:
+    """Lay the bedroom's ball ``gap`` short of the point ahead of the agent, turned ``yaw``; whether
+    the agent's step onto that point is refused."""
+    ball = obj(bedroom, oid(bedroom, "BasketBall"))
+    half = ball["axisAlignedBoundingBox"]["size"]["z"] / 2
+    pose = {"objectName": ball["name"], "rotation": {"x": 0.0, "y": yaw, "z": 0.0},
+            "position": dict(ball["position"], z=-1.25 - gap - half)}
+    ok(bedroom, "SetObjectPoses", objectPoses=[pose])
+    go(bedroom, -0.5, -1.0, 180, 60)
+    event = bedroom.step({"action": "MoveAhead"})
+    return not event.metadata["lastActionSuccess"] and "blocked" in event.metadata["errorMessage"]
+
+
 @pytest.mark.parametrize(("gap", "blocked"), [(0.185, False), (0.165, True)])
 def test_a_floor_object_blocks_within_the_agents_round_footprint(bedroom: LiteController, gap: float,
                                                                   blocked: bool) -> None:
     # THOR 2.1's agent is a capsule of radius 0.175 m: a ball 18.5 cm short of the point leaves room.
-    ball = obj(bedroom, oid(bedroom, "BasketBall"))
-    half = ball["axisAlignedBoundingBox"]["size"]["z"] / 2
-    pose = {"objectName": ball["name"], "rotation": {"x": 0.0, "y": 0.0, "z": 0.0},
-            "position": dict(ball["position"], z=-1.25 - gap - half)}
-    ok(bedroom, "SetObjectPoses", objectPoses=[pose])
-    go(bedroom, -0.5, -1.0, 180, 60)
-    if blocked:
-        fails(bedroom, "MoveAhead", "blocked")
-    else:
-        ok(bedroom, "MoveAhead")
+    assert _ball_short_of_the_agents_next_point(bedroom, gap, 0.0) == blocked
 
 
 @pytest.mark.parametrize(("yaw", "blocked"), [(90.0, False), (120.0, True), (60.0, True)])
@@ -134,16 +138,7 @@ def test_a_floor_object_blocks_by_its_footprint_turned_to_its_yaw(bedroom: LiteC
                                                                     blocked: bool) -> None:
     # 18.5 cm short of the point leaves room at a quarter turn; turned 30 degrees off it, the
     # ball's square box reaches 4 cm further along each axis.
-    ball = obj(bedroom, oid(bedroom, "BasketBall"))
-    half = ball["axisAlignedBoundingBox"]["size"]["z"] / 2
-    pose = {"objectName": ball["name"], "rotation": {"x": 0.0, "y": yaw, "z": 0.0},
-            "position": dict(ball["position"], z=-1.25 - 0.185 - half)}
-    ok(bedroom, "SetObjectPoses", objectPoses=[pose])
-    go(bedroom, -0.5, -1.0, 180, 60)
-    if blocked:
-        fails(bedroom, "MoveAhead", "blocked")
-    else:
-        ok(bedroom, "MoveAhead")
+    assert _ball_short_of_the_agents_next_point(bedroom, 0.185, yaw) == blocked
 
 
 def test_a_footprint_turns_about_the_objects_origin() -> None:
