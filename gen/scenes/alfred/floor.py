@@ -21,7 +21,8 @@ So an imported room has two kinds of standing points:
   standing on the floor. Lite lets the agent step there (THOR often does: walls are not known,
   fixtures are), so a walk no demo of the room has shown can still be replayed. With a fold of every
   room's demos held out, the held-out demos stand on 173 points outside their room's proven floor
-  and 4 outside it and its margin.
+  and 4 outside it and its margin. A replayed demo's start is proven floor too, and brings its own
+  ring of margin (:func:`~alfred_gen.scenes.alfred.importer.complete_for_start_state`).
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ def _is_fixture(object_id: str) -> bool:
 
 def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Scene:
     """``scene`` plus what a trajectory's ``scene`` block proves it has: every object it names (THOR
-    rooms hold all of them; a catalogue only those its demos named) and its start point; and no
+    rooms hold all of them; a catalogue only those its demos named) and its start point, with the
+    margin floor round it (:func:`~alfred_gen.scenes.alfred.floor.margin_points`); and no
     fixture disagreeing with where the objects are posed (see
     :func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`).
 
