@@ -43,8 +43,7 @@ from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
 from alfred_gen.replay.vet import vet_trajectory
-from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
-from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE
+from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE, bars_margin
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.event import Event
@@ -98,12 +97,11 @@ def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
     lines = [f"point: ({x:g}, {z:g}) is {where} (the room has {len(world.reachable) - len(world.margin)} proven "
              f"floor points and {len(world.margin)} margin points one step from them); of its 8 neighbours "
              f"{proven} are proven floor, {margin} margin"]
-    floor_y = world.scene.floor_y
-    reach = MARGIN_CLEARANCE
-    standing = [o for o in world.objects if o.present and not o.otype.pickupable and o.lo[1] <= floor_y + OVERHEAD
-                and o.lo[0] - reach < x < o.hi[0] + reach and o.lo[2] - reach < z < o.hi[2] + reach]
+    standing = [o for o in world.objects if o.present and not o.otype.pickupable
+                and bars_margin(o.box(), x, z, world.scene.floor_y)]
     blockers = [o for o in world.floor_blockers() if footprint_meets(o.box(), x, z, turn=o.footprint_turn())]
-    lines.append(f"fixtures standing within {reach:g} m of it (they refuse it as margin floor): {len(standing)}")
+    lines.append(f"fixtures standing within {MARGIN_CLEARANCE:g} m of it (they refuse it as margin floor): "
+                 f"{len(standing)}")
     lines += [_box_line(o, "fixture") for o in standing]
     lines.append(f"loose objects meeting the agent's footprint there: {len(blockers)}")
     lines += [_box_line(o, "blocks") for o in blockers]

@@ -77,10 +77,13 @@ def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block |
     room built from its layouts alone keeps the slab's catalogue box, which reaches over points
     THOR's agent walks (FloorPlan4 and 5: barring them lost 11 demos of the unseen-room measure)."""
     standing = [b for b in blocks if b.lo[1] <= floor_y + OVERHEAD]
+    return [(x, z) for x, z in ring(floor) if not any(bars_margin(b, x, z, floor_y, clearance) for b in standing)]
+
+
+def bars_margin(block: Block | Box, x: float, z: float, floor_y: float, clearance: float = MARGIN_CLEARANCE) -> bool:
+    """Whether ``block`` keeps (``x``, ``z``) out of the margin: it starts less than
+    :data:`~alfred_gen.scenes.alfred.fixture_cuts.OVERHEAD` over the floor and reaches within
+    ``clearance`` of the point (a point exactly ``clearance`` away is clear)."""
     reach = clearance - _ROUNDING
-    out = []
-    for x, z in ring(floor):
-        if all(x <= b.lo[0] - reach or x >= b.hi[0] + reach or z <= b.lo[2] - reach
-               or z >= b.hi[2] + reach for b in standing):
-            out.append((x, z))
-    return out
+    return block.lo[1] <= floor_y + OVERHEAD and not (
+        x <= block.lo[0] - reach or x >= block.hi[0] + reach or z <= block.lo[2] - reach or z >= block.hi[2] + reach)
