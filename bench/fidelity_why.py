@@ -29,7 +29,7 @@ names no demonstration or more than one, 3 no layouts beside the trajectories.
 from __future__ import annotations
 
 import argparse
-import math
+import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -48,14 +48,14 @@ from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_st
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.event import Event
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import GRID_SIZE, grid_key
+from alfred_gen.sim.scene import grid_key
 from alfred_gen.sim.world import World, WorldObject, footprint_meets
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 from alfred_gen.traj.rle import decode_mask
 
 ROOMS_FROM = ("heldout", "unseen", "in-sample")
-#: Heading of each move off the agent's yaw (degrees).
-MOVE_HEADINGS = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
+#: Lite's refusal of a move names the first point it would not step onto.
+REFUSED_POINT = re.compile(r"cannot move to \((-?[\d.]+), (-?[\d.]+)\)")
 
 
 def room_job(pool: EvidencePool, path: Path, rooms_from: str, folds: int) -> held_out.RoomJob:
@@ -108,7 +108,7 @@ def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
     return lines
 
 
-def explain_failure(traj: Mapping[str, Any], low_idx: int, controller: LiteController,
+def explain_failure(traj: Mapping[str, Any], low_idx: int, error: str, controller: LiteController,
                     show: Sequence[str], image: Path | None) -> list[str]:
     """Lines saying what lite sees at the failing low action ``low_idx`` against THOR's mask of it."""
     low = traj["plan"]["low_actions"][low_idx]
@@ -121,12 +121,9 @@ def explain_failure(traj: Mapping[str, Any], low_idx: int, controller: LiteContr
     lines = [f"agent: x {agent['position']['x']:.2f} z {agent['position']['z']:.2f} rotation "
              f"{agent['rotation']['y']:.0f} horizon {agent['cameraHorizon']:.0f}; camera at "
              f"({camera.x:.3f}, {camera.y:.3f}, {camera.z:.3f}), field of view {camera.fov_deg:.0f}"]
-    if api.get("action") in MOVE_HEADINGS:
-        heading = math.radians(agent["rotation"]["y"] + MOVE_HEADINGS[api["action"]])
-        step = float(api.get("moveMagnitude", GRID_SIZE))
-        point = (round(agent["position"]["x"] + step * round(math.sin(heading)), 4),
-                 round(agent["position"]["z"] + step * round(math.cos(heading)), 4))
-        return lines + floor_lines(world, point)
+    refused = REFUSED_POINT.search(error)
+    if refused:
+        return lines + floor_lines(world, (float(refused.group(1)), float(refused.group(2))))
     target_id = str(api.get("receptacleObjectId") or api.get("objectId") or "")  # a put's mask is the receptacle's
     ids = object_ids_in_frame(event)
     roles: dict[str, str] = {}
@@ -186,7 +183,8 @@ def why(pool: EvidencePool, path: Path, rooms_from: str, folds: int, show: Seque
     lines.append(f"replay: {result.reason}: {result.error}")
     if result.failed_low_idx is None or not controllers:
         return lines
-    return lines + explain_failure(traj, result.failed_low_idx, controllers[-1], show, image)
+    return lines + explain_failure(traj, result.failed_low_idx, result.error or "", controllers[-1], show,
+                                   image)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
