@@ -173,6 +173,45 @@ def test_a_basin_holding_the_target_is_seen_into_over_a_lowered_rim() -> None:
     assert 0.1 < can.hi[1] < 0.6 and can.lo == [-0.2, 0.0, 0.8]
 
 
+def _sighting_of_what_lies_inside_a_toilets_box(holder: Block) -> tuple[Block, SightFact]:
+    """A toilet paper resting on ``holder``, its middle inside a toilet's box (FloorPlan408's), and a
+    demo's ray from the agent's eye to it through the toilet's tank."""
+    from alfred_gen.scenes.alfred.loose import loose_box
+
+    toilet = _block("Toilet|-01.05|+00.00|+00.55", (-1.59, 0.0, 0.42), (-0.79, 0.95, 0.97))
+    origin = (-1.42, 0.0, 0.67)
+    lift = holder.hi[1] - loose_box("ToiletPaper", origin, 0.0, 0.0).lo[1]
+    origin = (origin[0], lift, origin[2])
+    paper = loose_box("ToiletPaper", origin, 0.0, 0.0)
+    assert all(toilet.lo[a] < paper.center[a] < toilet.hi[a] for a in range(3))
+    eye = np.array([-1.5, 1.58, 0.0])
+    direction = np.array(paper.center) + np.array([0.0, 0.0, -0.02]) - eye
+    fact = SightFact("ToiletPaper|-01.42|+00.82|+00.67", tuple(eye), (tuple(direction / np.linalg.norm(direction)),),  # type: ignore[arg-type]  # three coordinates
+                     ("ToiletPaper_1", origin, 0.0))
+    return toilet, fact
+
+
+def test_a_fixture_whose_box_holds_what_rests_on_another_is_cut_out_of_the_line_of_sight() -> None:
+    # FloorPlan408: the toilet paper on its holder in front of the tank lay inside the toilet's box;
+    # the rays to it were taken as looking into the toilet, and the tank hid it from the held-out
+    # demo that takes it (lite drew 9 pixels of it, THOR 848).
+    hanger = _block("ToiletPaperHanger|-01.49|+00.81|+00.69", (-1.60, 0.72, 0.64), (-1.38, 0.81, 0.74))
+    toilet, fact = _sighting_of_what_lies_inside_a_toilets_box(hanger)
+    keep = {toilet.object_id: [(-1.52, 0.94, 0.60), (-1.52, 0.94, 0.80)]}  # soap bars on the tank
+    cuts, blocked = clear_sight_lines([toilet, hanger], [fact], 0.0, keep, {})
+    assert (cuts, blocked) == (0, 1) and len(toilet.holes) == 1
+
+
+def test_what_lies_in_a_container_is_still_seen_through_the_fixture_around_it() -> None:
+    # A drawer's contents lie inside the dresser's box too: the dresser is not cut for them.
+    drawer = _block("Drawer|-01.49|+00.77|+00.69", (-1.60, 0.72, 0.55), (-1.30, 0.95, 0.85))
+    drawer = replace(drawer, lo=[-1.60, 0.72, 0.55], hi=[-1.30, 0.95, 0.85])
+    toilet, fact = _sighting_of_what_lies_inside_a_toilets_box(
+        replace(drawer, hi=[drawer.hi[0], drawer.lo[1] + 0.02, drawer.hi[2]]))
+    assert clear_sight_lines([toilet, drawer], [fact], 0.0, {}, {}) == (0, 0)
+    assert not toilet.holes and (toilet.lo, toilet.hi) == ([-1.59, 0.0, 0.42], [-0.79, 0.95, 0.97])
+
+
 def _board(x: float, y: float, z: float, x_span: tuple[float, float], front: float) -> Block:
     """A shelf board facing +z whose id is at (x, y, z): 0.35 m deep behind the id, ``front`` in front."""
     object_id = f"Shelf|{format_coordinate(x)}|{format_coordinate(y)}|{format_coordinate(z)}"
