@@ -38,12 +38,13 @@ from typing import Any
 
 import numpy as np
 
+from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
 from alfred_gen.replay.vet import vet_trajectory
-from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE, bars_margin
+from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE, bars_margin, scene_footprints
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.event import Event
@@ -97,8 +98,11 @@ def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
     lines = [f"point: ({x:g}, {z:g}) is {where} (the room has {len(world.reachable) - len(world.margin)} proven "
              f"floor points and {len(world.margin)} margin points one step from them); of its 8 neighbours "
              f"{proven} are proven floor, {margin} margin"]
-    standing = [o for o in world.objects if o.present and not o.otype.pickupable
-                and bars_margin(o.box(), x, z, world.scene.floor_y)]
+    scene = world.scene
+    footprints = dict(zip((o.object_id for o in scene.objects if not catalogue.object_type(o.object_type).pickupable),
+                          scene_footprints(scene.objects, scene.interaction_poses)))
+    standing = [o for o in world.objects if o.present and o.object_id in footprints
+                and bars_margin(footprints[o.object_id], x, z, scene.floor_y)]
     blockers = [o for o in world.floor_blockers() if footprint_meets(o.box(), x, z, turn=o.footprint_turn())]
     lines.append(f"fixtures standing within {MARGIN_CLEARANCE:g} m of it (they refuse it as margin floor): "
                  f"{len(standing)}")

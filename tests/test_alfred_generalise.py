@@ -19,7 +19,7 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     free_what_they_cannot_hold,
     settle_objects,
 )
-from alfred_gen.scenes.alfred.floor import margin_points, ring
+from alfred_gen.scenes.alfred.floor import DRAWER_FRONT_REACH, margin_points, ring, scene_footprints
 from alfred_gen.scenes.alfred.sight_cuts import (
     boards_share_their_frame,
     clear_sight_lines,
@@ -30,7 +30,7 @@ from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_obje
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, format_coordinate
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneCamera, SceneObject, format_coordinate
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, WorldObject
 from alfred_gen.traj.rle import decode_mask, encode_mask
 
@@ -63,6 +63,23 @@ def test_a_margin_point_exactly_the_clearance_from_a_fixture_is_free() -> None:
     margin = margin_points([(0.0, 0.0)], [counter], floor_y=0.0)
     assert (-0.25, 0.0) in margin
     assert (-0.25, 0.0) not in margin_points([(0.0, 0.0)], [counter], floor_y=0.0, clearance=0.11)
+
+
+def test_a_drawer_bars_margin_floor_only_up_to_its_front_at_its_id() -> None:
+    # FloorPlan227: a drawer whose box is centred on its id, facing -z, reached over (-2.75, 4.75),
+    # 0.25 m in front of its id, where two held-out demos stand as THOR let them. Its front is at
+    # its id; what is behind the id still bars.
+    drawer = replace(_block("Drawer|-02.94|+00.51|+05.00", (-3.15, 0.41, 4.75), (-2.69, 0.59, 5.25)), facing=180)
+    floor = [(-2.75, 4.5)]
+    assert (-2.75, 4.75) in margin_points(floor, [drawer], floor_y=0.0)
+    assert (-2.75, 4.75) not in margin_points(floor, [replace(drawer, facing=0)], floor_y=0.0)  # its back
+    assert (-2.75, 4.75) not in margin_points(floor, [drawer.box()], floor_y=0.0)  # a bare box has no front
+    assert (-2.75, 5.0) not in margin_points([(-2.75, 4.75)], [drawer], floor_y=0.0)
+    scene_object = SceneObject("Drawer", drawer.position, drawer.box(), object_id=drawer.object_id)
+    pose = Pose(-2.75, 4.25, 0, 30)  # the agent faces +z to open it: its front faces -z
+    (footprint,) = scene_footprints([scene_object], {drawer.object_id: pose})
+    assert footprint.lo[2] == 5.0 - DRAWER_FRONT_REACH and footprint.hi == drawer.box().hi
+    assert scene_footprints([scene_object], {}) == [drawer.box()]
 
 
 def test_lite_steps_onto_margin_points_but_does_not_offer_them() -> None:

@@ -27,15 +27,25 @@ So an imported room has two kinds of standing points:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
-from alfred_gen.sim.scene import GRID_SIZE, Box, grid_key
+from alfred_gen.sim.scene import GRID_SIZE, Box, Pose, SceneObject, grid_key
 
 #: Radius of the agent's footprint that must be clear of fixtures on a margin point, metres.
 MARGIN_CLEARANCE = 0.1
+#: How far in front of its id a drawer's front reaches when it bars margin floor (metres). THOR puts
+#: a drawer's origin at its front: of the 357 drawers in ALFRED's ``openable.json`` files with a
+#: layout or walked point straight in front (within 0.12 m across), none has one closer to its id
+#: than 0.23 m, the agent's radius (0.175 m) and 0.055 m; 83 have one closer than the 0.425 m that
+#: a box centred on the id, its front 0.25 m out, leaves the agent. FloorPlan227's drawer kept two
+#: held-out demos off the point 0.25 m in front of its id that THOR's agent stood on.
+DRAWER_FRONT_REACH = 0.05
+#: The yaw a front faces, as a step on the grid.
+_FRONTS = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}
 #: Slack for float rounding: a point exactly ``clearance`` from a box is clear (-0.35 + 0.1 is
 #: -0.24999999999999997, which kept (-0.25, 0.00) of FloorPlan30 out of its margin).
 _ROUNDING = 1e-6
@@ -76,8 +86,42 @@ def margin_points(floor: Sequence[tuple[float, float]], blocks: Sequence[Block |
     (:func:`~alfred_gen.scenes.alfred.fixture_cuts.in_the_agents_way`), does not bar the margin: a
     room built from its layouts alone keeps the slab's catalogue box, which reaches over points
     THOR's agent walks (FloorPlan4 and 5: barring them lost 11 demos of the unseen-room measure)."""
-    standing = [b for b in blocks if b.lo[1] <= floor_y + OVERHEAD]
+    footprints = [margin_footprint(b.kind, b.position, b.box(), b.facing) if isinstance(b, Block) else b
+                  for b in blocks]
+    standing = [b for b in footprints if b.lo[1] <= floor_y + OVERHEAD]
     return [(x, z) for x, z in ring(floor) if not any(bars_margin(b, x, z, floor_y, clearance) for b in standing)]
+
+
+def margin_footprint(kind: str, position: Sequence[float], box: Box, facing: int | None) -> Box:
+    """The box a fixture bars margin floor with: its own, but a drawer's reaching no further than
+    :data:`DRAWER_FRONT_REACH` in front of its id (``facing``: the yaw its front faces, None if
+    unknown)."""
+    if kind != "Drawer" or facing is None or facing % 90:
+        return box
+    dx, dz = _FRONTS[facing % 360]
+    lo, hi = list(box.lo), list(box.hi)
+    if dx > 0:
+        hi[0] = max(lo[0], min(hi[0], position[0] + DRAWER_FRONT_REACH))
+    elif dx < 0:
+        lo[0] = min(hi[0], max(lo[0], position[0] - DRAWER_FRONT_REACH))
+    elif dz > 0:
+        hi[2] = max(lo[2], min(hi[2], position[2] + DRAWER_FRONT_REACH))
+    else:
+        lo[2] = min(hi[2], max(lo[2], position[2] - DRAWER_FRONT_REACH))
+    return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
+
+
+def scene_footprints(objects: Iterable[SceneObject], poses: Mapping[str, Pose]) -> list[Box]:
+    """The margin footprints (:func:`margin_footprint`) of a room's fixtures: every object that cannot
+    be picked up, a drawer facing where the agent stands to open it (``poses``: its interaction pose)."""
+    out = []
+    for obj in objects:
+        if catalogue.object_type(obj.object_type).pickupable:
+            continue
+        pose = poses.get(obj.object_id)
+        facing = (int(pose.rotation) + 180) % 360 if pose is not None else None
+        out.append(margin_footprint(obj.object_type, obj.position, obj.box, facing))
+    return out
 
 
 def bars_margin(block: Block | Box, x: float, z: float, floor_y: float, clearance: float = MARGIN_CLEARANCE) -> bool:

@@ -34,7 +34,7 @@ from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
-from alfred_gen.scenes.alfred.floor import margin_points
+from alfred_gen.scenes.alfred.floor import margin_points, scene_footprints
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
@@ -324,7 +324,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         # where no fixture stands (two held-out demos of FloorPlan208 step off a start no other
         # demo stood on, onto floor no fixture is near).
         known = {grid_key(x, z) for x, z in (*reachable, *margin)}
-        fixtures = [o.box for o in objects if not catalogue.object_type(o.object_type).pickupable]
+        fixtures = scene_footprints(objects, scene.interaction_poses)
         margin = margin + tuple(p for p in margin_points([start], fixtures, scene.floor_y) if grid_key(*p) not in known)
     walls = scene.walls
     new_floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in reachable[len(scene.reachable):]]
