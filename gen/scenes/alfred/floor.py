@@ -18,8 +18,9 @@ So an imported room has two kinds of standing points:
   offers only these, so what lite plans on is floor in THOR too;
 - the *margin* (:func:`margin_points`): every point one step from the proven floor (8-neighbourhood)
   whose agent footprint, a square reaching :data:`MARGIN_CLEARANCE` each way, overlaps no fixture
-  standing on the floor (a drawer only as far as its front, at its id: :func:`margin_footprint`). Lite lets the agent step there (THOR often does: walls are not known,
-  fixtures are), so a walk no demo of the room has shown can still be replayed. With a fold of every
+  standing on the floor (a drawer only as far as its front, at its id: :func:`margin_footprint`).
+  Lite lets the agent step there (THOR often does: walls are not known, fixtures are), so a walk
+  no demo of the room has shown can still be replayed. With a fold of every
   room's demos held out, the held-out demos stand on 173 points outside their room's proven floor
   and 4 outside it and its margin. A replayed demo's start is proven floor too, and brings its own
   ring of margin (:func:`~alfred_gen.scenes.alfred.importer.complete_for_start_state`).
