@@ -17,6 +17,14 @@ off) gets a window around the ray cut out of its drawing instead
 (:attr:`~alfred_gen.sim.scene.SceneObject.holes`): the box that holds things stays whole, and the
 agent sees through where THOR showed nothing is. Rays whose target box they do not meet (boxes are
 approximations) say nothing and are skipped.
+
+A target resting on a surface is seen through no fixture but its own basin or container: any other
+fixture whose box holds the target's middle is bigger than THOR's mesh there, and gets a window
+for the rays. Not a cut, which would take the face past the target and most of the fixture with
+it (a toilet's whole bowl). FloorPlan408's toilet paper sits on its holder in front of the toilet's
+tank, its middle inside the toilet's box; the demos that took it saw 848 pixels of it where lite's
+tank, taken for something the paper lay in, left 9. What lies in a container (a drawer inside a
+dresser's box) is still seen through every fixture around it.
 """
 
 from __future__ import annotations
@@ -188,18 +196,7 @@ def clear_sight_lines(blocks: Sequence[Block], sights: Sequence[SightFact], floo
 
 def _holder(blocks: Sequence[Block], fact: SightFact, box: Box) -> str | None:
     """The fixture a sight fact's loose target rests on or in by the simulator's support rule (None
-    for a fixture target, or a target resting on nothing).
-
-    A loose target resting on a surface is seen through no fixture but its basin or container: any
-    other fixture whose box holds the target's middle is bigger than THOR's mesh there. That box
-    is only wrong around the target, so the rays get a window in its drawing rather than a cut,
-    which would take the face past the target and the rest of the fixture with it (the toilet's
-    whole bowl). FloorPlan408's toilet paper sits on its holder in front of the toilet's tank,
-    its middle inside the toilet's box; the demos that took it saw 848 pixels of it where lite's
-    tank hid all but 9, because every fixture around the target was taken for one it lies in.
-    What lies in a container (a drawer in a dresser) is still seen through every fixture around
-    it, as before.
-    """
+    for a fixture target, or a target resting on nothing)."""
     if fact.loose is None:
         return None
     obj = WorldObject("sighted", type_of_name(fact.loose[0]), "sighted", box.center, (0.0, 0.0, 0.0), box)
