@@ -38,7 +38,6 @@ from typing import Any
 
 import numpy as np
 
-from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
@@ -99,8 +98,7 @@ def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
              f"floor points and {len(world.margin)} margin points one step from them); of its 8 neighbours "
              f"{proven} are proven floor, {margin} margin"]
     scene = world.scene
-    footprints = dict(zip((o.object_id for o in scene.objects if not catalogue.object_type(o.object_type).pickupable),
-                          scene_footprints(scene.objects, scene.interaction_poses)))
+    footprints = scene_footprints(scene.objects, scene.interaction_poses)
     standing = [o for o in world.objects if o.present and o.object_id in footprints
                 and bars_margin(footprints[o.object_id], x, z, scene.floor_y)]
     blockers = [o for o in world.floor_blockers() if footprint_meets(o.box(), x, z, turn=o.footprint_turn())]

@@ -77,9 +77,9 @@ def test_a_drawer_bars_margin_floor_only_up_to_its_front_at_its_id() -> None:
     assert (-2.75, 5.0) not in margin_points([(-2.75, 4.75)], [drawer], floor_y=0.0)
     scene_object = SceneObject("Drawer", drawer.position, drawer.box(), object_id=drawer.object_id)
     pose = Pose(-2.75, 4.25, 0, 30)  # the agent faces +z to open it: its front faces -z
-    (footprint,) = scene_footprints([scene_object], {drawer.object_id: pose})
+    footprint = scene_footprints([scene_object], {drawer.object_id: pose})[drawer.object_id]
     assert footprint.lo[2] == 5.0 - DRAWER_FRONT_REACH and footprint.hi == drawer.box().hi
-    assert scene_footprints([scene_object], {}) == [drawer.box()]
+    assert scene_footprints([scene_object], {}) == {drawer.object_id: drawer.box()}
 
 
 def test_lite_steps_onto_margin_points_but_does_not_offer_them() -> None:

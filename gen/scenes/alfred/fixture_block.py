@@ -46,6 +46,13 @@ def inner_floor(kind: str) -> float:
     return _INNER_FLOOR.get(kind, _DEFAULT_INNER_FLOOR)
 
 
+def front_axis_of(facing: int) -> tuple[int, int]:
+    """(axis, sign) of a front facing the yaw ``facing`` (a multiple of 90): the world axis it faces
+    along (0 x, 2 z) and which way."""
+    dx, dz = _HEADINGS[facing % 360]
+    return (0, int(dx)) if dx else (2, int(dz))
+
+
 @dataclass
 class Block:
     """A fixture's box while it is being fitted: its id, type, origin, extents and front."""
@@ -77,8 +84,7 @@ class Block:
     @property
     def front_axis(self) -> tuple[int, int]:
         """(axis, sign) of the front: the box face the agent looks at."""
-        dx, dz = _HEADINGS[self.facing]
-        return (0, int(dx)) if dx else (2, int(dz))
+        return front_axis_of(self.facing)
 
     def front(self) -> float:
         axis, sign = self.front_axis

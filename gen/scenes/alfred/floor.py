@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
-from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_block import Block, front_axis_of
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD
 from alfred_gen.sim.scene import GRID_SIZE, Box, Pose, SceneObject, grid_key
 
@@ -45,8 +45,6 @@ MARGIN_CLEARANCE = 0.1
 #: a box centred on the id, its front 0.25 m out, leaves the agent. FloorPlan227's drawer kept two
 #: held-out demos off the point 0.25 m in front of its id that THOR's agent stood on.
 DRAWER_FRONT_REACH = 0.05
-#: The yaw a front faces, as a step on the grid.
-_FRONTS = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}
 #: Slack for float rounding: a point exactly ``clearance`` from a box is clear (-0.35 + 0.1 is
 #: -0.24999999999999997, which kept (-0.25, 0.00) of FloorPlan30 out of its margin).
 _ROUNDING = 1e-6
@@ -99,29 +97,27 @@ def margin_footprint(kind: str, position: Sequence[float], box: Box, facing: int
     unknown)."""
     if kind != "Drawer" or facing is None or facing % 90:
         return box
-    dx, dz = _FRONTS[facing % 360]
+    axis, sign = front_axis_of(facing)
     lo, hi = list(box.lo), list(box.hi)
-    if dx > 0:
-        hi[0] = max(lo[0], min(hi[0], position[0] + DRAWER_FRONT_REACH))
-    elif dx < 0:
-        lo[0] = min(hi[0], max(lo[0], position[0] - DRAWER_FRONT_REACH))
-    elif dz > 0:
-        hi[2] = max(lo[2], min(hi[2], position[2] + DRAWER_FRONT_REACH))
+    front = position[axis] + sign * DRAWER_FRONT_REACH
+    if sign > 0:
+        hi[axis] = max(lo[axis], min(hi[axis], front))
     else:
-        lo[2] = min(hi[2], max(lo[2], position[2] - DRAWER_FRONT_REACH))
+        lo[axis] = min(hi[axis], max(lo[axis], front))
     return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
 
 
-def scene_footprints(objects: Iterable[SceneObject], poses: Mapping[str, Pose]) -> list[Box]:
-    """The margin footprints (:func:`margin_footprint`) of a room's fixtures: every object that cannot
-    be picked up, a drawer facing where the agent stands to open it (``poses``: its interaction pose)."""
-    out = []
+def scene_footprints(objects: Iterable[SceneObject], poses: Mapping[str, Pose]) -> dict[str, Box]:
+    """Object id -> margin footprint (:func:`margin_footprint`) of each of a room's fixtures (every
+    object that cannot be picked up), a drawer facing where the agent stands to open it (``poses``:
+    its interaction pose)."""
+    out = {}
     for obj in objects:
         if catalogue.object_type(obj.object_type).pickupable:
             continue
         pose = poses.get(obj.object_id)
         facing = (int(pose.rotation) + 180) % 360 if pose is not None else None
-        out.append(margin_footprint(obj.object_type, obj.position, obj.box, facing))
+        out[obj.object_id] = margin_footprint(obj.object_type, obj.position, obj.box, facing)
     return out
 
 
