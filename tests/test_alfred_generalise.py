@@ -222,7 +222,6 @@ def test_a_fixture_whose_box_holds_what_rests_on_another_is_cut_out_of_the_line_
 def test_what_lies_in_a_container_is_still_seen_through_the_fixture_around_it() -> None:
     # A drawer's contents lie inside the dresser's box too: the dresser is not cut for them.
     drawer = _block("Drawer|-01.49|+00.77|+00.69", (-1.60, 0.72, 0.55), (-1.30, 0.95, 0.85))
-    drawer = replace(drawer, lo=[-1.60, 0.72, 0.55], hi=[-1.30, 0.95, 0.85])
     toilet, fact = _sighting_of_what_lies_inside_a_toilets_box(
         replace(drawer, hi=[drawer.hi[0], drawer.lo[1] + 0.02, drawer.hi[2]]))
     assert clear_sight_lines([toilet, drawer], [fact], 0.0, {}, {}) == (0, 0)
