@@ -234,6 +234,27 @@ def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_c
     assert (low.lo[0], low.hi[0], high.lo[0], high.hi[0]) == pytest.approx((2.52, 3.02, 3.02, 3.52))
 
 
+def test_what_lies_at_a_cabinets_hinge_line_does_not_say_which_side_it_reaches() -> None:
+    # FloorPlan3's cabinet under the counter: things a centimetre past its hinge (on the carcass's
+    # wall, on neither side) outnumbered the ones well inside on the other side, and its box
+    # reached away from the kettle a demo took out of it.
+    def cabinet() -> Block:
+        return Block("Cabinet|-01.46|+00.78|+01.31", "Cabinet", (-1.46, 0.78, 1.31), [-2.04, 0.43, 0.81],
+                     [-1.44, 1.13, 1.31], False, 90)
+    def pot(z: float) -> Box:
+        return Box((-1.85, 0.44, z - 0.08), (-1.70, 0.60, z + 0.08))
+    at_the_hinge = [("Pot", pot(1.32)) for _ in range(3)]
+    inside = [("Pot", pot(1.11)), ("Pot", pot(1.01))]
+    beyond = [("Pot", pot(1.52))]
+    block = cabinet()
+    spans_toward_contents([block], at_the_hinge + inside + beyond)
+    assert (block.lo[2], block.hi[2]) == pytest.approx((0.81, 1.31))
+    # Without the ones at the hinge the same count turns it the other way.
+    block = cabinet()
+    spans_toward_contents([block], inside[:1] + beyond * 2)
+    assert (block.lo[2], block.hi[2]) == pytest.approx((1.31, 1.81))
+
+
 def test_a_cabinet_does_not_reach_into_the_fridge_beside_it() -> None:
     # FloorPlan6 built from its layout files alone: the agent opened the cabinet from the fridge's
     # side, and its box reached into the fridge; the fridge's middle lies above the cabinet's top,
