@@ -269,8 +269,8 @@ def side_of_contents(block: Block, resting: Iterable[Box]) -> int:
     THOR's id is at the door's hinge, where the carcass's side wall stands: a thing whose middle
     lies a centimetre or two from that line sits across the wall or against it, on neither side.
     FloorPlan3's cabinet under the counter had six start positions 1 cm past its hinge outvote the
-    pots well inside on the other side, and its box reached away from the kettle a demo took out of
-    it. Over the 290 pickups right after opening a cabinet in the held-out demos (each room built
+    things well inside on the other side, and its box reached away from the kettle a demo took out
+    of it. Over the 290 pickups right after opening a cabinet in the held-out demos (each room built
     from the other folds, final boxes), the box lies on the pickup's side 279 times, 278 without the
     margin (FloorPlan3's; none lost; any margin from 3 to 8 cm gives the same, chosen on those
     same pickups).
