@@ -33,6 +33,7 @@ from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
 from alfred_gen.scenes.alfred import fixture_sizing
 from alfred_gen.scenes.alfred.evidence import id_position
+from alfred_gen.scenes.alfred.fixture_block import front_axis_of
 from alfred_gen.scenes.alfred.geometry import room_geometry
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
@@ -66,7 +67,7 @@ def count_sides(jobs: Sequence[held_out.RoomJob]) -> Counter[str]:
             if obj is None:
                 counts["cabinet not in the room"] += 1
                 continue
-            across = 2 if int(round(obj.rotation[1])) % 180 == 90 else 0
+            across = 2 - front_axis_of(int(round(obj.rotation[1])))[0]
             hinge = id_position(cabinet)[across]
             offset = picked[across] - hinge
             if abs(offset) < AT_THE_LINE:
