@@ -98,7 +98,7 @@ def floor_lines(world: World, point: tuple[float, float]) -> list[str]:
              f"floor points and {len(world.margin)} margin points one step from them); of its 8 neighbours "
              f"{proven} are proven floor, {margin} margin"]
     scene = world.scene
-    footprints = scene_footprints(scene.objects, scene.interaction_poses)
+    footprints = scene_footprints(scene.objects)
     standing = [o for o in world.objects if o.present and o.object_id in footprints
                 and bars_margin(footprints[o.object_id], x, z, scene.floor_y)]
     blockers = [o for o in world.floor_blockers() if footprint_meets(o.box(), x, z, turn=o.footprint_turn())]

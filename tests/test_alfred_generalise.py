@@ -30,7 +30,7 @@ from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_obje
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneCamera, SceneObject, format_coordinate
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, SceneObject, format_coordinate
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, WorldObject
 from alfred_gen.traj.rle import decode_mask, encode_mask
 
@@ -75,11 +75,14 @@ def test_a_drawer_bars_margin_floor_only_up_to_its_front_at_its_id() -> None:
     assert (-2.75, 4.75) not in margin_points(floor, [replace(drawer, facing=0)], floor_y=0.0)  # its back
     assert (-2.75, 4.75) not in margin_points(floor, [drawer.box()], floor_y=0.0)  # a bare box has no front
     assert (-2.75, 5.0) not in margin_points([(-2.75, 4.75)], [drawer], floor_y=0.0)
-    scene_object = SceneObject("Drawer", drawer.position, drawer.box(), object_id=drawer.object_id)
-    pose = Pose(-2.75, 4.25, 0, 30)  # the agent faces +z to open it: its front faces -z
-    footprint = scene_footprints([scene_object], {drawer.object_id: pose})[drawer.object_id]
+    # A room's drawer bars the margin round a replayed demo's start with the yaw it was built with,
+    # as the room's own margin did: built facing -z (yaw 180), its front reaches to 5.0 - reach.
+    scene_object = SceneObject("Drawer", drawer.position, drawer.box(), object_id=drawer.object_id,
+                               rotation=(0.0, 180.0, 0.0))
+    footprint = scene_footprints([scene_object])[drawer.object_id]
     assert footprint.lo[2] == 5.0 - DRAWER_FRONT_REACH and footprint.hi == drawer.box().hi
-    assert scene_footprints([scene_object], {}) == {drawer.object_id: drawer.box()}
+    facing_plus_z = scene_footprints([replace(scene_object, rotation=(0.0, 0.0, 0.0))])[drawer.object_id]
+    assert facing_plus_z.lo == drawer.box().lo and facing_plus_z.hi[2] == 5.0 + DRAWER_FRONT_REACH
 
 
 def test_lite_steps_onto_margin_points_but_does_not_offer_them() -> None:

@@ -324,7 +324,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         # where no fixture stands (two held-out demos of FloorPlan208 step off a start no other
         # demo stood on, onto floor no fixture is near).
         known = {grid_key(x, z) for x, z in (*reachable, *margin)}
-        fixtures = list(scene_footprints(objects, scene.interaction_poses).values())
+        fixtures = list(scene_footprints(objects).values())
         margin = margin + tuple(p for p in margin_points([start], fixtures, scene.floor_y) if grid_key(*p) not in known)
     walls = scene.walls
     new_floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in reachable[len(scene.reachable):]]
