@@ -958,6 +958,25 @@ def test_a_top_comes_down_to_what_the_start_state_rests_on_it() -> None:
 
 
 
+def test_a_desk_ends_before_what_the_start_state_lays_on_the_floor_past_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan320 known from its layout files: the catalogue desk reaches over the basketball the
+    # start state lays on the floor past its near end; pens lie on its top.
+    desk = SceneObject("Desk", (1.58, 0.0, 0.39), Box((1.268, 0.0, -0.306), (1.892, 0.711, 1.086)),
+                       object_id="Desk|+01.58|00.00|+00.39")
+    pen = ("Pen", Box((1.75, 0.711, 0.58), (1.79, 0.721, 0.62)))
+    ball = ("BasketBall", Box((1.39, 0.001, -0.226), (1.63, 0.241, 0.014)))
+    fitted = fit_to_start_state([desk], [pen, ball])[desk.object_id].box
+    assert fitted.lo[2] >= 0.014 and fitted.hi == desk.box.hi  # the desk ends before the ball
+    # Under the end its id stands over, the ball is in the knee space: the desk stays whole.
+    in_knee_space = ("BasketBall", Box((1.46, 0.001, 0.27), (1.70, 0.241, 0.51)))
+    assert desk.object_id not in fit_to_start_state([desk], [pen, in_knee_space])
+    # With nothing on its top, the start state does not say where the desk ends.
+    assert desk.object_id not in fit_to_start_state([desk], [ball])
+
+
 def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
     from alfred_gen.sim.scene import SceneObject

@@ -15,7 +15,13 @@ from dataclasses import replace
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, Block
-from alfred_gen.scenes.alfred.fixture_cuts import cut_off_what_lies_under, free_what_they_cannot_hold, resting_on
+from alfred_gen.scenes.alfred.fixture_cuts import (
+    cut_away,
+    cut_off_what_lies_under,
+    free_what_they_cannot_hold,
+    resting_on,
+)
+from alfred_gen.scenes.alfred.support_fit import KNEE_SPACE, on_the_floor_past_its_end, top_holds_things
 from alfred_gen.sim.scene import Box, SceneObject
 from alfred_gen.sim.setup_actions import CONTAINER_BAND, FIXED_FOOTPRINT_SLACK
 from alfred_gen.sim.shapes import inner_floor
@@ -25,7 +31,7 @@ def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     """The fixtures of ``objects`` whose boxes change to agree with the start state's ``posed``
     (type, box) objects, by id: cut back from what they cannot hold, counter slabs off what lies
     under them, basins' floors down to what lies in them, drawers and cabinets below what lies over
-    them, tops down to what rests on them."""
+    them, tops down to what rests on them, desks ending before what lies on the floor past them."""
     objects = list(objects)
     fitted = free_posed_objects(objects, posed)
     fitted.update(slabs_off_posed(objects, posed, fitted))
@@ -33,6 +39,7 @@ def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     loose = [(kind, box) for kind, box in posed if catalogue.object_type(kind).pickupable]
     fitted.update(parts_under_posed(objects, loose, fitted))
     fitted.update(tops_under_posed(objects, loose, fitted))
+    fitted.update(desks_end_before_posed(objects, loose, fitted))
     return fitted
 
 
@@ -198,6 +205,30 @@ def tops_under_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
             if under:
                 out[part.object_id] = current[part.object_id] = replace(
                     part, box=Box(p_lo, (p_hi[0], top - _BELOW_TOP, p_hi[2])))
+    return out
+
+
+def desks_end_before_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
+                           changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
+    """Desks cut back from what the start state lays on the floor inside their box past the end
+    their id stands over, when their top holds something the start state puts on it: the rule the
+    importer applies to what the demos show at rest
+    (:func:`~alfred_gen.scenes.alfred.support_fit.fit_resting_objects`), applied to the start state.
+    In FloorPlan320 known only from its layout files, the catalogue desk reached over the
+    basketball lying on the floor past its near end and hid it from the five demos that pick it up.
+    """
+    out: dict[str, SceneObject] = {}
+    for obj, current in _of_kinds(objects, KNEE_SPACE, changed):
+        desk = _block(current)
+        if not top_holds_things(desk, posed):
+            continue
+        for _, box in posed:
+            c = box.center
+            inside = desk.lo[0] < c[0] < desk.hi[0] and desk.lo[2] < c[2] < desk.hi[2] and desk.lo[1] <= box.lo[1]
+            if inside and on_the_floor_past_its_end(desk, box):
+                cut_away(desk, box)
+        if desk.box() != current.box:
+            out[obj.object_id] = replace(current, box=desk.box())
     return out
 
 

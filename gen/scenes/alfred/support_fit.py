@@ -225,12 +225,19 @@ def _over(position: tuple[float, float, float], box: Box) -> bool:
     return box.lo[0] <= position[0] <= box.hi[0] and box.lo[2] <= position[2] <= box.hi[2]
 
 
-def _top_holds_things(block: Block, resting: list[tuple[str, Box]]) -> bool:
+def top_holds_things(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
     """Whether something the demos show at rest lies on ``block``'s top as it is: then the top is
     where THOR has it, and an object lower down inside a desk's box lies under the top, in its knee
     space, not on a lower top."""
     return any(block.lo[0] < box.center[0] < block.hi[0] and block.lo[2] < box.center[2] < block.hi[2]
                and abs(box.lo[1] - block.hi[1]) <= ON_TOP for _, box in resting)
+
+
+def on_the_floor_past_its_end(block: Block, box: Box) -> bool:
+    """Whether ``box``, inside a desk's box under a top that holds things, lies on the floor beyond
+    the end of the desk its id stands over: the desk ends before it (a basketball past FloorPlan320's
+    desk's near end); what lies under the id is in the knee space, under the top."""
+    return box.lo[1] - block.lo[1] <= ON_FLOOR and not _over(block.position, box)
 
 
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
@@ -268,9 +275,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
-            elif block.kind in KNEE_SPACE and _top_holds_things(block, resting):
-                if box.lo[1] - block.lo[1] <= ON_FLOOR and not _over(block.position, box):
-                    cut_away(block, box)  # on the floor beyond where the furniture ends
+            elif block.kind in KNEE_SPACE and top_holds_things(block, resting):
+                if on_the_floor_past_its_end(block, box):
+                    cut_away(block, box)
             elif catalogue.can_place(kind, block.kind):
                 set_top(block, box.lo[1] - 0.005)
         options = []
