@@ -4,9 +4,6 @@ clear error for a database that is missing or not one."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -71,15 +68,14 @@ def test_a_missing_or_malformed_database_is_a_user_error(tmp_path: Path) -> None
     assert caught.value.code == ExitCode.BAD_INPUT
 
 
-def test_import_with_a_missing_database_says_so_in_one_line(tmp_path: Path) -> None:
+def test_import_with_a_missing_database_says_so_in_one_line(tmp_path: Path, cli_in_process) -> None:
     layouts = tmp_path / "alfred" / "layouts"
     layouts.mkdir(parents=True)
     np.save(layouts / "FloorPlan1-layout.npy", np.array([[0.0, 0.0], [0.25, 0.0]]))
     (layouts / "FloorPlan1-objects.json").write_text(json.dumps(["Fridge"]))
     (layouts / "FloorPlan1-openable.json").write_text(json.dumps({FRIDGE: [0.0, 0.0, 270, 0]}))
-    done = subprocess.run([sys.executable, "-m", "alfred_gen.cli", "scenes", "import-alfred", str(layouts.parent),
-                           "--thor-db", str(tmp_path / "nowhere"), "--out", str(tmp_path / "c.json")],
-                          capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    done = cli_in_process("scenes", "import-alfred", str(layouts.parent), "--thor-db", str(tmp_path / "nowhere"),
+                          "--out", str(tmp_path / "c.json"))
     assert done.returncode == ExitCode.NOT_FOUND and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "asset database" in done.stderr
     assert not (tmp_path / "c.json").exists()
