@@ -29,12 +29,13 @@ RUNGS: list[tuple[str, ...]] = [
     ("sim", "planner"),  # 2: simulators | planning
     ("scenes", "replay"),  # 3: rooms | running actions on a simulator
     ("demo",),  # 4: one demonstration
-    ("sample", "derive", "eqa", "actthor", "export", "fidelity"),  # 5: dataset families and outputs
-    ("cli",),  # 6
+    ("sample", "derive", "eqa", "actthor", "export", "fidelity", "annotate", "env", "data"),  # 5: families
+    ("eval",),  # 6: scoring agents on any family's data
+    ("cli",),  # 7
 ]
 RUNG_OF = {unit: rung for rung, units in enumerate(RUNGS) for unit in units}
 #: The rung numbers DESIGN.md uses (rung 0's three sub-rungs are all 0).
-DESIGN_RUNG = [0, 0, 0, 1, 2, 3, 4, 5, 6]
+DESIGN_RUNG = [0, 0, 0, 1, 2, 3, 4, 5, 6, 7]
 
 
 def package_dirs() -> dict[str, Path]:
