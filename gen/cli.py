@@ -703,7 +703,7 @@ def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
 
 @cli.group(epilog=EPILOG)
 def export() -> None:
-    """Trajectories in other forms: ALFWorld text games."""
+    """Trajectories in other forms: ALFWorld text games, LeRobot and Hugging Face datasets."""
 
 
 @export.command("alfworld", epilog=EPILOG)
@@ -727,6 +727,50 @@ def export_alfworld(src: str, out: str, seed: int) -> None:
     from alfred_gen.scenes.library import simulator
 
     sys.exit(export_command(src, out, simulator=simulator(), seed=seed, echo=click.echo))
+
+
+@export.command("lerobot", epilog=EPILOG)
+@click.argument("src", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Dataset root (LeRobot's root=).")
+@click.option("--fps", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Frames per second of the videos.")
+@click.option("--depth", is_flag=True, help="Also write observation.images.depth (grey video, lossy).")
+@click.option("--seg", is_flag=True, help="Also write observation.images.seg (instance colours, lossy).")
+def export_lerobot(src: str, out: str, fps: int, depth: bool, seg: bool) -> None:
+    """Write every trajectory under SRC as a LeRobotDataset v3.0 into OUT, one episode per
+    trajectory and annotation, which LeRobotDataset(repo_id, root=OUT) loads. Resumes (a cache
+    under OUT/.alfred-gen-cache); prints skipped trajectories with their reason, then a summary.
+    Needs the lerobot extra: pip install 'alfred-gen[lerobot]'.
+
+    \b
+    Example:
+      alfred-gen export lerobot out/ --out lerobot/ --fps 5
+    """
+    from alfred_gen.export.lerobot import LeRobotOptions
+    from alfred_gen.export.lerobot import export_lerobot as run
+    from alfred_gen.scenes.library import simulator
+
+    sys.exit(run(src, out, LeRobotOptions(fps=fps, depth=depth, seg=seg), simulator=simulator(), echo=click.echo))
+
+
+@export.command("hf", epilog=EPILOG)
+@click.argument("src", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Dataset directory (parquet shards and a card).")
+def export_hf(src: str, out: str) -> None:
+    """Write every trajectory under SRC as a Hugging Face dataset into OUT: one row per step
+    (image, action, mask, instruction, ids) in data/, one per episode in episodes/, and a dataset
+    card README.md; load_dataset("parquet", data_files=...) or load_dataset(OUT) reads it. Needs
+    the hf extra: pip install 'alfred-gen[hf]'.
+
+    \b
+    Example:
+      alfred-gen export hf out/ --out hf/
+    """
+    from alfred_gen.export.hf import export_hf as run
+    from alfred_gen.scenes.library import simulator
+
+    sys.exit(run(src, out, simulator=simulator(), echo=click.echo))
 
 
 @export.command("alfworld-check", epilog=EPILOG)
