@@ -150,6 +150,14 @@ def cached_part(out: Path, key: str, make: Callable[[Path], None]) -> Path:
     return final
 
 
+def clear_stale(out: Path) -> None:
+    """Remove the half-made cache parts a killed run left (one export per output at a time)."""
+    cache = out / CACHE_DIR
+    if cache.is_dir():
+        for stale in cache.glob(".tmp-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+
+
 def link_or_copy(source: Path, target: Path) -> None:
     """Put ``source``'s bytes at ``target`` (a hard link when the file system allows: no extra
     space), replacing what is there."""

@@ -39,7 +39,17 @@ from typing import Any
 from alfred_gen import __version__
 from alfred_gen.atomic import write_bytes, write_text
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.export.episodes import Skip, Source, cache_key, cached_part, find_sources, read_source, write_json
+from alfred_gen.export.episodes import (
+    Skip,
+    Source,
+    cache_key,
+    cached_part,
+    clear_stale,
+    find_sources,
+    link_or_copy,
+    read_source,
+    write_json,
+)
 from alfred_gen.export.frame_source import RerenderFailed, frame_files
 from alfred_gen.export.lerobot import controllers
 from alfred_gen.progress import progress, shown_path
@@ -95,7 +105,7 @@ def _make_part(source: Source, factory: Callable[..., Controller]) -> Callable[[
         try:
             with frame_files(source.directory, source.traj, stems, {"rgb"}, factory) as files:
                 for step in source.steps:
-                    (folder / f"{step.step:06d}.jpg").write_bytes(files.path("rgb", step.frame).read_bytes())
+                    link_or_copy(files.path("rgb", step.frame), folder / f"{step.step:06d}.jpg")
                 rerendered = files.rerendered
         except RerenderFailed as error:
             raise Skip("rerender_failed", str(error)) from None
@@ -240,6 +250,7 @@ def export_hf(
     factory = controllers(simulator)
     target = Path(out)
     sources = find_sources(src)
+    clear_stale(target)
     done: list[tuple[Source, Path]] = []
     skipped: list[tuple[str, Skip]] = []
     with progress("hf", len(sources), show=show_progress) as bar:

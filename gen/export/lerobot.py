@@ -66,6 +66,7 @@ from alfred_gen.export.episodes import (
     Source,
     cache_key,
     cached_part,
+    clear_stale,
     find_sources,
     link_or_copy,
     read_source,
@@ -239,7 +240,7 @@ def _tasks_table(tasks: Sequence[str]) -> Any:
     return table.replace_schema_metadata({b"pandas": json.dumps(pandas_meta).encode()})
 
 
-def _assemble(out: Path, done: Sequence[_Done], options: LeRobotOptions, name: str) -> tuple[int, int]:
+def _assemble(out: Path, done: Sequence[_Done], options: LeRobotOptions) -> tuple[int, int]:
     """Write data, videos, episodes, tasks, info and stats from the cached parts; (episodes, frames)."""
     pa = _pyarrow()
     vocabulary = actions()
@@ -318,7 +319,7 @@ def _assemble(out: Path, done: Sequence[_Done], options: LeRobotOptions, name: s
         "data_files_size_in_mb": 100, "video_files_size_in_mb": 200, "fps": options.fps,
         "splits": {"train": f"0:{episode}"}, "data_path": DATA_PATH, "video_path": VIDEO_PATH,
         "features": features(options),
-        "alfred": {"generator": "alfred-gen", "version": __version__, "name": name, "actions": list(vocabulary),
+        "alfred": {"generator": "alfred-gen", "version": __version__, "actions": list(vocabulary),
                    "depth_video_max_mm": DEPTH_VIDEO_MAX_MM, "episodes_per_trajectory": "one per annotation"},
     }
     write_json(out / "meta" / "info.json", info)
@@ -392,6 +393,7 @@ def export_lerobot(
     controller_factory = controllers(simulator)
     target = Path(out)
     sources = find_sources(src)
+    clear_stale(target)
     done: list[_Done] = []
     skipped: list[tuple[str, Skip]] = []
     part_options = {"fps": options.fps, "kinds": options.kinds, "format": "lerobot-1"}
@@ -410,7 +412,7 @@ def export_lerobot(
         echo(f"{relative}: {skip.reason}: {skip.detail}")
     if not done:
         raise UserError(f"{shown_path(src)}: no trajectory could be exported", ExitCode.FAILED)
-    episodes, frames = _assemble(target, done, options, target.name)
+    episodes, frames = _assemble(target, done, options)
     text = f"{episodes} episodes ({frames} frames) from {len(done)} trajectories into {shown_path(target)}"
     counts = Counter(skip.reason for _, skip in skipped)
     text += f", {len(skipped)} skipped"
