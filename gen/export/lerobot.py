@@ -82,6 +82,8 @@ CHUNKS_SIZE = 1000  #: files per chunk folder (LeRobot's default)
 DATA_PATH = "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet"
 VIDEO_PATH = "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4"
 EPISODES_PATH = "meta/episodes/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet"
+#: Frames between keyframes: a random-access read decodes at most this many (LeRobot's writer uses 2).
+KEYFRAME_INTERVAL = 2
 #: Millimetres of depth at grey level 255 in the depth video.
 DEPTH_VIDEO_MAX_MM = 6000
 INSTALL_HINT = "pip install 'alfred-gen[lerobot]'"
@@ -144,7 +146,7 @@ def _make_part(source: Source, options: LeRobotOptions, factory: Callable[..., C
                             stats.add(pixels)
                             yield pixels
 
-                    write_mp4(frames(), folder / f"{kind}.mp4", options.fps)
+                    write_mp4(frames(), folder / f"{kind}.mp4", options.fps, KEYFRAME_INTERVAL)
                     sums[kind] = stats.as_dict()
                 rerendered = files.rerendered
         except RerenderFailed as error:
@@ -396,7 +398,7 @@ def export_lerobot(
     clear_stale(target)
     done: list[_Done] = []
     skipped: list[tuple[str, Skip]] = []
-    part_options = {"fps": options.fps, "kinds": options.kinds, "format": "lerobot-1"}
+    part_options = {"fps": options.fps, "kinds": options.kinds, "format": "lerobot-2"}
     with progress("lerobot", len(sources), show=show_progress) as bar:
         for path, relative in sources:
             try:

@@ -57,9 +57,12 @@ def _av() -> Any:
     return av
 
 
-def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: int) -> int:
+def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: int,
+              keyframe_interval: int | None = None) -> int:
     """Encode HxWx3 uint8 RGB frames (all the same even size) as an H.264 MP4 at ``path``;
-    returns the number of frames. ValueError for no frames, odd or changing sizes."""
+    returns the number of frames. ValueError for no frames, odd or changing sizes.
+    ``keyframe_interval`` (x264's ``keyint``) bounds how many frames a seek decodes: datasets read
+    at random frames want it small (LeRobot's writer uses 2); players want the default."""
     av = _av()
     if fps < 1:
         raise ValueError(f"fps must be at least 1, got {fps}")
@@ -74,7 +77,7 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: i
             for frame in frames:
                 pixels = np.ascontiguousarray(frame, dtype=np.uint8)
                 if stream is None:
-                    stream = _stream(container, fps, pixels.shape)
+                    stream = _stream(container, fps, pixels.shape, keyframe_interval)
                 if pixels.shape != (stream.height, stream.width, 3):
                     raise ValueError(f"frame {count} has shape {pixels.shape}, the first had "
                                      f"{(stream.height, stream.width, 3)}")
@@ -128,13 +131,15 @@ def yuv_picture(av: Any, planes: np.ndarray) -> Any:
     return picture
 
 
-def _stream(container: Any, fps: int, shape: tuple[int, ...]) -> Any:
+def _stream(container: Any, fps: int, shape: tuple[int, ...], keyframe_interval: int | None = None) -> Any:
     if len(shape) != 3 or shape[2] != 3 or shape[0] % 2 or shape[1] % 2:
         raise ValueError(f"frames must be HxWx3 with even H and W (yuv420p), got {shape}")
     stream = container.add_stream(CODEC, rate=fps)
     stream.height, stream.width = shape[0], shape[1]
     stream.pix_fmt = PIXEL_FORMAT
     stream.options = dict(ENCODER_OPTIONS)
+    if keyframe_interval is not None:
+        stream.options["x264-params"] += f":keyint={keyframe_interval}:min-keyint=1"
     stream.codec_context.thread_count = 1  # one thread: the same frames give the same bytes
     return stream
 
