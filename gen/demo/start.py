@@ -30,6 +30,7 @@ from alfred_gen.replay.restore import INITIALIZE_ACTION, RestoreError, restore_s
 from alfred_gen.scenes.library import find_scene, get_scene, resolve_scene_number
 from alfred_gen.sim.controller import Controller
 from alfred_gen.sim.scene import Scene, hash_str
+from alfred_gen.traj.scene_nums import lite_room_of_scene_num, scene_num_for
 
 #: InitialRandomSpawn arguments besides the seed (ALFRED's generator uses the same).
 SPAWN_ARGS: dict[str, Any] = {"numPlacementAttempts": 15, "placeStationary": True, "forceVisible": True}
@@ -64,13 +65,14 @@ class StartState:
 
 
 def find_room(scene: int | str | Scene) -> Scene:
-    """The room meant by a number (``7``), a name (``LitePlan7``, ``FloorPlan10``, a fixture's), or
-    a Scene itself. UserError(NOT_FOUND) for an unknown one."""
+    """The room meant by a number (``7``, or the ``10007`` its files record), a name (``LitePlan7``,
+    ``FloorPlan10``, a fixture's), or a Scene itself. UserError(NOT_FOUND) for an unknown one."""
     if isinstance(scene, Scene):
         return scene
     if isinstance(scene, str) and not scene.strip().isdigit():
         return find_scene(scene.strip())
-    return get_scene(resolve_scene_number(scene))
+    number = int(scene)
+    return get_scene(resolve_scene_number(lite_room_of_scene_num(number) or number))
 
 
 def start_pose(reachable: list[tuple[float, float]], seed: int) -> tuple[float, float, int]:
@@ -117,8 +119,15 @@ def build_scene_block(
         "object_poses": object_poses_of(metadata),
         "object_toggles": toggles,
         "random_seed": int(seed),
-        "scene_num": int(scene.scene_num),
+        "scene_num": recorded_scene_num(scene),
     }
+
+
+def recorded_scene_num(scene: Scene) -> int:
+    """The ``scene_num`` a file of ``scene`` records: ALFRED's number for a THOR room, one that names
+    no THOR room for lite's rooms and houses (:mod:`alfred_gen.traj.scene_nums`)."""
+    number = scene_num_for(scene.name)
+    return int(scene.scene_num) if number is None else number
 
 
 def _step(controller: Controller, action: dict[str, Any], what: str) -> Any:
