@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from alfred_gen.domains import catalogue
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.run import run_sample
 from alfred_gen.traj.format import RAW_IMAGES_DIR, TRAJ_FILE_NAME
@@ -138,6 +139,9 @@ def check_demo(traj_path: Path) -> None:
     for r_idx in range(len(traj["turk_annotations"]["anns"])):
         alfred_preprocess(traj, r_idx)
     room, _ = alfred_eval_setup(traj)
+    # object_poses as ALFRED's generator wrote them and THOR's SetObjectPoses moves them: pickupables.
+    kinds = {pose["objectName"].split("_")[0] for pose in traj["scene"]["object_poses"]}
+    assert all(catalogue.object_type(kind).pickupable for kind in kinds), kinds
     floor_plan = traj["scene"]["floor_plan"]
     if floor_plan.startswith("FloorPlan"):
         assert room == floor_plan, f"{traj_path}: ALFRED's eval would load {room}, the file is of {floor_plan}"

@@ -15,7 +15,8 @@ One trajectory per directory, as in ALFRED::
         instance_masks/        instance segmentation frames, written by ``replay --seg``
         pddl_states/           optional planner state dumps (nothing reads them back)
 
-``task_id`` has the form ``trial_T<date>_<time>_<micro>``. See :func:`trajectory_dir_name` and
+``task_id`` has the form ``trial_T<date>_<time>_<micro>``; ours are a hash of the run seed and the
+task (:mod:`alfred_gen.sample.trial_ids`), whose date part is a day of 2000-2019. See :func:`trajectory_dir_name` and
 :func:`trajectory_dir_name_for` for how the task directory is named. In all 238 released sample
 files the names follow that rule and the trial directory is the ``task_id``.
 
@@ -39,7 +40,9 @@ keys are allowed at every level; they carry what ALFRED lacks (backend, versions
     the initial random spawn), ``init_action`` (the agent's start: a ``TeleportFull`` action dict
     with numbers ``x``, ``y``, ``z``, ``rotation``, ``horizon`` and bool ``rotateOnTeleport``),
     ``object_poses`` (list of ``{objectName, position{x,y,z}, rotation{x,y,z}}`` for
-    ``SetObjectPoses``), ``object_toggles`` (list of ``{objectType, isOn}`` for
+    ``SetObjectPoses``: the pickupable objects, as ALFRED's generator wrote them and THOR moves them;
+    lite's files add the extra key ``furniture_poses`` with the furniture lite's catalogue calls
+    moveable, which only lite reads back), ``object_toggles`` (list of ``{objectType, isOn}`` for
     ``SetObjectToggles``), ``dirty_and_empty`` (bool: ``SetStateOfAllObjects`` dirty and empty).
 ``plan`` (object)
     ``high_pddl``: the high-level plan, a list of ``{high_idx, planner_action, discrete_action}``.
