@@ -6,12 +6,13 @@ interaction it takes the target's instance mask from the frame *before* the acti
 saw when it decided to act) and stores it as ALFRED does: ``{mask, bbox, point}``
 (:func:`alfred_gen.traj.rle.interaction_args`).
 
-Frames follow ALFRED's ``images`` convention (read from the 238 released sample trajectories and
-the loaders of ALFRED's seq2seq and E.T.): the first image is the start state, before any action;
-image ``i`` is the frame in which low action ``i`` was chosen and carries that action's ``low_idx``
-and ``high_idx``; one last image, after the final action, carries the last action's indices again
-(loaders take it as the "stop" frame). So ``n`` low actions give ``n + 1`` images. Released files
-have several frames per action (smooth animation); we keep exactly the frames the loaders use.
+Frames follow ALFRED's ``images`` convention (:mod:`alfred_gen.traj.frames`, read from the 238
+released sample trajectories and the loaders of ALFRED's seq2seq and E.T.): the first image is the
+start state, before any action; image ``i`` is the frame in which low action ``i`` was chosen and
+carries that action's ``low_idx`` and ``high_idx``. The frame after the last action is written as
+the next number and is not listed (E.T.'s loader takes it as the final frame). So ``n`` low actions
+give ``n`` listed images and ``n + 1`` files. Released files have several frames per action (smooth
+animation); we keep exactly the frames the loaders use.
 ``image_name`` is ``%09d.png`` as in every released file, while the file in ``raw_images/`` is the
 JPEG ``%09d.jpg`` (:data:`alfred_gen.traj.format.RAW_IMAGE_NAME`), as ALFRED ships them.
 
@@ -22,7 +23,7 @@ the same bytes.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,13 +33,12 @@ import numpy as np
 from alfred_gen.errors import GenerationReason
 from alfred_gen.sim.controller import Controller
 from alfred_gen.traj.format import RAW_IMAGE_NAME
+from alfred_gen.traj.frames import images_index
 from alfred_gen.traj.rle import interaction_args
 
 #: JPEG quality of saved frames (Pillow's scale); fixed so files are reproducible.
 JPEG_QUALITY = 90
 
-#: What ``images[i].image_name`` says (ALFRED's; the file itself is RAW_IMAGE_NAME).
-IMAGE_NAME = "{:09d}.png"
 
 
 class RecordingError(Exception):
@@ -130,20 +130,6 @@ def target_args(event: Any, target: str, masks_of: MaskSource = event_masks) -> 
     if mask is None or not np.any(mask):
         raise RecordingError(GenerationReason.MASK_MISSING, f"{target} is not in the frame before the action")
     return interaction_args(np.asarray(mask, dtype=bool))
-
-
-def images_index(low_actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The ``images`` index of these low actions: the frame before each action, plus the final
-    frame, which repeats the last action's indices (see the module docstring)."""
-    entries = [
-        {"high_idx": low["high_idx"], "image_name": IMAGE_NAME.format(i), "low_idx": i}
-        for i, low in enumerate(low_actions)
-    ]
-    if low_actions:
-        last = len(low_actions) - 1
-        entries.append({"high_idx": low_actions[last]["high_idx"], "image_name": IMAGE_NAME.format(len(low_actions)),
-                        "low_idx": last})
-    return entries
 
 
 class Recorder:

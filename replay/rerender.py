@@ -1,11 +1,11 @@
 """``alfred-gen replay``: re-execute one trajectory and write its frames (RGB, and depth / masks).
 
-Which frames: exactly those the trajectory's ``images`` list names, under the recorder's convention
-(:mod:`alfred_gen.replay.record`, ALFRED's loaders): the *first* entry with ``low_idx`` i is the
-frame in which low action i was chosen, i.e. the state before it (for i = 0, the start state);
-any *further* entry with the same ``low_idx`` shows the state after action i (the recorder adds
-one after the last action, the loaders' "stop" frame; ALFRED's smooth navigation stored several,
-and lite, which moves in whole steps, gives them all the after-frame). File names are the entries'
+Which frames: those the trajectory's ``images`` list names plus the unlisted frame after the last
+action, under ALFRED's convention (:mod:`alfred_gen.traj.frames`): the *first* entry with
+``low_idx`` i is the frame in which low action i was chosen, i.e. the state before it (for i = 0,
+the start state); any *further* entry with the same ``low_idx`` shows the state after action i
+(ALFRED's smooth navigation stored several, and lite, which moves in whole steps, gives them all
+the after-frame), and so does the next number after the last entry (E.T.'s final frame). File names are the entries'
 ``image_name`` stems with each folder's extension (see :mod:`alfred_gen.replay.images`).
 
 Nothing already on disk is touched unless the replay succeeds: frames are written into a staging
@@ -45,6 +45,7 @@ from alfred_gen.traj.format import (
     TRAJ_FILE_NAME,
     load_trajectory,
 )
+from alfred_gen.traj.frames import frame_entries
 
 #: Most per-step failures printed by the command before "... and N more".
 MAX_FAILURE_LINES = 20
@@ -65,10 +66,10 @@ class ReplayOutcome:
 
 
 def frames_by_low_idx(traj: Mapping[str, Any]) -> dict[int, list[str]]:
-    """low_idx -> the image stems recorded for it, in ``images`` order."""
+    """low_idx -> the image stems of its frames, in order (the unlisted final frame included)."""
     groups: dict[int, list[str]] = {}
-    for entry in traj.get("images") or ():
-        groups.setdefault(int(entry["low_idx"]), []).append(images.frame_stem(entry["image_name"]))
+    for entry in frame_entries(traj):
+        groups.setdefault(entry.low_idx, []).append(entry.stem)
     return groups
 
 
@@ -76,16 +77,17 @@ def frame_schedule(traj: Mapping[str, Any]) -> tuple[list[str], dict[int, list[s
     """Which stems to write when: (at the start, {low_idx i: after action i}).
 
     The first stem of low action i shows the state before it, which is the state after action
-    i - 1 (or the start state for i = 0); the other stems of low action i show the state after it.
+    i - 1 (or the start state for i = 0); the other stems of low action i, and the unlisted frame
+    after the last action, show the state after it.
     """
-    groups = frames_by_low_idx(traj)
-    at_start = groups.get(0, [])[:1]
+    at_start: list[str] = []
     after: dict[int, list[str]] = {}
-    for low_idx, stems in groups.items():
-        after.setdefault(low_idx, []).extend(stems[1:])
-        if low_idx > 0:
-            after.setdefault(low_idx - 1, []).extend(stems[:1])
-    return at_start, {i: sorted(stems) for i, stems in after.items() if stems}
+    for entry in frame_entries(traj):
+        if entry.before_action and entry.low_idx == 0:
+            at_start.append(entry.stem)
+        else:
+            after.setdefault(entry.low_idx - (1 if entry.before_action else 0), []).append(entry.stem)
+    return at_start[:1], {i: sorted(stems) for i, stems in after.items() if stems}
 
 
 class _FrameSink:

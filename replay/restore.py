@@ -15,6 +15,12 @@ One key of our own may come after ``Initialize``: ``color_variation`` true (writ
 eqa paths``) steps lite's ``SetColorVariation``, so objects show the per-instance colours that
 EQA's colour questions were asked about. Files without the key restore exactly as before.
 
+``object_poses`` lists only pickupable objects, as ALFRED's files do and THOR's ``SetObjectPoses``
+moves them. Lite's catalogue also calls some furniture moveable (sofas, chairs, tables, a
+microwave), and lite's ``SetObjectPoses`` puts back what it is given; so a file made in lite keeps
+that furniture's poses under the extra key ``furniture_poses``, which is added to lite's
+``SetObjectPoses`` (and never sent to THOR): lite rebuilds the recorded start state exactly.
+
 Scene names: a trajectory's ``floor_plan`` is found by the controller: lite asks the scene lookup
 it was made with (:meth:`~alfred_gen.sim.controller.SceneLookup.for_start_state`, which may complete
 a room known only from evidence with what the start state proves it holds), THOR loads its own
@@ -40,6 +46,9 @@ INITIALIZE_ACTION: dict[str, Any] = {
 
 #: The scene block's optional key asking for lite's per-instance colours (see the module docstring).
 COLOR_VARIATION_KEY = "color_variation"
+
+#: The scene block's optional key with lite's moveable furniture (see the module docstring).
+FURNITURE_POSES_KEY = "furniture_poses"
 
 _SCENE_KEYS = ("floor_plan", "object_poses", "object_toggles", "dirty_and_empty", "init_action")
 
@@ -73,6 +82,9 @@ def _check_block(scene_block: Any) -> None:
             raise UserError(f"scene block: malformed {key!r}", ExitCode.BAD_INPUT)
     if not isinstance(scene_block.get(COLOR_VARIATION_KEY, False), bool):
         raise UserError(f"scene block: malformed {COLOR_VARIATION_KEY!r}", ExitCode.BAD_INPUT)
+    furniture = scene_block.get(FURNITURE_POSES_KEY, [])
+    if not (isinstance(furniture, list) and all(isinstance(p, Mapping) for p in furniture)):
+        raise UserError(f"scene block: malformed {FURNITURE_POSES_KEY!r}", ExitCode.BAD_INPUT)
 
 
 def _scene_for(controller: Controller, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
@@ -118,7 +130,8 @@ def restore_scene(controller: Controller, scene_block: Mapping[str, Any]) -> Any
                                  "forceAction": True}, "SetStateOfAllObjects CanBeDirty")
         _setup_step(controller, {"action": "SetStateOfAllObjects", "StateChange": "CanBeFilled",
                                  "forceAction": False}, "SetStateOfAllObjects CanBeFilled")
-    _setup_step(controller, {"action": "SetObjectPoses",
-                             "objectPoses": [dict(p) for p in scene_block["object_poses"]]},
-                "SetObjectPoses")
+    poses = [dict(p) for p in scene_block["object_poses"]]
+    if not hasattr(controller, "ai2thor_version"):  # lite rebuilds its furniture too; THOR never sees it
+        poses += [dict(p) for p in scene_block.get(FURNITURE_POSES_KEY) or ()]
+    _setup_step(controller, {"action": "SetObjectPoses", "objectPoses": poses}, "SetObjectPoses")
     return _setup_step(controller, dict(scene_block["init_action"]), "init_action")

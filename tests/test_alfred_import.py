@@ -593,4 +593,4 @@ def test_cli_imports_then_replays_a_released_trajectory(alfred_data: Path, tmp_p
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert replayed.stdout.startswith("goal: 3/3 goal conditions")
     frames = json.loads(traj.read_text())["images"]
-    assert len(list((tmp_path / "frames" / "raw_images").glob("*.jpg"))) == len(frames)
+    assert len(list((tmp_path / "frames" / "raw_images").glob("*.jpg"))) == len(frames) + 1  # + the unlisted final

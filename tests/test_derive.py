@@ -254,7 +254,7 @@ def test_derive_writes_a_vetted_rendered_trajectory(sources: Path, tmp_path: Pat
     assert path.parent.name == "trial_T20000101_000000_000001"
     assert traj["derived_from"]["variant"] == variant and traj["derived_from"]["task_id"] == path.parent.name
     frames = sorted((path.parent / "raw_images").iterdir())
-    assert len(frames) == len(traj["images"]) == len(traj["plan"]["low_actions"]) + 1
+    assert len(frames) == len(traj["images"]) + 1 == len(traj["plan"]["low_actions"]) + 1  # + the unlisted final
     position = traj["goal"]["agent_position"]
     assert (position["x"], position["z"]) == (END_XZ if variant == "nav-only" else MICROWAVE_XZ)
     assert traj["goal"]["task_conditions"] == (variant != "nav-only")

@@ -25,11 +25,11 @@ from alfred_gen.eqa.programs import SINGLE_TARGET
 from alfred_gen.eqa.questions import QUESTIONS_FILE, QuestionOptions, questions_command
 from alfred_gen.eqa.stats import stats_command
 from alfred_gen.errors import ExitCode
-from alfred_gen.replay.record import images_index
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator
 from alfred_gen.sim.scene import grid_key
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
+from alfred_gen.traj.frames import images_index
 from tests.helpers.eqa_check import check_run
 
 HOMES = tuple(f"LiteHouse{n}" for n in range(1, 6))
@@ -265,8 +265,9 @@ def test_a_path_with_frames_depth_and_masks_is_the_same_trajectory(run: Path, da
     twin = run / PATHS_DIR / written.relative_to(one / PATHS_DIR)
     assert written.read_bytes() == twin.read_bytes()  # frames are rendered by a replay: the file is the same
     traj = load_trajectory(written)
-    frames = sorted({image["image_name"] for image in traj["images"]})
-    assert len(frames) == len(traj["plan"]["low_actions"]) + 1  # one per action and the stop's
+    listed = sorted({image["image_name"] for image in traj["images"]})
+    assert len(listed) == len(traj["plan"]["low_actions"])  # one per action; the final frame is unlisted
+    frames = [*listed, f"{len(listed):09d}.png"]
     folder = written.parent
     assert sorted(p.stem for p in (folder / "raw_images").iterdir()) == [Path(f).stem for f in frames]
     assert sorted(p.stem for p in (folder / "depth_images").iterdir()) == [Path(f).stem for f in frames]

@@ -18,8 +18,9 @@ def test_first_image_of_a_low_action_is_the_one_it_was_chosen_in() -> None:
                       {"low_idx": 1, "high_idx": 1, "image_name": "000000003.png"}]
     steps = storyboard.frame_steps(traj)
     assert [(s.stem, s.low_idx, s.before_action) for s in steps] == [
-        ("000000000", 0, True), ("000000001", 0, False), ("000000002", 1, True), ("000000003", 1, False)]
-    assert storyboard.subgoal_spans(steps, 3) == [(0, 1), (2, 3), (-1, -1)]
+        ("000000000", 0, True), ("000000001", 0, False), ("000000002", 1, True), ("000000003", 1, False),
+        ("000000004", 1, False)]  # the frame after the last action: the next number, unlisted
+    assert storyboard.subgoal_spans(steps, 3) == [(0, 1), (2, 4), (-1, -1)]
 
 
 def test_without_an_images_list_the_recorders_index_is_used() -> None:

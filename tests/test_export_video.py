@@ -116,9 +116,9 @@ def test_video_of_a_generated_trajectory_decodes_with_one_frame_per_image(datase
     assert run.returncode == ExitCode.OK, run.stdout + run.stderr
     assert run.stdout.strip().splitlines()[-1].startswith("1 made, 0 failed")
     facts = read_facts(tmp_path / "heat.mp4")
-    images = _images(trial)
-    assert facts.frames == len(images)
-    assert facts.seconds == pytest.approx(len(images) / 4)
+    frames = len(_images(trial)) + 1  # every image listed, and the unlisted one after the last action
+    assert facts.frames == frames
+    assert facts.seconds == pytest.approx(frames / 4)
     assert (facts.width, facts.height) == annotate.frame_size(1)
     assert not (trial / "video.mp4").exists()  # --out was given: nothing beside the trajectory
 
@@ -163,7 +163,7 @@ def test_missing_frames_are_re_rendered_and_depth_and_seg_panels_added(dataset: 
     assert run.returncode == ExitCode.OK, run.stdout + run.stderr
     assert "1 re-rendered" in run.stdout
     facts = read_facts(tmp_path / "panels.mp4")
-    assert facts.frames == len(_images(source))
+    assert facts.frames == len(_images(source)) + 1
     assert (facts.width, facts.height) == annotate.frame_size(3)
     assert sorted(p.name for p in bare.iterdir()) == ["traj_data.json"]  # the trajectory is left as it was
     # The re-rendered RGB panel shows what the recorded frame shows (same renderer, same state).
@@ -216,7 +216,7 @@ def test_video_of_a_released_alfred_demo_in_its_imported_room(alfred_data: Path,
     run = run_cli("--scenes-catalogue", str(catalogue), "video", str(trial), "--masks", "--out", str(out))
     assert run.returncode == ExitCode.OK, run.stdout + run.stderr
     assert "1 re-rendered" in run.stdout  # released demos ship no frames here
-    images = _images(trial)
+    frames = len(_images(trial)) + 1  # and the unlisted frame after the last action
     facts = read_facts(out)
-    assert facts.frames == len(images) > len(json.loads((trial / "traj_data.json").read_text())["plan"]["low_actions"])
-    assert facts.seconds == pytest.approx(len(images) / 5)
+    assert facts.frames == frames > len(json.loads((trial / "traj_data.json").read_text())["plan"]["low_actions"])
+    assert facts.seconds == pytest.approx(frames / 5)

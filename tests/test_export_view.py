@@ -38,9 +38,9 @@ def test_site_has_a_row_and_a_page_per_trajectory_with_linked_frames(dataset: Pa
         assert (out / row["page"]).is_file() and (out / row["thumb"]).is_file()
         trial = dataset / Path(row["path"]).parent
         traj = json.loads((trial / "traj_data.json").read_text())
-        assert (row["low"], row["frames"]) == (len(traj["plan"]["low_actions"]), len(traj["images"]))
+        assert (row["low"], row["frames"]) == (len(traj["plan"]["low_actions"]), len(traj["images"]) + 1)
         data = _script_data(out / "t" / f"{row['key']}.js", "ALFRED_VIEW_TRAJ")
-        assert len(data["frames"]) == len(traj["images"]) and data["kinds"] == ["rgb"]
+        assert len(data["frames"]) == len(traj["images"]) + 1 and data["kinds"] == ["rgb"]
         stem = data["frames"][-1][0]
         linked = out / "frames" / row["key"] / "rgb" / f"{stem}.jpg"
         assert linked.read_bytes() == (trial / "raw_images" / f"{stem}.jpg").read_bytes()
@@ -107,7 +107,7 @@ def test_builds_are_repeatable_and_replace_only_their_own_site(dataset: Path, tm
 def test_invalid_files_are_listed_and_fail_the_command(dataset: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
     shutil.copytree(dataset, data)
-    bad = data / "pick_and_place_simple-Apple-None-CounterTop-1" / "trial_Tbad"
+    bad = data / "pick_and_place_simple-Apple-None-CounterTop-10001" / "trial_Tbad"
     bad.mkdir()
     (bad / "traj_data.json").write_text("{not json")
     run = run_cli("view", str(data), "--out", str(tmp_path / "site"))

@@ -25,6 +25,7 @@ from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import simulator
 from alfred_gen.traj.format import load_trajectory
 from alfred_gen.traj.rle import decode_mask
+from alfred_gen.traj.scene_nums import lite_room_scene_num, names_thor_room
 
 #: Candidate (scene, task) per task type; seeds are tried in order until one generates.
 CANDIDATES: dict[str, list[tuple[int, TaskSpec]]] = {
@@ -74,7 +75,7 @@ def test_each_task_type_generates_a_trajectory_that_vets_from_disk(generated, ta
     result, scene, seed, task = generated[task_type]
     path = result.path
     assert path is not None and path.name == default_trial_id(seed)
-    assert path.parent.name == task.dir_name(scene)
+    assert path.parent.name == task.dir_name(lite_room_scene_num(scene))  # ends with the scene_num recorded
     traj = load_trajectory(path / "traj_data.json")  # the schema and the mask rules
     assert traj == result.traj
     verdict = vet_trajectory(traj, controller_factory=simulator().open)
@@ -106,14 +107,14 @@ def _check_alfred_shape(traj: dict[str, Any], path: Path, task: TaskSpec, scene:
             x, y = args["point"]
             assert mask[y, x]
             assert args["bbox"][0] <= x <= args["bbox"][2]
-    # Images: the start frame, one per action, and the final frame; files as ALFRED ships them.
+    # Images: the frame before each action is listed; the frame after the last action is on disk as
+    # the next number, unlisted (ALFRED's convention, which E.T.'s loader relies on).
     images = traj["images"]
-    assert len(images) == len(low) + 1
-    assert [im["low_idx"] for im in images] == [*range(len(low)), len(low) - 1]
+    assert [im["low_idx"] for im in images] == [*range(len(low))]
     assert all(im["high_idx"] == low[im["low_idx"]]["high_idx"] for im in images)
-    assert [im["image_name"] for im in images] == [f"{i:09d}.png" for i in range(len(images))]
+    assert [im["image_name"] for im in images] == [f"{i:09d}.png" for i in range(len(low))]
     frames = sorted((path / "raw_images").iterdir())
-    assert [f.name for f in frames] == [f"{i:09d}.jpg" for i in range(len(images))]
+    assert [f.name for f in frames] == [f"{i:09d}.jpg" for i in range(len(low) + 1)]
     assert frames[0].read_bytes()[:2] == b"\xff\xd8"
     # Language, scene block, parameters and provenance.
     assert len(traj["template"]["high_descs"]) == len(high) - 1
@@ -121,7 +122,8 @@ def _check_alfred_shape(traj: dict[str, Any], path: Path, task: TaskSpec, scene:
     assert len(ann) == 1 and ann[0]["assignment_id"] == TEMPLATE_ASSIGNMENT_ID
     assert ann[0]["task_desc"] == traj["template"]["task_desc"]
     block = traj["scene"]
-    assert block["floor_plan"] == f"LitePlan{scene}" and block["scene_num"] == scene and block["random_seed"] == seed
+    assert block["floor_plan"] == f"LitePlan{scene}" and block["random_seed"] == seed
+    assert block["scene_num"] == 10000 + scene and not names_thor_room(block["scene_num"])
     assert block["init_action"]["action"] == "TeleportFull" and block["init_action"]["horizon"] == 30
     assert block["dirty_and_empty"] == (task.task_type == "pick_clean_then_place_in_recep")
     toggles = [{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else []

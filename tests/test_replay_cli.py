@@ -45,19 +45,21 @@ def test_frame_schedule_first_entry_is_before_the_action_others_after():
                        {"low_idx": 1, "high_idx": 0, "image_name": "000000001.png"},
                        {"low_idx": 1, "high_idx": 0, "image_name": "000000002.png"},
                        {"low_idx": 3, "high_idx": 1, "image_name": "000000003.png"},
-                       {"low_idx": 3, "high_idx": 1, "image_name": "000000004.png"}]}
+                       {"low_idx": 3, "high_idx": 1, "image_name": "000000004.png"}],
+            "plan": {"low_actions": [{}] * 4}}
+    # The frame after the last action is the next number, unlisted (ALFRED's and E.T.'s rule).
     assert frames_by_low_idx(traj) == {0: ["000000000"], 1: ["000000001", "000000002"],
-                                       3: ["000000003", "000000004"]}
+                                       3: ["000000003", "000000004", "000000005"]}
     at_start, after = frame_schedule(traj)
     assert at_start == ["000000000"]
-    assert after == {0: ["000000001"], 1: ["000000002"], 2: ["000000003"], 3: ["000000004"]}
+    assert after == {0: ["000000001"], 1: ["000000002"], 2: ["000000003"], 3: ["000000004", "000000005"]}
 
 
 def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
     first, second = tmp_path / "first", tmp_path / "second"
     for out in (first, second):
         outcome = replay_to_directory(heat_traj, out, scripts.rendering_controller(), depth=True, seg=True)
-        assert outcome.ok and outcome.frames == len(heat_traj["images"])
+        assert outcome.ok and outcome.frames == len(heat_traj["images"]) + 1  # and the unlisted final frame
         assert outcome.written == ["depth_images", "instance_masks", "raw_images"]
     names = sorted(p.name for p in (first / "raw_images").iterdir())
     assert names == [f"{i:09d}.jpg" for i in range(len(heat_traj["plan"]["low_actions"]) + 1)]

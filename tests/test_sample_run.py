@@ -30,6 +30,7 @@ from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import MAX_REPLACEMENTS
 from alfred_gen.sample.run import run_sample
+from alfred_gen.traj.scene_nums import scene_num_for
 from tests.helpers import python_env, run_python
 from tests.helpers.sample_runs import (
     KILL_N,
@@ -89,7 +90,7 @@ def test_a_larger_n_extends_the_same_dataset(tmp_path: Path) -> None:
     doomed = next(iter(scan_tree(tmp_path / "probe").trials))  # the first group's tuple
 
     def doomed_fails(task, scene, seed, out_root, trial_id, **kwargs):
-        if TaskTuple.from_task_spec(task, int(scene)) == doomed:
+        if TaskTuple.from_task_spec(task, scene_num_for(scene) or int(scene)) == doomed:
             return StandInResult(False, "unsolvable", None, "doomed")
         return stand_in_generate(task, scene, seed, out_root, trial_id, **kwargs)
 
@@ -182,7 +183,7 @@ def test_a_failed_tuple_is_replaced_by_one_of_its_task_type(tmp_path: Path, monk
     calls: list[TaskTuple] = []
 
     def primaries_fail(task, scene, seed, out_root, trial_id, **kwargs):
-        tuple_ = TaskTuple.from_task_spec(task, int(scene))
+        tuple_ = TaskTuple.from_task_spec(task, scene_num_for(scene) or int(scene))
         calls.append(tuple_)
         if tuple_ in primaries:
             return StandInResult(False, "unsolvable", None, "primary")

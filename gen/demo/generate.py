@@ -41,7 +41,7 @@ from alfred_gen.demo.drive import drive_with_replans, replanned_steps
 from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
 from alfred_gen.demo.language import describe, turk_annotations
 from alfred_gen.demo.navigation import NavigationGraph
-from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state
+from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state, recorded_scene_num
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
 from alfred_gen.planner.result import PlanStep
@@ -138,6 +138,7 @@ def generate_trajectory(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     frames: bool = True,
     vet: bool = True,
+    vet_controller: Callable[[], Controller] | None = None,
 ) -> GenerationResult:
     """Generate, vet and write one demonstration of ``task`` in ``scene`` from ``seed``.
 
@@ -146,7 +147,11 @@ def generate_trajectory(
     (default: one from ``simulator`` rendering RGB when ``frames``, and the segmentation only
     before interactions); a controller passed in must give ``instance_masks`` in its events (THOR's
     object image on), and RGB frames when ``frames``. ``simulator`` makes the fresh simulator that
-    vets the file (default: lite with the scene library, and ``scene`` itself when it is a Scene).
+    vets the file: a demonstration is vetted where it was recorded, so a THOR ``controller`` needs
+    the THOR simulator of the same build and options (ValueError without one); the default is lite
+    with the scene library (and ``scene`` itself when it is a Scene). ``vet_controller`` instead
+    hands back the vetting controller (a sampler's worker keeps one THOR controller for vetting
+    beside the recording one; every vet resets it to the file's scene).
     ``time_limit`` bounds the planner (seconds). ``frames=False`` records without writing JPEGs (the
     ``images`` index is still written; ``alfred-gen replay`` can render the frames later).
     ``vet=False`` skips the replay check (benchmarks only: unvetted files may not reach their goal).
@@ -158,9 +163,11 @@ def generate_trajectory(
     get_task_type(task.task_type)
     room = find_room(scene)
     if simulator is None:
+        if vet_controller is None and controller is not None and backend_of(controller)[0] != "lite":
+            raise ValueError("a demonstration recorded in THOR is vetted in THOR: pass the THOR simulator to vet with")
         simulator = scene_simulator(extra=(room,) if isinstance(scene, Scene) else ())
     out_root = Path(out_root)
-    final_dir = out_root / task.dir_name(room.scene_num) / trial_id
+    final_dir = out_root / task.dir_name(recorded_scene_num(room)) / trial_id
     timings: dict[str, float] = {}
     if final_dir.exists():
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
@@ -180,7 +187,7 @@ def generate_trajectory(
         if vet:
             started = time.perf_counter()
             written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
-            verdict = vet_trajectory(written, controller_factory=simulator.open, check_schema=False)
+            verdict = vet_trajectory(written, controller_factory=vet_controller or simulator.open, check_schema=False)
             timings["vet"] = time.perf_counter() - started
             if not verdict.ok:
                 raise _Failed(GenerationReason.VET_FAILED, verdict.describe())

@@ -26,10 +26,11 @@ from typing import Any
 from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.errors import GenerationReason
 from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_problem
-from alfred_gen.replay.restore import INITIALIZE_ACTION, RestoreError, restore_scene
+from alfred_gen.replay.restore import FURNITURE_POSES_KEY, INITIALIZE_ACTION, RestoreError, restore_scene
 from alfred_gen.scenes.library import find_scene, get_scene, resolve_scene_number
 from alfred_gen.sim.controller import Controller
 from alfred_gen.sim.scene import Scene, hash_str
+from alfred_gen.traj.scene_nums import lite_room_of_scene_num, scene_num_for
 
 #: InitialRandomSpawn arguments besides the seed (ALFRED's generator uses the same).
 SPAWN_ARGS: dict[str, Any] = {"numPlacementAttempts": 15, "placeStationary": True, "forceVisible": True}
@@ -64,13 +65,14 @@ class StartState:
 
 
 def find_room(scene: int | str | Scene) -> Scene:
-    """The room meant by a number (``7``), a name (``LitePlan7``, ``FloorPlan10``, a fixture's), or
-    a Scene itself. UserError(NOT_FOUND) for an unknown one."""
+    """The room meant by a number (``7``, or the ``10007`` its files record), a name (``LitePlan7``,
+    ``FloorPlan10``, a fixture's), or a Scene itself. UserError(NOT_FOUND) for an unknown one."""
     if isinstance(scene, Scene):
         return scene
     if isinstance(scene, str) and not scene.strip().isdigit():
         return find_scene(scene.strip())
-    return get_scene(resolve_scene_number(scene))
+    number = int(scene)
+    return get_scene(resolve_scene_number(lite_room_of_scene_num(number) or number))
 
 
 def start_pose(reachable: list[tuple[float, float]], seed: int) -> tuple[float, float, int]:
@@ -84,7 +86,8 @@ def start_pose(reachable: list[tuple[float, float]], seed: int) -> tuple[float, 
 
 
 def object_poses_of(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """ALFRED's ``object_poses`` for a state: every whole pickupable or moveable object."""
+    """Poses of every whole pickupable or moveable object of a state, in metadata order: what lite's
+    ``SetObjectPoses`` puts back (see :func:`split_poses` for what a file lists where)."""
     poses = []
     for obj in metadata.get("objects") or ():
         if (obj.get("pickupable") or obj.get("moveable")) and not obj.get("isSliced"):
@@ -96,13 +99,28 @@ def object_poses_of(metadata: Mapping[str, Any]) -> list[dict[str, Any]]:
     return poses
 
 
+def split_poses(metadata: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(``object_poses``, ``furniture_poses``) of a state.
+
+    ``object_poses`` is ALFRED's: the pickupable objects, as ALFRED's generator recorded them and
+    THOR's ``SetObjectPoses`` moves them (the released files list nothing else). Furniture that is
+    merely moveable in lite's catalogue (sofas, chairs, tables, a microwave...) goes under the extra
+    key ``furniture_poses``, which only lite reads back (:func:`alfred_gen.replay.restore.restore_scene`),
+    so a lite replay rebuilds exactly the recorded start state and a THOR client never sees it."""
+    pickupable = {obj["name"] for obj in metadata.get("objects") or () if obj.get("pickupable")}
+    poses = object_poses_of(metadata)
+    return ([p for p in poses if p["objectName"] in pickupable],
+            [p for p in poses if p["objectName"] not in pickupable])
+
+
 def build_scene_block(
     scene: Scene, task: TaskSpec, seed: int, metadata: Mapping[str, Any], pose: tuple[float, float, int]
 ) -> dict[str, Any]:
     """The ``scene`` block restoring the spawned state with the agent at ``pose``."""
     x, z, rotation = pose
     toggles = [{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else []
-    return {
+    object_poses, furniture = split_poses(metadata)
+    block = {
         "dirty_and_empty": task.task_type == "pick_clean_then_place_in_recep",
         "floor_plan": scene.name,
         "init_action": {
@@ -114,11 +132,21 @@ def build_scene_block(
             "y": float(metadata["agent"]["position"]["y"]),
             "z": z,
         },
-        "object_poses": object_poses_of(metadata),
+        "object_poses": object_poses,
         "object_toggles": toggles,
         "random_seed": int(seed),
-        "scene_num": int(scene.scene_num),
+        "scene_num": recorded_scene_num(scene),
     }
+    if furniture:
+        block[FURNITURE_POSES_KEY] = furniture
+    return block
+
+
+def recorded_scene_num(scene: Scene) -> int:
+    """The ``scene_num`` a file of ``scene`` records: ALFRED's number for a THOR room, one that names
+    no THOR room for lite's rooms and houses (:mod:`alfred_gen.traj.scene_nums`)."""
+    number = scene_num_for(scene.name)
+    return int(scene.scene_num) if number is None else number
 
 
 def _step(controller: Controller, action: dict[str, Any], what: str) -> Any:

@@ -69,6 +69,7 @@ from alfred_gen.traj.format import (
     save_trajectory,
     trajectory_dir_name,
 )
+from alfred_gen.traj.scene_nums import scene_num_for
 
 #: Where the trajectories go inside DIR unless ``--out`` says otherwise.
 PATHS_DIR = "paths"
@@ -139,9 +140,15 @@ def trial_id_of(question_id: str) -> str:
     """ALFRED's ``trial_T<date>_<time>_<microseconds>`` shape, from the question's stable hash (the
     same question always gets the same directory; the digits say nothing about when)."""
     value = hash_str(f"alfred-gen eqa trial {question_id}")
-    moment = _EPOCH + _dt.timedelta(days=value % 36524, seconds=(value >> 16) % 86400,
+    moment = _EPOCH + _dt.timedelta(days=value % 7305, seconds=(value >> 16) % 86400,  # 2000-2019: never ahead
                                     microseconds=(value >> 40) % 1_000_000)
     return "trial_T" + moment.strftime("%Y%m%d_%H%M%S_%f")
+
+
+def recorded_scene_num(facts: HomeFacts) -> int:
+    """The ``scene_num`` a path of this home records (:mod:`alfred_gen.traj.scene_nums`)."""
+    number = scene_num_for(facts.scene)
+    return facts.scene_num if number is None else number
 
 
 def question_key(question: Mapping[str, Any]) -> str:
@@ -213,7 +220,7 @@ def _scene_block(facts: HomeFacts, object_poses: Sequence[Mapping[str, Any]],
         "object_poses": [dict(pose) for pose in object_poses],
         "object_toggles": [],
         "random_seed": 0,
-        "scene_num": facts.scene_num,
+        "scene_num": recorded_scene_num(facts),
     }
     if facts.color_variation:
         block[COLOR_VARIATION_KEY] = True
@@ -336,7 +343,7 @@ def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: Ho
     """One question's trajectory (module docstring); never raises on data, only a UserError saying
     no simulator can run here."""
     key = question_key(question)
-    final_dir = out_root / task_dir_of(question, facts.scene_num) / trial_id_of(key)
+    final_dir = out_root / task_dir_of(question, recorded_scene_num(facts)) / trial_id_of(key)
     if final_dir.exists():
         return PathResult(EqaPathReason.EXISTS, final_dir, f"{final_dir} already exists")
     temp_dir: Path | None = None

@@ -6,10 +6,11 @@ the player), which low action and which subgoal it belongs to, whether it is the
 action was chosen (then the action's interaction mask belongs on it), the instruction of the
 running subgoal, and where the agent stands.
 
-Frames follow the recorder's convention (:mod:`alfred_gen.replay.record`, ALFRED's loaders): the
-first image with ``low_idx`` i shows the state before low action i, any further image with the same
-``low_idx`` the state after it. Released ALFRED files have several images per navigation step
-(smooth animation); ours have one per action plus a final one.
+Frames follow ALFRED's convention (:mod:`alfred_gen.traj.frames`): the first image with ``low_idx``
+i shows the state before low action i, any further image with the same ``low_idx`` the state after
+it, and the unlisted next number after the last entry the state after the last action. Released
+ALFRED files have several images per navigation step (smooth animation); ours have one per action
+(plus the unlisted final one).
 
 Language: the first human annotation (``turk_annotations.anns`` whose ``assignment_id`` is not
 ``template``) when there is one, else our ``template``. ``high_descs`` has one line per subgoal
@@ -30,8 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from alfred_gen.replay.images import frame_stem
-from alfred_gen.replay.record import images_index
+from alfred_gen.traj.frames import frame_entries
 from alfred_gen.traj.rle import decode_mask
 
 #: ``assignment_id`` of the templated annotation our generator also writes to ``turk_annotations``.
@@ -42,9 +42,10 @@ _MOVES = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
 
 
 class FrameStep(NamedTuple):
-    """One entry of ``images``: a frame of the video, a step of the player."""
+    """One frame (an entry of ``images``, or the unlisted final one): a frame of the video, a step of
+    the player."""
 
-    position: int  #: where it is in ``images`` (the frame number, from 0)
+    position: int  #: where it is in the frame sequence (the frame number, from 0)
     stem: str  #: file name without extension (``000000012``)
     low_idx: int
     high_idx: int
@@ -71,16 +72,10 @@ class Language:
 
 
 def frame_steps(traj: Mapping[str, Any]) -> list[FrameStep]:
-    """The frames of a trajectory in ``images`` order (the recorder's index if ``images`` is empty)."""
-    entries = traj.get("images") or images_index(traj["plan"]["low_actions"])
-    steps: list[FrameStep] = []
-    seen: set[int] = set()
-    for index, entry in enumerate(entries):
-        low_idx = int(entry["low_idx"])
-        steps.append(FrameStep(index, frame_stem(entry["image_name"]), low_idx, int(entry["high_idx"]),
-                               low_idx not in seen))
-        seen.add(low_idx)
-    return steps
+    """The frames of a trajectory in order: its ``images`` entries, then the unlisted frame after the
+    last action (:func:`alfred_gen.traj.frames.frame_entries`; the recorder's index if ``images``
+    is empty)."""
+    return [FrameStep(e.position, e.stem, e.low_idx, e.high_idx, e.before_action) for e in frame_entries(traj)]
 
 
 def _human_annotation(traj: Mapping[str, Any]) -> Mapping[str, Any] | None:

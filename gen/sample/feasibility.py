@@ -32,6 +32,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.domains.tasks import TaskSpec, TaskType, capabilities, get_task_type, task_types
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.traj.format import NO_MRECEP, trajectory_dir_name
+from alfred_gen.traj.scene_nums import lite_room_of_scene_num, lite_room_scene_num
 
 #: Suffix ALFRED's directory names give a sliced object class (``AppleSliced``).
 SLICED_SUFFIX = "Sliced"
@@ -166,11 +167,12 @@ class SceneContents:
         return sorted(c for c in set(classes) if self.counts.get(c, 0) > 0)
 
 
-#: Where the sampler's rooms come from: lite's procedural rooms (``LitePlanN``), real THOR rooms
-#: (``FloorPlanN``) imported from ALFRED with `alfred-gen scenes import-alfred`, which both the
-#: lite and the thor backend can load (both use ALFRED's numbers 1-30, 201-230, 301-330, 401-430),
-#: or lite's procedural houses (``LiteHouseN``, scene number 1000 + N; by default those of
-#: LiteHouse1-100 that the house filter accepts).
+#: Where the sampler's rooms come from: lite's procedural rooms (``LitePlanN``, scene number
+#: 10000 + N), real THOR rooms (``FloorPlanN``, ALFRED's numbers 1-30, 201-230, 301-330, 401-430)
+#: imported from ALFRED with `alfred-gen scenes import-alfred`, which both the lite and the thor
+#: backend can load, or lite's procedural houses (``LiteHouseN``, scene number 1000 + N; by default
+#: those of LiteHouse1-100 that the house filter accepts). A tuple's ``scene`` is the scene number
+#: its files record (:mod:`alfred_gen.traj.scene_nums`), so no two sets share a task directory.
 SCENE_SETS = ("lite", "alfred", "houses")
 
 
@@ -183,7 +185,17 @@ def scene_name(scene: int, scene_set: str = "lite") -> str:
         if house is None:
             raise UserError(f"scene number {scene} is no house's (houses are 1001-1999)", ExitCode.NOT_FOUND)
         return house_name(house)
-    return f"FloorPlan{scene}" if scene_set == "alfred" else f"LitePlan{scene}"
+    if scene_set == "alfred":
+        return f"FloorPlan{scene}"
+    return f"LitePlan{lite_room_of_scene_num(scene) or scene}"  # a bare room number is taken as it is
+
+
+def recorded_scene(scene: int, scene_set: str = "lite") -> int:
+    """The scene number the files of ``scene`` record: lite's room 205 (as ``--scenes`` names it)
+    is 10205; other numbers, and lite rooms' own numbers, stay as they are."""
+    if scene_set == "lite" and lite_room_of_scene_num(scene) is None:
+        return lite_room_scene_num(scene)
+    return scene
 
 
 def default_scenes(scene_set: str = "lite") -> tuple[int, ...]:
@@ -196,6 +208,8 @@ def default_scenes(scene_set: str = "lite") -> tuple[int, ...]:
         return tuple(house_scene_num(n) for n in accepted_houses())
     from alfred_gen.scenes import scene_numbers
 
+    if scene_set == "lite":
+        return tuple(lite_room_scene_num(n) for n in scene_numbers())
     return scene_numbers()
 
 
@@ -356,7 +370,7 @@ def feasible_tuples(
     types = [get_task_type(n) for n in task_type_names] if task_type_names else task_types()
     found: list[TaskTuple] = []
     for scene in scenes if scenes is not None else default_scenes(scene_set):
-        contents = scene_contents(int(scene), scene_set)
+        contents = scene_contents(recorded_scene(int(scene), scene_set), scene_set)
         for spec_type in types:
             if not contents.allows(spec_type):
                 continue

@@ -85,6 +85,7 @@ class DatasetStats:
     def add(self, task: TaskTuple) -> None:
         from alfred_gen.scenes.houses.names import house_of_scene_num
         from alfred_gen.sim.scene import HOUSE, room_type_of
+        from alfred_gen.traj.scene_nums import lite_room_of_scene_num
 
         self.total += 1
         self.tuples.add(task)
@@ -95,7 +96,8 @@ class DatasetStats:
             self.counts["mrecep"][task.mrecep] += 1
         self.counts["scene"][str(task.scene)] += 1
         try:
-            room = HOUSE if house_of_scene_num(task.scene) is not None else room_type_of(task.scene)
+            room = HOUSE if house_of_scene_num(task.scene) is not None else room_type_of(
+                lite_room_of_scene_num(task.scene) or task.scene)
         except ValueError:
             room = "unknown"
         self.counts["room_type"][room] += 1

@@ -34,7 +34,7 @@ from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
-from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.controller import Controller, Simulator
 
 #: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
 STOP_GRACE_SECONDS = 1.0
@@ -80,15 +80,34 @@ class JobContext:
     options: SampleOptions
     controller_factory: Callable[[], Controller] | None = None
     _controller: Controller | None = None
+    _vetting: Controller | None = None
+
+    def vet_simulator(self) -> Simulator | None:
+        """The backend other than lite a run records with, with its options (THOR's build, platform,
+        display); None for lite."""
+        if self.options.backend == "lite":
+            return None
+        from alfred_gen.scenes.library import simulator  # imported by the workers that need it
+
+        return simulator(self.options.backend, dict(self.options.backend_options))
+
+    def vet_controller(self) -> Controller:
+        """This process's vetting controller for a backend other than lite: a second controller of
+        the same build and options, never the recording one, made once and reset to the file's
+        scene by every vet (a THOR build is slow to start, and each vet restores from scratch)."""
+        recipe = self.vet_simulator()
+        if recipe is None:
+            raise ValueError("lite runs are vetted by generate_trajectory's own lite simulator")
+        if self._vetting is None:
+            self._vetting = recipe.open()
+        return self._vetting
 
     def controller(self) -> Any:
         """This process's recording simulator, made once and reused; None lets generate_trajectory
         make its own lite controller per job."""
         factory = self.controller_factory
-        if factory is None and self.options.backend != "lite":
-            from alfred_gen.scenes.library import simulator  # imported by the workers that need it
-
-            recipe = simulator(self.options.backend, dict(self.options.backend_options))
+        recipe = self.vet_simulator()
+        if factory is None and recipe is not None:
             # THOR needs instance segmentation for the interaction masks.
             factory = functools.partial(recipe.open, render=self.options.frames, segmentation=True)
         if factory is None:
@@ -106,9 +125,9 @@ def run_job(job: Job, context: JobContext) -> Outcome:
         controller = context.controller()
         if controller is not None:
             kwargs["controller"] = controller
-        scene: int | str = job.task.scene
-        if context.options.scene_set != "lite":
-            scene = scene_name(job.task.scene, context.options.scene_set)
+        if context.vet_simulator() is not None:
+            kwargs["vet_controller"] = context.vet_controller  # vetted where it was recorded: THOR's in THOR
+        scene = scene_name(job.task.scene, context.options.scene_set)
         result = context.generate(job.task.to_task_spec(), scene, job.seed, context.out, job.trial_id, **kwargs)
         timings = tuple(sorted((str(k), float(v)) for k, v in (getattr(result, "timings", None) or {}).items()))
         return Outcome(job.index, bool(result.ok), GenerationReason.OK if result.ok else result.reason,

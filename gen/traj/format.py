@@ -10,12 +10,13 @@ One trajectory per directory, as in ALFRED::
 
     <out>/<task_type>-<object>-<mrecep|None>-<recep>-<scene_num>/<task_id>/
         traj_data.json         this file format
-        raw_images/%09d.jpg    one RGB frame per entry of ``images`` (300x300)
+        raw_images/%09d.jpg    one RGB frame per entry of ``images``, and the final one (300x300)
         depth_images/          depth frames, written by ``replay --depth``
         instance_masks/        instance segmentation frames, written by ``replay --seg``
         pddl_states/           optional planner state dumps (nothing reads them back)
 
-``task_id`` has the form ``trial_T<date>_<time>_<micro>``. See :func:`trajectory_dir_name` and
+``task_id`` has the form ``trial_T<date>_<time>_<micro>``; ours are a hash of the run seed and the
+task (:mod:`alfred_gen.sample.trial_ids`), whose date part is a day of 2000-2019. See :func:`trajectory_dir_name` and
 :func:`trajectory_dir_name_for` for how the task directory is named. In all 238 released sample
 files the names follow that rule and the trial directory is the ``task_id``.
 
@@ -31,11 +32,17 @@ keys are allowed at every level; they carry what ALFRED lacks (backend, versions
     ``pick_clean_then_place_in_recep``, ``pick_heat_then_place_in_recep``,
     ``pick_cool_then_place_in_recep``, ``pick_and_place_with_movable_recep`` or a new type.
 ``scene`` (object): how to rebuild the start state.
-    ``floor_plan`` (str, ``FloorPlan<N>``), ``scene_num`` (int N), ``random_seed`` (int, seed of
+    ``floor_plan`` (str: ``FloorPlan<N>`` for a THOR room, ``LitePlan<N>`` / ``LiteHouse<N>`` for
+    lite's procedural rooms and houses), ``scene_num`` (int: N for ``FloorPlan<N>``, 10000 + N for
+    ``LitePlan<N>``, 1000 + N for ``LiteHouse<N>``, so that ``'FloorPlan%d' % scene_num``, which
+    ALFRED's eval loads, never names a real THOR room for a lite room; see
+    :mod:`alfred_gen.traj.scene_nums`; a file whose two disagree is refused), ``random_seed`` (int, seed of
     the initial random spawn), ``init_action`` (the agent's start: a ``TeleportFull`` action dict
     with numbers ``x``, ``y``, ``z``, ``rotation``, ``horizon`` and bool ``rotateOnTeleport``),
     ``object_poses`` (list of ``{objectName, position{x,y,z}, rotation{x,y,z}}`` for
-    ``SetObjectPoses``), ``object_toggles`` (list of ``{objectType, isOn}`` for
+    ``SetObjectPoses``: the pickupable objects, as ALFRED's generator wrote them and THOR moves them;
+    lite's files add the extra key ``furniture_poses`` with the furniture lite's catalogue calls
+    moveable, which only lite reads back), ``object_toggles`` (list of ``{objectType, isOn}`` for
     ``SetObjectToggles``), ``dirty_and_empty`` (bool: ``SetStateOfAllObjects`` dirty and empty).
 ``plan`` (object)
     ``high_pddl``: the high-level plan, a list of ``{high_idx, planner_action, discrete_action}``.
@@ -55,10 +62,14 @@ keys are allowed at every level; they carry what ALFRED lacks (backend, versions
     the flattened 300x300 frame, its box ``[x1, y1, x2, y2]`` and a click point ``[x, y]``. See
     :mod:`alfred_gen.traj.rle` for the exact conventions (including ALFRED's y off-by-one in bbox).
 ``images`` (list)
-    One entry per saved frame: ``{low_idx, high_idx, image_name}``. There are more frames than
-    low actions (navigation is recorded in several frames per step). In all 63031 entries of the
-    released sample ``image_name`` is ``%09d.png`` although the frames in ``raw_images/`` are JPEG
-    files ``%09d.jpg``; readers swap the extension.
+    The frames taken before or during each low action: ``{low_idx, high_idx, image_name}``; the
+    first entry of a ``low_idx`` is the frame the action was chosen in. The frame after the last
+    action is on disk as the next number after ``images[-1]`` and is *not* listed (E.T.'s loader
+    reads it; see :mod:`alfred_gen.traj.frames`). Released files have several entries per
+    navigation step (smooth animation); ours have one per action, so ``n`` low actions give ``n``
+    entries and ``n + 1`` files. In all 63031 entries of the released sample ``image_name`` is
+    ``%09d.png`` although the frames in ``raw_images/`` are JPEG files ``%09d.jpg``; readers swap
+    the extension.
 ``pddl_params`` (object)
     ``object_target`` (str, class picked up), ``object_sliced`` (bool), ``parent_target`` (str,
     destination receptacle class, ``""`` if none), ``toggle_target`` (str, lamp for
@@ -98,6 +109,7 @@ import numpy as np
 from alfred_gen.atomic import write_bytes as atomic_write_bytes
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_PIXELS, FRAME_WIDTH
+from alfred_gen.traj.scene_nums import scene_num_problem
 
 TRAJ_FILE_NAME = "traj_data.json"
 RAW_IMAGES_DIR = "raw_images"
@@ -337,7 +349,8 @@ def _mask_problems(data: Mapping[str, Any]) -> list[Problem]:
 
 
 def index_problems(data: Mapping[str, Any]) -> list[Problem]:
-    """Cross-references JSON Schema cannot express: each low action's ``high_idx`` names a step of
+    """Cross-references JSON Schema cannot express: ``scene_num`` is the number ``floor_plan``
+    records (:mod:`alfred_gen.traj.scene_nums`), each low action's ``high_idx`` names a step of
     ``high_pddl``, each image's ``low_idx`` a low action and its ``high_idx`` a step. Replay
     refuses a file that breaks them, so ``validate`` must too. Only called on schema-valid data."""
     plan = data["plan"]
@@ -354,6 +367,9 @@ def index_problems(data: Mapping[str, Any]) -> list[Problem]:
         if image["high_idx"] >= n_high:
             problems.append(Problem(format_json_path(["images", i, "high_idx"]),
                                     f"{image['high_idx']} but high_pddl has {n_high} steps"))
+    mismatch = scene_num_problem(data["scene"])
+    if mismatch is not None:
+        problems.insert(0, Problem(format_json_path(["scene", "scene_num"]), mismatch))
     return problems
 
 

@@ -10,9 +10,9 @@ import copy
 from typing import Any
 
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.replay.record import images_index
 from alfred_gen.scenes.library import find_scene, simulator
 from alfred_gen.sim.controller import Controller
+from alfred_gen.traj.frames import images_index
 from tests.helpers.scripted import scripted_trajectory
 
 SCENE = "LiteFixtureKitchen"

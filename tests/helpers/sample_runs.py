@@ -18,6 +18,7 @@ from pathlib import Path
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.traj.scene_nums import scene_num_for
 
 KILL_N = 12  # trials in the runs that are killed and resumed
 
@@ -35,7 +36,8 @@ class StandInResult:
 def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     """Writes like generate_trajectory: temp dir (half-written while it sleeps), then rename; fails
     the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
-    final = Path(out_root) / task.dir_name(int(scene)) / trial_id
+    scene = scene_num_for(scene) or int(scene)  # what generate_trajectory records for the room named
+    final = Path(out_root) / task.dir_name(scene) / trial_id
     if final.exists():
         return StandInResult(False, "exists", final)
     if os.environ.get("STAND_IN_RAISE"):

@@ -16,8 +16,8 @@ from typing import Any
 
 from alfred_gen.demo.start import object_poses_of
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.replay.record import images_index
 from alfred_gen.scenes.library import simulator
+from alfred_gen.traj.frames import images_index
 
 #: ALFRED's discrete names of navigation actions (interactions keep their api name).
 DISCRETE_NAMES = {

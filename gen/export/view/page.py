@@ -66,11 +66,12 @@ def trajectory_key(root: Path, trajectory_dir: Path) -> str:
 def slots(traj: Mapping[str, Any]) -> dict[str, str]:
     """The slots `alfred-gen stats` counts, as ALFRED's directory name spells them."""
     from alfred_gen.sim.scene import room_type_of
+    from alfred_gen.traj.scene_nums import lite_room_of_scene_num
 
     params = traj["pddl_params"]
     scene_num = int(traj["scene"]["scene_num"])
     try:
-        room = room_type_of(scene_num)
+        room = room_type_of(lite_room_of_scene_num(scene_num) or scene_num)  # LitePlan205 records 10205
     except ValueError:
         room = "unknown"
     return {
