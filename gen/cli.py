@@ -264,6 +264,25 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **t
     sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg, echo=click.echo))
 
 
+@cli.command("thor-build", epilog=EPILOG)
+@click.option("--version", "version", type=click.Choice(["5", "2.1.0"]), default="5", show_default=True,
+              help="The ai2thor line the build speaks (its Controller's protocol and metadata layout).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Directory to write the build into.")
+def thor_build(version: str, out: str) -> None:
+    """Write lite as an AI2-THOR build: an executable that ai2thor's own Controller launches
+    (local_executable_path) and drives over THOR's protocol, with no GPU or display; use it with
+    --backend thor --thor-build OUT.
+
+    \b
+    Example:
+      alfred-gen thor-build --version 5 --out builds/lite5
+    """
+    from alfred_gen.thorbuild.write import build_command
+
+    sys.exit(build_command(version, out, echo=click.echo))
+
+
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
