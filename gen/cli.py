@@ -49,7 +49,7 @@ def not_empty(context: click.Context, parameter: click.Parameter, value: Any) ->
 
 
 def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Options --backend, --thor-build, --thor-platform, --x-display: the command receives
+    """Options --backend, --thor-build, --thor-platform, --x-display, --thor-timeout: the command receives
     ``backend`` and the THOR ones, and hands :func:`simulator_for` what they say."""
     decorators = [
         click.option("--backend", type=click.Choice(BACKENDS), default="lite", show_default=True,
@@ -60,6 +60,9 @@ def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="THOR rendering platform: Linux64 (X display, default) or CloudRendering (5.x, headless)."),
         click.option("--x-display", default=None,
                      help="X display for the THOR build, e.g. 0 or :1 (default: $DISPLAY)."),
+        click.option("--thor-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Seconds to wait for the THOR build to start and for each answer "
+                          "(default 120 and 100); past it: exit 7 at start, 6 later."),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -67,7 +70,7 @@ def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
-    """The THOR options (--thor-build, --thor-platform, --x-display) that were set, for the thor
+    """The THOR options (--thor-build, --thor-platform, --x-display, --thor-timeout) that were set, for the thor
     backend; lite takes none."""
     if backend != "thor":
         return {}

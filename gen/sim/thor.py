@@ -28,6 +28,7 @@ import functools
 import glob
 import os
 import re
+import signal
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -523,10 +524,23 @@ class ThorController:
             raise _ActionRejected(_first_line(error)) from None
         except UserError:
             raise
-        except TimeoutError as error:  # ai2thor's server_timeout: the build stopped answering
+        except TimeoutError as error:  # ai2thor's server_timeout: the build stopped answering, or died
+            status = self._build_exit_status()
+            if status is not None:  # 5.x's FIFO reader waits out its timeout on a dead build's pipe too
+                raise ThorBackendError(f"THOR build exited with status {status} during {what}") from None
             raise UserError(f"THOR backend did not answer {what}: {_first_line(error)}", ExitCode.TIMEOUT) from None
         except Exception as error:
             raise ThorBackendError(f"THOR backend failed during {what}: {_first_line(error)}") from None
+
+    def _build_exit_status(self) -> int | None:
+        """How the build process ended, when it ended on its own; None while it runs or when
+        ai2thor killed it (SIGKILL: what ai2thor 5.x does to a build that stopped answering)."""
+        server = getattr(self._controller, "server", None)
+        process = getattr(server, "unity_proc", None)
+        status = process.poll() if process is not None and hasattr(process, "poll") else None
+        if status is None or status == -signal.SIGKILL:
+            return None
+        return int(status)
 
     def _failed(self, action_name: str, message: str) -> ThorEvent:
         """A failed action changes nothing: the last state, with the failure recorded."""
@@ -568,6 +582,9 @@ def make_thor_controller(
     accepted = {"width", "height", "version", "render_depth", "render_seg", "controller_factory", "startup_timeout",
                 "step_timeout"}
     extra = {k: v for k, v in options.items() if k in accepted}
+    if options.get("thor_timeout") is not None:  # --thor-timeout: one limit for the start and each answer
+        extra.setdefault("startup_timeout", float(options["thor_timeout"]))
+        extra.setdefault("step_timeout", float(options["thor_timeout"]))
     return ThorController(build_path=thor_build, platform=thor_platform, x_display=x_display, **extra)
 
 
