@@ -27,9 +27,11 @@ import ctypes.util
 import functools
 import glob
 import os
+import queue
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -307,6 +309,31 @@ def _start_ai2thor_5(launch: ThorLaunch) -> Any:
     return _run_with_watchdog(start, launch.startup_timeout, abandon, f"THOR build {launch.executable}")
 
 
+class _DeadlineQueue(queue.Queue):
+    """ai2thor 2.1.0's event queue with a time limit: its Controller waits for the build's next
+    event by polling this queue every half second without end (``queue_get``); past ``limit``
+    seconds of waiting, the poll raises TimeoutError instead (None: no limit, during start-up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.limit: float | None = None
+        self._since: float | None = None
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        try:
+            item = super().get(block, timeout)
+        except queue.Empty:
+            now = time.monotonic()
+            if self._since is None:
+                self._since = now
+            elif self.limit is not None and now - self._since > self.limit:
+                self._since = None
+                raise TimeoutError(f"no answer from the THOR build within {self.limit:g} s") from None
+            raise
+        self._since = None
+        return item
+
+
 def _start_ai2thor_2_1(launch: ThorLaunch) -> Any:
     """A 2.1.0 Controller as ALFRED started it: local_executable_path, then start(x_display=...)."""
     import ai2thor.controller
@@ -316,11 +343,25 @@ def _start_ai2thor_2_1(launch: ThorLaunch) -> Any:
     if launch.lite_build:  # it draws on no display, so none is checked (2.1.0 runs xdpyinfo)
         controller.check_x_display = lambda display: None
     display = (launch.x_display or "").lstrip(":") or None  # 2.1.0 adds the colon itself
+    events = _DeadlineQueue()
+    controller.request_queue = events  # start() hands it to 2.1.0's server, which fills it
+    run_build = controller._start_unity_thread
+
+    def run_build_quietly(*args: Any) -> None:
+        """2.1.0 raises in its own thread when the build exits non-zero, printing a traceback;
+        the action that was waiting reports it instead (one line)."""
+        try:
+            run_build(*args)
+        except Exception:
+            pass
+
+    controller._start_unity_thread = run_build_quietly
 
     def start() -> Any:
         controller.start(
             x_display=display, player_screen_width=launch.width, player_screen_height=launch.height
         )
+        events.limit = launch.step_timeout
         return controller
 
     def abandon() -> None:
@@ -453,6 +494,8 @@ class ThorController:
                             "(sample with --scene-set alfred)", ExitCode.NOT_FOUND)
         try:
             raw = self._guarded(lambda: self._controller.reset(scene), "Reset")
+            if not raw.metadata.get("lastActionSuccess", True):  # 2.1.0 passes a failed Reset on
+                raise _ActionRejected(str(raw.metadata.get("errorMessage") or "Reset failed"))
             if self.profile.initialize_via == "step":
                 raw = self._guarded(
                     lambda: self._controller.step({"action": "Initialize", **self._init_params}), "Initialize"
@@ -527,20 +570,27 @@ class ThorController:
         except TimeoutError as error:  # ai2thor's server_timeout: the build stopped answering, or died
             status = self._build_exit_status()
             if status is not None:  # 5.x's FIFO reader waits out its timeout on a dead build's pipe too
-                raise ThorBackendError(f"THOR build exited with status {status} during {what}") from None
+                how = "" if status == "unknown" else f" with status {status}"
+                raise ThorBackendError(f"THOR build exited{how} during {what}") from None
             raise UserError(f"THOR backend did not answer {what}: {_first_line(error)}", ExitCode.TIMEOUT) from None
         except Exception as error:
             raise ThorBackendError(f"THOR backend failed during {what}: {_first_line(error)}") from None
 
-    def _build_exit_status(self) -> int | None:
+    def _build_exit_status(self) -> str | None:
         """How the build process ended, when it ended on its own; None while it runs or when
         ai2thor killed it (SIGKILL: what ai2thor 5.x does to a build that stopped answering)."""
         server = getattr(self._controller, "server", None)
         process = getattr(server, "unity_proc", None)
-        status = process.poll() if process is not None and hasattr(process, "poll") else None
-        if status is None or status == -signal.SIGKILL:
-            return None
-        return int(status)
+        if process is not None and hasattr(process, "poll"):  # 5.x keeps the Popen
+            status = process.poll()
+            return None if status is None or status == -signal.SIGKILL else str(status)
+        pid = getattr(self._controller, "unity_pid", None)  # 2.1.0 keeps the pid only
+        if isinstance(pid, int) and pid > 0:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return "unknown"
+        return None
 
     def _failed(self, action_name: str, message: str) -> ThorEvent:
         """A failed action changes nothing: the last state, with the failure recorded."""
