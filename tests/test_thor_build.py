@@ -301,6 +301,13 @@ def test_a_released_demo_in_an_imported_room_replays_through_the_build_as_in_lit
     frames = sorted(p.relative_to(outs["lite"]) for p in outs["lite"].rglob("*.*") if p.suffix in (".jpg", ".png"))
     assert frames
     for relative in frames:
+        if LINE == "2.1.0" and relative.parts[0] == "depth_images":  # 2.1.0's wire rounds depth (and caps it at 5 m)
+            from PIL import Image
+
+            lite_mm = np.asarray(Image.open(outs["lite"] / relative), dtype=np.int64)
+            thor_mm = np.asarray(Image.open(outs["thor"] / relative), dtype=np.int64)
+            assert np.abs(np.minimum(lite_mm, 5000) - thor_mm).max() <= 1, relative
+            continue
         assert filecmp.cmp(outs["lite"] / relative, outs["thor"] / relative, shallow=False), relative
 
 

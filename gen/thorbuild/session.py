@@ -122,6 +122,14 @@ DIALECT_5: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 #: Arguments ai2thor's Controller adds to actions on its own, which lite has no use for.
 _WIRE_ARGS = ("sequenceId", "agentId", "renderImage")
 
+#: Per-action render switches THOR accepts on any action (ALFRED's look_angle teleports carry
+#: them with ``tempRenderChange``); lite renders what Initialize asked for, so they are dropped
+#: from every action but Initialize.
+_PER_ACTION_RENDER_ARGS = (
+    "tempRenderChange", "renderNormalsImage", "renderClassImage", "renderObjectImage", "renderDepthImage",
+    "renderInstanceSegmentation", "renderSemanticSegmentation", "renderFlowImage",
+)
+
 
 class BuildSession:
     """One lite simulator answering THOR actions of ai2thor line ``line`` ("5" or "2.1.0")."""
@@ -153,6 +161,8 @@ class BuildSession:
         """Run one action received from ai2thor; never raises for a bad action (THOR's answer)."""
         request = {k: v for k, v in dict(action).items() if k not in _WIRE_ARGS}
         name = request.get("action")
+        if name != "Initialize":
+            request = {k: v for k, v in request.items() if k not in _PER_ACTION_RENDER_ARGS}
         try:
             if name == "Reset":
                 return self._reset(str(request.get("sceneName", "")))

@@ -34,6 +34,21 @@ def line_of(version: str) -> str:
                     ExitCode.USAGE)
 
 
+#: Folder of a 2.1.0 build holding a stand-in ``xdpyinfo`` (see :func:`_write_display_check`).
+DISPLAY_CHECK_DIR = "no-display"
+
+
+def _write_display_check(folder: Path) -> None:
+    """ai2thor 2.1.0's ``start()`` runs ``xdpyinfo`` (when installed) and refuses to launch any build
+    without a working X display; a lite build draws on none. Code that starts the build itself
+    (ALFRED's ThorEnv) can put this folder first on PATH so that check passes; alfred-gen's own
+    thor backend skips the check instead."""
+    folder.mkdir(exist_ok=True)
+    stand_in = folder / "xdpyinfo"
+    write_text(stand_in, "#!/bin/sh\n# a lite THOR build needs no X display (alfred-gen thor-build)\nexit 0\n")
+    stand_in.chmod(0o755)
+
+
 def write_build(version: str, out: str | os.PathLike[str], python: str | None = None) -> Path:
     """Write a lite THOR build for ai2thor ``version`` into directory ``out``; the executable's path."""
     line = line_of(version)
@@ -51,6 +66,8 @@ def write_build(version: str, out: str | os.PathLike[str], python: str | None = 
         )
         write_text(executable, script)
         executable.chmod(0o755)
+        if line == "2.1.0":
+            _write_display_check(directory / DISPLAY_CHECK_DIR)
         marker = {"format": LITE_BUILD_FORMAT, "ai2thor": line, "executable": executable.name,
                   "python": interpreter}
         write_text(directory / LITE_BUILD_MARKER, json.dumps(marker, indent=1) + "\n")
@@ -69,5 +86,6 @@ def build_command(version: str, out: str | os.PathLike[str], echo: Callable[[str
         echo(f"  ai2thor:  Controller(local_executable_path={str(executable)!r}, x_display=':0', scene='LitePlan1')")
     else:
         echo(f"  ai2thor:  controller.local_executable_path = {str(executable)!r}; controller.start()")
+        echo(f"  (2.1.0 checks for an X display with xdpyinfo: PATH={Path(out) / DISPLAY_CHECK_DIR}:$PATH passes it)")
     echo(f"  alfred-gen: --backend thor --thor-build {Path(out)}")
     return int(ExitCode.OK)
