@@ -346,6 +346,22 @@ def test_the_command_line_reports_a_build_that_stops_answering(build: Path, tmp_
     monkeypatch.setenv(FAULT_ENV, "hang:5")
     result = cli_in_process("sample", "--n", "1", "--demos-per-task", "1", "--scenes", "1", "--out",
                             str(tmp_path / "out"), "--backend", "thor", "--thor-build", str(build),
-                            "--thor-timeout", "3")
+                            "--thor-timeout", "20")  # the start (about 5 s) must fit in it too
     assert result.returncode == ExitCode.TIMEOUT, result.stdout + result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_lite_answers_ai2thor_5s_set_object_states_per_type() -> None:
+    """5.x restores ALFRED's toggles and dirt with SetObjectStates, one object type at a time."""
+    lite = _lite()
+    lite.reset("LiteFixtureKitchen")
+    event = lite.step({"action": "SetObjectStates",
+                       "SetObjectStates": {"objectType": "Mug", "stateChange": "dirtyable", "isDirty": True}})
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+    dirty = {o["objectType"] for o in event.metadata["objects"] if o["isDirty"]}
+    assert dirty == {"Mug"}
+    for bad in ({"objectType": "Mug", "stateChange": "breakable", "isBroken": True},
+                {"objectType": "Mug", "stateChange": "dirtyable"},
+                {"stateChange": "dirtyable", "isDirty": True}):
+        failed = lite.step({"action": "SetObjectStates", "SetObjectStates": bad})
+        assert not failed.metadata["lastActionSuccess"] and failed.metadata["errorMessage"]
