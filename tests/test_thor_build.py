@@ -365,3 +365,24 @@ def test_lite_answers_ai2thor_5s_set_object_states_per_type() -> None:
                 {"stateChange": "dirtyable", "isDirty": True}):
         failed = lite.step({"action": "SetObjectStates", "SetObjectStates": bad})
         assert not failed.metadata["lastActionSuccess"] and failed.metadata["errorMessage"]
+
+
+def test_the_build_answers_like_thor_before_a_scene_and_for_bad_actions() -> None:
+    from alfred_gen.thorbuild.session import BuildSession
+
+    session = BuildSession("5")
+    assert session.hello().metadata["lastActionSuccess"]
+    names = session.handle({"action": "GetScenesInBuild", "sequenceId": 1}).metadata["actionReturn"]
+    assert "LitePlan1" in names and "LiteFixtureKitchen" in names
+    early = session.handle({"action": "MoveAhead"}).metadata
+    assert not early["lastActionSuccess"] and "Reset" in early["errorMessage"]
+    assert not session.handle({"action": "Reset", "sceneName": "LitePlan999"}).metadata["lastActionSuccess"]
+    loaded = session.handle({"action": "Reset", "sceneName": "LiteFixtureKitchen"})
+    assert loaded.metadata["sceneName"] == "LiteFixtureKitchen" and loaded.frame is not None
+    unknown = session.handle({"action": "FlyAway"}).metadata
+    assert (unknown["lastActionSuccess"], unknown["errorCode"]) == (False, "InvalidAction")
+    extra = session.handle({"action": "MoveAhead", "wings": 2}).metadata
+    assert (extra["lastActionSuccess"], extra["errorCode"]) == (False, "InvalidArgument")
+    resized = session.handle({"action": "ChangeResolution", "x": 200, "y": 150})
+    assert (resized.metadata["screenWidth"], resized.metadata["screenHeight"]) == (200, 150)
+    assert resized.frame is not None and resized.frame.shape == (150, 200, 3)

@@ -179,6 +179,8 @@ class BuildSession:
             event = self.sim.step(request)
         except _Refused as refused:
             return self._failure(str(name), refused.code, refused.message)
+        except Exception as error:  # a lite bug: answer as Unity answers an exception, and go on
+            return self._failure(str(name), "", f"{type(error).__name__}: {error}")
         return self._from_event(event, str(name))
 
     def _names(self) -> list[str]:
