@@ -266,7 +266,8 @@ def _trees_equal_but_the_backend(lite_root: Path, thor_root: Path) -> int:
     return count
 
 
-def test_sample_and_verify_through_the_build_make_lites_trees(build: Path, tmp_path: Path, cli_in_process) -> None:
+def test_sample_verify_and_derive_through_the_build_make_lites_trees(build: Path, tmp_path: Path,
+                                                                    cli_in_process) -> None:
     common = ["sample", "--n", "2", "--demos-per-task", "1", "--scenes", "1", "--seed", "3"]
     lite = cli_in_process(*common, "--out", str(tmp_path / "lite"))
     assert lite.returncode == 0, lite.stderr
@@ -275,6 +276,12 @@ def test_sample_and_verify_through_the_build_make_lites_trees(build: Path, tmp_p
     assert _trees_equal_but_the_backend(tmp_path / "lite", tmp_path / "thor") == 2
     verified = cli_in_process("verify", str(tmp_path / "thor"), "--backend", "thor", "--thor-build", str(build))
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    for backend in ("lite", "thor"):
+        thor_build = ["--thor-build", str(build)] if backend == "thor" else []
+        derived = cli_in_process("derive", "nav-only", str(tmp_path / "lite"), "--out",
+                                 str(tmp_path / f"nav-{backend}"), "--backend", backend, *thor_build)
+        assert derived.returncode == 0, derived.stdout + derived.stderr
+    assert _trees_equal_but_the_backend(tmp_path / "nav-lite", tmp_path / "nav-thor") == 2
 
 
 def test_a_released_demo_in_an_imported_room_replays_through_the_build_as_in_lite(
