@@ -49,7 +49,7 @@ def not_empty(context: click.Context, parameter: click.Parameter, value: Any) ->
 
 
 def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Options --backend, --thor-build, --thor-platform, --x-display: the command receives
+    """Options --backend, --thor-build, --thor-platform, --x-display, --thor-timeout: the command receives
     ``backend`` and the THOR ones, and hands :func:`simulator_for` what they say."""
     decorators = [
         click.option("--backend", type=click.Choice(BACKENDS), default="lite", show_default=True,
@@ -60,6 +60,9 @@ def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="THOR rendering platform: Linux64 (X display, default) or CloudRendering (5.x, headless)."),
         click.option("--x-display", default=None,
                      help="X display for the THOR build, e.g. 0 or :1 (default: $DISPLAY)."),
+        click.option("--thor-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Seconds to wait for the THOR build to start and for each answer "
+                          "(default 120 and 100); past it: exit 7 at start, 6 later."),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -67,7 +70,7 @@ def thor_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
-    """The THOR options (--thor-build, --thor-platform, --x-display) that were set, for the thor
+    """The THOR options (--thor-build, --thor-platform, --x-display, --thor-timeout) that were set, for the thor
     backend; lite takes none."""
     if backend != "thor":
         return {}
@@ -262,6 +265,25 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **t
     from alfred_gen.replay.rerender import replay_command
 
     sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg, echo=click.echo))
+
+
+@cli.command("thor-build", epilog=EPILOG)
+@click.option("--version", "version", type=click.Choice(["5", "2.1.0"]), default="5", show_default=True,
+              help="The ai2thor line the build speaks (its Controller's protocol and metadata layout).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Directory to write the build into.")
+def thor_build(version: str, out: str) -> None:
+    """Write lite as an AI2-THOR build: an executable that ai2thor's own Controller launches
+    (local_executable_path) and drives over THOR's protocol, with no GPU or display; use it with
+    --backend thor --thor-build OUT.
+
+    \b
+    Example:
+      alfred-gen thor-build --version 5 --out builds/lite5
+    """
+    from alfred_gen.thorbuild.write import build_command
+
+    sys.exit(build_command(version, out, echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)

@@ -28,7 +28,7 @@ RUNGS: list[tuple[str, ...]] = [
     ("domains",),  # 1: data about THOR and ALFRED
     ("sim", "planner"),  # 2: simulators | planning
     ("scenes", "replay"),  # 3: rooms | running actions on a simulator
-    ("demo",),  # 4: one demonstration
+    ("demo", "thorbuild"),  # 4: one demonstration | lite as a THOR build
     ("sample", "derive", "eqa", "actthor", "export", "fidelity", "annotate", "env", "data"),  # 5: families
     ("eval",),  # 6: scoring agents on any family's data
     ("cli",),  # 7

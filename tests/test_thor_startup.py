@@ -192,18 +192,22 @@ def test_thor_options_defaults_and_choices() -> None:
         "backend": "lite",
         "thor_build": None,
         "thor_platform": None,
+        "thor_timeout": None,
         "x_display": None,
     }
     result = runner.invoke(
-        show, ["--backend", "thor", "--thor-platform", "CloudRendering", "--x-display", "1", "--thor-build", "/b"]
+        show, ["--backend", "thor", "--thor-platform", "CloudRendering", "--x-display", "1", "--thor-build", "/b",
+               "--thor-timeout", "5"]
     )
     assert json.loads(result.output) == {
         "backend": "thor",
         "thor_build": "/b",
         "thor_platform": "CloudRendering",
+        "thor_timeout": 5.0,
         "x_display": "1",
     }
     assert runner.invoke(show, ["--thor-platform", "WebGL"]).exit_code == 2
+    assert runner.invoke(show, ["--thor-timeout", "0"]).exit_code == 2
 
 
 def test_the_command_line_offers_the_backends_and_platforms_the_simulators_have() -> None:

@@ -492,6 +492,42 @@ def set_state_of_all_objects(sim: LiteController, args: dict[str, Any]) -> None:
         world.sight_changed()
 
 
+#: ai2thor 5.x SetObjectStates' ``stateChange`` -> (capability, attribute, the state key it reads).
+_OBJECT_STATES = {
+    "toggleable": ("toggleable", "is_toggled", "isToggled"),
+    "dirtyable": ("dirtyable", "is_dirty", "isDirty"),
+    "canFillWithLiquid": ("can_fill_with_liquid", "is_filled", "isFilledWithLiquid"),
+    "openable": ("openable", "is_open", "isOpen"),
+}
+
+
+def set_object_states(sim: LiteController, args: dict[str, Any]) -> None:
+    """ai2thor 5.x's replacement for SetObjectToggles and SetStateOfAllObjects: one state on every
+    object of one type, ``{"SetObjectStates": {"objectType", "stateChange", <state>: value}}``.
+
+    The thor backend speaks ALFRED's restore actions to 5.x this way (one call per type), so lite
+    answers it too and a lite THOR build restores a scene as lite does directly.
+    """
+    world = sim.world
+    spec = args.get("SetObjectStates")
+    if not isinstance(spec, dict) or not isinstance(spec.get("objectType"), str):
+        raise ActionFailed("SetObjectStates needs {objectType, stateChange, <state>: value}")
+    change = spec.get("stateChange")
+    if change not in _OBJECT_STATES:
+        raise ActionFailed(f"stateChange must be one of {sorted(_OBJECT_STATES)}, got {change!r}")
+    capability, attribute, key = _OBJECT_STATES[change]
+    if key not in spec:
+        raise ActionFailed(f"SetObjectStates with stateChange {change} needs {key}")
+    value = flag(spec, key, False)
+    for o in world.objects:
+        if o.present and o.type_name == spec["objectType"] and getattr(o.otype, capability) \
+                and getattr(o, attribute) != value:
+            setattr(o, attribute, value)
+            world.touch(o)
+    if change == "openable":
+        world.sight_changed()
+
+
 # --- colours -----------------------------------------------------------------------------------
 def set_color_variation(sim: LiteController, args: dict[str, Any]) -> None:
     """Draw objects in per-instance colours (``enabled`` true) or their types' colours (false).
@@ -510,5 +546,6 @@ SETUP_ACTIONS = {
     "SetObjectPoses": (set_object_poses, frozenset({"objectPoses"})),
     "SetObjectToggles": (set_object_toggles, frozenset({"objectToggles"})),
     "SetStateOfAllObjects": (set_state_of_all_objects, frozenset({"StateChange"})),
+    "SetObjectStates": (set_object_states, frozenset({"SetObjectStates"})),
     "SetColorVariation": (set_color_variation, frozenset({"enabled"})),
 }

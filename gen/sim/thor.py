@@ -27,8 +27,11 @@ import ctypes.util
 import functools
 import glob
 import os
+import queue
 import re
+import signal
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +63,14 @@ ALFRED_BUILD_TAG = "201909061227"
 
 INSTALL_HINT = "pip install 'alfred-gen[thor]'"
 
+#: Seconds ai2thor waits for each answer of a started build (ai2thor 5.x's own default is 100).
+DEFAULT_STEP_TIMEOUT = 100.0
+
+#: The marker ``alfred-gen thor-build`` writes beside a lite THOR build (alfred_gen.thorbuild):
+#: such a build draws on no display and loads lite's rooms by their own names too.
+LITE_BUILD_MARKER = "alfred-gen-build.json"
+LITE_BUILD_FORMAT = "alfred-gen-thor-build"
+
 
 
 class ThorBackendError(UserError):
@@ -87,6 +98,11 @@ class ThorLaunch:
     height: int
     init_params: Mapping[str, Any]
     startup_timeout: float
+    #: The scene ai2thor 5.x's Controller loads at start (None: the first the build lists).
+    start_scene: str | None = "FloorPlan1"
+    step_timeout: float = DEFAULT_STEP_TIMEOUT
+    #: The build is lite's (``alfred-gen thor-build``): no display to check.
+    lite_build: bool = False
 
 
 ControllerFactory = Callable[[ThorLaunch], Any]
@@ -160,6 +176,20 @@ def find_thor_build(build_path: str | os.PathLike[str] | None, profile: VersionP
         f"to a local AI2-THOR {profile.name} executable; it needs a GPU with an X display (--x-display)"
         + (", or --thor-platform CloudRendering (Vulkan, headless)" if "CloudRendering" in profile.platforms else "")
     )
+
+
+def lite_build_of(executable: Path) -> dict[str, Any] | None:
+    """The marker of a lite THOR build (``alfred-gen thor-build``) beside ``executable``, else None."""
+    import json
+
+    marker = executable.parent / LITE_BUILD_MARKER
+    try:
+        data = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != LITE_BUILD_FORMAT:
+        return None
+    return data
 
 
 def _display_number(x_display: str) -> str | None:
@@ -256,8 +286,9 @@ def _start_ai2thor_5(launch: ThorLaunch) -> Any:
             width=launch.width,
             height=launch.height,
             x_display=launch.x_display,
-            scene="FloorPlan1",
+            scene=launch.start_scene,
             server_start_timeout=launch.startup_timeout,
+            server_timeout=launch.step_timeout,
             **dict(launch.init_params),
         )
 
@@ -278,18 +309,59 @@ def _start_ai2thor_5(launch: ThorLaunch) -> Any:
     return _run_with_watchdog(start, launch.startup_timeout, abandon, f"THOR build {launch.executable}")
 
 
+class _DeadlineQueue(queue.Queue):
+    """ai2thor 2.1.0's event queue with a time limit: its Controller waits for the build's next
+    event by polling this queue every half second without end (``queue_get``); past ``limit``
+    seconds of waiting, the poll raises TimeoutError instead (None: no limit, during start-up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.limit: float | None = None
+        self._since: float | None = None
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        try:
+            item = super().get(block, timeout)
+        except queue.Empty:
+            now = time.monotonic()
+            if self._since is None:
+                self._since = now
+            elif self.limit is not None and now - self._since > self.limit:
+                self._since = None
+                raise TimeoutError(f"no answer from the THOR build within {self.limit:g} s") from None
+            raise
+        self._since = None
+        return item
+
+
 def _start_ai2thor_2_1(launch: ThorLaunch) -> Any:
     """A 2.1.0 Controller as ALFRED started it: local_executable_path, then start(x_display=...)."""
     import ai2thor.controller
 
     controller = ai2thor.controller.Controller(quality="MediumCloseFitShadows")
     controller.local_executable_path = str(launch.executable)  # skips 2.1.0's download_binary
+    if launch.lite_build:  # it draws on no display, so none is checked (2.1.0 runs xdpyinfo)
+        controller.check_x_display = lambda display: None
     display = (launch.x_display or "").lstrip(":") or None  # 2.1.0 adds the colon itself
+    events = _DeadlineQueue()
+    controller.request_queue = events  # start() hands it to 2.1.0's server, which fills it
+    run_build = controller._start_unity_thread
+
+    def run_build_quietly(*args: Any) -> None:
+        """2.1.0 raises in its own thread when the build exits non-zero, printing a traceback;
+        the action that was waiting reports it instead (one line)."""
+        try:
+            run_build(*args)
+        except Exception:
+            pass
+
+    controller._start_unity_thread = run_build_quietly
 
     def start() -> Any:
         controller.start(
             x_display=display, player_screen_width=launch.width, player_screen_height=launch.height
         )
+        events.limit = launch.step_timeout
         return controller
 
     def abandon() -> None:
@@ -335,6 +407,7 @@ class ThorController:
         render_seg: bool = False,
         controller_factory: ControllerFactory | None = None,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        step_timeout: float = DEFAULT_STEP_TIMEOUT,
     ) -> None:
         installed = installed_ai2thor_version()
         if controller_factory is None and installed is None:
@@ -367,9 +440,15 @@ class ThorController:
 
         executable: Path | None = None
         factory = controller_factory
+        self.lite_build: dict[str, Any] | None = None
         if factory is None:
             executable = find_thor_build(build_path, profile, platform)
-            x_display = check_display(profile, platform, x_display)
+            self.lite_build = lite_build_of(executable)
+            if self.lite_build is None:
+                x_display = check_display(profile, platform, x_display)
+            else:
+                x_display = self._lite_build_display(profile, x_display)
+                init_params.pop("fieldOfView", None)  # the lite build keeps each room's camera, as lite
             factory = start_real_controller
         elif build_path:
             executable = Path(build_path)
@@ -384,21 +463,39 @@ class ThorController:
             height=height,
             init_params=dict(init_params) if profile.initialize_via == "controller" else {},
             startup_timeout=startup_timeout,
+            start_scene=None if self.lite_build is not None else "FloorPlan1",
+            step_timeout=step_timeout,
+            lite_build=self.lite_build is not None,
         )
         self._controller = factory(launch)
         self.scene: str | None = None
         raw = getattr(self._controller, "last_event", None)
         self.last_event: ThorEvent | None = adapt_event(profile, raw) if raw is not None else None
 
+    def _lite_build_display(self, profile: VersionProfile, x_display: str | None) -> str:
+        """A lite build draws on no display, but ai2thor hands every Linux64 build a DISPLAY."""
+        line = self.lite_build.get("ai2thor") if self.lite_build else None
+        if (line == "5") != (profile.name == "5"):
+            raise ThorBackendError(f"this lite THOR build speaks ai2thor {line}, but ai2thor "
+                                   f"{self.ai2thor_version} is installed: write one with "
+                                   f"`alfred-gen thor-build --version {self.ai2thor_version}`")
+        return x_display or os.environ.get("DISPLAY") or ":0"
+
     # -- the lite interface ------------------------------------------------------------------
 
     def reset(self, scene: str) -> ThorEvent:
-        """Load a THOR floor plan and initialise it as ALFRED did (gridSize 0.25, ...)."""
-        if not isinstance(scene, str) or not _SCENE_NAME.match(scene):
+        """Load a THOR floor plan and initialise it as ALFRED did (gridSize 0.25, ...).
+
+        A lite build (``alfred-gen thor-build``) also loads lite's own rooms by name."""
+        named = isinstance(scene, str) and (bool(_SCENE_NAME.match(scene)) or
+                                            (self.lite_build is not None and bool(scene.strip())))
+        if not named:
             raise UserError(f"scene {scene!r} is not a THOR scene: the thor backend loads FloorPlan<N> "
                             "(sample with --scene-set alfred)", ExitCode.NOT_FOUND)
         try:
             raw = self._guarded(lambda: self._controller.reset(scene), "Reset")
+            if not raw.metadata.get("lastActionSuccess", True):  # 2.1.0 passes a failed Reset on
+                raise _ActionRejected(str(raw.metadata.get("errorMessage") or "Reset failed"))
             if self.profile.initialize_via == "step":
                 raw = self._guarded(
                     lambda: self._controller.step({"action": "Initialize", **self._init_params}), "Initialize"
@@ -470,8 +567,30 @@ class ThorController:
             raise _ActionRejected(_first_line(error)) from None
         except UserError:
             raise
+        except TimeoutError as error:  # ai2thor's server_timeout: the build stopped answering, or died
+            status = self._build_exit_status()
+            if status is not None:  # 5.x's FIFO reader waits out its timeout on a dead build's pipe too
+                how = "" if status == "unknown" else f" with status {status}"
+                raise ThorBackendError(f"THOR build exited{how} during {what}") from None
+            raise UserError(f"THOR backend did not answer {what}: {_first_line(error)}", ExitCode.TIMEOUT) from None
         except Exception as error:
             raise ThorBackendError(f"THOR backend failed during {what}: {_first_line(error)}") from None
+
+    def _build_exit_status(self) -> str | None:
+        """How the build process ended, when it ended on its own; None while it runs or when
+        ai2thor killed it (SIGKILL: what ai2thor 5.x does to a build that stopped answering)."""
+        server = getattr(self._controller, "server", None)
+        process = getattr(server, "unity_proc", None)
+        if process is not None and hasattr(process, "poll"):  # 5.x keeps the Popen
+            status = process.poll()
+            return None if status is None or status == -signal.SIGKILL else str(status)
+        pid = getattr(self._controller, "unity_pid", None)  # 2.1.0 keeps the pid only
+        if isinstance(pid, int) and pid > 0:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return "unknown"
+        return None
 
     def _failed(self, action_name: str, message: str) -> ThorEvent:
         """A failed action changes nothing: the last state, with the failure recorded."""
@@ -510,8 +629,12 @@ def make_thor_controller(
 
     Unknown keys such as ``backend`` are ignored, so a command can pass all its options through.
     """
-    accepted = {"width", "height", "version", "render_depth", "render_seg", "controller_factory", "startup_timeout"}
+    accepted = {"width", "height", "version", "render_depth", "render_seg", "controller_factory", "startup_timeout",
+                "step_timeout"}
     extra = {k: v for k, v in options.items() if k in accepted}
+    if options.get("thor_timeout") is not None:  # --thor-timeout: one limit for the start and each answer
+        extra.setdefault("startup_timeout", float(options["thor_timeout"]))
+        extra.setdefault("step_timeout", float(options["thor_timeout"]))
     return ThorController(build_path=thor_build, platform=thor_platform, x_display=x_display, **extra)
 
 
