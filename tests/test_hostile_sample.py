@@ -20,7 +20,6 @@ from alfred_gen.sample import schedule as schedule_module
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.run import run_sample
-from alfred_gen.sample.trial_check import trial_problem
 from alfred_gen.traj.format import first_problem
 from tests.helpers import python_env
 from tests.helpers.sample_runs import (
@@ -131,6 +130,55 @@ def test_shards_of_one_layout_still_write_at_once_and_mixed_layouts_in_turn_make
 
 
 # --------------------------------------------------------------------------------------------
+# 3. Bounds: huge ranges answer at once; a huge N starts at once
+
+
+HUGE = "100000000000"
+
+
+@pytest.mark.parametrize("args, code", [
+    (["sample", "--n", "1", "--scene-set", "houses", "--scenes", f"1-{HUGE}"], ExitCode.NOT_FOUND),
+    (["sample", "--n", "1", "--scenes", f"431-{HUGE}"], ExitCode.NOT_FOUND),
+    (["scenes", "list", "--houses", "--range", f"1-{HUGE}"], ExitCode.NOT_FOUND),
+    (["eqa", "questions", "--houses", f"5-{HUGE}"], ExitCode.NOT_FOUND),
+    (["actthor", "triples", "--scenes", f"431-{HUGE}"], ExitCode.NOT_FOUND),
+])
+def test_a_range_past_what_exists_is_one_line_before_any_work(tmp_path: Path, cli_in_process, args, code) -> None:
+    """Before: the range was walked number by number (silent for minutes)."""
+    needs_out = args[0] != "scenes"
+    result = cli_in_process(*args, *(["--out", str(tmp_path / "out")] if needs_out else []))
+    assert result.returncode == code, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").glob("*/trial_*"))
+
+
+def test_a_range_that_covers_every_room_means_every_room() -> None:
+    from alfred_gen.sample.options import parse_scenes
+    from alfred_gen.scenes import scene_numbers
+
+    assert parse_scenes(f"1-{HUGE}") == tuple(scene_numbers())
+    assert parse_scenes(f"25-{HUGE}") == tuple(n for n in scene_numbers() if n >= 25)
+
+
+def test_a_huge_n_plans_only_what_its_first_jobs_need(tmp_path: Path) -> None:
+    """Before: every group of --n 100000 was planned before the first job (minutes)."""
+    from alfred_gen.sample.plan import LOOKAHEAD
+    from alfred_gen.sample.run import dataset_plan
+    from alfred_gen.sample.schedule import GROW_GROUPS
+
+    calls = []
+
+    def stop_at_first_job(*args, **kwargs):
+        calls.append(args)
+        raise KeyboardInterrupt
+
+    summary = run_sample(options(tmp_path, 100_000, seed=1), generate=stop_at_first_job)
+    assert summary.interrupted and len(calls) == 1 and summary.target == 100_000
+    planned = dataset_plan(options(tmp_path, 1, seed=1)).primaries  # the plan saved on disk
+    assert LOOKAHEAD < len(planned) <= 1 + LOOKAHEAD + GROW_GROUPS
+
+
+# --------------------------------------------------------------------------------------------
 # 4. A full disk, a quota, a read-only or forbidden output
 
 
@@ -218,6 +266,8 @@ def test_resume_makes_damaged_trials_again_and_counts_them(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_trial_check_names_each_damage(tmp_path: Path, damage: str) -> None:
+    from alfred_gen.sample.trial_check import trial_problem
+
     out = tmp_path / "out"
     run_sample(options(out, 1, seed=2), generate=stand_in_generate)
     trial = next(out.glob("*/trial_*"))
