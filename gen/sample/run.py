@@ -90,18 +90,21 @@ def plan_key(options: SampleOptions) -> PlanKey:
 
 
 def dataset_plan(options: SampleOptions, note: Callable[..., None] = lambda *a, **k: None,
-                 whole: bool = True) -> DatasetPlan:
+                 whole: bool = True, show: bool = False) -> DatasetPlan:
     """The run's plan: the one saved in the output directory if it is for these options, else
     built (the task space takes seconds: every room is built) and saved. ``whole`` False plans only
     the shard's first group (and the lookahead) now: the run's schedule grows the plan as it goes,
     so that a large N starts its first job in seconds."""
-    from alfred_gen.sample.feasibility import feasible_tuples
+    from alfred_gen.sample.feasibility import default_scenes, feasible_tuples
 
     key = plan_key(options)
     plan = load_plan(options.out, key)
     if plan is None:
         note("planning the dataset (the task space is built once per output directory)")
-        space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
+        rooms = len(options.scenes or default_scenes(options.scene_set))
+        with progress_bar("planning: rooms", rooms, show=show) as bar:
+            space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set,
+                                    on_scene=lambda: bar.update(1))
         plan = DatasetPlan(key, space)
     groups = groups_for(options.n, options.demos_per_task)
     if plan.extend((groups if whole else min(groups, options.shard[0] + 1)) + LOOKAHEAD):
@@ -137,7 +140,7 @@ def run_sample(
     out = options.out
     prepare_output(out)
     with run_lock(out, options) as lock:
-        plan = dataset_plan(options, note, whole=False)
+        plan = dataset_plan(options, note, whole=False, show=progress)
         if not plan.primaries:
             raise UserError("no feasible task tuple for these task types and scenes", ExitCode.UNSOLVABLE)
         sharded = options.shard[1] > 1
