@@ -1,4 +1,4 @@
-"""The plan of a dataset: which task tuple fills which trials, fixed before any job runs.
+"""The plan of a dataset: which task tuple fills which trials, fixed by (seed, options) alone.
 
 A dataset is a function of the seed, N and the options that shape it (task types, scenes, scene
 set, demonstrations per tuple). The plan makes that so by construction, whoever runs the jobs
@@ -28,7 +28,11 @@ set, demonstrations per tuple). The plan makes that so by construction, whoever 
   a run make exactly the unsharded dataset.
 
 Building the task space takes seconds (every room is built); the plan is saved in the output
-directory (:mod:`~alfred_gen.sample.disk_state`) so that a resumed run starts at once.
+directory (:mod:`~alfred_gen.sample.disk_state`) so that a resumed run starts at once. The stream of
+primaries is computed as far as a run needs it (the schedule grows it as it reaches later groups,
+:mod:`~alfred_gen.sample.schedule`): each primary costs tens of milliseconds over a space of tens of
+thousands of tuples, so planning all of a large N first would delay the first job by minutes, and
+a prefix of the stream is the same whenever it is computed.
 """
 
 from __future__ import annotations
