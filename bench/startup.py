@@ -7,13 +7,19 @@ planned trial and says there is nothing left to do. Each is the real command in 
 own, timed from the start of the process to its first worker process (or to its exit, for the
 finished run); the resumed and finished figures are printed beside the fresh one, as ratios.
 
-    python bench/startup.py [--n 12] [--workers 2] [--scenes 1-30,201-230] [--keep DIR]
+A fourth figure is a fresh run of a large N (``--large-n``, default 100,000) in a directory of
+its own, timed to its first worker and stopped there (Ctrl-C): the run plans the shard's first groups
+and grows the plan as it reaches later ones, so its start should not depend on N (a ratio near 1 to
+the small fresh run; both build the task space).
+
+    python bench/startup.py [--n 12] [--workers 2] [--scenes 1-30,201-230] [--large-n 100000] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +61,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scenes", default="", help="restrict scenes, e.g. 1-30 (default: all 120)")
     parser.add_argument("--keep", help="write the run under this directory instead of a temporary one")
+    parser.add_argument("--large-n", type=int, default=100_000, help="N of the large fresh run (0: skip it)")
     args = parser.parse_args()
     if not Path("/proc/self/task").exists():
         sys.exit("needs Linux's /proc to see worker processes")
@@ -62,9 +69,9 @@ def main() -> None:
     out = root / "out"
     shutil.rmtree(out, ignore_errors=True)
 
-    def command(n: int) -> list[str]:
+    def command(n: int, where: Path = out) -> list[str]:
         extra = ["--scenes", args.scenes] if args.scenes else []
-        return [sys.executable, "-m", "alfred_gen.cli", "sample", "--n", str(n), "--out", str(out),
+        return [sys.executable, "-m", "alfred_gen.cli", "sample", "--n", str(n), "--out", str(where),
                 "--workers", str(args.workers), "--seed", "0", *extra]
 
     print(f"alfred-gen sample --n {args.n} --workers {args.workers}{' --scenes ' + args.scenes if args.scenes else ''}")
@@ -84,6 +91,12 @@ def main() -> None:
         said = "nothing left to do" in printed
         print(f"finished run: said {'nothing left to do' if said else 'SOMETHING ELSE'} after {finished:6.2f} s "
               f"(checked {args.n} trials)  {finished / fresh:.2f}x the fresh run's start")
+        if args.large_n:
+            large, process = _time_to_first_worker(command(args.large_n, root / "large"))
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=600)
+            print(f"fresh run of --n {args.large_n}: first worker after {large:6.2f} s  "
+                  f"{large / fresh:.2f}x the fresh run of --n {half}")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

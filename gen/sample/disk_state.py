@@ -1,17 +1,19 @@
 """What a run finds and keeps in its output directory: the source of truth for resuming.
 
-- The tree of trials says what was made. On start, every trial the plan expects of this shard is
-  checked cheaply (:func:`check_trials`: its traj_data.json parses and names the planned task,
-  scene, spawn seed and trial id, and its frames are all there); a planned trial directory that
-  fails the check (a damaged or deleted file, missing frames) is removed and made again. Trial
+- The tree of trials says what was made. Every trial the plan expects of this shard is checked
+  when the schedule first reaches it (:func:`~alfred_gen.sample.trial_check.trial_problem`:
+  validate's checks, the planned task, scene, spawn seed and trial id, the PDDL problem, whole
+  frames); a planned trial directory that fails the check is removed and made again. Trial
   directories the plan does not name (another seed, other options, a smaller N) are left alone.
 - ``<out>/.alfred-gen/plan-<key>.json`` is the plan (:mod:`~alfred_gen.sample.plan`): the task space
   and the primaries, so a resumed run need not rebuild the space (seconds).
 - ``<out>/.alfred-gen/failures.json`` says which attempts failed; every shard merges its records
   into it under a lock, sorted, so the file is the same however the work was split or interrupted.
   A record lost to a kill only costs running that attempt again (same outcome).
-- ``<out>/.alfred-gen/lock-<shard>`` stops two runs writing one shard of a directory at once (exit
-  code BUSY); temporary directories of killed jobs are removed on start.
+- ``<out>/.alfred-gen/lock-<shard>`` stops two runs writing one trial at once (exit code BUSY):
+  runs whose shards share groups (an unsharded run and any shard included) never write one
+  directory together (:func:`run_lock`); temporary directories of killed jobs are removed when
+  no other run is writing, and a run removes its own jobs' when it ends.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import contextlib
 import errno
 import fcntl
 import json
+import math
 import os
 import shutil
 import time
@@ -33,7 +36,8 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import DatasetPlan, PlanKey
-from alfred_gen.traj.format import RAW_IMAGES_DIR, TRAJ_FILE_NAME
+from alfred_gen.sample.trial_check import trial_problem
+from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
 STATE_DIR = ".alfred-gen"
@@ -45,13 +49,41 @@ FAILURES_FILE = "failures.json"
 FAILURES_FORMAT = 2
 
 
+#: Errors that say the output cannot be written (a full disk or quota, a read-only or forbidden
+#: place) rather than that alfred-gen is wrong: anywhere in a run they end it with exit code
+#: BAD_INPUT, finished work kept.
+UNWRITABLE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _user_path(out: Path, filename: Any) -> str | None:
+    """The path to show for an error on ``filename``: None when it is a temporary file or directory
+    of ours (``.tmp-<trial>``, an atomic write's ``.name.xxxx.tmp``), which means nothing to the user."""
+    if not filename:
+        return None
+    parts = Path(str(filename)).parts
+    if any(part.startswith(TEMP_PREFIX) or part.endswith(".tmp") for part in parts):
+        return None
+    return str(filename)
+
+
 def output_error(path: Path, error: OSError) -> UserError:
-    """An OSError on the output as the one line a user sees (exit code BAD_INPUT)."""
+    """An OSError on the output as the one line a user sees (exit code BAD_INPUT), naming the
+    output directory (and the user's file, never one of our temporary files)."""
     reason = error.strerror or str(error)
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         reason += " (is the directory read-only?)"
-    where = error.filename if error.filename else path
-    return UserError(f"cannot write the output {path}: {where}: {reason}", ExitCode.BAD_INPUT)
+    elif error.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason += " (free some space, then run the same command to continue)"
+    where = _user_path(path, error.filename)
+    return UserError(f"cannot write the output {path}: {where + ': ' if where else ''}{reason}", ExitCode.BAD_INPUT)
+
+
+def unwritable_output(out: Path, error: BaseException) -> UserError | None:
+    """The one-line UserError for an exception that says the output cannot be written (a full disk,
+    a read-only file system, ...); None for any other exception."""
+    if isinstance(error, OSError) and error.errno in UNWRITABLE_ERRNOS:
+        return output_error(out, error)
+    return None
 
 
 def prepare_output(out: Path) -> None:
@@ -82,36 +114,123 @@ def _close_held_locks_in_child() -> None:
 os.register_at_fork(after_in_child=_close_held_locks_in_child)
 
 
-@contextlib.contextmanager
-def run_lock(out: Path, options: SampleOptions, wait_seconds: float = 2.0) -> Iterator[None]:
-    """Hold an exclusive lock per (output directory, shard) so two runs never interleave jobs.
+#: The directory's mutex: held for a moment while a run registers (or looks for other runs).
+MUTEX_FILE = "lock"
 
-    The lock dies with the process (worker processes do not inherit it), so a run killed by
-    kill -9 never blocks the next one. A lock held for ``wait_seconds`` is UserError BUSY.
-    """
-    path = out / STATE_DIR / f"lock-{options.shard_label()}"
+#: Prefix of the per-shard lock files a run holds while it writes (``lock-<I>of<M>``).
+LOCK_PREFIX = "lock-"
+
+
+def _shards_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether shards a = (I, M) and b = (J, K) own a group in common: some g with g = I mod M and
+    g = J mod K, i.e. I = J mod gcd(M, K). An unsharded run (0/1) overlaps every shard."""
+    return (a[0] - b[0]) % math.gcd(a[1], b[1]) == 0
+
+
+def _shard_of_lock(name: str) -> tuple[int, int] | None:
+    """``lock-IofM`` -> (I, M); None for another file."""
+    if not name.startswith(LOCK_PREFIX):
+        return None
+    index, sep, count = name[len(LOCK_PREFIX):].partition("of")
+    if not (sep and index.isdigit() and count.isdigit()) or int(count) < 1:
+        return None
+    return int(index), int(count)
+
+
+def _held_by_another(path: Path) -> bool:
+    """Whether some process holds the lock file ``path`` (we do not: we only test it)."""
     try:
-        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        handle = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(handle)
+    return False
+
+
+@dataclass
+class RunLock:
+    """The run's hold on its output directory (see :func:`run_lock`)."""
+
+    out: Path
+    shard: tuple[int, int]
+
+    def others(self) -> list[tuple[int, int]]:
+        """The shards other live runs on this directory write (call under the mutex)."""
+        found = []
+        own = f"{LOCK_PREFIX}{self.shard[0]}of{self.shard[1]}"
+        for name in sorted(os.listdir(self.out / STATE_DIR)):
+            shard = _shard_of_lock(name)
+            if shard is not None and name != own and _held_by_another(self.out / STATE_DIR / name):
+                found.append(shard)
+        return found
+
+    def clean_temp_if_alone(self) -> int:
+        """Remove every temporary trial directory when no other run writes this directory (then
+        each is a killed job's); returns how many. Done under the mutex, so no run starts meanwhile."""
+        try:
+            with _file_lock(self.out / STATE_DIR / MUTEX_FILE):
+                return 0 if self.others() else clean_stale_temp(self.out)
+        except OSError as error:
+            raise output_error(self.out, error) from None
+
+
+@contextlib.contextmanager
+def run_lock(out: Path, options: SampleOptions, wait_seconds: float = 2.0) -> Iterator[RunLock]:
+    """Hold the output directory for this run's shard so that no two runs ever write one trial.
+
+    Each run holds ``lock-<I>of<M>`` exclusively and registers under the directory's mutex, where it
+    also checks the other runs' locks: a run whose shard shares groups with a live run's (the same
+    shard, an unsharded run and any shard, 0/2 and 0/4, ...) is refused, UserError BUSY after
+    ``wait_seconds``. Shards of one layout (0/2 and 1/2) write at once, as a job array does. The
+    locks die with the process (worker processes do not inherit them), so a run killed by kill -9
+    never blocks the next one.
+    """
+    state = out / STATE_DIR
+    try:
+        handle = os.open(state / f"{LOCK_PREFIX}{options.shard_label()}", os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         raise output_error(out, error) from None
     _HELD_LOCKS.add(handle)
+    lock = RunLock(out, options.shard)
     try:
         deadline = time.monotonic() + wait_seconds
         while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            busy = _register(lock, handle)
+            if busy is None:
                 break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise UserError(
-                        f"another `alfred-gen sample` is writing shard {options.shard[0]}/{options.shard[1]} "
-                        f"of {out}", ExitCode.BUSY,
-                    ) from None
-                time.sleep(0.1)
-        yield
+            if time.monotonic() > deadline:
+                index, count = busy
+                layout = "" if busy == options.shard else (
+                    f", which shares trials with shard {options.shard[0]}/{options.shard[1]} "
+                    "(runs of different shard layouts cannot write one directory at once)")
+                raise UserError(f"another `alfred-gen sample` is writing shard {index}/{count} of {out}{layout}",
+                                ExitCode.BUSY)
+            time.sleep(0.1)
+        yield lock
     finally:
         _HELD_LOCKS.discard(handle)
         os.close(handle)
+
+
+def _register(lock: RunLock, handle: int) -> tuple[int, int] | None:
+    """Take the run's lock if no live run's shard overlaps it; the busy shard otherwise."""
+    try:
+        with _file_lock(lock.out / STATE_DIR / MUTEX_FILE):
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return lock.shard
+            clash = next((shard for shard in lock.others() if _shards_overlap(shard, lock.shard)), None)
+            if clash is not None:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+            return clash
+    except OSError as error:
+        raise output_error(lock.out, error) from None
 
 
 @contextlib.contextmanager
@@ -282,58 +401,19 @@ class TrialProbe:
         return False
 
 
-def trial_problem(directory: Path, task: TaskTuple, name: str, spawn: int, frames: bool) -> str | None:
-    """Why a planned trial directory does not hold the planned trial (None: it does).
+def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:
+    """Remove temporary trial directories (``.tmp-<trial id>``); returns how many.
 
-    Cheap on purpose (no schema, no replay): the file parses and names the planned trial id, task,
-    scene and spawn seed, and with frames as many images as it lists are in raw_images/. A file
-    that passes was written for this very attempt, after vetting, in one rename.
-    """
-    path = directory / TRAJ_FILE_NAME
-    try:
-        data = json.loads(path.read_bytes())
-    except FileNotFoundError:
-        return f"no {TRAJ_FILE_NAME}"
-    except (OSError, ValueError, RecursionError) as error:
-        return f"{TRAJ_FILE_NAME} is damaged ({type(error).__name__})"
-    try:
-        scene = data["scene"]
-        params = data["pddl_params"]
-        found = TaskTuple(
-            str(data["task_type"]), int(scene["scene_num"]),
-            str(params["object_target"]) + ("Sliced" if params["object_sliced"] is True else ""),
-            str(params["parent_target"] or params["toggle_target"]), str(params["mrecep_target"] or ""),
-        )
-        if data["task_id"] != name:
-            return f"its task_id is {str(data['task_id'])[:40]!r}"
-        if found != task:
-            return f"it holds a trial of {found.dir_name()}"
-        if scene["random_seed"] != spawn:
-            return "its spawn seed is not the planned one"
-        images = data.get("images") or []
-        if frames and images:
-            try:
-                on_disk = len(os.listdir(directory / RAW_IMAGES_DIR))
-            except FileNotFoundError:
-                on_disk = 0
-            if on_disk < len(images):
-                return f"{len(images) - on_disk} of its {len(images)} frames are missing"
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-        return f"{TRAJ_FILE_NAME} does not hold the planned trial"
-    return None
-
-
-def clean_stale_temp(out: Path, own_trial_ids: set[str] | None) -> int:
-    """Remove temporary directories left by killed jobs; returns how many.
-
-    Unsharded (``own_trial_ids`` None) every ``.tmp-trial_*`` is stale (the run lock excludes other
-    writers); a shard only removes those whose trial id is one of its own.
+    ``trial_ids`` None: every one (the caller knows no other run is writing, see
+    :meth:`RunLock.clean_temp_if_alone`); else only those of these trials (a run's own jobs).
     """
     if not out.is_dir():
         return 0
-    stale = [p for p in sorted(out.iterdir()) if p.name.startswith(TEMP_PREFIX + "trial_") and p.is_dir()]
-    if own_trial_ids is not None:
-        stale = [p for p in stale if p.name[len(TEMP_PREFIX):] in own_trial_ids]
+    if trial_ids is None:
+        stale = [p for p in sorted(out.iterdir()) if p.name.startswith(TEMP_PREFIX + "trial_") and p.is_dir()]
+    else:
+        stale = [out / f"{TEMP_PREFIX}{name}" for name in sorted(trial_ids)]
+        stale = [p for p in stale if p.is_dir()]
     for path in stale:
         shutil.rmtree(path, ignore_errors=True)
     return len(stale)

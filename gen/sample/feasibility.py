@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -364,9 +364,11 @@ def candidate_tuples(task_type: TaskType, contents: SceneContents) -> Iterable[T
 
 
 def feasible_tuples(
-    task_type_names: Sequence[str] | None = None, scenes: Sequence[int] | None = None, scene_set: str = "lite"
+    task_type_names: Sequence[str] | None = None, scenes: Sequence[int] | None = None, scene_set: str = "lite",
+    on_scene: Callable[[], None] | None = None,
 ) -> list[TaskTuple]:
-    """All feasible tuples over the given task types and scenes (default: all) of a scene set, sorted."""
+    """All feasible tuples over the given task types and scenes (default: all) of a scene set, sorted.
+    ``on_scene`` is called after each scene (a progress bar: every room is built, seconds in all)."""
     types = [get_task_type(n) for n in task_type_names] if task_type_names else task_types()
     found: list[TaskTuple] = []
     for scene in scenes if scenes is not None else default_scenes(scene_set):
@@ -375,4 +377,6 @@ def feasible_tuples(
             if not contents.allows(spec_type):
                 continue
             found.extend(t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None)
+        if on_scene is not None:
+            on_scene()
     return sorted(set(found), key=TaskTuple.sort_key)

@@ -97,6 +97,8 @@ def _count(summary: RunSummary, bar: Any, outcome: Any) -> None:
     if succeeded(outcome):
         summary.made_now += 1
         bar.update(1)
+    elif outcome.reason == JobError.CRASHED:
+        pass  # not an attempt's outcome: the job runs again (the summary counts the deaths)
     else:
         summary.failures[outcome.reason] += 1
         summary.examples.setdefault(str(outcome.reason), outcome.detail)

@@ -7,7 +7,6 @@ is touched.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +92,7 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
     """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated); for the
     ``houses`` scene set house numbers, ``LiteHouseN`` or ranges, as the houses' scene numbers
     (1000 + N)."""
-    from alfred_gen.scenes import resolve_scene_number
+    from alfred_gen.scenes import resolve_scene_number, scene_numbers
 
     if scene_set == "houses":
         from alfred_gen.scenes.houses.names import house_scene_num, parse_house_numbers
@@ -108,11 +107,11 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
             first, last = int(low), int(high)
             if first > last:
                 raise UserError(f"bad scene range {part!r}", ExitCode.USAGE)
-            for number in range(first, last + 1):
-                with contextlib.suppress(UserError):
-                    numbers.append(resolve_scene_number(number))
-            if not any(first <= n <= last for n in numbers):
+            # Only the scenes that exist, whatever the range's size: a range is never walked.
+            inside = [n for n in scene_numbers() if first <= n <= last]
+            if not inside:
                 raise UserError(f"no scene in range {part!r}", ExitCode.NOT_FOUND)
+            numbers.extend(inside)
         else:
             numbers.append(resolve_scene_number(part))
     return tuple(sorted(set(numbers)))

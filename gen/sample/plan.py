@@ -1,4 +1,4 @@
-"""The plan of a dataset: which task tuple fills which trials, fixed before any job runs.
+"""The plan of a dataset: which task tuple fills which trials, fixed by (seed, options) alone.
 
 A dataset is a function of the seed, N and the options that shape it (task types, scenes, scene
 set, demonstrations per tuple). The plan makes that so by construction, whoever runs the jobs
@@ -28,7 +28,11 @@ set, demonstrations per tuple). The plan makes that so by construction, whoever 
   a run make exactly the unsharded dataset.
 
 Building the task space takes seconds (every room is built); the plan is saved in the output
-directory (:mod:`~alfred_gen.sample.disk_state`) so that a resumed run starts at once.
+directory (:mod:`~alfred_gen.sample.disk_state`) so that a resumed run starts at once. The stream of
+primaries is computed as far as a run needs it (the schedule grows it as it reaches later groups,
+:mod:`~alfred_gen.sample.schedule`): each primary costs tens of milliseconds over a space of tens of
+thousands of tuples, so planning all of a large N first would delay the first job by minutes, and
+a prefix of the stream is the same whenever it is computed.
 """
 
 from __future__ import annotations
@@ -101,6 +105,8 @@ class DatasetPlan:
         self._space_names = list(space_names) if space_names is not None else None
         self.primaries: list[TaskTuple] = list(primaries)
         self.complete = complete
+        #: (encoded history, open-tuple mask, primaries encoded so far): see _stream_state
+        self._state: tuple[np.ndarray, np.ndarray, int] | None = None
 
     @property
     def space(self) -> list[TaskTuple]:
@@ -130,11 +136,7 @@ class DatasetPlan:
         sampler = self.sampler
         demos = self.key.demos_per_task
         groups = min(groups, len(sampler) + 1)  # the stream ends when the space does
-        history = np.zeros((groups * demos, 5), dtype=np.int64)
-        open_rows = np.ones(len(sampler), dtype=bool)
-        for i, task in enumerate(self.primaries):
-            history[i * demos:(i + 1) * demos] = sampler.encode([task])[0]
-            open_rows[sampler.row(task)] = False
+        history, open_rows = self._stream_state(groups * demos)
         while len(self.primaries) < groups:
             index = len(self.primaries)
             picked = sampler.sample_open(history[: index * demos], open_rows, self._stream_seed(index))
@@ -144,7 +146,27 @@ class DatasetPlan:
             self.primaries.append(picked)
             history[index * demos:(index + 1) * demos] = sampler.encode([picked])[0]
             open_rows[sampler.row(picked)] = False
+        self._state = (history, open_rows, len(self.primaries))
         return True
+
+    def _stream_state(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        """The history of the primaries as encoded rows (room for ``rows``) and the open-tuple mask,
+        kept between calls: a run grows its plan a little at a time as it reaches later groups, and
+        each growth must cost what its new primaries cost, not what the whole plan does."""
+        sampler = self.sampler
+        demos = self.key.demos_per_task
+        history, open_rows, encoded = self._state or (np.zeros((0, 5), dtype=np.int64),
+                                                      np.ones(len(sampler), dtype=bool), 0)
+        if len(history) < rows:  # grown by doubling, so copies cost O(N) over a whole run
+            grown = np.zeros((max(rows, 2 * len(history)), 5), dtype=np.int64)
+            grown[: len(history)] = history
+            history = grown
+        for i in range(encoded, len(self.primaries)):
+            task = self.primaries[i]
+            history[i * demos:(i + 1) * demos] = sampler.encode([task])[0]
+            open_rows[sampler.row(task)] = False
+        self._state = (history, open_rows, len(self.primaries))
+        return history, open_rows
 
     # ----------------------------------------------------------------------------------------
     # Groups of a run of N trials

@@ -56,7 +56,6 @@ from alfred_gen.sample.options import (
 from alfred_gen.sample.plan import LOOKAHEAD, DatasetPlan, PlanKey, groups_for
 from alfred_gen.sample.report import RunSummary
 from alfred_gen.sample.schedule import Schedule
-from alfred_gen.sample.trial_ids import trial_id
 from alfred_gen.sample.workers import Executor, JobContext, make_executor
 from alfred_gen.sim.controller import Controller
 
@@ -90,18 +89,25 @@ def plan_key(options: SampleOptions) -> PlanKey:
                    options.demos_per_task)
 
 
-def dataset_plan(options: SampleOptions, note: Callable[..., None] = lambda *a, **k: None) -> DatasetPlan:
+def dataset_plan(options: SampleOptions, note: Callable[..., None] = lambda *a, **k: None,
+                 whole: bool = True, show: bool = False) -> DatasetPlan:
     """The run's plan: the one saved in the output directory if it is for these options, else
-    built (the task space takes seconds: every room is built) and saved."""
-    from alfred_gen.sample.feasibility import feasible_tuples
+    built (the task space takes seconds: every room is built) and saved. ``whole`` False plans only
+    the shard's first group (and the lookahead) now: the run's schedule grows the plan as it goes,
+    so that a large N starts its first job in seconds."""
+    from alfred_gen.sample.feasibility import default_scenes, feasible_tuples
 
     key = plan_key(options)
     plan = load_plan(options.out, key)
     if plan is None:
         note("planning the dataset (the task space is built once per output directory)")
-        space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set)
+        rooms = len(options.scenes or default_scenes(options.scene_set))
+        with progress_bar("planning: rooms", rooms, show=show) as bar:
+            space = feasible_tuples(options.task_types or None, options.scenes or None, options.scene_set,
+                                    on_scene=lambda: bar.update(1))
         plan = DatasetPlan(key, space)
-    if plan.extend(groups_for(options.n, options.demos_per_task) + LOOKAHEAD):
+    groups = groups_for(options.n, options.demos_per_task)
+    if plan.extend((groups if whole else min(groups, options.shard[0] + 1)) + LOOKAHEAD):
         save_plan(options.out, plan)
     return plan
 
@@ -133,23 +139,19 @@ def run_sample(
     _build_houses(options, progress)
     out = options.out
     prepare_output(out)
-    with run_lock(out, options):
-        plan = dataset_plan(options, note)
-        groups = plan.shard_groups(options.n, options.shard)
+    with run_lock(out, options) as lock:
+        plan = dataset_plan(options, note, whole=False, show=progress)
         if not plan.primaries:
             raise UserError("no feasible task tuple for these task types and scenes", ExitCode.UNSOLVABLE)
         sharded = options.shard[1] > 1
-        own_ids = None
-        if sharded:
-            attempts = options.demos_per_task + options.max_failures
-            own_ids = {trial_id(options.seed, plan.primaries[g], a, options.scene_set)
-                       for g in groups for a in range(attempts)}
-        removed = clean_stale_temp(out, own_ids)
+        groups = range(options.shard[0], groups_for(options.n, options.demos_per_task), options.shard[1])
+        saver = _PlanSaver(out, plan)
+        removed = lock.clean_temp_if_alone()
         if removed:
             note(f"removed {removed} unfinished trajectories of an earlier run")
         probe = TrialProbe(out, options, note)
         ledger = Ledger(options, load_failures(out), on_disk=probe)
-        schedule = Schedule(plan, options.n, groups, ledger, options.max_failures)
+        schedule = Schedule(plan, options.n, groups, ledger, options.max_failures, on_grow=saver.grown)
         summary = RunSummary(target=plan.shard_share(options.n, options.shard), made_before=0)
         earlier = scan_tree(out).count()
         if earlier:
@@ -164,11 +166,18 @@ def run_sample(
         try:
             with _sigterm_as_interrupt(), progress_bar("sampling", summary.target, show=progress) as bar:
                 drive_jobs(schedule, start_executor, out, summary, bar)
+                if not summary.crashed:
+                    schedule.complete_plan()  # the plan a whole run leaves, however it was split
+                saver.save()
         except KeyboardInterrupt:
             summary.interrupted = True
         except Crashed:
             pass
         finally:
+            # Whatever ended the run (done, Ctrl-C, an error), its workers have stopped: no
+            # temporary directory of its jobs stays, nor any other when no other run is writing.
+            clean_stale_temp(out, schedule.started)
+            lock.clean_temp_if_alone()
             summary.seconds = time.perf_counter() - started
             summary.made_before = schedule.made() - summary.made_now
             summary.short = schedule.short() + summary.target - schedule.target
@@ -176,11 +185,33 @@ def run_sample(
             summary.failed_tuples = schedule.failed_tuples()
             summary.repaired = len(probe.removed)
             summary.deaths = sum(getattr(executor, "deaths", 0) for executor in executors)
-            if summary.interrupted or summary.crashed:
-                clean_stale_temp(out, own_ids)
         if not sharded and not (summary.interrupted or summary.crashed):
             summary.foreign = scan_tree(out).count() - len(schedule.trials())
     return summary
+
+
+class _PlanSaver:
+    """Saves the plan as the schedule grows it: at most every PLAN_SAVE_SECONDS, and at the end
+    (a plan lost to a kill is only planned again, to the same primaries)."""
+
+    def __init__(self, out: Path, plan: DatasetPlan) -> None:
+        self.out = out
+        self.plan = plan
+        self.saved = len(plan.primaries)
+        self.saved_at = time.monotonic()
+
+    def grown(self) -> None:
+        if time.monotonic() - self.saved_at >= PLAN_SAVE_SECONDS:
+            self.save()
+
+    def save(self) -> None:
+        if len(self.plan.primaries) != self.saved:
+            save_plan(self.out, self.plan)
+            self.saved, self.saved_at = len(self.plan.primaries), time.monotonic()
+
+
+#: Seconds between saves of a plan that grows during a run.
+PLAN_SAVE_SECONDS = 10.0
 
 
 def _build_houses(options: SampleOptions, show: bool) -> None:

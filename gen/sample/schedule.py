@@ -14,26 +14,46 @@ give: with s successes, f failures and p jobs running before attempt a, a starts
 up to ``need`` jobs of one group run at once, and the prefix (hence the dataset) is the same in
 whichever order the results come back.
 
-A worker that dies on a job (killed, out of memory) is not the job's verdict: the job runs again,
-and only a job that has killed :data:`CRASH_RETRIES` + 1 workers counts as a failed attempt.
+A worker that dies on a job (killed, out of memory) is never the job's verdict: whether a worker
+dies depends on the machine, not on (seed, N), so the job simply runs again, as often as it takes.
+Only a job that has killed :data:`MAX_JOB_CRASHES` workers stops the *run* (:class:`JobKeepsCrashing`,
+a one-line error): nothing is recorded about the tuple, so the same command continues the very
+dataset once the cause (memory, a killer) is gone.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from alfred_gen.errors import JobError
+from alfred_gen.errors import ExitCode, JobError, UserError
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.jobs import Job, Outcome
 from alfred_gen.sample.ledger import Ledger, succeeded
-from alfred_gen.sample.plan import DatasetPlan
+from alfred_gen.sample.plan import LOOKAHEAD, DatasetPlan, groups_for
 from alfred_gen.sample.trial_ids import spawn_seed, trial_id
 
-#: Times a job may kill its worker and be run again before it counts as a failed attempt.
-CRASH_RETRIES = 2
+#: Groups the plan grows by beyond what the schedule needs, when it must grow (each growth pays
+#: a fixed cost, so it is not done group by group).
+GROW_GROUPS = 32
+
+#: Workers one job may take down with it before the run stops (README: "sample: what to expect").
+#: Large on purpose: a job is run again after each death, and never recorded as a failure.
+MAX_JOB_CRASHES = 50
+
+
+class JobKeepsCrashing(UserError):
+    """One job killed :data:`MAX_JOB_CRASHES` workers: the run stops (finished work is kept)."""
+
+    def __init__(self, job: Job, detail: str) -> None:
+        super().__init__(
+            f"stopped: the job for {job.task.dir_name()} ({job.trial_id}) took down its worker "
+            f"{MAX_JOB_CRASHES} times (last: {detail}); finished trajectories are kept: free memory "
+            "or stop what kills the workers, then run the same command to continue",
+            ExitCode.FAILED,
+        )
 
 
 class ChainState(Enum):
@@ -106,18 +126,45 @@ class _Group:
 class Schedule:
     """The jobs of one shard of a run, group by group (lowest group first)."""
 
-    def __init__(self, plan: DatasetPlan, n: int, groups: list[int], ledger: Ledger, max_failures: int) -> None:
+    def __init__(self, plan: DatasetPlan, n: int, groups: Sequence[int], ledger: Ledger, max_failures: int,
+                 on_grow: Callable[[], None] = lambda: None) -> None:
+        """``groups``: the shard's groups of a run of ``n`` trials, as if the task space never ran
+        out (``range(I, groups_for(n, D), M)``). The plan is grown as the schedule reaches later
+        groups (``on_grow`` is called after each growth), so the first job of a large N starts
+        after a few dozen primaries are planned, not all of them."""
         self.plan = plan
         self.n = n
         self.ledger = ledger
         self.max_failures = max_failures
+        self.on_grow = on_grow
         self.seed = plan.key.seed
         self.scene_set = plan.key.scene_set
-        self._groups = {g: _Group(g, plan.group_size(g, n), [_Chain(plan.primaries[g], 0, plan.group_size(g, n))])
-                        for g in groups}
+        self._groups: dict[int, _Group] = {}
         self._open = list(groups)
         self._next_index = 0
-        self.target = sum(group.size for group in self._groups.values())
+        #: the trials the shard's groups hold; less a group's size when the task space ran out before it
+        self.target = sum(plan.group_size(g, n) for g in groups)
+        self._plan_end = groups_for(n, plan.key.demos_per_task) + LOOKAHEAD  #: primaries a whole run needs
+        self.started: set[str] = set()  #: trial ids of the jobs started (their temp dirs are ours)
+
+    def _group(self, g: int) -> _Group | None:
+        """Group g, its primary planned (and the LOOKAHEAD primaries its replacements avoid); None
+        when the task space ran out before it (no such group)."""
+        group = self._groups.get(g)
+        if group is None:
+            if len(self.plan.primaries) < min(g + 1 + LOOKAHEAD, self._plan_end):
+                if self.plan.extend(min(g + 1 + LOOKAHEAD + GROW_GROUPS, self._plan_end)):
+                    self.on_grow()
+            if g >= len(self.plan.primaries):
+                return None
+            size = self.plan.group_size(g, self.n)
+            group = self._groups[g] = _Group(g, size, [_Chain(self.plan.primaries[g], 0, size)])
+        return group
+
+    def complete_plan(self) -> bool:
+        """Grow the plan to what the whole run needs (cheap once the last groups were reached), so a
+        finished run leaves the same plan however it was split; True if it grew."""
+        return self.plan.extend(self._plan_end)
 
     # ----------------------------------------------------------------------------------------
 
@@ -141,6 +188,7 @@ class Schedule:
     def _job(self, group: _Group, chain: _Chain, attempt: int) -> Job:
         self._next_index += 1
         spawn, name = self._names(chain, attempt)
+        self.started.add(name)
         return Job(self._next_index - 1, group.index, chain.link, chain.task, attempt, spawn, name)
 
     def _advance(self, group: _Group, free: int) -> list[Job]:
@@ -168,20 +216,29 @@ class Schedule:
     def next_jobs(self, free: int) -> list[Job]:
         """Up to ``free`` jobs to start now, from the lowest groups that need any."""
         jobs: list[Job] = []
+        missing: set[int] = set()
         for g in self._open:
             if len(jobs) >= free:
                 break
-            jobs.extend(self._advance(self._groups[g], free - len(jobs)))
-        self._open = [g for g in self._open if not self._groups[g].finished]
+            group = self._group(g)
+            if group is None:  # the task space ran out: this and every later group do not exist
+                missing.update(g2 for g2 in self._open if g2 >= g)
+                self.target -= sum(self.plan.group_size(g2, self.n) for g2 in missing)
+                break
+            jobs.extend(self._advance(group, free - len(jobs)))
+        self._open = [g for g in self._open
+                      if g not in missing and not (g in self._groups and self._groups[g].finished)]
         return jobs
 
     def apply(self, job: Job, outcome: Outcome) -> None:
-        """Take a job's result. A worker's death is retried (the job will be started again)
-        until the job has killed CRASH_RETRIES + 1 workers."""
+        """Take a job's result. A worker's death is never a result: the job will be started again
+        (JobKeepsCrashing once it has killed MAX_JOB_CRASHES workers)."""
         chain = self._groups[job.group].chains[job.link]
         chain.running.discard(job.attempt)
-        if outcome.reason == JobError.CRASHED and chain.crashes[job.attempt] < CRASH_RETRIES:
+        if outcome.reason == JobError.CRASHED:
             chain.crashes[job.attempt] += 1
+            if chain.crashes[job.attempt] >= MAX_JOB_CRASHES:
+                raise JobKeepsCrashing(job, outcome.detail)
             return
         chain.results[job.attempt] = succeeded(outcome)
         self.ledger.apply(job, outcome)

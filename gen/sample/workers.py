@@ -28,9 +28,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any, Protocol
 
 from alfred_gen.errors import GenerationReason, JobError, UserError
+from alfred_gen.sample.disk_state import unwritable_output
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
@@ -135,6 +137,9 @@ def run_job(job: Job, context: JobContext) -> Outcome:
     except UserError as error:
         return Outcome(job.index, False, JobError.USER_ERROR, str(error), int(error.code))
     except Exception as error:  # a bug in the pipeline: report it, keep the run going
+        unwritable = unwritable_output(Path(context.out), error)  # a full disk is the user's to fix
+        if unwritable is not None:
+            return Outcome(job.index, False, JobError.USER_ERROR, str(unwritable), int(unwritable.code))
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
         return Outcome(job.index, False, JobError.EXCEPTION, detail)
 
@@ -271,6 +276,8 @@ class ProcessExecutor:
                 continue
             outcome = self._receive(worker) if answered or worker.connection.poll() else None
             if outcome is None:
+                if dead:
+                    worker.process.join(STOP_GRACE_SECONDS)  # reap it, so that its exit code is known
                 code = worker.process.exitcode
                 how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
                 outcome = Outcome(job.index, False, JobError.CRASHED, f"the worker process died ({how})")

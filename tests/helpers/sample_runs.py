@@ -8,17 +8,22 @@ in seconds. Used by the local-pool tests and the Ray executor's tests alike.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import signal
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image
+
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.traj.scene_nums import scene_num_for
+from tests.helpers.trajectories import make_trajectory
 
 KILL_N = 12  # trials in the runs that are killed and resumed
 
@@ -47,17 +52,44 @@ def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
         return StandInResult(False, "unsolvable", None, "stand-in failure")
     temp = Path(out_root) / f".tmp-{trial_id}"
     (temp / "raw_images").mkdir(parents=True, exist_ok=True)
-    for i in range(3):
-        (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest() * 64)
+    data = make_trajectory()  # valid: a resumed run checks what it keeps as `validate` does
+    for i in range(len(data["images"])):
+        (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(_frame(int(seed), i))
         if i == 0:
             time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
-    images = [{"high_idx": 0, "image_name": f"{i:09d}.png", "low_idx": 0} for i in range(3)]
-    (temp / "traj_data.json").write_text(json.dumps(
-        {"task_id": trial_id, "task_type": task.task_type, "pddl_params": task.pddl_params(), "images": images,
-         "scene": {"scene_num": int(scene), "random_seed": int(seed)}}, sort_keys=True))
+            _die_if_asked(trial_id)
+            if os.environ.get("STAND_IN_OSERROR"):  # a full disk (or another write error) mid-trial
+                code = int(os.environ["STAND_IN_OSERROR"])
+                raise OSError(code, os.strerror(code), str(temp / "raw_images" / f"{i + 1:09d}.jpg"))
+    (temp / "pddl_states").mkdir()
+    (temp / "pddl_states" / "problem_0.pddl").write_text(f"(define (problem stand-in-{seed}))\n")
+    data.update(task_id=trial_id, task_type=task.task_type, pddl_params=task.pddl_params())
+    data["scene"].update(scene_num=int(scene), random_seed=int(seed), floor_plan=f"FloorPlan{int(scene)}")
+    (temp / "traj_data.json").write_text(json.dumps(data, sort_keys=True))
     final.parent.mkdir(parents=True, exist_ok=True)
     os.rename(temp, final)  # the commit; fails if the directory exists
     return StandInResult(True, "ok", final)
+
+
+def _frame(seed: int, index: int) -> bytes:
+    """A small JPEG whose pixels depend on (seed, index) (Pillow's encoder is deterministic)."""
+    shade = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    buffer = io.BytesIO()
+    Image.new("RGB", (16, 16), tuple(shade[:3])).save(buffer, format="JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def _die_if_asked(trial_id: str) -> None:
+    """With STAND_IN_DIE_DIR set, each job kills its own worker process (SIGKILL, half written) the
+    first STAND_IN_DIE_TIMES times it runs: counted in a file per trial in that directory."""
+    where = os.environ.get("STAND_IN_DIE_DIR")
+    if not where:
+        return
+    counter = Path(where) / trial_id
+    with open(counter, "a") as tally:
+        tally.write("x")
+    if counter.stat().st_size <= int(os.environ.get("STAND_IN_DIE_TIMES", "3")):
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def options(out: Path, n: int, **kw) -> SampleOptions:
