@@ -789,9 +789,13 @@ def eval_group() -> None:
               help="Results file (episodes and metrics), rewritten after each episode; a rerun resumes it.")
 @click.option("--step-timeout", type=float, default=60.0, show_default=True,
               help="Seconds the agent's reset() or act() may take before the episode fails.")
+@click.option("--mask-rule", type=click.Choice(["affordance", "alfred"]), default="affordance", show_default=True,
+              help="Which object under a mask is the target: the best IoU that accepts the action, or "
+                   "the best that accepts any action (ALFRED's code).")
 @thor_options
 def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str | None, data_root: str | None,
-                mode: str, jobs: int, out: str | None, step_timeout: float, backend: str, **thor: Any) -> None:
+                mode: str, jobs: int, out: str | None, step_timeout: float, mask_rule: str, backend: str,
+                **thor: Any) -> None:
     """Run an agent on every episode (trajectory and annotation) of SOURCE (a directory, a
     traj_data.json or a split file) with ALFRED's rules (1,000 steps, 10 failed actions) and print
     ALFRED's metrics: success rate, goal-condition success, and their path-length-weighted versions,
@@ -807,8 +811,8 @@ def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str 
 
     if (agent is None) == (actseqs is None):
         raise click.UsageError("give one of --agent or --actseqs")
-    options = EvalOptions(agent or "", mode=mode if actseqs is None else "object_id", step_timeout=step_timeout,
-                          simulator=simulator_for(backend, thor), actseqs=actseqs)
+    options = EvalOptions(agent or "", mode=mode, step_timeout=step_timeout,
+                          simulator=simulator_for(backend, thor), actseqs=actseqs, mask_rule=mask_rule)
     sys.exit(run_eval(source, options, split=split, data_root=data_root, jobs=jobs, out=out, echo=click.echo))
 
 

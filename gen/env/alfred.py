@@ -12,7 +12,9 @@ Modes (the action space):
 ``mask``
     ALFRED's interface: ``{"action": i, "mask": 300x300}`` with ``i`` indexing
     :data:`~alfred_gen.env.actions.LOW_ACTIONS`; for interactions the mask is resolved to an object
-    as ALFRED's ``va_interact`` does (:mod:`alfred_gen.env.masks`).
+    as ALFRED's ``va_interact`` does (:mod:`alfred_gen.env.masks`; constructor ``mask_rule``:
+    ``"affordance"``, the first candidate by IoU that accepts the action, or ``"alfred"``, the first
+    that accepts any action, as ALFRED's code has it).
 ``object_id``
     ``{"action": i, "object_id": "Apple|+00.10|+00.93|-01.20"}``: privileged perception.
 ``high_level``
@@ -23,8 +25,8 @@ Actions may also name the action as a string (``"PickupObject"``, ``"MoveAhead_2
 ``"<<stop>>"``) and give ``mask`` as any 300x300 array of booleans or 0/1.
 
 Observation: ``rgb`` (300x300x3 uint8; constructor ``rgb=False`` drops it), ``depth`` (300x300
-float32 metres) and ``segmentation`` (300x300x3 uint8 instance colours) when asked for, ``goal`` and
-``instructions`` (the annotation's task description and its step-by-step descriptions, one per
+float32 metres, clipped to 100) and ``segmentation`` (300x300x3 uint8 instance colours) when asked
+for, ``goal`` and ``instructions`` (the annotation's task description and its step-by-step descriptions, one per
 line; printable ASCII, other characters become spaces), and in ``high_level`` mode ``high_idx``, the
 number of high-level actions done so far.
 
@@ -60,7 +62,7 @@ from alfred_gen.env.actions import (
     low_api_action,
 )
 from alfred_gen.env.episodes import Episode, episodes_from, language
-from alfred_gen.env.masks import BAD_MASK, resolve_mask
+from alfred_gen.env.masks import BAD_MASK, MASK_RULES, resolve_mask
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay.goals import (
     EffectTracker,
@@ -81,6 +83,9 @@ MAX_FAILS = 10
 
 #: Frame size of ALFRED's observations.
 FRAME = 300
+
+#: Depth beyond this (metres) is given as this: nothing in a room is farther.
+MAX_DEPTH = 100.0
 
 #: Characters of the language fields (printable ASCII); others are replaced by a space.
 CHARSET = frozenset(string.printable)
@@ -123,9 +128,13 @@ class AlfredEnv(gymnasium.Env):
         max_fails: int = MAX_FAILS,
         scenes_catalogue: str | os.PathLike[str] | None = None,
         render_mode: str | None = None,
+        mask_rule: str = "affordance",
     ) -> None:
         if mode not in MODES:
             raise UserError(f"unknown mode {mode!r} (one of {', '.join(MODES)})", ExitCode.USAGE)
+        if mask_rule not in MASK_RULES:
+            raise UserError(f"unknown mask rule {mask_rule!r} (one of {', '.join(MASK_RULES)})", ExitCode.USAGE)
+        self.mask_rule = mask_rule
         if scenes_catalogue is not None:
             from alfred_gen.scenes.alfred.catalogue_store import use_catalogue
 
@@ -157,7 +166,7 @@ class AlfredEnv(gymnasium.Env):
         if self.rgb:
             fields["rgb"] = spaces.Box(0, 255, (FRAME, FRAME, 3), np.uint8)
         if self.depth:
-            fields["depth"] = spaces.Box(0.0, np.inf, (FRAME, FRAME), np.float32)
+            fields["depth"] = spaces.Box(0.0, MAX_DEPTH, (FRAME, FRAME), np.float32)
         if self.segmentation:
             fields["segmentation"] = spaces.Box(0, 255, (FRAME, FRAME, 3), np.uint8)
         fields["goal"] = _text_space(MAX_TEXT)
@@ -274,7 +283,7 @@ class AlfredEnv(gymnasium.Env):
                     raise BadAction("a mask is an array of booleans or 0/1") from None
                 if pixels.shape != (FRAME, FRAME):
                     raise BadAction(f"a mask is {FRAME}x{FRAME}, got shape {pixels.shape}")
-                resolved = resolve_mask(pixels, self._event)
+                resolved = resolve_mask(pixels, self._event, name, self.mask_rule)
                 if resolved is None:
                     return False, BAD_MASK, ""
                 target = resolved
@@ -339,7 +348,8 @@ class AlfredEnv(gymnasium.Env):
         if self.rgb:
             obs["rgb"] = _image(getattr(event, "frame", None), (FRAME, FRAME, 3), np.uint8)
         if self.depth:
-            obs["depth"] = _image(getattr(event, "depth_frame", None), (FRAME, FRAME), np.float32)
+            obs["depth"] = np.clip(_image(getattr(event, "depth_frame", None), (FRAME, FRAME), np.float32),
+                                   0.0, MAX_DEPTH)
         if self.segmentation:
             obs["segmentation"] = _image(getattr(event, "instance_segmentation_frame", None), (FRAME, FRAME, 3),
                                          np.uint8)

@@ -21,7 +21,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ class EvalOptions:
     step_timeout: float = STEP_TIMEOUT
     simulator: Simulator | None = None
     actseqs: str | None = None  # a leaderboard action-sequence file played instead of an agent
+    mask_rule: str = "affordance"  # how a mask picks its object (alfred_gen.env.masks)
 
 
 class _Timeout(Exception):
@@ -98,7 +99,8 @@ class Runner:
         if self.env is None:
             from alfred_gen.env.alfred import AlfredEnv
 
-            self.env = AlfredEnv(None, mode=self.options.mode, simulator=self.options.simulator)
+            self.env = AlfredEnv(None, mode=self.options.mode, simulator=self.options.simulator,
+                                 mask_rule=self.options.mask_rule)
         return self.env
 
     def _agent(self) -> Any:
@@ -228,9 +230,10 @@ def _read_results(path: Path, options: EvalOptions) -> dict[str, dict[str, Any]]
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT or not isinstance(data.get("episodes"), dict):
         raise UserError(f"{path}: not a results file of `eval alfred`", ExitCode.BAD_INPUT)
     agent = options.actseqs or options.agent
-    if data.get("agent") != agent or data.get("mode") != options.mode:
-        raise UserError(f"{path}: holds results of agent {data.get('agent')!r} in mode {data.get('mode')!r}, "
-                        f"not {agent!r} in mode {options.mode!r}: choose another --out", ExitCode.USAGE)
+    if (data.get("agent"), data.get("mode"), data.get("mask_rule")) != (agent, options.mode, options.mask_rule):
+        raise UserError(f"{path}: holds results of agent {data.get('agent')!r} in mode {data.get('mode')!r} "
+                        f"(mask rule {data.get('mask_rule')!r}), not {agent!r} in mode {options.mode!r} "
+                        f"(mask rule {options.mask_rule!r}): choose another --out", ExitCode.USAGE)
     return {key: record for key, record in data["episodes"].items() if isinstance(record, dict)}
 
 
@@ -238,6 +241,7 @@ def _write_results(path: Path, options: EvalOptions, records: Mapping[str, Mappi
     from alfred_gen.atomic import write_text
 
     payload = {"format": RESULTS_FORMAT, "agent": options.actseqs or options.agent, "mode": options.mode,
+               "mask_rule": options.mask_rule,
                "metrics": all_metrics(records.values()), "episodes": dict(sorted(records.items()))}
     write_text(path, json.dumps(payload, indent=1, sort_keys=True) + "\n", durable=False)
 
@@ -286,6 +290,8 @@ def eval_alfred(
 
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
+    if options.actseqs is not None:  # API actions name objects by id
+        options = replace(options, mode="object_id")
     if options.step_timeout < 0:
         raise UserError("--step-timeout must not be negative", ExitCode.USAGE)
     work = _with_occurrences(episodes_from(source, split=split, data_root=data_root), options.actseqs)
