@@ -90,7 +90,7 @@ def main() -> None:
                     paths.append(Path(path) / "traj_data.json")
         _bare(paths, rgb=False, seg=False)  # warm-up: rooms built and cached before any row is timed
         print(f"{len(paths)} episodes")
-        print(f"{'row':<22} {'episodes/s':>10} {'steps/s':>9} {'vs bare':>8}")
+        print(f"{'row':<28} {'episodes/s':>10} {'steps/s':>9} {'vs bare':>8}")
         for rgb in (False, True):
             images = "rgb" if rgb else "no images"
             runs = {"bare": partial(_bare, paths, rgb, seg=False),
@@ -107,7 +107,7 @@ def main() -> None:
             seconds_of = {name: seconds for name, (seconds, _), _ in rows}
             for name, (seconds, steps), base in rows:
                 ratio = f"{seconds / seconds_of[base]:8.2f}" if base else f"{'':8s}"
-                print(f"{name + ' (' + images + ')':<22} {len(paths) / seconds:10.2f} {steps / seconds:9.1f} {ratio}")
+                print(f"{name + ' (' + images + ')':<28} {len(paths) / seconds:10.2f} {steps / seconds:9.1f} {ratio}")
 
 
 if __name__ == "__main__":
