@@ -195,3 +195,17 @@ def test_the_readme_example_agent_runs(dataset: Path, tmp_path: Path, monkeypatc
 def test_eval_cli_needs_one_agent(cli_in_process) -> None:
     assert cli_in_process("eval", "alfred", "nowhere").returncode == ExitCode.USAGE
     assert cli_in_process("eval", "alfred", "nowhere", "--agent", "expert").returncode == ExitCode.NOT_FOUND
+
+
+def test_a_bad_file_fails_its_episode_and_the_run_goes_on(dataset: Path, tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "data"
+    shutil.copytree(dataset, root)
+    broken = root / "broken-task" / "trial_T20190101_000000_000009" / "traj_data.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('{"task_id": "trial_T2019')  # truncated
+    code, lines, results = _run(root, "expert", tmp_path, mode="object_id")
+    assert code == ExitCode.FAILED
+    assert [line for line in lines if ": bad_file: " in line and "broken-task" in line]
+    assert results["metrics"]["all"]["episodes"] == 5 and results["metrics"]["all"]["successes"] == 4
