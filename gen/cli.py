@@ -813,6 +813,75 @@ def export_alfworld_check(games: str, expert: bool, jobs: int, seed: int) -> Non
     sys.exit(check_command(games, expert=expert, jobs=jobs, seed=seed, echo=click.echo))
 
 
+
+@cli.command(epilog=EPILOG)
+@click.argument("directory", type=click.Path())
+@click.option("--out", required=True, type=click.Path(dir_okay=False), callback=not_empty,
+              help="The split file to write (ALFRED's oct21.json shape).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the room and trajectory draws.")
+@click.option("--sizes", help="Shares of the trajectories, e.g. valid_seen=0.05,tests_unseen=0.1 (train takes the "
+                              "rest; default ALFRED's proportions).")
+def splits(directory: str, out: str, seed: int, sizes: str | None) -> None:
+    """Write ALFRED's split file (train, valid_seen, valid_unseen, tests_seen, tests_unseen; one entry
+    per annotation) for the trajectories under DIRECTORY; the rooms of the unseen splits are held out
+    of the others (for imported FloorPlans, ALFRED's own unseen rooms).
+
+    \b
+    Example:
+      alfred-gen splits out/ --out out/splits.json --seed 0
+    """
+    from alfred_gen.traj.splits import splits_command
+
+    sys.exit(splits_command(directory, out, seed=seed, sizes=sizes, echo=click.echo))
+
+
+@cli.group("eval", epilog=EPILOG)
+def eval_group() -> None:
+    """Roll agents out in the environment (alfred_gen.env) and score them with each paper's metrics."""
+
+
+@eval_group.command("alfred", epilog=EPILOG)
+@click.argument("source", type=click.Path())
+@click.option("--agent", help="Agent factory as module:function, or a built-in: expert, random.")
+@click.option("--actseqs", type=click.Path(dir_okay=False),
+              help="Score an ALFRED leaderboard action-sequence file (tests_actseqs_dump_*.json) instead of an agent.")
+@click.option("--split", help="With a split file: only this split (default: every split but train).")
+@click.option("--data", "data_root", type=click.Path(file_okay=False),
+              help="With a split file: where its tasks are (default: the split file's directory).")
+@click.option("--mode", type=click.Choice(["mask", "object_id", "high_level"]), default="mask", show_default=True,
+              help="How the agent acts: ALFRED's masks, object ids, or high-level PDDL actions.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--out", type=click.Path(dir_okay=False), callback=not_empty,
+              help="Results file (episodes and metrics), rewritten after each episode; a rerun resumes it.")
+@click.option("--step-timeout", type=float, default=60.0, show_default=True,
+              help="Seconds the agent's reset() or act() may take before the episode fails.")
+@click.option("--mask-rule", type=click.Choice(["affordance", "alfred"]), default="affordance", show_default=True,
+              help="Which object under a mask is the target: the best IoU that accepts the action, or "
+                   "the best that accepts any action (ALFRED's code).")
+@thor_options
+def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str | None, data_root: str | None,
+                mode: str, jobs: int, out: str | None, step_timeout: float, mask_rule: str, backend: str,
+                **thor: Any) -> None:
+    """Run an agent on every episode (trajectory and annotation) of SOURCE (a directory, a
+    traj_data.json or a split file) with ALFRED's rules (1,000 steps, 10 failed actions) and print
+    ALFRED's metrics: success rate, goal-condition success, and their path-length-weighted versions,
+    per task type and split.
+
+    \b
+    Examples:
+      alfred-gen eval alfred out/ --agent expert --jobs 2
+      alfred-gen eval alfred out/splits.json --split valid_seen --agent my_agent:make --out results.json
+    """
+    from alfred_gen.eval.run import EvalOptions
+    from alfred_gen.eval.run import eval_alfred as run_eval
+
+    if (agent is None) == (actseqs is None):
+        raise click.UsageError("give one of --agent or --actseqs")
+    options = EvalOptions(agent or "", mode=mode, step_timeout=step_timeout,
+                          simulator=simulator_for(backend, thor), actseqs=actseqs, mask_rule=mask_rule)
+    sys.exit(run_eval(source, options, split=split, data_root=data_root, jobs=jobs, out=out, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

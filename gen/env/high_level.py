@@ -1,0 +1,100 @@
+"""The ``high_level`` mode: ALFRED's high-level PDDL actions, expanded by our own expansion.
+
+An action names one of :data:`~alfred_gen.env.actions.HIGH_ACTIONS` and its arguments the way
+ALFRED's ``plan.high_pddl[i].planner_action`` does:
+
+=============  ==============================================================================
+GotoLocation   ``location``: ALFRED's ``loc|x|z|r|h`` (x, z in 0.25 m grid steps, r in quarter
+               turns, h the camera horizon in degrees)
+PickupObject   ``object_id`` (``receptacle_id`` optional: where it lies)
+PutObject      ``receptacle_id`` (``object_id``, the held object, optional)
+HeatObject     ``receptacle_id``: the microwave (or ``object_id`` naming it); the held object is heated
+CoolObject     ``receptacle_id``: the fridge, likewise
+CleanObject    ``receptacle_id``: the sink basin, likewise
+SliceObject    ``object_id``: what to cut (a knife must be held)
+ToggleObject   ``object_id``: the lamp to switch on
+=============  ==============================================================================
+
+Object arguments are THOR object ids, or object classes (``Apple``), which mean the visible
+instance nearest the agent (else the nearest one). The step is expanded from the live state by
+:class:`alfred_gen.demo.expand.Expander` (the same code that made the demonstrations: walks on the
+reachable grid, opening and closing receptacles around a pickup, the microwave cycle...) and its
+low-level actions are executed one by one; each counts as a step of ALFRED's 1,000, and the first
+one that fails ends the high-level action, which counts as one failed action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from alfred_gen.demo.expand import Expander, ExpansionError, held_id
+from alfred_gen.env.actions import BadAction
+from alfred_gen.planner.result import PlanStep
+from alfred_gen.replay.record import LowAction
+
+
+def _objects(metadata: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(metadata.get("objects") or ())
+
+
+def resolve_object(name: str, metadata: Mapping[str, Any]) -> tuple[str, bool]:
+    """(object id, sliced) that ``name`` (an id or a class) means now; ``sliced`` when the id names
+    an object that has been cut (its slices stand for it). ExpansionError if nothing matches."""
+    if not name:
+        return "", False
+    objects = _objects(metadata)
+    ids = {o["objectId"] for o in objects}
+    if "|" in name:
+        if name in ids:
+            return name, False
+        if any(i.startswith(name + "|") for i in ids):
+            return name, True
+        raise ExpansionError(f"no object {name} in the scene")
+    of_class = [o for o in objects if str(o.get("objectType", "")).lower() == name.lower()]
+    if not of_class:
+        raise ExpansionError(f"no {name} in the scene")
+    best = min(of_class, key=lambda o: (not o.get("visible"), float(o.get("distance", 0.0) or 0.0), o["objectId"]))
+    return best["objectId"], False
+
+
+def parse_location(text: str) -> tuple[float, float, float, float]:
+    """ALFRED's ``loc|x|z|r|h`` as a pose [x, z, rotation, horizon]; BadAction if malformed."""
+    fields = text.split("|")
+    if len(fields) != 5 or fields[0] != "loc":
+        raise BadAction(f"a location is loc|x|z|r|h, got {text!r}")
+    try:
+        x, z, quarter, horizon = (int(float(f)) for f in fields[1:])
+    except ValueError:
+        raise BadAction(f"a location is loc|x|z|r|h with integers, got {text!r}") from None
+    return (x * 0.25, z * 0.25, (quarter % 4) * 90.0, float(horizon))
+
+
+def plan_step(name: str, action: Mapping[str, Any], metadata: Mapping[str, Any]) -> PlanStep:
+    """The PlanStep the expansion needs for one high-level action in the state ``metadata``."""
+    object_arg = str(action.get("object_id") or "")
+    receptacle_arg = str(action.get("receptacle_id") or "")
+    if name == "GotoLocation":
+        location = str(action.get("location") or "")
+        pose = parse_location(location)
+        return PlanStep("GotoLocation", location=pose, location_name=location)
+    if name in ("HeatObject", "CoolObject", "CleanObject"):
+        appliance, _ = resolve_object(receptacle_arg or object_arg, metadata)
+        return PlanStep(name, object_id=held_id(metadata), receptacle_id=appliance)
+    if name == "PutObject":
+        receptacle, _ = resolve_object(receptacle_arg or object_arg, metadata)
+        held = held_id(metadata)
+        return PlanStep(name, object_id=held, receptacle_id=receptacle)
+    target, sliced = resolve_object(object_arg, metadata)
+    if not target:
+        raise ExpansionError(f"{name} needs an object_id")
+    receptacle = resolve_object(receptacle_arg, metadata)[0] if receptacle_arg else ""
+    if name == "SliceObject":
+        return PlanStep(name, object_id=target, receptacle_id=receptacle, tool_id=held_id(metadata))
+    return PlanStep(name, object_id=target, receptacle_id=receptacle, sliced=sliced)
+
+
+def expand_action(expander: Expander, name: str, action: Mapping[str, Any], metadata: Mapping[str, Any],
+                  high_idx: int) -> list[LowAction]:
+    """The low-level actions of one high-level action; ExpansionError when it cannot be done here."""
+    return expander.expand(plan_step(name, action, metadata), high_idx, metadata).low

@@ -1,0 +1,1 @@
+"""Scoring agents on the project's data with each paper's own metrics (``alfred-gen eval``)."""
