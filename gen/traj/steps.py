@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.traj.format import RAW_IMAGES_DIR, load_schema
+from alfred_gen.traj.frames import action_frame_names, frame_stem
 
 #: The action of the last step: the agent says it is done.
 STOP_ACTION = "<<stop>>"
@@ -82,38 +83,21 @@ class Annotation:
         return self.task_desc
 
 
-def _stem(image_name: str) -> str:
-    return os.path.splitext(os.path.basename(str(image_name)))[0]
-
-
-def _next_stem(stem: str) -> str | None:
-    if not stem.isdigit():
-        return None
-    return f"{int(stem) + 1:0{len(stem)}d}"
-
-
 def select_frames(traj: Mapping[str, Any], frame_exists: Callable[[str], bool]) -> tuple[list[str], str | None]:
-    """(one frame stem per low action, the final frame's stem or None), per the module doc.
-    ``frame_exists(stem)`` says whether the RGB file of a stem is on disk. ValueError when a low
-    action has no image."""
-    images = traj.get("images") or []
-    count = len(traj["plan"]["low_actions"])
-    first: dict[int, str] = {}
-    for entry in images:
-        first.setdefault(int(entry["low_idx"]), _stem(entry["image_name"]))
-    missing = [i for i in range(count) if i not in first]
+    """(one frame stem per low action, the final frame's stem or None), per the module doc, as
+    :mod:`alfred_gen.traj.frames` reads them (both image conventions). ``frame_exists(stem)`` says
+    whether the RGB file of an unlisted final frame is on disk. ValueError when a low action has no
+    image."""
+    *per_action, final = action_frame_names(traj)
+    missing = [i for i, name in enumerate(per_action) if name is None]
     if missing:
         raise ValueError(f"low action {missing[0]} has no image in 'images'")
-    per_action = [first[i] for i in range(count)]
-    if not images:
-        return per_action, None
-    last = _stem(images[-1]["image_name"])
-    after = _next_stem(last)
-    if after is not None and frame_exists(after):
-        return per_action, after
-    if count and int(images[-1]["low_idx"]) == count - 1 and last != per_action[-1]:
-        return per_action, last
-    return per_action, None
+    stems = [frame_stem(str(name)) for name in per_action]
+    if final is None:
+        return stems, None
+    stem = frame_stem(final)
+    listed = any(frame_stem(entry["image_name"]) == stem for entry in traj.get("images") or ())
+    return stems, stem if listed or frame_exists(stem) else None
 
 
 def _runs(args: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
