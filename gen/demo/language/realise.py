@@ -29,7 +29,7 @@ from alfred_gen.demo.language.facts import (
     things_of,
     unique_neighbour,
 )
-from alfred_gen.demo.language.grammar import Phrase, can_expand, expand
+from alfred_gen.demo.language.grammar import NOUNS, Phrase, can_expand, expand
 from alfred_gen.demo.language.words import class_for_word, class_words, plural, preposition
 from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.sim.scene import hash_str
@@ -43,6 +43,7 @@ DEFAULT_ANNOTATIONS = 3
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 ORDINALS = ("", "first", "second", "third", "fourth", "fifth")
+SLICE_WORDS = ("slice", "piece", "wedge", "cut piece")
 
 #: Types that never serve as a neighbour in a referring expression (the room's shell).
 _STRUCTURE = frozenset({"Floor", "Wall", "Ceiling", "Window", "Blinds", "Curtains", "LightSwitch", "StoveKnob",
@@ -110,10 +111,18 @@ def _class_of(entry: Any) -> str:
     return ""
 
 
-def _noun(object_id: str, object_type: str) -> str:
-    if "Sliced_" in object_id:
-        return f"slice of {class_words(object_type.replace('Sliced', ''))}"
+def _name(object_type: str, rng: random.Random | None) -> str:
+    """The class's words, or now and then another name people use for it (:data:`.grammar.NOUNS`)."""
+    if rng is not None and object_type in NOUNS and rng.random() < 0.5:
+        options = NOUNS[object_type]
+        return options[rng.randrange(len(options))]
     return class_words(object_type)
+
+
+def _noun(object_id: str, object_type: str, rng: random.Random | None = None) -> str:
+    if "Sliced_" in object_id:
+        return f"{rng.choice(SLICE_WORDS) if rng else 'slice'} of {_name(object_type.replace('Sliced', ''), rng)}"
+    return _name(object_type, rng)
 
 
 def _type_of(object_id: str) -> str:
@@ -159,7 +168,7 @@ def _describe(demo: _Demo, object_id: str, low_idx: int, rng: random.Random, *, 
     """A noun phrase for ``object_id`` at ``low_idx``: the noun with, when the draw allows and the
     facts hold, its colour, its place in a row, or a unique neighbour."""
     object_type = _type_of(object_id)
-    noun = _noun(object_id, object_type)
+    noun = _noun(object_id, object_type, rng)
     claims: list[Claim] = []
     words = noun
     reading = _colour_of(demo, object_id) if colour else None
@@ -181,7 +190,7 @@ def _describe(demo: _Demo, object_id: str, low_idx: int, rng: random.Random, *, 
         near = unique_neighbour(thing, demo.things, moved, types)
         if near is not None:
             link = rng.choice(("next to", "beside", "by", "near"))
-            relation = f"{link} the {class_words(near.object_type)}"
+            relation = f"{link} the {_name(near.object_type, rng)}"
             claims.append(Claim("next_to", (object_id, near.object_id, low_idx), relation))
             return Phrase(f"the {words} {relation}", tuple(claims))
     return Phrase(f"the {words}", tuple(claims))
@@ -219,8 +228,14 @@ def _goto_line(demo: _Demo, high: Mapping[str, Any], following: Mapping[str, Any
     if dest is not None:
         dest_phrase = _describe(demo, dest.object_id, last, rng, colour=False, row=False)
     else:
-        dest_phrase = Phrase(f"the {class_words(dest_class)}" if dest_class else "the next place")
+        dest_phrase = Phrase(f"the {_name(dest_class, rng)}" if dest_class else "the next place")
     slots["dest"] = dest_phrase
+    if following is not None:
+        planner = following.get("planner_action") or {}
+        what = planner.get("objectId") if following["discrete_action"]["action"] in (
+            "PickupObject", "SliceObject", "ToggleObject") else planner.get("receptacleObjectId")
+        if what and "Sliced_" not in str(what):
+            slots["next_obj"] = Phrase(f"the {_noun(str(what), _type_of(str(what)), rng)}")
     legs = legs_of([str(demo.low_actions[i]["api_action"]["action"]) for i in indices])
     if legs:
         if len(legs) <= 6:
@@ -248,10 +263,10 @@ def _goto_line(demo: _Demo, high: Mapping[str, Any], following: Mapping[str, Any
         passed = passed_landmark(demo.poses[first:last + 1], demo.things, {dest_class} if dest_class else set(), moved)
         if passed is not None:
             thing, side = passed
-            text = f"the {class_words(thing.object_type)} {rng.choice(_SIDE_WORDS[side][:2])}"
+            text = f"the {_name(thing.object_type, rng)} {rng.choice(_SIDE_WORDS[side][:2])}"
             slots["passed"] = Phrase(text, (Claim("passed", (high_idx, thing.object_id, side), text),))
     if not legs:
-        return expand("goto", {"dest": slots["dest"]}, rng)
+        return expand("goto", {key: slots[key] for key in ("dest", "next_obj") if key in slots}, rng)
     return expand("goto", slots, rng)
 
 
@@ -304,8 +319,8 @@ def _interaction_line(demo: _Demo, high: Mapping[str, Any], held: list[str], rng
             receptacle = str(api.get("receptacleObjectId") or target)
             into = (Phrase(f"{preposition(_type_of(receptacle))} it") if receptacle in mentioned
                     else _into(demo, receptacle, i, rng))
-            clauses.append(expand(rule, {"held": Phrase(f"the {_noun(carried, _type_of(carried))}" if carried
-                                                         else "it"), "into": into}, rng))
+            held_words = f"the {_noun(carried, _type_of(carried), rng)}" if carried else "it"
+            clauses.append(expand(rule, {"held": Phrase(held_words), "into": into}, rng))
             mentioned.add(receptacle)
             carried = ""
             continue
@@ -335,12 +350,15 @@ def _interaction_line(demo: _Demo, high: Mapping[str, Any], held: list[str], rng
         if "OpenObject" in names or not target:
             return expand("object_line", slots, rng)
         slots["obj"] = _describe(demo, target, pickup, rng)
+        text = slots["obj"].text
+        slots["obj_bare"] = Phrase(article(text[4:]) if text.startswith("the ") else text, slots["obj"].claims)
         recep = _class_of(planner.get("coordinateReceptacleObjectId"))
         if recep:
             prep = preposition(recep)
             claim = (Claim("inside", (target, recep, pickup), ""),)
-            slots["from"] = Phrase(("out of the " if prep == "in" else "from the ") + class_words(recep), claim)
-            slots["at"] = Phrase(f"{prep} the {class_words(recep)}", claim)
+            recep_words = _name(recep, rng)
+            slots["from"] = Phrase(("out of the " if prep == "in" else "from the ") + recep_words, claim)
+            slots["at"] = Phrase(f"{prep} the {recep_words}", claim)
         return expand("pickup_line" if "from" in slots else "object_line", slots, rng)
     if action == "PutObject":
         receptacle = str(planner.get("receptacleObjectId") or "")
@@ -372,7 +390,7 @@ def _interaction_line(demo: _Demo, high: Mapping[str, Any], held: list[str], rng
         return expand("toggle_line", slots, rng)
     if action in ("HeatObject", "CoolObject", "CleanObject"):
         appliance = _class_of(planner.get("coordinateReceptacleObjectId")) or _type_of(str(planner.get("objectId", "")))
-        slots["appliance"] = Phrase(f"the {class_words(appliance)}")
+        slots["appliance"] = Phrase(f"the {_name(appliance, rng)}")
         if holding:
             slots["held"] = _held(demo, holding, rng)
         rule = {"HeatObject": "heat_line", "CoolObject": "cool_line", "CleanObject": "clean_line"}[action]
@@ -388,7 +406,7 @@ def _interaction_line(demo: _Demo, high: Mapping[str, Any], held: list[str], rng
 
 
 def _held(demo: _Demo, object_id: str, rng: random.Random) -> Phrase:
-    noun = _noun(object_id, _type_of(object_id))
+    noun = _noun(object_id, _type_of(object_id), rng)
     reading = _colour_of(demo, object_id)
     if reading and rng.random() < 0.5:
         words = f"{reading[0]} {noun}"
