@@ -67,7 +67,8 @@ def test_import_adds_an_annotation_and_keeps_the_generated_ones(data: Path, tmp_
     assert anns[:len(before)] == before
     new = anns[-1]
     assert new["assignment_id"] == "A1" and new["worker_id"] == hashed_worker("W1") != "W1"
-    assert new["task_desc"] == "Put the thing where it belongs." and len(new["high_descs"]) == len(before[0]["high_descs"])
+    assert new["task_desc"] == "Put the thing where it belongs."
+    assert len(new["high_descs"]) == len(before[0]["high_descs"])
     # The same assignment again is refused, and the file keeps one copy.
     lines.clear()
     code = import_answers([str(tmp_path / "a.jsonl")], str(data), echo=lines.append)
