@@ -364,6 +364,8 @@ def generate(
                    "a Ray started here or on the cluster --ray-address names. The same dataset either way.")
 @click.option("--ray-address", help="With --executor ray: auto (the cluster this node belongs to) or HOST:PORT "
                                     "of its head (default: RAY_ADDRESS, else a Ray started on this machine).")
+@click.option("--annotations", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Generated annotations per demonstration (differently seeded realisations).")
 def sample(
     n: int,
     out: str,
@@ -378,6 +380,7 @@ def sample(
     scene_set: str,
     executor: str,
     ray_address: str | None,
+    annotations: int,
     **thor: Any,
 ) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
@@ -406,6 +409,7 @@ def sample(
             scene_set=scene_set,
             executor=executor,
             ray_address=ray_address,
+            annotations=annotations,
         )
     )
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
+from alfred_gen.demo.language import DEFAULT_ANNOTATIONS
 from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
@@ -103,6 +104,8 @@ def run_job(job: Job, context: JobContext) -> Outcome:
     tuple's fault); a UserError (e.g. the THOR backend cannot start) a ``user_error`` one."""
     try:
         kwargs: dict[str, Any] = {"frames": context.options.frames}
+        if context.options.annotations != DEFAULT_ANNOTATIONS:  # stand-in generators of tests need not know it
+            kwargs["annotations"] = context.options.annotations
         controller = context.controller()
         if controller is not None:
             kwargs["controller"] = controller
