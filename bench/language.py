@@ -18,7 +18,7 @@ For a set of generated demos (``--dir DIR``, or ``--n N`` made here with ``alfre
 
 Only generated annotations (assignment ids ``template``, ``template_1``...) count on our side.
 
-    python bench/language.py [--n 200 | --dir DIR] [--seed 0] [--workers 1] [--keep DIR]
+    python bench/language.py [--n 200 | --dir DIR [--reannotate]] [--seed 0] [--workers 1] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -109,11 +109,22 @@ def trajectories(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("traj_data.json") if not any(part.startswith(".") for part in p.parts))
 
 
-def ours(paths: Iterable[Path]) -> Figures:
+def ours(paths: Iterable[Path], reannotate: bool = False) -> Figures:
+    """Figures of the generated annotations of ``paths``; with ``reannotate``, of the annotations
+    this code writes for the same demos (the start state restored, the language made again: what
+    generating them now would write, as the language depends only on the demo and its seed)."""
     figures = Figures()
+    controller = scene_simulator().open() if reannotate else None
     for path in paths:
         traj = json.loads(path.read_text())
-        figures.add([a for a in traj["turk_annotations"]["anns"] if is_generated(a)])
+        if controller is None:
+            figures.add([a for a in traj["turk_annotations"]["anns"] if is_generated(a)])
+            continue
+        metadata = restore_scene(controller, traj["scene"]).metadata
+        low = traj["plan"]["low_actions"]
+        anns = annotate(task_from_trajectory(traj), traj["plan"]["high_pddl"], low, metadata,
+                        int(traj["generator"]["seed"]), 3, painted_colours(low, metadata))
+        figures.add([ann.to_json(k) for k, ann in enumerate(anns)])
     return figures
 
 
@@ -151,6 +162,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--keep", help="generate under this directory (kept) instead of a temporary one")
+    parser.add_argument("--reannotate", action="store_true",
+                        help="with --dir: measure the language this code writes for those demos")
     args = parser.parse_args()
     alfred = os.environ.get("ALFRED_DATA")
     if not alfred or not Path(alfred).is_dir():
@@ -168,7 +181,9 @@ def main() -> None:
             print(f"generated {summary.made_now} demos in {seconds:.0f} s with {args.workers} worker(s) "
                   f"(alfred-gen sample --n {args.n} --seed {args.seed})")
         paths = trajectories(root)
-        mine, theirs = ours(paths), alfreds(Path(alfred))
+        mine, theirs = ours(paths, args.reannotate), alfreds(Path(alfred))
+        if args.reannotate:
+            print(f"language made again by this code for the {len(paths)} demos under {root}")
         print(f"{'':42} {'generated':>22} {'ALFRED (people)':>22}")
         for label, a, b in zip(LABELS, mine.rows(), theirs.rows()):
             print(f"{label:42} {a:>22} {b:>22}")

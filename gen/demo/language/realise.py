@@ -49,10 +49,12 @@ SLICE_WORDS = ("slice", "piece", "wedge", "cut piece")
 _STRUCTURE = frozenset({"Floor", "Wall", "Ceiling", "Window", "Blinds", "Curtains", "LightSwitch", "StoveKnob",
                         "Faucet", "ShowerHead", "ShowerDoor", "ShowerGlass", "ShowerCurtain", "Painting", "Poster"})
 
-_SIDE_WORDS = {"left": ("on your left", "to your left", "off to your left"),
-               "right": ("on your right", "to your right", "off to your right"),
-               "ahead": ("ahead of you", "in front of you", "straight ahead"),
-               "behind": ("behind you", "at your back")}
+_SIDE_WORDS = {"left": ("on your left", "to your left", "off to your left", "on your left-hand side",
+                        "to the left of you", "over on the left"),
+               "right": ("on your right", "to your right", "off to your right", "on your right-hand side",
+                         "to the right of you", "over on the right"),
+               "ahead": ("ahead of you", "in front of you", "straight ahead", "directly ahead", "dead ahead"),
+               "behind": ("behind you", "at your back", "directly behind you", "back behind you")}
 
 
 def assignment_id(k: int) -> str:
