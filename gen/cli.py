@@ -386,6 +386,8 @@ def generate(
                    "a Ray started here or on the cluster --ray-address names. The same dataset either way.")
 @click.option("--ray-address", help="With --executor ray: auto (the cluster this node belongs to) or HOST:PORT "
                                     "of its head (default: RAY_ADDRESS, else a Ray started on this machine).")
+@click.option("--annotations", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Generated annotations per demonstration (differently seeded realisations).")
 def sample(
     n: int,
     out: str,
@@ -400,6 +402,7 @@ def sample(
     scene_set: str,
     executor: str,
     ray_address: str | None,
+    annotations: int,
     **thor: Any,
 ) -> None:
     """Generate N balanced, vetted trajectories into OUT (resumable: run it again to continue).
@@ -428,6 +431,7 @@ def sample(
             scene_set=scene_set,
             executor=executor,
             ray_address=ray_address,
+            annotations=annotations,
         )
     )
 
@@ -884,6 +888,62 @@ def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str 
 
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+@cli.group(epilog=EPILOG)
+def annotate() -> None:
+    """People's language, as ALFRED collected it: task pages to annotate, vote pages, answers imported."""
+
+
+@annotate.command("export", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Directory for the HIT pages (hits.jsonl lists them).")
+@click.option("--per-hit", type=int, default=1, show_default=True, help="Demonstrations per HIT page.")
+def annotate_export(directory: str, out: str, per_hit: int) -> None:
+    """Write a task page per --per-hit demos of DIRECTORY: frames, subgoals, a goal and one line per
+    subgoal to write; answers come out as JSON lines (offline, or posted as an external question).
+
+    \b
+    Example:
+      alfred-gen annotate export out/ --out hits/ --per-hit 3
+    """
+    from alfred_gen.annotate.hits import write_pages
+
+    sys.exit(write_pages(directory, out, per_hit, "task", echo=click.echo))
+
+
+@annotate.command("vote", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+              help="Directory for the vote pages (hits.jsonl lists them).")
+@click.option("--per-hit", type=int, default=1, show_default=True, help="Demonstrations per vote page.")
+def annotate_vote(directory: str, out: str, per_hit: int) -> None:
+    """Write vote pages: each demo of DIRECTORY with its annotations, to tick those that fit.
+
+    \b
+    Example:
+      alfred-gen annotate vote out/ --out votes/
+    """
+    from alfred_gen.annotate.hits import write_pages
+
+    sys.exit(write_pages(directory, out, per_hit, "vote", echo=click.echo))
+
+
+@annotate.command("import", epilog=EPILOG)
+@click.argument("answers", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("directory", type=click.Path(file_okay=False))
+def annotate_import(answers: tuple[str, ...], directory: str) -> None:
+    """Merge answers and votes (JSON lines from the pages) into DIRECTORY's turk_annotations;
+    one line per refused answer.
+
+    \b
+    Example:
+      alfred-gen annotate import answers.jsonl votes.jsonl out/
+    """
+    from alfred_gen.annotate.answers import import_answers
+
+    sys.exit(import_answers(list(answers), directory, echo=click.echo))
 
 
 def main(argv: list[str] | None = None) -> None:

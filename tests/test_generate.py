@@ -119,8 +119,9 @@ def _check_alfred_shape(traj: dict[str, Any], path: Path, task: TaskSpec, scene:
     # Language, scene block, parameters and provenance.
     assert len(traj["template"]["high_descs"]) == len(high) - 1
     ann = traj["turk_annotations"]["anns"]
-    assert len(ann) == 1 and ann[0]["assignment_id"] == TEMPLATE_ASSIGNMENT_ID
-    assert ann[0]["task_desc"] == traj["template"]["task_desc"]
+    assert [a["assignment_id"] for a in ann] == [TEMPLATE_ASSIGNMENT_ID, "template_1", "template_2"]
+    assert all(len(a["high_descs"]) == len(high) - 1 and a["task_desc"] for a in ann)
+    assert len({tuple(a["high_descs"]) for a in ann}) == 3  # three realisations, not one thrice
     block = traj["scene"]
     assert block["floor_plan"] == f"LitePlan{scene}" and block["random_seed"] == seed
     assert block["scene_num"] == 10000 + scene and not names_thor_room(block["scene_num"])

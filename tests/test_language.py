@@ -113,3 +113,17 @@ def test_heating_a_cut_object_is_said_of_a_slice() -> None:
     first, second = describe(task, high, seed=0)["high_descs"]
     assert "slice of" not in first.lower()
     assert "slice of potato" in second.lower() and "microwave" in second.lower()
+
+
+def test_sample_writes_as_many_generated_annotations_as_asked(tmp_path, cli_in_process) -> None:
+    from alfred_gen.demo.language import is_generated
+    from alfred_gen.traj.format import load_trajectory
+
+    result = cli_in_process("sample", "--n", "1", "--out", str(tmp_path), "--annotations", "2", "--no-frames",
+                            "--demos-per-task", "1")
+    assert result.returncode == 0, result.stderr
+    (path,) = tmp_path.rglob("traj_data.json")
+    anns = load_trajectory(path)["turk_annotations"]["anns"]
+    assert [a["assignment_id"] for a in anns] == ["template", "template_1"] and all(is_generated(a) for a in anns)
+    assert anns[0] != anns[1]
+    assert cli_in_process("sample", "--n", "1", "--out", str(tmp_path / "b"), "--annotations", "0").returncode == 2

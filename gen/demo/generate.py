@@ -39,7 +39,8 @@ from typing import Any
 from alfred_gen import __version__
 from alfred_gen.demo.drive import drive_with_replans, replanned_steps
 from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
-from alfred_gen.demo.language import describe, turk_annotations
+from alfred_gen.demo.language import DEFAULT_ANNOTATIONS, annotate, describe
+from alfred_gen.demo.language.colour import painted_colours
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state, recorded_scene_num
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
@@ -139,6 +140,7 @@ def generate_trajectory(
     frames: bool = True,
     vet: bool = True,
     vet_controller: Callable[[], Controller] | None = None,
+    annotations: int = DEFAULT_ANNOTATIONS,
 ) -> GenerationResult:
     """Generate, vet and write one demonstration of ``task`` in ``scene`` from ``seed``.
 
@@ -155,6 +157,7 @@ def generate_trajectory(
     ``time_limit`` bounds the planner (seconds). ``frames=False`` records without writing JPEGs (the
     ``images`` index is still written; ``alfred-gen replay`` can render the frames later).
     ``vet=False`` skips the replay check (benchmarks only: unvetted files may not reach their goal).
+    ``annotations``: how many generated annotations go to ``turk_annotations`` (:mod:`.language`).
 
     Returns a :class:`GenerationResult`. Raises UserError for an unknown scene or task type,
     ValueError for a malformed ``trial_id``.
@@ -174,7 +177,7 @@ def generate_trajectory(
     temp_dir = out_root / f".tmp-{trial_id}"
     try:
         traj, problem_text = _generate(
-            task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings
+            task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings, annotations
         )
         started = time.perf_counter()
         (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
@@ -224,6 +227,7 @@ def _generate(
     frames: bool,
     temp_dir: Path,
     timings: dict[str, float],
+    annotations: int = DEFAULT_ANNOTATIONS,
 ) -> tuple[dict[str, Any], str]:
     """Spawn, plan, expand and record into ``temp_dir``; the trajectory dict and the PDDL problem."""
     started = time.perf_counter()
@@ -278,8 +282,12 @@ def _generate(
     high_pddl.append(end_entry(len(high_pddl)))
     timings["record"] = time.perf_counter() - started
 
+    started = time.perf_counter()
     template = describe(task, high_pddl, seed)
     backend, backend_version = backend_of(controller)
+    colours = painted_colours(recorder.low_actions, start.metadata, backend)
+    language = annotate(task, high_pddl, recorder.low_actions, start.metadata, seed, annotations, colours)
+    timings["language"] = time.perf_counter() - started
     traj = {
         "generator": {
             "backend": backend,
@@ -295,7 +303,7 @@ def _generate(
         "task_id": trial_id,
         "task_type": task.task_type,
         "template": template,
-        "turk_annotations": turk_annotations(template),
+        "turk_annotations": {"anns": [ann.to_json(k) for k, ann in enumerate(language)]},
     }
     return traj, encoded.problem_text
 

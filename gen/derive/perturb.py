@@ -11,6 +11,13 @@ the start of a clause) goes too, a sentence's stop stays if a word of its senten
 sentence's first word left takes the case of its original first word, and the spacing between the
 words left is the original's (quotes and apostrophes stay as written).
 
+The paper's two other examples of Figure 6 fix three more: a length goes with its number and a
+"for" before it ("Walk forward four steps, turn left for three steps and stop to the left of the
+toilet" -> "Walk turn stop toilet"), a connector right after removed words goes with them (it
+joined what was removed: "... three steps and stop"), and moving "over" to a place "so that you
+are at the right end of the" desk is spatial ("Move over to your right so that you are at the right
+end of the desk" -> "Move desk").
+
 **E2** drops the step-by-step instructions and keeps the goal description: every ``high_descs``
 line becomes the empty string. The list keeps its length so that loaders that index it by subgoal
 (ALFRED's seq2seq) still read the file.
@@ -55,7 +62,21 @@ SPATIAL_PHRASES: tuple[str, ...] = (
     "up to the", "over to the", "down to the", "back to the", "to the", "to your", "towards the",
     "toward the", "and then", "a few steps", "a couple of steps", "a couple steps", "a step",
     "a bit", "a little", "look up", "look down", "go straight", "straight ahead",
+    # Figure 6's second example: "Move over to your right so that you are at the right end of the desk".
+    "so that you are", "at the left end of the", "at the right end of the", "at the far end of the",
+    "at the end of the", "on the other side of the", "the other side of", "to the left of the",
+    "to the right of the", "on the left of the", "on the right of the",
 )
+
+#: E1: lengths, removed with the number before them and a "for" before that ("for three steps").
+UNITS: frozenset[str] = frozenset({"step", "steps", "metre", "metres", "meter", "meters", "foot", "feet"})
+
+#: Numbers written as words (a digit token counts as a number too).
+NUMBER_WORDS: frozenset[str] = frozenset({
+    "a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "several", "few",
+    "couple", "half",
+})
 
 #: E1: directional and spatial words, removed wherever they stand.
 SPATIAL_WORDS: frozenset[str] = frozenset({
@@ -63,7 +84,7 @@ SPATIAL_WORDS: frozenset[str] = frozenset({
     "straight", "towards", "toward", "then", "step", "steps", "across", "past", "beside", "between",
     "near", "nearby", "opposite", "north", "south", "east", "west", "leftmost", "rightmost",
     "clockwise", "counterclockwise", "further", "farther", "until", "onward", "onwards", "sideways",
-    "upward", "downward", "front",
+    "upward", "downward", "front", "over", "metre", "metres", "meter", "meters",
 })
 
 #: Words that lose their sense when what they joined was removed.
@@ -124,6 +145,17 @@ def _removed_marks(tokens: Sequence[str]) -> list[bool]:
         else:
             removed[i] = lower[i] in SPATIAL_WORDS
             i += 1
+    for i, token in enumerate(lower):  # "for three steps", "2 metres": the length goes with its unit
+        if token in UNITS and removed[i]:
+            j = i - 1
+            while j >= 0 and (lower[j] in NUMBER_WORDS or lower[j].replace(".", "", 1).isdigit()):
+                removed[j] = True
+                j -= 1
+            if j >= 0 and j < i - 1 and lower[j] == "for":
+                removed[j] = True
+    for i in range(1, len(tokens)):  # a connector after removed words joined what was removed
+        if lower[i] in _CONNECTORS and removed[i - 1]:
+            removed[i] = True
     return removed
 
 

@@ -31,11 +31,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from alfred_gen.demo.language import is_generated
 from alfred_gen.traj.frames import frame_entries
 from alfred_gen.traj.rle import decode_mask
-
-#: ``assignment_id`` of the templated annotation our generator also writes to ``turk_annotations``.
-TEMPLATE_ASSIGNMENT_ID = "template"
 
 #: Sideways offset (degrees added to the heading) of each move action.
 _MOVES = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}
@@ -81,7 +79,7 @@ def frame_steps(traj: Mapping[str, Any]) -> list[FrameStep]:
 def _human_annotation(traj: Mapping[str, Any]) -> Mapping[str, Any] | None:
     anns = (traj.get("turk_annotations") or {}).get("anns") or []
     for ann in anns:
-        if isinstance(ann, Mapping) and ann.get("assignment_id") != TEMPLATE_ASSIGNMENT_ID and ann.get("high_descs"):
+        if isinstance(ann, Mapping) and not is_generated(ann) and ann.get("high_descs"):
             return ann
     return None
 

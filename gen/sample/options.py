@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from alfred_gen.demo.language import DEFAULT_ANNOTATIONS
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.feasibility import SCENE_SETS
 
@@ -51,6 +52,8 @@ class SampleOptions:
     executor: str = "local"
     #: Ray's address: None starts a Ray on this machine (or uses RAY_ADDRESS), "auto" or HOST:PORT joins one.
     ray_address: str | None = None
+    #: Generated annotations per demonstration (alfred_gen.demo.language).
+    annotations: int = DEFAULT_ANNOTATIONS
 
     def shard_label(self) -> str:
         """``IofM``: names this shard's files in the run state directory."""

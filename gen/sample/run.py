@@ -248,6 +248,7 @@ def sample_command(
     scene_set: str = "lite",
     executor: str = "local",
     ray_address: str | None = None,
+    annotations: int = 3,
 ) -> int:
     """`alfred-gen sample`: parse the option strings, run, print the summary; the exit code.
     ``workers`` None is 1 locally and, with Ray, as many tasks at once as the cluster has CPUs."""
@@ -260,7 +261,7 @@ def sample_command(
         scenes=parse_scenes(scenes, scene_set), demos_per_task=int(demos_per_task), shard=parse_shard(shard),
         backend=backend,
         backend_options=tuple(sorted((backend_options or {}).items())), frames=frames, scene_set=scene_set,
-        executor=executor, ray_address=ray_address,
+        executor=executor, ray_address=ray_address, annotations=int(annotations),
     )
     summary = run_sample(options, echo=echo, progress=progress)
     for line in summary.lines():

@@ -31,6 +31,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Protocol
 
+from alfred_gen.demo.language import DEFAULT_ANNOTATIONS
 from alfred_gen.errors import GenerationReason, JobError, UserError
 from alfred_gen.sample.disk_state import unwritable_output
 from alfred_gen.sample.feasibility import scene_name
@@ -124,6 +125,8 @@ def run_job(job: Job, context: JobContext) -> Outcome:
     tuple's fault); a UserError (e.g. the THOR backend cannot start) a ``user_error`` one."""
     try:
         kwargs: dict[str, Any] = {"frames": context.options.frames}
+        if context.options.annotations != DEFAULT_ANNOTATIONS:  # stand-in generators of tests need not know it
+            kwargs["annotations"] = context.options.annotations
         controller = context.controller()
         if controller is not None:
             kwargs["controller"] = controller

@@ -16,46 +16,15 @@ As in the released files, ``high_descs`` has one line per high-level step except
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from alfred_gen.demo.language.words import class_for_word, class_words, plural, preposition
 from alfred_gen.domains.tasks import TaskSpec
 from alfred_gen.sim.scene import hash_str
 
 #: The ``assignment_id`` of the templated annotation in ``turk_annotations.anns``.
 TEMPLATE_ASSIGNMENT_ID = "template"
-
-#: Names people use for classes whose split CamelCase reads badly (everything else is split).
-_NAMES = {
-    "CounterTop": "counter",
-    "SinkBasin": "sink",
-    "BathtubBasin": "bathtub",
-    "GarbageCan": "trash can",
-    "TVStand": "TV stand",
-    "CD": "CD",
-    "CellPhone": "phone",
-    "RemoteControl": "remote control",
-    "DeskLamp": "desk lamp",
-    "FloorLamp": "floor lamp",
-    "StoveBurner": "stove burner",
-    "Fridge": "fridge",
-    "Microwave": "microwave",
-    "Glassbottle": "glass bottle",
-    "ToiletPaper": "toilet paper",
-    "ToiletPaperHanger": "toilet paper hanger",
-    "HandTowelHolder": "towel holder",
-    "TowelHolder": "towel holder",
-}
-
-#: Receptacles things go *in* (others: *on*).
-_CONTAINERS = frozenset({
-    "Fridge", "Microwave", "Cabinet", "Drawer", "Box", "Bowl", "Pot", "Pan", "Mug", "Cup", "SinkBasin",
-    "BathtubBasin", "GarbageCan", "Safe", "Bathtub", "Sink", "LaundryHamper", "ToiletPaperHanger",
-    "HandTowelHolder", "TowelHolder", "Plate",
-})
-
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 # Task descriptions. Fields: {obj} "apple" or "slice of apple", {objs} plural, {recep}, {mrecep},
 # {lamp}, {prep} "in"/"on" for the receptacle, {mprep} for the movable receptacle.
@@ -127,40 +96,6 @@ _STEPS: dict[str, tuple[str, ...]] = {
 _GENERIC_STEP = ("Go on with the task.",)
 
 
-def class_words(object_class: str) -> str:
-    """How a THOR class reads in a sentence: ``CoffeeMachine`` -> ``coffee machine``."""
-    if object_class in _NAMES:
-        return _NAMES[object_class]
-    return " ".join(part.lower() for part in _CAMEL.split(object_class) if part)
-
-
-def plural(words: str) -> str:
-    """A plain English plural of the last word (``knife`` -> ``knives``, ``glass`` -> ``glasses``)."""
-    head, _, last = words.rpartition(" ")
-    if last.endswith("fe"):
-        last = last[:-2] + "ves"
-    elif last.endswith(("s", "x", "ch", "sh")) or (last.endswith("o") and last not in ("photo",)):
-        last += "es"
-    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
-        last = last[:-1] + "ies"
-    else:
-        last += "s"
-    return f"{head} {last}".strip()
-
-
-def preposition(receptacle_class: str) -> str:
-    """``in`` for containers (fridge, bowl, drawer), ``on`` for surfaces (counter, table, bed)."""
-    return "in" if receptacle_class in _CONTAINERS else "on"
-
-
-def _class_for_word(word: str) -> str:
-    """The THOR class of an ALFRED args word (``sinkbasin`` -> ``SinkBasin``); the word if unknown."""
-    from alfred_gen.domains.catalogue import OBJECT_TYPES
-
-    by_word = {name.lower(): name for name in (*OBJECT_TYPES, *_NAMES)}
-    return by_word.get(word.lower(), word)
-
-
 def _choose(options: Sequence[str], seed: int, key: str) -> str:
     """One of ``options``, chosen by a stable function of ``seed`` and ``key``."""
     rng = random.Random(hash_str(f"{seed}:{key}"))
@@ -206,7 +141,7 @@ def step_description(high: Mapping[str, Any], seed: int, sliced: frozenset[str] 
     action = discrete["action"]
     args = [str(a) for a in discrete.get("args") or ()]
     def readable(word: str) -> str:
-        return class_words(_class_for_word(word)) if word else "next place"
+        return class_words(class_for_word(word)) if word else "next place"
 
     receptacle_class = _class_of(planner.get("coordinateReceptacleObjectId"))
     obj_class = _class_of(planner.get("coordinateObjectId"))
