@@ -465,7 +465,7 @@ def test_import_of_a_missing_or_empty_directory_is_one_line(tmp_path: Path) -> N
     assert len(missing.stderr.strip().splitlines()) == 1 and "Traceback" not in missing.stderr
     (tmp_path / "empty").mkdir()
     empty = _cli("scenes", "import-alfred", str(tmp_path / "empty"), "--out", str(tmp_path / "c.json"))
-    assert empty.returncode == ExitCode.BAD_INPUT
+    assert empty.returncode == ExitCode.NOT_FOUND
     assert len(empty.stderr.strip().splitlines()) == 1 and "layouts" in empty.stderr
     assert not (tmp_path / "c.json").exists()
 

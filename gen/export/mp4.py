@@ -52,7 +52,7 @@ def _av() -> Any:
     try:
         import av
     except ImportError:
-        raise UserError(f"videos need PyAV ({INSTALL_HINT})", ExitCode.BACKEND_UNAVAILABLE) from None
+        raise UserError(f"videos need PyAV ({INSTALL_HINT})", ExitCode.MISSING_DEPENDENCY) from None
     return av
 
 
