@@ -13,6 +13,7 @@ line and BAD_INPUT; anything else is a bug, reported in one line with exit code 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -761,11 +762,40 @@ def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
+def _sigterm_as_ctrl_c() -> Callable[[], None]:
+    """From here on SIGTERM stops the command as Ctrl-C does (one line, exit INTERRUPTED, finished
+    work kept), in every phase: start-up, planning, running (a command may install its own handler
+    for a phase; it restores this one after). A worker forked from this process that inherited the
+    handler dies of SIGTERM as it would have without it. Returns the undo (main thread only)."""
+    parent = os.getpid()
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != parent:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point and the one error boundary: a UserError is one line and its exit
-    code, Ctrl-C is INTERRUPTED, and any other exception is a bug: one line, exit INTERNAL (with the
-    traceback under ``--debug``)."""
+    code, Ctrl-C or SIGTERM is INTERRUPTED, and any other exception is a bug: one line, exit
+    INTERNAL (with the traceback under ``--debug``)."""
     _debug_flag[0] = False
+    restore_sigterm = _sigterm_as_ctrl_c()
+    try:
+        _main(argv)
+    finally:
+        restore_sigterm()
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="alfred-gen", standalone_mode=False)
     except click.exceptions.Exit as stop:
