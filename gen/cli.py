@@ -780,7 +780,11 @@ def _sigterm_as_ctrl_c() -> Callable[[], None]:
         previous = signal.signal(signal.SIGTERM, handler)
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         return lambda: None
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
 
 
 def main(argv: list[str] | None = None) -> None:
