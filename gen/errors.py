@@ -219,6 +219,7 @@ class VideoReason(Outcome):
     OK = "ok"
     BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON or fails the schema
     RERENDER_FAILED = "rerender_failed"  #: frames are missing and the replay that would render them failed
+    BAD_FRAME = "bad_frame"  #: a frame on disk does not decode (cut short, not an image) or has another size
 
 
 #: The exit code a command ends with when an outcome decides it (every member is listed).
@@ -255,6 +256,7 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     VideoReason.OK: ExitCode.OK,
     VideoReason.BAD_FILE: ExitCode.FAILED,
     VideoReason.RERENDER_FAILED: ExitCode.FAILED,
+    VideoReason.BAD_FRAME: ExitCode.FAILED,
 }
 
 
