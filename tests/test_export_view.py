@@ -200,7 +200,7 @@ def test_serving_answers_with_the_site(dataset: Path, tmp_path: Path) -> None:
     site.build_site(dataset, tmp_path / "site", show_progress=False)
     server = start_server(tmp_path / "site", 0)
     try:
-        with urllib.request.urlopen(url_of(server), timeout=10) as answer:
+        with urllib.request.urlopen(url_of(server), timeout=120) as answer:
             assert answer.status == 200 and b"data/index.js" in answer.read()
     finally:
         server.shutdown()
