@@ -49,6 +49,9 @@ from alfred_gen.sim.pixels import scene_facings, scene_mirrored
 from alfred_gen.sim.scene import Box, format_object_id, grid_key
 from alfred_gen.sim.shapes import door_pair
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 TASK_TYPES = (
     "look_at_obj_in_light", "pick_and_place_simple", "pick_and_place_with_movable_recep",
     "pick_clean_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_heat_then_place_in_recep",

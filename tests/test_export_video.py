@@ -20,6 +20,9 @@ av = pytest.importorskip("av", reason="videos need the video extra: pip install 
 
 from alfred_gen.export.mp4 import read_facts, read_frame, rgb_to_yuv420p, write_mp4, yuv_picture  # noqa: E402  # needs av, skipped above
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -14,6 +14,9 @@ from alfred_gen.errors import ExitCode
 from alfred_gen.export.view import page, site
 from tests.helpers.export_data import TASK_TYPES, alfred_catalogue, run_cli, small_dataset, trial_of
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:

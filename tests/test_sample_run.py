@@ -44,6 +44,9 @@ from tests.helpers.sample_runs import (
     wait_for,
 )
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 def failures_of(root: Path) -> list[dict]:
     return load_failures(root)
