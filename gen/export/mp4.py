@@ -48,6 +48,11 @@ class VideoFacts(NamedTuple):
     codec: str
 
 
+def require_av() -> None:
+    """UserError MISSING_DEPENDENCY unless PyAV can be imported: checked before any work."""
+    _av()
+
+
 def _av() -> Any:
     try:
         import av

@@ -246,6 +246,9 @@ def video_command(
         raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
     if options.fps < 1:
         raise UserError(f"--fps must be at least 1, got {options.fps}", ExitCode.USAGE)
+    from alfred_gen.export.mp4 import require_av
+
+    require_av()  # a missing PyAV is one line before any work, whatever the trajectories hold
     sources = find_trajectory_files(paths)
     targets = output_paths(sources, out)
     work = [(i, str(source), str(target), options) for i, (source, target) in enumerate(zip(sources, targets))]
