@@ -3,6 +3,11 @@
 A killed run (Ctrl-C, kill -9, a full disk) must never leave a half-written trajectory, frame,
 map or log behind. So bytes go to a temporary file in the target's directory, which is then
 renamed over the target (os.replace is atomic on POSIX): readers see the old file or the new one.
+
+What a user sees of this is the file, never the machinery: a new file gets the mode open() would
+give it under the umask (mkstemp's are 0600, mkdtemp's 0700), an error names the user's path, not
+the temporary name, and a target that is not a regular file (``--out /dev/null``, a FIFO) is
+refused rather than replaced: renaming over /dev/null as root would swap the device for a file.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ import errno
 import functools
 import io
 import os
+import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +27,88 @@ from typing import Any
 @functools.cache
 def _default_file_mode() -> int:
     """0o666 minus the process umask: the mode open() would give a new file (mkstemp uses 0o600)."""
+    return 0o666 & ~_umask()
+
+
+@functools.cache
+def _umask() -> int:
     umask = os.umask(0o022)
     os.umask(umask)
-    return 0o666 & ~umask
+    return umask
+
+
+def _named(error: OSError, path: Path) -> OSError:
+    """``error`` as the same kind of OSError, naming ``path`` (the user's) instead of a temporary file."""
+    if error.errno is None:
+        return error
+    return type(error)(error.errno, error.strerror, str(path))
+
+
+def _refuse_special(path: Path) -> int | None:
+    """The mode bits of an existing regular file at ``path`` (None when there is none); an
+    OSError naming ``path`` when it is something else: a directory, a device, a FIFO, a socket."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _named(error, path) from None
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (alfred-gen writes files by replacing them)", str(path))
+    return status.st_mode & 0o7777
+
+
+def _parent_of(path: Path) -> None:
+    """Create ``path``'s directory; NotADirectoryError naming the part that is a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as error:  # a file where a directory of the path should be
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), error.filename) from None
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str], *, suffix: str = ".tmp") -> Iterator[Path]:
+    """A temporary file beside ``path`` for a writer that needs a file name (a video muxer that
+    seeks back): yields its path; when the block ends without an exception the file gets the mode
+    a new file would get (or the old file's) and is renamed over ``path``; otherwise it is removed.
+    The same refusals and error names as :func:`write_bytes`."""
+    target = Path(path)
+    _parent_of(target)
+    mode = _refuse_special(target)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    except OSError as error:
+        raise _named(error, target) from None
+    os.close(fd)
+    try:
+        yield Path(temp_name)
+        os.chmod(temp_name, _default_file_mode() if mode is None else mode)
+        try:
+            os.replace(temp_name, target)
+        except OSError as error:
+            raise _named(error, target) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def make_temp_dir(parent: str | os.PathLike[str], prefix: str) -> Path:
+    """A new directory in ``parent`` (made if needed) for staging a tree that is later renamed into
+    place, with the mode ``mkdir`` would give it under the umask (mkdtemp makes 0700, and the
+    renamed tree would keep it). OSError naming ``parent`` on failure."""
+    parent = Path(parent)
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        made = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    except FileExistsError as error:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), error.filename or str(parent)) from None
+    except OSError as error:
+        raise _named(error, parent) from None
+    os.chmod(made, 0o777 & ~_umask())
+    return made
 
 
 def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True) -> None:
@@ -35,18 +121,13 @@ def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True
     names ``path`` (or the part of it that is a file where a directory should be).
     """
     path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError as error:  # a file where a directory of the path should be
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), error.filename) from None
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = _default_file_mode()
+    _parent_of(path)
+    existing = _refuse_special(path)
+    mode = _default_file_mode() if existing is None else existing
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as error:  # say which file could not be written, not the temporary name
-        raise type(error)(error.errno, error.strerror, str(path)) from None
+        raise _named(error, path) from None
     try:
         try:
             remaining = memoryview(payload)
@@ -60,6 +141,10 @@ def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True
         finally:
             os.close(fd)
         os.replace(temp_name, path)
+    except OSError as error:  # ENOSPC in write, EISDIR in replace: the user's path, not the temporary one
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise _named(error, path) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)

@@ -13,10 +13,11 @@ line and BAD_INPUT; anything else is a bug, reported in one line with exit code 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -39,6 +40,16 @@ _debug_flag = [False]
 #: and a test keeps them equal).
 BACKENDS = ("lite", "thor")
 THOR_PLATFORMS = ("Linux64", "CloudRendering")
+
+
+class OutputPath(click.Path):
+    """A path the command writes (``--out``, ``--charts``...): one that exists as the wrong kind (a
+    file where a directory goes, or the reverse) is an output that cannot be written, which is
+    BAD_INPUT in every command (as ``/dev/null`` or a read-only directory is), not a usage error."""
+
+    def fail(self, message: str, param: click.Parameter | None = None, ctx: click.Context | None = None) -> NoReturn:
+        name = param.opts[0] if param is not None and param.opts else "output"
+        raise UserError(f"{name}: {message} (cannot write there)", ExitCode.BAD_INPUT)
 
 
 def not_empty(context: click.Context, parameter: click.Parameter, value: Any) -> Any:
@@ -147,7 +158,7 @@ def validate(paths: tuple[str, ...]) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--pddl-out", type=click.Path(dir_okay=False), callback=not_empty,
+@click.option("--pddl-out", type=OutputPath(dir_okay=False), callback=not_empty,
               help="Write the PDDL problem here (and X.domain.pddl).")
 @click.option("--time-limit", type=float, default=30.0, show_default=True, help="Planner time limit in seconds.")
 def plan(scene: str, seed: int, task_type: str, object_target: str, parent_target: str, mrecep: str, toggle: str,
@@ -206,7 +217,7 @@ def scenes_list(room_type: str | None, houses: bool, house_range: str | None, mi
 
 @scenes.command("import-alfred", epilog=EPILOG)
 @click.argument("alfred_dir", type=click.Path())
-@click.option("--out", type=click.Path(dir_okay=False), callback=not_empty,
+@click.option("--out", type=OutputPath(dir_okay=False), callback=not_empty,
               help="Catalogue file to write (default: --scenes-catalogue, $ALFRED_GEN_SCENES, else "
                    "~/.cache/alfred-gen/scenes/alfred.json).")
 @click.option("--thor-db", type=click.Path(file_okay=False), callback=not_empty,
@@ -229,7 +240,7 @@ def scenes_import_alfred(alfred_dir: str, out: str | None, thor_db: str | None, 
 
 @scenes.command("show", epilog=EPILOG)
 @click.argument("scene")
-@click.option("--out", required=True, type=click.Path(dir_okay=False), callback=not_empty,
+@click.option("--out", required=True, type=OutputPath(dir_okay=False), callback=not_empty,
               help="PNG file for the top-down map.")
 @click.option("--pose", help="x,z,rotation,horizon: also render the view from this pose (to OUT-view.png).")
 def scenes_show(scene: str, out: str, pose: str | None) -> None:
@@ -250,7 +261,7 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.argument("traj", type=click.Path())
 @click.option("--depth", is_flag=True, help="Also write depth_images/ (16-bit PNG, millimetres).")
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
-@click.option("--out", type=click.Path(file_okay=False), callback=not_empty,
+@click.option("--out", type=OutputPath(file_okay=False), callback=not_empty,
               help="Write frames here (default: the trajectory's directory).")
 @thor_options
 def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
@@ -305,7 +316,7 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
 
 @cli.command(epilog=EPILOG)
 @task_options
-@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+@click.option("--out", required=True, type=OutputPath(file_okay=False), callback=not_empty,
               help="Output root directory.")
 @click.option("--trial", "trial_id", help="Trial id (trial_...); default: derived from --seed.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
@@ -360,7 +371,7 @@ def generate(
     required=True,
     help="How many vetted trajectories the output should hold (all shards together).",
 )
-@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
+@click.option("--out", required=True, type=OutputPath(file_okay=False), callback=not_empty,
               help="Output root directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed: tuples, spawn seeds, trial ids.")
 @click.option("--workers", type=int,
@@ -438,7 +449,7 @@ def sample(
 
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
-@click.option("--charts", type=click.Path(file_okay=False), callback=not_empty,
+@click.option("--charts", type=OutputPath(file_okay=False), callback=not_empty,
               help="Also write PNG bar charts into this directory.")
 def stats(directory: str, charts: str | None) -> None:
     """Count trajectories by task type, object, receptacle, scene and room type, with slot balance.
@@ -454,7 +465,7 @@ def stats(directory: str, charts: str | None) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--out", type=click.Path(),
+@click.option("--out", type=OutputPath(),
               help="FILE.mp4 for one trajectory, or a directory (DIR/<task dir>/<trial>.mp4); "
                    "default: video.mp4 beside each traj_data.json.")
 @click.option("--fps", type=click.IntRange(min=1, max=60), default=5, show_default=True, help="Frames per second.")
@@ -482,7 +493,7 @@ def video(paths: tuple[str, ...], out: str | None, fps: int, masks: bool, depth:
 
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=OutputPath(file_okay=False),
               help="Site directory to write (replaced whole if it is a site from an earlier build).")
 @click.option("--serve", type=click.IntRange(min=0, max=65535), default=None,
               help="After building, serve the site on 127.0.0.1:PORT until Ctrl-C.")
@@ -514,7 +525,7 @@ def actthor() -> None:
 @click.option("--scenes", multiple=True, help="Comma-separated scenes or ranges, e.g. 1-30,201 (default: all 120).")
 @click.option("--scene-set", type=click.Choice(["lite", "alfred"]), default="lite", show_default=True,
               help="Procedural LitePlanN rooms, or real THOR rooms (FloorPlanN; imported ALFRED rooms in lite).")
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--out", required=True, type=OutputPath(file_okay=False), help="Output directory.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes (one simulator each).")
 @thor_options
 def actthor_triples(scenes: tuple[str, ...], scene_set: str, out: str, workers: int, backend: str,
@@ -553,7 +564,7 @@ def actthor_contrast(directory: str, seed: int, held_out_objects: str | None) ->
 
 @actthor.command("stats", epilog=EPILOG)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Also write the tables as JSON here.")
+@click.option("--json", "json_out", type=OutputPath(dir_okay=False), help="Also write the tables as JSON here.")
 def actthor_stats(directory: str, json_out: str | None) -> None:
     """Print the paper's tables for a collection: data size, actions, contrast sets, splits.
 
@@ -568,7 +579,7 @@ def actthor_stats(directory: str, json_out: str | None) -> None:
 
 @actthor.command("sheets", epilog=EPILOG)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the PNG sheets.")
+@click.option("--out", required=True, type=OutputPath(file_okay=False), help="Directory for the PNG sheets.")
 @click.option("--n", "n", type=int, default=10, show_default=True, help="How many sets, drawn by --seed (0: all).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw.")
 @click.option("--three", is_flag=True, help="Sheets of the three-image sets instead of the four-image ones.")
@@ -594,7 +605,7 @@ def eqa() -> None:
 @click.option("--houses", help="Houses: numbers, LiteHouseN or ranges, e.g. 1-200 (those the house filter accepts).")
 @click.option("--rooms", help="Single rooms: LitePlan numbers or ranges (1-30,201), or FloorPlanN with --backend thor; "
                               "only the templates that name no room run there.")
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--out", required=True, type=OutputPath(file_okay=False), help="Output directory.")
 @click.option("--templates", help="Comma-separated templates (default: all nine).")
 @click.option("--limit", type=click.IntRange(min=1), help="Stop after this many homes with facts, in order.")
 @click.option("--min-entropy", type=float, default=0.5, show_default=True,
@@ -627,7 +638,7 @@ def eqa_questions(houses: str | None, rooms: str | None, out: str, templates: st
 
 @eqa.command("stats", epilog=EPILOG)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--charts", type=click.Path(file_okay=False),
+@click.option("--charts", type=OutputPath(file_okay=False),
               help="Directory for the PNG charts (default DIRECTORY/charts).")
 @click.option("--no-charts", is_flag=True, help="Print the tables only.")
 def eqa_stats(directory: str, charts: str | None, no_charts: bool) -> None:
@@ -645,7 +656,7 @@ def eqa_stats(directory: str, charts: str | None, no_charts: bool) -> None:
 
 @eqa.command("paths", epilog=EPILOG)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), help="Output root (default DIRECTORY/paths).")
+@click.option("--out", type=OutputPath(file_okay=False), help="Output root (default DIRECTORY/paths).")
 @click.option("--min-spawn-distance", type=float, default=5.0, show_default=True,
               help="The expert starts at least this far (metres along the grid) from where it stops.")
 @click.option("--no-frames", is_flag=True, help="Do not write raw_images/ (the images index is kept).")
@@ -678,7 +689,7 @@ def eqa_paths(directory: str, out: str | None, min_spawn_distance: float, no_fra
 @cli.command(epilog=EPILOG)
 @click.argument("variant", type=click.Choice(["nav-only", "rev-1", "rev-n"]))
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory (one per variant).")
+@click.option("--out", required=True, type=OutputPath(file_okay=False), help="Output root directory (one per variant).")
 @click.option("--reverse", type=click.Choice(["replay", "shortest"]), default="replay", show_default=True,
               help="How REV walks back: the paper's reversal of the recorded navigation, or a shortest walk "
                    "planned by our navigator (goes around what now blocks the way).")
@@ -712,7 +723,7 @@ def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, thres
 @cli.command(epilog=EPILOG)
 @click.argument("kind", type=click.Choice(["e1", "e2"]))
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output root directory.")
+@click.option("--out", required=True, type=OutputPath(file_okay=False), help="Output root directory.")
 def perturb(kind: str, sources: tuple[str, ...], out: str) -> None:
     """Write the same trajectories with perturbed language: E1 removes directional and spatial
     words and phrases from every instruction, E2 drops the step-by-step instructions and keeps the
@@ -734,7 +745,7 @@ def export() -> None:
 
 @export.command("alfworld", epilog=EPILOG)
 @click.argument("src", type=click.Path())
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=OutputPath(file_okay=False),
               help="Directory of the games (ALFRED's layout).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the choices ALFWorld makes at random (the task sentence's template).")
@@ -946,11 +957,44 @@ def annotate_import(answers: tuple[str, ...], directory: str) -> None:
     sys.exit(import_answers(list(answers), directory, echo=click.echo))
 
 
+def _sigterm_as_ctrl_c() -> Callable[[], None]:
+    """From here on SIGTERM stops the command as Ctrl-C does (one line, exit INTERRUPTED, finished
+    work kept), in every phase: start-up, planning, running (a command may install its own handler
+    for a phase; it restores this one after). A worker forked from this process that inherited the
+    handler dies of SIGTERM as it would have without it. Returns the undo (main thread only)."""
+    parent = os.getpid()
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != parent:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        return lambda: None
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point and the one error boundary: a UserError is one line and its exit
-    code, Ctrl-C is INTERRUPTED, and any other exception is a bug: one line, exit INTERNAL (with the
-    traceback under ``--debug``)."""
+    code, Ctrl-C or SIGTERM is INTERRUPTED, and any other exception is a bug: one line, exit
+    INTERNAL (with the traceback under ``--debug``)."""
     _debug_flag[0] = False
+    restore_sigterm = _sigterm_as_ctrl_c()
+    try:
+        _main(argv)
+    finally:
+        restore_sigterm()
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="alfred-gen", standalone_mode=False)
     except click.exceptions.Exit as stop:

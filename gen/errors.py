@@ -27,31 +27,36 @@ class ExitCode(IntEnum):
 
     OK = 0  #: everything asked for was done
     FAILED = 1  #: the command ran, but some items failed (invalid files, failed replays, ...)
-    USAGE = 2  #: bad command-line usage (unknown option, missing argument)
+    USAGE = 2  #: bad command-line usage (unknown option, missing argument, a malformed or reversed range)
     BAD_INPUT = 3  #: an input file is unreadable, malformed or fails the schema, or an output cannot be written
-    NOT_FOUND = 4  #: an unknown scene, object id, task type or class was named
+    NOT_FOUND = 4  #: a named input that does not exist: a path, an empty directory, a scene, object, task, class
     UNSOLVABLE = 5  #: the task is impossible in this scene (no plan exists)
     TIMEOUT = 6  #: the planner or a job ran out of its time limit
     BACKEND_UNAVAILABLE = 7  #: the requested simulator backend cannot start here
     INTERNAL = 8  #: a bug in alfred-gen; please report it with the command line
     BUSY = 9  #: another run is writing the same output (directory and shard); try again when it has ended
     EXECUTOR_UNAVAILABLE = 10  #: ``--executor ray`` without Ray installed, or its cluster cannot be reached
-    INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT; finished work is kept
+    MISSING_DEPENDENCY = 11  #: an optional package the command needs is not installed (PyAV, alfworld)
+    INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT or SIGTERM, in any phase; finished work is kept
 
 
 EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.OK: "success",
     ExitCode.FAILED: "ran, but some items failed (invalid files, failed replays or generations)",
-    ExitCode.USAGE: "bad command-line usage",
-    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file, or an output path that cannot be written",
-    ExitCode.NOT_FOUND: "unknown scene, object, task type or class",
+    ExitCode.USAGE: "bad command-line usage (also a malformed or reversed range such as --scenes 30-1)",
+    ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file, or an output path that cannot be "
+                        "written (a file in the way, /dev/null, read-only, disk full)",
+    ExitCode.NOT_FOUND: "not found: a missing input path, a directory with nothing to read, an unknown scene, "
+                        "object, task type or class, a range naming rooms that do not exist",
     ExitCode.UNSOLVABLE: "task impossible in this scene (no plan)",
     ExitCode.TIMEOUT: "time limit reached",
     ExitCode.BACKEND_UNAVAILABLE: "simulator backend cannot start (e.g. no THOR build)",
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
     ExitCode.BUSY: "the output is in use by another run (same directory and shard)",
     ExitCode.EXECUTOR_UNAVAILABLE: "the executor cannot start (Ray not installed, or its cluster unreachable)",
-    ExitCode.INTERRUPTED: "interrupted; finished work is kept",
+    ExitCode.MISSING_DEPENDENCY: "an optional package is not installed (PyAV for video, alfworld for the ALFWorld "
+                                 "export); the message says which extra to install",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C or SIGTERM); finished work is kept",
 }
 
 
@@ -214,6 +219,7 @@ class VideoReason(Outcome):
     OK = "ok"
     BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON or fails the schema
     RERENDER_FAILED = "rerender_failed"  #: frames are missing and the replay that would render them failed
+    BAD_FRAME = "bad_frame"  #: a frame on disk does not decode (cut short, not an image) or has another size
 
 
 #: The exit code a command ends with when an outcome decides it (every member is listed).
@@ -250,6 +256,7 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     VideoReason.OK: ExitCode.OK,
     VideoReason.BAD_FILE: ExitCode.FAILED,
     VideoReason.RERENDER_FAILED: ExitCode.FAILED,
+    VideoReason.BAD_FRAME: ExitCode.FAILED,
 }
 
 

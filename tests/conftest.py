@@ -17,6 +17,19 @@ import pytest
 
 from alfred_gen.cli import main
 
+#: Environment variables naming data directories; a relative value is made absolute at start-up.
+DATA_VARIABLES = ("ALFRED_DATA", "ALFRED_TRAIN")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Make ``ALFRED_DATA`` (and ``ALFRED_TRAIN``) absolute before any test runs: tests that change
+    directory, and the processes they start in another directory, must find the same data as the
+    command line meant (``ALFRED_DATA=../shared/alfred`` as the README says CI sets it)."""
+    for name in DATA_VARIABLES:
+        value = os.environ.get(name)
+        if value:
+            os.environ[name] = str(Path(value).expanduser().resolve())
+
 
 @pytest.fixture(scope="session")
 def alfred_data() -> Path:

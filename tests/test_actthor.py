@@ -23,6 +23,9 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.library import simulator
 from alfred_gen.sim import fixtures
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 ROOMS = ("LiteFixtureKitchen", "LiteFixtureKitchenB")
 
 

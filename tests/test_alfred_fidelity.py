@@ -12,6 +12,9 @@ from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.scenes.alfred.evidence import walked_points
 from alfred_gen.sim.scene import grid_key
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "alfred_fidelity.py"
 
 

@@ -34,6 +34,9 @@ from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, SceneOb
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, WorldObject
 from alfred_gen.traj.rle import decode_mask, encode_mask
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 def _block(object_id: str, lo: tuple[float, float, float], hi: tuple[float, float, float]) -> Block:
     kind = catalogue.type_of_id(object_id)

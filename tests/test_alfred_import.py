@@ -49,6 +49,9 @@ from alfred_gen.sim.pixels import scene_facings, scene_mirrored
 from alfred_gen.sim.scene import Box, format_object_id, grid_key
 from alfred_gen.sim.shapes import door_pair
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 TASK_TYPES = (
     "look_at_obj_in_light", "pick_and_place_simple", "pick_and_place_with_movable_recep",
     "pick_clean_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_heat_then_place_in_recep",
@@ -465,7 +468,7 @@ def test_import_of_a_missing_or_empty_directory_is_one_line(tmp_path: Path) -> N
     assert len(missing.stderr.strip().splitlines()) == 1 and "Traceback" not in missing.stderr
     (tmp_path / "empty").mkdir()
     empty = _cli("scenes", "import-alfred", str(tmp_path / "empty"), "--out", str(tmp_path / "c.json"))
-    assert empty.returncode == ExitCode.BAD_INPUT
+    assert empty.returncode == ExitCode.NOT_FOUND
     assert len(empty.stderr.strip().splitlines()) == 1 and "layouts" in empty.stderr
     assert not (tmp_path / "c.json").exists()
 

@@ -27,6 +27,9 @@ from alfred_gen.scenes.library import simulator
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 from tests.helpers.derive_sources import ANNOTATIONS, END_XZ, MICROWAVE_XZ, walk_source, write_source
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 TASK = TaskSpec("pick_heat_then_place_in_recep", "Mug", "CounterTop")
 
 

@@ -15,6 +15,9 @@ from alfred_gen.scenes.alfred.importer import import_alfred
 from alfred_gen.scenes.library import simulator
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 #: One released demo of each of these task types (the first in path order).
 TASK_TYPES = ("pick_heat_then_place_in_recep", "pick_two_obj_and_place", "look_at_obj_in_light")
 

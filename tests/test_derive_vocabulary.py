@@ -16,6 +16,9 @@ import pytest
 
 from alfred_gen.derive.wording import DESTINATION_NAMES, every_new_sentence, return_instruction, walk_goal
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 _WORD = re.compile(r"[a-z]+")
 
 

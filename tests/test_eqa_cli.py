@@ -16,6 +16,9 @@ from alfred_gen.eqa.paths import PathOptions, accepted_single_target, parse_spli
 from alfred_gen.eqa.questions import QuestionOptions
 from alfred_gen.errors import ExitCode, UserError
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     script = Path(sys.executable).parent / "alfred-gen"

@@ -32,6 +32,9 @@ from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 from alfred_gen.traj.frames import images_index
 from tests.helpers.eqa_check import check_run
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 HOMES = tuple(f"LiteHouse{n}" for n in range(1, 6))
 
 

@@ -326,5 +326,5 @@ def test_without_alfworld_the_export_says_how_to_install_it(tmp_path: Path) -> N
     for command in (["export", "alfworld", str(tmp_path / "src"), "--out", str(tmp_path / "games")],
                     ["export", "alfworld-check", str(tmp_path / "games")]):
         result = _run_cli(*command, prelude=prelude)
-        assert result.returncode == ExitCode.BACKEND_UNAVAILABLE, result.stderr
+        assert result.returncode == ExitCode.MISSING_DEPENDENCY, result.stderr
         assert result.stderr.count("\n") == 1 and "pip install 'alfred-gen[alfworld]'" in result.stderr

@@ -25,6 +25,9 @@ from alfred_gen.scenes.library import simulator
 from tests.helpers import run_python
 from tests.helpers.replay_scripts import generate_example
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("alfworld", reason="the alfworld extra is not installed")
 pytest.importorskip("textworld", reason="the alfworld extra is not installed")
 

@@ -17,7 +17,8 @@ from alfred_gen.export.view import site
 from tests.helpers.browser import chromium, console_errors, file_url, find_browser
 from tests.helpers.export_data import small_dataset
 
-pytestmark = pytest.mark.skipif(find_browser() is None, reason="chromium and chromium-driver are not installed")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(find_browser() is None, reason="chromium and chromium-driver are not installed")]
 
 
 @pytest.fixture(scope="module")

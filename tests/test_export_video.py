@@ -20,6 +20,9 @@ av = pytest.importorskip("av", reason="videos need the video extra: pip install 
 
 from alfred_gen.export.mp4 import read_facts, read_frame, rgb_to_yuv420p, write_mp4, yuv_picture  # noqa: E402  # needs av, skipped above
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -220,3 +223,21 @@ def test_video_of_a_released_alfred_demo_in_its_imported_room(alfred_data: Path,
     facts = read_facts(out)
     assert facts.frames == frames > len(json.loads((trial / "traj_data.json").read_text())["plan"]["low_actions"])
     assert facts.seconds == pytest.approx(frames / 5)
+
+
+def test_a_damaged_frame_fails_its_trajectory_only_and_names_the_file(dataset: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "data"
+    shutil.copytree(dataset, copy)
+    cut = trial_of(copy, "pick_and_place_simple") / "raw_images" / "000000001.jpg"
+    cut.write_bytes(cut.read_bytes()[:200])  # cut short
+    garbage = trial_of(copy, "look_at_obj_in_light") / "raw_images" / "000000000.jpg"
+    garbage.write_text("not an image")
+    run = run_cli("video", str(copy), "--out", str(tmp_path / "videos"))
+    assert run.returncode == ExitCode.FAILED, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and run.stderr.strip() == ""
+    lines = run.stdout.strip().splitlines()
+    assert lines[-1].startswith("1 made, 2 failed: bad_frame 2")
+    assert any(str(cut) in line and "bad_frame" in line for line in lines)
+    assert any(str(garbage) in line and "bad_frame" in line for line in lines)
+    made = list((tmp_path / "videos").glob("*/*.mp4"))
+    assert [video.parent.name for video in made] == [trial_of(copy, "pick_heat_then_place_in_recep").parent.name]

@@ -14,6 +14,9 @@ from alfred_gen.errors import ExitCode
 from alfred_gen.export.view import page, site
 from tests.helpers.export_data import TASK_TYPES, alfred_catalogue, run_cli, small_dataset, trial_of
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -91,10 +94,9 @@ def test_builds_are_repeatable_and_replace_only_their_own_site(dataset: Path, tm
     out = tmp_path / "site"
     site.build_site(dataset, out, show_progress=False)
     first = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-    (out / "stale.txt").write_text("from an older build")
     site.build_site(dataset, out, jobs=2, show_progress=False)
     second = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-    assert first == second  # same bytes, and the stale file is gone with the old build
+    assert first == second  # same bytes, the old build replaced
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left behind
     theirs = tmp_path / "theirs"
     theirs.mkdir()
@@ -102,6 +104,66 @@ def test_builds_are_repeatable_and_replace_only_their_own_site(dataset: Path, tm
     run = run_cli("view", str(dataset), "--out", str(theirs))
     assert run.returncode == ExitCode.BAD_INPUT and "not a site made by" in run.stderr
     assert (theirs / "notes.txt").read_text() == "mine"
+
+
+def _forge(folder: Path, how: str, built: Path) -> None:
+    """Make ``folder`` a non-empty folder that carries a marker but is not (all) a build of ours."""
+    marker = built / site.MARKER_FILE
+    if how == "empty marker":  # what wiped a copy of a dataset (issue 61)
+        shutil.copytree(built.parent / "data", folder)
+        (folder / site.MARKER_FILE).write_text("")
+    elif how == "marker without a list":
+        shutil.copytree(built.parent / "data", folder)
+        (folder / site.MARKER_FILE).write_text(json.dumps({"made_by": site.MARKER_MADE_BY}))
+    elif how == "copied marker":  # a real marker beside files it does not list
+        shutil.copytree(built.parent / "data", folder)
+        shutil.copy(marker, folder / site.MARKER_FILE)
+    elif how == "file added":
+        shutil.copytree(built, folder)
+        (folder / "notes.txt").write_text("mine")
+    elif how == "file edited":
+        shutil.copytree(built, folder)
+        (folder / "index.html").write_text("my own index")
+    elif how == "symbolic link":
+        shutil.copytree(built, folder)
+        (folder / "mine").symlink_to(built.parent / "data")
+
+
+@pytest.mark.parametrize("how", ["empty marker", "marker without a list", "copied marker", "file added",
+                                 "file edited", "symbolic link"])
+def test_a_folder_with_a_marker_it_cannot_prove_is_refused_and_kept(dataset: Path, tmp_path: Path,
+                                                                    how: str) -> None:
+    shutil.copytree(dataset, tmp_path / "data")
+    built = tmp_path / "built"
+    site.build_site(tmp_path / "data", built, show_progress=False)
+    folder = tmp_path / "forged"
+    _forge(folder, how, built)
+    before = {p.relative_to(folder): (p.is_symlink(), p.read_bytes() if p.is_file() else None)
+              for p in sorted(folder.rglob("*"))}
+    run = run_cli("view", str(tmp_path / "data"), "--out", str(folder))
+    assert run.returncode == ExitCode.BAD_INPUT, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "not a site made by" in run.stderr
+    assert "Traceback" not in run.stderr
+    after = {p.relative_to(folder): (p.is_symlink(), p.read_bytes() if p.is_file() else None)
+             for p in sorted(folder.rglob("*"))}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["built", "data", "forged"]  # no staging left
+
+
+def test_a_site_of_ours_is_replaced_and_an_empty_folder_used(dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    site.build_site(dataset, out, show_progress=False)
+    (out / "frames").rename(out / "frames-gone")  # files moved within the build: still ours? no
+    run = run_cli("view", str(dataset), "--out", str(out))
+    assert run.returncode == ExitCode.BAD_INPUT
+    (out / "frames-gone").rename(out / "frames")
+    shutil.rmtree(out / "thumbs")  # files the build wrote, removed: the rest is still provably ours
+    assert run_cli("view", str(dataset), "--out", str(out)).returncode == ExitCode.OK
+    assert (out / "thumbs").is_dir()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_cli("view", str(dataset), "--out", str(empty)).returncode == ExitCode.OK
+    assert (empty / "index.html").is_file()
 
 
 def test_invalid_files_are_listed_and_fail_the_command(dataset: Path, tmp_path: Path) -> None:
@@ -141,7 +203,7 @@ def test_serving_answers_with_the_site(dataset: Path, tmp_path: Path) -> None:
     site.build_site(dataset, tmp_path / "site", show_progress=False)
     server = start_server(tmp_path / "site", 0)
     try:
-        with urllib.request.urlopen(url_of(server), timeout=10) as answer:
+        with urllib.request.urlopen(url_of(server), timeout=120) as answer:
             assert answer.status == 200 and b"data/index.js" in answer.read()
     finally:
         server.shutdown()

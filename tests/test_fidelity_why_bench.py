@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: Each test runs the bench on real data in a subprocess: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "fidelity_why.py"
 DEMO = "pick_and_place_simple-SoapBottle-None-GarbageCan-11/trial_T20190908_175640_840876"
 

@@ -27,6 +27,9 @@ from alfred_gen.traj.format import load_trajectory
 from alfred_gen.traj.rle import decode_mask
 from alfred_gen.traj.scene_nums import lite_room_scene_num, names_thor_room
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 #: Candidate (scene, task) per task type; seeds are tried in order until one generates.
 CANDIDATES: dict[str, list[tuple[int, TaskSpec]]] = {
     "pick_and_place_simple": [(1, make_task("pick_and_place_simple", "Apple", "Fridge"))],

@@ -60,6 +60,7 @@ def _overlap(a: Box, b: Box, eps: float = 1e-6) -> bool:
 # --- determinism and records ---------------------------------------------------------------------
 
 
+@pytest.mark.slow  # one of the slowest (--durations, issue 61)
 def test_a_house_is_a_function_of_its_number(houses: dict[int, Scene]) -> None:
     assert build_house(4).to_dict() == houses[4].to_dict()
     assert _digest(houses[1]) != _digest(houses[2])
@@ -76,6 +77,7 @@ def test_a_house_is_a_function_of_its_number(houses: dict[int, Scene]) -> None:
         assert dict(line.split() for line in result.stdout.splitlines()) == expected, seed
 
 
+@pytest.mark.slow  # one of the slowest (--durations, issue 61)
 def test_a_house_that_needs_hundreds_of_draws_still_builds() -> None:
     """LiteHouse286 (a living room, six bedrooms, a bathroom) finds no valid plan and furnishing in
     its first 200 draws: the attempt limit must leave room for such houses."""

@@ -26,6 +26,9 @@ from alfred_gen.scenes.view import render_view, scene_boxes
 from alfred_gen.sim.render import FAR_DEPTH
 from alfred_gen.sim.scene import AGENT_Y, Pose, Scene
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 #: The heading (THOR rotation) that faces along +x, -x, +z, -z.
 FACING = {(1, 0): 90, (-1, 0): 270, (0, 1): 0, (0, -1): 180}
 

@@ -23,6 +23,9 @@ from alfred_gen.cli import main
 from alfred_gen.errors import EXIT_CODE_MEANINGS, ExitCode
 from tests.helpers import replay_scripts
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 PLAN = ["plan", "--scene", "1", "--seed", "3", "--task", "pick_heat_then_place_in_recep", "--object", "Apple",
         "--receptacle", "CounterTop"]
 GENERATE = ["generate", *PLAN[1:]]

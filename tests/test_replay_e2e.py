@@ -17,6 +17,9 @@ import pytest
 from alfred_gen.errors import ExitCode
 from tests.helpers import replay_scripts as scripts
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 ALFRED_GEN = [sys.executable, "-c", "from alfred_gen.cli import main; main()"]
 
 TASK_SCENES = scripts.TASK_SCENES

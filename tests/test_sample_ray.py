@@ -35,6 +35,9 @@ from tests.helpers.sample_runs import (
     wait_for,
 )
 
+#: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
+pytestmark = pytest.mark.slow
+
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
 
 

@@ -59,6 +59,7 @@ def test_there_are_30_rooms_of_each_type_in_alfreds_ranges(scenes: dict[int, Sce
     assert by_type == {"kitchen": 30, "living_room": 30, "bedroom": 30, "bathroom": 30}
 
 
+@pytest.mark.slow  # one of the slowest (--durations, issue 61)
 def test_every_scene_builds_the_same_twice(scenes: dict[int, Scene]) -> None:
     for number in NUMBERS:
         assert build_scene(number).to_dict() == scenes[number].to_dict(), number

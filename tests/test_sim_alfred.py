@@ -67,6 +67,7 @@ def trajectories(released_trajectory_files: list[Path]) -> list[tuple[str, dict]
     return [(p.parent.parent.name, json.loads(p.read_text())) for p in released_trajectory_files]
 
 
+@pytest.mark.slow  # one of the slowest (--durations, issue 61)
 def test_navigation_reaches_the_planners_locations(alfred_data: Path, trajectories: list) -> None:
     """After each GotoLocation, the agent's pose is the planner's ``loc|x|z|rotation|horizon``."""
     checked, wrong, blocked = 0, [], []
@@ -122,6 +123,7 @@ def test_restored_ids_are_the_ids_the_demos_use(alfred_data: Path, trajectories:
     assert missing <= 0.03 * (found + missing), (found, missing)
 
 
+@pytest.mark.slow  # one of the slowest (--durations, issue 61)
 def test_released_demos_replay_in_lite(alfred_data: Path, trajectories: list) -> None:
     """Every recorded action of most demos succeeds in lite, state changes included.
 

@@ -27,7 +27,7 @@ def make_tree(root: Path) -> None:
         for i in range(count):
             trial = root / task_dir / f"trial_T20000101_000000_{i:06d}"
             trial.mkdir(parents=True)
-            (trial / "traj_data.json").write_text("{}")
+            (trial / "traj_data.json").write_text("{}")  # parses; its slots come from the path
     # Not counted: an unfinished temporary trajectory and run state.
     (root / ".tmp-trial_T1" / "x").mkdir(parents=True)
     (root / ".tmp-trial_T1" / "traj_data.json").write_text("{}")
@@ -100,15 +100,33 @@ def test_cli_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_directories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(UserError) as error:
         collect_stats(tmp_path / "missing")
-    assert error.value.code == ExitCode.BAD_INPUT
+    assert error.value.code == ExitCode.NOT_FOUND
     with pytest.raises(SystemExit) as stop:
         main(["stats", str(tmp_path / "missing")])
-    assert stop.value.code == ExitCode.BAD_INPUT
+    assert stop.value.code == ExitCode.NOT_FOUND
     assert capsys.readouterr().err.strip().count("\n") == 0
     (tmp_path / "empty").mkdir()
     with pytest.raises(SystemExit) as stop:
         main(["stats", str(tmp_path / "empty")])
+    assert stop.value.code == ExitCode.NOT_FOUND
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no traj_data.json found" in err
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"task_type": "pick_and_pl', "", "\x00\x01"])
+def test_a_file_that_does_not_parse_is_not_counted_even_in_a_well_named_directory(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    make_tree(tmp_path / "data")
+    damaged = next((tmp_path / "data").glob("pick_and_place_simple-*/trial_*/traj_data.json"))
+    damaged.write_text(text)
+    stats = collect_stats(tmp_path / "data")
+    assert stats.total == 7 and stats.unreadable == [str(damaged)]
+    assert stats.counts["task_type"]["pick_and_place_simple"] == 3
+    with pytest.raises(SystemExit) as stop:
+        main(["stats", str(tmp_path / "data")])
     assert stop.value.code == ExitCode.FAILED
+    out = capsys.readouterr().out
+    assert "7 trajectories" in out and "1 files not counted" in out and str(damaged) in out
 
 
 def test_stats_of_released_alfred_data(released_trajectory_files: list[Path], alfred_data: Path) -> None:

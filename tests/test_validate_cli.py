@@ -85,8 +85,10 @@ def test_explicit_file_with_any_name_and_duplicates_counted_once(tree):
 
 
 def test_missing_path_is_reported_and_others_still_checked(tree):
-    code, lines = _validate(tree / "nowhere", tree / "good")
-    assert code == ExitCode.FAILED
+    lines: list[str] = []
+    with pytest.raises(UserError) as caught:
+        validate_paths([tree / "nowhere", tree / "good"], echo=lines.append)
+    assert caught.value.code == ExitCode.NOT_FOUND and str(caught.value).endswith("nowhere: no such file or directory")
     assert lines == [
         f"{tree / 'nowhere'}: no such file or directory",
         "2 valid, 0 invalid, 1 path with no traj_data.json",
@@ -96,8 +98,10 @@ def test_missing_path_is_reported_and_others_still_checked(tree):
 def test_directory_without_trajectories(tmp_path):
     (tmp_path / "empty" / "sub").mkdir(parents=True)
     (tmp_path / "empty" / "sub" / "other.json").write_text("{}")
-    code, lines = _validate(tmp_path / "empty")
-    assert code == ExitCode.FAILED
+    lines: list[str] = []
+    with pytest.raises(UserError) as caught:
+        validate_paths([tmp_path / "empty"], echo=lines.append)
+    assert caught.value.code == ExitCode.NOT_FOUND and "no traj_data.json found" in str(caught.value)
     assert lines == [
         f"{tmp_path / 'empty'}: no traj_data.json found under this directory",
         "0 valid, 0 invalid, 1 path with no traj_data.json",
@@ -115,8 +119,9 @@ def test_no_paths_is_a_usage_error():
 
 def test_console_script_on_bad_files_no_traceback(tree, tmp_path):
     result = run_cli("validate", tree / "bad", tree / "missing", cwd=tmp_path)
-    assert result.returncode == ExitCode.FAILED
+    assert result.returncode == ExitCode.NOT_FOUND
     assert "Traceback" not in result.stdout + result.stderr
+    assert result.stderr.count("\n") == 1 and "missing: no such file or directory" in result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 5  # missing path, three bad files, summary
     assert lines[0].endswith("missing: no such file or directory")

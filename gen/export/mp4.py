@@ -17,20 +17,19 @@ into a picture FFmpeg allocated, padding set (:func:`yuv_picture`), so the encod
 fully determined by the frames. Frame i has timestamp i / fps, so the duration is frames / fps.
 
 Files are written atomically: encoded into a temporary file beside the target (the muxer has to
-seek back to move its index to the front), then renamed over it.
+seek back to move its index to the front), then renamed over it with the mode the umask gives a
+new file (``alfred_gen.atomic.replacing``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from alfred_gen.atomic import replacing
 from alfred_gen.errors import ExitCode, UserError
 
 CODEC = "libx264"
@@ -49,11 +48,16 @@ class VideoFacts(NamedTuple):
     codec: str
 
 
+def require_av() -> None:
+    """UserError MISSING_DEPENDENCY unless PyAV can be imported: checked before any work."""
+    _av()
+
+
 def _av() -> Any:
     try:
         import av
     except ImportError:
-        raise UserError(f"videos need PyAV ({INSTALL_HINT})", ExitCode.BACKEND_UNAVAILABLE) from None
+        raise UserError(f"videos need PyAV ({INSTALL_HINT})", ExitCode.MISSING_DEPENDENCY) from None
     return av
 
 
@@ -66,33 +70,24 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | os.PathLike[str], fps: i
     av = _av()
     if fps < 1:
         raise ValueError(f"fps must be at least 1, got {fps}")
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".mp4", dir=target.parent)
-    os.close(fd)
     count = 0
-    try:
-        with av.open(temp_name, mode="w", format="mp4", options={"movflags": "+faststart"}) as container:
-            stream = None
-            for frame in frames:
-                pixels = np.ascontiguousarray(frame, dtype=np.uint8)
-                if stream is None:
-                    stream = _stream(container, fps, pixels.shape, keyframe_interval)
-                if pixels.shape != (stream.height, stream.width, 3):
-                    raise ValueError(f"frame {count} has shape {pixels.shape}, the first had "
-                                     f"{(stream.height, stream.width, 3)}")
-                picture = yuv_picture(av, rgb_to_yuv420p(pixels))
-                picture.pts = count
-                container.mux(stream.encode(picture))
-                count += 1
+    with (replacing(path, suffix=".mp4") as temp_name,
+          av.open(str(temp_name), mode="w", format="mp4", options={"movflags": "+faststart"}) as container):
+        stream = None
+        for frame in frames:
+            pixels = np.ascontiguousarray(frame, dtype=np.uint8)
             if stream is None:
-                raise ValueError("a video needs at least one frame")
-            container.mux(stream.encode(None))
-        os.replace(temp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
+                stream = _stream(container, fps, pixels.shape, keyframe_interval)
+            if pixels.shape != (stream.height, stream.width, 3):
+                raise ValueError(f"frame {count} has shape {pixels.shape}, the first had "
+                                 f"{(stream.height, stream.width, 3)}")
+            picture = yuv_picture(av, rgb_to_yuv420p(pixels))
+            picture.pts = count
+            container.mux(stream.encode(picture))
+            count += 1
+        if stream is None:
+            raise ValueError("a video needs at least one frame")
+        container.mux(stream.encode(None))
     return count
 
 

@@ -11,7 +11,8 @@ work too once their rooms are imported.
 Where videos go: ``--out FILE.mp4`` for a single trajectory; ``--out DIR`` puts each video at
 ``DIR/<task dir>/<trial>.mp4``; without ``--out`` each goes beside its file as ``video.mp4``.
 ``--jobs N`` shares the trajectories among N processes. Output: a progress bar, one line per
-failure, then ``N made, M failed: rerender_failed 1 (in 3.2 s)``; exit FAILED if any failed.
+failure, then ``N made, M failed: rerender_failed 1 (in 3.2 s)``; exit FAILED if any failed. A
+damaged trajectory or frame fails that trajectory only (its line names the file); the batch goes on.
 """
 
 from __future__ import annotations
@@ -69,16 +70,24 @@ class VideoResult:
         return self.reason is VideoReason.OK
 
 
+class BadFrame(Exception):
+    """A frame file that does not decode; the message names it."""
+
+
 def _panel(files: FrameFiles, kind: str, stem: str) -> np.ndarray:
     from PIL import Image
 
     from alfred_gen.replay.images import decode_depth
 
     path = files.path(kind, stem)
-    if kind == "depth":
-        return annotate.depth_to_rgb(decode_depth(path.read_bytes()))
-    with Image.open(path) as image:
-        return np.asarray(image.convert("RGB"))
+    try:
+        if kind == "depth":
+            return annotate.depth_to_rgb(decode_depth(path.read_bytes()))
+        with Image.open(path) as image:
+            return np.asarray(image.convert("RGB"))
+    except (OSError, ValueError, SyntaxError) as error:  # PIL: UnidentifiedImageError, "truncated", ...
+        why = " ".join(str(getattr(error, "strerror", None) or error or type(error).__name__).split())
+        raise BadFrame(f"{path}: does not decode ({why})") from None
 
 
 def annotated_frames(traj: Mapping[str, Any], files: FrameFiles, options: VideoOptions) -> Iterator[np.ndarray]:
@@ -135,6 +144,10 @@ def make_video(
             return VideoResult(source, target, VideoReason.OK, "", count, files.rerendered)
     except RerenderFailed as error:
         return VideoResult(source, target, VideoReason.RERENDER_FAILED, _one_line(error))
+    except BadFrame as error:
+        return VideoResult(source, target, VideoReason.BAD_FRAME, _one_line(error))
+    except ValueError as error:  # write_mp4: frames of different sizes
+        return VideoResult(source, target, VideoReason.BAD_FRAME, _one_line(error))
 
 
 def _one_line(error: BaseException) -> str:
@@ -233,6 +246,9 @@ def video_command(
         raise UserError(f"--jobs must be at least 1, got {jobs}", ExitCode.USAGE)
     if options.fps < 1:
         raise UserError(f"--fps must be at least 1, got {options.fps}", ExitCode.USAGE)
+    from alfred_gen.export.mp4 import require_av
+
+    require_av()  # a missing PyAV is one line before any work, whatever the trajectories hold
     sources = find_trajectory_files(paths)
     targets = output_paths(sources, out)
     work = [(i, str(source), str(target), options) for i, (source, target) in enumerate(zip(sources, targets))]

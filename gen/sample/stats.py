@@ -1,9 +1,10 @@
 """`alfred-gen stats DIR`: what a dataset holds, slot by slot, and how balanced each slot is.
 
 Counts come from ALFRED's directory layout (``<task_type>-<object>-<mrecep|None>-<recep>-<scene>/
-trial_*/traj_data.json``), which names every slot, so a thousand trajectories are counted without
-parsing a thousand large JSON files; a file under a directory of another shape is read instead.
-Works on our output and on released ALFRED data alike.
+trial_*/traj_data.json``), which names every slot; a file under a directory of another shape gives
+its slots from its own fields. Every file is parsed as JSON all the same (the schema is not checked:
+that is ``validate``'s job): a truncated or garbage file is not counted, the summary says how many
+were not, and the command exits 1. Works on our output and on released ALFRED data alike.
 
 Trajectories derived by ``alfred-gen derive`` (ALFRED-L's NAV-ONLY, REV-1, REV-n, and their
 ``perturb`` versions) are also counted as the paper's Table 3 does: per variant, trajectories,
@@ -107,7 +108,7 @@ class DatasetStats:
         return normalised_entropy(self.counts[slot])
 
 
-def _task_of_file(path: Path) -> TaskTuple | None:
+def _task_of_file(path: Path, data: Any) -> TaskTuple | None:
     """The tuple of a trajectory: from its task directory's name, else from the file itself."""
     task = TaskTuple.from_dir_name(path.parent.parent.name)
     if task is not None:
@@ -115,7 +116,6 @@ def _task_of_file(path: Path) -> TaskTuple | None:
     from alfred_gen.domains.tasks import TaskSpec
 
     try:
-        data = parse_trajectory_json(path)
         spec = TaskSpec.from_pddl_params(data["task_type"], data["pddl_params"])
         return TaskTuple.from_task_spec(spec, int(data["scene"]["scene_num"]))
     except (UserError, ValueError, KeyError, TypeError, AttributeError):
@@ -144,21 +144,29 @@ def derived_counts(path: Path) -> tuple[str, int, int] | None:
 
 def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
     """Count every ``traj_data.json`` under ``directory`` (hidden directories, e.g. unfinished
-    ``.tmp-*`` trajectories and run state, are skipped). UserError BAD_INPUT if it is no directory."""
+    ``.tmp-*`` trajectories and run state, are skipped). UserError NOT_FOUND if it does not
+    exist, BAD_INPUT if it is not a directory."""
     root = Path(directory)
+    if not root.exists():
+        raise UserError(f"{root}: no such file or directory", ExitCode.NOT_FOUND)
     if not root.is_dir():
-        raise UserError(f"{root}: no such directory", ExitCode.BAD_INPUT)
+        raise UserError(f"{root}: not a directory", ExitCode.BAD_INPUT)
     stats = DatasetStats(root)
     for folder, subdirs, files in os.walk(root):
         subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
         if TRAJ_FILE_NAME in files:
             path = Path(folder) / TRAJ_FILE_NAME
-            task = _task_of_file(path)
+            try:
+                data = parse_trajectory_json(path)
+            except UserError:
+                stats.unreadable.append(str(path))
+                continue
+            task = _task_of_file(path, data)
             if task is None:
                 stats.unreadable.append(str(path))
             else:
                 stats.add(task)
-                _add_house(stats, task, path)
+                _add_house(stats, task, data, path)
             derived = derived_counts(path)
             if derived is not None:
                 row = stats.variants.setdefault(derived[0], VariantCounts())
@@ -168,7 +176,7 @@ def collect_stats(directory: str | os.PathLike[str]) -> DatasetStats:
     return stats
 
 
-def _add_house(stats: DatasetStats, task: TaskTuple, path: Path) -> None:
+def _add_house(stats: DatasetStats, task: TaskTuple, traj: Any, path: Path) -> None:
     """For a trajectory in a house, also count which rooms its task joins (reads the file)."""
     from alfred_gen.scenes.houses.names import house_of_scene_num
 
@@ -178,7 +186,6 @@ def _add_house(stats: DatasetStats, task: TaskTuple, path: Path) -> None:
     from alfred_gen.scenes.library import get_house
 
     try:
-        traj = parse_trajectory_json(path)
         stats.add_house_trajectory(traj, get_house(house))
     except (UserError, ValueError, KeyError, TypeError, AttributeError):
         stats.unreadable.append(str(path))
@@ -219,7 +226,7 @@ def format_stats(stats: DatasetStats) -> list[str]:
         lines.extend(variant_table(stats))
     if stats.unreadable:
         lines.append("")
-        lines.append(f"{len(stats.unreadable)} files not counted (no task in the path or the file): "
+        lines.append(f"{len(stats.unreadable)} files not counted (not JSON, or no task in the path or the file): "
                      + ", ".join(stats.unreadable[:3]) + (" ..." if len(stats.unreadable) > 3 else ""))
     return lines
 
@@ -300,9 +307,8 @@ def write_charts(stats: DatasetStats, directory: str | os.PathLike[str]) -> list
 def stats_command(directory: str, charts: str | None = None, echo: Callable[..., None] = print) -> int:
     """`alfred-gen stats`: print the tables (and write charts); the exit code."""
     stats = collect_stats(directory)
-    if stats.total == 0:
-        echo(f"{directory}: no {TRAJ_FILE_NAME} found under this directory")
-        return ExitCode.FAILED
+    if stats.total == 0 and not stats.unreadable:
+        raise UserError(f"{directory}: no {TRAJ_FILE_NAME} found under this directory", ExitCode.NOT_FOUND)
     for line in format_stats(stats):
         echo(line)
     if charts:

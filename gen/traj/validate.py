@@ -77,7 +77,9 @@ def check_file(file: Path) -> str | None:
 def validate_paths(
     paths: Iterable[str | os.PathLike], echo: Callable[[str], None] = print
 ) -> ExitCode:
-    """Check every traj_data.json under ``paths``, print problems and a summary, return the code."""
+    """Check every traj_data.json under ``paths``, print problems and a summary, return the code:
+    FAILED when a file is invalid; UserError NOT_FOUND (after the others are checked) when a given
+    path does not exist or is a directory with nothing to check, as every command does."""
     paths = list(paths)
     if not paths:
         raise UserError("validate: give at least one file or directory", ExitCode.USAGE)
@@ -97,6 +99,24 @@ def validate_paths(
         noun = "path" if len(path_problems) == 1 else "paths"
         summary += f", {len(path_problems)} {noun} with no {TRAJ_FILE_NAME}"
     echo(summary)
+    not_found = _not_found(paths)
+    if not_found:  # the same code as every command's for a missing or empty input, after the others are checked
+        more = f" (and {len(not_found) - 1} more paths)" if len(not_found) > 1 else ""
+        raise UserError(not_found[0] + more, ExitCode.NOT_FOUND)
     if invalid or path_problems or not files:
         return ExitCode.FAILED
     return ExitCode.OK
+
+
+def _not_found(paths: Iterable[str | os.PathLike]) -> list[str]:
+    """A line for each given path that does not exist or is a directory with nothing to check."""
+    lines = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found, missing = trajectories_under(path)
+            if not found and not missing:
+                lines.append(f"{path}: no {TRAJ_FILE_NAME} found under this directory")
+        elif not path.exists():
+            lines.append(f"{path}: no such file or directory")
+    return lines

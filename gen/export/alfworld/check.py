@@ -69,7 +69,7 @@ def _alfworld() -> Any:
         from textworld.envs.wrappers import GenericEnvironment
     except ImportError as error:
         raise UserError(f"checking ALFWorld games needs the alfworld package ({error.name or error}): "
-                        f"{INSTALL_HINT}", ExitCode.BACKEND_UNAVAILABLE) from None
+                        f"{INSTALL_HINT}", ExitCode.MISSING_DEPENDENCY) from None
     return textworld, alfred_tw_env, GenericEnvironment
 
 

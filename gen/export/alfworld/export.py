@@ -154,7 +154,7 @@ def export_games(
     """Export every trajectory under ``src`` into ``out``; one result per trajectory, in path order.
 
     UserError NOT_FOUND if ``src`` holds no trajectory, USAGE for an ``out`` whose path ALFWorld's
-    loader would skip, BACKEND_UNAVAILABLE without ``alfworld``."""
+    loader would skip, MISSING_DEPENDENCY without ``alfworld``."""
     sources = find_trajectories(src)
     out_root = Path(out)
     if out_root.exists() and not out_root.is_dir():

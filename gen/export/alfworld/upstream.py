@@ -64,12 +64,12 @@ class AlfworldRules:
 
 def _missing(error: ImportError) -> UserError:
     return UserError(f"the ALFWorld export needs the alfworld package ({error.name or error}): {INSTALL_HINT}",
-                     ExitCode.BACKEND_UNAVAILABLE)
+                     ExitCode.MISSING_DEPENDENCY)
 
 
 @lru_cache(maxsize=1)
 def load_rules() -> AlfworldRules:
-    """ALFWorld's rules from the installed package; UserError(BACKEND_UNAVAILABLE) without it."""
+    """ALFWorld's rules from the installed package; UserError(MISSING_DEPENDENCY) without it."""
     try:
         import alfworld
         import alfworld.info as info

@@ -11,13 +11,19 @@ Layout of ``SITE/``::
     maps/<room>.png          one top-down map per room
 
 The whole site is built in a hidden folder beside ``SITE`` and then renamed into place, so a killed
-build leaves the previous site (or nothing) and never half a site. A ``SITE`` that exists but was
-not made by this command is never replaced. The same dataset gives the same files (no dates, rows
-sorted by path), so sites can be compared with ``diff``.
+build leaves the previous site (or nothing) and never half a site. A ``SITE`` that exists is
+replaced only when this command can prove it made it: its marker file ``.alfred-gen-view`` lists
+every file the build wrote with its size and SHA-256, and the folder holds those files unchanged and
+nothing else. Any other non-empty folder (a forged or damaged marker, a file added or edited, a
+symbolic link) is refused with one line and exit 3, untouched: a marker's mere presence proves
+nothing, and a copy of a dataset that happened to hold one was once wiped. The same dataset gives
+the same files (no dates, rows sorted by path), so sites can be compared with ``diff``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -28,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.atomic import write_text
+from alfred_gen.atomic import make_temp_dir, write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.export.view.page import (
     STATUS_INVALID,
@@ -43,8 +49,10 @@ from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress
 from alfred_gen.sim.controller import Controller, Simulator
 
-#: A file in every site this command makes: only such a folder is ever replaced by a new build.
+#: A file in every site this command makes, listing what the build wrote (see the module doc).
 MARKER_FILE = ".alfred-gen-view"
+#: The marker's ``made_by`` value: a marker without it is not ours.
+MARKER_MADE_BY = "alfred-gen view"
 ASSET_FILES = ("style.css", "index.js", "trajectory.js")
 INDEX_TEMPLATE = "index.html"
 
@@ -105,11 +113,73 @@ def _results(work: list[tuple[int, str, str, str]], jobs: int,
 
 
 def _check_target(site: Path) -> None:
+    """Refuse ``site`` (UserError BAD_INPUT, nothing touched) unless it is absent, empty, or a site
+    this command can prove it built."""
     if site.exists() and not site.is_dir():
         raise UserError(f"--out {site}: exists and is not a directory", ExitCode.BAD_INPUT)
-    if site.is_dir() and any(site.iterdir()) and not (site / MARKER_FILE).is_file():
-        raise UserError(f"--out {site}: exists and is not a site made by `alfred-gen view`; "
+    if site.is_symlink():
+        raise UserError(f"--out {site}: is a symbolic link; give a new or empty directory", ExitCode.BAD_INPUT)
+    if not site.is_dir() or not any(site.iterdir()):
+        return
+    doubt = _why_not_ours(site)
+    if doubt is not None:
+        raise UserError(f"--out {site}: exists and is not a site made by `alfred-gen view` ({doubt}); "
                         "give a new or empty directory", ExitCode.BAD_INPUT)
+
+
+def _file_facts(path: Path) -> list[Any]:
+    """[size, sha256 hex] of a file's bytes."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return [path.stat().st_size, digest.hexdigest()]
+
+
+def _site_files(site: Path) -> Iterator[tuple[str, Path]]:
+    """(relative POSIX name, path) of every entry in ``site`` that is not a directory (symbolic
+    links included, followed never), the marker excepted."""
+    for folder, folders, files in os.walk(site):
+        base = Path(folder)
+        for name in sorted(files) + sorted(entry for entry in folders if (base / entry).is_symlink()):
+            path = base / name
+            relative = path.relative_to(site).as_posix()
+            if relative != MARKER_FILE:
+                yield relative, path
+
+
+def _write_marker(site: Path) -> None:
+    """The marker: every file of the finished build with its size and hash (written last)."""
+    files = {name: _file_facts(path) for name, path in _site_files(site)}
+    text = json.dumps({"made_by": MARKER_MADE_BY, "files": files}, indent=1, sort_keys=True) + "\n"
+    write_text(site / MARKER_FILE, text, durable=False)
+
+
+def _why_not_ours(site: Path) -> str | None:
+    """Why the folder ``site`` cannot be proven a site of ours (None when it can)."""
+    marker = site / MARKER_FILE
+    if marker.is_symlink() or not marker.is_file():
+        return f"no {MARKER_FILE} file"
+    try:
+        listed = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return f"its {MARKER_FILE} is not a list of what a build wrote"
+    if not isinstance(listed, dict) or listed.get("made_by") != MARKER_MADE_BY or not isinstance(
+            listed.get("files"), dict):
+        return f"its {MARKER_FILE} is not a list of what a build wrote"
+    files: dict[str, Any] = listed["files"]
+    for name, path in _site_files(site):
+        if name not in files:
+            return f"{name} is not one of the files the build wrote"
+        if path.is_symlink() or not path.is_file():
+            return f"{name} is not the file the build wrote"
+        try:
+            facts = _file_facts(path)
+        except OSError as error:
+            return f"{name}: {error.strerror or type(error).__name__}"
+        if facts != files[name]:
+            return f"{name} has changed since the build"
+    return None
 
 
 def build_site(
@@ -132,7 +202,7 @@ def build_site(
     _check_target(site)
     began = time.monotonic()
     site.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site.name}.building-", dir=site.parent))
+    staging = make_temp_dir(site.parent, f".{site.name}.building-")
     try:
         work = [(i, str(path), str(root), str(staging)) for i, path in enumerate(paths)]
         rows: list[dict[str, Any] | None] = [None] * len(work)
@@ -157,7 +227,7 @@ def _write_index(site: Path, root: Path, rows: list[dict[str, Any]]) -> None:
     data = {"title": root.resolve().name or str(root), "rows": rows}
     write_text(site / "data" / "index.js", "window.ALFRED_VIEW_INDEX = " + script_json(data) + ";\n", durable=False)
     write_text(site / INDEX_TEMPLATE, asset_text(INDEX_TEMPLATE), durable=False)
-    write_text(site / MARKER_FILE, "made by alfred-gen view; a new build replaces this folder\n", durable=False)
+    _write_marker(site)
 
 
 def _swap_into_place(staging: Path, site: Path) -> None:

@@ -81,7 +81,7 @@ class AlfredSources:
 def find_sources(alfred_dir: str | Path) -> AlfredSources:
     """Locate layouts and trajectories in a full or partial ALFRED checkout.
 
-    Raises UserError NOT_FOUND if the directory does not exist, BAD_INPUT if it holds no layouts.
+    Raises UserError NOT_FOUND if the directory does not exist or holds no layouts (nothing to read).
     """
     root = Path(alfred_dir).expanduser()
     if not root.is_dir():
@@ -90,7 +90,7 @@ def find_sources(alfred_dir: str | Path) -> AlfredSources:
                     and any(d.glob("FloorPlan*-layout.npy"))), None)
     if layouts is None:
         raise UserError(f"{root}: no ALFRED layouts (gen/layouts/ or layouts/ with FloorPlanN-layout.npy)",
-                        ExitCode.BAD_INPUT)
+                        ExitCode.NOT_FOUND)
     json_roots = [d for d in (root / "data" / "json_2.1.0", root / "json_2.1.0") if d.is_dir()]
     files = sorted({p for d in json_roots for p in d.rglob(TRAJ_FILE_NAME) if p.is_file()})
     return AlfredSources(root, layouts, tuple(files))
