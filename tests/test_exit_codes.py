@@ -79,12 +79,6 @@ RANGES = {
     "reversed": ({"rooms": "30-1", "houses": "30-1"}, ExitCode.USAGE),
     "nowhere": ({"rooms": "431-440", "houses": "5000-5001"}, ExitCode.NOT_FOUND),
 }
-#: Range cases this branch does not fix: the range bounds are issue 61 part A (branch issue-61a).
-#: Strict: once that branch is merged they pass, the mark fails the run, and it is to be removed.
-RANGES_OF_PART_A = {("sample --scenes", "malformed"), ("actthor triples --scenes", "malformed"),
-                    ("actthor triples --scenes", "reversed")}
-
-
 def fill(argv: list[str], **values: str) -> list[str]:
     filled = []
     for word in argv:
@@ -160,9 +154,7 @@ def _range_cases() -> list[object]:
     cases = []
     for command in sorted(RANGED):
         for kind in RANGES:
-            marks = [pytest.mark.xfail(reason="range bounds: issue 61 part A", strict=True)] if (
-                command, kind) in RANGES_OF_PART_A else []
-            cases.append(pytest.param(command, kind, marks=marks, id=f"{command}-{kind}"))
+            cases.append(pytest.param(command, kind, id=f"{command}-{kind}"))
     return cases
 
 

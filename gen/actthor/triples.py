@@ -30,7 +30,7 @@ from alfred_gen.actthor.collect import ROOM_FILE, ROOMS_DIR, RoomResult, collect
 from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress
-from alfred_gen.scenes.library import resolve_scene_number, scene_numbers, simulator
+from alfred_gen.scenes.library import resolve_scene_number, scene_numbers, scene_range, simulator
 from alfred_gen.sim.controller import Simulator
 
 TRIPLES_FILE = "triples.jsonl"
@@ -49,16 +49,10 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
     parts = [p.strip() for item in items for p in str(item).split(",") if p.strip()]
     numbers: list[int] = []
     for part in parts:
-        match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
-        if match:
-            first, last = int(match.group(1)), int(match.group(2))
-            inside = [n for n in scene_numbers() if first <= n <= last]
-            if first > last or not inside:
-                raise UserError(f"no scene in range {part!r}", ExitCode.NOT_FOUND)
-            numbers.extend(inside)
-        else:
-            name = re.sub(r"^(LitePlan|FloorPlan)", "", part, flags=re.IGNORECASE)
-            numbers.append(resolve_scene_number(name))
+        inside = scene_range(part)
+        if inside is None:
+            inside = [resolve_scene_number(re.sub(r"^(LitePlan|FloorPlan)", "", part, flags=re.IGNORECASE))]
+        numbers.extend(inside)
     chosen = sorted(set(numbers)) if numbers else list(scene_numbers())
     return [f"{SCENE_SETS[scene_set]}{n}" for n in chosen]
 

@@ -95,7 +95,7 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
     """Scenes as numbers, ``LitePlanN`` or ranges ``1-30`` (comma-separated or repeated); for the
     ``houses`` scene set house numbers, ``LiteHouseN`` or ranges, as the houses' scene numbers
     (1000 + N)."""
-    from alfred_gen.scenes import resolve_scene_number, scene_numbers
+    from alfred_gen.scenes import resolve_scene_number, scene_range
 
     if scene_set == "houses":
         from alfred_gen.scenes.houses.names import house_scene_num, parse_house_numbers
@@ -105,18 +105,8 @@ def parse_scenes(values: Sequence[str] | str | None, scene_set: str = "lite") ->
 
     numbers: list[int] = []
     for part in _split_list(values):
-        low, sep, high = part.partition("-")
-        if sep and low.strip().isdigit() and high.strip().isdigit():
-            first, last = int(low), int(high)
-            if first > last:
-                raise UserError(f"bad scene range {part!r}", ExitCode.USAGE)
-            # Only the scenes that exist, whatever the range's size: a range is never walked.
-            inside = [n for n in scene_numbers() if first <= n <= last]
-            if not inside:
-                raise UserError(f"no scene in range {part!r}", ExitCode.NOT_FOUND)
-            numbers.extend(inside)
-        else:
-            numbers.append(resolve_scene_number(part))
+        inside = scene_range(part)
+        numbers.extend(inside if inside is not None else [resolve_scene_number(part)])
     return tuple(sorted(set(numbers)))
 
 

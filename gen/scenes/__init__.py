@@ -9,6 +9,13 @@ and ``view`` serve ``alfred-gen scenes``.
 ``get_scene("LiteHouse5")`` (or ``get_house(5)``) returns procedural house 5.
 """
 
-from alfred_gen.scenes.library import get_house, get_scene, resolve_house_number, resolve_scene_number, scene_numbers
+from alfred_gen.scenes.library import (
+    get_house,
+    get_scene,
+    resolve_house_number,
+    resolve_scene_number,
+    scene_numbers,
+    scene_range,
+)
 
-__all__ = ["get_house", "get_scene", "resolve_house_number", "resolve_scene_number", "scene_numbers"]
+__all__ = ["get_house", "get_scene", "resolve_house_number", "resolve_scene_number", "scene_numbers", "scene_range"]

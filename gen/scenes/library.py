@@ -43,6 +43,25 @@ def scene_numbers() -> tuple[int, ...]:
     return SCENE_NUMBERS
 
 
+def scene_range(part: str) -> list[int] | None:
+    """The built-in rooms inside a range ``A-B`` (checked against the rooms that exist, never walked,
+    so ``1-100000000000`` is cheap), or None when ``part`` is not a range. UserError USAGE for a
+    malformed (``1-``) or reversed (``30-1``) range, NOT_FOUND for one holding no room."""
+    text = str(part).strip()
+    if "-" not in text:
+        return None
+    match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", text)
+    if match is None:
+        raise UserError(f"bad scene range {text!r}: expected A-B with numbers A <= B", ExitCode.USAGE)
+    first, last = int(match.group(1)), int(match.group(2))
+    if first > last:
+        raise UserError(f"bad scene range {text!r}: it ends before it starts", ExitCode.USAGE)
+    inside = [n for n in scene_numbers() if first <= n <= last]
+    if not inside:
+        raise UserError(f"no scene in range {text!r}", ExitCode.NOT_FOUND)
+    return inside
+
+
 def resolve_scene_number(name_or_num: str | int) -> int:
     """The procedural scene number meant by ``7``, ``"7"`` or ``"LitePlan7"``; UserError NOT_FOUND otherwise."""
     if isinstance(name_or_num, bool):
