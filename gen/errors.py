@@ -36,7 +36,7 @@ class ExitCode(IntEnum):
     INTERNAL = 8  #: a bug in alfred-gen; please report it with the command line
     BUSY = 9  #: another run is writing the same output (directory and shard); try again when it has ended
     EXECUTOR_UNAVAILABLE = 10  #: ``--executor ray`` without Ray installed, or its cluster cannot be reached
-    MISSING_DEPENDENCY = 11  #: an optional package the command needs is not installed (PyAV, alfworld)
+    MISSING_DEPENDENCY = 11  #: an optional package the command needs is not installed (PyAV, alfworld, pyarrow...)
     INTERRUPTED = 130  #: stopped by Ctrl-C / SIGINT or SIGTERM, in any phase; finished work is kept
 
 
@@ -54,8 +54,8 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.INTERNAL: "internal error (a bug: please report it)",
     ExitCode.BUSY: "the output is in use by another run (same directory and shard)",
     ExitCode.EXECUTOR_UNAVAILABLE: "the executor cannot start (Ray not installed, or its cluster unreachable)",
-    ExitCode.MISSING_DEPENDENCY: "an optional package is not installed (PyAV for video, alfworld for the ALFWorld "
-                                 "export); the message says which extra to install",
+    ExitCode.MISSING_DEPENDENCY: "an optional package is not installed (PyAV for video, alfworld, pyarrow or datasets "
+                                 "for the ALFWorld, LeRobot and HF exports); the message says which extra to install",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C or SIGTERM); finished work is kept",
 }
 

@@ -172,6 +172,8 @@ def test_a_range_is_usage_when_malformed_and_not_found_when_it_names_nothing(
 @pytest.mark.parametrize(("module", "command"), [
     ("av", ["video", "{TRAJ}", "--out", "{OUT}.mp4"]),
     ("alfworld", ["export", "alfworld", "{TRAJ}", "--out", "{OUT}"]),
+    ("pyarrow", ["export", "lerobot", "{TRAJ}", "--out", "{OUT}"]),
+    ("datasets", ["export", "hf", "{TRAJ}", "--out", "{OUT}"]),
 ])
 def test_a_missing_optional_package_is_its_own_code(tmp_path: Path, data: Path, module: str,
                                                     command: list[str]) -> None:

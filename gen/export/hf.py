@@ -68,7 +68,7 @@ def _libraries() -> tuple[Any, Any]:
         import pyarrow.parquet
     except ImportError:
         raise UserError(f"export hf needs the datasets library ({INSTALL_HINT})",
-                        ExitCode.BACKEND_UNAVAILABLE) from None
+                        ExitCode.MISSING_DEPENDENCY) from None
     return datasets, pyarrow
 
 

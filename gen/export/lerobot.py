@@ -109,7 +109,7 @@ def _pyarrow() -> Any:
         import pyarrow
         import pyarrow.parquet
     except ImportError:
-        raise UserError(f"export lerobot needs pyarrow ({INSTALL_HINT})", ExitCode.BACKEND_UNAVAILABLE) from None
+        raise UserError(f"export lerobot needs pyarrow ({INSTALL_HINT})", ExitCode.MISSING_DEPENDENCY) from None
     return pyarrow
 
 
