@@ -285,7 +285,10 @@ def _generate(
     started = time.perf_counter()
     template = describe(task, high_pddl, seed)
     backend, backend_version = backend_of(controller)
-    colours = painted_colours(recorder.low_actions, start.metadata, backend)
+    # A lite THOR build (alfred-gen thor-build) draws lite's paint, so its colours are lite's: the
+    # same words whichever way lite is driven.
+    painter = "lite" if getattr(controller, "lite_build", None) is not None else backend
+    colours = painted_colours(recorder.low_actions, start.metadata, painter)
     language = annotate(task, high_pddl, recorder.low_actions, start.metadata, seed, annotations, colours)
     timings["language"] = time.perf_counter() - started
     traj = {

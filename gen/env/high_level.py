@@ -76,7 +76,10 @@ def plan_step(name: str, action: Mapping[str, Any], metadata: Mapping[str, Any])
     receptacle_arg = str(action.get("receptacle_id") or "")
     if name == "GotoLocation":
         location = str(action.get("location") or "")
-        pose = parse_location(location)
+        try:
+            pose = parse_location(location)
+        except BadAction as error:  # any text is in the action space: a place that is none fails the step
+            raise ExpansionError(str(error)) from None
         return PlanStep("GotoLocation", location=pose, location_name=location)
     if name in ("HeatObject", "CoolObject", "CleanObject"):
         appliance, _ = resolve_object(receptacle_arg or object_arg, metadata)
