@@ -873,19 +873,27 @@ def eval_group() -> None:
 @click.option("--mask-rule", type=click.Choice(["affordance", "alfred"]), default="affordance", show_default=True,
               help="Which object under a mask is the target: the best IoU that accepts the action, or "
                    "the best that accepts any action (ALFRED's code).")
+@click.option("--within", type=click.FloatRange(min=0), default=None,
+              help="ALFRED-L: metres from a derived task's destination that count as arrived "
+                   "(default: each file's goal block, 1.25 as derive writes it).")
+@click.option("--language", type=click.Choice(["e1", "e2"]), multiple=True,
+              help="ALFRED-L: perturb the language the agent gets first (e1: no spatial words, "
+                   "e2: no step-by-step lines); repeat to combine.")
 @thor_options
 def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str | None, data_root: str | None,
-                mode: str, jobs: int, out: str | None, step_timeout: float, mask_rule: str, backend: str,
-                **thor: Any) -> None:
+                mode: str, jobs: int, out: str | None, step_timeout: float, mask_rule: str, within: float | None,
+                language: tuple[str, ...], backend: str, **thor: Any) -> None:
     """Run an agent on every episode (trajectory and annotation) of SOURCE (a directory, a
     traj_data.json or a split file) with ALFRED's rules (1,000 steps, 10 failed actions) and print
     ALFRED's metrics: success rate, goal-condition success, and their path-length-weighted versions,
-    per task type and split.
+    per task type and split. Derived trajectories (ALFRED-L) are scored by their goal blocks and also
+    tabled per structure and language.
 
     \b
     Examples:
       alfred-gen eval alfred out/ --agent expert --jobs 2
       alfred-gen eval alfred out/splits.json --split valid_seen --agent my_agent:make --out results.json
+      alfred-gen eval alfred alfred-l/ --agent my_agent:make --within 1.25 --language e1
     """
     from alfred_gen.eval.run import EvalOptions
     from alfred_gen.eval.run import eval_alfred as run_eval
@@ -893,8 +901,35 @@ def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str 
     if (agent is None) == (actseqs is None):
         raise click.UsageError("give one of --agent or --actseqs")
     options = EvalOptions(agent or "", mode=mode, step_timeout=step_timeout,
-                          simulator=simulator_for(backend, thor), actseqs=actseqs, mask_rule=mask_rule)
+                          simulator=simulator_for(backend, thor), actseqs=actseqs, mask_rule=mask_rule,
+                          within=within, language=language)
     sys.exit(run_eval(source, options, split=split, data_root=data_root, jobs=jobs, out=out, echo=click.echo))
+
+
+@eval_group.command("actthor", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--predictions", type=click.Path(dir_okay=False),
+              help="JSON of set key ('4:12': sets4.jsonl id 12) -> chosen candidate index.")
+@click.option("--agent", help="Agent factory as module:function, or a built-in: random, oracle, pixel-diff.")
+@click.option("--out", type=OutputPath(dir_okay=False), callback=not_empty,
+              help="Results file (figures and predictions by set key).")
+@click.option("--timeout", type=float, default=60.0, show_default=True,
+              help="Seconds the agent's predict() may take on one set before the set counts as failed.")
+def eval_actthor(directory: str, predictions: str | None, agent: str | None, out: str | None,
+                 timeout: float) -> None:
+    """Score ACT-Thor predictions on the contrast sets of DIRECTORY (`actthor contrast`): accuracy per
+    action and per split (unseen rooms, unseen objects), on four- and three-image sets.
+
+    \b
+    Examples:
+      alfred-gen eval actthor act/ --agent pixel-diff --out act-pixel-diff.json
+      alfred-gen eval actthor act/ --predictions my_predictions.json
+    """
+    from alfred_gen.eval.actthor import eval_actthor as run_eval
+
+    if (predictions is None) == (agent is None):
+        raise click.UsageError("give one of --predictions or --agent")
+    sys.exit(run_eval(directory, predictions=predictions, agent=agent, out=out, timeout=timeout, echo=click.echo))
 
 
 def _debugging() -> bool:

@@ -35,12 +35,21 @@ Episode rules are ALFRED's (``models/eval/eval_task.py``): ``Stop`` ends the epi
 episode is ``truncated`` after 1,000 steps or 10 failed actions. The reward is the change in the
 share of goal conditions met. ``info`` has ``goal_conditions_met``, ``goal_conditions_total``,
 ``goal_condition_success`` (their ratio), ``success`` (all met), ``steps``, ``failed_actions``,
-``last_action_success``, ``errorMessage``, ``target`` (the object an interaction acted on) and, after
-reset, the episode's ``task_id``, ``task_type``, ``repeat_idx``, ``path`` and ``expert_length``.
+``last_action_success``, ``errorMessage``, ``target`` (the object an interaction acted on),
+``goal_distance`` (metres to a derived task's destination, else None) and, after reset, the
+episode's ``task_id``, ``task_type``, ``repeat_idx``, ``path`` and ``expert_length``.
+
+Derived trajectories (ALFRED-L's NAV-ONLY, REV-1, REV-n from ``alfred-gen derive``) carry a goal
+block: the goal conditions are then the ones ``verify`` checks (:func:`~alfred_gen.replay.goals.
+trajectory_goal_status`: the task's conditions unless NAV-ONLY drops them, plus ending within the
+block's distance of the destination); the constructor's ``within`` sets that distance for every
+episode (ALFRED-L's 1.25 m is what ``derive`` stores).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import string
 from collections.abc import Mapping, Sequence
@@ -67,6 +76,7 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay.goals import (
     EffectTracker,
     GoalStatus,
+    TrajectoryGoal,
     task_from_trajectory,
     trajectory_goal,
     trajectory_goal_status,
@@ -129,12 +139,16 @@ class AlfredEnv(gymnasium.Env):
         scenes_catalogue: str | os.PathLike[str] | None = None,
         render_mode: str | None = None,
         mask_rule: str = "affordance",
+        within: float | None = None,
     ) -> None:
         if mode not in MODES:
             raise UserError(f"unknown mode {mode!r} (one of {', '.join(MODES)})", ExitCode.USAGE)
         if mask_rule not in MASK_RULES:
             raise UserError(f"unknown mask rule {mask_rule!r} (one of {', '.join(MASK_RULES)})", ExitCode.USAGE)
         self.mask_rule = mask_rule
+        if within is not None and not (math.isfinite(within) and within >= 0):
+            raise UserError(f"within must be a distance in metres >= 0, got {within!r}", ExitCode.USAGE)
+        self.within = within
         if scenes_catalogue is not None:
             from alfred_gen.scenes.alfred.catalogue_store import use_catalogue
 
@@ -230,7 +244,7 @@ class AlfredEnv(gymnasium.Env):
         self.episode, self.traj = episode, traj
         self.goal, self.steps_text = language(traj, episode.repeat_idx)
         self.task = task_from_trajectory(traj)
-        self.goal_spec = trajectory_goal(traj)
+        self.goal_spec = with_threshold(trajectory_goal(traj), self.within)
         controller = self._open()
         start = restore_scene(controller, traj["scene"])
         self.start_metadata = start.metadata
@@ -371,7 +385,15 @@ class AlfredEnv(gymnasium.Env):
             "last_action_success": bool(success),
             "errorMessage": error,
             "target": target,
+            "goal_distance": self._goal_distance(),
         }
+
+    def _goal_distance(self) -> float | None:
+        """Metres from the agent to a derived task's destination (None without one)."""
+        position = self.goal_spec.position
+        if position is None or self._event is None:
+            return None
+        return float(position.distance(self._event.metadata))
 
     @property
     def last_event(self) -> Any:
@@ -388,6 +410,15 @@ class AlfredEnv(gymnasium.Env):
             self.controller.stop()
             self.controller = None
         super().close()
+
+
+def with_threshold(goal: TrajectoryGoal, within: float | None) -> TrajectoryGoal:
+    """``goal`` with its destination's success distance set to ``within`` metres (ALFRED-L's
+    threshold, 1.25 m in the paper, stored in each derived file's goal block); unchanged when
+    ``within`` is None or the goal has no destination."""
+    if within is None or goal.position is None:
+        return goal
+    return dataclasses.replace(goal, position=dataclasses.replace(goal.position, within=float(within)))
 
 
 def _share(status: GoalStatus) -> float:

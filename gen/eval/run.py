@@ -30,6 +30,7 @@ from alfred_gen.env.actions import BadAction
 from alfred_gen.env.episodes import Episode, episodes_from
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.eval.agents import ActionSequenceAgent, AgentFactory, load_factory
+from alfred_gen.eval.alfred_l import alfred_l_labels, alfred_l_metrics, alfred_l_table
 from alfred_gen.eval.metrics import all_metrics, episode_scores, table
 from alfred_gen.sim.controller import Simulator
 
@@ -56,6 +57,8 @@ class EvalOptions:
     simulator: Simulator | None = None
     actseqs: str | None = None  # a leaderboard action-sequence file played instead of an agent
     mask_rule: str = "affordance"  # how a mask picks its object (alfred_gen.env.masks)
+    within: float | None = None  # success distance (m) of derived tasks' destinations; None: the file's
+    language: tuple[str, ...] = ()  # ALFRED-L's perturbations applied to the language first ("e1", "e2")
 
 
 class _Timeout(Exception):
@@ -100,7 +103,7 @@ class Runner:
             from alfred_gen.env.alfred import AlfredEnv
 
             self.env = AlfredEnv(None, mode=self.options.mode, simulator=self.options.simulator,
-                                 mask_rule=self.options.mask_rule)
+                                 mask_rule=self.options.mask_rule, within=self.options.within)
         return self.env
 
     def _agent(self) -> Any:
@@ -120,7 +123,8 @@ class Runner:
         record: dict[str, Any] = {"key": episode.key, "path": episode.path, "repeat_idx": episode.repeat_idx,
                                   "split": episode.split, "task_id": "", "task_type": "", "success": False,
                                   "goal_conditions_met": 0, "goal_conditions_total": 0, "steps": 0,
-                                  "failed_actions": 0, "expert_length": 0, "end": "", "reason": "", "error": ""}
+                                  "failed_actions": 0, "expert_length": 0, "end": "", "reason": "", "error": "",
+                                  "variant": "", "language": "", "goal_distance": None}
         try:
             agent = _call_with_timeout(self._agent, self.options.step_timeout)
         except _Timeout:
@@ -131,7 +135,8 @@ class Runner:
             return self._failed(record, "agent_unavailable", _one_line(error))
         env = self._env()
         try:
-            observation, info = env.reset(options={"trajectory": episode.path, "annotation": episode.repeat_idx})
+            observation, info = env.reset(options={"trajectory": self._trajectory(episode),
+                                                   "annotation": episode.repeat_idx})
         except UserError as error:
             from alfred_gen.replay.restore import RestoreError
 
@@ -139,7 +144,8 @@ class Runner:
             return self._failed(record, reason, str(error))
         except Exception as error:
             return self._failed(record, "simulator_error", _one_line(error))
-        record.update(task_id=info["task_id"], task_type=info["task_type"], expert_length=info["expert_length"])
+        record.update(task_id=info["task_id"], task_type=info["task_type"], expert_length=info["expert_length"],
+                      **alfred_l_labels(env.traj))
         self._progress(record, info)
         traj = env.traj
         task_info = {"task_id": info["task_id"], "task_type": info["task_type"], "repeat_idx": episode.repeat_idx,
@@ -177,7 +183,20 @@ class Runner:
                 break
         return self._scored(record)
 
+    def _trajectory(self, episode: Episode) -> Any:
+        """What the environment resets to: the file, or with ``language`` its perturbed copy."""
+        if not self.options.language:
+            return episode.path
+        from alfred_gen.derive.perturb import perturb_language
+        from alfred_gen.traj.format import load_trajectory
+
+        traj = load_trajectory(episode.path)
+        for kind in self.options.language:
+            traj, _counts = perturb_language(traj, kind)
+        return traj
+
     def _progress(self, record: dict[str, Any], info: Mapping[str, Any]) -> None:
+        record["goal_distance"] = info.get("goal_distance")
         record.update(success=bool(info["success"]), goal_conditions_met=int(info["goal_conditions_met"]),
                       goal_conditions_total=int(info["goal_conditions_total"]), steps=int(info["steps"]),
                       failed_actions=int(info["failed_actions"]), error=str(info.get("errorMessage", "")))
@@ -234,6 +253,10 @@ def _read_results(path: Path, options: EvalOptions) -> dict[str, dict[str, Any]]
         raise UserError(f"{path}: holds results of agent {data.get('agent')!r} in mode {data.get('mode')!r} "
                         f"(mask rule {data.get('mask_rule')!r}), not {agent!r} in mode {options.mode!r} "
                         f"(mask rule {options.mask_rule!r}): choose another --out", ExitCode.USAGE)
+    if (data.get("within"), data.get("language", [])) != (options.within, list(options.language)):
+        raise UserError(f"{path}: holds results with --within {data.get('within')} and language "
+                        f"{data.get('language', [])}, not {options.within} and {list(options.language)}: "
+                        "choose another --out", ExitCode.USAGE)
     return {key: record for key, record in data["episodes"].items() if isinstance(record, dict)}
 
 
@@ -241,8 +264,9 @@ def _write_results(path: Path, options: EvalOptions, records: Mapping[str, Mappi
     from alfred_gen.atomic import write_text
 
     payload = {"format": RESULTS_FORMAT, "agent": options.actseqs or options.agent, "mode": options.mode,
-               "mask_rule": options.mask_rule,
-               "metrics": all_metrics(records.values()), "episodes": dict(sorted(records.items()))}
+               "mask_rule": options.mask_rule, "within": options.within, "language": list(options.language),
+               "metrics": all_metrics(records.values()), "alfred_l": alfred_l_metrics(records.values()),
+               "episodes": dict(sorted(records.items()))}
     write_text(path, json.dumps(payload, indent=1, sort_keys=True) + "\n", durable=False)
 
 
@@ -294,6 +318,12 @@ def eval_alfred(
         options = replace(options, mode="object_id")
     if options.step_timeout < 0:
         raise UserError("--step-timeout must not be negative", ExitCode.USAGE)
+    if options.within is not None and not options.within >= 0:
+        raise UserError(f"--within must be a distance in metres >= 0, got {options.within}", ExitCode.USAGE)
+    from alfred_gen.derive.perturb import KINDS
+
+    if any(kind not in KINDS for kind in options.language):
+        raise UserError(f"--language: one of {', '.join(KINDS)}, got {', '.join(options.language)}", ExitCode.USAGE)
     work = _with_occurrences(episodes_from(source, split=split, data_root=data_root), options.actseqs)
     results_path = Path(out) if out else None
     records: dict[str, dict[str, Any]] = _read_results(results_path, options) if results_path else {}
@@ -321,6 +351,11 @@ def eval_alfred(
     metrics = all_metrics(done)
     for line in table(metrics):
         echo(line)
+    derived = alfred_l_metrics(done)
+    if derived["derived_episodes"]:
+        echo("")
+        for line in alfred_l_table(derived, options.within):
+            echo(line)
     ends: dict[str, int] = {}
     for record in done:
         ends[record["end"] if not record.get("reason") else record["reason"]] = ends.get(
