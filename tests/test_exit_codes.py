@@ -40,6 +40,7 @@ READERS = {
     "actthor contrast": ["actthor", "contrast", "{IN}"],
     "actthor stats": ["actthor", "stats", "{IN}"],
     "actthor sheets": ["actthor", "sheets", "{IN}", "--out", "{OUT}"],
+    "eval actthor": ["eval", "actthor", "{IN}", "--agent", "oracle", "--out", "{OUT}.json"],
     "eqa stats": ["eqa", "stats", "{IN}"],
     "eqa paths": ["eqa", "paths", "{IN}"],
     "scenes import-alfred": ["scenes", "import-alfred", "{IN}", "--out", "{OUT}.json"],
