@@ -183,10 +183,10 @@ def _describe(demo: _Demo, object_id: str, low_idx: int, rng: random.Random, *, 
         claims.append(Claim("colour", (object_id, reading[0], reading[1]), words))
     thing = demo.things.get(object_id)
     moved = demo.moved_before(low_idx)
-    size = size_among_peers(thing, demo.things, moved) if thing is not None else None
-    if size is not None and rng.random() < 0.6:
-        size_words = rng.choice(SIZE_WORDS[size])
-        claims.append(Claim("size", (object_id, size, low_idx), size_words))
+    bigness = size_among_peers(thing, demo.things, moved) if thing is not None else None
+    if bigness is not None and rng.random() < 0.6:
+        size_words = rng.choice(SIZE_WORDS[bigness])
+        claims.append(Claim("size", (object_id, bigness, low_idx), size_words))
         words = f"{size_words} {words}"
     if thing is not None and row and object_id not in moved:
         place = row_position(thing, demo.poses[low_idx], demo.things)
