@@ -284,6 +284,7 @@ def test_sample_verify_and_derive_through_the_build_make_lites_trees(build: Path
     assert _trees_equal_but_the_backend(tmp_path / "nav-lite", tmp_path / "nav-thor") == 2
 
 
+@pytest.mark.slow
 def test_agents_in_the_environment_score_the_same_through_the_build(build: Path, tmp_path: Path,
                                                                     cli_in_process) -> None:
     """The env of `eval alfred` on ai2thor's Controller driving the build: the expert (masks, and
