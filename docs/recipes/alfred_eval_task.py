@@ -34,10 +34,9 @@ _stub("models.nn.resnet", Resnet=object)
 _stub("data.preprocess", Dataset=object)
 
 import constants  # noqa: E402  (ALFRED's gen/constants.py, as eval_task.py's ThorEnv imports it)
+from env.thor_env import ThorEnv  # noqa: E402
 from eval_task import EvalTask  # noqa: E402  (ALFRED's models/eval/eval_task.py, unchanged)
 from utils.image_util import decompress_mask  # noqa: E402  (ALFRED's gen/utils/image_util.py)
-
-from env.thor_env import ThorEnv  # noqa: E402
 
 
 class _Frames:
