@@ -25,10 +25,9 @@ one that fails ends the high-level action, which counts as one failed action.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import math
 
 from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, held_id
 from alfred_gen.demo.navigation import NavigationGraph, cell_of
