@@ -72,7 +72,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "stop_at": ("stop at", "halt at", "pause at", "come to a stop at", "end up at", "arrive at",
                 "position yourself at", "stand at", "wait at", "finish at", "settle in front of",
                 "station yourself by"),
-    "approach": ("approach", "get close to", "come up to", "draw near to", "close in on", "home in on",
+    "approach": ("approach", "get close to", "come up to", "close in on", "home in on",
                  "zero in on"),
     "go": ("walk", "go", "head", "move", "make your way", "proceed", "continue", "walk over", "carry on", "trek",
            "shuffle", "march", "journey", "roam", "saunter", "wend your way",
