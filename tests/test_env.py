@@ -208,3 +208,16 @@ def test_four_envs_in_processes_step_together(dataset: Path) -> None:
         assert not terminated.any() and not truncated.any()
     finally:
         envs.close()
+
+
+def test_a_walk_to_a_place_cut_off_from_the_floor_stops_at_the_nearest_reachable_cell_facing_it() -> None:
+    from alfred_gen.demo.navigation import NavigationGraph
+    from alfred_gen.env.high_level import reachable_destination
+
+    row = [(0.25 * i, 0.0) for i in range(5)]  # x 0 .. 1 m, walkable from one end to the other
+    island = (2.0, 0.0)  # a cell no walk enters, as ALFRED's planner sometimes names
+    navigation = NavigationGraph([*row, island])
+    assert reachable_destination(navigation, (0.0, 0.0), (2.0, 0.0, 270.0, 30.0)) == (1.0, 0.0, 90.0, 30.0)
+    assert reachable_destination(navigation, (0.0, 0.0), (0.5, 0.0, 180.0, 15.0)) == (0.5, 0.0, 180.0, 15.0)
+    # below the row: the nearest cell is the one above it, and the agent faces down (-z)
+    assert reachable_destination(navigation, (0.0, 0.0), (0.75, -1.0, 0.0, 0.0)) == (0.75, 0.0, 180.0, 0.0)

@@ -127,3 +127,20 @@ def test_sample_writes_as_many_generated_annotations_as_asked(tmp_path, cli_in_p
     assert [a["assignment_id"] for a in anns] == ["template", "template_1"] and all(is_generated(a) for a in anns)
     assert anns[0] != anns[1]
     assert cli_in_process("sample", "--n", "1", "--out", str(tmp_path / "b"), "--annotations", "0").returncode == 2
+
+
+def test_a_size_word_needs_a_clear_difference_from_every_peer() -> None:
+    from alfred_gen.demo.language.facts import Thing, size_among_peers
+
+    def bowl(name: str, side: float) -> Thing:
+        return Thing(f"Bowl|{name}", "Bowl", ((0.0, 0.0, 0.0), (side, side, side)), True, ())
+
+    big, mid, tiny = bowl("a", 0.3), bowl("b", 0.2), bowl("c", 0.1)
+    room = {t.object_id: t for t in (big, mid, tiny)}
+    assert size_among_peers(big, room) == "large"  # 0.027 m³ against at most 0.008
+    assert size_among_peers(tiny, room) == "small"
+    assert size_among_peers(mid, room) is None  # neither the biggest nor the smallest
+    assert size_among_peers(big, {big.object_id: big}) is None  # nothing to compare with
+    assert size_among_peers(big, room, moved={mid.object_id}) is None  # a moved peer's box no longer holds
+    close = bowl("d", 0.28)
+    assert size_among_peers(big, {big.object_id: big, close.object_id: close}) is None  # 1.23x is no "large"

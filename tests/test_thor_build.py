@@ -284,6 +284,29 @@ def test_sample_verify_and_derive_through_the_build_make_lites_trees(build: Path
     assert _trees_equal_but_the_backend(tmp_path / "nav-lite", tmp_path / "nav-thor") == 2
 
 
+@pytest.mark.slow
+def test_agents_in_the_environment_score_the_same_through_the_build(build: Path, tmp_path: Path,
+                                                                    cli_in_process) -> None:
+    """The env of `eval alfred` on ai2thor's Controller driving the build: the expert (masks, and
+    high-level actions) and the random agent (whose failed actions exercise THOR's error answers)
+    write the same results files as on lite."""
+    sampled = cli_in_process("sample", "--n", "2", "--demos-per-task", "1", "--scenes", "1", "--seed", "3",
+                             "--out", str(tmp_path / "data"))
+    assert sampled.returncode == 0, sampled.stderr
+    runs = [("expert", "mask"), ("expert", "high_level"), ("random", "mask")]
+    for agent, mode in runs:
+        results = {}
+        for backend in ("lite", "thor"):
+            thor_build = ["--backend", "thor", "--thor-build", str(build)] if backend == "thor" else []
+            out = tmp_path / f"{agent}-{mode}-{backend}.json"
+            scored = cli_in_process("eval", "alfred", str(tmp_path / "data"), "--agent", agent, "--mode", mode,
+                                    "--out", str(out), *thor_build)
+            assert scored.returncode == 0, scored.stdout + scored.stderr
+            results[backend] = out.read_bytes()
+        assert results["lite"] == results["thor"], (agent, mode)
+        assert b'"episodes"' in results["lite"]
+
+
 def test_a_released_demo_in_an_imported_room_replays_through_the_build_as_in_lite(
         build: Path, alfred_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from alfred_gen.replay.rerender import replay_command

@@ -25,10 +25,12 @@ one that fails ends the high-level action, which counts as one failed action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from alfred_gen.demo.expand import Expander, ExpansionError, held_id
+from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, held_id
+from alfred_gen.demo.navigation import NavigationGraph, cell_of
 from alfred_gen.env.actions import BadAction
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
@@ -97,7 +99,31 @@ def plan_step(name: str, action: Mapping[str, Any], metadata: Mapping[str, Any])
     return PlanStep(name, object_id=target, receptacle_id=receptacle, sliced=sliced)
 
 
+def reachable_destination(navigation: NavigationGraph, here: Sequence[float],
+                          pose: Sequence[float]) -> tuple[float, float, float, float]:
+    """Where a walk to ``pose`` ends: ``pose`` itself when the agent can walk there from ``here``,
+    else the cell it can reach nearest to it, facing it, at its horizon.
+
+    ALFRED's planner names places on THOR's grid that a walk cannot always reach (a cell cut off
+    from the rest of the floor); its demonstrations then stop on the nearest cell the agent can
+    reach, turned towards the named place (``loc|-2|-10|2|15`` in FloorPlan418 ends at x -1.5,
+    facing +x). The env's ``GotoLocation`` does the same, so such a step is not a failure."""
+    x, z, rotation, horizon = (float(v) for v in pose[:4])
+    connected = navigation.connected_cells(here[:2])
+    target = cell_of(x, z, navigation.grid)
+    if not connected or target in connected:
+        return x, z, rotation, horizon
+    best = min(connected, key=lambda cell: ((cell[0] - target[0]) ** 2 + (cell[1] - target[1]) ** 2, cell))
+    dx, dz = target[0] - best[0], target[1] - best[1]
+    facing = (round(math.degrees(math.atan2(dx, dz)) / 90.0) * 90) % 360
+    return best[0] * navigation.grid, best[1] * navigation.grid, float(facing), horizon
+
+
 def expand_action(expander: Expander, name: str, action: Mapping[str, Any], metadata: Mapping[str, Any],
                   high_idx: int) -> list[LowAction]:
     """The low-level actions of one high-level action; ExpansionError when it cannot be done here."""
-    return expander.expand(plan_step(name, action, metadata), high_idx, metadata).low
+    step = plan_step(name, action, metadata)
+    if name == "GotoLocation":
+        destination = reachable_destination(expander.navigation, agent_pose(metadata), step.location)
+        step = PlanStep("GotoLocation", location=destination, location_name=step.location_name)
+    return expander.expand(step, high_idx, metadata).low

@@ -37,6 +37,11 @@ LANDMARK_TYPES = frozenset({
 #: Types whose instances stand in a row, told apart by position ("the second drawer from the left").
 ROW_TYPES = frozenset({"Drawer", "Cabinet"})
 
+#: A size word ("the large bowl") needs the object's box to be at least this many times the volume
+#: of every other object of its type in the room (or at most its inverse, "the small bowl"): a
+#: difference people see at a glance, not a measurement.
+SIZE_RATIO = 1.5
+
 #: Turn amounts (degrees clockwise) and the word for each.
 _TURN_WORDS = {90: "right", 180: "around", 270: "left"}
 
@@ -289,3 +294,26 @@ def row_position(target: Thing, pose: Pose, things: Mapping[str, Thing]) -> tupl
     i = index[0]
     from_left, from_right = i + 1, len(row) - i
     return (from_left, "left", len(row)) if from_left <= from_right else (from_right, "right", len(row))
+
+
+def box_volume(box: Box) -> float:
+    """Volume of an axis-aligned box, in cubic metres."""
+    (lo, hi) = box
+    return max(hi[0] - lo[0], 0.0) * max(hi[1] - lo[1], 0.0) * max(hi[2] - lo[2], 0.0)
+
+
+def size_among_peers(target: Thing, things: Mapping[str, Thing], moved: Iterable[str] = ()) -> str | None:
+    """``large`` when ``target`` is clearly the biggest of its type in the room, ``small`` when it is
+    clearly the smallest (by :data:`SIZE_RATIO` of box volume against every other), else None. Only
+    objects that have not moved count: a carried object's box turns with it."""
+    gone = set(moved)
+    peers = [t for t in things.values() if t.object_type == target.object_type and t.object_id != target.object_id]
+    if not peers or target.object_id in gone or any(p.object_id in gone for p in peers):
+        return None
+    volume = box_volume(target.box)
+    others = [box_volume(p.box) for p in peers]
+    if volume >= SIZE_RATIO * max(others) > 0:
+        return "large"
+    if 0 < volume * SIZE_RATIO <= min(others):
+        return "small"
+    return None

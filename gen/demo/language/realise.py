@@ -26,6 +26,7 @@ from alfred_gen.demo.language.facts import (
     poses_along,
     row_position,
     side_of,
+    size_among_peers,
     things_of,
     unique_neighbour,
 )
@@ -48,6 +49,9 @@ SLICE_WORDS = ("slice", "piece", "wedge", "cut piece")
 #: Types that never serve as a neighbour in a referring expression (the room's shell).
 _STRUCTURE = frozenset({"Floor", "Wall", "Ceiling", "Window", "Blinds", "Curtains", "LightSwitch", "StoveKnob",
                         "Faucet", "ShowerHead", "ShowerDoor", "ShowerGlass", "ShowerCurtain", "Painting", "Poster"})
+
+#: Words for a size among peers (:func:`~.facts.size_among_peers`).
+SIZE_WORDS = {"large": ("large", "big", "larger", "bigger"), "small": ("small", "little", "smaller")}
 
 _SIDE_WORDS = {"left": ("on your left", "to your left", "off to your left", "on your left-hand side",
                         "to the left of you", "over on the left"),
@@ -168,7 +172,7 @@ def _colour_of(demo: _Demo, object_id: str) -> tuple[str, int] | None:
 def _describe(demo: _Demo, object_id: str, low_idx: int, rng: random.Random, *, colour: bool = True,
               neighbour: bool = True, row: bool = True) -> Phrase:
     """A noun phrase for ``object_id`` at ``low_idx``: the noun with, when the draw allows and the
-    facts hold, its colour, its place in a row, or a unique neighbour."""
+    facts hold, its colour, its size among its kind, its place in a row, or a unique neighbour."""
     object_type = _type_of(object_id)
     noun = _noun(object_id, object_type, rng)
     claims: list[Claim] = []
@@ -179,6 +183,11 @@ def _describe(demo: _Demo, object_id: str, low_idx: int, rng: random.Random, *, 
         claims.append(Claim("colour", (object_id, reading[0], reading[1]), words))
     thing = demo.things.get(object_id)
     moved = demo.moved_before(low_idx)
+    bigness = size_among_peers(thing, demo.things, moved) if thing is not None else None
+    if bigness is not None and rng.random() < 0.6:
+        size_words = rng.choice(SIZE_WORDS[bigness])
+        claims.append(Claim("size", (object_id, bigness, low_idx), size_words))
+        words = f"{size_words} {words}"
     if thing is not None and row and object_id not in moved:
         place = row_position(thing, demo.poses[low_idx], demo.things)
         if place is not None and rng.random() < 0.8:
