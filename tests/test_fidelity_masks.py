@@ -54,21 +54,23 @@ def test_a_small_target_drawn_too_small_loses_to_what_stands_behind_it() -> None
                           _event({APPLE: lite_apple, TABLE: counter}))
     assert found is not None and found.iou == pytest.approx(16 / 400)
     assert found.picked == TABLE and not found.right
+    assert found.offset == (-8.0, -8.0)  # lite's apple sits up and left of THOR's
     missing = masks.compare(Path("t"), 3, _low("PickupObject", thor, objectId=APPLE), _event({TABLE: counter}))
     assert missing is not None and missing.iou == 0.0 and missing.lite_pixels == 0
     assert masks.compare(Path("t"), 0, {"api_action": {"action": "MoveAhead"}}, _event({})) is None
 
 
 def test_the_report_has_a_row_per_action_and_type_and_ends_with_both_figures() -> None:
-    def agreement(action: str, target: str, iou: float, picked: str | None) -> masks.MaskAgreement:
-        return masks.MaskAgreement(Path("t"), 0, action, target, iou, picked, 100, 100)
+    def agreement(action: str, target: str, iou: float, picked: str | None,
+                  offset: tuple[float, float] = (0.0, 0.0)) -> masks.MaskAgreement:
+        return masks.MaskAgreement(Path("t"), 0, action, target, iou, picked, 100, 100, offset)
 
-    demo = masks.DemoMasks(Path("t"), [agreement("PickupObject", APPLE, 0.2, TABLE),
-                                       agreement("PickupObject", MUG, 0.8, MUG),
+    demo = masks.DemoMasks(Path("t"), [agreement("PickupObject", APPLE, 0.2, TABLE, (0.0, -4.0)),
+                                       agreement("PickupObject", MUG, 0.8, MUG, (2.0, 0.0)),
                                        agreement("PutObject", TABLE, 0.5, TABLE)], unmeasured=2)
     lines = masks.mask_report([demo], "masks_heldout")
     assert lines[0] == "interactions measured: 3 in 1 demos (2 not measured: the replay stopped before them)"
-    assert "| PickupObject | 2 | 0.500 | 0.500 | 50% | 0% | 1/2 = 50.0% |" in lines
+    assert "| PickupObject | 2 | 0.500 | 0.500 | 50% | 0% | 1/2 = 50.0% | 1.00 | +1, -2 |" in lines
     assert any(line.startswith("| Apple | 1 | 0.200 ") for line in lines)
     assert "rule misses (target type <- picked instead): Apple <- DiningTable 1" in lines
     assert lines[-2:] == ["masks_heldout_iou: 0.500", "masks_heldout_rule: 66.6% (2/3)"]

@@ -52,6 +52,8 @@ class MaskAgreement:
     picked: str | None  # what ALFRED's rule picks from THOR's mask in lite's frame
     thor_pixels: int
     lite_pixels: int
+    #: lite's mask centroid minus THOR's, (columns, rows) in pixels; NaN when lite draws none of it
+    offset: tuple[float, float] = (float("nan"), float("nan"))
 
     @property
     def right(self) -> bool:
@@ -99,6 +101,7 @@ def compare(path: Path, low_idx: int, low: Mapping[str, Any], event: Any) -> Mas
     instances = getattr(event, "instance_masks", None) or {}
     lite = instances.get(target)
     thor_pixels = int(thor.sum())
+    offset = (float("nan"), float("nan"))
     if lite is None or lite.shape != thor.shape:
         iou, lite_pixels = 0.0, 0
     else:
@@ -106,9 +109,17 @@ def compare(path: Path, low_idx: int, low: Mapping[str, Any], event: Any) -> Mas
         overlap = int(np.count_nonzero(lite & thor))
         union = thor_pixels + lite_pixels - overlap
         iou = overlap / union if union else 0.0
+        if lite_pixels:
+            (lr, lc), (tr, tc) = _centroid(lite), _centroid(thor)
+            offset = (lc - tc, lr - tr)
     action = str(api.get("action", ""))
     picked = resolve_mask(thor, event, action, rule="alfred")
-    return MaskAgreement(path, low_idx, action, target, iou, picked, thor_pixels, lite_pixels)
+    return MaskAgreement(path, low_idx, action, target, iou, picked, thor_pixels, lite_pixels, offset)
+
+
+def _centroid(mask: np.ndarray) -> tuple[float, float]:
+    rows, cols = np.nonzero(mask)
+    return float(rows.mean()), float(cols.mean())
 
 
 def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
@@ -194,22 +205,31 @@ def run_mask_jobs(jobs: Sequence[RoomJob], workers: int = 1,
 def _row(name: str, items: Sequence[MaskAgreement]) -> str:
     ious = np.asarray([a.iou for a in items])
     right = sum(a.right for a in items)
+    drawn = [a for a in items if a.lite_pixels]
+    if drawn:
+        size = f"{float(np.median([a.lite_pixels / a.thor_pixels for a in drawn])):.2f}"
+        du = f"{float(np.median([a.offset[0] for a in drawn])):+.0f}"
+        dv = f"{float(np.median([a.offset[1] for a in drawn])):+.0f}"
+    else:
+        size = du = dv = "-"
     return (f"| {name} | {len(items)} | {ious.mean():.3f} | {np.median(ious):.3f} | {(ious >= 0.5).mean():.0%} | "
-            f"{(ious == 0).mean():.0%} | {right}/{len(items)} = {percent(right, len(items))} |")
+            f"{(ious == 0).mean():.0%} | {right}/{len(items)} = {percent(right, len(items))} | {size} | {du}, {dv} |")
 
 
 def mask_report(demos: Sequence[DemoMasks], name: str = "masks", *, by_type: int = 40) -> list[str]:
     """Lines: the per-action table, the per-type table (``by_type`` worst types by mean IoU, all
     when negative), the rule's misses by what it picked instead, and two summary lines last:
-    ``<name>_iou: X`` and ``<name>_rule: Y%``."""
+    ``<name>_iou: X`` and ``<name>_rule: Y%``. Rows also give, over the interactions where lite
+    draws the target at all, the median ratio of lite's pixels to THOR's and the median shift of
+    lite's mask centroid from THOR's (drawn too small or large, too far left/right/up/down)."""
     items = [a for d in demos for a in d.measured]
     unmeasured = sum(d.unmeasured for d in demos)
     lines = [f"interactions measured: {len(items)} in {len(demos)} demos"
              f" ({unmeasured} not measured: the replay stopped before them)"]
     if not items:
         return [*lines, f"{name}_iou: 0.000", f"{name}_rule: 0.0%"]
-    header = ["| {} | n | mean IoU | median | IoU>=0.5 | IoU=0 | rule picks the target |",
-              "|---|---|---|---|---|---|---|"]
+    header = ["| {} | n | mean IoU | median | IoU>=0.5 | IoU=0 | rule picks the target | lite/THOR pixels "
+              "| lite-THOR centroid (px) |", "|---|---|---|---|---|---|---|---|---|"]
     groups: dict[str, list[MaskAgreement]] = defaultdict(list)
     for a in items:
         groups[a.action].append(a)
