@@ -56,7 +56,7 @@ def test_a_small_target_drawn_too_small_loses_to_what_stands_behind_it() -> None
     assert found.picked == TABLE and not found.right
     assert found.offset == (-8.0, -8.0)  # lite's apple sits up and left of THOR's
     missing = masks.compare(Path("t"), 3, _low("PickupObject", thor, objectId=APPLE), _event({TABLE: counter}))
-    assert missing is not None and missing.iou == 0.0 and missing.lite_pixels == 0
+    assert missing is not None and missing.iou == 0.0 and missing.lite_pixels == 0 and missing.offset is None
     assert masks.compare(Path("t"), 0, {"api_action": {"action": "MoveAhead"}}, _event({})) is None
 
 

@@ -52,8 +52,8 @@ class MaskAgreement:
     picked: str | None  # what ALFRED's rule picks from THOR's mask in lite's frame
     thor_pixels: int
     lite_pixels: int
-    #: lite's mask centroid minus THOR's, (columns, rows) in pixels; NaN when lite draws none of it
-    offset: tuple[float, float] = (float("nan"), float("nan"))
+    #: lite's mask centroid minus THOR's, (columns, rows) in pixels; None when lite draws none of it
+    offset: tuple[float, float] | None = None
 
     @property
     def right(self) -> bool:
@@ -101,7 +101,7 @@ def compare(path: Path, low_idx: int, low: Mapping[str, Any], event: Any) -> Mas
     instances = getattr(event, "instance_masks", None) or {}
     lite = instances.get(target)
     thor_pixels = int(thor.sum())
-    offset = (float("nan"), float("nan"))
+    offset: tuple[float, float] | None = None
     if lite is None or lite.shape != thor.shape:
         iou, lite_pixels = 0.0, 0
     else:
@@ -205,11 +205,11 @@ def run_mask_jobs(jobs: Sequence[RoomJob], workers: int = 1,
 def _row(name: str, items: Sequence[MaskAgreement]) -> str:
     ious = np.asarray([a.iou for a in items])
     right = sum(a.right for a in items)
-    drawn = [a for a in items if a.lite_pixels]
+    drawn = [a.offset for a in items if a.offset is not None]
     if drawn:
-        size = f"{float(np.median([a.lite_pixels / a.thor_pixels for a in drawn])):.2f}"
-        du = f"{float(np.median([a.offset[0] for a in drawn])):+.0f}"
-        dv = f"{float(np.median([a.offset[1] for a in drawn])):+.0f}"
+        size = f"{float(np.median([a.lite_pixels / a.thor_pixels for a in items if a.lite_pixels])):.2f}"
+        du = f"{float(np.median([o[0] for o in drawn])):+.0f}"
+        dv = f"{float(np.median([o[1] for o in drawn])):+.0f}"
     else:
         size = du = dv = "-"
     return (f"| {name} | {len(items)} | {ious.mean():.3f} | {np.median(ious):.3f} | {(ious >= 0.5).mean():.0%} | "
