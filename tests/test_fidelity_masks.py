@@ -74,6 +74,10 @@ def test_the_report_has_a_row_per_action_and_type_and_ends_with_both_figures() -
     assert any(line.startswith("| Apple | 1 | 0.200 ") for line in lines)
     assert "rule misses (target type <- picked instead): Apple <- DiningTable 1" in lines
     assert lines[-2:] == ["masks_heldout_iou: 0.500", "masks_heldout_rule: 66.6% (2/3)"]
+    demo.error = "low_idx 9 PickupObject ...: not visible"
+    rows = masks.records([demo])
+    assert [r.get("target") for r in rows] == [APPLE, MUG, TABLE, None]
+    assert rows[0]["offset"] == [0.0, -4.0] and rows[-1] == {"path": "t", "stopped": demo.error, "unmeasured": 2}
 
 
 def test_released_demos_measured_in_lite_agree_with_alfreds_rule_where_the_overlap_is_decisive(

@@ -202,6 +202,21 @@ def run_mask_jobs(jobs: Sequence[RoomJob], workers: int = 1,
 # Report
 
 
+def records(demos: Sequence[DemoMasks]) -> list[dict[str, Any]]:
+    """One plain dict per measured interaction (for JSON), and one per demo whose replay stopped,
+    so a shape or placement change can be studied without measuring again."""
+    out: list[dict[str, Any]] = []
+    for demo in demos:
+        for a in demo.measured:
+            out.append({"path": str(a.path), "low_idx": a.low_idx, "action": a.action, "target": a.target,
+                        "iou": round(a.iou, 6), "picked": a.picked, "thor_pixels": a.thor_pixels,
+                        "lite_pixels": a.lite_pixels,
+                        "offset": None if a.offset is None else [round(v, 3) for v in a.offset]})
+        if demo.error:
+            out.append({"path": str(demo.path), "stopped": demo.error, "unmeasured": demo.unmeasured})
+    return out
+
+
 def _row(name: str, items: Sequence[MaskAgreement]) -> str:
     ious = np.asarray([a.iou for a in items])
     right = sum(a.right for a in items)
