@@ -3,7 +3,7 @@
     python bench/alfred_fidelity.py ALFRED_JSON_DIR [--alfred-dir DIR] [--thor-db DIR]
                                     [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
                                     [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
-                                    [--time-limit S]
+                                    [--time-limit S] [--masks [--masks-out FILE]]
 
 Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
 and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfred`` builds them
@@ -26,11 +26,18 @@ way every room is still built from the evidence of the whole tree (the folds, th
 the other room groups' statistics are what they are in the full run), so each demonstration's
 outcome is the one the full run gives it: a quick run measures a part of the full run, not
 another experiment. The last line is ``fidelity: X%``, the held-out figure.
+
+``--masks`` also measures where lite draws each target, held out by folds (and in unseen rooms
+with ``--unseen-rooms``): at every interaction, THOR's released mask of the target against lite's
+instance mask in the frame before the action (IoU per action and per type), and how often ALFRED's
+own rule (``va_interact``) picks the target from THOR's mask in lite's frame
+(:mod:`alfred_gen.fidelity.masks`): ``masks_heldout_iou: X`` and ``masks_heldout_rule: Y%``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import sys
@@ -39,9 +46,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from alfred_gen.atomic import write_text
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity import held_out
+from alfred_gen.fidelity import masks as mask_fidelity
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
 from alfred_gen.progress import progress
@@ -99,6 +108,24 @@ def _bound(pool: EvidencePool, known: Callable[[Released], set[str]], name: str,
           f"so {name} <= {100.0 * (n - len(lost)) / n if n else 0.0:.1f}%")
 
 
+def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int, out: Path | None) -> list[str]:
+    """Measure the masks of ``jobs``' demonstrations; print the tables; return the summary lines;
+    with ``out``, write every interaction's record to ``out`` with the figure's name before its suffix."""
+    total = sum(len(j.paths) for j in jobs)
+    with progress(f"masks {name}", total) as bar:
+        demos, seconds = fidelity.timed(lambda: mask_fidelity.run_mask_jobs(jobs, workers, on_done=bar.update))
+    print(f"\n== masks, {title}")
+    print(f"replayed {len(demos)} trajectories with instance masks in {seconds:.1f} s")
+    lines = mask_fidelity.mask_report(demos, f"masks_{name}")
+    for line in lines:
+        print(line)
+    if out is not None:
+        target = out.with_name(f"{out.stem}_{name}{out.suffix}")
+        write_text(target, json.dumps(mask_fidelity.records(demos), indent=1) + "\n")
+        print(f"records: {target}")
+    return lines[-2:]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("json_dir", type=Path, help="directory holding traj_data.json files (searched recursively)")
@@ -115,12 +142,18 @@ def main(argv: list[str] | None = None) -> int:
                                         "rooms still built from all the evidence), for quick runs")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--list-failures", type=int, default=40, help="failures listed per figure (default 40)")
+    parser.add_argument("--masks", action="store_true",
+                        help="also compare THOR's released target masks with lite's frames (IoU, va_interact rule)")
+    parser.add_argument("--masks-out", type=Path,
+                        help="with --masks: write each interaction's record as JSON (FILE_heldout.json, ...)")
     parser.add_argument("--time-limit", type=float, default=30.0, help="planner time limit per task, seconds")
     args = parser.parse_args(argv)
     if args.folds < 2:
         parser.error("--folds must be at least 2")
     if args.only_subset and not args.subset:
         parser.error("--only-subset needs --subset")
+    if args.masks_out and not args.masks:
+        parser.error("--masks-out needs --masks")
     try:
         if not args.json_dir.exists():
             raise UserError(f"{args.json_dir}: no such directory")
@@ -181,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
                        f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
                        args.list_failures, seconds)
     figures.append(heldout)
+    if args.masks:
+        figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of {args.folds} "
+                          "folds", jobs, "heldout", args.workers, args.masks_out)
     fold_of = pool.folds(args.folds)
     named: dict[tuple[int, int], set[str]] = {}
     for demo in pool.demos:
@@ -196,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                                 f"learnt from the other {args.folds - 1} of {args.folds} room groups)",
                                 result.replays, "fidelity_unseen_rooms", subset, args.list_failures, seconds))
         _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]), "fidelity_unseen_rooms", "name", measured)
+        if args.masks:
+            figures += _masks("unseen rooms: each room built from its layout files only", jobs, "unseen_rooms",
+                              args.workers, args.masks_out)
     print("\n== summary")
     for line in figures:
         print(line)
