@@ -181,6 +181,21 @@ def test_stats_count_the_collection(collection: Path) -> None:
     assert sum(row["kept"] for row in stats["table2"].values()) == stats["table1"]["cleaned"]["triples"]
     text = "\n".join(render(stats))
     assert "Table 1" in text and "Table 7" in text
+    assert "13958" in text and "4451" in text  # the paper's figures beside ours
+
+
+def test_pushes_and_throws_move_objects_by_how_heavy_they_are(collection: Path) -> None:
+    # issue 67: lite pushes and throws by force over mass, so distances differ from object to object
+    triples = [t for t in triples_of(collection) if t["kept"]]
+    for action in ("push", "throw"):
+        moved = [t["moved_m"] for t in triples if t["action"] == action]
+        assert moved and all(m > 0 for m in moved)
+    pushes = {t["object_type"]: t["moved_m"] for t in triples if t["action"] == "push"}
+    assert len(set(pushes.values())) > 1
+    assert all(t["moved_m"] == 0 for t in triples if t["action"] in ("dirty", "fill", "toggle"))
+    moved = compute(collection)["distances"]
+    assert moved["push"]["triples"] == sum(t["action"] == "push" for t in triples)
+    assert moved["push"]["min"] < moved["push"]["max"]
 
 
 def test_contact_sheets_are_written_and_repeatable(collection: Path, tmp_path: Path) -> None:

@@ -166,6 +166,19 @@ def test_choose_destinations_goes_back_in_time_and_skips_near_ones() -> None:
     assert [d.high_idx for d in choose_destinations(walks, final, 1, 4.0)] == [0]
 
 
+def test_rev_n_walks_back_to_destinations_near_each_other_but_not_to_the_same_spot() -> None:
+    # issue 67: ALFRED-L's REV-n share (28.3% of NAV-ONLY) needs destinations that are far from the
+    # end only; the rule before it also wanted them far from each other (14.7% on ALFRED's demos)
+    final = (0.0, 0.0, 0.0, 30.0)
+    near_each_other = [_dest(0, 3.0), _dest(2, 3.5), _dest(4, 0.25)]
+    assert [d.high_idx for d in choose_destinations(near_each_other, final, 2, 1.25)] == [2, 0]
+    same_spot = [_dest(0, 3.0), _dest(2, 3.0), _dest(4, 0.25)]
+    assert choose_destinations(same_spot, final, 2, 1.25) is None
+    later = same_spot + [_dest(6, 4.0)]
+    assert [d.high_idx for d in choose_destinations(later, final, 2, 1.25)] == [6, 2]
+    assert choose_destinations(later, final, 3, 1.25) is None  # the walk at 0 stands where 2 does
+
+
 def test_nav_only_keeps_walks_and_their_instructions() -> None:
     traj = walk_source()
     plan = nav_only(traj)

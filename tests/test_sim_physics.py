@@ -1,14 +1,16 @@
-"""Lite's ACT-Thor actions: each one's state change, its visible change, its fixed kinematics, its
+"""Lite's ACT-Thor actions: each one's state change, its visible change, its mechanics, its
 failures (which change nothing), and the looks of the new states."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from alfred_gen.sim import fixtures
+from alfred_gen.sim import fixtures, forces, kinematics
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.physics_actions import PUSH_METRES_PER_NEWTON, THROW_METRES_PER_NEWTON
+from alfred_gen.sim.physics_actions import object_mass
 from alfred_gen.sim.thor_adapt import adapt_action
 from alfred_gen.sim.thor_versions import NATIVE_5X_ACTIONS, THOR_5
 from tests.helpers.sim_actions import fails, go, obj, oid, ok
@@ -92,22 +94,56 @@ def test_drop_shows_the_object_where_it_fell() -> None:
     assert changed(held, frame(sim)) > 50 and pixels(sim, mug) >= 10
 
 
-def test_throw_flies_along_the_heading_and_lands_further_than_a_put() -> None:
+def _steps(metres: float) -> float:
+    """A travel in whole 0.01 m steps (kinematics.travel moves step by step)."""
+    return math.floor(metres / kinematics.STEP + 1e-9) * kinematics.STEP
+
+
+def test_forces_move_light_objects_further_and_twice_the_force_four_times_as_far() -> None:
+    speed = forces.launch_speed(10.0, 0.25)
+    assert speed == pytest.approx(2 * forces.launch_speed(10.0, 0.5))
+    assert speed == pytest.approx(2 * forces.launch_speed(5.0, 0.25))
+    assert forces.slide_distance(forces.launch_speed(20.0, 1.0)) == pytest.approx(
+        4 * forces.slide_distance(forces.launch_speed(10.0, 1.0)))
+    assert forces.flight_distance(speed, 0.8) > forces.flight_distance(speed, 0.2) > 0.0
+    assert forces.flight_distance(speed, 0.0) == 0.0
+    assert forces.slide_distance(1e6) == forces.MAX_METRES
+    with pytest.raises(ValueError):
+        forces.launch_speed(10.0, 0.0)
+
+
+def test_throw_flies_along_the_heading_lands_slides_and_goes_further_than_a_put() -> None:
     sim = kitchen()
     mug = oid(sim, "Mug")
     table = oid(sim, "DiningTable")
     ok(sim, "PickupObject", objectId=mug, forceAction=True)
-    hand = center(sim, mug)
+    hand, hand_bottom = center(sim, mug), bottom(sim, mug)
     held = frame(sim)
-    ok(sim, "ThrowObject", moveMagnitude=60)
+    ok(sim, "ThrowObject", moveMagnitude=10)
+    speed = forces.launch_speed(10, object_mass(sim.world.by_id[mug]))
+    flight = forces.flight_distance(speed, hand_bottom)  # the floor is below the hand
     x, _, z = center(sim, mug)
-    assert (x, z) == pytest.approx((hand[0], hand[2] - 60 * THROW_METRES_PER_NEWTON))  # heading 180 is -z
+    assert hand_bottom > 0.75  # above the table it lands on
+    assert x == pytest.approx(hand[0])  # heading 180 is -z
+    assert z == pytest.approx(hand[2] - _steps(flight) - _steps(forces.slide_distance(speed)))
     assert obj(sim, mug)["parentReceptacles"] == [table] and bottom(sim, mug) == pytest.approx(0.75)
     assert changed(held, frame(sim)) > 50 and pixels(sim, mug) >= 10
     thrown = z
     ok(sim, "PickupObject", objectId=mug, forceAction=True)
     ok(sim, "PutObject", objectId=mug, receptacleObjectId=table)
     assert center(sim, mug)[2] > thrown  # a put lands nearer the agent than the throw
+
+
+def test_the_same_throw_carries_a_light_object_further_than_a_heavy_one() -> None:
+    landed = {}
+    for kind in ("Potato", "Tomato"):  # 0.17 kg and 0.40 kg
+        sim = kitchen()
+        thing = oid(sim, kind)
+        ok(sim, "PickupObject", objectId=thing, forceAction=True)
+        start = center(sim, thing)
+        ok(sim, "ThrowObject", moveMagnitude=8)
+        landed[kind] = start[2] - center(sim, thing)[2]
+    assert landed["Potato"] > landed["Tomato"] > 0.1
 
 
 def test_throw_stops_at_a_wall_and_falls() -> None:
@@ -123,23 +159,35 @@ def test_throw_stops_at_a_wall_and_falls() -> None:
     fails(sim, {"action": "ThrowObject"}, "not holding")
 
 
-def test_push_slides_away_further_than_pull_slides_closer() -> None:
+def test_push_slides_by_force_over_mass_until_friction_stops_it() -> None:
     sim = kitchen()
     mug = on_table(sim, "Mug")
+    mass = object_mass(sim.world.by_id[mug])
     start = center(sim, mug)
     before = frame(sim)
-    ok(sim, "DirectionalPush", objectId=mug, moveMagnitude=25, pushAngle=0)
+    ok(sim, "DirectionalPush", objectId=mug, moveMagnitude=15, pushAngle=0)
     pushed = center(sim, mug)
-    assert pushed[2] == pytest.approx(start[2] - 25 * PUSH_METRES_PER_NEWTON)  # away: -z
+    away = _steps(forces.slide_distance(forces.launch_speed(15, mass)))
+    assert 0.1 < away < 0.18  # short of the plate
+    assert pushed[2] == pytest.approx(start[2] - away)  # away: -z
     assert pushed[0] == pytest.approx(start[0]) and pushed[1] == pytest.approx(start[1])
     assert changed(before, frame(sim)) > 20
     after_push = frame(sim)
-    ok(sim, "DirectionalPush", objectId=mug, moveMagnitude=10, pushAngle=180)
-    assert center(sim, mug)[2] == pytest.approx(pushed[2] + 10 * PUSH_METRES_PER_NEWTON)  # closer: +z
-    assert changed(after_push, frame(sim)) > 10
-    ok(sim, "DirectionalPush", objectId=mug, moveMagnitude=25, pushAngle=90)  # to the agent's right: -x
-    assert center(sim, mug)[0] == pytest.approx(start[0] - 25 * PUSH_METRES_PER_NEWTON)
-    assert pushed[2] - start[2] == pytest.approx(-2.5 * (center(sim, mug)[2] - pushed[2]))  # 25 N vs 10 N
+    ok(sim, "DirectionalPush", objectId=mug, moveMagnitude=6, pushAngle=180)
+    closer = _steps(forces.slide_distance(forces.launch_speed(6, mass)))
+    assert center(sim, mug)[2] == pytest.approx(pushed[2] + closer) and 0 < closer < away / 4  # closer: +z
+    assert changed(after_push, frame(sim)) > 5
+
+
+def test_the_same_push_slides_a_heavy_object_less_far() -> None:
+    slid = {}
+    for kind in ("Mug", "Pan"):  # 0.24 kg and 1.18 kg
+        sim = kitchen()
+        thing = on_table(sim, kind)
+        start = center(sim, thing)
+        ok(sim, "DirectionalPush", objectId=thing, moveMagnitude=30, pushAngle=180)  # towards the agent
+        slid[kind] = center(sim, thing)[2] - start[2]
+    assert slid["Mug"] > 4 * slid["Pan"] > 0
 
 
 def test_push_stops_against_an_object_and_off_the_edge_falls() -> None:

@@ -13,7 +13,8 @@ for this action, gave the same frame as the before-image), ``before_box``/``afte
 [x1, y1, x2, y2] in each image, None where it has no pixel), ``success``, ``error``,
 ``pixels_after`` (the object's pixels in the after-image), ``visible_after`` (metadata visibility),
 ``changed_pixels`` and ``pixel_distance`` (before vs after: pixels that differ, and the sum of
-absolute differences, the paper's distance), ``sentence``, ``kept`` and ``dropped_because`` (the
+absolute differences, the paper's distance), ``moved_m`` (how far the object's centre moved across
+the floor plan, metres; None when it is gone), ``sentence``, ``kept`` and ``dropped_because`` (the
 cleaning, :mod:`alfred_gen.actthor.cleaning`).
 """
 
@@ -72,6 +73,15 @@ def _room_type(number: int | None) -> str | None:
 def _box(event: Any, object_id: str) -> list[int] | None:
     box = (getattr(event, "instance_detections2D", None) or {}).get(object_id)
     return [int(v) for v in box] if box is not None else None
+
+
+def _moved(before: Any, after: Any, object_id: str) -> float | None:
+    """How far (metres, horizontally) the object's position moved from ``before`` to ``after``."""
+    old, new = objects_by_id(before).get(object_id), objects_by_id(after).get(object_id)
+    if old is None or new is None:
+        return None
+    a, b = old["position"], new["position"]
+    return round(float(np.hypot(b["x"] - a["x"], b["z"] - a["z"])), 3)
 
 
 def frame_difference(before: np.ndarray, after: np.ndarray) -> tuple[int, int]:
@@ -190,6 +200,7 @@ def _trial(
             "visible_after": bool(objects_by_id(after).get(target, {}).get("visible", False)),
             "changed_pixels": changed,
             "pixel_distance": distance,
+            "moved_m": _moved(state.event, after, target),
             "sentence": sentence(action, obj["objectType"], spot.surface_type, landed,
                                  toggled_on=not now.get("isToggled")),
         }

@@ -146,8 +146,8 @@ def walk_back(
     targets = choose_destinations(walks, final, count, threshold)
     if targets is None:
         wanted = (f"no earlier destination more than {threshold:g} m from the end" if count == 1 else
-                  f"fewer than {count} earlier destinations more than {threshold:g} m from the end and from "
-                  f"the one walked back to before")
+                  f"fewer than {count} earlier destinations more than {threshold:g} m from the end, each at "
+                  f"another spot than the one walked back to before")
         plural = "s" if len(walks) != 1 else ""
         raise NotApplicable(DeriveReason.NO_EARLIER_DESTINATION, f"{wanted} ({len(walks)} walk{plural} in the source)")
     plan = [_kept(traj, s, i) for i, s in enumerate(subgoals)]

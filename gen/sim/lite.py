@@ -34,7 +34,8 @@ lit (candle, laptop) objects always show their state: no ALFRED-style trajectory
 
 Beyond ALFRED's actions, lite has ACT-Thor's (DropHandObject, ThrowObject, DirectionalPush,
 BreakObject, DirtyObject, FillObjectWithLiquid, EmptyLiquidFromObject, RemoveFromScene,
-PlaceObjectAtPoint) with fixed kinematic outcomes: see :mod:`alfred_gen.sim.physics_actions`.
+PlaceObjectAtPoint) with deterministic outcomes (pushes and throws by force over mass): see
+:mod:`alfred_gen.sim.physics_actions`.
 
 What other pieces use:
 

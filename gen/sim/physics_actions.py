@@ -1,22 +1,26 @@
 """Lite's actions beyond ALFRED's: dropping, throwing, pushing, breaking, dirtying, filling, and the
 setup actions a scripted collection needs (ACT-Thor's procedure), all under THOR's names.
 
-THOR runs these through Unity's physics; lite gives each a fixed kinematic outcome
-(:mod:`alfred_gen.sim.kinematics`), the same for the same state and arguments:
+THOR runs these through Unity's physics; lite gives each a deterministic outcome
+(:mod:`alfred_gen.sim.kinematics`; pushes and throws by force over mass, :mod:`alfred_gen.sim.forces`),
+the same for the same state and arguments:
 
 ``DropHandObject``
     The held object falls straight down from the hand onto the first support below it (a table,
     a counter, the floor); it lies in that receptacle if it is one.
 ``ThrowObject`` (``moveMagnitude``, newtons, default :data:`DEFAULT_THROW_FORCE`)
-    The held object flies from the hand along the agent's heading, level, for ``moveMagnitude`` x
-    :data:`THROW_METRES_PER_NEWTON` metres (at most :data:`MAX_THROW_METRES`), stops early where it
-    would hit a wall or an object, and falls from there. So a throw lands further away than a put.
+    The held object leaves the hand along the agent's heading, level, at the speed the force gives
+    its mass (:func:`~alfred_gen.sim.forces.launch_speed`; masses: :mod:`alfred_gen.domains.masses`),
+    flies for as long as a fall from the hand takes, lands, and slides on at that speed until
+    friction stops it; a wall or an object on the way stops it early (then it falls from there).
+    So a throw lands further away than a put, and a light object further than a heavy one.
 ``DirectionalPush`` (``objectId``, ``moveMagnitude`` newtons, ``pushAngle`` degrees)
     A pickupable object that is not held slides along the agent's heading turned clockwise by
-    ``pushAngle`` (0 pushes it away, 180 pulls it towards the agent, 90 to the right) for
-    ``moveMagnitude`` x :data:`PUSH_METRES_PER_NEWTON` metres (at most :data:`MAX_PUSH_METRES`),
-    stopping early against walls and objects (inside a container, against its sides). If its centre
-    ends up off what it stood on, it falls to the next support below.
+    ``pushAngle`` (0 pushes it away, 180 pulls it towards the agent, 90 to the right) at the speed
+    the force gives its mass, until friction stops it
+    (:func:`~alfred_gen.sim.forces.slide_distance`), stopping early against walls and objects
+    (inside a container, against its sides). If its centre ends up off what it stood on, it falls
+    to the next support below.
 ``BreakObject`` (``objectId``)
     A breakable object becomes ``isBroken`` (drawn as shards), loses any liquid, and can no longer
     be picked up or filled; one breaking in the hand falls from it.
@@ -37,20 +41,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from alfred_gen.sim import kinematics
+from alfred_gen.domains.masses import mass_of
+from alfred_gen.sim import forces, kinematics
 from alfred_gen.sim.actions import ActionFailed, apply_container_effects, number, object_arg, require_in_reach
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject
 
 if TYPE_CHECKING:
     from alfred_gen.sim.lite import LiteController
 
-#: Flight of a thrown object: metres per newton of ``moveMagnitude``, the cap, and the default force.
-THROW_METRES_PER_NEWTON = 0.01
-MAX_THROW_METRES = 3.0
+#: A throw's force (newtons) when ``moveMagnitude`` is not given.
 DEFAULT_THROW_FORCE = 100.0
-#: Slide of a pushed object: metres per newton of ``moveMagnitude``, and the cap.
-PUSH_METRES_PER_NEWTON = 0.004
-MAX_PUSH_METRES = 1.0
 #: The liquids THOR's FillObjectWithLiquid knows.
 LIQUIDS = ("water", "coffee", "wine")
 
@@ -90,18 +90,50 @@ def drop_hand_object(sim: LiteController, args: dict[str, Any]) -> None:
     _release(world, _held(world))
 
 
+def object_mass(obj: WorldObject) -> float:
+    """The object's mass (kg), with what it carries: estimated from type and box (THOR's are not
+    among the facts kept here; :mod:`alfred_gen.domains.masses`)."""
+    return mass_of(obj.type_name, obj.size)
+
+
+def _family_mass(world: World, obj: WorldObject) -> float:
+    return sum(object_mass(o) for o in [obj, *world.descendants(obj)])
+
+
+def _slide(world: World, obj: WorldObject, direction: tuple[float, float], distance: float) -> bool:
+    """Slide a resting object up to ``distance`` along ``direction``; it falls to the next support
+    if its centre leaves what it stood on. Whether it was let fall (its container may change)."""
+    parent = world.by_id[obj.parent] if obj.parent is not None else None
+    contained = parent is not None and parent.type_name in INSIDE_RECEPTACLES
+    kinematics.travel(world, obj, direction, distance, within=parent if contained else None)
+    if contained:
+        return False
+    cx, _, cz = obj.center
+    if parent is not None and parent.lo[0] <= cx <= parent.hi[0] and parent.lo[2] <= cz <= parent.hi[2]:
+        return False  # still on what it stood on
+    world.detach(obj)
+    kinematics.settle(world, obj)
+    return True
+
+
 def throw_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     held = _held(world)
     force = number(args, "moveMagnitude", DEFAULT_THROW_FORCE)
     if force <= 0:
         raise ActionFailed(f"moveMagnitude must be positive, got {force:g}")
-    distance = min(force * THROW_METRES_PER_NEWTON, MAX_THROW_METRES)
+    speed = forces.launch_speed(force, _family_mass(world, held))
+    direction = kinematics.heading_vector(world.agent.rotation)
+    cx, _, cz = held.center
+    _support, below = kinematics.support_below(world, held, cx, cz, held.lo[1])
+    flight = forces.flight_distance(speed, held.lo[1] - below)
     world.held = None
     world.touch_family(held)
     world.sight_changed()
-    kinematics.travel(world, held, kinematics.heading_vector(world.agent.rotation), distance)
+    flown = kinematics.travel(world, held, direction, flight)
     kinematics.settle(world, held)
+    if flown >= flight - kinematics.STEP:  # landed in the open: it slides on
+        _slide(world, held, direction, forces.slide_distance(speed))
     apply_container_effects(world, held)
 
 
@@ -119,19 +151,10 @@ def directional_push(sim: LiteController, args: dict[str, Any]) -> None:
         raise ActionFailed(f"{obj.object_id} is in the agent's hand")
     if not forced(args):
         require_in_reach(sim, obj)
-    distance = min(force * PUSH_METRES_PER_NEWTON, MAX_PUSH_METRES)
+    distance = forces.slide_distance(forces.launch_speed(force, _family_mass(world, obj)))
     direction = kinematics.heading_vector(world.agent.rotation + angle)
-    parent = world.by_id[obj.parent] if obj.parent is not None else None
-    contained = parent is not None and parent.type_name in INSIDE_RECEPTACLES
-    kinematics.travel(world, obj, direction, distance, within=parent if contained else None)
-    if contained:
-        return
-    cx, _, cz = obj.center
-    if parent is not None and parent.lo[0] <= cx <= parent.hi[0] and parent.lo[2] <= cz <= parent.hi[2]:
-        return  # still on what it stood on
-    world.detach(obj)
-    kinematics.settle(world, obj)
-    apply_container_effects(world, obj)
+    if _slide(world, obj, direction, distance):
+        apply_container_effects(world, obj)
 
 
 def break_object(sim: LiteController, args: dict[str, Any]) -> None:
