@@ -58,6 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
+from alfred_gen.sim.raster_kernel import fill
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -471,42 +472,8 @@ def _rasterise(
     base = (3 * ids).astype(np.int32)
     row_code = (enter_y < enter_b).astype(np.int32) + 1 + base[:, None] if faces else None
     in_a_slab = (lo[:, a] <= origin[a]) & (origin[a] <= hi[:, a])
-    size = height * width
-    enter_buf = np.empty(size, np.float32)
-    exit_buf = np.empty(size, np.float32)
-    hit_buf = np.empty(size, np.bool_)
-    side_buf = np.empty(size, np.bool_)
-    code_buf = np.empty(size, np.int32)
-    for k in drawn.tolist():
-        r0, r1 = int(r_first[k]), int(r_stop[k])
-        c0, c1 = int(c_first[k]), int(c_stop[k])
-        shape = (r1 - r0, c1 - c0)
-        count = shape[0] * shape[1]
-        enter = enter_buf[:count].reshape(shape)
-        leave = exit_buf[:count].reshape(shape)
-        hit = hit_buf[:count].reshape(shape)
-        zsub = zbuf[r0:r1, c0:c1]
-        col_in = ce32[k, None, c0:c1]
-        row_in = re32[k, r0:r1, None]
-        np.maximum(row_in, col_in, out=enter)
-        np.minimum(rx32[k, r0:r1, None], cx32[k, None, c0:c1], out=leave)
-        np.minimum(leave, zsub, out=leave)
-        np.less_equal(enter, leave, out=hit)
-        if close[k]:
-            hit &= enter >= NEAR_PLANE
-        np.copyto(zsub, enter, where=hit)
-        if row_code is not None and in_a_slab[k]:
-            # The camera is level with the box along a: its a-faces are never seen.
-            np.copyto(code[r0:r1, c0:c1], row_code[k, r0:r1, None], where=hit)
-        elif row_code is not None:
-            face = code_buf[:count].reshape(shape)
-            side = side_buf[:count].reshape(shape)
-            np.greater_equal(col_in, row_in, out=side)
-            np.copyto(face, row_code[k, r0:r1, None])
-            np.copyto(face, base[k], where=side)
-            np.copyto(code[r0:r1, c0:c1], face, where=hit)
-        else:
-            np.copyto(code[r0:r1, c0:c1], base[k], where=hit)
+    rects = np.stack([r_first, r_stop, c_first, c_stop], axis=1)
+    fill(zbuf, code, drawn, rects, re32, rx32, ce32, cx32, close, in_a_slab, base, row_code, NEAR_PLANE)
 
 
 def _paint(lut: np.ndarray, code: np.ndarray) -> np.ndarray:
