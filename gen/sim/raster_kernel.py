@@ -131,6 +131,17 @@ def compiled() -> Callable[..., None] | None:
     return _compiled
 
 
+def warm() -> None:
+    """Load (or compile) the compiled loop now: a process that forks workers calls this first, so
+    each worker inherits it instead of paying numba's import and load (about a second of CPU)."""
+    kernel = compiled()
+    if kernel is not None:
+        one = np.zeros((1, 1), np.float32)
+        kernel(one, np.zeros((1, 1), np.int32), np.zeros(0, np.int64), np.zeros((1, 4), np.int64), one, one, one, one,
+               np.zeros(1, np.bool_), np.zeros(1, np.bool_), np.zeros(1, np.int32), np.zeros((1, 1), np.int32), True,
+               np.float32(0.1))
+
+
 def fill(
     zbuf: np.ndarray, code: np.ndarray, drawn: np.ndarray, rects: np.ndarray,
     row_enter: np.ndarray, row_exit: np.ndarray, col_enter: np.ndarray, col_exit: np.ndarray,
