@@ -224,8 +224,18 @@ def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
 
 
 def instances_needed(task_type: TaskType) -> int:
-    """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place)."""
-    return max(1, sum(1 for pre in task_type.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
+    """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place).
+
+    Remembered per task type object (the task space asks it for each of ~120,000 candidates)."""
+    known = _INSTANCES_NEEDED.get(task_type.name)
+    if known is not None and known[0] is task_type:
+        return known[1]
+    need = max(1, sum(1 for pre in task_type.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
+    _INSTANCES_NEEDED[task_type.name] = (task_type, need)
+    return need
+
+
+_INSTANCES_NEEDED: dict[str, tuple[TaskType, int]] = {}
 
 
 @lru_cache(maxsize=1)
@@ -266,21 +276,23 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
     contents = contents or scene_contents(t.scene)
     if not contents.allows(spec_type):
         return f"{t.task_type} is not sampled in {contents.where()}"
-    obj_type = catalogue.OBJECT_TYPES.get(t.object_class)
+    sliced = t.sliced  # read once: the task space calls this ~120,000 times
+    object_class = t.object[: -len(SLICED_SUFFIX)] if sliced else t.object
+    obj_type = catalogue.OBJECT_TYPES.get(object_class)
     if obj_type is None or not obj_type.pickupable:
-        return f"{t.object_class} is not a pickupable class"
-    if t.sliced:
+        return f"{object_class} is not a pickupable class"
+    if sliced:
         if not spec_type.slice_variant:
             return f"{t.task_type} has no sliced variant"
         if not obj_type.sliceable:
-            return f"{t.object_class} is not sliceable"
+            return f"{object_class} is not sliceable"
     need = instances_needed(spec_type)
-    if not contents.has(t.object_class, need):
-        return f"scene {t.scene} has fewer than {need} {t.object_class}"
-    placed = t.placed_type
+    if not contents.has(object_class, need):
+        return f"scene {t.scene} has fewer than {need} {object_class}"
+    placed = catalogue.SLICED_TYPES.get(object_class, t.object) if sliced else t.object
     if placed not in catalogue.OBJECT_TYPES:
         return f"no catalogue type for {t.object}"
-    for tool in spec_type.needed_tools(t.sliced):
+    for tool in spec_type.needed_tools(sliced):
         problem = _tool_problem(tool, t, contents)
         if problem:
             return problem
@@ -299,7 +311,7 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
         return f"{t.receptacle} is not a receptacle class"
     if not contents.has(t.receptacle):
         return f"scene {t.scene} has no {t.receptacle}"
-    if t.receptacle in _tool_receptacles(spec_type, t.sliced):
+    if t.receptacle in _tool_receptacles(spec_type, sliced):
         return f"{t.receptacle} is the tool of {t.task_type}"
     if catalogue.OBJECT_TYPES[t.receptacle].capacity < need:
         return f"{t.receptacle} holds fewer than {need} objects"
@@ -309,7 +321,7 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
             return f"{t.mrecep or 'nothing'} is not a movable receptacle"
         if not contents.has(t.mrecep):
             return f"scene {t.scene} has no {t.mrecep}"
-        if t.mrecep == t.object_class:
+        if t.mrecep == object_class:
             return f"{t.object} cannot go in itself"
         if not catalogue.can_place(placed, t.mrecep):
             return f"{t.mrecep} cannot hold {placed}"

@@ -218,6 +218,10 @@ class ProcessExecutor:
         self.context = context
         self.workers: list[_Worker] = []
         self.deaths = 0  #: workers that died while running a job
+        if self._processes.get_start_method() == "fork":
+            from alfred_gen.sim.raster_kernel import warm
+
+            warm()  # forked workers inherit the renderer's compiled loop (numba), loaded once here
         for _ in range(workers):
             self.workers.append(self._start_worker())
 

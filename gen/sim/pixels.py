@@ -68,9 +68,11 @@ from alfred_gen.sim.render import (
     BoxList,
     BoxListBuilder,
     Frames,
+    Window,
     box_distances,
     instance_outputs,
     render,
+    screen_window,
     visible_pixel_counts,
 )
 from alfred_gen.sim.scene import Box, Scene
@@ -529,15 +531,21 @@ def render_camera(camera: RenderCamera, size: tuple[int, int] | None = None) -> 
 
 
 def render_state(
-    layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool, scene_boxes: BoxList | None = None
+    layers: _Layers, camera: RenderCamera, *, rgb: bool, depth: bool, scene_boxes: BoxList | None = None,
+    window: Window | None = None, held: BoxList | bool | None = True,
 ) -> Frames:
-    """One frame of a world state: the scene, then the held group composited in front of it."""
+    """One frame of a world state: the scene, then the held group composited in front of it.
+
+    ``window``: only that part of the frame (owners and depth, no RGB; see :func:`render`).
+    ``held``: the held group's boxes when the caller has them (True: work them out here)."""
     frames = render(
-        camera, scene_boxes if scene_boxes is not None else layers.scene_boxes, rgb=rgb, depth=True, seg=True
+        camera, scene_boxes if scene_boxes is not None else layers.scene_boxes, rgb=rgb, depth=True, seg=True,
+        window=window,
     )
-    held = _held_boxes(layers, camera)
-    if held is not None:
-        hand = render(camera, held, rgb=rgb, depth=True, seg=True)
+    if held is True:
+        held = _held_boxes(layers, camera)
+    if isinstance(held, BoxList):
+        hand = render(camera, held, rgb=rgb, depth=True, seg=True, window=window)
         assert hand.depth is not None and hand.owner is not None and frames.owner is not None
         over = hand.depth < FAR_DEPTH
         np.copyto(frames.owner, hand.owner, where=over)
@@ -678,7 +686,7 @@ class PixelSight:
 
         None when no box of a candidate reaches into the view frustum (then none has a pixel).
         """
-        boxes = layers.scene_boxes
+        boxes = scene = layers.scene_boxes
         wanted = np.isin(boxes.owner, candidate_owners[candidate_owners >= 0])
         wanted[wanted] = in_frustum(camera, boxes.lo[wanted], boxes.hi[wanted])
         if not wanted.any():
@@ -692,8 +700,20 @@ class PixelSight:
             boxes = BoxList(
                 boxes.lo[keep], boxes.hi[keep], boxes.owner[keep], boxes.color[keep], boxes.owners, boxes.room
             )
+        # Only the candidates' pixels are counted: render just the part of the frame they (and
+        # the held group, drawn over them) can reach; those pixels are the full frame's exactly.
+        held = _held_boxes(layers, camera)
+        parts = [screen_window(camera, scene.lo[wanted], scene.hi[wanted])]
+        if held is not None:
+            parts.append(screen_window(camera, held.lo, held.hi))
+        found = [part for part in parts if part is not None]
+        if not found:  # no candidate (nor the held group) covers a pixel: all counts are 0
+            self.renders["skipped"] += 1
+            return None
+        window = (min(w[0] for w in found), max(w[1] for w in found), min(w[2] for w in found),
+                  max(w[3] for w in found))
         self.renders["visibility"] += 1
-        frames = render_state(layers, camera, rgb=False, depth=False, scene_boxes=boxes)
+        frames = render_state(layers, camera, rgb=False, depth=False, scene_boxes=boxes, window=window, held=held)
         assert frames.owner is not None
         return frames.owner
 

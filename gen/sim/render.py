@@ -58,6 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
+from alfred_gen.sim.raster_kernel import fill
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -68,6 +69,9 @@ FAR_DEPTH = np.float32(FAR_PLANE)
 MIN_VISIBLE_PIXELS = 10
 VISIBILITY_DISTANCE = 1.5
 
+
+#: Part of a frame: rows ``r0:r1`` and columns ``c0:c1`` as (r0, r1, c0, c1).
+Window = tuple[int, int, int, int]
 
 #: Faces of a room shell, in code order: (axis, high side). Index = 2 * axis + high.
 ROOM_FACES = ("wall -x", "wall +x", "floor", "ceiling", "wall -z", "wall +z")
@@ -371,20 +375,30 @@ def render(
     rgb: bool = True,
     depth: bool = True,
     seg: bool = True,
+    window: Window | None = None,
 ) -> Frames:
     """Render the scene seen from the camera: RGB, depth and owner index per pixel (any subset).
 
     Depth is z-depth in metres (:data:`FAR_DEPTH` where nothing is hit); surfaces nearer than the
     near plane or beyond the far plane are clipped, as in THOR's camera. Where two surfaces are at
     exactly the same depth, the box later in the list wins.
+
+    ``window`` (rows ``r0:r1``, columns ``c0:c1``) renders only that part of the frame: depth and
+    owners are exactly the full frame's there (every per-pixel value is computed as for the full
+    frame, only for fewer pixels), for when only some objects' pixels matter (visibility). Not with
+    ``rgb``: outlines look at neighbouring pixels.
     """
     view = _View(camera)
     n = len(boxes)
+    if window is None:
+        window = (0, camera.height, 0, camera.width)
+    elif rgb:
+        raise ValueError("render: a window gives depth and owners, not RGB")
     # code = 3 * box + face axis (0: a, 1: y, 2: b); 3N + room face; -1 for nothing.
-    zbuf, code = _draw_room(view, boxes.room, n, camera.height, camera.width)
+    zbuf, code = _draw_room(view, boxes.room, n, window)
     kept = _cull(view, boxes) if n else np.zeros(0, np.int64)
     if len(kept):
-        _rasterise(view, boxes.lo[kept], boxes.hi[kept], kept, zbuf, code, faces=rgb)
+        _rasterise(view, boxes.lo[kept], boxes.hi[kept], kept, zbuf, code, faces=rgb, window=window)
     rgb_frame = _paint(_face_colors(view, boxes), code) if rgb else None
     owner_frame = None
     if seg:
@@ -396,8 +410,10 @@ def render(
     return Frames(rgb=rgb_frame, depth=zbuf if depth else None, owner=owner_frame, owners=boxes.owners)
 
 
-def _draw_room(view: _View, room: RoomShell | None, n: int, height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Depth and face code buffers initialised with the room shell (or with nothing)."""
+def _draw_room(view: _View, room: RoomShell | None, n: int, window: Window) -> tuple[np.ndarray, np.ndarray]:
+    """Depth and face code buffers of the window, initialised with the room shell (or with nothing)."""
+    r0, r1, c0, c1 = window
+    height, width = r1 - r0, c1 - c0
     if room is None or not room.contains(view.origin):
         return (
             np.full((height, width), FAR_DEPTH, dtype=np.float32),
@@ -416,6 +432,7 @@ def _draw_room(view: _View, room: RoomShell | None, n: int, height: int, width: 
     # A ray leaves through the high face of an axis where it runs towards +axis.
     row_code = (3 * n + np.where(through_y, 2 + (view.dir_y > 0), 2 * b + (view.dir_b > 0))).astype(np.int32)
     col_code = (3 * n + 2 * a + (view.dir_a > 0)).astype(np.int32)
+    row_exit, row_code, col_exit, col_code = row_exit[r0:r1], row_code[r0:r1], col_exit[c0:c1], col_code[c0:c1]
     zbuf = np.empty((height, width), np.float32)
     np.minimum(row_exit[:, None], col_exit[None, :], out=zbuf)
     code = np.empty((height, width), np.int32)
@@ -433,8 +450,11 @@ def _rasterise(
     code: np.ndarray,
     *,
     faces: bool,
+    window: Window,
 ) -> None:
-    """Z-buffer each box inside the screen rectangle where its rows and columns can be hit."""
+    """Z-buffer each box inside the screen rectangle where its rows and columns can be hit.
+
+    The rectangles are those of the full frame, cut to the window (the buffers' part of it)."""
     a, b = view.a_axis, view.b_axis
     origin = view.origin
     enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
@@ -458,11 +478,19 @@ def _rasterise(
     drawn = np.flatnonzero(row_ok.any(axis=1) & col_ok.any(axis=1))
     if not len(drawn):
         return
-    height, width = zbuf.shape
-    r_first = row_ok.argmax(axis=1)
-    r_stop = height - row_ok[:, ::-1].argmax(axis=1)
-    c_first = col_ok.argmax(axis=1)
-    c_stop = width - col_ok[:, ::-1].argmax(axis=1)
+    height, width = row_ok.shape[1], col_ok.shape[1]
+    w_r0, w_r1, w_c0, w_c1 = window
+    r_first = np.maximum(row_ok.argmax(axis=1), w_r0) - w_r0
+    r_stop = np.minimum(height - row_ok[:, ::-1].argmax(axis=1), w_r1) - w_r0
+    c_first = np.maximum(col_ok.argmax(axis=1), w_c0) - w_c0
+    c_stop = np.minimum(width - col_ok[:, ::-1].argmax(axis=1), w_c1) - w_c0
+    if (w_r1 - w_r0, w_c1 - w_c0) != (height, width):
+        drawn = drawn[(r_first[drawn] < r_stop[drawn]) & (c_first[drawn] < c_stop[drawn])]
+        if not len(drawn):
+            return
+        row_enter, row_exit = row_enter[:, w_r0:w_r1], row_exit[:, w_r0:w_r1]
+        enter_y, enter_b = enter_y[:, w_r0:w_r1], enter_b[:, w_r0:w_r1]
+        col_enter, col_exit = col_enter[:, w_c0:w_c1], col_exit[:, w_c0:w_c1]
 
     re32 = row_enter.astype(np.float32)
     rx32 = row_exit.astype(np.float32)
@@ -471,42 +499,33 @@ def _rasterise(
     base = (3 * ids).astype(np.int32)
     row_code = (enter_y < enter_b).astype(np.int32) + 1 + base[:, None] if faces else None
     in_a_slab = (lo[:, a] <= origin[a]) & (origin[a] <= hi[:, a])
-    size = height * width
-    enter_buf = np.empty(size, np.float32)
-    exit_buf = np.empty(size, np.float32)
-    hit_buf = np.empty(size, np.bool_)
-    side_buf = np.empty(size, np.bool_)
-    code_buf = np.empty(size, np.int32)
-    for k in drawn.tolist():
-        r0, r1 = int(r_first[k]), int(r_stop[k])
-        c0, c1 = int(c_first[k]), int(c_stop[k])
-        shape = (r1 - r0, c1 - c0)
-        count = shape[0] * shape[1]
-        enter = enter_buf[:count].reshape(shape)
-        leave = exit_buf[:count].reshape(shape)
-        hit = hit_buf[:count].reshape(shape)
-        zsub = zbuf[r0:r1, c0:c1]
-        col_in = ce32[k, None, c0:c1]
-        row_in = re32[k, r0:r1, None]
-        np.maximum(row_in, col_in, out=enter)
-        np.minimum(rx32[k, r0:r1, None], cx32[k, None, c0:c1], out=leave)
-        np.minimum(leave, zsub, out=leave)
-        np.less_equal(enter, leave, out=hit)
-        if close[k]:
-            hit &= enter >= NEAR_PLANE
-        np.copyto(zsub, enter, where=hit)
-        if row_code is not None and in_a_slab[k]:
-            # The camera is level with the box along a: its a-faces are never seen.
-            np.copyto(code[r0:r1, c0:c1], row_code[k, r0:r1, None], where=hit)
-        elif row_code is not None:
-            face = code_buf[:count].reshape(shape)
-            side = side_buf[:count].reshape(shape)
-            np.greater_equal(col_in, row_in, out=side)
-            np.copyto(face, row_code[k, r0:r1, None])
-            np.copyto(face, base[k], where=side)
-            np.copyto(code[r0:r1, c0:c1], face, where=hit)
-        else:
-            np.copyto(code[r0:r1, c0:c1], base[k], where=hit)
+    rects = np.stack([r_first, r_stop, c_first, c_stop], axis=1)
+    fill(zbuf, code, drawn, rects, re32, rx32, ce32, cx32, close, in_a_slab, base, row_code, NEAR_PLANE)
+
+
+def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | None:
+    """The smallest window outside which boxes ``lo``/``hi`` (N, 3) cover no pixel of the full
+    frame (the union of the screen rectangles :func:`render` draws them in); None: no pixel at all."""
+    if not len(lo):
+        return None
+    view = _View(camera)
+    a, b = view.a_axis, view.b_axis
+    origin = view.origin
+    enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
+    enter_b, exit_b = _slab(lo[:, b], hi[:, b], origin[b], view.dir_b)
+    col_enter, col_exit = _slab(lo[:, a], hi[:, a], origin[a], view.dir_a)
+    row_enter = np.maximum(enter_y, enter_b)
+    row_exit = np.minimum(exit_y, exit_b)
+    row_ok = (row_enter <= row_exit) & (row_exit >= NEAR_PLANE)
+    t_min = np.where(row_ok, row_enter, np.inf).min(axis=1)
+    t_max = np.where(row_ok, row_exit, -np.inf).max(axis=1)
+    col_ok = (col_enter <= col_exit) & (col_enter <= t_max[:, None]) & (col_exit >= t_min[:, None])
+    drawn = row_ok.any(axis=1) & col_ok.any(axis=1)
+    if not drawn.any():
+        return None
+    rows = np.flatnonzero(row_ok[drawn].any(axis=0))
+    cols = np.flatnonzero(col_ok[drawn].any(axis=0))
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
 def _paint(lut: np.ndarray, code: np.ndarray) -> np.ndarray:
