@@ -388,9 +388,10 @@ def _interaction_line(demo: _Demo, high: Mapping[str, Any], held: list[str], rng
         slots["tool"] = _held(demo, holding, rng)
         parents = demo.things[target].receptacle_ids if target in demo.things else ()
         if parents and target not in demo.moved_before(cut):
-            recep_type = _type_of(parents[0])
+            recep_type = _type_of(parents[0])  # "Sink" of a SinkBasin's id: the word people use
+            true_type = demo.things[parents[0]].object_type if parents[0] in demo.things else recep_type
             slots["at"] = Phrase(f"{preposition(recep_type)} the {class_words(recep_type)}",
-                                 (Claim("inside", (target, recep_type, cut), ""),))
+                                 (Claim("inside", (target, true_type, cut), ""),))
         return expand("slice_line", slots, rng)
     if action == "ToggleObject":
         target = str(planner.get("objectId") or "")
