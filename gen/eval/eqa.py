@@ -60,6 +60,12 @@ ERROR_REASONS = ("agent_unavailable", "bad_file", "restore_failed", "agent_error
                  "simulator_error")
 
 
+#: How many questions' region fields a process keeps (a question's three starts, and the runs of
+#: several agents in one process, compute it once).
+REGION_CACHE = 256
+_REGIONS: dict[str, list[list[float]]] = {}
+
+
 @dataclass(frozen=True)
 class EqaEvalOptions:
     """One run: the agent, the episode rules, the simulator."""
@@ -207,7 +213,6 @@ class EqaRunner:
         self.dataset = dataset
         self.agent: Any = None
         self.controllers: dict[bool, Controller] = {}
-        self.regions: dict[str, list[list[float]]] = {}
         self.restored: dict[int, dict[str, Any]] = {}  # controller -> the scene block it holds (start pose aside)
         self.scenes: dict[str, Any] = {}
 
@@ -349,8 +354,8 @@ class EqaRunner:
             raise _EpisodeError("restore_failed", str(error)) from None
         except Exception as error:
             raise _EpisodeError("simulator_error", _one_line(error)) from None
-        key = episode.question_id or episode.path
-        if key not in self.regions:
+        key = f"{episode.path}|{episode.question_id}"
+        if key not in _REGIONS:
             eqa = traj["eqa"]
             agent_y = float(traj["scene"]["init_action"]["y"])
             reachable = [(float(x), float(z)) for x, z, _d in eqa["geodesic"]["cells"]]
@@ -365,8 +370,10 @@ class EqaRunner:
                                         agent_y + CAMERA_Y_OFFSET, stop, least)
             except Exception as error:
                 raise _EpisodeError("simulator_error", f"viewing region: {_one_line(error)}") from None
-            self.regions = {key: region_field(reachable, region)}  # one question at a time is enough
-        return self.regions[key]
+            if len(_REGIONS) >= REGION_CACHE:
+                _REGIONS.clear()
+            _REGIONS[key] = region_field(reachable, region)
+        return _REGIONS[key]
 
     def _teleport(self, controller: Controller, traj: Mapping[str, Any], pose: Sequence[float]) -> None:
         action = {"action": "TeleportFull", "x": pose[0], "y": float(traj["scene"]["init_action"]["y"]),
