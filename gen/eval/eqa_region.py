@@ -47,7 +47,7 @@ class SmallLiteViewSource:
         camera = dataclasses.replace(self.controller.camera(), x=float(pose.x), z=float(pose.z),
                                      rotation_deg=float(pose.rotation), horizon_deg=float(pose.horizon),
                                      width=self.size, height=self.size)
-        return self.controller.pixels.object_view(self.controller.world, camera, object_id, rgb=rgb)  # type: ignore[no-any-return]
+        return self.controller.pixels.object_view(self.controller.world, camera, object_id, rgb=rgb)
 
 
 def small_min_pixels(size: int = REGION_FRAME, frame: int = 300) -> int:
