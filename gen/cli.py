@@ -932,6 +932,43 @@ def eval_actthor(directory: str, predictions: str | None, agent: str | None, out
     sys.exit(run_eval(directory, predictions=predictions, agent=agent, out=out, timeout=timeout, echo=click.echo))
 
 
+@eval_group.command("eqa", epilog=EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--agent", required=True,
+              help="Agent factory as module:function, or a built-in: expert, random, forward.")
+@click.option("--paths", "paths_root", type=click.Path(file_okay=False),
+              help="Where the expert paths are (default DIRECTORY/paths).")
+@click.option("--split", "splits", help="Only these splits (comma-separated: train,val,test; default all).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Actions an episode may take before the agent must answer.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--out", type=click.Path(dir_okay=False), callback=not_empty,
+              help="Results file (episodes and metrics), rewritten after each episode; a rerun resumes it.")
+@click.option("--step-timeout", type=float, default=60.0, show_default=True,
+              help="Seconds the agent's reset(), act() or answer() may take before the episode fails.")
+@thor_options
+def eval_eqa(directory: str, agent: str, paths_root: str | None, splits: str | None, max_steps: int, jobs: int,
+             out: str | None, step_timeout: float, backend: str, **thor: Any) -> None:
+    """Spawn an agent at the T-10, T-30 and T-50 starts of every expert path of an EQA dataset
+    (`eqa questions` + `eqa paths`), let it navigate (MoveAhead, RotateLeft, RotateRight, Stop) and
+    answer, and print EQA's metrics: d_T, d_delta and d_min to the target's viewing region, %r_T,
+    %r_e, %stop, answer accuracy and mean rank, per start, split and template.
+
+    \b
+    Examples:
+      alfred-gen eval eqa eqa/ --agent expert --jobs 2
+      alfred-gen eval eqa eqa/ --agent my_agent:make --split test --out results.json
+    """
+    from alfred_gen.eqa.paths import parse_splits
+    from alfred_gen.eval.eqa import EqaEvalOptions
+    from alfred_gen.eval.eqa import eval_eqa as run_eval
+
+    options = EqaEvalOptions(agent, max_steps=max_steps, step_timeout=step_timeout,
+                             simulator=simulator_for(backend, thor))
+    sys.exit(run_eval(directory, options, paths=paths_root, splits=parse_splits(splits) if splits else None,
+                      jobs=jobs, out=out, echo=click.echo))
+
+
 def _debugging() -> bool:
     return _debug_flag[0] or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 

@@ -1,10 +1,13 @@
 """Geodesic distances on the reachable grid, and where an EQA episode starts.
 
 EQA scores navigation in metres along the shortest obstacle-avoiding path: d_T (distance to the
-target when the agent stops), d_Δ (how much nearer it got) and d_min (nearest it ever came). Every
-trajectory of ``eqa paths`` carries the distance from every reachable point to where the expert
-stops (:func:`distance_field`), so those scores need no simulator (:func:`navigation_scores`): a
-breadth-first search over the 0.25 m grid, 4-neighbour steps (MoveAhead's), times the grid size.
+target when the agent stops), d_Δ (how much nearer it got) and d_min (nearest it ever came). A
+*field* holds the distance from every reachable point to a goal: a breadth-first search over the
+0.25 m grid, 4-neighbour steps (MoveAhead's), times the grid size. The goal is one point
+(:func:`distance_field`: every trajectory of ``eqa paths`` carries the field to where its expert
+stops) or a set of points (:func:`region_field`: ``eval eqa`` measures to the target's viewing
+region, every point from which the target is seen, as the paper does). :func:`navigation_scores`
+reads the scores of any positions off either field, without a simulator.
 
 The expert starts far from its target: at a reachable point at least ``min_distance`` metres away
 along the grid (:data:`MIN_SPAWN_DISTANCE` by default), chosen among all such points by a stable
@@ -26,12 +29,16 @@ Cell = tuple[int, int]
 
 def grid_steps(reachable: Sequence[tuple[float, float]], goal: tuple[float, float]) -> dict[Cell, int]:
     """4-neighbour steps from every reachable cell connected to ``goal``'s cell (BFS)."""
+    return region_steps(reachable, [goal])
+
+
+def region_steps(reachable: Sequence[tuple[float, float]], goals: Sequence[tuple[float, float]]) -> dict[Cell, int]:
+    """4-neighbour steps from every reachable cell to the nearest of ``goals`` that is reachable
+    (a breadth-first search from all of them at once); empty when none is."""
     cells = {grid_key(x, z) for x, z in reachable}
-    start = grid_key(*goal)
-    if start not in cells:
-        return {}
-    steps = {start: 0}
-    queue = deque([start])
+    starts = sorted({grid_key(*goal) for goal in goals} & cells)
+    steps = dict.fromkeys(starts, 0)
+    queue = deque(starts)
     while queue:
         i, j = queue.popleft()
         for neighbour in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
@@ -44,6 +51,15 @@ def grid_steps(reachable: Sequence[tuple[float, float]], goal: tuple[float, floa
 def distance_field(reachable: Sequence[tuple[float, float]], goal: tuple[float, float]) -> list[list[float]]:
     """``[x, z, metres]`` for every reachable point connected to ``goal``, sorted by (x, z)."""
     steps = grid_steps(reachable, goal)
+    points = {grid_key(x, z): (x, z) for x, z in reachable}
+    return [[points[cell][0], points[cell][1], round(n * GRID_SIZE, 4)] for cell, n in sorted(steps.items())]
+
+
+def region_field(reachable: Sequence[tuple[float, float]],
+                 goals: Sequence[tuple[float, float]]) -> list[list[float]]:
+    """``[x, z, metres]`` to the nearest of ``goals`` for every reachable point connected to one of
+    them, sorted by (x, z): :func:`distance_field` of a region."""
+    steps = region_steps(reachable, goals)
     points = {grid_key(x, z): (x, z) for x, z in reachable}
     return [[points[cell][0], points[cell][1], round(n * GRID_SIZE, 4)] for cell, n in sorted(steps.items())]
 
@@ -64,10 +80,12 @@ def choose_spawn(key: str, reachable: Sequence[tuple[float, float]], goal: tuple
 
 def navigation_scores(cells: Sequence[Sequence[float]], positions: Sequence[tuple[float, float]]) -> dict[str, float]:
     """EQA's navigation metrics for an agent that visited ``positions`` (x, z; first = its start,
-    last = where it stopped), from a trajectory's geodesic field (``eqa.geodesic.cells``, rows
-    ``[x, z, metres]``): d_0 (start), d_T (end), d_Δ = d_0 - d_T (how much nearer it got) and
-    d_min (nearest it came), all in metres along the grid. KeyError for a position off the field
-    (not reachable, or cut off from the goal)."""
+    last = where it stopped), from a field (rows ``[x, z, metres]``): d_0 (start), d_T (end),
+    d_Δ = d_0 - d_T (how much nearer it got) and d_min (nearest it came), all in metres along the
+    grid. The field decides what they are measured to: a trajectory's ``eqa.geodesic.cells`` is the
+    field to the expert's stop; :func:`region_field` of the target's viewing region is the one the
+    paper measures to (``eval eqa``). KeyError for a position off the field (not reachable, or cut
+    off from the goal)."""
     if not positions:
         raise ValueError("no positions to score")
     field = {grid_key(float(x), float(z)): float(d) for x, z, d in cells}

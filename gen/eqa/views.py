@@ -117,12 +117,13 @@ def _turn(a: float, b: float) -> float:
 
 
 def candidate_poses(lo: Sequence[float], hi: Sequence[float], reachable: Sequence[tuple[float, float]],
-                    camera_y: float) -> list[tuple[float, Pose]]:
+                    camera_y: float, limit: int | None = MAX_VIEW_CELLS) -> list[tuple[float, Pose]]:
     """(floor distance, pose) of every centred candidate view of the box ``lo``-``hi`` (module
-    docstring), nearest first."""
+    docstring), nearest first; from the ``limit`` nearest points (None: every point within
+    :data:`VIEW_RADIUS`, as ``eval eqa``'s viewing region needs)."""
     cx, cy, cz = ((a + b) / 2.0 for a, b in zip(lo, hi))
     points = sorted((round(_floor_distance(x, z, lo, hi), 6), x, z) for x, z in reachable)
-    chosen = [p for p in points if p[0] <= VIEW_RADIUS][:MAX_VIEW_CELLS]
+    chosen = [p for p in points if p[0] <= VIEW_RADIUS][:limit]
     out: list[tuple[float, Pose]] = []
     for distance, x, z in chosen:
         ground = math.hypot(cx - x, cz - z)
