@@ -126,3 +126,63 @@ def test_verify_completes_by_default_says_so_and_no_complete_reproduces_the_fail
         assert "unknown_object" in bare.output and LAMP in bare.output and "completed" not in bare.output
     finally:
         catalogue_store.use_catalogue(None)
+
+
+# --------------------------------------------------------------------------------------------
+# Fixtures by rule (gen/scenes/alfred/fixture_rules.py)
+
+
+@pytest.fixture(scope="module")
+def subset_rooms() -> dict[int, SceneEvidence]:
+    import os
+
+    from alfred_gen.scenes.alfred.importer import find_sources, gather_evidence
+
+    if not os.environ.get("ALFRED_DATA"):
+        pytest.skip("ALFRED_DATA is not set")
+    return gather_evidence(find_sources(os.environ["ALFRED_DATA"]))
+
+
+def test_rules_put_a_faucet_behind_a_sink_basin_and_keep_their_counts(subset_rooms: dict[int, SceneEvidence],
+                                                                        alfred_data: Path) -> None:
+    from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
+
+    with_demos = {n: e for n, e in subset_rooms.items() if n != 1}  # FloorPlan1's faucet is what we predict
+    rules = learn_fixture_rules(with_demos.values())
+    faucet = rules["Faucet"]
+    assert faucet.placements[0].host == "SinkBasin" and faucet.placements[0].support >= 5
+    assert faucet.rooms >= 5 and "SinkBasin x" in faucet.describe()
+    layout_only = SceneEvidence(1)
+    read_layout(alfred_data / "layouts", 1, layout_only)
+    placed, ids = with_rule_fixtures(layout_only, rules)
+    faucets = [i for i in ids if i.startswith("Faucet|")]
+    assert len(faucets) == 1 and faucets[0] in placed.static_ids
+    truth = (-2.07, 1.13, -1.51)  # the id FloorPlan1's demos name
+    assert all(abs(a - b) < 0.15 for a, b in zip(id_position(faucets[0]), truth))
+    room = build_scene(placed)
+    assert faucets[0] in {o.object_id for o in room.objects}
+
+
+def test_rules_leave_a_room_with_demonstrations_as_it_is(subset_rooms: dict[int, SceneEvidence]) -> None:
+    from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
+
+    rules = learn_fixture_rules(subset_rooms.values())
+    for evidence in subset_rooms.values():
+        if evidence.trajectories:
+            assert with_rule_fixtures(evidence, rules) == (evidence, [])
+
+
+def test_the_catalogue_changes_only_rooms_without_demonstrations(subset_rooms: dict[int, SceneEvidence]) -> None:
+    from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules
+    from alfred_gen.scenes.alfred.importer import build_catalogue
+
+    rules = learn_fixture_rules(subset_rooms.values())
+    bare = next(n for n, e in sorted(subset_rooms.items()) if not e.trajectories and "Faucet" in e.types_present)
+    some = {n: subset_rooms[n] for n in (1, 303, bare)}
+    ruled = build_catalogue(some, None, {}, rules=rules)
+    plain = build_catalogue(some, None, {}, rules={})
+    for name in ("FloorPlan1", "FloorPlan303"):
+        assert json.dumps(ruled["scenes"][name], sort_keys=True) == json.dumps(plain["scenes"][name], sort_keys=True)
+    placed = ruled["scenes"][f"FloorPlan{bare}"]["info"]["rule_fixtures"]
+    assert any(i.startswith("Faucet|") for i in placed)
+    assert "rule_fixtures" not in plain["scenes"][f"FloorPlan{bare}"]["info"]
