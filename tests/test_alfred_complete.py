@@ -186,3 +186,23 @@ def test_the_catalogue_changes_only_rooms_without_demonstrations(subset_rooms: d
     placed = ruled["scenes"][f"FloorPlan{bare}"]["info"]["rule_fixtures"]
     assert any(i.startswith("Faucet|") for i in placed)
     assert "rule_fixtures" not in plain["scenes"][f"FloorPlan{bare}"]["info"]
+
+
+def test_retargeting_points_actions_on_a_missing_fixture_at_the_nearest_of_its_type_only() -> None:
+    from alfred_gen.fidelity.retarget import retargeted
+    from alfred_gen.sim.scene import Box, SceneObject
+
+    near = SceneObject("DeskLamp", (1.0, 0.8, 1.0), Box((0.9, 0.8, 0.9), (1.1, 1.2, 1.1)))
+    far = SceneObject("DeskLamp", (3.0, 0.8, 3.0), Box((2.9, 0.8, 2.9), (3.1, 1.2, 3.1)))
+    room = Scene("FloorPlan999", 999, "Bedroom", (), ((0.0, 0.0),), [near, far])
+    mug = "Mug|+00.10|+00.90|+00.20"
+    traj = {"plan": {"low_actions": [{"api_action": {"action": "ToggleObjectOn", "objectId": LAMP}},
+                                     {"api_action": {"action": "ToggleObjectOn", "objectId": far.object_id}},
+                                     {"api_action": {"action": "PickupObject", "objectId": mug}}],
+                     "high_pddl": [{"planner_action": {"action": "ToggleObject", "objectId": LAMP}}]}}
+    out, mapping = retargeted(traj, room)
+    assert mapping == {LAMP: near.object_id}
+    lows = [low["api_action"]["objectId"] for low in out["plan"]["low_actions"]]
+    assert lows == [near.object_id, far.object_id, mug]
+    assert out["plan"]["high_pddl"][0]["planner_action"]["objectId"] == near.object_id
+    assert traj["plan"]["low_actions"][0]["api_action"]["objectId"] == LAMP  # the file itself is untouched
