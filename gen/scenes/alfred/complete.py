@@ -28,7 +28,7 @@ from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable
 from alfred_gen.scenes.alfred.fixture_sizing import front_pose, initial_block
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject, grid_key
 
 #: A trajectory's optional top-level key (our own) listing the ids of fixtures its room was completed
 #: with from the file it was derived from (``alfred-gen derive``): a replay completes them too.
@@ -58,6 +58,14 @@ def named_fixtures(traj: Mapping[str, Any]) -> tuple[list[str], dict[str, list[l
     return sorted(ids), poses
 
 
+def _walked(traj: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The floor points the file's own moves prove reachable (none for a malformed file)."""
+    try:
+        return [(float(x), float(z)) for x, z in trajectory_facts(traj).points]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return []
+
+
 def _rest(block: Block, fixtures: Sequence[Box], floor_y: float) -> None:
     """Lower (or raise) a fixture not standing on the floor onto the top of what lies below its
     middle, when that top is within :data:`REST_GAP` below its base (or :data:`REST_SINK` above)."""
@@ -76,17 +84,21 @@ def _rest(block: Block, fixtures: Sequence[Box], floor_y: float) -> None:
 
 def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None
                        ) -> tuple[Scene, tuple[str, ...]]:
-    """``scene`` with every fixture ``traj`` names and the room lacks, and the ids completed (sorted).
+    """``scene`` with every fixture ``traj`` names and the room lacks, and the floor points its own
+    moves prove reachable, and the ids completed (sorted).
 
     Returns ``scene`` itself (and no ids) when nothing is missing."""
     ids, poses_of = named_fixtures(traj)
     present = {o.object_id for o in scene.objects}
     missing = [i for i in ids if i not in present]
-    if not missing:
+    known = {grid_key(x, z) for x, z in scene.reachable}
+    walked = [p for p in _walked(traj) if grid_key(*p) not in known]
+    walked = list(dict((grid_key(*p), p) for p in walked).values())
+    if not missing and not walked:
         return scene, ()
     from alfred_gen.scenes.alfred.importer import _room_walls, _within
 
-    reachable = list(scene.reachable)
+    reachable = list(scene.reachable) + walked
     fixtures = [o.box for o in scene.objects if not catalogue.object_type(o.object_type).pickupable]
     blocks = []
     for object_id in missing:
@@ -104,9 +116,10 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
             interaction_poses[object_id] = Pose.from_list(pose)
     objects = list(scene.objects) + added
     walls = scene.walls
-    if not _within(walls, [o.box for o in added]):
+    floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in walked]
+    if not _within(walls, [o.box for o in added] + floor):
         walls = _room_walls(objects, reachable, scene.floor_y)
-    completed = Scene(scene.name, scene.scene_num, scene.room_type, walls, scene.reachable, objects,
+    completed = Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                       interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
                       scene.float32_ids, scene.margin)
     return completed, tuple(missing)
