@@ -3,7 +3,7 @@
     python bench/alfred_fidelity.py ALFRED_JSON_DIR [--alfred-dir DIR] [--thor-db DIR]
                                     [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
                                     [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
-                                    [--time-limit S] [--masks [--masks-out FILE]]
+                                    [--time-limit S] [--every N] [--masks [--masks-out FILE]]
 
 Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
 and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfred`` builds them
@@ -12,7 +12,12 @@ and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfr
 - held out (``--folds K``, default 5): each demonstration replayed in its room built from the
   other K-1 folds of that room's demonstrations: ``fidelity_heldout: X%``;
 - unseen rooms (``--unseen-rooms``): each demonstration replayed in its room built from the
-  room's layout files alone: ``fidelity_unseen_rooms: Y%``;
+  room's layout files alone: (a) ``fidelity_unseen_rooms: Y%``, as ``--no-complete`` replays;
+  (b) the same rooms completed from each replayed file, as ``alfred-gen replay`` completes them
+  (the fixtures the file acts on made at their ids' positions):
+  ``fidelity_unseen_rooms_completed: Y'%``; (c) the same rooms with the fixtures type-level rules
+  place (no file used; actions on a fixture the room lacks pointed at its nearest of that type):
+  ``fidelity_unseen_rooms_rules: Y''%``; ``--unseen-only`` measures only these;
 - in sample (unless ``--no-in-sample``): in rooms built from every demonstration, the replayed one
   included. That measures memory, and is labelled so: ``fidelity_in_sample: Z%``.
 
@@ -126,6 +131,44 @@ def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int
     return lines[-2:]
 
 
+def _held_out(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
+              measured: Callable[[Path], bool], subset: set[tuple[str, str]]) -> str:
+    """The held-out figure (each demo in its room built from the other folds) and its bound."""
+    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured)
+    result, seconds = fidelity.timed(lambda: _run("held out", jobs, args.workers))
+    heldout = _section(f"held out: each demo in its room built from the other {args.folds - 1} of "
+                       f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
+                       args.list_failures, seconds)
+    fold_of = pool.folds(args.folds)
+    named: dict[tuple[int, int], set[str]] = {}
+    for demo in pool.demos:
+        for fold in range(args.folds):
+            if fold_of[demo.path] != fold:
+                named.setdefault((demo.room, fold), set()).update(demo.facts.static_ids)
+    _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]) | named.get((d.room, fold_of[d.path]), set()),
+           "fidelity_heldout", "nor another fold's demos name", measured)
+    return heldout, list(jobs)
+
+
+def _unseen_completed(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
+                      measured: Callable[[Path], bool], subset: set[tuple[str, str]]) -> list[str]:
+    """(b): the rooms of the unseen-rooms figure, each completed from the replayed file; (c): the
+    same rooms with fixtures placed by rules learnt from the other room groups, no file used."""
+    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, complete=True), measured)
+    result, seconds = fidelity.timed(lambda: _run("unseen rooms, completed", jobs, args.workers))
+    lines = [_section("unseen rooms (b): the same rooms from layout files only, each completed from the replayed "
+                      "file (the fixtures its actions name, made at their ids' positions with their types' sizes)",
+                      result.replays, "fidelity_unseen_rooms_completed", subset, args.list_failures, seconds)]
+    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, rules=True), measured)
+    result, seconds = fidelity.timed(lambda: _run("unseen rooms, rule fixtures", jobs, args.workers))
+    lines.append(_section(
+        "unseen rooms (c): the same rooms from layout files only plus the fixtures type-level rules place (learnt "
+        f"from the other {args.folds - 1} of {args.folds} room groups), no file used; an action on a fixture id "
+        "the room lacks is pointed at the room's nearest object of its type, as a mask-driven agent would",
+        result.replays, "fidelity_unseen_rooms_rules", subset, args.list_failures, seconds))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("json_dir", type=Path, help="directory holding traj_data.json files (searched recursively)")
@@ -133,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--thor-db", type=Path, help="directory of THOR's asset-database.json (real sizes)")
     parser.add_argument("--folds", type=int, default=5, help="folds per room for the held-out figure (default 5)")
     parser.add_argument("--unseen-rooms", action="store_true", help="also replay each room built from its layouts only")
+    parser.add_argument("--unseen-only", action="store_true",
+                        help="only the unseen-rooms figures (a), (b), (c): no held-out, in-sample or plans")
     parser.add_argument("--no-in-sample", action="store_true", help="skip the in-sample replay")
     parser.add_argument("--no-plans", action="store_true", help="skip planning the demonstrations' tasks")
     parser.add_argument("--subset", type=Path, help="also report over the demos found under this directory too")
@@ -140,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="replay and plan only the demos under --subset (rooms still built from all the evidence)")
     parser.add_argument("--rooms", help="replay and plan only the demos of these scene numbers (comma separated; "
                                         "rooms still built from all the evidence), for quick runs")
+    parser.add_argument("--every", type=int, default=1,
+                        help="replay and plan only every N-th demonstration (sorted by path; rooms still built "
+                             "from all the evidence): a deterministic subset for quick runs")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--list-failures", type=int, default=40, help="failures listed per figure (default 40)")
     parser.add_argument("--masks", action="store_true",
@@ -150,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.folds < 2:
         parser.error("--folds must be at least 2")
+    if args.every < 1:
+        parser.error("--every must be at least 1")
     if args.only_subset and not args.subset:
         parser.error("--only-subset needs --subset")
     if args.masks_out and not args.masks:
@@ -171,15 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     subset = {_trial_key(p) for p in args.subset.rglob(TRAJ_FILE_NAME)} if args.subset else set()
     wanted = {int(n) for n in args.rooms.split(",")} if args.rooms else None
     room_of = {d.path: d.room for d in pool.demos}
+    every = {d.path for i, d in enumerate(pool.demos) if i % max(1, args.every) == 0}
 
     def measured(path: Path) -> bool:
-        return (wanted is None or room_of[path] in wanted) and (not args.only_subset or _trial_key(path) in subset)
+        return ((wanted is None or room_of[path] in wanted) and (not args.only_subset or _trial_key(path) in subset)
+                and path in every)
 
     print(f"evidence: {len(pool.demos)} demonstrations in {len(pool.rooms_with_demos())} rooms, "
           f"{len(pool.layouts)} room layouts, {len(pool.unreadable)} unreadable, read in {seconds:.1f} s"
           f"{', THOR sizes' if sizes else ''}; {args.workers} worker(s)")
-    if wanted is not None or args.only_subset:
+    if wanted is not None or args.only_subset or args.every > 1:
         print(f"measured: {sum(1 for d in pool.demos if measured(d.path))} of them"
+              + (f" (every {args.every}th, sorted by path)" if args.every > 1 else "")
               + (f" (rooms {args.rooms})" if wanted is not None else "")
               + (" (only those under --subset)" if args.only_subset else "")
               + "; every room built from all the evidence")
@@ -187,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  unreadable: {path}")
 
     figures = []
+    if args.unseen_only:
+        args.unseen_rooms = args.no_in_sample = args.no_plans = True
     if not args.no_in_sample or not args.no_plans:
         jobs = held_out.in_sample_jobs(pool, sizes, replay=not args.no_in_sample, plan=not args.no_plans,
                                        time_limit=args.time_limit)
@@ -208,38 +263,30 @@ def main(argv: list[str] | None = None) -> int:
             if subset:
                 print(fidelity.coverage_line([o for o in plans if _trial_key(o.path) in subset],
                                              "plan_coverage_subset") + " (the demos also under --subset)")
-    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured)
-    result, seconds = fidelity.timed(lambda: _run("held out", jobs, args.workers))
-    heldout = _section(f"held out: each demo in its room built from the other {args.folds - 1} of "
-                       f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
-                       args.list_failures, seconds)
-    figures.append(heldout)
-    if args.masks:
-        figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of {args.folds} "
-                          "folds", jobs, "heldout", args.workers, args.masks_out)
-    fold_of = pool.folds(args.folds)
-    named: dict[tuple[int, int], set[str]] = {}
-    for demo in pool.demos:
-        for fold in range(args.folds):
-            if fold_of[demo.path] != fold:
-                named.setdefault((demo.room, fold), set()).update(demo.facts.static_ids)
-    _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]) | named.get((d.room, fold_of[d.path]), set()),
-           "fidelity_heldout", "nor another fold's demos name", measured)
+    heldout = ""
+    if not args.unseen_only:
+        heldout, jobs = _held_out(pool, sizes, args, measured, subset)
+        figures.append(heldout)
+        if args.masks:
+            figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of "
+                              f"{args.folds} folds", jobs, "heldout", args.workers, args.masks_out)
     if args.unseen_rooms:
         jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured)
         result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))
-        figures.append(_section("unseen rooms: each room built from its layout files only (statistics "
+        figures.append(_section("unseen rooms (a): each room built from its layout files only (statistics "
                                 f"learnt from the other {args.folds - 1} of {args.folds} room groups)",
                                 result.replays, "fidelity_unseen_rooms", subset, args.list_failures, seconds))
         _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]), "fidelity_unseen_rooms", "name", measured)
         if args.masks:
             figures += _masks("unseen rooms: each room built from its layout files only", jobs, "unseen_rooms",
                               args.workers, args.masks_out)
+        figures += _unseen_completed(pool, sizes, args, measured, subset)
     print("\n== summary")
     for line in figures:
         print(line)
     print(f"peak memory of this process: {_peak_mb():.0f} MB")
-    print("fidelity: " + heldout.split(": ", 1)[1])
+    if heldout:
+        print("fidelity: " + heldout.split(": ", 1)[1])
     return 0
 
 

@@ -88,11 +88,19 @@ def backend_options(backend: str, thor: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in thor.items() if value is not None}
 
 
-def simulator_for(backend: str, thor: dict[str, Any]) -> Simulator:
-    """The simulator recipe the options name, with the scene library as its lookup."""
+def simulator_for(backend: str, thor: dict[str, Any], complete: bool = True) -> Simulator:
+    """The simulator recipe the options name, with the scene library as its lookup (completing
+    imported rooms from the replayed file unless ``complete`` is false: ``--no-complete``)."""
     from alfred_gen.scenes.library import simulator
 
-    return simulator(backend, backend_options(backend, thor))
+    return simulator(backend, backend_options(backend, thor), complete=complete)
+
+
+#: ``--no-complete`` of the commands that replay files (replay, verify, derive, eval alfred).
+no_complete_option = click.option(
+    "--no-complete", is_flag=True,
+    help="Replay imported THOR rooms as the catalogue has them: do not add the fixtures the file acts on "
+         "and the room lacks (made at their ids' positions).")
 
 
 def task_options(command: Any) -> Any:
@@ -263,8 +271,9 @@ def scenes_show(scene: str, out: str, pose: str | None) -> None:
 @click.option("--seg", is_flag=True, help="Also write instance_masks/ (RGB PNG) and their color_to_object_id.json.")
 @click.option("--out", type=OutputPath(file_okay=False), callback=not_empty,
               help="Write frames here (default: the trajectory's directory).")
+@no_complete_option
 @thor_options
-def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **thor: Any) -> None:
+def replay(traj: str, depth: bool, seg: bool, out: str | None, no_complete: bool, backend: str, **thor: Any) -> None:
     """Re-execute a trajectory (a traj_data.json or its directory) and write the frames its
     `images` list names; print failing steps and goal conditions. Exits 1 if the replay fails,
     in which case nothing on disk is changed.
@@ -275,7 +284,8 @@ def replay(traj: str, depth: bool, seg: bool, out: str | None, backend: str, **t
     """
     from alfred_gen.replay.rerender import replay_command
 
-    sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor), depth=depth, seg=seg, echo=click.echo))
+    sys.exit(replay_command(traj, out, simulator=simulator_for(backend, thor, not no_complete), depth=depth, seg=seg,
+                            echo=click.echo))
 
 
 @cli.command("thor-build", epilog=EPILOG)
@@ -300,8 +310,9 @@ def thor_build(version: str, out: str) -> None:
 @cli.command(epilog=EPILOG)
 @click.argument("directory", type=click.Path())
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@no_complete_option
 @thor_options
-def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
+def verify(directory: str, jobs: int, no_complete: bool, backend: str, **thor: Any) -> None:
     """Replay every traj_data.json under DIRECTORY from scratch: every action must succeed and the
     goal must hold. Prints one line per failed trajectory and a summary by reason; exits 1 if any fail.
 
@@ -311,7 +322,8 @@ def verify(directory: str, jobs: int, backend: str, **thor: Any) -> None:
     """
     from alfred_gen.replay.verify import verify_directory
 
-    sys.exit(verify_directory(directory, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
+    sys.exit(verify_directory(directory, simulator=simulator_for(backend, thor, not no_complete), jobs=jobs,
+                              echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -698,9 +710,10 @@ def eqa_paths(directory: str, out: str | None, min_spawn_distance: float, no_fra
 @click.option("--n-back", type=click.IntRange(min=2), default=2, show_default=True,
               help="rev-n: how many earlier destinations to walk back to.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@no_complete_option
 @thor_options
 def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, threshold: float, n_back: int,
-           jobs: int, backend: str, **thor: Any) -> None:
+           jobs: int, no_complete: bool, backend: str, **thor: Any) -> None:
     """Derive ALFRED-L's task structures from trajectories (files or directories of them): NAV-ONLY
     keeps only the walks; REV-1 / REV-n walk back to one / several earlier destinations after the
     end. Each derived trajectory is re-rendered, vetted by replay and written as ALFRED's layout;
@@ -716,8 +729,8 @@ def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, thres
     """
     from alfred_gen.derive.run import derive_command
 
-    sys.exit(derive_command(variant, sources, out, simulator=simulator_for(backend, thor), reverse=reverse,
-                            threshold=threshold, n_back=n_back, jobs=jobs, echo=click.echo))
+    sys.exit(derive_command(variant, sources, out, simulator=simulator_for(backend, thor, not no_complete),
+                            reverse=reverse, threshold=threshold, n_back=n_back, jobs=jobs, echo=click.echo))
 
 
 @cli.command(epilog=EPILOG)
@@ -879,10 +892,11 @@ def eval_group() -> None:
 @click.option("--language", type=click.Choice(["e1", "e2"]), multiple=True,
               help="ALFRED-L: perturb the language the agent gets first (e1: no spatial words, "
                    "e2: no step-by-step lines); repeat to combine.")
+@no_complete_option
 @thor_options
 def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str | None, data_root: str | None,
                 mode: str, jobs: int, out: str | None, step_timeout: float, mask_rule: str, within: float | None,
-                language: tuple[str, ...], backend: str, **thor: Any) -> None:
+                language: tuple[str, ...], no_complete: bool, backend: str, **thor: Any) -> None:
     """Run an agent on every episode (trajectory and annotation) of SOURCE (a directory, a
     traj_data.json or a split file) with ALFRED's rules (1,000 steps, 10 failed actions) and print
     ALFRED's metrics: success rate, goal-condition success, and their path-length-weighted versions,
@@ -901,8 +915,8 @@ def eval_alfred(source: str, agent: str | None, actseqs: str | None, split: str 
     if (agent is None) == (actseqs is None):
         raise click.UsageError("give one of --agent or --actseqs")
     options = EvalOptions(agent or "", mode=mode, step_timeout=step_timeout,
-                          simulator=simulator_for(backend, thor), actseqs=actseqs, mask_rule=mask_rule,
-                          within=within, language=language)
+                          simulator=simulator_for(backend, thor, not no_complete), actseqs=actseqs,
+                          mask_rule=mask_rule, within=within, language=language)
     sys.exit(run_eval(source, options, split=split, data_root=data_root, jobs=jobs, out=out, echo=click.echo))
 
 

@@ -36,7 +36,7 @@ from alfred_gen.replay.goals import (
     trajectory_goal,
     trajectory_goal_status,
 )
-from alfred_gen.replay.restore import restore_scene
+from alfred_gen.replay.restore import completed_from_file, restore_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
     DEPTH_IMAGES_DIR,
@@ -174,7 +174,7 @@ def replay_to_directory(
         reason = error.strerror or type(error).__name__
         raise UserError(f"cannot write frames into {out_dir}: {reason}", ExitCode.BAD_INPUT) from None
     try:
-        start = restore_scene(controller, traj["scene"])
+        start = restore_trajectory(controller, traj)
         for name, wanted in (("frame", True), ("depth_frame", depth), ("instance_segmentation_frame", seg)):
             if wanted:
                 _need(start, name)  # fail before replaying, not at the first frame
@@ -237,6 +237,10 @@ def replay_command(
     if len(outcome.failures) > MAX_FAILURE_LINES:
         echo(f"... and {len(outcome.failures) - MAX_FAILURE_LINES} more failed steps")
     echo(f"goal: {outcome.goal.describe()}")
+    completed = completed_from_file(controller, traj)
+    if completed:
+        echo(f"completed from the file (the room lacked them; --no-complete to replay without): "
+             f"{', '.join(completed)}")
     seconds = time.monotonic() - began
     if outcome.ok:
         echo(f"replay ok: {total} actions, {outcome.frames} frames written to "

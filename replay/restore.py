@@ -87,11 +87,38 @@ def _check_block(scene_block: Any) -> None:
         raise UserError(f"scene block: malformed {FURNITURE_POSES_KEY!r}", ExitCode.BAD_INPUT)
 
 
-def _scene_for(controller: Controller, floor_plan: str, scene_block: Mapping[str, Any]) -> Any:
+def _scene_for(controller: Controller, floor_plan: str, scene_block: Mapping[str, Any],
+               trajectory: Mapping[str, Any] | None = None) -> Any:
     """What to reset to: the Scene the controller's scene lookup gives for this start state (lite),
     else the name (THOR loads its own rooms)."""
     lookup = getattr(controller, "scene_lookup", None)
-    return lookup.for_start_state(floor_plan, scene_block) if lookup is not None else floor_plan
+    if lookup is None:
+        return floor_plan
+    if trajectory is None:
+        return lookup.for_start_state(floor_plan, scene_block)
+    return lookup.for_start_state(floor_plan, scene_block, trajectory)
+
+
+def restore_trajectory(controller: Controller, trajectory: Mapping[str, Any]) -> Any:
+    """:func:`restore_scene` for the start state of a whole trajectory being replayed: the scene
+    lookup may also complete its room with the fixtures the trajectory's actions name (lite's scene
+    library does, unless made with ``complete=False``: ``--no-complete``). A KeyError for a file
+    without a ``scene`` block, as ``restore_scene(controller, trajectory["scene"])``."""
+    return restore_scene(controller, trajectory["scene"], trajectory=trajectory)
+
+
+def completed_from_file(controller: Controller, trajectory: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ids of the objects :func:`restore_trajectory` added to the room from the trajectory (none
+    for THOR, a lookup that completes nothing, or a room that already held them)."""
+    lookup = getattr(controller, "scene_lookup", None)
+    completed = getattr(lookup, "completed_from_file", None)
+    scene_block = trajectory.get("scene") if isinstance(trajectory, Mapping) else None
+    if completed is None or not isinstance(scene_block, Mapping) or not isinstance(scene_block.get("floor_plan"), str):
+        return ()
+    try:
+        return tuple(completed(scene_block["floor_plan"], scene_block, trajectory))
+    except (UserError, KeyError, LookupError, ValueError, TypeError):
+        return ()
 
 
 def _setup_step(controller: Controller, action: dict[str, Any], step: str) -> Any:
@@ -103,8 +130,12 @@ def _setup_step(controller: Controller, action: dict[str, Any], step: str) -> An
     return event
 
 
-def restore_scene(controller: Controller, scene_block: Mapping[str, Any]) -> Any:
+def restore_scene(controller: Controller, scene_block: Mapping[str, Any],
+                  trajectory: Mapping[str, Any] | None = None) -> Any:
     """Put ``controller`` into the start state a traj_data.json ``scene`` block describes.
+
+    ``trajectory`` is the whole file whose start state this is, when there is one
+    (:func:`restore_trajectory`): the scene lookup may complete the room from it.
 
     Returns the Event after the ``init_action``. Raises UserError: NOT_FOUND for an unknown
     ``floor_plan``; BAD_INPUT for a malformed block; :class:`RestoreError` (BAD_INPUT) when a setup
@@ -113,7 +144,7 @@ def restore_scene(controller: Controller, scene_block: Mapping[str, Any]) -> Any
     _check_block(scene_block)
     floor_plan = scene_block["floor_plan"]
     try:
-        controller.reset(_scene_for(controller, floor_plan, scene_block))
+        controller.reset(_scene_for(controller, floor_plan, scene_block, trajectory))
     except UserError:
         raise
     except (KeyError, LookupError) as error:

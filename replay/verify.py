@@ -154,7 +154,14 @@ def verify_directory(
     for path, result in zip(paths, results):
         if result is not None and not result.ok:
             echo(f"{shown_path(path)}: {result.reason}: {result.error}")
+        if result is not None and result.completed:
+            echo(f"{shown_path(path)}: completed from the file: {', '.join(result.completed)}")
     line = summary_line(done, seconds)
+    completed = [result for result in done if result.completed]
+    if completed:
+        objects = sum(len(result.completed) for result in completed)
+        line += (f"; {len(completed)} {'room' if len(completed) == 1 else 'rooms'} completed from the file "
+                 f"({objects} object{'s' if objects != 1 else ''} the room lacked; --no-complete to replay without)")
     if missing:
         line += f"; {len(missing)} trial {'directory' if len(missing) == 1 else 'directories'} without {TRAJ_FILE_NAME}"
     echo(line)

@@ -12,7 +12,7 @@ becomes one of a small, fixed set of reasons (:class:`~alfred_gen.errors.VetReas
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
@@ -25,7 +25,7 @@ from alfred_gen.replay.goals import (
     trajectory_goal,
     trajectory_goal_status,
 )
-from alfred_gen.replay.restore import RestoreError, restore_scene
+from alfred_gen.replay.restore import RestoreError, completed_from_file, restore_trajectory
 from alfred_gen.sim.controller import Controller
 
 #: Gives the simulator to vet with (a fresh one, or this process's own: the restore resets it).
@@ -45,6 +45,9 @@ class VetResult:
     failed_low_idx: int | None = None  # the first low action that failed, if one did
     error: str = ""  # one line: what went wrong
     goal: GoalStatus = field(default_factory=lambda: GoalStatus(0, 0, []))
+    #: Ids of the objects the room was completed with from the file itself (a room known from
+    #: evidence lacking fixtures the file acts on: :func:`~alfred_gen.replay.restore.restore_trajectory`).
+    completed: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """One line: ``ok (4/4 goal conditions)`` or ``action_failed: low_idx 12 ...``."""
@@ -120,7 +123,7 @@ def vet_trajectory(
         return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
     try:
         try:
-            start = restore_scene(controller, traj["scene"])
+            start = restore_trajectory(controller, traj)
         except RestoreError as error:
             return _failed(VetReason.RESTORE_FAILED, str(error))
         except UserError as error:
@@ -137,8 +140,10 @@ def vet_trajectory(
         return _failed(VetReason.SIMULATOR_ERROR, str(error))
     except Exception as error:
         return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
+    completed = completed_from_file(controller, traj)
     if run.failure is not None:
-        return _failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal)
+        return replace(_failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal),
+                       completed=completed)
     if not goal.done:
-        return _failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal)
-    return VetResult(True, VetReason.OK, None, "", goal)
+        return replace(_failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal), completed=completed)
+    return VetResult(True, VetReason.OK, None, "", goal, completed)

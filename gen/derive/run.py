@@ -66,9 +66,10 @@ from alfred_gen.replay.goals import (
     trajectory_goal_status,
 )
 from alfred_gen.replay.record import LowAction, MaskSource, Recorder, RecordingError, on_demand_masks
-from alfred_gen.replay.restore import RestoreError, restore_scene
+from alfred_gen.replay.restore import RestoreError, completed_from_file, restore_trajectory
 from alfred_gen.replay.verify import find_trajectories
 from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.scenes.alfred.complete import COMPLETED_OBJECTS_KEY
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
     RAW_IMAGES_DIR,
@@ -190,7 +191,7 @@ def record_plan(
     interaction target is not in the frame, ``unreachable`` when no walk leads to a destination.
     """
     try:
-        start = restore_scene(controller, traj["scene"])
+        start = restore_trajectory(controller, traj)
     except RestoreError as error:
         raise _Skip(DeriveReason.SOURCE_DOES_NOT_REPLAY, str(error)) from None
     recorder = Recorder(controller, start, image_dir, masks=masks or on_demand_masks(controller))
@@ -315,6 +316,9 @@ def derive_one(
             raise _Skip(DeriveReason.VET_FAILED, f"while recording: {recording.status.describe()}")
         backend, backend_version = backend_of(controller)
         derived = {key: value for key, value in traj.items() if key not in REPLACED_KEYS}
+        completed = completed_from_file(controller, traj)
+        if completed:  # the room was completed from the source: say so, and complete it alike on replay
+            derived[COMPLETED_OBJECTS_KEY] = sorted({*derived.get(COMPLETED_OBJECTS_KEY, ()), *completed})
         derived.update({
             "derived_from": _derived_from(traj, plan, options),
             "generator": {"backend": backend, "backend_version": backend_version, "name": GENERATOR_NAME,

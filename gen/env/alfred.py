@@ -81,7 +81,7 @@ from alfred_gen.replay.goals import (
     trajectory_goal,
     trajectory_goal_status,
 )
-from alfred_gen.replay.restore import restore_scene
+from alfred_gen.replay.restore import restore_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
 
 #: The modes, in the order the docs list them.
@@ -246,7 +246,7 @@ class AlfredEnv(gymnasium.Env):
         self.task = task_from_trajectory(traj)
         self.goal_spec = with_threshold(trajectory_goal(traj), self.within)
         controller = self._open()
-        start = restore_scene(controller, traj["scene"])
+        start = restore_trajectory(controller, traj)
         self.start_metadata = start.metadata
         self.tracker = EffectTracker(start.metadata)
         self.steps = 0

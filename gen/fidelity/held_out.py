@@ -4,7 +4,8 @@ A measurement is a list of :class:`RoomJob`: one room built from some evidence (
 :mod:`alfred_gen.fidelity.evidence_pool` for which), and the demonstrations to replay (and plan)
 in it. A job builds its room once, completes it for each demonstration's ``scene`` block exactly
 as a restore of an imported room does
-(:meth:`alfred_gen.scenes.library.SceneLibrary.for_start_state`), and returns one outcome per
+(:meth:`alfred_gen.scenes.library.SceneLibrary.for_start_state`; with ``complete``, also from the
+rest of the file, :mod:`alfred_gen.scenes.alfred.complete`), and returns one outcome per
 demonstration. Jobs are independent, so :func:`run_jobs` spreads them over worker processes;
 outcomes come back in job order, whatever the number of workers.
 """
@@ -18,7 +19,10 @@ from pathlib import Path
 
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, learnt_stats
 from alfred_gen.fidelity.measure import PlanOutcome, ReplayOutcome, load, plan_one, replay_one
+from alfred_gen.fidelity.retarget import retargeted
+from alfred_gen.scenes.alfred.complete import complete_from_file
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
+from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
@@ -39,6 +43,11 @@ class RoomJob:
     replay: bool = True
     plan: bool = False
     time_limit: float = 30.0
+    #: Also complete the room from each replayed file (:mod:`alfred_gen.scenes.alfred.complete`).
+    complete: bool = False
+    #: Point actions on fixtures the room lacks at its nearest of their type
+    #: (:mod:`alfred_gen.fidelity.retarget`; the rule-placed figure only).
+    retarget: bool = False
 
 
 @dataclass
@@ -61,6 +70,10 @@ def run_job(job: RoomJob) -> JobResult:
             if room is None:
                 raise ValueError(build_error)
             scene = complete_for_start_state(room, traj["scene"])
+            if job.complete:
+                scene = complete_from_file(scene, traj, job.sizes)[0]
+            if job.retarget:
+                traj = retargeted(traj, scene)[0]
         except (OSError, ValueError, KeyError, TypeError) as error:
             detail = f"{type(error).__name__}: {error}"
             if job.replay:
@@ -108,9 +121,13 @@ def held_out_jobs(pool: EvidencePool, sizes: ThorSizes | None, folds: int) -> li
     return jobs
 
 
-def unseen_room_jobs(pool: EvidencePool, sizes: ThorSizes | None, groups: int) -> list[RoomJob]:
+def unseen_room_jobs(pool: EvidencePool, sizes: ThorSizes | None, groups: int, *,
+                     complete: bool = False, rules: bool = False) -> list[RoomJob]:
     """Per room: the room built from its layout files alone, statistics learnt from the rooms of
-    the other groups, replaying every demonstration of the room."""
+    the other groups, replaying every demonstration of the room (``complete``: each completed
+    from the replayed file, as ``alfred-gen replay`` completes it; ``rules``: with the fixtures
+    placed by the rules learnt from the other groups' rooms, as an import places them in a room
+    without demos, and actions on fixtures retargeted to them, :mod:`alfred_gen.fidelity.retarget`)."""
     group_of = pool.room_groups(groups)
     by_room = _by_room([d.path for d in pool.demos], pool)
     jobs = []
@@ -118,9 +135,12 @@ def unseen_room_jobs(pool: EvidencePool, sizes: ThorSizes | None, groups: int) -
         def other_rooms(demo: Released, group: int = group) -> bool:
             return group_of[demo.room] != group
 
-        stats = learnt_stats(pool.rooms(other_rooms))
+        others = pool.rooms(other_rooms)
+        stats = learnt_stats(others)
+        fixture_rules = learn_fixture_rules(others.values()) if rules else {}
         for number in sorted(n for n, g in group_of.items() if g == group):
-            jobs.append(RoomJob(pool.room_evidence(number), stats, sizes, tuple(by_room[number])))
+            evidence = with_rule_fixtures(pool.room_evidence(number), fixture_rules)[0]
+            jobs.append(RoomJob(evidence, stats, sizes, tuple(by_room[number]), complete=complete, retarget=rules))
     return sorted(jobs, key=lambda j: j.evidence.scene_num)
 
 

@@ -83,7 +83,7 @@ def replay_one(traj: Mapping[str, Any], scene: Scene, path: Path, geometric: boo
 
     def factory() -> LiteController:
         options: dict[str, Any] = {"visibility": GeometricVisibility()} if geometric else {}
-        return LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=False, **options)
+        return LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False, **options)
 
     result = vet_trajectory(traj, controller_factory=factory, check_schema=False)
     action = ""
@@ -219,14 +219,14 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     from alfred_gen.planner.solve import solve
     from alfred_gen.replay.goals import goal_conditions, task_from_trajectory
     from alfred_gen.replay.record import RecordingError
-    from alfred_gen.replay.restore import restore_scene
+    from alfred_gen.replay.restore import restore_trajectory
     from alfred_gen.sim.lite import LiteController
 
     theirs = discrete_steps(traj["plan"]["high_pddl"])
     outcome = PlanOutcome(path, "error", theirs=theirs, their_low=len(traj["plan"]["low_actions"]))
-    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=False)
+    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False)
     try:
-        start = restore_scene(sim, traj["scene"])
+        start = restore_trajectory(sim, traj)
     except UserError as error:
         outcome.status, outcome.detail = "restore_failed", str(error)
         return outcome
@@ -253,7 +253,7 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
             (float(p["x"]), float(p["z"]))
             for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
         ]
-        runner = _PlanRunner(sim, start.metadata, lambda: restore_scene(sim, traj["scene"]))
+        runner = _PlanRunner(sim, start.metadata, lambda: restore_trajectory(sim, traj))
         high: list[dict[str, Any]] = []
         drive_with_replans(sim, steps, plan_without, lambda: Expander(NavigationGraph(reachable), metadata),
                            runner, high)

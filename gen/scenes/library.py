@@ -174,9 +174,14 @@ def find_scene(name: str) -> Scene:
 class SceneLibrary:
     """The scene lookup for simulators (:class:`~alfred_gen.sim.controller.SceneLookup`): every room
     :func:`find_scene` knows, plus ``extra`` scenes found by their own names first (a room built on
-    the fly, e.g. for a test or a held-out measurement)."""
+    the fly, e.g. for a test or a held-out measurement).
+
+    ``complete`` (the default) completes an imported THOR room with the fixtures the replayed
+    trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`); the commands'
+    ``--no-complete`` turns it off (the room as the catalogue has it)."""
 
     extra: tuple[Scene, ...] = ()
+    complete: bool = True
 
     def __call__(self, name: str) -> Scene:
         for scene in self.extra:
@@ -184,20 +189,39 @@ class SceneLibrary:
                 return scene
         return find_scene(name)
 
-    def for_start_state(self, name: str, start: Mapping[str, Any]) -> Scene:
+    def for_start_state(self, name: str, start: Mapping[str, Any],
+                        trajectory: Mapping[str, Any] | None = None) -> Scene:
         """The room, and for an imported THOR room (``FloorPlanN``) what the recorded start state
         proves it holds: its objects and its start point
-        (:func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`)."""
+        (:func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`); with ``complete``
+        and a ``trajectory``, also the fixtures its actions name (:meth:`completed_from_file`)."""
+        return self._for_start_state(name, start, trajectory)[0]
+
+    def completed_from_file(self, name: str, start: Mapping[str, Any],
+                            trajectory: Mapping[str, Any]) -> tuple[str, ...]:
+        """The ids of the fixtures :meth:`for_start_state` adds to the room from ``trajectory``
+        (none without ``complete``, or in a room that holds them all)."""
+        if not self.complete:
+            return ()
+        return self._for_start_state(name, start, trajectory)[1]
+
+    def _for_start_state(self, name: str, start: Mapping[str, Any],
+                         trajectory: Mapping[str, Any] | None) -> tuple[Scene, tuple[str, ...]]:
         scene = self(name)
         if not name.startswith("FloorPlan"):
-            return scene
+            return scene, ()
         from alfred_gen.scenes.alfred.importer import complete_for_start_state
 
-        return complete_for_start_state(scene, start)
+        scene = complete_for_start_state(scene, start)
+        if not self.complete or trajectory is None:
+            return scene, ()
+        from alfred_gen.scenes.alfred.complete import complete_from_file
+
+        return complete_from_file(scene, trajectory)
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,
-              extra: tuple[Scene, ...] = ()) -> Simulator:
+              extra: tuple[Scene, ...] = (), complete: bool = True) -> Simulator:
     """The simulator recipe for ``backend`` with this library as its scene lookup; ``options`` are
-    the backend's (THOR's build, platform, display)."""
-    return Simulator(backend, dict(options or {}), SceneLibrary(extra))
+    the backend's (THOR's build, platform, display); ``complete`` as :class:`SceneLibrary` says."""
+    return Simulator(backend, dict(options or {}), SceneLibrary(extra, complete))

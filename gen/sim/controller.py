@@ -59,10 +59,13 @@ class SceneLookup(Protocol):
     def __call__(self, name: str) -> Scene:
         """The Scene called ``name``; UserError(NOT_FOUND) if there is none."""
 
-    def for_start_state(self, name: str, start: Mapping[str, Any]) -> Scene:
+    def for_start_state(self, name: str, start: Mapping[str, Any],
+                        trajectory: Mapping[str, Any] | None = None) -> Scene:
         """The Scene called ``name`` as a recorded start state needs it. ``start`` is that state
         (ALFRED's ``scene`` block): a room known only from evidence may lack objects or start
-        points the state proves it has, and a lookup may complete it from there."""
+        points the state proves it has, and a lookup may complete it from there. ``trajectory``,
+        when given, is the whole file being replayed: a lookup may also complete the room with the
+        fixtures its actions name."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ class PlainLookup:
     def __call__(self, name: str) -> Scene:
         return self.find(name)
 
-    def for_start_state(self, name: str, start: Mapping[str, Any]) -> Scene:
+    def for_start_state(self, name: str, start: Mapping[str, Any],
+                        trajectory: Mapping[str, Any] | None = None) -> Scene:
         return self.find(name)
 
 

@@ -34,6 +34,7 @@ from alfred_gen.parallel import run_ordered
 from alfred_gen.progress import progress
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts, trajectory_facts, type_of_name
+from alfred_gen.scenes.alfred.fixture_rules import FixtureRule, learn_fixture_rules, with_rule_fixtures
 from alfred_gen.scenes.alfred.floor import margin_points, scene_footprints
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
@@ -419,12 +420,18 @@ def _room_entry(job: tuple[SceneEvidence, ThorSizes | None, SurfaceStats]) -> tu
 
 def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None, source: dict[str, Any],
                     summary: ImportSummary | None = None, workers: int = 1,
-                    on_built: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """A scene catalogue (catalogue_store format) of every room, fitted in ``workers`` processes."""
+                    on_built: Callable[[int], None] | None = None,
+                    rules: Mapping[str, FixtureRule] | None = None) -> dict[str, Any]:
+    """A scene catalogue (catalogue_store format) of every room, fitted in ``workers`` processes.
+    A room without any demonstration also gets the fixtures its layout files list as present by
+    ``rules`` (default: learnt from the rooms with demonstrations,
+    :mod:`~alfred_gen.scenes.alfred.fixture_rules`); the others are built as the evidence says."""
     stats = SurfaceStats.learn(rooms.values())
     data = catalogue_store.empty_catalogue(source)
     data["surface_stats"] = stats.to_dict()
-    jobs = [(evidence, sizes, stats) for evidence in rooms.values()]
+    rules = learn_fixture_rules(rooms.values()) if rules is None else rules
+    ruled = {number: with_rule_fixtures(evidence, rules) for number, evidence in rooms.items()}
+    jobs = [(ruled[number][0], sizes, stats) for number in rooms]
     for evidence, (scene, geometry) in zip(rooms.values(), run_ordered(_room_entry, jobs, workers)):
         if on_built is not None:
             on_built(1)
@@ -440,6 +447,9 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
             "support_facts": geometry.support_facts,
             "support_disagreements": geometry.support_disagreements,
         }
+        placed = ruled[evidence.scene_num][1]
+        if placed:  # only rooms without demonstrations: the others' entries stay as they were
+            info["rule_fixtures"] = placed
         data["scenes"][scene.name] = {"scene": scene.to_dict(), "info": info, "evidence": evidence.to_dict()}
         if summary is not None:
             summary.scenes += 1

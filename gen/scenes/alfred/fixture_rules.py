@@ -1,0 +1,224 @@
+"""Fixtures placed by type-level rules in imported rooms no demonstration names them in.
+
+ALFRED's layout files name a room's receptacles (``-openable.json``) and the types present
+(``-objects.json``), but not where a faucet, a desk lamp, a garbage can, a coffee machine or a
+toaster stands: only a demo acting on one names it, by its id (its position). A room without
+demos therefore lacks them, and generation there can never sample a task that needs them.
+
+Each rule is learnt from the rooms that have evidence, and keeps the counts that support it:
+
+- **where it stands**: on the floor (its id at floor height) or on a host, the layout receptacle
+  nearest below its id (a faucet on a sink, a desk lamp on a desk or side table, a toaster on a
+  counter top); the most common host type wins, with how many ids stood on each;
+- **how far from the host**: the median height of its id over the host's id, and the median
+  horizontal distance from the host's id, taken away from the floor the agent stands on (a faucet
+  is behind the basin); for the floor, the median distance beyond the walked floor (by a wall);
+- **how many**: the median number per room that has any, never more than the room has hosts.
+
+They are applied only to rooms without any demonstration and only to types the room's layout
+files say are present and no evidence places: a room with evidence is built exactly as before,
+and the procedural rooms never come here. Placed fixtures get THOR-style ids at their positions
+and are built like any fixture named by evidence (:mod:`alfred_gen.scenes.alfred.geometry`).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position
+from alfred_gen.scenes.alfred.fixture_block import FLOOR_ORIGIN
+from alfred_gen.sim.scene import AGENT_Y, format_object_id
+
+#: The host of a fixture standing on the floor.
+FLOOR = "Floor"
+#: A placement seen fewer times than this is no rule.
+MIN_SUPPORT = 2
+#: Suffix of a host label whose id is at floor height (a pedestal sink's basin).
+ON_FLOOR = " on the floor"
+#: An id this far above its host's id still stands on it (ids of a counter are at its top).
+ABOVE_HOST = 0.05
+#: A host further than this (horizontally, id to id) holds nothing of the fixture's (m).
+NEAR = 0.8
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One way a fixture type stands: on ``host`` (a layout receptacle type, with `` on the floor``
+    when that host's id is at floor height, like a pedestal sink; or :data:`FLOOR`), ``height``
+    over the host's id and ``reach`` from it (medians of ``support`` ids seen there)."""
+
+    host: str
+    support: int
+    height: float
+    reach: float
+
+
+@dataclass(frozen=True)
+class FixtureRule:
+    """Where fixtures of one type stand, learnt from the rooms that name them: its placements, the
+    best supported first (a room uses the first whose host it has), and how many per room."""
+
+    kind: str
+    placements: tuple[Placement, ...]
+    rooms: int
+    per_room: int
+
+    def describe(self) -> str:
+        ways = "; ".join(f"on {p.host} x{p.support} ({p.height:+.2f} m up, {p.reach:.2f} m off)"
+                         for p in self.placements)
+        return f"{self.kind} ({self.rooms} rooms, {self.per_room} per room): {ways}"
+
+
+def _floor_y(evidence: SceneEvidence) -> float:
+    return evidence.agent_y(AGENT_Y) - AGENT_Y
+
+
+def _flat(a: tuple[float, float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[2] - b[1])
+
+
+def _ruled_types(rooms: Iterable[SceneEvidence]) -> set[str]:
+    """Fixture types demos name in a room whose layout files do not (the ones a room without demos
+    may lack: faucets, lamps, garbage cans, coffee machines, toasters, ...)."""
+    kinds = set()
+    for room in rooms:
+        in_layout = {catalogue.type_of_id(i) for i in room.openable}
+        kinds |= {catalogue.type_of_id(i) for i in room.static_ids if i.count("|") == 3} - in_layout
+    return {t for t in kinds if t in catalogue.OBJECT_TYPES and not catalogue.object_type(t).pickupable}
+
+
+def _host_label(host: str, floor_y: float) -> str:
+    kind = catalogue.type_of_id(host)
+    return f"{kind}{ON_FLOOR}" if id_position(host)[1] - floor_y < FLOOR_ORIGIN else kind
+
+
+def _hosts_of(position: tuple[float, float, float], room: SceneEvidence, floor_y: float
+              ) -> dict[str, tuple[float, float]]:
+    """Host label -> (height over it, horizontal distance) for a fixture id at ``position``: the
+    floor alone when the id is at floor height, else the nearest layout receptacle of each label
+    whose id is below it, within :data:`NEAR`."""
+    if position[1] - floor_y < FLOOR_ORIGIN:
+        if not room.layout_points:
+            return {}
+        return {FLOOR: (position[1] - floor_y, min(_flat(position, p) for p in room.layout_points))}
+    out: dict[str, tuple[float, float]] = {}
+    for host in sorted(room.openable):
+        hx, hy, hz = id_position(host)
+        if hy > position[1] + ABOVE_HOST:
+            continue
+        distance = _flat(position, (hx, hz))
+        label = _host_label(host, floor_y)
+        if distance <= NEAR and (label not in out or distance < out[label][1]):
+            out[label] = (position[1] - hy, distance)
+    return out
+
+
+def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule]:
+    """One rule per fixture type some layout files do not name, from the rooms with demonstrations:
+    every host label its ids stand near (within :data:`NEAR`, over it), the most seen first."""
+    rooms = [r for r in rooms if r.trajectories > 0]
+    kinds = _ruled_types(rooms)
+    seen: dict[str, list[dict[str, tuple[float, float]]]] = {k: [] for k in kinds}
+    counts: dict[str, list[int]] = {k: [] for k in kinds}
+    for room in rooms:
+        floor_y = _floor_y(room)
+        in_layout = {catalogue.type_of_id(i) for i in room.openable}
+        per_kind: Counter[str] = Counter()
+        for object_id in sorted(room.static_ids):
+            kind = catalogue.type_of_id(object_id)
+            if kind not in kinds or kind in in_layout or object_id.count("|") != 3:
+                continue
+            hosts = _hosts_of(id_position(object_id), room, floor_y)
+            if hosts:
+                seen[kind].append(hosts)
+                per_kind[kind] += 1
+        for kind, n in per_kind.items():
+            counts[kind].append(n)
+    rules = {}
+    for kind in sorted(kinds):
+        if not seen[kind]:
+            continue
+        by_host = Counter(h for hosts in seen[kind] for h in hosts)
+        placements = []
+        for host, support in sorted(by_host.items(), key=lambda item: (-item[1], item[0])):
+            if support < MIN_SUPPORT:
+                continue
+            on_host = [hosts[host] for hosts in seen[kind] if host in hosts]
+            placements.append(Placement(host, support, statistics.median(dy for dy, _ in on_host),
+                                        statistics.median(reach for _, reach in on_host)))
+        if not placements:
+            continue
+        rules[kind] = FixtureRule(kind, tuple(placements), len(counts[kind]),
+                                  max(1, round(statistics.median(counts[kind]))))
+    return rules
+
+
+def _away(origin: tuple[float, float], points: list[tuple[float, float]]) -> tuple[float, float]:
+    """The unit vector from the walked point nearest ``origin`` to it (towards the wall behind)."""
+    nearest = min(points, key=lambda p: (math.hypot(p[0] - origin[0], p[1] - origin[1]), p))
+    dx, dz = origin[0] - nearest[0], origin[1] - nearest[1]
+    norm = math.hypot(dx, dz)
+    return (dx / norm, dz / norm) if norm > 1e-9 else (0.0, 1.0)
+
+
+def rule_positions(evidence: SceneEvidence, rule: FixtureRule) -> list[tuple[float, float, float]]:
+    """Where ``rule`` puts its fixtures in the room ``evidence`` describes: by its first placement
+    whose host the room has (none without)."""
+    points = sorted(evidence.layout_points)
+    if not points:
+        return []
+    floor_y = _floor_y(evidence)
+    for placement in rule.placements:
+        if placement.host == FLOOR:
+            return _on_floor(points, floor_y, placement, rule.per_room)
+        hosts = sorted(i for i in evidence.openable if _host_label(i, floor_y) == placement.host)
+        if not hosts:
+            continue
+        out = []
+        for host in hosts[: rule.per_room]:
+            hx, hy, hz = id_position(host)
+            ux, uz = _away((hx, hz), points)
+            out.append((hx + placement.reach * ux, hy + placement.height, hz + placement.reach * uz))
+        return out
+    return []
+
+
+def _on_floor(points: list[tuple[float, float]], floor_y: float, placement: Placement, count: int
+              ) -> list[tuple[float, float, float]]:
+    """By the walls: beyond the walked points furthest from the room's middle, 1 m apart."""
+    cx = sum(x for x, _ in points) / len(points)
+    cz = sum(z for _, z in points) / len(points)
+    out: list[tuple[float, float, float]] = []
+    for x, z in sorted(points, key=lambda p: (-math.hypot(p[0] - cx, p[1] - cz), p)):
+        if len(out) >= count:
+            break
+        if any(math.hypot(x - ox, z - oz) < 1.0 for ox, _, oz in out):
+            continue
+        dx, dz = x - cx, z - cz
+        norm = math.hypot(dx, dz) or 1.0
+        out.append((x + placement.reach * dx / norm, floor_y + placement.height, z + placement.reach * dz / norm))
+    return out
+
+
+def with_rule_fixtures(evidence: SceneEvidence, rules: Mapping[str, FixtureRule]) -> tuple[SceneEvidence, list[str]]:
+    """``evidence`` plus the fixtures the rules place, and their ids: only for a room without any
+    demonstration, and only types its layout files list as present and no evidence places.
+    Returns ``evidence`` itself (and no ids) when nothing is placed."""
+    if evidence.trajectories > 0:
+        return evidence, []
+    placed_types = {catalogue.type_of_id(i) for i in (*evidence.openable, *evidence.static_ids)}
+    ids = []
+    for kind in sorted(rules):
+        if kind not in evidence.types_present or kind in placed_types:
+            continue
+        ids += [format_object_id(kind, position, True) for position in rule_positions(evidence, rules[kind])]
+    if not ids:
+        return evidence, []
+    placed = evidence.copy()
+    placed.static_ids = set(placed.static_ids) | set(ids)
+    return placed, sorted(ids)
