@@ -229,8 +229,27 @@ def _cut_jpeg(trial: Path) -> None:
 
 
 def _rename_frame(trial: Path) -> None:
-    frame = sorted((trial / "raw_images").iterdir())[-1]
+    frame = sorted((trial / "raw_images").iterdir())[1]  # a frame `images` lists
     frame.rename(frame.with_name("000000777.jpg"))
+
+
+def _final_frame(trial: Path) -> Path:
+    """The frame after the last action: on disk as the next number, not listed in `images`."""
+    data = json.loads((trial / "traj_data.json").read_text())
+    listed = {image["image_name"].removesuffix(".png") + ".jpg" for image in data["images"]}
+    final = trial / "raw_images" / f"{len(data['images']):09d}.jpg"
+    assert final.is_file() and final.name not in listed
+    return final
+
+
+def _drop_final_frame(trial: Path) -> None:
+    _final_frame(trial).unlink()
+
+
+def _cut_final_frame(trial: Path) -> None:
+    final = _final_frame(trial)
+    assert final.stat().st_size > 200
+    final.write_bytes(final.read_bytes()[:200])
 
 
 def _drop_pddl_states(trial: Path) -> None:
@@ -245,11 +264,14 @@ def _five_bad_low_actions(trial: Path) -> None:
 
 
 DAMAGE = {"a JPEG cut to 200 bytes": _cut_jpeg, "a renamed frame": _rename_frame,
-          "no pddl_states/": _drop_pddl_states, "5 low actions validate rejects": _five_bad_low_actions}
+          "no pddl_states/": _drop_pddl_states, "5 low actions validate rejects": _five_bad_low_actions,
+          "the unlisted final frame missing": _drop_final_frame,
+          "the unlisted final frame cut short": _cut_final_frame}
 
 
 def test_resume_makes_damaged_trials_again_and_counts_them(tmp_path: Path) -> None:
-    """Before: all four damaged trials were kept and the run said `6 of 6`."""
+    """Before: all four damaged trials were kept and the run said `6 of 6`; then a trial whose frame
+    after the last action (unlisted in `images`) was missing or cut short was still kept."""
     out = tmp_path / "out"
     run_sample(options(out, 6, seed=2), generate=stand_in_generate)
     whole = tree_bytes(out)

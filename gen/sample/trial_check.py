@@ -7,8 +7,9 @@ very attempt, and still intact:
   mask ranges, indices: :func:`alfred_gen.traj.format.first_problem`), and names the planned trial
   id, task, scene and spawn seed;
 - ``pddl_states/problem_0.pddl`` is there and not empty (the writer writes it with every trial);
-- with frames, every frame file the trial must have (:func:`frame_files`) is there and is a whole
-  JPEG: it starts with the JPEG start-of-image marker and ends with the end-of-image marker. A
+- with frames, every frame file the trial must have (:func:`frame_files`: the ``images`` entries and
+  the unlisted frame after the last action, :func:`alfred_gen.traj.frames.frame_entries`) is there
+  and is a whole JPEG: it starts with the JPEG start-of-image marker and ends with the end-of-image marker. A
   frame cut short or overwritten loses its end marker; decoding every frame instead costs about
   a millisecond a frame (bench/startup.py prints both), which a resumed run of thousands of trials
   would pay before its first job. A renamed frame is a missing one.
@@ -25,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import UserError
-from alfred_gen.replay.images import RGB_SUFFIX, frame_stem
+from alfred_gen.replay.images import RGB_SUFFIX
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.traj.format import PDDL_STATES_DIR, RAW_IMAGES_DIR, TRAJ_FILE_NAME, first_problem, parse_trajectory_json
+from alfred_gen.traj.frames import frame_entries
 
 #: The PDDL problem the writer saves with every trial.
 PROBLEM_FILE = "problem_0.pddl"
@@ -38,9 +40,9 @@ _JPEG_END = b"\xff\xd9"
 
 def frame_files(data: Mapping[str, Any]) -> list[str]:
     """The RGB frame files (in ``raw_images/``) a trial with this traj_data.json must have: one per
-    entry of ``images``, named after its ``image_name`` with the JPEG extension."""
-    names = [frame_stem(str(image["image_name"])) + RGB_SUFFIX for image in data.get("images") or []]
-    return list(dict.fromkeys(names))
+    entry of ``images`` and the frame after the last action, which ALFRED's convention keeps on disk
+    unlisted (E.T.'s loader drops a demonstration without it), named with the JPEG extension."""
+    return list(dict.fromkeys(entry.stem + RGB_SUFFIX for entry in frame_entries(data)))
 
 
 def jpeg_problem(path: Path) -> str | None:
@@ -98,7 +100,11 @@ def trial_problem(directory: Path, task: TaskTuple, name: str, spawn: int, frame
     except OSError:
         return f"no {PDDL_STATES_DIR}/{PROBLEM_FILE}"
     if frames:
-        for frame in frame_files(data):
+        try:
+            names = frame_files(data)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return f"{TRAJ_FILE_NAME} names no frames"
+        for frame in names:
             why = jpeg_problem(directory / RAW_IMAGES_DIR / frame)
             if why is not None:
                 return f"frame {RAW_IMAGES_DIR}/{frame} {why}"
