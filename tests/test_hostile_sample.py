@@ -300,3 +300,79 @@ def test_trial_check_names_each_damage(tmp_path: Path, damage: str) -> None:
     DAMAGE[damage](trial)
     problem = trial_problem(trial, task, trial.name, data["scene"]["random_seed"], True)
     assert problem is not None and "\n" not in problem
+
+
+# --------------------------------------------------------------------------------------------
+# A finished run is not read again, yet damage after it is still found
+
+
+def _counting_checks(monkeypatch) -> list[str]:
+    """The trials the resume check reads in full (not kept on their stamp) from now on."""
+    from alfred_gen.sample import disk_state
+
+    checked: list[str] = []
+    real = disk_state.check_trial
+
+    def counting(directory, *args, **kwargs):
+        checked.append(directory.name)
+        return real(directory, *args, **kwargs)
+
+    monkeypatch.setattr(disk_state, "check_trial", counting)
+    return checked
+
+
+def _same_size_same_mtime(trial: Path) -> None:
+    """Damage traj_data.json without changing its size or modification time (a program can set
+    mtime back): one byte of its task id changes, so the check would reject it."""
+    path = trial / "traj_data.json"
+    before = path.stat()
+    text = path.read_text()
+    index = text.index('"task_id": "trial_') + len('"task_id": "trial_')
+    path.write_text(text[:index] + ("X" if text[index] != "X" else "Y") + text[index + 1:])
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_finished_run_resumes_without_reading_its_trials_again(tmp_path: Path, monkeypatch, workers: int) -> None:
+    """Before: resuming a finished run read and validated every trial again (~0.1 s each). Now the
+    worker that made a trial checks it and leaves a stamp of its files; a resume only stats them."""
+    out = tmp_path / "out"
+    made = run_sample(options(out, 6, seed=2, workers=workers), generate=stand_in_generate)
+    assert made.made_now == 6
+    checked = _counting_checks(monkeypatch)
+    again = run_sample(options(out, 6, seed=2, workers=workers), generate=stand_in_generate)
+    assert (again.made_now, again.made, again.repaired, checked) == (0, 6, 0, [])
+
+
+@pytest.mark.parametrize("damage", ["same size, same mtime", *sorted(DAMAGE)])
+def test_damage_after_a_finished_run_is_still_found(tmp_path: Path, monkeypatch, damage: str) -> None:
+    out = tmp_path / "out"
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    whole = trials_bytes(out)
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)  # finished: stamps hold
+    trial = sorted(out.glob("*/trial_*"))[3]
+    (_same_size_same_mtime if damage == "same size, same mtime" else DAMAGE[damage])(trial)
+    checked = _counting_checks(monkeypatch)
+    summary = run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    assert checked == [trial.name]  # only the changed trial is read in full ...
+    assert summary.repaired == 1 == summary.made_now  # ... found damaged and made again
+    assert trials_bytes(out) == whole
+    checked.clear()
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    assert checked == []  # the remade trial was stamped by its worker
+
+
+def test_a_damaged_or_foreign_stamp_file_only_costs_a_full_check(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "out"
+    run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    [stamps] = (out / ".alfred-gen").glob("checked-*.json")
+    stamps.write_text(stamps.read_text()[:40])
+    foreign = '{"format": 1, "trials": {"x/trial_y": [1, true, [[0, "a"]], "z"]}}'
+    (out / ".alfred-gen" / "checked-1of2.json").write_text(foreign)
+    checked = _counting_checks(monkeypatch)
+    summary = run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    assert (summary.made_now, summary.made, summary.repaired, len(checked)) == (0, 3, 0, 3)
+    checked.clear()
+    run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    assert checked == []  # the full checks wrote whole stamps again

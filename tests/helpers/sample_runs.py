@@ -99,9 +99,10 @@ def options(out: Path, n: int, **kw) -> SampleOptions:
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    """Every file under root, lock files aside (they only say that a run once held the directory)."""
+    """Every file under root, lock files aside (they only say that a run once held the directory),
+    and the stamps of checked trials (file sizes and times: this machine's, not the dataset's)."""
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and not p.name.startswith("lock-") and p.name != "failures.lock"}
+            if p.is_file() and not p.name.startswith(("lock-", "checked-")) and p.name != "failures.lock"}
 
 
 def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]:
