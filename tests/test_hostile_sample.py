@@ -89,8 +89,9 @@ def test_a_job_that_always_kills_its_worker_stops_the_run_keeping_its_work(tmp_p
 def start_run(out: Path, n: int, shard: str | None = None, workers: int = 1,
               env: dict[str, str] | None = None) -> subprocess.Popen:
     """A stand-in run through the CLI in a process of its own."""
-    code = (
-        "import sys; import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
+    code = (  # Ctrl-C as a terminal gives it, even when pytest runs in the background (SIGINT ignored)
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
         "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
         "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
         "'--scenes', ','.join(map(str, t.SCENES))] + sys.argv[4:])"
@@ -105,9 +106,11 @@ def test_runs_whose_shards_share_trials_are_refused_while_one_writes(tmp_path: P
     """Before: an unsharded run next to a shard run deleted the shard's live temp directories and
     both exited 0 with a trial the plan does not have."""
     out = tmp_path / "out"
-    running = start_run(out, 60, first, env={"STAND_IN_SLEEP": "0.5"})
+    # N large enough that the first run is still writing when the second has started on a loaded
+    # machine (at 60, a second run that took 15 s to start found the first one finished)
+    running = start_run(out, 600, first, env={"STAND_IN_SLEEP": "0.5"})
     wait_for(running, lambda: count_trials(out) >= 1 and any(out.glob(".tmp-trial_*")), "a trial in flight")
-    code, printed = finish(start_run(out, 60, second))
+    code, printed = finish(start_run(out, 600, second))
     assert code == ExitCode.BUSY, printed
     running.send_signal(signal.SIGINT)
     finish(running)
