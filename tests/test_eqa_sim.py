@@ -88,6 +88,7 @@ def test_the_scene_block_key_restores_the_colours(house) -> None:
     assert caught.value.code == ExitCode.BAD_INPUT
 
 
+@pytest.mark.slow  # ~11 s each on a busy 2-core machine (the fast lane's --durations)
 def test_object_pixels_from_any_pose_equal_the_full_frame(house) -> None:
     fast = simulator().open()
     fast.reset(HOUSE)

@@ -170,6 +170,7 @@ def test_a_range_is_usage_when_malformed_and_not_found_when_it_names_nothing(
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
+@pytest.mark.slow  # ~10 s each on a busy 2-core machine (the fast lane's --durations)
 @pytest.mark.parametrize(("module", "command"), [
     ("av", ["video", "{TRAJ}", "--out", "{OUT}.mp4"]),
     ("alfworld", ["export", "alfworld", "{TRAJ}", "--out", "{OUT}"]),

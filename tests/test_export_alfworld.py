@@ -301,6 +301,7 @@ def _run_cli(*args: str, prelude: str = "") -> subprocess.CompletedProcess:
                           env=python_env(), timeout=120)
 
 
+@pytest.mark.slow  # ~13 s each on a busy 2-core machine (the fast lane's --durations)
 def test_a_missing_source_is_one_line_and_not_found(tmp_path: Path) -> None:
     for command in (["export", "alfworld", str(tmp_path / "nothing"), "--out", str(tmp_path / "games")],
                     ["export", "alfworld-check", str(tmp_path / "nothing")]):
@@ -318,6 +319,7 @@ def test_an_output_path_alfworlds_loader_would_skip_is_refused(tmp_path: Path) -
     assert not (tmp_path / "movable-games").exists()
 
 
+@pytest.mark.slow  # ~27 s each on a busy 2-core machine (the fast lane's --durations)
 def test_without_alfworld_the_export_says_how_to_install_it(tmp_path: Path) -> None:
     save_trajectory(make_trajectory(), tmp_path / "src" / "task" / "trial_T1" / "traj_data.json")
     (tmp_path / "games" / "task" / "trial_T1").mkdir(parents=True)

@@ -89,8 +89,9 @@ def test_a_job_that_always_kills_its_worker_stops_the_run_keeping_its_work(tmp_p
 def start_run(out: Path, n: int, shard: str | None = None, workers: int = 1,
               env: dict[str, str] | None = None) -> subprocess.Popen:
     """A stand-in run through the CLI in a process of its own."""
-    code = (
-        "import sys; import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
+    code = (  # Ctrl-C as a terminal gives it, even when pytest runs in the background (SIGINT ignored)
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
         "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
         "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
         "'--scenes', ','.join(map(str, t.SCENES))] + sys.argv[4:])"
@@ -105,9 +106,11 @@ def test_runs_whose_shards_share_trials_are_refused_while_one_writes(tmp_path: P
     """Before: an unsharded run next to a shard run deleted the shard's live temp directories and
     both exited 0 with a trial the plan does not have."""
     out = tmp_path / "out"
-    running = start_run(out, 60, first, env={"STAND_IN_SLEEP": "0.5"})
+    # N large enough that the first run is still writing when the second has started on a loaded
+    # machine (at 60, a second run that took 15 s to start found the first one finished)
+    running = start_run(out, 600, first, env={"STAND_IN_SLEEP": "0.5"})
     wait_for(running, lambda: count_trials(out) >= 1 and any(out.glob(".tmp-trial_*")), "a trial in flight")
-    code, printed = finish(start_run(out, 60, second))
+    code, printed = finish(start_run(out, 600, second))
     assert code == ExitCode.BUSY, printed
     running.send_signal(signal.SIGINT)
     finish(running)
@@ -229,8 +232,27 @@ def _cut_jpeg(trial: Path) -> None:
 
 
 def _rename_frame(trial: Path) -> None:
-    frame = sorted((trial / "raw_images").iterdir())[-1]
+    frame = sorted((trial / "raw_images").iterdir())[1]  # a frame `images` lists
     frame.rename(frame.with_name("000000777.jpg"))
+
+
+def _final_frame(trial: Path) -> Path:
+    """The frame after the last action: on disk as the next number, not listed in `images`."""
+    data = json.loads((trial / "traj_data.json").read_text())
+    listed = {image["image_name"].removesuffix(".png") + ".jpg" for image in data["images"]}
+    final = trial / "raw_images" / f"{len(data['images']):09d}.jpg"
+    assert final.is_file() and final.name not in listed
+    return final
+
+
+def _drop_final_frame(trial: Path) -> None:
+    _final_frame(trial).unlink()
+
+
+def _cut_final_frame(trial: Path) -> None:
+    final = _final_frame(trial)
+    assert final.stat().st_size > 200
+    final.write_bytes(final.read_bytes()[:200])
 
 
 def _drop_pddl_states(trial: Path) -> None:
@@ -245,11 +267,14 @@ def _five_bad_low_actions(trial: Path) -> None:
 
 
 DAMAGE = {"a JPEG cut to 200 bytes": _cut_jpeg, "a renamed frame": _rename_frame,
-          "no pddl_states/": _drop_pddl_states, "5 low actions validate rejects": _five_bad_low_actions}
+          "no pddl_states/": _drop_pddl_states, "5 low actions validate rejects": _five_bad_low_actions,
+          "the unlisted final frame missing": _drop_final_frame,
+          "the unlisted final frame cut short": _cut_final_frame}
 
 
 def test_resume_makes_damaged_trials_again_and_counts_them(tmp_path: Path) -> None:
-    """Before: all four damaged trials were kept and the run said `6 of 6`."""
+    """Before: all four damaged trials were kept and the run said `6 of 6`; then a trial whose frame
+    after the last action (unlisted in `images`) was missing or cut short was still kept."""
     out = tmp_path / "out"
     run_sample(options(out, 6, seed=2), generate=stand_in_generate)
     whole = tree_bytes(out)
@@ -278,3 +303,79 @@ def test_trial_check_names_each_damage(tmp_path: Path, damage: str) -> None:
     DAMAGE[damage](trial)
     problem = trial_problem(trial, task, trial.name, data["scene"]["random_seed"], True)
     assert problem is not None and "\n" not in problem
+
+
+# --------------------------------------------------------------------------------------------
+# A finished run is not read again, yet damage after it is still found
+
+
+def _counting_checks(monkeypatch) -> list[str]:
+    """The trials the resume check reads in full (not kept on their stamp) from now on."""
+    from alfred_gen.sample import disk_state
+
+    checked: list[str] = []
+    real = disk_state.check_trial
+
+    def counting(directory, *args, **kwargs):
+        checked.append(directory.name)
+        return real(directory, *args, **kwargs)
+
+    monkeypatch.setattr(disk_state, "check_trial", counting)
+    return checked
+
+
+def _same_size_same_mtime(trial: Path) -> None:
+    """Damage traj_data.json without changing its size or modification time (a program can set
+    mtime back): one byte of its task id changes, so the check would reject it."""
+    path = trial / "traj_data.json"
+    before = path.stat()
+    text = path.read_text()
+    index = text.index('"task_id": "trial_') + len('"task_id": "trial_')
+    path.write_text(text[:index] + ("X" if text[index] != "X" else "Y") + text[index + 1:])
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_finished_run_resumes_without_reading_its_trials_again(tmp_path: Path, monkeypatch, workers: int) -> None:
+    """Before: resuming a finished run read and validated every trial again (~0.1 s each). Now the
+    worker that made a trial checks it and leaves a stamp of its files; a resume only stats them."""
+    out = tmp_path / "out"
+    made = run_sample(options(out, 6, seed=2, workers=workers), generate=stand_in_generate)
+    assert made.made_now == 6
+    checked = _counting_checks(monkeypatch)
+    again = run_sample(options(out, 6, seed=2, workers=workers), generate=stand_in_generate)
+    assert (again.made_now, again.made, again.repaired, checked) == (0, 6, 0, [])
+
+
+@pytest.mark.parametrize("damage", ["same size, same mtime", *sorted(DAMAGE)])
+def test_damage_after_a_finished_run_is_still_found(tmp_path: Path, monkeypatch, damage: str) -> None:
+    out = tmp_path / "out"
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    whole = trials_bytes(out)
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)  # finished: stamps hold
+    trial = sorted(out.glob("*/trial_*"))[3]
+    (_same_size_same_mtime if damage == "same size, same mtime" else DAMAGE[damage])(trial)
+    checked = _counting_checks(monkeypatch)
+    summary = run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    assert checked == [trial.name]  # only the changed trial is read in full ...
+    assert summary.repaired == 1 == summary.made_now  # ... found damaged and made again
+    assert trials_bytes(out) == whole
+    checked.clear()
+    run_sample(options(out, 6, seed=2), generate=stand_in_generate)
+    assert checked == []  # the remade trial was stamped by its worker
+
+
+def test_a_damaged_or_foreign_stamp_file_only_costs_a_full_check(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "out"
+    run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    [stamps] = (out / ".alfred-gen").glob("checked-*.json")
+    stamps.write_text(stamps.read_text()[:40])
+    foreign = '{"format": 1, "trials": {"x/trial_y": [1, true, [[0, "a"]], "z"]}}'
+    (out / ".alfred-gen" / "checked-1of2.json").write_text(foreign)
+    checked = _counting_checks(monkeypatch)
+    summary = run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    assert (summary.made_now, summary.made, summary.repaired, len(checked)) == (0, 3, 0, 3)
+    checked.clear()
+    run_sample(options(out, 3, seed=2), generate=stand_in_generate)
+    assert checked == []  # the full checks wrote whole stamps again

@@ -302,6 +302,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # ~19 s each on a busy 2-core machine (the fast lane's --durations)
 def test_same_plan_under_every_pythonhashseed() -> None:
     outputs = [run_python(_DETERMINISM_SCRIPT, env={"PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "2", "3")]
     assert all(out == outputs[0] for out in outputs)

@@ -16,6 +16,7 @@ from alfred_gen.planner import names
 PDDL_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
+@pytest.mark.slow  # ~19 s each on a busy 2-core machine (the fast lane's --durations)
 @given(st.text(max_size=60))
 def test_escape_round_trips_any_text_into_lower_case_pddl_characters(text: str) -> None:
     escaped = names.escape(text)

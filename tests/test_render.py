@@ -102,6 +102,7 @@ POSES = [
 ]
 
 
+@pytest.mark.slow  # ~10 s each on a busy 2-core machine (the fast lane's --durations)
 @pytest.mark.parametrize("fridge_open, size", [(False, (160, 120)), (True, (160, 120)), (True, (75, 51))])
 def test_renderer_agrees_with_brute_force_reference(fridge_open, size):
     """Exact depth and owner of every pixel, from many poses; ties may go either way.
@@ -119,6 +120,7 @@ def test_renderer_agrees_with_brute_force_reference(fridge_open, size):
         assert not differ.any(), ((x, z, rotation, horizon), int(differ.sum()))
 
 
+@pytest.mark.slow  # ~11 s each on a busy 2-core machine (the fast lane's --durations)
 def test_random_boxes_agree_with_reference():
     """Random overlapping boxes, some straddling the camera's planes and the near plane."""
     rng = np.random.default_rng(7)

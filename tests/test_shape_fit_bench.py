@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "shape_fit.py"
 
 
@@ -21,6 +23,7 @@ def test_an_unknown_shape_is_named_in_one_line(tmp_path: Path) -> None:
     assert "'blob'" in done.stderr
 
 
+@pytest.mark.slow  # ~13 s each on a busy 2-core machine (the fast lane's --durations)
 def test_lites_kettle_fits_thors_masks_better_than_its_bounding_box(alfred_data: Path) -> None:
     # The released kettles are a body with a narrow handle and lid over it; drawn as the whole box,
     # lite's kettle overlaps THOR's masks of it less.

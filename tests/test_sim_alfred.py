@@ -102,6 +102,7 @@ def test_navigation_reaches_the_planners_locations(alfred_data: Path, trajectori
     assert len(blocked) <= 0.02 * len(trajectories), blocked
 
 
+@pytest.mark.slow  # ~14 s each on a busy 2-core machine (the fast lane's --durations)
 def test_restored_ids_are_the_ids_the_demos_use(alfred_data: Path, trajectories: list) -> None:
     """SetObjectPoses names objects by their pose, as THOR did: demo ids resolve after a restore."""
     found = missing = 0

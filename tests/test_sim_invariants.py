@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +147,7 @@ def _seeded_steps(seed: int, n: int) -> list[tuple[int, int, int]]:
              rng.randrange(1000)) for _ in range(n)]
 
 
+@pytest.mark.slow  # ~11 s each on a busy 2-core machine (the fast lane's --durations)
 def test_long_seeded_sequences_keep_invariants_and_succeed_often() -> None:
     for scene_index in range(3):
         outputs = run(scene_index, _seeded_steps(scene_index, 400))

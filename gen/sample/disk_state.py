@@ -5,6 +5,9 @@
   validate's checks, the planned task, scene, spawn seed and trial id, the PDDL problem, whole
   frames); a planned trial directory that fails the check is removed and made again. Trial
   directories the plan does not name (another seed, other options, a smaller N) are left alone.
+  A trial that passed (or that a worker made and checked) leaves a stamp of its files'
+  stats in ``<out>/.alfred-gen/checked-<shard>.json`` (:mod:`~alfred_gen.sample.check_cache`); a
+  trial whose files all still match it is not checked again.
 - ``<out>/.alfred-gen/plan-<key>.json`` is the plan (:mod:`~alfred_gen.sample.plan`): the task space
   and the primaries, so a resumed run need not rebuild the space (seconds).
 - ``<out>/.alfred-gen/failures.json`` says which attempts failed; every shard merges its records
@@ -33,10 +36,12 @@ from typing import Any
 
 from alfred_gen.atomic import write_text
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.sample.check_cache import load_stamps, save_stamps
 from alfred_gen.sample.feasibility import TaskTuple
+from alfred_gen.sample.jobs import Job, Outcome
 from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import DatasetPlan, PlanKey
-from alfred_gen.sample.trial_check import trial_problem
+from alfred_gen.sample.trial_check import Stamp, check_trial, stamp_still_holds
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
@@ -361,14 +366,21 @@ class TrialProbe:
     """Answers "is attempt a of tuple T on disk, whole?" for the ledger, checking each planned
     trial once, when the schedule first asks about it (so a resumed run checks the first groups
     and starts its workers, instead of reading every file first). A planned trial directory that
-    fails the check is removed, to be made again; ``removed`` says which and why."""
+    fails the check is removed, to be made again; ``removed`` says which and why.
+
+    A trial whose stamp from an earlier check still holds (every file it read unchanged: one stat
+    per file) is not checked again; ``stamped`` counts those. :meth:`save` keeps the stamps of the
+    trials this run checked or made for the next run."""
 
     def __init__(self, out: Path, options: SampleOptions, note: Callable[[str], None] = lambda line: None) -> None:
         self.out = out
         self.options = options
         self.note = note
         self.removed: list[str] = []
+        self.stamped = 0  #: trials kept on their stamp, without a full check
         self._listings: dict[TaskTuple, frozenset[str]] = {}
+        self._stamps: dict[str, Stamp] = load_stamps(out / STATE_DIR)
+        self._changed = False
 
     def _listing(self, task: TaskTuple) -> frozenset[str]:
         names = self._listings.get(task)
@@ -385,8 +397,14 @@ class TrialProbe:
     def __call__(self, task: TaskTuple, name: str, spawn: int) -> bool:
         if name not in self._listing(task):
             return False
+        key = f"{task.dir_name()}/{name}"
         directory = self.out / task.dir_name() / name
-        problem = trial_problem(directory, task, name, spawn, self.options.frames)
+        stamp = self._stamps.get(key)
+        if stamp is not None and stamp_still_holds(directory, stamp, spawn, self.options.frames):
+            self.stamped += 1
+            return True
+        problem, stamp = check_trial(directory, task, name, spawn, self.options.frames)
+        self._keep(key, stamp)
         if problem is None:
             return True
         try:
@@ -399,6 +417,24 @@ class TrialProbe:
         self.removed.append(f"{task.dir_name()}/{name}: {problem}")
         self.note(f"making again {self.removed[-1]}")
         return False
+
+    def _keep(self, key: str, stamp: Stamp | None) -> None:
+        if stamp is None:
+            self._changed |= self._stamps.pop(key, None) is not None
+        else:
+            self._changed |= self._stamps.get(key) != stamp
+            self._stamps[key] = stamp
+
+    def made(self, job: Job, outcome: Outcome) -> None:
+        """A trial this run made: keep the stamp its worker's check gave it."""
+        self._keep(f"{job.task.dir_name()}/{job.trial_id}", outcome.stamp)
+
+    def save(self) -> None:
+        """Write the stamps (this shard's file; every run's stamps it read are kept: each is checked
+        against the files before it is trusted). Only when something changed."""
+        if self._changed:
+            save_stamps(self.out / STATE_DIR, self.options.shard_label(), self._stamps)
+            self._changed = False
 
 
 def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from alfred_gen.errors import GenerationReason, JobError
 from alfred_gen.sample.feasibility import TaskTuple
+from alfred_gen.sample.trial_check import Stamp
 
 Generator = Callable[..., Any]
 
@@ -46,4 +47,6 @@ class Outcome:
     detail: str = ""
     code: int = 0  #: the exit code of a ``user_error``
     timings: tuple[tuple[str, float], ...] = ()  #: seconds per pipeline phase, if the generator says
+    #: the made trial's stamp from the resume check, run by the worker on what it wrote (None: not stamped)
+    stamp: Stamp | None = None
 

@@ -35,10 +35,13 @@ class Ledger:
     records this run has not saved yet."""
 
     def __init__(self, options: SampleOptions, failures: Iterable[dict[str, Any]] = (),
-                 on_disk: Callable[[TaskTuple, str, int], bool] | None = None) -> None:
+                 on_disk: Callable[[TaskTuple, str, int], bool] | None = None,
+                 on_made: Callable[[Job, Outcome], None] | None = None) -> None:
         self.options = options
         #: checks whether an attempt's trial (tuple, trial id, spawn seed) is on disk; asked once per attempt
         self.on_disk = on_disk
+        #: told of every trial this run made (e.g. to keep its stamp)
+        self.on_made = on_made
         self._probed: set[str] = set()
         self.found = 0  #: trials found on disk (and checked) so far
         self.succeeded: set[str] = set()
@@ -74,6 +77,8 @@ class Ledger:
         """Remember a result; a failure of the tuple's own is queued for the failure log."""
         if succeeded(outcome):
             self.succeeded.add(job.trial_id)
+            if outcome.ok and self.on_made is not None:
+                self.on_made(job, outcome)
         elif outcome.reason not in JobError._value2member_map_:
             self.failed[job.trial_id] = str(outcome.reason)
             self.unsaved.append(self.record(job, str(outcome.reason)))

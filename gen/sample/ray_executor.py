@@ -169,7 +169,7 @@ def run_remote(token: str, context: JobContext, job: Job) -> tuple[Outcome, Pack
     if served is None:
         _remove_dead_scratch()
         _served.clear()  # an earlier run's context is not needed any more
-        served = _served[token] = dataclasses.replace(context, out=str(_scratch_dir()))
+        served = _served[token] = dataclasses.replace(context, out=str(_scratch_dir()), stamp_trials=False)
     scratch = Path(served.out)
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)

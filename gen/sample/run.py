@@ -150,7 +150,7 @@ def run_sample(
         if removed:
             note(f"removed {removed} unfinished trajectories of an earlier run")
         probe = TrialProbe(out, options, note)
-        ledger = Ledger(options, load_failures(out), on_disk=probe)
+        ledger = Ledger(options, load_failures(out), on_disk=probe, on_made=probe.made)
         schedule = Schedule(plan, options.n, groups, ledger, options.max_failures, on_grow=saver.grown)
         summary = RunSummary(target=plan.shard_share(options.n, options.shard), made_before=0)
         earlier = scan_tree(out).count()
@@ -184,6 +184,7 @@ def run_sample(
             summary.exhausted = summary.short > 0
             summary.failed_tuples = schedule.failed_tuples()
             summary.repaired = len(probe.removed)
+            probe.save()
             summary.deaths = sum(getattr(executor, "deaths", 0) for executor in executors)
         if not sharded and not (summary.interrupted or summary.crashed):
             summary.foreign = scan_tree(out).count() - len(schedule.trials())

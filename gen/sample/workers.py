@@ -37,6 +37,7 @@ from alfred_gen.sample.disk_state import unwritable_output
 from alfred_gen.sample.feasibility import scene_name
 from alfred_gen.sample.jobs import Generator, Job, Outcome
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.sample.trial_check import Stamp, check_trial
 from alfred_gen.sim.controller import Controller, Simulator
 
 #: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
@@ -82,6 +83,9 @@ class JobContext:
     out: str
     options: SampleOptions
     controller_factory: Callable[[], Controller] | None = None
+    #: run the resume check on each made trial where it was written (False where the trial is
+    #: written elsewhere first, as Ray's scratch directories: its files' stamps would not hold)
+    stamp_trials: bool = True
     _controller: Controller | None = None
     _vetting: Controller | None = None
 
@@ -120,6 +124,18 @@ class JobContext:
         return self._controller
 
 
+def _stamp_made(job: Job, context: JobContext) -> Stamp | None:
+    """The resume check, run here on the trial this job just wrote (the worker has its files in the
+    page cache; the parent would pay ~0.1 s a trial), so that a resumed run need not check it: its
+    stamp. None if the check fails (the next run then checks the trial, and makes it again)."""
+    directory = Path(context.out) / job.task.dir_name() / job.trial_id
+    try:
+        problem, stamp = check_trial(directory, job.task, job.trial_id, job.seed, context.options.frames)
+    except Exception:  # the trial is made: a check that cannot run only leaves it to the next run
+        return None
+    return stamp if problem is None else None
+
+
 def run_job(job: Job, context: JobContext) -> Outcome:
     """Run one job. A pipeline exception becomes an ``exception`` outcome (never recorded as the
     tuple's fault); a UserError (e.g. the THOR backend cannot start) a ``user_error`` one."""
@@ -135,8 +151,9 @@ def run_job(job: Job, context: JobContext) -> Outcome:
         scene = scene_name(job.task.scene, context.options.scene_set)
         result = context.generate(job.task.to_task_spec(), scene, job.seed, context.out, job.trial_id, **kwargs)
         timings = tuple(sorted((str(k), float(v)) for k, v in (getattr(result, "timings", None) or {}).items()))
+        stamp = _stamp_made(job, context) if result.ok and context.stamp_trials else None
         return Outcome(job.index, bool(result.ok), GenerationReason.OK if result.ok else result.reason,
-                       str(getattr(result, "detail", "") or ""), timings=timings)
+                       str(getattr(result, "detail", "") or ""), timings=timings, stamp=stamp)
     except UserError as error:
         return Outcome(job.index, False, JobError.USER_ERROR, str(error), int(error.code))
     except Exception as error:  # a bug in the pipeline: report it, keep the run going

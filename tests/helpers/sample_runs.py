@@ -22,6 +22,7 @@ from PIL import Image
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
+from alfred_gen.traj.frames import frame_entries
 from alfred_gen.traj.scene_nums import scene_num_for
 from tests.helpers.trajectories import make_trajectory
 
@@ -53,8 +54,8 @@ def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     temp = Path(out_root) / f".tmp-{trial_id}"
     (temp / "raw_images").mkdir(parents=True, exist_ok=True)
     data = make_trajectory()  # valid: a resumed run checks what it keeps as `validate` does
-    for i in range(len(data["images"])):
-        (temp / "raw_images" / f"{i:09d}.jpg").write_bytes(_frame(int(seed), i))
+    for i, entry in enumerate(frame_entries(data)):  # the listed frames and the final, unlisted one
+        (temp / "raw_images" / f"{entry.stem}.jpg").write_bytes(_frame(int(seed), i))
         if i == 0:
             time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
             _die_if_asked(trial_id)
@@ -98,9 +99,10 @@ def options(out: Path, n: int, **kw) -> SampleOptions:
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    """Every file under root, lock files aside (they only say that a run once held the directory)."""
+    """Every file under root, lock files aside (they only say that a run once held the directory),
+    and the stamps of checked trials (file sizes and times: this machine's, not the dataset's)."""
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and not p.name.startswith("lock-") and p.name != "failures.lock"}
+            if p.is_file() and not p.name.startswith(("lock-", "checked-")) and p.name != "failures.lock"}
 
 
 def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]:
