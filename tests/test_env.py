@@ -187,6 +187,27 @@ def test_high_level_actions_take_object_classes(dataset: Path) -> None:
     env.close()
 
 
+def test_a_high_level_walk_may_name_the_object_to_go_to(dataset: Path) -> None:
+    """GotoLocation to an object class ends where it is in view (the generator's choice of pose), so
+    the pickup after it succeeds; a walk to an object the room lacks fails the step and says why."""
+    env = AlfredEnv(dataset, mode="high_level")
+    path = next(p for p in trajectory_files(dataset) if "look_at" in str(p))
+    env.reset(options={"trajectory": str(path)})
+    traj = load_trajectory(path)
+    cls = traj["pddl_params"]["object_target"]
+    start = env.last_event.metadata["agent"]["position"]
+    info = env.step({"action": "GotoLocation", "location": cls})[4]
+    assert info["last_action_success"], info
+    seen = {o["objectType"] for o in env.last_event.metadata["objects"] if o.get("visible")}
+    assert cls in seen
+    assert env.last_event.metadata["agent"]["position"] != start or info["steps"] == 1
+    info = env.step({"action": "PickupObject", "object_id": cls})[4]
+    assert info["last_action_success"], info
+    info = env.step({"action": "GotoLocation", "object_id": "NoSuchThing"})[4]
+    assert not info["last_action_success"] and "NoSuchThing" in info["errorMessage"]
+    env.close()
+
+
 def test_registered_ids_make_the_environment(dataset: Path) -> None:
     for mode, env_id in ENV_IDS.items():
         env = gymnasium.make(env_id, trajectories=str(dataset))

@@ -317,7 +317,7 @@ class AlfredEnv(gymnasium.Env):
 
         assert self.expander is not None
         try:
-            low = expand_action(self.expander, name, action, self._event.metadata, self.high_idx)
+            low = expand_action(self.expander, name, action, self._event.metadata, self.high_idx, self.controller)
         except ExpansionError as error:
             self.steps += 1
             return False, " ".join(str(error).split()), ""

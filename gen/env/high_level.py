@@ -5,7 +5,9 @@ ALFRED's ``plan.high_pddl[i].planner_action`` does:
 
 =============  ==============================================================================
 GotoLocation   ``location``: ALFRED's ``loc|x|z|r|h`` (x, z in 0.25 m grid steps, r in quarter
-               turns, h the camera horizon in degrees)
+               turns, h the camera horizon in degrees), or an object id or class (also as
+               ``object_id``/``receptacle_id``): the walk ends where the generator would stand
+               to act on it, the nearest reachable pose from which it is in view
 PickupObject   ``object_id`` (``receptacle_id`` optional: where it lies)
 PutObject      ``receptacle_id`` (``object_id``, the held object, optional)
 HeatObject     ``receptacle_id``: the microwave (or ``object_id`` naming it); the held object is heated
@@ -29,11 +31,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from alfred_gen.demo.drive import destination_by_probes
 from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, held_id
 from alfred_gen.demo.navigation import NavigationGraph, cell_of
 from alfred_gen.env.actions import BadAction
+from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
+from alfred_gen.sim.controller import Controller
 
 
 def _objects(metadata: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -119,9 +124,43 @@ def reachable_destination(navigation: NavigationGraph, here: Sequence[float],
     return best[0] * navigation.grid, best[1] * navigation.grid, float(facing), horizon
 
 
+def goto_target(action: Mapping[str, Any]) -> str:
+    """The object a GotoLocation names instead of a ``loc|...`` place ("" when it names a place)."""
+    location = str(action.get("location") or "")
+    if location.startswith("loc|"):
+        return ""
+    return location or str(action.get("object_id") or action.get("receptacle_id") or "")
+
+
+def walk_to_object(controller: Controller, navigation: NavigationGraph, name: str,
+                   metadata: Mapping[str, Any]) -> PlanStep:
+    """The walk to where ``name`` (an object id or class) is in view: where the agent stands if it
+    sees it already, else the pose the generator would choose to act on it (probed by teleporting
+    there and back, which leaves no trace). ExpansionError if no reachable pose sees it."""
+    try:
+        target, sliced = resolve_object(name, metadata)
+    except ExpansionError as error:
+        raise ExpansionError(f"a location is loc|x|z|r|h or an object: {error}") from None
+    found = {o["objectId"]: o for o in _objects(metadata)}.get(target)
+    if found is not None and found.get("receptacle") and not found.get("pickupable"):
+        following = [PlanStep("PutObject", receptacle_id=target)]
+    else:
+        following = [PlanStep("PickupObject", object_id=target, sliced=sliced)]
+    here = agent_pose(metadata)
+    walk = PlanStep("GotoLocation", location=here, location_name=alfred_location(location_name(here)))
+    return destination_by_probes(controller, walk, following, metadata, navigation)
+
+
 def expand_action(expander: Expander, name: str, action: Mapping[str, Any], metadata: Mapping[str, Any],
-                  high_idx: int) -> list[LowAction]:
-    """The low-level actions of one high-level action; ExpansionError when it cannot be done here."""
+                  high_idx: int, controller: Controller | None = None) -> list[LowAction]:
+    """The low-level actions of one high-level action; ExpansionError when it cannot be done here.
+    ``controller`` (the env's simulator) is needed for a walk to an object, to probe where it is in view."""
+    target = goto_target(action) if name == "GotoLocation" else ""
+    if target:
+        if controller is None:
+            raise ExpansionError("a GotoLocation to an object needs the simulator")
+        return expander.expand(walk_to_object(controller, expander.navigation, target, metadata), high_idx,
+                               metadata).low
     step = plan_step(name, action, metadata)
     if name == "GotoLocation":
         destination = reachable_destination(expander.navigation, agent_pose(metadata), step.location)
