@@ -720,7 +720,7 @@ def derive(variant: str, sources: tuple[str, ...], out: str, reverse: str, thres
     a source the variant does not apply to is skipped with its reason.
 
     Released ALFRED demos need their rooms: `scenes import-alfred`, then `--scenes-catalogue`
-    before `derive` (README "ALFRED-L").
+    before `derive` (docs/alfred-l.md).
 
     \b
     Examples:
