@@ -62,6 +62,7 @@ import numpy as np
 from alfred_gen.actthor.actions import ACTION_NAMES
 from alfred_gen.actthor.contrast import CONTRAST_DIR, SETS3_FILE, SETS4_FILE, SPLITS, load_sets
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.eval.calls import AgentTimeout, call_with_timeout, one_line
 
 #: Format word of a results file.
 RESULTS_FORMAT = "alfred-gen-eval-actthor"
@@ -193,16 +194,11 @@ def make_agent(spec: str, sets: Sequence[ContrastSet]) -> Any:
     try:
         agent = factory()
     except Exception as error:  # the agent's own code may fail in any way
-        raise UserError(f"agent {spec!r}: making it failed ({_one_line(error)})", ExitCode.FAILED) from None
+        raise UserError(f"agent {spec!r}: making it failed ({one_line(error)})", ExitCode.FAILED) from None
     if not callable(getattr(agent, "predict", None)):
         raise UserError(f"agent {spec!r}: the object it makes has no predict(before, action, candidates, info)",
                         ExitCode.FAILED)
     return agent
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def load_image(directory: Path, relative: str) -> np.ndarray:
@@ -236,7 +232,6 @@ class AgentFailures:
 def predict_all(directory: Path, sets: Sequence[ContrastSet], agent: Any, *, timeout: float = PREDICT_TIMEOUT,
                 show_progress: bool = True) -> tuple[dict[str, int | None], AgentFailures]:
     """Ask ``agent`` about every set: set key -> index (None where it failed), and its failures."""
-    from alfred_gen.eval.run import _call_with_timeout, _Timeout
     from alfred_gen.progress import progress
 
     needs_images = bool(getattr(agent, "needs_images", True))
@@ -252,12 +247,12 @@ def predict_all(directory: Path, sets: Sequence[ContrastSet], agent: Any, *, tim
                 before, candidates = None, [None] * s.size
             action, info = str(record["action"]), s.info()
             try:
-                answer = _call_with_timeout(partial(agent.predict, before, action, candidates, info), timeout)
-            except _Timeout:
+                answer = call_with_timeout(partial(agent.predict, before, action, candidates, info), timeout)
+            except AgentTimeout:
                 failures.add("timeout", f"{s.key}: predict() took longer than {timeout:g} s")
                 answer = None
             except Exception as error:  # the agent's own code may fail in any way
-                failures.add("agent_error", f"{s.key}: {_one_line(error)}")
+                failures.add("agent_error", f"{s.key}: {one_line(error)}")
                 answer = None
             else:
                 if isinstance(answer, np.integer):

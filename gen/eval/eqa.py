@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import signal
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +41,7 @@ from typing import Any
 
 from alfred_gen.env.actions import BadAction
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.eval.calls import AgentTimeout, call_with_timeout, one_line
 from alfred_gen.eval.eqa_agents import load_eqa_factory, nav_action, ranking_of
 from alfred_gen.eval.eqa_metrics import STARTS, all_metrics, answer_rank, table
 from alfred_gen.sim.controller import Controller, Simulator
@@ -172,32 +172,6 @@ def load_dataset(directory: str, paths: str | None = None, splits: Sequence[str]
 
 
 # --- one episode ---------------------------------------------------------------------------------
-class _Timeout(Exception):
-    pass
-
-
-def _call(call: Callable[[], Any], seconds: float) -> Any:
-    """``call()``, raising _Timeout after ``seconds`` (SIGALRM: in the main thread only)."""
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
-        return call()
-
-    def expire(signum: int, frame: Any) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return call()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
 class _EpisodeError(Exception):
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(detail)
@@ -254,13 +228,13 @@ class EqaRunner:
         from alfred_gen.traj.format import parse_trajectory_json
 
         try:
-            agent = _call(self._agent, self.options.step_timeout)
-        except _Timeout:
+            agent = call_with_timeout(self._agent, self.options.step_timeout)
+        except AgentTimeout:
             raise _EpisodeError("agent_unavailable", "making the agent took too long") from None
         except UserError as error:
             raise _EpisodeError("agent_unavailable", str(error)) from None
         except Exception as error:
-            raise _EpisodeError("agent_unavailable", _one_line(error)) from None
+            raise _EpisodeError("agent_unavailable", one_line(error)) from None
         try:
             traj = parse_trajectory_json(episode.path)
             eqa = traj["eqa"]
@@ -271,7 +245,7 @@ class EqaRunner:
         except UserError as error:
             raise _EpisodeError("bad_file", str(error)) from None
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise _EpisodeError("bad_file", f"no EQA start {episode.start} ({_one_line(error)})") from None
+            raise _EpisodeError("bad_file", f"no EQA start {episode.start} ({one_line(error)})") from None
         record.update(template=template, question=question, answer_true=truth, home=traj["scene"].get("floor_plan"))
         rgb = bool(getattr(agent, "needs_rgb", True))
         controller = self._controller(rgb)
@@ -300,7 +274,7 @@ class EqaRunner:
             try:
                 event = controller.step(low_api_action(name))
             except Exception as error:
-                raise _EpisodeError("simulator_error", _one_line(error)) from None
+                raise _EpisodeError("simulator_error", one_line(error)) from None
             record["steps"] += 1
             agent_pose = event.metadata["agent"]["position"]
             positions.append((float(agent_pose["x"]), float(agent_pose["z"])))
@@ -318,11 +292,11 @@ class EqaRunner:
 
     def _agent_call(self, call: Callable[[], Any], what: str) -> Any:
         try:
-            return _call(call, self.options.step_timeout)
-        except _Timeout:
+            return call_with_timeout(call, self.options.step_timeout)
+        except AgentTimeout:
             raise _EpisodeError("timeout", f"{what} took longer than {self.options.step_timeout:g} s") from None
         except Exception as error:
-            raise _EpisodeError("agent_error", f"{what}: {_one_line(error)}") from None
+            raise _EpisodeError("agent_error", f"{what}: {one_line(error)}") from None
 
     def _observation(self, controller: Controller, question: str, step: int, success: bool,
                      rgb: bool) -> dict[str, Any]:
@@ -353,7 +327,7 @@ class EqaRunner:
         except UserError as error:
             raise _EpisodeError("restore_failed", str(error)) from None
         except Exception as error:
-            raise _EpisodeError("simulator_error", _one_line(error)) from None
+            raise _EpisodeError("simulator_error", one_line(error)) from None
         key = f"{episode.path}|{episode.question_id}"
         if key not in _REGIONS:
             eqa = traj["eqa"]
@@ -369,7 +343,7 @@ class EqaRunner:
                 region = viewing_region(source, str(eqa["target"]["objectId"]), eqa["target"]["box"], reachable,
                                         agent_y + CAMERA_Y_OFFSET, stop, least)
             except Exception as error:
-                raise _EpisodeError("simulator_error", f"viewing region: {_one_line(error)}") from None
+                raise _EpisodeError("simulator_error", f"viewing region: {one_line(error)}") from None
             if len(_REGIONS) >= REGION_CACHE:
                 _REGIONS.clear()
             _REGIONS[key] = region_field(reachable, region)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import signal
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +30,7 @@ from alfred_gen.env.episodes import Episode, episodes_from
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.eval.agents import ActionSequenceAgent, AgentFactory, load_factory
 from alfred_gen.eval.alfred_l import alfred_l_labels, alfred_l_metrics, alfred_l_table
+from alfred_gen.eval.calls import AgentTimeout, call_with_timeout, one_line
 from alfred_gen.eval.metrics import all_metrics, episode_scores, table
 from alfred_gen.sim.controller import Simulator
 
@@ -59,33 +59,6 @@ class EvalOptions:
     mask_rule: str = "affordance"  # how a mask picks its object (alfred_gen.env.masks)
     within: float | None = None  # success distance (m) of derived tasks' destinations; None: the file's
     language: tuple[str, ...] = ()  # ALFRED-L's perturbations applied to the language first ("e1", "e2")
-
-
-class _Timeout(Exception):
-    pass
-
-
-def _call_with_timeout(call: Callable[[], Any], seconds: float) -> Any:
-    """``call()``, raising _Timeout after ``seconds`` (SIGALRM: only in a main thread; elsewhere
-    there is no limit)."""
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
-        return call()
-
-    def expire(signum: int, frame: Any) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return call()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 class Runner:
@@ -126,13 +99,13 @@ class Runner:
                                   "failed_actions": 0, "expert_length": 0, "end": "", "reason": "", "error": "",
                                   "variant": "", "language": "", "goal_distance": None}
         try:
-            agent = _call_with_timeout(self._agent, self.options.step_timeout)
-        except _Timeout:
+            agent = call_with_timeout(self._agent, self.options.step_timeout)
+        except AgentTimeout:
             return self._failed(record, "agent_unavailable", "making the agent took too long")
         except UserError as error:
             return self._failed(record, "agent_unavailable", str(error))
         except Exception as error:
-            return self._failed(record, "agent_unavailable", _one_line(error))
+            return self._failed(record, "agent_unavailable", one_line(error))
         env = self._env()
         try:
             observation, info = env.reset(options={"trajectory": self._trajectory(episode),
@@ -143,7 +116,7 @@ class Runner:
             reason = "restore_failed" if isinstance(error, RestoreError) else "bad_file"
             return self._failed(record, reason, str(error))
         except Exception as error:
-            return self._failed(record, "simulator_error", _one_line(error))
+            return self._failed(record, "simulator_error", one_line(error))
         record.update(task_id=info["task_id"], task_type=info["task_type"], expert_length=info["expert_length"],
                       **alfred_l_labels(env.traj))
         self._progress(record, info)
@@ -153,27 +126,27 @@ class Runner:
                      "goal": observation["goal"], "instructions": observation["instructions"].split("\n"),
                      "traj_data": traj, "occurrence": occurrence}
         try:
-            _call_with_timeout(lambda: agent.reset(task_info), self.options.step_timeout)
-        except _Timeout:
+            call_with_timeout(lambda: agent.reset(task_info), self.options.step_timeout)
+        except AgentTimeout:
             return self._agent_failed(record, "timeout", f"reset() took longer than {self.options.step_timeout:g} s")
         except Exception as error:
-            return self._agent_failed(record, "agent_error", f"reset(): {_one_line(error)}")
+            return self._agent_failed(record, "agent_error", f"reset(): {one_line(error)}")
         while True:
             try:
-                action = _call_with_timeout(partial(agent.act, observation), self.options.step_timeout)
-            except _Timeout:
+                action = call_with_timeout(partial(agent.act, observation), self.options.step_timeout)
+            except AgentTimeout:
                 return self._agent_failed(record, "timeout",
                                           f"act() took longer than {self.options.step_timeout:g} s at step "
                                           f"{record['steps']}")
             except Exception as error:
-                return self._agent_failed(record, "agent_error", f"act() at step {record['steps']}: {_one_line(error)}")
+                return self._agent_failed(record, "agent_error", f"act() at step {record['steps']}: {one_line(error)}")
             try:
                 observation, _reward, terminated, truncated, info = env.step(action)
             except (BadAction, TypeError) as error:
                 return self._agent_failed(record, "bad_action",
                                           f"step {record['steps']}: {' '.join(str(error).split())[:200]}")
             except Exception as error:
-                return self._failed(record, "simulator_error", _one_line(error))
+                return self._failed(record, "simulator_error", one_line(error))
             self._progress(record, info)
             if terminated:
                 record["end"] = END_STOP
