@@ -441,6 +441,26 @@ def _draw_room(view: _View, room: RoomShell | None, n: int, window: Window) -> t
     return zbuf, code
 
 
+def _extent(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Where the rays of each screen row and column meet boxes ``lo``/``hi`` (N, 3): the entry into
+    the y and b slabs per row, the row's entry and exit, the column's (a slab) entry and exit, and
+    which rows and columns can show each box at all (the one reading of the screen that both
+    drawing and :func:`screen_window` use, so a window never cuts a pixel a frame has)."""
+    a, b = view.a_axis, view.b_axis
+    origin = view.origin
+    enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
+    enter_b, exit_b = _slab(lo[:, b], hi[:, b], origin[b], view.dir_b)
+    col_enter, col_exit = _slab(lo[:, a], hi[:, a], origin[a], view.dir_a)
+    row_enter = np.maximum(enter_y, enter_b)
+    row_exit = np.minimum(exit_y, exit_b)
+    row_ok = (row_enter <= row_exit) & (row_exit >= NEAR_PLANE)
+    # The depth range over usable rows bounds which columns can be hit at all.
+    t_min = np.where(row_ok, row_enter, np.inf).min(axis=1)
+    t_max = np.where(row_ok, row_exit, -np.inf).max(axis=1)
+    col_ok = (col_enter <= col_exit) & (col_enter <= t_max[:, None]) & (col_exit >= t_min[:, None])
+    return enter_y, enter_b, row_enter, row_exit, col_enter, col_exit, row_ok, col_ok
+
+
 def _rasterise(
     view: _View,
     lo: np.ndarray,
@@ -457,11 +477,7 @@ def _rasterise(
     The rectangles are those of the full frame, cut to the window (the buffers' part of it)."""
     a, b = view.a_axis, view.b_axis
     origin = view.origin
-    enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
-    enter_b, exit_b = _slab(lo[:, b], hi[:, b], origin[b], view.dir_b)
-    col_enter, col_exit = _slab(lo[:, a], hi[:, a], origin[a], view.dir_a)
-    row_enter = np.maximum(enter_y, enter_b)
-    row_exit = np.minimum(exit_y, exit_b)
+    enter_y, enter_b, row_enter, row_exit, col_enter, col_exit, row_ok, col_ok = _extent(view, lo, hi)
 
     # Near-plane clipping: a surface nearer than the near plane is not drawn. Only boxes whose
     # (y, b) cross-section comes within reach of the camera can have such pixels; they alone pay
@@ -470,11 +486,6 @@ def _rasterise(
     gap_b = np.maximum(np.maximum(lo[:, b] - origin[b], origin[b] - hi[:, b]), 0.0)
     close = np.hypot(gap_y, gap_b) < view.near_reach
 
-    row_ok = (row_enter <= row_exit) & (row_exit >= NEAR_PLANE)
-    # The depth range over usable rows bounds which columns can be hit at all.
-    t_min = np.where(row_ok, row_enter, np.inf).min(axis=1)
-    t_max = np.where(row_ok, row_exit, -np.inf).max(axis=1)
-    col_ok = (col_enter <= col_exit) & (col_enter <= t_max[:, None]) & (col_exit >= t_min[:, None])
     drawn = np.flatnonzero(row_ok.any(axis=1) & col_ok.any(axis=1))
     if not len(drawn):
         return
@@ -508,18 +519,7 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     frame (the union of the screen rectangles :func:`render` draws them in); None: no pixel at all."""
     if not len(lo):
         return None
-    view = _View(camera)
-    a, b = view.a_axis, view.b_axis
-    origin = view.origin
-    enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
-    enter_b, exit_b = _slab(lo[:, b], hi[:, b], origin[b], view.dir_b)
-    col_enter, col_exit = _slab(lo[:, a], hi[:, a], origin[a], view.dir_a)
-    row_enter = np.maximum(enter_y, enter_b)
-    row_exit = np.minimum(exit_y, exit_b)
-    row_ok = (row_enter <= row_exit) & (row_exit >= NEAR_PLANE)
-    t_min = np.where(row_ok, row_enter, np.inf).min(axis=1)
-    t_max = np.where(row_ok, row_exit, -np.inf).max(axis=1)
-    col_ok = (col_enter <= col_exit) & (col_enter <= t_max[:, None]) & (col_exit >= t_min[:, None])
+    *_, row_ok, col_ok = _extent(_View(camera), lo, hi)
     drawn = row_ok.any(axis=1) & col_ok.any(axis=1)
     if not drawn.any():
         return None
