@@ -12,14 +12,14 @@ outcomes come back in job order, whatever the number of workers.
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, learnt_stats
 from alfred_gen.fidelity.measure import PlanOutcome, ReplayOutcome, load, plan_one, replay_one
 from alfred_gen.fidelity.retarget import retargeted
+from alfred_gen.parallel import run_ordered
 from alfred_gen.scenes.alfred.complete import complete_from_file
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
 from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
@@ -149,21 +149,9 @@ def run_jobs(jobs: Sequence[RoomJob], workers: int = 1,
     """Run every job (in ``workers`` processes when more than one); outcomes in job order.
     ``on_done(n)`` is called as each job finishes with its number of demonstrations."""
     merged = JobResult([], [])
-    results: Iterator[JobResult]
-    if workers <= 1 or len(jobs) <= 1:
-        results = map(run_job, jobs)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        results = pool.imap(run_job, jobs)
-    try:
-        for job, result in zip(jobs, results):
-            merged.replays += result.replays
-            merged.plans += result.plans
-            if on_done is not None:
-                on_done(len(job.paths))
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for job, result in zip(jobs, run_ordered(run_job, jobs, workers)):
+        merged.replays += result.replays
+        merged.plans += result.plans
+        if on_done is not None:
+            on_done(len(job.paths))
     return merged

@@ -21,9 +21,8 @@ Which room a demonstration is replayed in (held out by folds, unseen rooms) is a
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity.held_out import RoomJob
 from alfred_gen.fidelity.measure import load, percent
+from alfred_gen.parallel import run_ordered
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
@@ -178,23 +178,11 @@ def mask_job(job: RoomJob) -> list[DemoMasks]:
 def run_mask_jobs(jobs: Sequence[RoomJob], workers: int = 1,
                   on_done: Callable[[int], None] | None = None) -> list[DemoMasks]:
     """Every job (in ``workers`` processes when more than one); results in job order."""
-    results: Iterator[list[DemoMasks]]
-    pool = None
-    if workers <= 1 or len(jobs) <= 1:
-        results = map(mask_job, jobs)
-    else:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        results = pool.imap(mask_job, jobs)
     merged: list[DemoMasks] = []
-    try:
-        for job, result in zip(jobs, results):
-            merged += result
-            if on_done is not None:
-                on_done(len(job.paths))
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for job, result in zip(jobs, run_ordered(mask_job, jobs, workers)):
+        merged += result
+        if on_done is not None:
+            on_done(len(job.paths))
     return merged
 
 
