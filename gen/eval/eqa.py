@@ -29,7 +29,6 @@ the same agent resumes it.
 
 from __future__ import annotations
 
-import json
 import signal
 import time
 from collections import Counter
@@ -44,6 +43,7 @@ from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.eval.calls import AgentTimeout, call_with_timeout, one_line
 from alfred_gen.eval.eqa_agents import load_eqa_factory, nav_action, ranking_of
 from alfred_gen.eval.eqa_metrics import STARTS, all_metrics, answer_rank, table
+from alfred_gen.eval.results import read_episodes, write_results
 from alfred_gen.sim.controller import Controller, Simulator
 
 #: Format word of a results file.
@@ -400,29 +400,17 @@ def _run_indexed(job: tuple[int, EqaEpisode]) -> tuple[int, dict[str, Any]]:
 
 
 # --- results file --------------------------------------------------------------------------------
+def _settings(options: EqaEvalOptions) -> dict[str, Any]:
+    """What a results file must have been made with for a rerun to resume it."""
+    return {"agent": options.agent, "max_steps": options.max_steps}
+
+
 def _read_results(path: Path, options: EqaEvalOptions) -> dict[str, dict[str, Any]]:
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise UserError(f"{path}: not a results file ({' '.join(str(error).split())})", ExitCode.BAD_INPUT) from None
-    if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT or not isinstance(data.get("episodes"), dict):
-        raise UserError(f"{path}: not a results file of `eval eqa`", ExitCode.BAD_INPUT)
-    if (data.get("agent"), data.get("max_steps")) != (options.agent, options.max_steps):
-        raise UserError(f"{path}: holds results of agent {data.get('agent')!r} with --max-steps "
-                        f"{data.get('max_steps')}, not {options.agent!r} with {options.max_steps}: "
-                        "choose another --out",
-                        ExitCode.USAGE)
-    return {key: record for key, record in data["episodes"].items() if isinstance(record, dict)}
+    return read_episodes(path, RESULTS_FORMAT, "eval eqa", _settings(options))
 
 
 def _write_results(path: Path, options: EqaEvalOptions, records: Mapping[str, Mapping[str, Any]]) -> None:
-    from alfred_gen.atomic import write_text
-
-    payload = {"format": RESULTS_FORMAT, "agent": options.agent, "max_steps": options.max_steps,
-               "metrics": all_metrics(records.values()), "episodes": dict(sorted(records.items()))}
-    write_text(path, json.dumps(payload, indent=1, sort_keys=True) + "\n", durable=False)
+    write_results(path, RESULTS_FORMAT, _settings(options), {"metrics": all_metrics(records.values())}, records)
 
 
 def eval_eqa(directory: str, options: EqaEvalOptions, *, paths: str | None = None, splits: Sequence[str] | None = None,

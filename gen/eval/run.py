@@ -16,7 +16,6 @@ a rerun with the same ``--out`` skips the episodes already in it (same agent and
 
 from __future__ import annotations
 
-import json
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +31,7 @@ from alfred_gen.eval.agents import ActionSequenceAgent, AgentFactory, load_facto
 from alfred_gen.eval.alfred_l import alfred_l_labels, alfred_l_metrics, alfred_l_table
 from alfred_gen.eval.calls import AgentTimeout, call_with_timeout, one_line
 from alfred_gen.eval.metrics import all_metrics, episode_scores, table
+from alfred_gen.eval.results import read_episodes, write_results
 from alfred_gen.sim.controller import Simulator
 
 #: Format word of a results file.
@@ -212,35 +212,19 @@ def _run_indexed(job: tuple[int, Episode, int]) -> tuple[int, dict[str, Any]]:
 
 
 # --- results file ----------------------------------------------------------------------------------
+def _settings(options: EvalOptions) -> dict[str, Any]:
+    """What a results file must have been made with for a rerun to resume it."""
+    return {"agent": options.actseqs or options.agent, "mode": options.mode, "mask_rule": options.mask_rule,
+            "within": options.within, "language": list(options.language)}
+
+
 def _read_results(path: Path, options: EvalOptions) -> dict[str, dict[str, Any]]:
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise UserError(f"{path}: not a results file ({' '.join(str(error).split())})", ExitCode.BAD_INPUT) from None
-    if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT or not isinstance(data.get("episodes"), dict):
-        raise UserError(f"{path}: not a results file of `eval alfred`", ExitCode.BAD_INPUT)
-    agent = options.actseqs or options.agent
-    if (data.get("agent"), data.get("mode"), data.get("mask_rule")) != (agent, options.mode, options.mask_rule):
-        raise UserError(f"{path}: holds results of agent {data.get('agent')!r} in mode {data.get('mode')!r} "
-                        f"(mask rule {data.get('mask_rule')!r}), not {agent!r} in mode {options.mode!r} "
-                        f"(mask rule {options.mask_rule!r}): choose another --out", ExitCode.USAGE)
-    if (data.get("within"), data.get("language", [])) != (options.within, list(options.language)):
-        raise UserError(f"{path}: holds results with --within {data.get('within')} and language "
-                        f"{data.get('language', [])}, not {options.within} and {list(options.language)}: "
-                        "choose another --out", ExitCode.USAGE)
-    return {key: record for key, record in data["episodes"].items() if isinstance(record, dict)}
+    return read_episodes(path, RESULTS_FORMAT, "eval alfred", _settings(options), absent={"language": []})
 
 
 def _write_results(path: Path, options: EvalOptions, records: Mapping[str, Mapping[str, Any]]) -> None:
-    from alfred_gen.atomic import write_text
-
-    payload = {"format": RESULTS_FORMAT, "agent": options.actseqs or options.agent, "mode": options.mode,
-               "mask_rule": options.mask_rule, "within": options.within, "language": list(options.language),
-               "metrics": all_metrics(records.values()), "alfred_l": alfred_l_metrics(records.values()),
-               "episodes": dict(sorted(records.items()))}
-    write_text(path, json.dumps(payload, indent=1, sort_keys=True) + "\n", durable=False)
+    write_results(path, RESULTS_FORMAT, _settings(options),
+                  {"metrics": all_metrics(records.values()), "alfred_l": alfred_l_metrics(records.values())}, records)
 
 
 def _with_occurrences(episodes: Sequence[Episode], actseqs: str | None) -> list[tuple[Episode, int]]:
