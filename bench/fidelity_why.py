@@ -173,7 +173,9 @@ def why(pool: EvidencePool, path: Path, rooms_from: str, folds: int, show: Seque
     controllers: list[LiteController] = []
 
     def factory() -> LiteController:
-        controller = LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=image is not None,
+        # The room of the figure, as alfred_fidelity.py replays it: not completed from the file.
+        controller = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False),
+                                    render_image=image is not None,
                                     render_object_image=True)
         controllers.append(controller)
         return controller

@@ -131,7 +131,9 @@ def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
     lows = traj["plan"]["low_actions"]
     wanted = [i for i, low in enumerate(lows) if target_of(low.get("api_action") or {}) and _thor_mask(low) is not None]
     out = DemoMasks(path, [])
-    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,)), render_image=False, render_object_image=True)
+    # The room of the figure, as the held-out replay has it: not completed from the file.
+    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
+                         render_object_image=True)
     try:
         before = restore_scene(sim, traj["scene"])
     except (RestoreError, UserError, ValueError, KeyError) as error:
