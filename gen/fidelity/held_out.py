@@ -56,14 +56,19 @@ class JobResult:
     plans: list[PlanOutcome]
 
 
+def build_job_room(job: RoomJob) -> tuple[Scene | None, str]:
+    """The job's room and "", or None and why the evidence cannot make it (then every demonstration
+    of the job fails alike, with that reason)."""
+    try:
+        return build_scene(job.evidence, job.sizes, job.stats), ""
+    except (ValueError, KeyError) as error:
+        return None, f"{type(error).__name__}: {error}"
+
+
 def run_job(job: RoomJob) -> JobResult:
     """Build the job's room and replay / plan each of its demonstrations in it."""
     result = JobResult([], [])
-    try:
-        room: Scene | None = build_scene(job.evidence, job.sizes, job.stats)
-        build_error = ""
-    except (ValueError, KeyError) as error:  # a room the evidence cannot make: every demo fails alike
-        room, build_error = None, f"{type(error).__name__}: {error}"
+    room, build_error = build_job_room(job)
     for path in job.paths:
         try:
             traj = load(path)

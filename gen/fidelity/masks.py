@@ -31,10 +31,10 @@ import numpy as np
 
 from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.errors import UserError
-from alfred_gen.fidelity.held_out import RoomJob
+from alfred_gen.fidelity.held_out import RoomJob, build_job_room
 from alfred_gen.fidelity.measure import load, percent
 from alfred_gen.parallel import run_ordered
-from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
+from alfred_gen.scenes.alfred.importer import complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
 from alfred_gen.traj.rle import decode_mask
@@ -158,11 +158,7 @@ def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
 
 def mask_job(job: RoomJob) -> list[DemoMasks]:
     """Build the job's room and measure each of its demonstrations in it."""
-    try:
-        room: Scene | None = build_scene(job.evidence, job.sizes, job.stats)
-        build_error = ""
-    except (ValueError, KeyError) as error:
-        room, build_error = None, f"{type(error).__name__}: {error}"
+    room, build_error = build_job_room(job)
     results = []
     for path in job.paths:
         try:
