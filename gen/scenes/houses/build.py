@@ -1,6 +1,6 @@
 """The procedural houses: house number -> a Scene of several furnished rooms joined by doorways.
 
-Which rooms a house has (2-8, of lite's four types) is drawn once from its number
+Which rooms a house has (6-10, of lite's four room types and the houses' dining room) is drawn once from its number
 (:func:`~alfred_gen.scenes.houses.layout.choose_room_types`). The house is then drawn in four
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
@@ -37,6 +37,7 @@ from alfred_gen.scenes.grid import (
     occluder_arrays,
     reachable_grid,
 )
+from alfred_gen.scenes.houses import dining_room
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -63,8 +64,8 @@ from alfred_gen.scenes.procedural.vocab import ROOMS_PER_TYPE, Contents
 from alfred_gen.sim.scene import HOUSE, Box, Doorway, Pose, Room, Scene, SceneObject, hash_str
 
 #: Attempts per house number before giving up (a bug if ever reached). Most floor plans of eight
-#: rooms break a size rule and cost next to nothing; every house of 1-999 builds well within this
-#: (the slowest, LiteHouse126, on attempt 257).
+#: or more rooms break a size rule and cost next to nothing (LiteHouse5, eight rooms, builds on
+#: attempt 278; before issue 67 every house of 1-999, 2-8 rooms, built within 257).
 MAX_ATTEMPTS = 1000
 
 #: Seeds tried for one room's furnishing before the attempt is dropped.
@@ -72,6 +73,18 @@ ROOM_TRIES = 6
 
 #: Scene numbers of the single rooms whose contents spread a house's rooms borrow (slot 0 is 1, 201, ...).
 _FIRST_SCENE = {"kitchen": 1, "living_room": 201, "bedroom": 301, "bathroom": 401}
+
+#: How each room type of a house is furnished: the single rooms' code, and the dining room's.
+HOUSE_FURNISHERS = {**ROOM_FURNISHERS, "dining_room": dining_room.furnish}
+
+#: Fewest reachable points a room of each type keeps: the single rooms', and the dining room's.
+HOUSE_MIN_REACHABLE = {**MIN_REACHABLE, "dining_room": 30}
+
+#: The pickupables of a room type with its own choice of them (default: its contents').
+_PICKUPABLES_OF = {"dining_room": dining_room.pickupables}
+
+#: Whose contents spread a room type borrows (a dining room: a living room's).
+_CONTENTS_OF = {"dining_room": dining_room.CONTENTS_OF}
 
 
 def build_house(house: int) -> Scene:
@@ -108,7 +121,7 @@ def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> 
     records = room_records(plan)
     for record in records:
         points = sum(1 for x, z in reachable if record.contains(x, z))
-        if points < MIN_REACHABLE[record.room_type]:
+        if points < HOUSE_MIN_REACHABLE[record.room_type]:
             raise BuildFailed(f"only {points} reachable points in {record.room_id}")
     poses = house_interaction_poses(objects, walls, reachable)
     unposed = [o.object_id for o in objects if needs_pose(o) and o.object_id not in poses]
@@ -137,12 +150,13 @@ def room_contents(house: int, room: PlannedRoom) -> Contents:
     """The optional contents of a house's room: those of a single room of its type at a slot fixed
     by the house and room number (so the house's rooms differ as the 30 single rooms do)."""
     slot = hash_str(f"{house_name(house)}/room {room.index}") % ROOMS_PER_TYPE
-    return Contents(_FIRST_SCENE[room.room_type] + slot, room.room_type)
+    kind = _CONTENTS_OF.get(room.room_type, room.room_type)
+    return Contents(_FIRST_SCENE[kind] + slot, kind)
 
 
 def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) -> list[SceneObject]:
     """The objects of one room (furniture, decor, pickupables), from the first seed that works."""
-    spec_furnish = ROOM_FURNISHERS[room.room_type]
+    spec_furnish = HOUSE_FURNISHERS[room.room_type]
     contents = room_contents(house, room)
     failure = ""
     for trial in range(ROOM_TRIES):
@@ -150,7 +164,9 @@ def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) 
         builder = RoomBuilder(shell, rng)
         try:
             spec_furnish(builder, contents)
-            missing = place_pickupables(builder, contents.pickupables())
+            chosen = _PICKUPABLES_OF[room.room_type](contents) if room.room_type in _PICKUPABLES_OF \
+                else contents.pickupables()
+            missing = place_pickupables(builder, chosen)
         except BuildFailed as error:
             failure = str(error)
             continue

@@ -1,6 +1,7 @@
 """How houses are named and numbered, apart from how they are built (cheap to import).
 
-House N is ``LiteHouseN`` for N in :data:`HOUSE_NUMBERS` (1-999). Its ``scene_num``, which
+House N is ``LiteHouseN`` for N in :data:`HOUSE_NUMBERS` (1-99,999: EQA's 750 homes and many
+more; a house is built only when asked for). Its ``scene_num``, which
 trajectories record and ALFRED's task directory names end with, is ``1000 + N``: ALFRED numbers its
 rooms by type in hundreds (kitchens 1-30, living rooms 201-230, ...), and houses take the thousands,
 so a directory ``...-1005`` is never confused with ``LitePlan5``'s ``...-5`` in one output tree.
@@ -15,8 +16,8 @@ from alfred_gen.errors import ExitCode, UserError
 #: How procedural houses are named (never THOR's ``FloorPlanN`` nor lite's rooms ``LitePlanN``).
 HOUSE_PREFIX = "LiteHouse"
 
-#: The house numbers there are: LiteHouse1 to LiteHouse999.
-HOUSE_NUMBERS = range(1, 1000)
+#: The house numbers there are: LiteHouse1 to LiteHouse99999 (LiteHouse1-999 before issue 67).
+HOUSE_NUMBERS = range(1, 100_000)
 
 #: A house's scene number is its number plus this.
 HOUSE_NUM_OFFSET = 1000
@@ -61,7 +62,7 @@ def is_house_name(name: str) -> bool:
 
 def parse_house_numbers(text: str) -> tuple[int, ...]:
     """House numbers from ``"1-100"``, ``"5,7,LiteHouse9"`` or a mix, sorted, without repeats;
-    UserError (USAGE for a malformed part, NOT_FOUND for a number outside 1-999)."""
+    UserError (USAGE for a malformed part, NOT_FOUND for a number outside :data:`HOUSE_NUMBERS`)."""
     numbers: set[int] = set()
     for part in (p.strip() for p in str(text).split(",")):
         if not part:
