@@ -283,8 +283,13 @@ def test_house_filter_refuses_impossible_values(kwargs: dict) -> None:
 def test_house_names_and_numbers() -> None:
     assert len(HOUSE_NUMBERS) >= 10_000 and HOUSE_NUMBERS.start == 1  # EQA's 750 homes fit many times (#67)
     assert house_scene_num(5) == 1005 and house_of_scene_num(1005) == 5
-    assert house_of_scene_num(2000) == 1000 and house_scene_num(HOUSE_NUMBERS.stop - 1) == 1000 + HOUSE_NUMBERS.stop - 1
-    assert house_of_scene_num(5) is None and house_of_scene_num(1000 + HOUSE_NUMBERS.stop) is None
+    assert house_of_scene_num(2000) == 1000 and house_scene_num(8999) == 9999
+    # From house 9000 on, past lite's rooms' 10001-10430: every number names one house, none a room.
+    last = HOUSE_NUMBERS.stop - 1
+    assert house_scene_num(9000) == 109000 and house_scene_num(last) == 100000 + last
+    assert house_of_scene_num(109000) == 9000 and house_of_scene_num(100000 + last) == last
+    assert all(house_of_scene_num(n) is None for n in (5, 10000, 10205, 10430, 108999, 100000 + HOUSE_NUMBERS.stop))
+    assert house_of_scene_num(9000 + 1000) is None  # 10000: 1000 + 9000 is not house 9000's number
     assert house_of_name("litehouse12") == 12 and house_of_name("LiteHouse0") is None
     assert house_of_name("LitePlan12") is None
     for ref in (5, "5", "LiteHouse5", " litehouse5 "):
