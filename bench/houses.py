@@ -20,9 +20,11 @@ default filter keeps, and so how long a range gives EQA's 750 homes.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 
 from alfred_gen.scenes.houses.figures import HouseFigures, house_figures
 from alfred_gen.scenes.houses.filter import HouseFilter
@@ -65,10 +67,23 @@ def _summary(values: list[float]) -> str:
     return f"{statistics.mean(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
+def path_starts(directory: str) -> str:
+    """How many expert paths under ``directory`` (``eqa paths``' output) have each T-k start."""
+    spawns = [json.loads(p.read_text()).get("eqa", {}).get("spawns", {})
+              for p in sorted(Path(directory).rglob("traj_data.json"))]
+    if not spawns:
+        return f"no eqa paths under {directory}"
+    keys = sorted({k for s in spawns for k in s}, key=lambda k: int(k.split("-")[1]))
+    return f"{len(spawns)} expert paths; with a start " + ", ".join(
+        f"{k}: {sum(1 for s in spawns if s.get(k))} ({100.0 * sum(1 for s in spawns if s.get(k)) / len(spawns):.0f}%)"
+        for k in keys)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--houses", type=int, default=100, help="how many houses to build")
     parser.add_argument("--first", type=int, default=1, help="the first house number")
+    parser.add_argument("--paths", help="an `eqa paths` output: count the paths with T-10/T-30/T-50 starts")
     args = parser.parse_args()
     last = args.first + args.houses - 1
     house_filter = HouseFilter()
@@ -76,10 +91,12 @@ def main() -> None:
     accepted: list[HouseFigures] = []
     reasons: Counter[str] = Counter()
     seconds: list[float] = []
+    cpu: list[float] = []
     for number in range(args.first, last + 1):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         scene = get_house(number)
         seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         f = house_figures(scene)
         figures.append(f)
         reason = house_filter.why_rejected(scene)
@@ -111,7 +128,10 @@ def main() -> None:
     types = sorted({t for f in accepted for t in f.room_types})
     print(f"room types in accepted houses: {len(types)} ({', '.join(types)}); EQA's questions name {EQA_ROOM_TYPES}")
     print("rejected by:", ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "nothing")
-    print(f"build time per house: {_summary(seconds)} s (once per process; cached afterwards)")
+    print(f"build time per house: {_summary(seconds)} s wall, {_summary(cpu)} s CPU (once per process; cached "
+          "afterwards)")
+    if args.paths:
+        print(path_starts(args.paths))
 
 
 if __name__ == "__main__":
