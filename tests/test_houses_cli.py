@@ -60,7 +60,7 @@ def test_list_houses_takes_the_filters_values(run) -> None:
         (["scenes", "list", "--houses", "--range", "1", "--require", "garage"], ExitCode.USAGE),
         (["scenes", "list", "--houses", "--range", "1", "--min-area", "90", "--max-area", "10"], ExitCode.USAGE),
         (["scenes", "show", "LiteHouse0", "--out", "{tmp}/m.png"], ExitCode.NOT_FOUND),
-        (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "1000"],
+        (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "100000"],
          ExitCode.NOT_FOUND),
         (["sample", "--n", "1", "--out", "{tmp}/out", "--scenes", "LiteHouse3"], ExitCode.NOT_FOUND),
         (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "3", "--backend", "thor"],
