@@ -6,25 +6,31 @@ points) as mean / min / max, for all houses and for those the default house filt
 what the EQA paper reports for its filtered SUNCG homes. Also: which rules rejected houses, how
 often each room type appears, and the time to build a house.
 
-EQA's figures (Das et al., CVPR 2018, and the issue's summary of them): about 8 rooms and 54 unique
-objects per home, internal area 300-800 m² covering at least 1/3 of the ground, every home with a
-kitchen, a living room, a dining room and a bedroom. Lite's rooms are ALFRED's size (a kitchen of
-7-23 m²), so its houses are smaller than SUNCG's; the filter's defaults are scaled to them.
+EQA's figures (Das et al., CVPR 2018, and the issue's summary of them): more than 750 homes kept by
+its filter, about 8 rooms and 54 unique objects per home, internal area 300-800 m² covering at
+least 1/3 of the ground, every home with a kitchen, a living room, a dining room and a bedroom, 7
+room types in the questions. Lite's rooms are ALFRED's size (a kitchen of 7-23 m²), so its houses
+are smaller than SUNCG's; the filter's area range is SUNCG's scaled to them
+(:mod:`alfred_gen.scenes.houses.filter`). The acceptance line says how many of LiteHouse1-N the
+default filter keeps, and so how long a range gives EQA's 750 homes.
 
-    python bench/houses.py [--houses 100]
+    python bench/houses.py [--houses 100] [--first 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 
 from alfred_gen.scenes.houses.figures import HouseFigures, house_figures
 from alfred_gen.scenes.houses.filter import HouseFilter
+from alfred_gen.scenes.houses.names import HOUSE_NUMBERS
 from alfred_gen.scenes.library import get_house
-from alfred_gen.sim.scene import ROOM_TYPES
+from alfred_gen.sim.scene import HOUSE_ROOM_TYPES
 
 #: What EQA reports for its homes (None: not reported).
 EQA = {
@@ -37,6 +43,10 @@ EQA = {
     "pickupables": None,
     "reachable": None,
 }
+
+#: EQA's homes kept by its filter, and the room types its questions name.
+EQA_HOMES = 750
+EQA_ROOM_TYPES = 7
 
 ROWS = (
     ("rooms", "rooms per house"),
@@ -57,19 +67,36 @@ def _summary(values: list[float]) -> str:
     return f"{statistics.mean(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
+def path_starts(directory: str) -> str:
+    """How many expert paths under ``directory`` (``eqa paths``' output) have each T-k start."""
+    spawns = [json.loads(p.read_text()).get("eqa", {}).get("spawns", {})
+              for p in sorted(Path(directory).rglob("traj_data.json"))]
+    if not spawns:
+        return f"no eqa paths under {directory}"
+    keys = sorted({k for s in spawns for k in s}, key=lambda k: int(k.split("-")[1]))
+    return f"{len(spawns)} expert paths; with a start " + ", ".join(
+        f"{k}: {sum(1 for s in spawns if s.get(k))} ({100.0 * sum(1 for s in spawns if s.get(k)) / len(spawns):.0f}%)"
+        for k in keys)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--houses", type=int, default=100, help="build LiteHouse1 to LiteHouseN")
+    parser.add_argument("--houses", type=int, default=100, help="how many houses to build")
+    parser.add_argument("--first", type=int, default=1, help="the first house number")
+    parser.add_argument("--paths", help="an `eqa paths` output: count the paths with T-10/T-30/T-50 starts")
     args = parser.parse_args()
+    last = args.first + args.houses - 1
     house_filter = HouseFilter()
     figures: list[HouseFigures] = []
     accepted: list[HouseFigures] = []
     reasons: Counter[str] = Counter()
     seconds: list[float] = []
-    for number in range(1, args.houses + 1):
-        started = time.perf_counter()
+    cpu: list[float] = []
+    for number in range(args.first, last + 1):
+        started, started_cpu = time.perf_counter(), time.process_time()
         scene = get_house(number)
         seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         f = house_figures(scene)
         figures.append(f)
         reason = house_filter.why_rejected(scene)
@@ -77,7 +104,7 @@ def main() -> None:
             accepted.append(f)
         else:
             reasons[reason.split(" ")[0] if reason.startswith("area") else reason] += 1
-    print(f"{len(figures)} houses (LiteHouse1-{args.houses}); {len(accepted)} accepted by the default house filter "
+    print(f"{len(figures)} houses (LiteHouse{args.first}-{last}); {len(accepted)} accepted by the default house filter "
           f"(area {house_filter.min_area:g}-{house_filter.max_area:g} m2, coverage >= {house_filter.min_coverage:.2f}, "
           f"rooms {', '.join(house_filter.required)}, all rooms connected)")
     print()
@@ -91,11 +118,20 @@ def main() -> None:
     by_rooms = sorted(Counter(f.rooms for f in figures).items())
     print("houses by number of rooms:", ", ".join(f"{k}: {v}" for k, v in by_rooms))
     for label, group in (("all houses", figures), ("accepted", accepted)):
-        having = {t: sum(1 for f in group if t in f.room_types) for t in ROOM_TYPES}
+        having = {t: sum(1 for f in group if t in f.room_types) for t in HOUSE_ROOM_TYPES}
         print(f"share of {label} with a room of each type: "
               + ", ".join(f"{t} {100.0 * n / max(1, len(group)):.0f}%" for t, n in having.items()))
+    share = len(accepted) / max(1, len(figures))
+    need = int(EQA_HOMES / share) + 1 if share else None
+    print(f"acceptance: {100 * share:.0f}% of houses; EQA kept > {EQA_HOMES} homes: at this rate LiteHouse1-"
+          f"{need if need else '?'} hold {EQA_HOMES} accepted (house numbers go to {HOUSE_NUMBERS.stop - 1})")
+    types = sorted({t for f in accepted for t in f.room_types})
+    print(f"room types in accepted houses: {len(types)} ({', '.join(types)}); EQA's questions name {EQA_ROOM_TYPES}")
     print("rejected by:", ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "nothing")
-    print(f"build time per house: {_summary(seconds)} s (once per process; cached afterwards)")
+    print(f"build time per house: {_summary(seconds)} s wall, {_summary(cpu)} s CPU (once per process; cached "
+          "afterwards)")
+    if args.paths:
+        print(path_starts(args.paths))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     (["eqa", "questions", "--out", "{tmp}/q"], ExitCode.USAGE, "name the homes"),
     (["eqa", "questions", "--houses", "1-2", "--templates", "colour", "--out", "{tmp}/q"], ExitCode.USAGE,
      "unknown template"),
-    (["eqa", "questions", "--houses", "1000", "--out", "{tmp}/q"], ExitCode.NOT_FOUND, "1000"),
+    (["eqa", "questions", "--houses", "100000", "--out", "{tmp}/q"], ExitCode.NOT_FOUND, "100000"),
     (["eqa", "questions", "--rooms", "31", "--out", "{tmp}/q"], ExitCode.NOT_FOUND, "31"),
     (["eqa", "questions", "--houses", "2", "--backend", "thor", "--out", "{tmp}/q"], ExitCode.USAGE, "lite backend"),
     (["eqa", "questions", "--houses", "2", "--min-entropy", "1.5", "--out", "{tmp}/q"], ExitCode.USAGE,

@@ -1,5 +1,5 @@
-"""``eqa questions``, ``eqa stats`` and ``eqa paths`` end to end on four houses (LiteHouse1-5: the
-house filter drops LiteHouse4), checked from outside: every accepted answer recomputed
+"""``eqa questions``, ``eqa stats`` and ``eqa paths`` end to end on four houses (LiteHouse4-8: the
+house filter drops LiteHouse6, which has no living room), checked from outside: every accepted answer recomputed
 independently (tests/helpers/eqa_check.py), every single-target question's expert path vetted by
 replay and shown to be shortest by a breadth-first search from the other end.
 
@@ -26,7 +26,7 @@ from alfred_gen.eqa.questions import QUESTIONS_FILE, QuestionOptions, questions_
 from alfred_gen.eqa.stats import stats_command
 from alfred_gen.errors import ExitCode
 from alfred_gen.replay.vet import vet_trajectory
-from alfred_gen.scenes.library import simulator
+from alfred_gen.scenes.library import SceneLibrary, simulator
 from alfred_gen.sim.scene import grid_key
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 from alfred_gen.traj.frames import images_index
@@ -35,7 +35,7 @@ from tests.helpers.eqa_check import check_run
 #: Minutes of generation, real data or subprocesses: outside the fast lane (README "Tests").
 pytestmark = pytest.mark.slow
 
-HOMES = tuple(f"LiteHouse{n}" for n in range(1, 6))
+HOMES = tuple(f"LiteHouse{n}" for n in range(4, 9))
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +56,33 @@ def data(run: Path) -> dict:
     return json.loads((run / QUESTIONS_FILE).read_text())
 
 
+def _polygon_area(floor: tuple[tuple[float, float], ...]) -> float:
+    """The shoelace area of a floor polygon."""
+    return abs(sum(x0 * z1 - x1 * z0 for (x0, z0), (x1, z1) in zip(floor, floor[1:] + floor[:1]))) / 2
+
+
 def _trajectories(run: Path) -> list[dict]:
     return [load_trajectory(p) for p in sorted((run / PATHS_DIR).rglob(TRAJ_FILE_NAME))]
 
 
 def test_the_run_covers_the_houses_the_filter_accepts(data: dict) -> None:
     used = {h["home"]: h for h in data["homes"]}
-    assert [h for h in HOMES if used[h]["used"]] == ["LiteHouse1", "LiteHouse2", "LiteHouse3", "LiteHouse5"]
-    assert "area" in used["LiteHouse4"]["rejected"]
+    # Which homes EQA's rule keeps, read from the houses' room records, not through the filter's code:
+    # a kitchen, living room, dining room and bedroom, 75-205 m2 of floor (SUNCG's 300-800 m2 scaled).
+    library = SceneLibrary()
+    kept, dropped = [], {}
+    for home in HOMES:
+        scene = library(home)
+        types = {room.room_type for room in scene.rooms}
+        area = sum(_polygon_area(room.floor) for room in scene.rooms)
+        missing = sorted({"kitchen", "living_room", "dining_room", "bedroom"} - types)
+        if missing or not 75.0 <= area <= 205.0:
+            dropped[home] = missing[0] if missing else "area"
+        else:
+            kept.append(home)
+    assert dropped and kept  # the range shows both verdicts
+    assert [h for h in HOMES if used[h]["used"]] == kept
+    assert all(why in used[home]["rejected"] for home, why in dropped.items())
     templates = {q["template"] for q in data["questions"]}
     assert templates == set(data["settings"]["templates"])
     accepted = [q for q in data["questions"] if q["accepted"]]

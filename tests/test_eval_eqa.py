@@ -1,4 +1,4 @@
-"""`alfred-gen eval eqa`: EQA's metrics on a small dataset (houses 1-8, the val split's paths), the
+"""`alfred-gen eval eqa`: EQA's metrics on a small dataset (houses 4-8, the val split's paths), the
 reference agents' figures (the expert at the ceiling, the language-only baseline's accuracy within
 its confidence interval of the train prior's), misbehaving agents and bad input (one line, the exit
 code), resume; and the pieces without a simulator (fields to a region, ranks, rankings)."""
@@ -25,7 +25,7 @@ from alfred_gen.eval.eqa_agents import load_eqa_factory, nav_action, prior_ranki
 from alfred_gen.eval.eqa_metrics import STARTS, answer_rank
 from alfred_gen.scenes.library import simulator
 
-HOMES = tuple(f"LiteHouse{n}" for n in range(1, 9))  # four pass the house filter; LiteHouse5 is val
+HOMES = tuple(f"LiteHouse{n}" for n in range(4, 9))  # four pass the house filter; LiteHouse5 is val
 
 
 @pytest.fixture(scope="module")

@@ -78,7 +78,7 @@ RANGED = {
 RANGES = {
     "malformed": ({"rooms": "1-", "houses": "1-"}, ExitCode.USAGE),
     "reversed": ({"rooms": "30-1", "houses": "30-1"}, ExitCode.USAGE),
-    "nowhere": ({"rooms": "431-440", "houses": "5000-5001"}, ExitCode.NOT_FOUND),
+    "nowhere": ({"rooms": "431-440", "houses": "100000-100001"}, ExitCode.NOT_FOUND),
 }
 def fill(argv: list[str], **values: str) -> list[str]:
     filled = []

@@ -99,7 +99,7 @@ def test_walls_hide_the_next_room() -> None:
 def test_the_agent_walks_from_room_to_room() -> None:
     """Shortest paths between rooms succeed step by step in the simulator, and every step from one
     room into another goes through a doorway."""
-    scene = get_house(2)  # eight rooms
+    scene = get_house(2)  # nine rooms
     controller = simulator().open(render=False)
     controller.reset(scene.name)
     graph = NavigationGraph(scene.reachable)
@@ -150,7 +150,7 @@ def test_the_default_houses_are_those_the_filter_accepts(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(library, "DEFAULT_HOUSES", range(1, 7))
     accepted = accepted_houses()
-    assert accepted and set(accepted) < set(range(1, 7))  # a two-room house cannot pass
+    assert accepted and set(accepted) < set(range(1, 7))  # LiteHouse6 has no living room
     assert default_scenes("houses") == tuple(1000 + n for n in accepted)
 
 

@@ -256,7 +256,7 @@ def best_interaction_pose(
     camera distance the procedural rooms' poses are chosen by (a cloth on the floor half a metre
     away is 1.6 m from the eye, yet THOR and lite let the agent take it).
     """
-    if not reachable:
+    if len(reachable) == 0:
         return None
     points = np.asarray(reachable, dtype=float)
     lo = np.asarray(target.lo)

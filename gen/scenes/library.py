@@ -1,7 +1,7 @@
 """Finding rooms by name: the scene lookup every simulator above this layer is made with.
 
 Procedural rooms are named ``LitePlan<N>`` and may also be asked for by bare number (``7``,
-``"7"``). Procedural houses are named ``LiteHouse<N>`` (N in 1-999, see
+``"7"``). Procedural houses are named ``LiteHouse<N>`` (N in 1-99999, see
 :mod:`alfred_gen.scenes.houses.names`); a bare number never means a house. Names of real THOR
 rooms (``FloorPlan<N>``) belong to scenes imported from an ALFRED checkout; until such a
 catalogue has been imported they are reported as not found, with a hint.

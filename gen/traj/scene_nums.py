@@ -12,7 +12,9 @@ FloorPlan whose objects match none of the file's and blame the agent. The scheme
 ``LitePlanN``          10000 + N           lite's procedural rooms (N in 1-30, 201-230, 301-330,
                                            401-430): 10001-10430, and ``...-10205`` still ends in
                                            the room's number
-``LiteHouseN``         1000 + N            lite's procedural houses (N in 1-999): 1001-1999
+``LiteHouseN``         1000 + N            lite's procedural houses N in 1-8999: 1001-9999
+``LiteHouseN``         100000 + N          houses N in 9000-99999: 109000-199999 (1000 + N would
+                                           reach lite's rooms' 10001-10430 from N = 9001)
 =====================  ==================  ==========================================
 
 THOR's iTHOR rooms are FloorPlan1-30, 201-230, 301-330 and 401-430 (ProcTHOR houses and RoboTHOR
@@ -35,11 +37,15 @@ THOR_FLOOR_PLANS: frozenset[int] = frozenset([*range(1, 31), *range(201, 231), *
 #: ``scene_num`` of ``LitePlanN`` is N plus this.
 LITE_ROOM_SCENE_OFFSET = 10000
 
-#: ``scene_num`` of ``LiteHouseN`` is N plus this.
+#: ``scene_num`` of ``LiteHouseN`` is N plus this, below :data:`LARGE_HOUSE_FROM`...
 LITE_HOUSE_SCENE_OFFSET = 1000
 
+#: ... and N plus :data:`LARGE_HOUSE_SCENE_OFFSET` from it on, past lite's rooms' numbers.
+LARGE_HOUSE_FROM = 9000
+LARGE_HOUSE_SCENE_OFFSET = 100000
+
 _NAMED = re.compile(r"^(FloorPlan|LitePlan|LiteHouse)(\d+)$")
-_OFFSETS = {"FloorPlan": 0, "LitePlan": LITE_ROOM_SCENE_OFFSET, "LiteHouse": LITE_HOUSE_SCENE_OFFSET}
+_OFFSETS = {"FloorPlan": 0, "LitePlan": LITE_ROOM_SCENE_OFFSET}
 
 
 def scene_num_for(floor_plan: str) -> int | None:
@@ -48,7 +54,24 @@ def scene_num_for(floor_plan: str) -> int | None:
     match = _NAMED.match(str(floor_plan))
     if match is None:
         return None
+    if match.group(1) == "LiteHouse":
+        return lite_house_scene_num(int(match.group(2)))
     return _OFFSETS[match.group(1)] + int(match.group(2))
+
+
+def lite_house_scene_num(house: int) -> int:
+    """The ``scene_num`` of ``LiteHouse<house>``: 1000 + house, or 100000 + house from house 9000 on."""
+    offset = LARGE_HOUSE_SCENE_OFFSET if int(house) >= LARGE_HOUSE_FROM else LITE_HOUSE_SCENE_OFFSET
+    return offset + int(house)
+
+
+def lite_house_of_scene_num(scene_num: int) -> int | None:
+    """The house number :func:`lite_house_scene_num` gives ``scene_num`` (1005 -> 5), or None."""
+    for offset in (LITE_HOUSE_SCENE_OFFSET, LARGE_HOUSE_SCENE_OFFSET):
+        house = int(scene_num) - offset
+        if house > 0 and lite_house_scene_num(house) == int(scene_num):
+            return house
+    return None
 
 
 def lite_room_scene_num(room: int) -> int:

@@ -1,6 +1,6 @@
 """The procedural houses: house number -> a Scene of several furnished rooms joined by doorways.
 
-Which rooms a house has (2-8, of lite's four types) is drawn once from its number
+Which rooms a house has (6-10, of lite's four room types and the houses' dining room) is drawn once from its number
 (:func:`~alfred_gen.scenes.houses.layout.choose_room_types`). The house is then drawn in four
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
@@ -30,6 +30,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
+
 from alfred_gen.scenes.grid import (
     AGENT_HEIGHT,
     VISIBILITY_DISTANCE,
@@ -37,6 +39,7 @@ from alfred_gen.scenes.grid import (
     occluder_arrays,
     reachable_grid,
 )
+from alfred_gen.scenes.houses import dining_room
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -63,8 +66,8 @@ from alfred_gen.scenes.procedural.vocab import ROOMS_PER_TYPE, Contents
 from alfred_gen.sim.scene import HOUSE, Box, Doorway, Pose, Room, Scene, SceneObject, hash_str
 
 #: Attempts per house number before giving up (a bug if ever reached). Most floor plans of eight
-#: rooms break a size rule and cost next to nothing; every house of 1-999 builds well within this
-#: (the slowest, LiteHouse126, on attempt 257).
+#: or more rooms break a size rule and cost next to nothing (LiteHouse5, eight rooms, builds on
+#: attempt 278; before issue 67 every house of 1-999, 2-8 rooms, built within 257).
 MAX_ATTEMPTS = 1000
 
 #: Seeds tried for one room's furnishing before the attempt is dropped.
@@ -72,6 +75,18 @@ ROOM_TRIES = 6
 
 #: Scene numbers of the single rooms whose contents spread a house's rooms borrow (slot 0 is 1, 201, ...).
 _FIRST_SCENE = {"kitchen": 1, "living_room": 201, "bedroom": 301, "bathroom": 401}
+
+#: How each room type of a house is furnished: the single rooms' code, and the dining room's.
+HOUSE_FURNISHERS = {**ROOM_FURNISHERS, "dining_room": dining_room.furnish}
+
+#: Fewest reachable points a room of each type keeps: the single rooms', and the dining room's.
+HOUSE_MIN_REACHABLE = {**MIN_REACHABLE, "dining_room": 30}
+
+#: The pickupables of a room type with its own choice of them (default: its contents').
+_PICKUPABLES_OF = {"dining_room": dining_room.pickupables}
+
+#: Whose contents spread a room type borrows (a dining room: a living room's).
+_CONTENTS_OF = {"dining_room": dining_room.CONTENTS_OF}
 
 
 def build_house(house: int) -> Scene:
@@ -106,11 +121,16 @@ def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> 
     wall_feet = [(w.lo[0], w.lo[2], w.hi[0], w.hi[2]) for w in walls if w.lo[1] < AGENT_HEIGHT]
     reachable = reachable_grid(floors, obstacle_footprints(objects) + wall_feet)
     records = room_records(plan)
-    for record in records:
-        points = sum(1 for x, z in reachable if record.contains(x, z))
-        if points < MIN_REACHABLE[record.room_type]:
+    grid = np.asarray(reachable, dtype=float).reshape(-1, 2)
+    for record, room in zip(records, plan.rooms):
+        # Room.contains for a rectangle: its edges included, within 1e-6.
+        r, eps = room.rect, 1e-6
+        xs, zs = grid[:, 0], grid[:, 1]
+        inside = (xs >= r.x0 - eps) & (xs <= r.x1 + eps) & (zs >= r.z0 - eps) & (zs <= r.z1 + eps)
+        points = int(inside.sum())
+        if points < HOUSE_MIN_REACHABLE[record.room_type]:
             raise BuildFailed(f"only {points} reachable points in {record.room_id}")
-    poses = house_interaction_poses(objects, walls, reachable)
+    poses = house_interaction_poses(objects, walls, reachable, stop_unposed=True)
     unposed = [o.object_id for o in objects if needs_pose(o) and o.object_id not in poses]
     if unposed:
         raise BuildFailed(f"no interaction pose for {unposed[:3]}")
@@ -137,12 +157,13 @@ def room_contents(house: int, room: PlannedRoom) -> Contents:
     """The optional contents of a house's room: those of a single room of its type at a slot fixed
     by the house and room number (so the house's rooms differ as the 30 single rooms do)."""
     slot = hash_str(f"{house_name(house)}/room {room.index}") % ROOMS_PER_TYPE
-    return Contents(_FIRST_SCENE[room.room_type] + slot, room.room_type)
+    kind = _CONTENTS_OF.get(room.room_type, room.room_type)
+    return Contents(_FIRST_SCENE[kind] + slot, kind)
 
 
 def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) -> list[SceneObject]:
     """The objects of one room (furniture, decor, pickupables), from the first seed that works."""
-    spec_furnish = ROOM_FURNISHERS[room.room_type]
+    spec_furnish = HOUSE_FURNISHERS[room.room_type]
     contents = room_contents(house, room)
     failure = ""
     for trial in range(ROOM_TRIES):
@@ -150,7 +171,9 @@ def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) 
         builder = RoomBuilder(shell, rng)
         try:
             spec_furnish(builder, contents)
-            missing = place_pickupables(builder, contents.pickupables())
+            chosen = _PICKUPABLES_OF[room.room_type](contents) if room.room_type in _PICKUPABLES_OF \
+                else contents.pickupables()
+            missing = place_pickupables(builder, chosen)
         except BuildFailed as error:
             failure = str(error)
             continue
@@ -255,26 +278,47 @@ def doorway_record(plan: HousePlan, records: tuple[Room, ...], door: PlannedDoor
 
 
 def house_interaction_poses(objects: list[SceneObject], walls: tuple[Box, ...],
-                            reachable: list[tuple[float, float]]) -> dict[str, Pose]:
+                            reachable: list[tuple[float, float]], *,
+                            stop_unposed: bool = False) -> dict[str, Pose]:
     """One pose per object that wants one, as the single rooms choose them
     (:func:`alfred_gen.scenes.procedural.build.interaction_poses`), with the occluders cut down to
     the boxes near the target first: a pose stands within the visibility distance of the target,
-    so nothing farther can be in the way, and the result is the same as with every box."""
+    so nothing farther can be in the way, and the result is the same as with every box.
+
+    The boxes near a target are found with one numpy test over every box of the house (a house of
+    eight rooms has about 300 objects, and a test per pair in Python was most of its build time).
+    ``stop_unposed``: return as soon as an object that needs a pose has none (the attempt is lost
+    anyway, so the poses of the objects after it are not worth their cost)."""
     poses: dict[str, Pose] = {}
     reach = VISIBILITY_DISTANCE + 0.1
-    for obj in objects:
+    owners, feet = _footprints(objects)
+    wall_feet = np.array([(w.lo[0], w.lo[2], w.hi[0], w.hi[2]) for w in walls], dtype=float).reshape(-1, 4)
+    points = np.asarray(reachable, dtype=float)
+    for index, obj in enumerate(objects):
         if not wants_pose(obj):
             continue
         near = obj.box
-        window = Rect(near.lo[0] - reach, near.lo[2] - reach, near.hi[0] + reach, near.hi[2] + reach)
-        nearby = [o for o in objects if o is obj or _meets(window, o)]
-        near_walls = tuple(w for w in walls if window.overlaps(Rect(w.lo[0], w.lo[2], w.hi[0], w.hi[2])))
+        window = (near.lo[0] - reach, near.lo[2] - reach, near.hi[0] + reach, near.hi[2] + reach)
+        close = set(owners[_overlapping(feet, window)].tolist())
+        nearby = [o for i, o in enumerate(objects) if i == index or i in close]
+        near_walls = tuple(w for w, hit in zip(walls, _overlapping(wall_feet, window)) if hit)
         occluders = occluder_arrays(occluders_for(obj, nearby, near_walls))
-        pose = best_interaction_pose(obj.box, reachable, occluders, front=front_of(obj))
+        pose = best_interaction_pose(obj.box, points, occluders, front=front_of(obj))  # type: ignore[arg-type]  # an N x 2 array, read as the sequence of points
         if pose is not None:
             poses[obj.object_id] = pose
+        elif stop_unposed and needs_pose(obj):
+            break
     return poses
 
 
-def _meets(window: Rect, obj: SceneObject) -> bool:
-    return any(window.overlaps(Rect(b.lo[0], b.lo[2], b.hi[0], b.hi[2])) for b in (obj.box, *obj.parts))
+def _footprints(objects: list[SceneObject]) -> tuple[np.ndarray, np.ndarray]:
+    """(owner index, floor rectangle x0 z0 x1 z1) of every box of every object, parts included."""
+    owners = [i for i, o in enumerate(objects) for _ in (o.box, *o.parts)]
+    feet = [(b.lo[0], b.lo[2], b.hi[0], b.hi[2]) for o in objects for b in (o.box, *o.parts)]
+    return np.array(owners, dtype=int), np.array(feet, dtype=float).reshape(-1, 4)
+
+
+def _overlapping(feet: np.ndarray, window: tuple[float, float, float, float]) -> np.ndarray:
+    """Which floor rectangles overlap the window, by :meth:`Rect.overlaps`' rule."""
+    x0, z0, x1, z1 = window
+    return (x0 < feet[:, 2] - 1e-9) & (feet[:, 0] < x1 - 1e-9) & (z0 < feet[:, 3] - 1e-9) & (feet[:, 1] < z1 - 1e-9)

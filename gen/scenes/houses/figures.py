@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from alfred_gen.domains.catalogue import OBJECT_TYPES
 from alfred_gen.scenes.houses.filter import coverage, internal_area
 from alfred_gen.scenes.houses.names import house_of_scene_num
-from alfred_gen.sim.scene import ROOM_TYPES, Scene
+from alfred_gen.sim.scene import HOUSE_ROOM_TYPES, Scene
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,10 @@ class HouseFigures:
     pickupables: int
 
     def room_summary(self) -> str:
-        """``kitchen, living_room, 2 bedroom, bathroom``: the rooms by type, in ROOM_TYPES order."""
+        """``kitchen, living_room, 2 bedroom, bathroom``: the rooms by type, in HOUSE_ROOM_TYPES order."""
         counts = Counter(self.room_types)
         parts = []
-        for room_type in ROOM_TYPES:
+        for room_type in HOUSE_ROOM_TYPES:
             n = counts[room_type]
             if n:
                 parts.append(room_type if n == 1 else f"{n} {room_type}")

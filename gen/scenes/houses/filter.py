@@ -1,11 +1,15 @@
-"""Which houses count: a filter in the spirit of EQA's over SUNCG, and the figures it looks at.
+"""Which houses count: EQA's filter over SUNCG, scaled to lite's rooms, and the figures it looks at.
 
 EQA kept SUNCG houses whose internal area is 300-800 m² and covers at least a third of the ground
 (the house's bounding rectangle), that have at least one kitchen, living room, dining room and
-bedroom, and whose rooms are connected. Lite has four room types and rooms of ALFRED's size, so the
-defaults here are the same rules at lite's scale: internal area :data:`DEFAULT_MIN_AREA` to
-:data:`DEFAULT_MAX_AREA` m², coverage at least :data:`DEFAULT_MIN_COVERAGE`, a kitchen, a living room
-and a bedroom, every room reachable from every other. Every value can be changed.
+bedroom, and whose rooms are connected. The defaults here are the same rules with the area range
+scaled: SUNCG's homes have about 8 rooms in 300-800 m², 37.5-100 m² a room; lite's rooms are
+ALFRED's size (a kitchen of 7-23 m², a bathroom of 3-10), and its houses' rooms average 17.6 m²
+(LiteHouse1, 2, 4, 5, 13, 28 and 286: 1,037 m² in 59 rooms), so the range is SUNCG's times
+17.6 / 69 (69 m²: SUNCG's 550 m² midpoint over its 8 rooms), rounded to 5 m²:
+:data:`DEFAULT_MIN_AREA` to :data:`DEFAULT_MAX_AREA` m². Coverage at least
+:data:`DEFAULT_MIN_COVERAGE`, a kitchen, a living room, a dining room and a bedroom, every room
+reachable from every other. Every value can be changed.
 """
 
 from __future__ import annotations
@@ -18,18 +22,18 @@ import networkx as nx
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.scenes.grid import grid_graph
-from alfred_gen.sim.scene import ROOM_TYPES, Scene, grid_key
+from alfred_gen.sim.scene import HOUSE_ROOM_TYPES, Scene, grid_key
 
-#: Internal area range (m²) a house must have by default.
-DEFAULT_MIN_AREA = 45.0
-DEFAULT_MAX_AREA = 200.0
+#: Internal area range (m²) a house must have by default: SUNCG's 300-800 m² scaled (see above).
+#: (45-200 m² before issue 67, for houses of 2-8 rooms.)
+DEFAULT_MIN_AREA = 75.0
+DEFAULT_MAX_AREA = 205.0
 
 #: Share of the house's bounding rectangle its rooms' floors must cover (EQA's third).
 DEFAULT_MIN_COVERAGE = 1 / 3
 
-#: Room types a house must have by default (EQA: kitchen, living room, dining room, bedroom; lite
-#: has no dining room type: its dining tables stand in kitchens and living rooms).
-DEFAULT_REQUIRED = ("kitchen", "living_room", "bedroom")
+#: Room types a house must have by default (EQA's: kitchen, living room, dining room, bedroom).
+DEFAULT_REQUIRED = ("kitchen", "living_room", "dining_room", "bedroom")
 
 
 def internal_area(scene: Scene) -> float:
@@ -78,9 +82,9 @@ class HouseFilter:
     def __post_init__(self) -> None:
         if self.min_area < 0 or self.max_area < self.min_area:
             raise UserError(f"house area range {self.min_area:g}-{self.max_area:g} m² is empty", ExitCode.USAGE)
-        unknown = sorted(set(self.required) - set(ROOM_TYPES))
+        unknown = sorted(set(self.required) - set(HOUSE_ROOM_TYPES))
         if unknown:
-            raise UserError(f"unknown room type(s) {', '.join(unknown)} (room types: {', '.join(ROOM_TYPES)})",
+            raise UserError(f"unknown room type(s) {', '.join(unknown)} (room types: {', '.join(HOUSE_ROOM_TYPES)})",
                             ExitCode.USAGE)
         if not 0 <= self.min_coverage <= 1:
             raise UserError(f"house coverage must lie in [0, 1], got {self.min_coverage:g}", ExitCode.USAGE)

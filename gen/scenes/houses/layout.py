@@ -24,6 +24,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from alfred_gen.scenes.houses import dining_room
 from alfred_gen.scenes.procedural import bathroom, bedroom, kitchen, living_room
 from alfred_gen.scenes.procedural.rooms import DOOR_WIDTH, WALL_THICKNESS, Rect, ShapeSpec
 
@@ -33,15 +34,16 @@ SHAPES: dict[str, ShapeSpec] = {
     "living_room": living_room.SHAPE,
     "bedroom": bedroom.SHAPE,
     "bathroom": bathroom.SHAPE,
+    "dining_room": dining_room.SHAPE,
 }
 
-#: Fewest and most rooms a house has.
-MIN_ROOMS = 2
-MAX_ROOMS = 8
+#: Fewest and most rooms a house has: about 8, as EQA's SUNCG homes (issue 67; 2-8 before it).
+MIN_ROOMS = 6
+MAX_ROOMS = 10
 
 #: Narrowest side (metres) a room of each type may have after the cuts: a little under the
 #: smallest single room of the type, which its furnishing code is made for.
-MIN_SIDE = {"kitchen": 2.4, "living_room": 3.2, "bedroom": 2.6, "bathroom": 1.9}
+MIN_SIDE = {"kitchen": 2.4, "living_room": 3.2, "bedroom": 2.6, "bathroom": 1.9, "dining_room": 2.8}
 
 #: Longest side over shortest side, at most.
 MAX_ASPECT = 2.6
@@ -112,15 +114,15 @@ def _snap(value: float) -> float:
 
 
 def choose_room_types(rng: random.Random) -> list[str]:
-    """The room types of a house: 2-8 rooms, usually a kitchen and a living room, then bedrooms
-    and bathrooms. Not every draw has a kitchen, a living room and a bedroom: the house filter
-    (:mod:`alfred_gen.scenes.houses.filter`) decides which houses count, as EQA filtered SUNCG's."""
+    """The room types of a house: 6-10 rooms (about 8, as EQA's homes), usually a kitchen, a living
+    room and a dining room, then bedrooms and bathrooms. Not every draw has a kitchen, a living
+    room, a dining room and a bedroom: the house filter (:mod:`alfred_gen.scenes.houses.filter`)
+    decides which houses count, as EQA filtered SUNCG's."""
     count = rng.randint(MIN_ROOMS, MAX_ROOMS)
     types: list[str] = []
-    if rng.random() < 0.9:
-        types.append("kitchen")
-    if rng.random() < 0.9:
-        types.append("living_room")
+    for room_type, share in (("kitchen", 0.95), ("living_room", 0.95), ("dining_room", 0.9)):
+        if rng.random() < share:
+            types.append(room_type)
     while len(types) < count:
         pick = rng.random()
         if pick < 0.55:

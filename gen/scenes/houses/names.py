@@ -1,9 +1,12 @@
 """How houses are named and numbered, apart from how they are built (cheap to import).
 
-House N is ``LiteHouseN`` for N in :data:`HOUSE_NUMBERS` (1-999). Its ``scene_num``, which
+House N is ``LiteHouseN`` for N in :data:`HOUSE_NUMBERS` (1-99,999: EQA's 750 homes and many
+more; a house is built only when asked for). Its ``scene_num``, which
 trajectories record and ALFRED's task directory names end with, is ``1000 + N``: ALFRED numbers its
 rooms by type in hundreds (kitchens 1-30, living rooms 201-230, ...), and houses take the thousands,
 so a directory ``...-1005`` is never confused with ``LitePlan5``'s ``...-5`` in one output tree.
+From house 9000 on it is ``100000 + N``, since 1000 + N would reach lite's rooms' 10001-10430
+(:mod:`alfred_gen.traj.scene_nums`).
 """
 
 from __future__ import annotations
@@ -11,15 +14,13 @@ from __future__ import annotations
 import re
 
 from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.traj.scene_nums import lite_house_of_scene_num, lite_house_scene_num
 
 #: How procedural houses are named (never THOR's ``FloorPlanN`` nor lite's rooms ``LitePlanN``).
 HOUSE_PREFIX = "LiteHouse"
 
-#: The house numbers there are: LiteHouse1 to LiteHouse999.
-HOUSE_NUMBERS = range(1, 1000)
-
-#: A house's scene number is its number plus this.
-HOUSE_NUM_OFFSET = 1000
+#: The house numbers there are: LiteHouse1 to LiteHouse99999 (LiteHouse1-999 before issue 67).
+HOUSE_NUMBERS = range(1, 100_000)
 
 #: The houses ``sample --scene-set houses`` and ``scenes list --houses`` use unless told otherwise:
 #: LiteHouse1-100, of which those the default house filter accepts.
@@ -34,13 +35,13 @@ def house_name(house: int) -> str:
 
 
 def house_scene_num(house: int) -> int:
-    """The scene number house N records: 1000 + N."""
-    return HOUSE_NUM_OFFSET + int(house)
+    """The scene number house N records: 1000 + N (100000 + N from house 9000 on)."""
+    return lite_house_scene_num(house)
 
 
 def house_of_scene_num(scene_num: int) -> int | None:
     """The house number of a scene number (1005 -> 5), or None when it is no house's."""
-    house = int(scene_num) - HOUSE_NUM_OFFSET
+    house = lite_house_of_scene_num(scene_num)
     return house if house in HOUSE_NUMBERS else None
 
 
@@ -61,7 +62,7 @@ def is_house_name(name: str) -> bool:
 
 def parse_house_numbers(text: str) -> tuple[int, ...]:
     """House numbers from ``"1-100"``, ``"5,7,LiteHouse9"`` or a mix, sorted, without repeats;
-    UserError (USAGE for a malformed part, NOT_FOUND for a number outside 1-999)."""
+    UserError (USAGE for a malformed part, NOT_FOUND for a number outside :data:`HOUSE_NUMBERS`)."""
     numbers: set[int] = set()
     for part in (p.strip() for p in str(text).split(",")):
         if not part:
