@@ -70,8 +70,8 @@ def test_a_walk_counts_the_same_candidate_pixels_with_and_without_windows(monkey
     counted: list[dict[int, int]] = []
     frame_of = pixels.PixelSight._visibility_frame
 
-    def recording(self, layers, camera, candidate_owners):
-        owner = frame_of(self, layers, camera, candidate_owners)
+    def recording(self, layers, camera, candidate_owners, held):
+        owner = frame_of(self, layers, camera, candidate_owners, held)
         counts = np.bincount(owner.ravel() + 1, minlength=len(layers.owners) + 1)[1:] if owner is not None else None
         counted.append({int(k): 0 if counts is None else int(counts[k]) for k in candidate_owners if k >= 0})
         return owner
