@@ -75,3 +75,23 @@ def test_the_loops_agree_on_nan_and_without_faces():
                      col_exit, np.array([close]), np.array([False]), np.array([3], np.int32), row_code, 0.1)
                 buffers.append((zbuf.tobytes(), code.tobytes()))
             assert buffers[0] == buffers[1], (row_code is None, close)
+
+
+def test_the_compiled_paint_gives_the_numpy_colours_outlines_and_owners():
+    """Every code (nothing hit: -1, faces, room faces) with and without a boundary above or to
+    the left, with RGB and owners together or alone."""
+    rng = np.random.default_rng(4)
+    lut = rng.integers(0, 256, (20, 3)).astype(np.uint8)
+    owner_lookup = rng.integers(-1, 7, 21).astype(np.int32)
+    code = rng.integers(-1, 20, (37, 23)).astype(np.int32)
+    code[5:15, 3:12] = 7  # a flat patch: no outline inside it
+    code[20:30, 10:20] = -1
+    assert KERNEL is not None
+    for wanted in ((lut, owner_lookup), (lut, None), (None, owner_lookup)):
+        numpy_rgb, numpy_owner = raster_kernel.paint_numpy(*wanted[:1], code, wanted[1])
+        fast_rgb, fast_owner = raster_kernel.paint(*wanted[:1], code, wanted[1])
+        for numpy_array, fast_array in ((numpy_rgb, fast_rgb), (numpy_owner, fast_owner)):
+            assert (numpy_array is None) == (fast_array is None)
+            if numpy_array is not None:
+                assert numpy_array.dtype == fast_array.dtype and numpy_array.shape == fast_array.shape
+                assert numpy_array.tobytes() == fast_array.tobytes()

@@ -58,7 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
-from alfred_gen.sim.raster_kernel import fill
+from alfred_gen.sim.raster_kernel import fill, paint
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -399,14 +399,13 @@ def render(
     kept = _cull(view, boxes) if n else np.zeros(0, np.int64)
     if len(kept):
         _rasterise(view, boxes.lo[kept], boxes.hi[kept], kept, zbuf, code, faces=rgb, window=window)
-    rgb_frame = _paint(_face_colors(view, boxes), code) if rgb else None
-    owner_frame = None
+    owner_lookup = None
     if seg:
         room_owner = list(boxes.room.owner) if boxes.room is not None else [-1] * 6
         owner_lookup = np.concatenate(
             [np.repeat(boxes.owner, 3), np.array(room_owner + [-1])]
         ).astype(np.int32)
-        owner_frame = np.take(owner_lookup, code)
+    rgb_frame, owner_frame = paint(_face_colors(view, boxes) if rgb else None, code, owner_lookup)
     return Frames(rgb=rgb_frame, depth=zbuf if depth else None, owner=owner_frame, owners=boxes.owners)
 
 
@@ -528,23 +527,9 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
-def _paint(lut: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """RGB frame from face codes, with a darker line where one face meets another.
-
-    Outlines make flat-shaded boxes legible (a white fridge against a light wall, a mug on a
-    plate); they are drawn on the face further down/right of each boundary, one pixel wide.
-    """
-    edge = np.zeros(code.shape, np.bool_)
-    np.not_equal(code[1:, :], code[:-1, :], out=edge[1:, :])
-    edge[:, 1:] |= code[:, 1:] != code[:, :-1]
-    painted = code + edge * np.int32(len(lut))
-    darker = (lut.astype(np.uint16) * 3 // 4).astype(np.uint8)
-    darker[-1] = lut[-1]  # code -1 (nothing hit) indexes the very last row: the plain background
-    return np.take(np.concatenate([lut, darker]), painted, axis=0)
-
-
 def _face_colors(view: _View, boxes: BoxList) -> np.ndarray:
-    """Colour per face code: (3N + 7, 3) uint8.
+    """Colour per face code: (3N + 7, 3) uint8 (painted with outlines by :func:`~alfred_gen.sim.raster_kernel.paint`:
+    a darker line where one face meets another makes flat-shaded boxes legible).
 
     Rows 3k..3k+2: box k's a-, y- and b-face as the camera sees them, i.e. its colour times the
     shade of that face's world normal; then the six room faces seen from inside; last the
