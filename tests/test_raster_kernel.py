@@ -95,3 +95,19 @@ def test_the_compiled_paint_gives_the_numpy_colours_outlines_and_owners():
             if numpy_array is not None:
                 assert numpy_array.dtype == fast_array.dtype and numpy_array.shape == fast_array.shape
                 assert numpy_array.tobytes() == fast_array.tobytes()
+
+
+def test_the_compiled_room_shell_gives_the_numpy_depths_and_codes():
+    """Random exits with exact ties between a row and a column, and NaN in either."""
+    rng = np.random.default_rng(6)
+    row_exit = np.round(rng.uniform(0.2, 5.0, 41), 1).astype(np.float32)
+    col_exit = np.round(rng.uniform(0.2, 5.0, 29), 1).astype(np.float32)  # rounded: many ties
+    row_exit[3], col_exit[7] = np.nan, np.nan
+    row_code = rng.integers(0, 100, 41).astype(np.int32)
+    col_code = rng.integers(0, 100, 29).astype(np.int32)
+    assert KERNEL is not None
+    numpy_depth, numpy_code = raster_kernel.shell_numpy(row_exit, col_exit, row_code, col_code)
+    fast_depth, fast_code = raster_kernel.shell(row_exit, col_exit, row_code, col_code)
+    assert (row_exit[:, None] == col_exit[None, :]).any()  # the ties are there
+    assert numpy_depth.tobytes() == fast_depth.tobytes()
+    assert numpy_code.tobytes() == fast_code.tobytes()

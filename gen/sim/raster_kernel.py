@@ -156,14 +156,48 @@ def _paint_loops(lut: Any, darker: Any, code: Any, owner_lookup: Any, rgb: Any, 
                         rgb[r, c, channel] = lut[k, channel]
 
 
+def shell_numpy(row_exit: np.ndarray, col_exit: np.ndarray, row_code: np.ndarray,
+                col_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Depth and face code of a room shell seen from inside; the reference.
+
+    A ray leaves the room where its row's exit (floor, ceiling or a b-wall, float32 (H,)) or its
+    column's (an a-wall, (W,)) comes first: depth ``min(row, column)``, code the column's where
+    the column's exit is strictly nearer, else the row's.
+    """
+    zbuf = np.empty((len(row_exit), len(col_exit)), np.float32)
+    np.minimum(row_exit[:, None], col_exit[None, :], out=zbuf)
+    code = np.empty(zbuf.shape, np.int32)
+    code[:] = row_code[:, None]
+    np.copyto(code, col_code[None, :], where=col_exit[None, :] < row_exit[:, None])
+    return zbuf, code
+
+
+def _shell_loops(row_exit: Any, col_exit: Any, row_code: Any, col_code: Any, zbuf: Any,
+                 code: Any) -> None:  # pragma: no cover - runs compiled (numba); checked against shell_numpy
+    """:func:`shell_numpy` pixel by pixel (compiled by numba)."""
+    for r in range(row_exit.shape[0]):
+        row = row_exit[r]
+        for c in range(col_exit.shape[0]):
+            column = col_exit[c]
+            # np.minimum: NaN wins, a tie gives the second operand.
+            if row != row:
+                zbuf[r, c] = row
+            elif column != column:
+                zbuf[r, c] = column
+            else:
+                zbuf[r, c] = row if row < column else column
+            code[r, c] = col_code[c] if column < row else row_code[r]
+
+
 _compiled: Callable[..., None] | None = None
 _compiled_paint: Callable[..., None] | None = None
+_compiled_shell: Callable[..., None] | None = None
 _tried = False
 
 
 def compiled() -> Callable[..., None] | None:
     """The numba-compiled loop, or None (numba not installed, or switched off by ALFRED_GEN_NUMBA=0)."""
-    global _compiled, _compiled_paint, _tried
+    global _compiled, _compiled_paint, _compiled_shell, _tried
     if not _tried:
         _tried = True
         if os.environ.get("ALFRED_GEN_NUMBA", "1") != "0":
@@ -172,9 +206,23 @@ def compiled() -> Callable[..., None] | None:
 
                 _compiled = numba.njit(cache=True, nogil=True)(_fill_loops)
                 _compiled_paint = numba.njit(cache=True, nogil=True)(_paint_loops)
+                _compiled_shell = numba.njit(cache=True, nogil=True)(_shell_loops)
             except Exception:  # no numba, or one that cannot compile here: numpy does the same
-                _compiled = _compiled_paint = None
+                _compiled = _compiled_paint = _compiled_shell = None
     return _compiled
+
+
+def shell(row_exit: np.ndarray, col_exit: np.ndarray, row_code: np.ndarray,
+          col_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shell_numpy`, compiled when numba is there (same buffers, bit for bit)."""
+    kernel = _compiled_shell if compiled() is not None else None
+    if kernel is None:
+        return shell_numpy(row_exit, col_exit, row_code, col_code)
+    zbuf = np.empty((len(row_exit), len(col_exit)), np.float32)
+    code = np.empty(zbuf.shape, np.int32)
+    kernel(np.ascontiguousarray(row_exit, np.float32), np.ascontiguousarray(col_exit, np.float32),
+           np.ascontiguousarray(row_code, np.int32), np.ascontiguousarray(col_code, np.int32), zbuf, code)
+    return zbuf, code
 
 
 def paint(lut: np.ndarray | None, code: np.ndarray,
@@ -201,6 +249,7 @@ def warm() -> None:
     kernel = compiled()
     if kernel is not None:
         paint(np.zeros((2, 3), np.uint8), np.zeros((1, 1), np.int32), np.zeros(2, np.int32))
+        shell(np.ones(1, np.float32), np.ones(1, np.float32), np.zeros(1, np.int32), np.zeros(1, np.int32))
         one = np.zeros((1, 1), np.float32)
         kernel(one, np.zeros((1, 1), np.int32), np.zeros(0, np.int64), np.zeros((1, 4), np.int64), one, one, one, one,
                np.zeros(1, np.bool_), np.zeros(1, np.bool_), np.zeros(1, np.int32), np.zeros((1, 1), np.int32), True,

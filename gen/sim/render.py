@@ -58,7 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
-from alfred_gen.sim.raster_kernel import fill, paint
+from alfred_gen.sim.raster_kernel import fill, paint, shell
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -431,13 +431,7 @@ def _draw_room(view: _View, room: RoomShell | None, n: int, window: Window) -> t
     # A ray leaves through the high face of an axis where it runs towards +axis.
     row_code = (3 * n + np.where(through_y, 2 + (view.dir_y > 0), 2 * b + (view.dir_b > 0))).astype(np.int32)
     col_code = (3 * n + 2 * a + (view.dir_a > 0)).astype(np.int32)
-    row_exit, row_code, col_exit, col_code = row_exit[r0:r1], row_code[r0:r1], col_exit[c0:c1], col_code[c0:c1]
-    zbuf = np.empty((height, width), np.float32)
-    np.minimum(row_exit[:, None], col_exit[None, :], out=zbuf)
-    code = np.empty((height, width), np.int32)
-    code[:] = row_code[:, None]
-    np.copyto(code, col_code[None, :], where=col_exit[None, :] < row_exit[:, None])
-    return zbuf, code
+    return shell(row_exit[r0:r1], col_exit[c0:c1], row_code[r0:r1], col_code[c0:c1])
 
 
 def _extent(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
