@@ -71,6 +71,7 @@ from alfred_gen.sim.render import (
     Window,
     box_distances,
     instance_outputs,
+    outlined_window,
     render,
     screen_window,
     visible_pixel_counts,
@@ -546,13 +547,20 @@ def render_state(
     if held is True:
         held = _held_boxes(layers, camera)
     if isinstance(held, BoxList):
-        hand = render(camera, held, rgb=rgb, depth=True, seg=True, window=window)
-        assert hand.depth is not None and hand.owner is not None and frames.owner is not None
-        over = hand.depth < FAR_DEPTH
-        np.copyto(frames.owner, hand.owner, where=over)
-        np.copyto(frames.depth, hand.depth, where=over)  # type: ignore[arg-type]  # the frame has depth: it was rendered with depth=True above
-        if rgb:
-            np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]  # the frame has rgb when rgb is asked for
+        # A full frame draws the held group in the window it covers (with the outline margin);
+        # elsewhere it has no pixel, so nothing is composited there.
+        part = window if window is not None else outlined_window(camera, held)
+        if part is not None:
+            hand = render(camera, held, rgb=rgb, depth=True, seg=True, window=part, margin=window is None)
+            assert hand.depth is not None and hand.owner is not None and frames.owner is not None
+            assert frames.depth is not None
+            over = hand.depth < FAR_DEPTH
+            cut = (slice(None), slice(None)) if window is not None else (slice(*part[:2]), slice(*part[2:]))
+            np.copyto(frames.owner[cut], hand.owner, where=over)
+            np.copyto(frames.depth[cut], hand.depth, where=over)
+            if rgb:
+                assert frames.rgb is not None and hand.rgb is not None  # asked for
+                np.copyto(frames.rgb[cut], hand.rgb, where=over[:, :, None])
     if not depth:
         frames.depth = None
     for array in (frames.rgb, frames.depth, frames.owner):

@@ -376,6 +376,7 @@ def render(
     depth: bool = True,
     seg: bool = True,
     window: Window | None = None,
+    margin: bool = False,
 ) -> Frames:
     """Render the scene seen from the camera: RGB, depth and owner index per pixel (any subset).
 
@@ -386,14 +387,17 @@ def render(
     ``window`` (rows ``r0:r1``, columns ``c0:c1``) renders only that part of the frame: depth and
     owners are exactly the full frame's there (every per-pixel value is computed as for the full
     frame, only for fewer pixels), for when only some objects' pixels matter (visibility). Not with
-    ``rgb``: outlines look at neighbouring pixels.
+    ``rgb``, as outlines look at the pixel above and to the left, unless ``margin`` says the
+    window's first row and column (where they are not the frame's) show nothing, as the row and
+    column before them do: then the RGB is the full frame's too (a window padded by one pixel
+    around boxes without a room, :func:`outlined_window`).
     """
     view = _View(camera)
     n = len(boxes)
     if window is None:
         window = (0, camera.height, 0, camera.width)
-    elif rgb:
-        raise ValueError("render: a window gives depth and owners, not RGB")
+    elif rgb and not margin:
+        raise ValueError("render: a window gives depth and owners, not RGB (without a margin)")
     # code = 3 * box + face axis (0: a, 1: y, 2: b); 3N + room face; -1 for nothing.
     zbuf, code = _draw_room(view, boxes.room, n, window)
     kept = _cull(view, boxes) if n else np.zeros(0, np.int64)
@@ -519,6 +523,20 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     rows = np.flatnonzero(row_ok[drawn].any(axis=0))
     cols = np.flatnonzero(col_ok[drawn].any(axis=0))
     return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def outlined_window(camera: Camera, boxes: BoxList) -> Window | None:
+    """The window in which :func:`render` with ``margin`` draws RGB, depth and owners of
+    ``boxes`` (no room shell) exactly as the full frame does: their :func:`screen_window` with
+    one more row above and column to the left (outside it nothing is drawn, so the outline test
+    of the window's first row and column sees what the frame's would). None: no pixel at all."""
+    if boxes.room is not None:
+        raise ValueError("outlined_window: boxes with a room shell cover every pixel")
+    window = screen_window(camera, boxes.lo, boxes.hi)
+    if window is None:
+        return None
+    r0, r1, c0, c1 = window
+    return max(0, r0 - 1), r1, max(0, c0 - 1), c1
 
 
 def _face_colors(view: _View, boxes: BoxList) -> np.ndarray:
