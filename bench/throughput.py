@@ -61,9 +61,10 @@ def _cpu_seconds() -> float:
 
 
 def tree_digest(root: Path) -> str:
-    """The files' names and bytes (lock files aside: they only say a run once held the directory)."""
+    """The files' names and bytes (lock files aside: they only say a run once held the directory;
+    and the check cache's stamps, which hold the files' inodes and times, not their bytes)."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith("lock-")):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(("lock-", "checked-"))):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

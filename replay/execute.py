@@ -113,6 +113,13 @@ def _classify(low_idx: int, name: str, api_action: Mapping[str, Any], metadata: 
     )
 
 
+def _head(event: Any) -> Mapping[str, Any]:
+    """The step's own fields: lite's ``head`` (no objects, so a navigation step draws no
+    visibility pixels nobody reads), THOR's whole ``metadata``."""
+    head = getattr(event, "head", None)
+    return head if isinstance(head, Mapping) else event.metadata
+
+
 def execute_low_actions(
     controller: Controller,
     low_actions: Sequence[Mapping[str, Any]],
@@ -147,14 +154,13 @@ def execute_low_actions(
             continue
         event = controller.step(dict(api_action))
         sent += 1
-        metadata = event.metadata
-        succeeded = bool(metadata.get("lastActionSuccess", False))
+        succeeded = bool(_head(event).get("lastActionSuccess", False))
         if succeeded and any(key in api_action for key in OBJECT_ARGS):
-            tracker.observe(api_action, metadata)
+            tracker.observe(api_action, event.metadata)
         if on_step is not None:
             on_step(low_idx, api_action, event)
         if not succeeded:
-            failures.append(_classify(low_idx, name, api_action, metadata))
+            failures.append(_classify(low_idx, name, api_action, event.metadata))
             if stop_on_failure:
                 break
     return Execution(sent, event, tracker, failures)

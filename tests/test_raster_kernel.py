@@ -75,3 +75,39 @@ def test_the_loops_agree_on_nan_and_without_faces():
                      col_exit, np.array([close]), np.array([False]), np.array([3], np.int32), row_code, 0.1)
                 buffers.append((zbuf.tobytes(), code.tobytes()))
             assert buffers[0] == buffers[1], (row_code is None, close)
+
+
+def test_the_compiled_paint_gives_the_numpy_colours_outlines_and_owners():
+    """Every code (nothing hit: -1, faces, room faces) with and without a boundary above or to
+    the left, with RGB and owners together or alone."""
+    rng = np.random.default_rng(4)
+    lut = rng.integers(0, 256, (20, 3)).astype(np.uint8)
+    owner_lookup = rng.integers(-1, 7, 21).astype(np.int32)
+    code = rng.integers(-1, 20, (37, 23)).astype(np.int32)
+    code[5:15, 3:12] = 7  # a flat patch: no outline inside it
+    code[20:30, 10:20] = -1
+    assert KERNEL is not None
+    for wanted in ((lut, owner_lookup), (lut, None), (None, owner_lookup)):
+        numpy_rgb, numpy_owner = raster_kernel.paint_numpy(*wanted[:1], code, wanted[1])
+        fast_rgb, fast_owner = raster_kernel.paint(*wanted[:1], code, wanted[1])
+        for numpy_array, fast_array in ((numpy_rgb, fast_rgb), (numpy_owner, fast_owner)):
+            assert (numpy_array is None) == (fast_array is None)
+            if numpy_array is not None:
+                assert numpy_array.dtype == fast_array.dtype and numpy_array.shape == fast_array.shape
+                assert numpy_array.tobytes() == fast_array.tobytes()
+
+
+def test_the_compiled_room_shell_gives_the_numpy_depths_and_codes():
+    """Random exits with exact ties between a row and a column, and NaN in either."""
+    rng = np.random.default_rng(6)
+    row_exit = np.round(rng.uniform(0.2, 5.0, 41), 1).astype(np.float32)
+    col_exit = np.round(rng.uniform(0.2, 5.0, 29), 1).astype(np.float32)  # rounded: many ties
+    row_exit[3], col_exit[7] = np.nan, np.nan
+    row_code = rng.integers(0, 100, 41).astype(np.int32)
+    col_code = rng.integers(0, 100, 29).astype(np.int32)
+    assert KERNEL is not None
+    numpy_depth, numpy_code = raster_kernel.shell_numpy(row_exit, col_exit, row_code, col_code)
+    fast_depth, fast_code = raster_kernel.shell(row_exit, col_exit, row_code, col_code)
+    assert (row_exit[:, None] == col_exit[None, :]).any()  # the ties are there
+    assert numpy_depth.tobytes() == fast_depth.tobytes()
+    assert numpy_code.tobytes() == fast_code.tobytes()

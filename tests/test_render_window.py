@@ -70,8 +70,8 @@ def test_a_walk_counts_the_same_candidate_pixels_with_and_without_windows(monkey
     counted: list[dict[int, int]] = []
     frame_of = pixels.PixelSight._visibility_frame
 
-    def recording(self, layers, camera, candidate_owners):
-        owner = frame_of(self, layers, camera, candidate_owners)
+    def recording(self, layers, camera, candidate_owners, held):
+        owner = frame_of(self, layers, camera, candidate_owners, held)
         counts = np.bincount(owner.ravel() + 1, minlength=len(layers.owners) + 1)[1:] if owner is not None else None
         counted.append({int(k): 0 if counts is None else int(counts[k]) for k in candidate_owners if k >= 0})
         return owner
@@ -107,3 +107,32 @@ def test_a_walk_counts_the_same_candidate_pixels_with_and_without_windows(monkey
 def test_a_window_gives_no_rgb(window):
     with pytest.raises(ValueError):
         render(Camera(0.0, 1.0, 0.0, 0, 0, width=20, height=20), _room(), rgb=True, window=window)
+
+
+def test_the_held_group_drawn_in_its_window_gives_the_full_frames_pixels(monkeypatch):
+    """Frames (RGB with its outlines, depth, owners) while carrying things are the same whether the
+    held group is drawn in its padded window or over the whole frame."""
+
+    def walk() -> list[tuple[bytes, bytes, bytes]]:
+        sim = LiteController(fixtures.kitchen(), render_image=True, render_depth_image=True,
+                             render_object_image=True)
+        rng = random.Random(4)
+        frames = []
+        for _ in range(120):
+            event = sim.last_event
+            if sim.world.held is not None:
+                frames.append((event.frame.tobytes(), event.depth_frame.tobytes(),
+                               event.instance_segmentation_frame.tobytes()))
+            if rng.random() < 0.6:
+                sim.step({"action": rng.choice(["MoveAhead", "RotateLeft", "RotateRight", "LookDown", "LookUp"])})
+                continue
+            visible = [o["objectId"] for o in event.metadata["objects"] if o["visible"]]
+            if visible:
+                sim.step({"action": rng.choice(["PickupObject", "PutObject"]), "objectId": rng.choice(visible)})
+        return frames
+
+    windowed = walk()
+    monkeypatch.setattr(pixels, "outlined_window", lambda camera, boxes: (0, camera.height, 0, camera.width))
+    whole = walk()
+    assert len(windowed) > 30  # the walk carries something for a good part of it
+    assert whole == windowed

@@ -70,7 +70,8 @@ from alfred_gen.sim.physics_actions import PHYSICS_ACTIONS
 from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
-from alfred_gen.sim.visibility import VisibilityModel
+from alfred_gen.sim.visibility import Sight, VisibilityModel
+from alfred_gen.sim.visibility import prepare as prepare_sight
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, World
 
 #: Backend name and version recorded in trajectories.
@@ -134,7 +135,7 @@ class LiteController:
         self._scene: Scene | None = None
         self._world: World | None = None
         self._sight_key: tuple[Any, ...] | None = None
-        self._sight: tuple[np.ndarray, np.ndarray] | None = None
+        self._sight: Sight | None = None
         self.last_event: Event | None = None
         self.last_action: dict[str, Any] | None = None
         if scene is not None:
@@ -222,18 +223,22 @@ class LiteController:
 
     def visibility_state(self) -> tuple[np.ndarray, np.ndarray]:
         """(visible, distance) over ``world.objects`` for the current state (cached)."""
+        return self._state_sight()()
+
+    def _state_sight(self) -> Sight:
+        """The current state's visibility, worked out on first call and then kept (one per state)."""
         world = self.world
         a = world.agent
         key = (id(world), world.version, a.x, a.y, a.z, a.rotation, a.horizon, world.camera_y_offset,
                self.visibility_distance, self.field_of_view, self.width, self.height)
         if key != self._sight_key or self._sight is None:
-            self._sight = self._compute_visibility()
+            self._sight = _once(self._compute_visibility())
             self._sight_key = key
         return self._sight
 
-    def _compute_visibility(self) -> tuple[np.ndarray, np.ndarray]:
+    def _compute_visibility(self) -> Sight:
         """The single place visibility is decided: delegates to the pluggable model."""
-        return self.visibility(self.world, self.camera(), self.visibility_distance)
+        return prepare_sight(self.visibility, self.world, self.camera(), self.visibility_distance)
 
     # --- events ---------------------------------------------------------------------------------
     def _head(self, name: str, success: bool, error: str, result: Any) -> dict[str, Any]:
@@ -261,10 +266,21 @@ class LiteController:
     def _event(self, name: str, success: bool, error: str, result: Any) -> Event:
         # Images first: when frames are wanted, visibility reuses their render of this state.
         images = self._images()
-        visible, distance = self.visibility_state()
         head = self._head(name, success, error, result)
-        return Event(head, self.world.listing(), visible, distance, images)
+        return Event(head, self.world.listing(), self._state_sight(), images)
 
     def _failed_event(self, name: str, error: str) -> Event:
         """A failed step: the state (and its visibility) is the previous one; only the head differs."""
         return self._event(name, False, error, None)
+
+
+def _once(sight: Sight) -> Sight:
+    """``sight`` worked out on the first call only (an event and the actions share it)."""
+    done: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def cached() -> tuple[np.ndarray, np.ndarray]:
+        if not done:
+            done.append(sight())
+        return done[0]
+
+    return cached

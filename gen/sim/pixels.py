@@ -71,6 +71,7 @@ from alfred_gen.sim.render import (
     Window,
     box_distances,
     instance_outputs,
+    outlined_window,
     render,
     screen_window,
     visible_pixel_counts,
@@ -86,7 +87,8 @@ from alfred_gen.sim.shapes import (
     shape_parts,
     state_parts,
 )
-from alfred_gen.sim.visibility import reach_distances
+from alfred_gen.sim.visibility import Sight, reach_distances
+from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
 
 if TYPE_CHECKING:
@@ -545,13 +547,20 @@ def render_state(
     if held is True:
         held = _held_boxes(layers, camera)
     if isinstance(held, BoxList):
-        hand = render(camera, held, rgb=rgb, depth=True, seg=True, window=window)
-        assert hand.depth is not None and hand.owner is not None and frames.owner is not None
-        over = hand.depth < FAR_DEPTH
-        np.copyto(frames.owner, hand.owner, where=over)
-        np.copyto(frames.depth, hand.depth, where=over)  # type: ignore[arg-type]  # the frame has depth: it was rendered with depth=True above
-        if rgb:
-            np.copyto(frames.rgb, hand.rgb, where=over[:, :, None])  # type: ignore[arg-type]  # the frame has rgb when rgb is asked for
+        # A full frame draws the held group in the window it covers (with the outline margin);
+        # elsewhere it has no pixel, so nothing is composited there.
+        part = window if window is not None else outlined_window(camera, held)
+        if part is not None:
+            hand = render(camera, held, rgb=rgb, depth=True, seg=True, window=part, margin=window is None)
+            assert hand.depth is not None and hand.owner is not None and frames.owner is not None
+            assert frames.depth is not None
+            over = hand.depth < FAR_DEPTH
+            cut = (slice(None), slice(None)) if window is not None else (slice(*part[:2]), slice(*part[2:]))
+            np.copyto(frames.owner[cut], hand.owner, where=over)
+            np.copyto(frames.depth[cut], hand.depth, where=over)
+            if rgb:
+                assert frames.rgb is not None and hand.rgb is not None  # asked for
+                np.copyto(frames.rgb[cut], hand.rgb, where=over[:, :, None])
     if not depth:
         frames.depth = None
     for array in (frames.rgb, frames.depth, frames.owner):
@@ -656,35 +665,57 @@ class PixelSight:
     # --- the visibility model ---------------------------------------------------------------
     def __call__(self, world: World, camera: RenderCamera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
         """(visible, distance) over ``world.objects``: pixels in the instance frame and reach."""
+        return self.prepare(world, camera, max_distance)()
+
+    def prepare(self, world: World, camera: RenderCamera, max_distance: float) -> Sight:
+        """:meth:`__call__` in two halves: what reads the live world now, the pixels when called.
+
+        A navigation step's visibility is seldom looked at (vetting reads it only before an
+        interaction and at the end), so the controller asks for it when a step ends and draws its
+        pixels only if someone wants them. The world mutates in place, so everything taken from it
+        (candidates, distances, the layers of this version, the held group placed for this
+        camera, a frame already rendered) is taken here; the returned function draws only from
+        those, so it gives the same answer whenever it is called.
+        """
         centers, halves, eligible = world.arrays()
         lo, hi = centers - halves, centers + halves
         distance = reach_distances(world, camera, lo, hi)
         candidates = eligible & (distance <= max_distance)
         if not candidates.any():
             self.renders["skipped"] += 1
-            return candidates, distance
+            return _known(candidates, distance)
         size = (self.visibility_size, self.visibility_size)
         cam = render_camera(camera, size)
         layers = self.layers(world)
         owner_rows = layers.owner_of_object
         cached = self._full
         if cached is not None and cached.key == self._key(world, cam):
-            owner_frame = cached.frames.owner
-        else:
-            owner_frame = self._visibility_frame(layers, cam, owner_rows[candidates])
+            assert cached.frames.owner is not None  # a cached frame always has its owners
+            return _known(self._seen(layers, cached.frames.owner, candidates), distance)
+        candidate_owners = owner_rows[candidates]
+        held = _held_boxes(layers, cam)
+
+        def pixels() -> tuple[np.ndarray, np.ndarray]:
+            owner_frame = self._visibility_frame(layers, cam, candidate_owners, held)
             if owner_frame is None:  # no candidate can be in view: nothing to render
                 return np.zeros_like(candidates), distance
-        assert owner_frame is not None  # a cached frame always has its owners
+            return self._seen(layers, owner_frame, candidates), distance
+
+        return pixels
+
+    def _seen(self, layers: _Layers, owner_frame: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+        owner_rows = layers.owner_of_object
         counts = visible_pixel_counts(owner_frame, len(layers.owners))
         pixels = np.where(owner_rows >= 0, counts[np.maximum(owner_rows, 0)], 0)
-        return candidates & (pixels >= self.min_pixels), distance
+        return candidates & (pixels >= self.min_pixels)
 
     def _visibility_frame(
-        self, layers: _Layers, camera: RenderCamera, candidate_owners: np.ndarray
+        self, layers: _Layers, camera: RenderCamera, candidate_owners: np.ndarray, held: BoxList | None
     ) -> np.ndarray | None:
         """Owner frame with every box farther than all candidates left out (same candidate pixels).
 
-        None when no box of a candidate reaches into the view frustum (then none has a pixel).
+        ``held``: the held group placed for ``camera`` (:func:`_held_boxes`). None when no box of a
+        candidate reaches into the view frustum (then none has a pixel).
         """
         boxes = scene = layers.scene_boxes
         wanted = np.isin(boxes.owner, candidate_owners[candidate_owners >= 0])
@@ -702,7 +733,6 @@ class PixelSight:
             )
         # Only the candidates' pixels are counted: render just the part of the frame they (and
         # the held group, drawn over them) can reach; those pixels are the full frame's exactly.
-        held = _held_boxes(layers, camera)
         parts = [screen_window(camera, scene.lo[wanted], scene.hi[wanted])]
         if held is not None:
             parts.append(screen_window(camera, held.lo, held.hi))

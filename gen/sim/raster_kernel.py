@@ -112,13 +112,92 @@ def _fill_loops(zbuf: Any, code: Any, drawn: Any, rects: Any, row_enter: Any, ro
                     code[r, c] = row_face
 
 
+def paint_numpy(lut: np.ndarray | None, code: np.ndarray,
+                owner_lookup: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """RGB (with ``lut``) and owners (with ``owner_lookup``) of a face-code frame; the reference.
+
+    RGB: ``lut[code]``, a darker line (``lut * 3 // 4``) on the face further down/right of each
+    boundary between two codes, one pixel wide; code -1 (nothing hit) is ``lut[-1]``, never
+    darkened. Owners: ``owner_lookup[code]``, code -1 taking ``owner_lookup[-1]``.
+    """
+    rgb = None
+    if lut is not None:
+        edge = np.zeros(code.shape, np.bool_)
+        np.not_equal(code[1:, :], code[:-1, :], out=edge[1:, :])
+        edge[:, 1:] |= code[:, 1:] != code[:, :-1]
+        painted = code + edge * np.int32(len(lut))
+        darker = (lut.astype(np.uint16) * 3 // 4).astype(np.uint8)
+        darker[-1] = lut[-1]  # code -1 (nothing hit) indexes the very last row: the plain background
+        rgb = np.take(np.concatenate([lut, darker]), painted, axis=0)
+    owner = np.take(owner_lookup, code) if owner_lookup is not None else None
+    return rgb, owner
+
+
+def _paint_loops(lut: Any, darker: Any, code: Any, owner_lookup: Any, rgb: Any, owner: Any, want_rgb: bool,
+                 want_owner: bool) -> None:  # pragma: no cover - runs compiled (numba); checked against paint_numpy
+    """:func:`paint_numpy` pixel by pixel, into ``rgb`` and ``owner`` (compiled by numba)."""
+    height, width = code.shape
+    last_colour = lut.shape[0] - 1
+    last_owner = owner_lookup.shape[0] - 1
+    for r in range(height):
+        for c in range(width):
+            k = code[r, c]
+            if want_owner:
+                owner[r, c] = owner_lookup[k if k >= 0 else last_owner]
+            if want_rgb:
+                if k < 0:
+                    for channel in range(3):
+                        rgb[r, c, channel] = lut[last_colour, channel]
+                elif (r > 0 and code[r - 1, c] != k) or (c > 0 and code[r, c - 1] != k):
+                    for channel in range(3):
+                        rgb[r, c, channel] = darker[k, channel]
+                else:
+                    for channel in range(3):
+                        rgb[r, c, channel] = lut[k, channel]
+
+
+def shell_numpy(row_exit: np.ndarray, col_exit: np.ndarray, row_code: np.ndarray,
+                col_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Depth and face code of a room shell seen from inside; the reference.
+
+    A ray leaves the room where its row's exit (floor, ceiling or a b-wall, float32 (H,)) or its
+    column's (an a-wall, (W,)) comes first: depth ``min(row, column)``, code the column's where
+    the column's exit is strictly nearer, else the row's.
+    """
+    zbuf = np.empty((len(row_exit), len(col_exit)), np.float32)
+    np.minimum(row_exit[:, None], col_exit[None, :], out=zbuf)
+    code = np.empty(zbuf.shape, np.int32)
+    code[:] = row_code[:, None]
+    np.copyto(code, col_code[None, :], where=col_exit[None, :] < row_exit[:, None])
+    return zbuf, code
+
+
+def _shell_loops(row_exit: Any, col_exit: Any, row_code: Any, col_code: Any, zbuf: Any,
+                 code: Any) -> None:  # pragma: no cover - runs compiled (numba); checked against shell_numpy
+    """:func:`shell_numpy` pixel by pixel (compiled by numba)."""
+    for r in range(row_exit.shape[0]):
+        row = row_exit[r]
+        for c in range(col_exit.shape[0]):
+            column = col_exit[c]
+            # np.minimum: NaN wins, a tie gives the second operand.
+            if row != row:
+                zbuf[r, c] = row
+            elif column != column:
+                zbuf[r, c] = column
+            else:
+                zbuf[r, c] = row if row < column else column
+            code[r, c] = col_code[c] if column < row else row_code[r]
+
+
 _compiled: Callable[..., None] | None = None
+_compiled_paint: Callable[..., None] | None = None
+_compiled_shell: Callable[..., None] | None = None
 _tried = False
 
 
 def compiled() -> Callable[..., None] | None:
     """The numba-compiled loop, or None (numba not installed, or switched off by ALFRED_GEN_NUMBA=0)."""
-    global _compiled, _tried
+    global _compiled, _compiled_paint, _compiled_shell, _tried
     if not _tried:
         _tried = True
         if os.environ.get("ALFRED_GEN_NUMBA", "1") != "0":
@@ -126,9 +205,42 @@ def compiled() -> Callable[..., None] | None:
                 import numba
 
                 _compiled = numba.njit(cache=True, nogil=True)(_fill_loops)
+                _compiled_paint = numba.njit(cache=True, nogil=True)(_paint_loops)
+                _compiled_shell = numba.njit(cache=True, nogil=True)(_shell_loops)
             except Exception:  # no numba, or one that cannot compile here: numpy does the same
-                _compiled = None
+                _compiled = _compiled_paint = _compiled_shell = None
     return _compiled
+
+
+def shell(row_exit: np.ndarray, col_exit: np.ndarray, row_code: np.ndarray,
+          col_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shell_numpy`, compiled when numba is there (same buffers, bit for bit)."""
+    kernel = _compiled_shell if compiled() is not None else None
+    if kernel is None:
+        return shell_numpy(row_exit, col_exit, row_code, col_code)
+    zbuf = np.empty((len(row_exit), len(col_exit)), np.float32)
+    code = np.empty(zbuf.shape, np.int32)
+    kernel(np.ascontiguousarray(row_exit, np.float32), np.ascontiguousarray(col_exit, np.float32),
+           np.ascontiguousarray(row_code, np.int32), np.ascontiguousarray(col_code, np.int32), zbuf, code)
+    return zbuf, code
+
+
+def paint(lut: np.ndarray | None, code: np.ndarray,
+          owner_lookup: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """:func:`paint_numpy` in one compiled pass over the frame when numba is there (same arrays)."""
+    kernel = _compiled_paint if compiled() is not None else None
+    if kernel is None or (lut is None and owner_lookup is None):
+        return paint_numpy(lut, code, owner_lookup)
+    height, width = code.shape
+    rgb = np.empty((height, width, 3), np.uint8) if lut is not None else None
+    owner = np.empty((height, width), owner_lookup.dtype) if owner_lookup is not None else None
+    colours = lut if lut is not None else np.zeros((1, 3), np.uint8)
+    darker = (colours.astype(np.uint16) * 3 // 4).astype(np.uint8)
+    darker[-1] = colours[-1]  # as paint_numpy: the last row (the background's) is never darkened
+    kernel(colours, darker, code, owner_lookup if owner_lookup is not None else np.zeros(1, np.int32),
+           rgb if rgb is not None else np.zeros((1, 1, 3), np.uint8),
+           owner if owner is not None else np.zeros((1, 1), np.int32), lut is not None, owner_lookup is not None)
+    return rgb, owner
 
 
 def warm() -> None:
@@ -136,6 +248,8 @@ def warm() -> None:
     each worker inherits it instead of paying numba's import and load (about a second of CPU)."""
     kernel = compiled()
     if kernel is not None:
+        paint(np.zeros((2, 3), np.uint8), np.zeros((1, 1), np.int32), np.zeros(2, np.int32))
+        shell(np.ones(1, np.float32), np.ones(1, np.float32), np.zeros(1, np.int32), np.zeros(1, np.int32))
         one = np.zeros((1, 1), np.float32)
         kernel(one, np.zeros((1, 1), np.int32), np.zeros(0, np.int64), np.zeros((1, 4), np.int64), one, one, one, one,
                np.zeros(1, np.bool_), np.zeros(1, np.bool_), np.zeros(1, np.int32), np.zeros((1, 1), np.int32), True,

@@ -58,7 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
-from alfred_gen.sim.raster_kernel import fill
+from alfred_gen.sim.raster_kernel import fill, paint, shell
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -376,6 +376,7 @@ def render(
     depth: bool = True,
     seg: bool = True,
     window: Window | None = None,
+    margin: bool = False,
 ) -> Frames:
     """Render the scene seen from the camera: RGB, depth and owner index per pixel (any subset).
 
@@ -386,27 +387,29 @@ def render(
     ``window`` (rows ``r0:r1``, columns ``c0:c1``) renders only that part of the frame: depth and
     owners are exactly the full frame's there (every per-pixel value is computed as for the full
     frame, only for fewer pixels), for when only some objects' pixels matter (visibility). Not with
-    ``rgb``: outlines look at neighbouring pixels.
+    ``rgb``, as outlines look at the pixel above and to the left, unless ``margin`` says the
+    window's first row and column (where they are not the frame's) show nothing, as the row and
+    column before them do: then the RGB is the full frame's too (a window padded by one pixel
+    around boxes without a room, :func:`outlined_window`).
     """
     view = _View(camera)
     n = len(boxes)
     if window is None:
         window = (0, camera.height, 0, camera.width)
-    elif rgb:
-        raise ValueError("render: a window gives depth and owners, not RGB")
+    elif rgb and not margin:
+        raise ValueError("render: a window gives depth and owners, not RGB (without a margin)")
     # code = 3 * box + face axis (0: a, 1: y, 2: b); 3N + room face; -1 for nothing.
     zbuf, code = _draw_room(view, boxes.room, n, window)
     kept = _cull(view, boxes) if n else np.zeros(0, np.int64)
     if len(kept):
         _rasterise(view, boxes.lo[kept], boxes.hi[kept], kept, zbuf, code, faces=rgb, window=window)
-    rgb_frame = _paint(_face_colors(view, boxes), code) if rgb else None
-    owner_frame = None
+    owner_lookup = None
     if seg:
         room_owner = list(boxes.room.owner) if boxes.room is not None else [-1] * 6
         owner_lookup = np.concatenate(
             [np.repeat(boxes.owner, 3), np.array(room_owner + [-1])]
         ).astype(np.int32)
-        owner_frame = np.take(owner_lookup, code)
+    rgb_frame, owner_frame = paint(_face_colors(view, boxes) if rgb else None, code, owner_lookup)
     return Frames(rgb=rgb_frame, depth=zbuf if depth else None, owner=owner_frame, owners=boxes.owners)
 
 
@@ -432,13 +435,7 @@ def _draw_room(view: _View, room: RoomShell | None, n: int, window: Window) -> t
     # A ray leaves through the high face of an axis where it runs towards +axis.
     row_code = (3 * n + np.where(through_y, 2 + (view.dir_y > 0), 2 * b + (view.dir_b > 0))).astype(np.int32)
     col_code = (3 * n + 2 * a + (view.dir_a > 0)).astype(np.int32)
-    row_exit, row_code, col_exit, col_code = row_exit[r0:r1], row_code[r0:r1], col_exit[c0:c1], col_code[c0:c1]
-    zbuf = np.empty((height, width), np.float32)
-    np.minimum(row_exit[:, None], col_exit[None, :], out=zbuf)
-    code = np.empty((height, width), np.int32)
-    code[:] = row_code[:, None]
-    np.copyto(code, col_code[None, :], where=col_exit[None, :] < row_exit[:, None])
-    return zbuf, code
+    return shell(row_exit[r0:r1], col_exit[c0:c1], row_code[r0:r1], col_code[c0:c1])
 
 
 def _extent(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -528,23 +525,23 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
-def _paint(lut: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """RGB frame from face codes, with a darker line where one face meets another.
-
-    Outlines make flat-shaded boxes legible (a white fridge against a light wall, a mug on a
-    plate); they are drawn on the face further down/right of each boundary, one pixel wide.
-    """
-    edge = np.zeros(code.shape, np.bool_)
-    np.not_equal(code[1:, :], code[:-1, :], out=edge[1:, :])
-    edge[:, 1:] |= code[:, 1:] != code[:, :-1]
-    painted = code + edge * np.int32(len(lut))
-    darker = (lut.astype(np.uint16) * 3 // 4).astype(np.uint8)
-    darker[-1] = lut[-1]  # code -1 (nothing hit) indexes the very last row: the plain background
-    return np.take(np.concatenate([lut, darker]), painted, axis=0)
+def outlined_window(camera: Camera, boxes: BoxList) -> Window | None:
+    """The window in which :func:`render` with ``margin`` draws RGB, depth and owners of
+    ``boxes`` (no room shell) exactly as the full frame does: their :func:`screen_window` with
+    one more row above and column to the left (outside it nothing is drawn, so the outline test
+    of the window's first row and column sees what the frame's would). None: no pixel at all."""
+    if boxes.room is not None:
+        raise ValueError("outlined_window: boxes with a room shell cover every pixel")
+    window = screen_window(camera, boxes.lo, boxes.hi)
+    if window is None:
+        return None
+    r0, r1, c0, c1 = window
+    return max(0, r0 - 1), r1, max(0, c0 - 1), c1
 
 
 def _face_colors(view: _View, boxes: BoxList) -> np.ndarray:
-    """Colour per face code: (3N + 7, 3) uint8.
+    """Colour per face code: (3N + 7, 3) uint8 (painted with outlines by :func:`~alfred_gen.sim.raster_kernel.paint`:
+    a darker line where one face meets another makes flat-shaded boxes legible).
 
     Rows 3k..3k+2: box k's a-, y- and b-face as the camera sees them, i.e. its colour times the
     shade of that face's world normal; then the six room faces seen from inside; last the

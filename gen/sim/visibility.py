@@ -20,6 +20,7 @@ THOR accepted every one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -31,6 +32,27 @@ from alfred_gen.sim.world import World, segments_hit_boxes
 class VisibilityModel(Protocol):
     def __call__(self, world: World, camera: Camera, max_distance: float) -> tuple[np.ndarray, np.ndarray]:
         """(visible bool[N], distance float[N]) over ``world.objects``."""
+
+
+#: One state's visibility, worked out when called: ``() -> (visible, distance)``. A model may offer
+#: ``prepare(world, camera, max_distance) -> Sight`` that reads the live world at once and defers
+#: the rest (see :meth:`alfred_gen.sim.pixels.PixelSight.prepare`); the controller then pays for
+#: visibility only in states somebody asks about.
+Sight = Callable[[], tuple[np.ndarray, np.ndarray]]
+
+
+def known(visible: np.ndarray, distance: np.ndarray) -> Sight:
+    """A :data:`Sight` already worked out."""
+    return lambda: (visible, distance)
+
+
+def prepare(model: VisibilityModel, world: World, camera: Camera, max_distance: float) -> Sight:
+    """The model's :data:`Sight` of the current state: deferred when the model offers ``prepare``,
+    else worked out now (a model that only reads the world when called would read a later one)."""
+    prepare_of = getattr(model, "prepare", None)
+    if prepare_of is not None:
+        return prepare_of(world, camera, max_distance)
+    return known(*model(world, camera, max_distance))
 
 
 def reach_distances(world: World, camera: Camera, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -1,0 +1,56 @@
+"""Visibility is worked out when somebody reads it, and reads the state its step ended in.
+
+lite's events defer the pixels of visibility (``PixelSight.prepare``) until ``metadata`` is read,
+so vetting's navigation steps draw nothing. The world mutates in place: an event read many steps
+later must still say what was visible when its step ended.
+"""
+
+from __future__ import annotations
+
+import random
+
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.lite import LiteController
+
+
+def _walk(read_at_once: bool) -> tuple[list[dict], LiteController]:
+    sim = LiteController(fixtures.kitchen(), render_image=False)  # as vetting: no frames
+    rng = random.Random(5)
+    events, metadata = [], []
+    for _ in range(120):
+        if rng.random() < 0.6:
+            event = sim.step({"action": rng.choice(["MoveAhead", "RotateLeft", "RotateRight", "LookDown", "LookUp"])})
+        else:
+            visible, _ = sim.visibility_state()
+            ids = [o.object_id for o, v in zip(sim.world.objects, visible.tolist(), strict=True) if v]
+            if not ids:
+                continue
+            event = sim.step({"action": rng.choice(["PickupObject", "PutObject", "OpenObject", "CloseObject"]),
+                              "objectId": rng.choice(ids)})
+        events.append(event)
+        if read_at_once:
+            metadata.append(event.metadata)
+    if not read_at_once:
+        metadata = [event.metadata for event in events]  # after the world has moved on
+    return metadata, sim
+
+
+def test_an_event_read_late_says_what_was_visible_when_its_step_ended():
+    at_once, _ = _walk(True)
+    late, _ = _walk(False)
+    assert len(at_once) > 80
+    assert sum(o["visible"] for m in at_once for o in m["objects"]) > 50  # the walk does see things
+    assert any(m["inventoryObjects"] for m in at_once)  # and carries something (the held group is drawn)
+    assert late == at_once
+
+
+def test_steps_whose_visibility_nobody_reads_draw_no_pixels():
+    sim = LiteController(fixtures.kitchen(), render_image=False)
+    drawn = sim.pixels.renders["visibility"]
+    events = [sim.step({"action": action}) for action in ["RotateLeft", "MoveAhead", "RotateRight", "LookDown"] * 3]
+    assert all(event.head["lastActionSuccess"] is not None for event in events)
+    assert sim.pixels.renders["visibility"] == drawn
+    events[-1].metadata  # noqa: B018  # reading metadata works visibility out
+    sim.visibility_state()  # the same state: shared with the event, not drawn again
+    assert sim.pixels.renders["visibility"] + sim.pixels.renders["skipped"] > drawn
+    assert sim.pixels.renders["visibility"] <= drawn + 1
