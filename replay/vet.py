@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
@@ -147,3 +148,24 @@ def vet_trajectory(
     if not goal.done:
         return replace(_failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal), completed=completed)
     return VetResult(True, VetReason.OK, None, "", goal, completed)
+
+
+def write_vetted_trial(
+    traj: Mapping[str, Any], trial_dir: Path, *, controller_factory: ControllerFactory | None
+) -> tuple[dict[str, Any], VetResult | None]:
+    """Write ``traj`` as ``trial_dir/traj_data.json`` and vet what was written: the one way every
+    family (generate, derive, perturb, eqa paths) puts a trajectory into the directory it is about
+    to commit (:func:`alfred_gen.atomic.committing_dir`).
+
+    The file is checked against the schema as it is saved (InvalidTrajectoryError, which the caller
+    counts as its own outcome), read back, and that parse, not the dict, is replayed from scratch
+    with ``controller_factory``, so the bytes kept are the bytes vetted. Returns the parsed file and
+    the verdict (None when ``controller_factory`` is None: nothing to vet, as a language-only
+    perturbation or a benchmark's unvetted run)."""
+    from alfred_gen.traj.format import TRAJ_FILE_NAME, parse_trajectory_json, save_trajectory
+
+    save_trajectory(traj, trial_dir / TRAJ_FILE_NAME)
+    if controller_factory is None:
+        return dict(traj), None
+    written = parse_trajectory_json(trial_dir / TRAJ_FILE_NAME)
+    return written, vet_trajectory(written, controller_factory=controller_factory, check_schema=False)

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen import __version__
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
 from alfred_gen.demo.drive import drive_with_replans, replanned_steps
 from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
 from alfred_gen.demo.language import DEFAULT_ANNOTATIONS, annotate, describe
@@ -49,23 +48,15 @@ from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
-from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.replay.vet import write_vetted_trial
 from alfred_gen.scenes.library import simulator as scene_simulator
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.scene import Scene
-from alfred_gen.traj.format import (
-    PDDL_STATES_DIR,
-    RAW_IMAGES_DIR,
-    TRAJ_FILE_NAME,
-    InvalidTrajectoryError,
-    parse_trajectory_json,
-    save_trajectory,
-)
+from alfred_gen.traj.format import PDDL_STATES_DIR, RAW_IMAGES_DIR, InvalidTrajectoryError, make_trajectory
 
 #: Trial ids: ``trial_`` and a name that is safe as a directory.
 _TRIAL_ID = re.compile(r"^trial_[A-Za-z0-9_]+$")
 
-GENERATOR_NAME = "alfred-gen"
 
 
 @dataclass
@@ -174,38 +165,31 @@ def generate_trajectory(
     timings: dict[str, float] = {}
     if final_dir.exists():
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
-    temp_dir = out_root / f".tmp-{trial_id}"
     try:
-        traj, problem_text = _generate(
-            task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings, annotations
-        )
-        started = time.perf_counter()
-        (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
-        (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
-        try:
-            save_trajectory(traj, temp_dir / TRAJ_FILE_NAME)
-        except InvalidTrajectoryError as error:
-            raise _Failed(GenerationReason.INVALID, str(error)) from None
-        timings["write"] = time.perf_counter() - started
-        if vet:
+        with committing_dir(final_dir) as temp_dir:
+            traj, problem_text = _generate(
+                task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings,
+                annotations
+            )
             started = time.perf_counter()
-            written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
-            verdict = vet_trajectory(written, controller_factory=vet_controller or simulator.open, check_schema=False)
-            timings["vet"] = time.perf_counter() - started
-            if not verdict.ok:
+            (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
+            (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
+            timings["write"] = time.perf_counter() - started
+            started = time.perf_counter()
+            try:
+                _, verdict = write_vetted_trial(traj, temp_dir,
+                                                controller_factory=(vet_controller or simulator.open) if vet else None)
+            except InvalidTrajectoryError as error:
+                raise _Failed(GenerationReason.INVALID, str(error)) from None
+            phase = "vet" if vet else "write"  # the file's write and, when vetted, its replay
+            timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started
+            if verdict is not None and not verdict.ok:
                 raise _Failed(GenerationReason.VET_FAILED, verdict.describe())
-        if final_dir.exists():
-            raise _Failed(GenerationReason.EXISTS, f"{final_dir} already exists")
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp_dir, final_dir)
         return GenerationResult(True, GenerationReason.OK, final_dir, traj, "", timings)
+    except AlreadyCommitted:
+        return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists", timings)
     except _Failed as failure:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        path = final_dir if failure.reason == GenerationReason.EXISTS else None
-        return GenerationResult(False, failure.reason, path, None, failure.detail, timings)
-    except BaseException:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        raise
+        return GenerationResult(False, failure.reason, None, None, failure.detail, timings)
 
 
 #: How a planner status that is not SOLVED fails a generation.
@@ -255,9 +239,6 @@ def _generate(
         raise _Failed(GenerationReason.TRIVIAL, "the goal already holds in the start state")
 
     started = time.perf_counter()
-    if temp_dir.exists():
-        shutil.rmtree(temp_dir)  # left over by a crashed run of the same trial
-    temp_dir.mkdir(parents=True)
     recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
                         restart=lambda: restore_scene(controller, start.scene_block))
     high_pddl: list[dict[str, Any]] = []
@@ -284,30 +265,19 @@ def _generate(
 
     started = time.perf_counter()
     template = describe(task, high_pddl, seed)
-    backend, backend_version = backend_of(controller)
+    backend = backend_of(controller)[0]
     # A lite THOR build (alfred-gen thor-build) draws lite's paint, so its colours are lite's: the
     # same words whichever way lite is driven.
     painter = "lite" if getattr(controller, "lite_build", None) is not None else backend
     colours = painted_colours(recorder.low_actions, start.metadata, painter)
     language = annotate(task, high_pddl, recorder.low_actions, start.metadata, seed, annotations, colours)
     timings["language"] = time.perf_counter() - started
-    traj = {
-        "generator": {
-            "backend": backend,
-            "backend_version": backend_version,
-            "name": GENERATOR_NAME,
-            "seed": seed,
-            "version": __version__,
-        },
-        "images": recorder.images(),
-        "pddl_params": task.pddl_params(),
-        "plan": {"high_pddl": high_pddl, "low_actions": recorder.low_actions},
-        "scene": start.scene_block,
-        "task_id": trial_id,
-        "task_type": task.task_type,
-        "template": template,
-        "turk_annotations": {"anns": [ann.to_json(k) for k, ann in enumerate(language)]},
-    }
+    traj = make_trajectory(
+        backend=backend_of(controller), seed=seed, high_pddl=high_pddl, low_actions=recorder.low_actions,
+        images=recorder.images(), template=template, task_id=trial_id, task_type=task.task_type,
+        scene=start.scene_block, pddl_params=task.pddl_params(),
+        turk_annotations={"anns": [ann.to_json(k) for k, ann in enumerate(language)]},
+    )
     return traj, encoded.problem_text
 
 
