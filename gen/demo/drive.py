@@ -35,7 +35,6 @@ from typing import Any, Protocol
 from alfred_gen.demo.expand import (
     Expander,
     ExpansionError,
-    agent_pose,
     choose_destination,
     fold_plan,
     sees,
@@ -43,7 +42,7 @@ from alfred_gen.demo.expand import (
 )
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.domains.catalogue import whole_of_id
-from alfred_gen.planner.encode import EncodedProblem
+from alfred_gen.planner.encode import EncodedProblem, agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import solve
@@ -158,7 +157,7 @@ def walk_to_slices(plan: Sequence[PlanStep], index: int, metadata: Mapping[str, 
         return None
     if sees(metadata, sight_requirements([step], metadata)):
         return None
-    here = agent_pose(metadata)
+    here = agent_pose_of(metadata)
     return PlanStep("GotoLocation", location=here, location_name=alfred_location(location_name(here)))
 
 
@@ -288,7 +287,7 @@ def destination_by_probes(
     agent_y = float(metadata["agent"]["position"]["y"])
     camera = metadata.get("cameraPosition") or {}
     eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
-    origin = agent_pose(metadata)
+    origin = agent_pose_of(metadata)
 
     def probe(pose: Sequence[float]) -> Mapping[str, Any] | None:
         event = controller.step(_teleport(pose, agent_y))
