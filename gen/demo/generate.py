@@ -36,16 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.atomic import AlreadyCommitted, committing_dir
-from alfred_gen.demo.drive import drive_with_replans, replanned_steps
-from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
+from alfred_gen.demo.drive import NoPlan, plan_and_drive
+from alfred_gen.demo.expand import Expander, ExpansionError
 from alfred_gen.demo.language import DEFAULT_ANNOTATIONS, annotate, describe
 from alfred_gen.demo.language.colour import painted_colours
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state, recorded_scene_num
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
-from alfred_gen.planner.result import PlanStep
-from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
+from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
 from alfred_gen.replay.vet import write_vetted_trial
@@ -198,6 +197,8 @@ _PLAN_FAILURES = {
     PlanStatus.TIMEOUT: GenerationReason.PLAN_TIMEOUT,
     PlanStatus.ERROR: GenerationReason.PLAN_ERROR,
 }
+#: How a solved plan with nothing to run fails a generation.
+_NO_PLAN_FAILURES = {"unfoldable": GenerationReason.EXPANSION_FAILED, "trivial": GenerationReason.TRIVIAL}
 
 
 def _generate(
@@ -225,43 +226,23 @@ def _generate(
         raise _Failed(error.reason, error.detail) from None
     timings["spawn"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    encoded = encode_start(start, task)
-    result = solve(encoded, time_limit=time_limit)
-    timings["plan"] = time.perf_counter() - started
-    if result.status != PlanStatus.SOLVED:
-        raise _Failed(_PLAN_FAILURES[result.status], result.reason)
-    try:
-        steps = fold_plan(result.plan)
-    except ExpansionError as error:
-        raise _Failed(GenerationReason.EXPANSION_FAILED, str(error)) from None
-    if not steps:
-        raise _Failed(GenerationReason.TRIVIAL, "the goal already holds in the start state")
-
-    started = time.perf_counter()
-    recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
+    def make_recorder() -> Recorder:
+        return Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
                         restart=lambda: restore_scene(controller, start.scene_block))
+
     high_pddl: list[dict[str, Any]] = []
-
-    def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
-        nonlocal encoded
-        again = encode_start(start, task, hidden)
-        replanned = replanned_steps(again, time_limit)
-        if replanned is not None:
-            encoded = again  # the problem saved is the one whose plan was executed
-        return replanned
-
     try:
-        drive_with_replans(controller, steps, plan_without,
-                           lambda: Expander(NavigationGraph(start.reachable), start.metadata), recorder, high_pddl)
+        recorder, encoded = plan_and_drive(
+            controller, lambda hidden: encode_start(start, task, hidden), time_limit,
+            lambda: Expander(NavigationGraph(start.reachable), start.metadata), make_recorder, high_pddl, timings)
+    except NoPlan as no_plan:
+        raise _Failed(_NO_PLAN_FAILURES.get(no_plan.kind) or _PLAN_FAILURES[no_plan.status], no_plan.detail) from None
     except ExpansionError as error:
         raise _Failed(GenerationReason.EXPANSION_FAILED, f"step {len(high_pddl)}: {error}") from None
     except RecordingError as error:
         raise _Failed(error.reason, str(error)) from None
     if not recorder.low_actions:
         raise _Failed(GenerationReason.TRIVIAL, "the plan needs no action")
-    high_pddl.append(end_entry(len(high_pddl)))
-    timings["record"] = time.perf_counter() - started
 
     started = time.perf_counter()
     template = describe(task, high_pddl, seed)
