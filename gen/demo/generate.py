@@ -47,11 +47,11 @@ from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError,
 from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
-from alfred_gen.replay.vet import write_vetted_trial
+from alfred_gen.replay.vet import TrialRejected, write_vetted_trial
 from alfred_gen.scenes.library import simulator as scene_simulator
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.scene import Scene
-from alfred_gen.traj.format import PDDL_STATES_DIR, RAW_IMAGES_DIR, InvalidTrajectoryError, make_trajectory
+from alfred_gen.traj.format import PDDL_STATES_DIR, RAW_IMAGES_DIR, make_trajectory
 
 #: Trial ids: ``trial_`` and a name that is safe as a directory.
 _TRIAL_ID = re.compile(r"^trial_[A-Za-z0-9_]+$")
@@ -175,15 +175,15 @@ def generate_trajectory(
             (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
             timings["write"] = time.perf_counter() - started
             started = time.perf_counter()
+            vetting = (vet_controller or simulator.open) if vet else None
             try:
-                _, verdict = write_vetted_trial(traj, temp_dir,
-                                                controller_factory=(vet_controller or simulator.open) if vet else None)
-            except InvalidTrajectoryError as error:
-                raise _Failed(GenerationReason.INVALID, str(error)) from None
-            phase = "vet" if vet else "write"  # the file's write and, when vetted, its replay
-            timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started
-            if verdict is not None and not verdict.ok:
-                raise _Failed(GenerationReason.VET_FAILED, verdict.describe())
+                write_vetted_trial(traj, temp_dir, controller_factory=vetting)
+            except TrialRejected as rejected:
+                raise _Failed(GenerationReason.INVALID if rejected.invalid else GenerationReason.VET_FAILED,
+                              rejected.detail) from None
+            finally:
+                phase = "vet" if vet else "write"  # the file's write and, when vetted, its replay
+                timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started
         return GenerationResult(True, GenerationReason.OK, final_dir, traj, "", timings)
     except AlreadyCommitted:
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists", timings)

@@ -68,12 +68,11 @@ from alfred_gen.replay.goals import (
 from alfred_gen.replay.record import LowAction, MaskSource, Recorder, RecordingError, on_demand_masks
 from alfred_gen.replay.restore import RestoreError, completed_from_file, restore_trajectory
 from alfred_gen.replay.verify import find_trajectories
-from alfred_gen.replay.vet import vet_trajectory, write_vetted_trial
+from alfred_gen.replay.vet import TrialRejected, vet_trajectory, write_vetted_trial
 from alfred_gen.scenes.alfred.complete import COMPLETED_OBJECTS_KEY
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
     RAW_IMAGES_DIR,
-    InvalidTrajectoryError,
     load_trajectory,
     make_trajectory,
     trajectory_dir_name_for,
@@ -330,11 +329,9 @@ def _record_and_write(traj: Mapping[str, Any], plan: DerivedPlan, task: TaskSpec
         goal=goal_block(recording.goal.task_conditions, recording.goal.position),
     )
     try:
-        _, verdict = write_vetted_trial(derived, temp_dir, controller_factory=controllers.replay)
-    except InvalidTrajectoryError as error:
-        raise _Skip(DeriveReason.INVALID, str(error)) from None
-    if verdict is not None and not verdict.ok:
-        raise _Skip(DeriveReason.VET_FAILED, verdict.describe())
+        write_vetted_trial(derived, temp_dir, controller_factory=controllers.replay)
+    except TrialRejected as rejected:
+        raise _Skip(DeriveReason.INVALID if rejected.invalid else DeriveReason.VET_FAILED, rejected.detail) from None
 
 
 # --------------------------------------------------------------------------------------------

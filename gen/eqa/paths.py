@@ -58,11 +58,10 @@ from alfred_gen.replay.goals import PositionGoal, ViewGoal, goal_block
 from alfred_gen.replay.record import LowAction, Recorder, RecordingError
 from alfred_gen.replay.rerender import replay_to_directory
 from alfred_gen.replay.restore import COLOR_VARIATION_KEY, RestoreError, restore_scene
-from alfred_gen.replay.vet import write_vetted_trial
+from alfred_gen.replay.vet import TrialRejected, write_vetted_trial
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.scene import GRID_SIZE, hash_str
 from alfred_gen.traj.format import (
-    InvalidTrajectoryError,
     make_trajectory,
     trajectory_dir_name,
 )
@@ -353,11 +352,10 @@ def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: Ho
                                 backend_of(controllers.plain()))
         with committing_dir(final_dir) as temp_dir:
             try:
-                written, verdict = write_vetted_trial(traj, temp_dir, controller_factory=controllers.plain)
-            except InvalidTrajectoryError as error:
-                raise _Skip(EqaPathReason.INVALID, str(error)) from None
-            if verdict is not None and not verdict.ok:
-                raise _Skip(EqaPathReason.VET_FAILED, verdict.describe())
+                written = write_vetted_trial(traj, temp_dir, controller_factory=controllers.plain)
+            except TrialRejected as rejected:
+                raise _Skip(EqaPathReason.INVALID if rejected.invalid else EqaPathReason.VET_FAILED,
+                            rejected.detail) from None
             if options.frames:
                 outcome = replay_to_directory(written, temp_dir, controllers.render(), depth=options.depth,
                                               seg=options.seg)
