@@ -19,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from alfred_gen.errors import ExportReason
 from alfred_gen.export.alfworld.check import find_games, make_env
 from alfred_gen.export.alfworld.export import export_games
+from alfred_gen.export.alfworld.outcomes import ExportReason
 from alfred_gen.scenes.library import simulator
 
 

@@ -8,6 +8,11 @@ What a user sees of this is the file, never the machinery: a new file gets the m
 give it under the umask (mkstemp's are 0600, mkdtemp's 0700), an error names the user's path, not
 the temporary name, and a target that is not a regular file (``--out /dev/null``, a FIFO) is
 refused rather than replaced: renaming over /dev/null as root would swap the device for a file.
+
+A directory tree (a trial: its file, frames, PDDL) is committed the same way: it is built in one
+hidden staging directory beside the datasets' task directories and renamed into place
+(:func:`committing_dir`); every family stages under the one name scheme, so a resumed run or a
+cleanup finds what a killed one left whichever command it was.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import errno
 import functools
 import io
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -109,6 +115,59 @@ def make_temp_dir(parent: str | os.PathLike[str], prefix: str) -> Path:
         raise _named(error, parent) from None
     os.chmod(made, 0o777 & ~_umask())
     return made
+
+
+#: Prefix of every temporary directory a tree is staged in before its rename (:func:`committing_dir`);
+#: readers of a dataset skip hidden directories, and a run's cleanup removes these.
+TEMP_DIR_PREFIX = ".tmp-"
+
+
+def staging_dir_for(final: Path) -> Path:
+    """Where the tree that becomes ``final`` (``<root>/<task dir>/<trial>``) is staged:
+    ``<root>/.tmp-<trial>-<task dir>``, one name for every family. It begins ``.tmp-trial_`` for a
+    trial, which sample's cleanup and older runs' ``.tmp-<trial>`` directories share, and names the
+    task dir so two trials with one id in different task dirs never share a staging directory."""
+    return final.parent.parent / f"{TEMP_DIR_PREFIX}{final.name}-{final.parent.name}"
+
+
+def staged_trial(name: str) -> str | None:
+    """The trial a directory called ``name`` stages: ``trial`` for this scheme's ``.tmp-<trial>-<task
+    dir>`` and for the ``.tmp-<trial>`` of outputs written before it (trial ids hold no ``-``);
+    None for a name that is not a staging directory."""
+    if not name.startswith(TEMP_DIR_PREFIX) or len(name) == len(TEMP_DIR_PREFIX):
+        return None
+    return name[len(TEMP_DIR_PREFIX):].split("-", 1)[0]
+
+
+class AlreadyCommitted(FileExistsError):
+    """The directory :func:`committing_dir` was to make exists already (another run made it first)."""
+
+
+@contextlib.contextmanager
+def committing_dir(final: str | os.PathLike[str], *, replace: bool = False) -> Iterator[Path]:
+    """Stage a directory tree and commit it as one rename: ``final`` appears complete or not at all.
+
+    Yields a fresh, empty staging directory (:func:`staging_dir_for`; one a killed run left is
+    removed first). When the block ends without an exception the staging directory is renamed to
+    ``final`` (its parent made if needed); on any exception, including Ctrl-C, it is removed and
+    ``final`` is untouched. An existing ``final`` is :class:`AlreadyCommitted` at the commit, the staging
+    directory removed (another worker finished the same trial first), unless ``replace``, which
+    removes it first (a re-export)."""
+    final = Path(final)
+    temp = staging_dir_for(final)
+    shutil.rmtree(temp, ignore_errors=True)
+    temp.mkdir(parents=True)
+    try:
+        yield temp
+        if final.exists():
+            if not replace:
+                raise AlreadyCommitted(errno.EEXIST, "already exists", str(final))
+            shutil.rmtree(final)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(temp, final)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
 
 
 def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True) -> None:

@@ -7,13 +7,14 @@ boundary (``alfred_gen.cli.main``) prints one line and exits with INTERNAL.
 
 The outcomes of the pipeline's steps are enums, not strings: :class:`PlanStatus` (the planner),
 :class:`GenerationReason` (one demonstration), :class:`VetReason` (a replay check),
-:class:`JobError` (a sampler job that did not get as far as a reason), :class:`ScheduleVerdict`
-(the sampler's decision for its next job), :class:`VideoReason` (one video of ``alfred-gen
-video``), :class:`DeriveReason` (deriving one trajectory from another), :class:`ExportReason` and
-:class:`GameCheckReason` (one ALFWorld game written, and judged by ALFWorld) and :class:`EqaPathReason`
-(one expert trajectory of ``alfred-gen eqa paths``). Their values are the words written to disk and
-printed in summaries. :data:`OUTCOME_EXIT_CODES` maps every one of them to the exit code a command
-ends with when that outcome decides it, so that mapping lives here and nowhere else.
+:class:`JobError` (a sampler job that did not get as far as a reason) and :class:`ScheduleVerdict`
+(the sampler's decision for its next job); :data:`OUTCOME_EXIT_CODES` maps every one of them to the
+exit code a command ends with when that outcome decides it. The dataset families own theirs, as
+:class:`CodedOutcome` enums whose members carry their exit code: ``DeriveReason``
+(:mod:`alfred_gen.derive.outcomes`), ``EqaPathReason`` (:mod:`alfred_gen.eqa.outcomes`),
+``ExportReason`` and ``GameCheckReason`` (:mod:`alfred_gen.export.alfworld.outcomes`), ``VideoReason``
+(:mod:`alfred_gen.export.video`). Every outcome's value is the word written to disk and printed in
+summaries; :func:`exit_code_of` gives any outcome's code.
 """
 
 from __future__ import annotations
@@ -70,6 +71,20 @@ class Outcome(str, Enum):
         return format(str(self.value), spec)
 
 
+class CodedOutcome(Outcome):
+    """An outcome whose members carry the exit code a command ends with when they decide it:
+    ``NAME = "word", ExitCode.X`` (FAILED when left out). A dataset family declares its outcomes so,
+    in its own package, and the exit-code table stays whole without this leaf knowing the families."""
+
+    exit_code: ExitCode
+
+    def __new__(cls, word: str, code: ExitCode = ExitCode.FAILED) -> CodedOutcome:
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member.exit_code = ExitCode(code)
+        return member
+
+
 class PlanStatus(Outcome):
     """How a planner call ended."""
 
@@ -112,91 +127,6 @@ class VetReason(Outcome):
     SIMULATOR_ERROR = "simulator_error"  #: the simulator raised (a bug, reported rather than crashing)
 
 
-class DeriveReason(Outcome):
-    """Why a source trajectory did or did not give a derived one (``alfred-gen derive``).
-
-    Some reasons say the variant does not apply to the source (nothing is wrong: NAV-ONLY of a demo
-    without navigation, REV of a demo without an earlier destination); the others are failures.
-    Values are distinct from the other outcomes' where their exit codes differ (``already_derived``,
-    not ``exists``): outcomes are str enums, so equal words would be one key of the table below.
-    """
-
-    OK = "ok"
-    EXISTS = "already_derived"  #: the derived trajectory's directory is already there; it is left untouched
-    BAD_SOURCE = "bad_source"  #: the source is unreadable, not JSON or fails the schema
-    SOURCE_DOES_NOT_REPLAY = "source_does_not_replay"  #: the source fails its own replay check here
-    NO_NAVIGATION = "no_navigation"  #: the source has no navigation subgoal (GotoLocation)
-    NO_EARLIER_DESTINATION = "no_earlier_destination"  #: too few earlier destinations farther than the threshold
-    NOT_REVERSIBLE = "not_reversible"  #: a navigation action the reversal rule cannot undo (a teleport)
-    UNREACHABLE = "unreachable"  #: no walk on the grid to the earlier destination (--reverse shortest)
-    GOAL_LOST = "goal_lost"  #: the source's goal no longer holds where the walk back ends (a lamp out of view)
-    ACTION_FAILED = "action_failed"  #: the simulator refused a derived action (a walk back into a blocked spot)
-    MASK_MISSING = "mask_missing"  #: an interaction target was not in the re-rendered frame
-    INVALID = "invalid"  #: the derived trajectory failed the schema (a bug)
-    VET_FAILED = "vet_failed"  #: the derived trajectory failed its replay from scratch (a bug)
-
-
-class EqaPathReason(Outcome):
-    """Why an accepted EQA question did or did not give an expert trajectory (``alfred-gen eqa paths``).
-
-    Words are distinct from the other outcomes' where their exit codes differ (``already_made``,
-    ``no_path``): outcomes are str enums, so equal words would be one key of the table below.
-    """
-
-    OK = "ok"
-    EXISTS = "already_made"  #: the trajectory's directory is already there; it is left untouched
-    NO_VIEW = "no_view"  #: the target has no best view in the home's facts (the facts are stale)
-    NO_FAR_SPAWN = "no_far_spawn"  #: no reachable point is as far from the target as asked (a small home)
-    NO_PATH = "no_path"  #: no walk on the grid from the spawn to the view (a bug: the grid is connected)
-    ACTION_FAILED = "action_failed"  #: the simulator refused a step of the walk while recording
-    TARGET_NOT_SEEN = "target_not_seen"  #: the last frame does not show the target as the facts said
-    INVALID = "invalid"  #: the trajectory failed the schema (a bug)
-    VET_FAILED = "vet_failed"  #: the written trajectory failed its replay from scratch (a bug)
-
-
-#: Derive outcomes that say the variant does not apply to a source: the command still succeeds.
-DERIVE_NOT_APPLICABLE = frozenset({
-    DeriveReason.EXISTS, DeriveReason.NO_NAVIGATION, DeriveReason.NO_EARLIER_DESTINATION,
-    DeriveReason.NOT_REVERSIBLE, DeriveReason.UNREACHABLE, DeriveReason.GOAL_LOST,
-})
-
-
-class ExportReason(Outcome):
-    """Why a trajectory was or was not exported as an ALFWorld game (``ok`` when it was).
-
-    The first group are skips (ALFWorld cannot hold the task; not a failure), the second failures."""
-
-    OK = "ok"
-    MOVABLE_RECEPTACLE = "movable_receptacle"  #: pick_and_place_with_movable_recep: ALFWorld's loader skips it
-    SLICED = "sliced"  #: a slice task: ALFWorld's loader skips it
-    UNKNOWN_TASK = "unknown_task"  #: a task type ALFWorld has no goal or game for
-    LAMP_WITHOUT_RECEPTACLE = "lamp_without_receptacle"  #: the lamp stands in no receptacle: ALFWorld cannot use it
-    UNPLACEABLE = "unplaceable"  #: ALFWorld's tables cannot place or treat an object the plan needs
-    LOOSE_OBJECT = "loose_object"  #: the plan takes an object that lies in no receptacle ALFWorld knows
-    NO_POSE = "no_pose"  #: a receptacle the plan needs has no interaction pose (no location)
-    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON, or fails the schema
-    UNKNOWN_SCENE = "unknown_scene"  #: floor_plan names no scene we can load
-    RESTORE_FAILED = "restore_failed"  #: the scene block does not fit the scene
-    UNTRANSLATABLE = "untranslatable"  #: a plan step has no ALFWorld command (a high-level action we do not know)
-
-
-#: The ExportReasons that are skips (the task does not fit ALFWorld), not failures.
-EXPORT_SKIPS = frozenset({
-    ExportReason.MOVABLE_RECEPTACLE, ExportReason.SLICED, ExportReason.UNKNOWN_TASK,
-    ExportReason.LAMP_WITHOUT_RECEPTACLE, ExportReason.UNPLACEABLE, ExportReason.LOOSE_OBJECT, ExportReason.NO_POSE,
-})
-
-
-class GameCheckReason(Outcome):
-    """How an exported ALFWorld game fared in ALFWorld's own loader and engine (``ok``: won)."""
-
-    OK = "ok"
-    LOAD_FAILED = "load_failed"  #: ALFWorld's engine could not load the game
-    INADMISSIBLE = "inadmissible"  #: a walkthrough command was not admissible when issued
-    NOT_WON = "not_won"  #: every command was admissible but the game was not won
-    NOT_COLLECTED = "not_collected"  #: ALFWorld's training loader did not collect the game
-
-
 class JobError(Outcome):
     """A sampler job that ended before the generator could give a reason."""
 
@@ -213,15 +143,6 @@ class ScheduleVerdict(Outcome):
     EXHAUSTED = "exhausted"  #: no feasible tuple is left to try
 
 
-class VideoReason(Outcome):
-    """Why ``alfred-gen video`` made or did not make one trajectory's video."""
-
-    OK = "ok"
-    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON or fails the schema
-    RERENDER_FAILED = "rerender_failed"  #: frames are missing and the replay that would render them failed
-    BAD_FRAME = "bad_frame"  #: a frame on disk does not decode (cut short, not an image) or has another size
-
-
 #: The exit code a command ends with when an outcome decides it (every member is listed).
 OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     PlanStatus.SOLVED: ExitCode.OK,
@@ -235,33 +156,19 @@ OUTCOME_EXIT_CODES: dict[Outcome, ExitCode] = {
     GenerationReason.PLAN_ERROR: ExitCode.INTERNAL,
     **{reason: ExitCode.FAILED for reason in VetReason},
     VetReason.OK: ExitCode.OK,
-    **{reason: ExitCode.FAILED for reason in DeriveReason},
-    **{reason: ExitCode.OK for reason in DERIVE_NOT_APPLICABLE},
-    DeriveReason.OK: ExitCode.OK,
-    **{reason: ExitCode.FAILED for reason in ExportReason},
-    **{reason: ExitCode.OK for reason in EXPORT_SKIPS},  # a skip is a fact about the task, not a failure
-    ExportReason.OK: ExitCode.OK,
-    **{reason: ExitCode.FAILED for reason in GameCheckReason},
-    GameCheckReason.OK: ExitCode.OK,
     JobError.USER_ERROR: ExitCode.FAILED,  # the run re-raises the UserError with its own code
     JobError.EXCEPTION: ExitCode.FAILED,
     JobError.CRASHED: ExitCode.FAILED,
     ScheduleVerdict.WAIT: ExitCode.OK,  # never ends a command; listed so the table is complete
     ScheduleVerdict.DONE: ExitCode.OK,
     ScheduleVerdict.EXHAUSTED: ExitCode.FAILED,
-    **{reason: ExitCode.FAILED for reason in EqaPathReason},
-    EqaPathReason.OK: ExitCode.OK,
-    EqaPathReason.EXISTS: ExitCode.OK,
-    EqaPathReason.NO_FAR_SPAWN: ExitCode.OK,  # the home is too small for the spawn distance asked: nothing wrong
-    VideoReason.OK: ExitCode.OK,
-    VideoReason.BAD_FILE: ExitCode.FAILED,
-    VideoReason.RERENDER_FAILED: ExitCode.FAILED,
-    VideoReason.BAD_FRAME: ExitCode.FAILED,
 }
 
 
 def exit_code_of(outcome: Outcome) -> ExitCode:
-    """The exit code for ``outcome`` (:data:`OUTCOME_EXIT_CODES`)."""
+    """The exit code for ``outcome``: its own (:class:`CodedOutcome`), else :data:`OUTCOME_EXIT_CODES`'s."""
+    if isinstance(outcome, CodedOutcome):
+        return outcome.exit_code
     return OUTCOME_EXIT_CODES[outcome]
 
 

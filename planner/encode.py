@@ -198,15 +198,17 @@ def _pose_key(pose: Pose) -> tuple[float, float, float, float]:
     return (round(x, 4), round(z, 4), round(rotation % 360.0, 4), round(horizon, 4))
 
 
-def agent_pose_of(metadata: Mapping[str, Any]) -> list[float]:
-    """The agent's pose [x, z, rotation, horizon] from THOR metadata."""
+def agent_pose_of(metadata: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """The agent's pose (x, z, rotation, horizon) in THOR metadata, rotation in [0, 360): the one
+    reader of it, here at the lowest layer that needs it (the start location of a PDDL problem);
+    expansion, driving, derived walks and exports read the agent's pose through it."""
     agent = metadata["agent"]
-    return [
+    return (
         float(agent["position"]["x"]),
         float(agent["position"]["z"]),
         float(agent["rotation"]["y"]) % 360.0,
         float(agent.get("cameraHorizon", 0.0)),
-    ]
+    )
 
 
 # --------------------------------------------------------------------------------------------

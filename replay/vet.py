@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError, VetReason
@@ -147,3 +148,39 @@ def vet_trajectory(
     if not goal.done:
         return replace(_failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal), completed=completed)
     return VetResult(True, VetReason.OK, None, "", goal, completed)
+
+
+class TrialRejected(Exception):
+    """:func:`write_vetted_trial` refused a trajectory: ``invalid`` (it fails the schema: a bug of the
+    family that built it) or its vetting failed; ``detail`` says how, in one line."""
+
+    def __init__(self, invalid: bool, detail: str) -> None:
+        super().__init__(detail)
+        self.invalid, self.detail = invalid, detail
+
+
+def write_vetted_trial(
+    traj: Mapping[str, Any], trial_dir: Path, *, controller_factory: ControllerFactory | None
+) -> dict[str, Any]:
+    """Write ``traj`` as ``trial_dir/traj_data.json`` and vet what was written: the one way every
+    family (generate, derive, perturb, eqa paths) puts a trajectory into the directory it is about
+    to commit (:func:`alfred_gen.atomic.committing_dir`).
+
+    The file is checked against the schema as it is saved, read back, and that parse, not the dict,
+    is replayed from scratch with ``controller_factory``, so the bytes kept are the bytes vetted
+    (None: nothing to vet, as a language-only perturbation or a benchmark's unvetted run). Returns
+    the parsed file; :class:`TrialRejected` when the schema or the replay refuses it, which each
+    family counts as its own outcome."""
+    from alfred_gen.traj.format import TRAJ_FILE_NAME, InvalidTrajectoryError, parse_trajectory_json, save_trajectory
+
+    try:
+        save_trajectory(traj, trial_dir / TRAJ_FILE_NAME)
+    except InvalidTrajectoryError as error:
+        raise TrialRejected(True, str(error)) from None
+    if controller_factory is None:
+        return dict(traj)
+    written = parse_trajectory_json(trial_dir / TRAJ_FILE_NAME)
+    verdict = vet_trajectory(written, controller_factory=controller_factory, check_schema=False)
+    if not verdict.ok:
+        raise TrialRejected(False, verdict.describe())
+    return written

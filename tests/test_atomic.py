@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alfred_gen.atomic import make_temp_dir, replacing, write_text
+from alfred_gen.atomic import AlreadyCommitted, committing_dir, make_temp_dir, replacing, staged_trial, write_text
 from alfred_gen.errors import ExitCode
 
 
@@ -115,3 +115,37 @@ def test_an_mp4_gets_the_umasks_mode(tmp_path: Path, umask_027: None) -> None:
     assert write_mp4(frames, tmp_path / "clip.mp4", fps=5) == 3
     assert mode(tmp_path / "clip.mp4") == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["clip.mp4"]
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {p.relative_to(root).as_posix(): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def test_a_directory_appears_whole_at_its_commit_or_not_at_all(tmp_path: Path) -> None:
+    final = tmp_path / "pick_and_place_simple-Apple-None-Fridge-1" / "trial_T1"
+    (tmp_path / ".tmp-trial_T1-pick_and_place_simple-Apple-None-Fridge-1" / "stale").mkdir(parents=True)  # killed run
+    with pytest.raises(KeyboardInterrupt), committing_dir(final) as temp:
+        (temp / "raw_images").mkdir()
+        assert not final.exists()
+        raise KeyboardInterrupt
+    assert _tree(tmp_path) == {}  # neither the trial, nor its staging, nor what the killed run left
+    with committing_dir(final) as temp:
+        assert staged_trial(temp.name) == "trial_T1" and temp.parent == tmp_path and not any(temp.iterdir())
+        (temp / "traj_data.json").write_text("{}")
+    assert _tree(tmp_path) == {final.parent.name: None, f"{final.parent.name}/trial_T1": None,
+                               f"{final.parent.name}/trial_T1/traj_data.json": b"{}"}
+    with pytest.raises(AlreadyCommitted), committing_dir(final) as temp:
+        (temp / "traj_data.json").write_text("[]")  # another run made the trial first: it stays as it was
+    assert (final / "traj_data.json").read_text() == "{}" and len(list(tmp_path.iterdir())) == 1
+    with committing_dir(final, replace=True) as temp:
+        (temp / "other.json").write_text("[]")
+    assert sorted(p.name for p in final.iterdir()) == ["other.json"]
+
+
+@pytest.mark.parametrize(("name", "trial"), [
+    (".tmp-trial_T1-pick_and_place_simple-Apple-None-Fridge-1", "trial_T1"),
+    (".tmp-trial_T1", "trial_T1"),  # an older run's staging directory: still its trial's
+    (".tmp-", None), ("trial_T1", None), (".tmp", None),
+])
+def test_a_staging_directory_names_its_trial(name: str, trial: str | None) -> None:
+    assert staged_trial(name) == trial

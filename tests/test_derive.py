@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from alfred_gen.cli import main
+from alfred_gen.derive.outcomes import DeriveReason
 from alfred_gen.derive.reverse import NotReversibleError, reverse_action_names, reverse_low_actions
 from alfred_gen.derive.run import DeriveOptions, derive_command
 from alfred_gen.derive.source import Destination, choose_destinations, destinations_of, subgoals_of
 from alfred_gen.derive.variants import NotApplicable, Variant, derived_language, nav_only, walk_back
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import DeriveReason, ExitCode, UserError
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay.goals import (
     PositionGoal,
     TrajectoryGoal,

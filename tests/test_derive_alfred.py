@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from alfred_gen.derive.outcomes import DERIVE_NOT_APPLICABLE, DeriveReason
 from alfred_gen.derive.run import derive_command
-from alfred_gen.errors import DERIVE_NOT_APPLICABLE, DeriveReason
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.alfred import catalogue_store
 from alfred_gen.scenes.alfred.importer import import_alfred

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from alfred_gen.demo.drive import WALK_RETRIES, destination_by_probes, drive_plan, drive_with_replans
-from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, choose_destination
+from alfred_gen.demo.expand import Expander, ExpansionError, choose_destination
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import object_poses_of
+from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import Recorder, RecordingError, on_demand_masks
@@ -33,7 +34,7 @@ class _RefusingPickups:
 
     def step(self, action: dict[str, Any]) -> Any:
         if action.get("action") == "PickupObject":
-            here = agent_pose(self.sim.last_event.metadata)
+            here = agent_pose_of(self.sim.last_event.metadata)
             self.pickup_poses.append(here)
             if self.refused == "all" or here in self.refused:
                 action = {**action, "objectId": "Nothing|+00.00|+00.00|+00.00"}
@@ -98,7 +99,7 @@ def test_a_step_that_fails_after_a_walk_is_retried_from_the_next_pose() -> None:
     restore_scene(sim, block)
     for action in kept:
         assert sim.step(dict(action)).metadata["lastActionSuccess"]
-    assert agent_pose(sim.last_event.metadata) == refusing.pickup_poses[1]
+    assert agent_pose_of(sim.last_event.metadata) == refusing.pickup_poses[1]
 
 
 def test_retries_are_bounded_and_the_first_failure_is_reported() -> None:
@@ -130,12 +131,12 @@ def test_rewind_goes_back_and_deletes_later_frames(tmp_path: Path) -> None:
              LowAction(0, {"action": "LookDown", "forceAction": True}, "LookDown"),
              LowAction(0, {"action": "RotateRight", "forceAction": True}, "RotateRight")]
     recorder.run(moves[:1])
-    after_one = agent_pose(recorder.metadata)
+    after_one = agent_pose_of(recorder.metadata)
     recorder.run(moves[1:])
     assert recorder.count == 3 and (tmp_path / RAW_IMAGE_NAME.format(3)).exists()
     recorder.rewind(1)
-    assert recorder.count == 1 and agent_pose(recorder.metadata) == after_one
-    assert agent_pose(sim.last_event.metadata) == after_one
+    assert recorder.count == 1 and agent_pose_of(recorder.metadata) == after_one
+    assert agent_pose_of(sim.last_event.metadata) == after_one
     assert sorted(p.name for p in tmp_path.iterdir()) == [RAW_IMAGE_NAME.format(0), RAW_IMAGE_NAME.format(1)]
     recorder.run(moves[2:])
     assert recorder.count == 2 and (tmp_path / RAW_IMAGE_NAME.format(2)).exists()
@@ -152,7 +153,7 @@ def test_a_walk_keeps_to_the_part_of_the_room_the_agent_can_walk_in() -> None:
     island = (9.0, 9.0)
     navigation = NavigationGraph([*points, island])
     assert navigation.connected_cells(island) == {(36, 36)}
-    here = agent_pose(metadata)
+    here = agent_pose_of(metadata)
     assert len(navigation.connected_cells(here)) == len(navigation.cells) - 1
     assert navigation.connected_cells((20.0, 20.0)) == set()
 
@@ -252,7 +253,7 @@ class _SlicesHiddenFrom:
 
     def step(self, action: dict[str, Any]) -> Any:
         event = self.sim.step(action)
-        if self.poses == "all" or agent_pose(event.metadata) in self.poses:
+        if self.poses == "all" or agent_pose_of(event.metadata) in self.poses:
             for obj in event.metadata["objects"]:
                 if obj["objectId"].startswith(self.whole + "|"):
                     obj["visible"] = False
@@ -286,7 +287,7 @@ def test_slices_out_of_sight_where_the_whole_was_cut_are_walked_to() -> None:
     assert held.startswith(tomato + "|TomatoSliced_")
     assert [h["discrete_action"]["action"] for h in high] == [
         "GotoLocation", "PickupObject", "SliceObject", "PutObject", "GotoLocation", "PickupObject"]
-    assert agent_pose(recorder.metadata) != cut_from
+    assert agent_pose_of(recorder.metadata) != cut_from
     # Seen from where the tomato was cut, the slices need no walk: the plan runs as it was.
     high.clear()
     restore_scene(sim, block)

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import ExitCode, ExportReason
+from alfred_gen.errors import ExitCode
 from alfred_gen.export.alfworld.export import ExportResult, summary_lines
 from alfred_gen.export.alfworld.game import check_task, task_sentence
+from alfred_gen.export.alfworld.outcomes import ExportReason
 from alfred_gen.export.alfworld.problem import escape, goal_text, problem_text
 from alfred_gen.export.alfworld.room import location_name, read_room, recorded_receptacles, standing_on
 from alfred_gen.export.alfworld.upstream import AlfworldRules

@@ -17,9 +17,10 @@ import pytest
 
 from alfred_gen.demo.generate import generate_trajectory
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import ExitCode, ExportReason, GameCheckReason
+from alfred_gen.errors import ExitCode
 from alfred_gen.export.alfworld.check import check_command, check_games
 from alfred_gen.export.alfworld.export import export_command, export_games
+from alfred_gen.export.alfworld.outcomes import ExportReason, GameCheckReason
 from alfred_gen.export.alfworld.upstream import load_rules
 from alfred_gen.scenes.library import simulator
 from tests.helpers import run_python

@@ -1,7 +1,9 @@
 """Running a folded plan against a live simulator: walks placed by probes, failures retried.
 
-Generation (:mod:`alfred_gen.demo.generate`) and the fidelity bench's planning of released tasks
-(:mod:`alfred_gen.fidelity.measure`) run a plan the same way, so both go through :func:`drive_plan`:
+Generation (:mod:`alfred_gen.demo.generate`, which the sampler runs) and the fidelity bench's
+planning of released tasks (:mod:`alfred_gen.fidelity.measure`) make and run a plan the same way, so
+both go through :func:`plan_and_drive` (encode, solve, fold, drive, close with End), and it through
+:func:`drive_plan`:
 
 1. each step is expanded against the state the simulator reports before it
    (:class:`~alfred_gen.demo.expand.Expander`);
@@ -21,29 +23,31 @@ seen again to take it out, shows only when it is tried. Over ALFRED's 6,574 trai
 their start states (``bench/alfred_fidelity.py``), 103 plans failed in execution with the first
 pose; going back and trying the next passing pose (at most 4 times) reached the goal in 76 of them.
 
-Going back needs no undo from the simulator: the executor restores the start state and executes
+Going back needs no undo from the simulator: the runner restores the start state and executes
 the actions it kept again (everything is deterministic), so a retried demonstration is exactly the
 one a replay of the file gives.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from alfred_gen.demo.expand import (
     Expander,
     ExpansionError,
-    agent_pose,
     choose_destination,
+    end_entry,
     fold_plan,
     sees,
     sight_requirements,
 )
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.domains.catalogue import whole_of_id
-from alfred_gen.planner.encode import EncodedProblem
+from alfred_gen.errors import PlanStatus
+from alfred_gen.planner.encode import EncodedProblem, agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import solve
@@ -55,8 +59,10 @@ from alfred_gen.sim.scene import CAMERA_Y_OFFSET
 WALK_RETRIES = 4
 
 
-class Executor(Protocol):
-    """Executes low actions and can go back to an earlier point of the run.
+class PlanRunner(Protocol):
+    """Executes a plan's low actions and can go back to an earlier point of the run (generation's
+    :class:`~alfred_gen.replay.record.Recorder`, the fidelity bench's runner without frames). Not
+    to be confused with the sampler's job executors, which run whole demonstrations.
 
     ``metadata`` is the state after the last action; ``count`` how many actions were executed;
     ``run`` executes actions in order and raises RecordingError at the first failure (the failed
@@ -91,11 +97,11 @@ def drive_plan(
     controller: Controller,
     steps: Sequence[PlanStep],
     expander: Expander,
-    executor: Executor,
+    runner: PlanRunner,
     high: list[dict[str, Any]],
     retries: int = WALK_RETRIES,
 ) -> None:
-    """Expand and execute ``steps`` through ``executor``, appending each step's high_pddl entry
+    """Expand and execute ``steps`` through ``runner``, appending each step's high_pddl entry
     to ``high`` (so the caller can say at which step a failure happened).
 
     Raises ExpansionError or RecordingError when a step fails and no retry is left; the error is
@@ -111,23 +117,23 @@ def drive_plan(
         try:
             if step.action == "GotoLocation":
                 if mark is None or mark.index != index:
-                    mark, first_failure = _WalkMark(index, list(plan), executor.count, len(high)), None
-                step, plan = walk_destination(controller, plan, index, executor.metadata, expander.navigation,
+                    mark, first_failure = _WalkMark(index, list(plan), runner.count, len(high)), None
+                step, plan = walk_destination(controller, plan, index, runner.metadata, expander.navigation,
                                               exclude=mark.tried)
                 mark.chosen = tuple(float(v) for v in step.location)
                 if mark.chosen in mark.tried and first_failure is not None:
                     raise first_failure  # no other pose passes the probes
-            walk = walk_to_slices(plan, index, executor.metadata, expander)
+            walk = walk_to_slices(plan, index, runner.metadata, expander)
             if walk is not None:
                 plan.insert(index, walk)
                 index -= 1
                 continue
             following = plan[index + 1] if index + 1 < len(plan) else None
-            expanded = expander.expand(step, len(high), executor.metadata, following)
+            expanded = expander.expand(step, len(high), runner.metadata, following)
             if not expanded.low:
                 continue  # a walk to where the agent already stands
             high.append(expanded.high)
-            executor.run(expanded.low)
+            runner.run(expanded.low)
         except (ExpansionError, RecordingError) as failure:
             retrying = first_failure is not None
             first_failure = first_failure or failure
@@ -135,7 +141,7 @@ def drive_plan(
                 raise first_failure from None
             mark.tried.append(mark.chosen)
             mark.chosen = ()
-            executor.rewind(mark.count)
+            runner.rewind(mark.count)
             del high[mark.high:]
             plan, index = list(mark.steps), mark.index - 1
 
@@ -158,7 +164,7 @@ def walk_to_slices(plan: Sequence[PlanStep], index: int, metadata: Mapping[str, 
         return None
     if sees(metadata, sight_requirements([step], metadata)):
         return None
-    here = agent_pose(metadata)
+    here = agent_pose_of(metadata)
     return PlanStep("GotoLocation", location=here, location_name=alfred_location(location_name(here)))
 
 
@@ -172,7 +178,7 @@ def drive_with_replans(
     steps: Sequence[PlanStep],
     plan_without: Callable[[frozenset[str]], Sequence[PlanStep] | None],
     make_expander: Callable[[], Expander],
-    executor: Executor,
+    runner: PlanRunner,
     high: list[dict[str, Any]],
     replans: int = REPLANS,
 ) -> None:
@@ -186,21 +192,21 @@ def drive_with_replans(
     garbage can (FloorPlan3) is planned again with a tomato on the counter. The error of the first
     run is raised when no re-plan gets through.
     """
-    start_metadata = executor.metadata
+    start_metadata = runner.metadata
     loose = {o["objectId"] for o in start_metadata.get("objects") or () if o.get("pickupable")}
     hidden: frozenset[str] = frozenset()
     first: tuple[ExpansionError, list[dict[str, Any]]] | None = None
     current: Sequence[PlanStep] = steps
     for attempt in range(replans + 1):
         if attempt:
-            executor.rewind(0)
+            runner.rewind(0)
             del high[:]
             replanned = plan_without(hidden)
             if replanned is None:
                 break
             current = replanned
         try:
-            drive_plan(controller, current, make_expander(), executor, high)
+            drive_plan(controller, current, make_expander(), runner, high)
             return
         except ExpansionError as error:
             first = first or (error, list(high))
@@ -224,6 +230,67 @@ def replanned_steps(problem: EncodedProblem, time_limit: float | None) -> list[P
         return fold_plan(solved.plan) or None
     except ExpansionError:
         return None
+
+
+Runner = TypeVar("Runner", bound=PlanRunner)
+
+
+class NoPlan(Exception):
+    """:func:`plan_and_drive` found nothing to run. ``status`` is the planner's (SOLVED when it
+    found a plan) and ``kind`` says why: ``unsolved`` (the planner's reason), ``unfoldable`` (a
+    plan step that cannot become actions) or ``trivial`` (no step: the goal already holds)."""
+
+    def __init__(self, status: PlanStatus, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.detail = status, kind, detail
+
+
+def plan_and_drive(
+    controller: Controller,
+    encode: Callable[[frozenset[str]], EncodedProblem],
+    time_limit: float | None,
+    make_expander: Callable[[], Expander],
+    make_runner: Callable[[], Runner],
+    high: list[dict[str, Any]],
+    timings: dict[str, float] | None = None,
+) -> tuple[Runner, EncodedProblem]:
+    """The one generate pipeline from a start state: encode (``encode(hidden)``: the problem of the
+    start state with the objects ``hidden`` left out), solve, fold, then drive the plan with
+    re-plans (:func:`drive_with_replans`) through the runner ``make_runner()`` gives once there is a
+    plan, appending each step's high_pddl entry and the closing End to ``high``.
+
+    Returns the runner and the problem whose plan was run (a re-plan's when one was needed). Raises
+    :class:`NoPlan`; ExpansionError or RecordingError from the drive, ``high`` then holding the
+    steps done. ``timings`` gets the seconds of ``plan`` (encode and solve) and ``record``."""
+    started = time.perf_counter()
+    encoded = encode(frozenset())
+    result = solve(encoded, time_limit=time_limit)
+    if timings is not None:
+        timings["plan"] = time.perf_counter() - started
+    if result.status != PlanStatus.SOLVED:
+        raise NoPlan(result.status, "unsolved", result.reason)
+    try:
+        steps = fold_plan(result.plan)
+    except ExpansionError as error:
+        raise NoPlan(result.status, "unfoldable", str(error)) from None
+    if not steps:
+        raise NoPlan(result.status, "trivial", "the goal already holds in the start state")
+    started = time.perf_counter()
+    runner = make_runner()
+
+    def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
+        nonlocal encoded
+        again = encode(hidden)
+        replanned = replanned_steps(again, time_limit)
+        if replanned is not None:
+            encoded = again  # the problem returned is the one whose plan was run
+        return replanned
+
+    drive_with_replans(controller, steps, plan_without, make_expander, runner, high)
+    high.append(end_entry(len(high)))
+    if timings is not None:
+        timings["record"] = time.perf_counter() - started
+    return runner, encoded
 
 
 def _until_next_walk(steps: list[PlanStep], start: int) -> list[PlanStep]:
@@ -288,7 +355,7 @@ def destination_by_probes(
     agent_y = float(metadata["agent"]["position"]["y"])
     camera = metadata.get("cameraPosition") or {}
     eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
-    origin = agent_pose(metadata)
+    origin = agent_pose_of(metadata)
 
     def probe(pose: Sequence[float]) -> Mapping[str, Any] | None:
         event = controller.step(_teleport(pose, agent_y))

@@ -43,6 +43,7 @@ from typing import Any
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph, cell_of
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import type_of_id
+from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
@@ -129,17 +130,6 @@ def held_id(metadata: Mapping[str, Any]) -> str:
     """The id of the object in the agent's hand, "" if none."""
     inventory = metadata.get("inventoryObjects") or ()
     return inventory[0]["objectId"] if inventory else ""
-
-
-def agent_pose(metadata: Mapping[str, Any]) -> tuple[float, float, float, float]:
-    """[x, z, rotation, horizon] of the agent."""
-    agent = metadata["agent"]
-    return (
-        float(agent["position"]["x"]),
-        float(agent["position"]["z"]),
-        float(agent["rotation"]["y"]) % 360.0,
-        float(agent.get("cameraHorizon", 0.0)),
-    )
 
 
 def _encloses(obj: Mapping[str, Any]) -> bool:
@@ -321,7 +311,7 @@ class Expander:
         if len(step.location) < 4:
             raise ExpansionError("GotoLocation without a destination pose")
         try:
-            moves = self.navigation.path(agent_pose(metadata), step.location)
+            moves = self.navigation.path(agent_pose_of(metadata), step.location)
         except NavigationError as error:
             raise ExpansionError(f"GotoLocation {step.location_name}: {error}") from None
         high = {
@@ -674,7 +664,7 @@ def choose_destination(
     def good(seen: Mapping[str, Any] | None) -> bool:
         return sees(seen, groups) and centred(seen, insides)
 
-    here = agent_pose(metadata)
+    here = agent_pose_of(metadata)
     walkable = navigation.connected_cells(here)
     tried = {tuple(float(v) for v in pose) for pose in exclude}
     planned = tuple(float(v) for v in walk.location)

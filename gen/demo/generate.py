@@ -29,43 +29,33 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen import __version__
-from alfred_gen.demo.drive import drive_with_replans, replanned_steps
-from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
+from alfred_gen.demo.drive import NoPlan, plan_and_drive
+from alfred_gen.demo.expand import Expander, ExpansionError
 from alfred_gen.demo.language import DEFAULT_ANNOTATIONS, annotate, describe
 from alfred_gen.demo.language.colour import painted_colours
 from alfred_gen.demo.navigation import NavigationGraph
 from alfred_gen.demo.start import StartStateError, encode_start, find_room, make_start_state, recorded_scene_num
 from alfred_gen.domains.tasks import TaskSpec, get_task_type, make_task
 from alfred_gen.errors import ExitCode, GenerationReason, PlanStatus, UserError, exit_code_of
-from alfred_gen.planner.result import PlanStep
-from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit, solve
+from alfred_gen.planner.solve import DEFAULT_TIME_LIMIT, check_time_limit
 from alfred_gen.replay.record import MaskSource, Recorder, RecordingError, event_masks, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
-from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.replay.vet import TrialRejected, write_vetted_trial
 from alfred_gen.scenes.library import simulator as scene_simulator
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.scene import Scene
-from alfred_gen.traj.format import (
-    PDDL_STATES_DIR,
-    RAW_IMAGES_DIR,
-    TRAJ_FILE_NAME,
-    InvalidTrajectoryError,
-    parse_trajectory_json,
-    save_trajectory,
-)
+from alfred_gen.traj.format import PDDL_STATES_DIR, RAW_IMAGES_DIR, make_trajectory
 
 #: Trial ids: ``trial_`` and a name that is safe as a directory.
 _TRIAL_ID = re.compile(r"^trial_[A-Za-z0-9_]+$")
 
-GENERATOR_NAME = "alfred-gen"
 
 
 @dataclass
@@ -174,38 +164,31 @@ def generate_trajectory(
     timings: dict[str, float] = {}
     if final_dir.exists():
         return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists")
-    temp_dir = out_root / f".tmp-{trial_id}"
     try:
-        traj, problem_text = _generate(
-            task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings, annotations
-        )
-        started = time.perf_counter()
-        (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
-        (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
-        try:
-            save_trajectory(traj, temp_dir / TRAJ_FILE_NAME)
-        except InvalidTrajectoryError as error:
-            raise _Failed(GenerationReason.INVALID, str(error)) from None
-        timings["write"] = time.perf_counter() - started
-        if vet:
+        with committing_dir(final_dir) as temp_dir:
+            traj, problem_text = _generate(
+                task, room, int(seed), trial_id, controller, simulator, time_limit, frames, temp_dir, timings,
+                annotations
+            )
             started = time.perf_counter()
-            written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
-            verdict = vet_trajectory(written, controller_factory=vet_controller or simulator.open, check_schema=False)
-            timings["vet"] = time.perf_counter() - started
-            if not verdict.ok:
-                raise _Failed(GenerationReason.VET_FAILED, verdict.describe())
-        if final_dir.exists():
-            raise _Failed(GenerationReason.EXISTS, f"{final_dir} already exists")
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp_dir, final_dir)
+            (temp_dir / PDDL_STATES_DIR).mkdir(parents=True, exist_ok=True)
+            (temp_dir / PDDL_STATES_DIR / "problem_0.pddl").write_text(problem_text, encoding="utf-8")
+            timings["write"] = time.perf_counter() - started
+            started = time.perf_counter()
+            vetting = (vet_controller or simulator.open) if vet else None
+            try:
+                write_vetted_trial(traj, temp_dir, controller_factory=vetting)
+            except TrialRejected as rejected:
+                raise _Failed(GenerationReason.INVALID if rejected.invalid else GenerationReason.VET_FAILED,
+                              rejected.detail) from None
+            finally:
+                phase = "vet" if vet else "write"  # the file's write and, when vetted, its replay
+                timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started
         return GenerationResult(True, GenerationReason.OK, final_dir, traj, "", timings)
+    except AlreadyCommitted:
+        return GenerationResult(False, GenerationReason.EXISTS, final_dir, None, f"{final_dir} already exists", timings)
     except _Failed as failure:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        path = final_dir if failure.reason == GenerationReason.EXISTS else None
-        return GenerationResult(False, failure.reason, path, None, failure.detail, timings)
-    except BaseException:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        raise
+        return GenerationResult(False, failure.reason, None, None, failure.detail, timings)
 
 
 #: How a planner status that is not SOLVED fails a generation.
@@ -214,6 +197,8 @@ _PLAN_FAILURES = {
     PlanStatus.TIMEOUT: GenerationReason.PLAN_TIMEOUT,
     PlanStatus.ERROR: GenerationReason.PLAN_ERROR,
 }
+#: How a solved plan with nothing to run fails a generation.
+_NO_PLAN_FAILURES = {"unfoldable": GenerationReason.EXPANSION_FAILED, "trivial": GenerationReason.TRIVIAL}
 
 
 def _generate(
@@ -241,73 +226,39 @@ def _generate(
         raise _Failed(error.reason, error.detail) from None
     timings["spawn"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    encoded = encode_start(start, task)
-    result = solve(encoded, time_limit=time_limit)
-    timings["plan"] = time.perf_counter() - started
-    if result.status != PlanStatus.SOLVED:
-        raise _Failed(_PLAN_FAILURES[result.status], result.reason)
-    try:
-        steps = fold_plan(result.plan)
-    except ExpansionError as error:
-        raise _Failed(GenerationReason.EXPANSION_FAILED, str(error)) from None
-    if not steps:
-        raise _Failed(GenerationReason.TRIVIAL, "the goal already holds in the start state")
-
-    started = time.perf_counter()
-    if temp_dir.exists():
-        shutil.rmtree(temp_dir)  # left over by a crashed run of the same trial
-    temp_dir.mkdir(parents=True)
-    recorder = Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
+    def make_recorder() -> Recorder:
+        return Recorder(controller, start.event, temp_dir / RAW_IMAGES_DIR if frames else None, masks=masks,
                         restart=lambda: restore_scene(controller, start.scene_block))
+
     high_pddl: list[dict[str, Any]] = []
-
-    def plan_without(hidden: frozenset[str]) -> list[PlanStep] | None:
-        nonlocal encoded
-        again = encode_start(start, task, hidden)
-        replanned = replanned_steps(again, time_limit)
-        if replanned is not None:
-            encoded = again  # the problem saved is the one whose plan was executed
-        return replanned
-
     try:
-        drive_with_replans(controller, steps, plan_without,
-                           lambda: Expander(NavigationGraph(start.reachable), start.metadata), recorder, high_pddl)
+        recorder, encoded = plan_and_drive(
+            controller, lambda hidden: encode_start(start, task, hidden), time_limit,
+            lambda: Expander(NavigationGraph(start.reachable), start.metadata), make_recorder, high_pddl, timings)
+    except NoPlan as no_plan:
+        raise _Failed(_NO_PLAN_FAILURES.get(no_plan.kind) or _PLAN_FAILURES[no_plan.status], no_plan.detail) from None
     except ExpansionError as error:
         raise _Failed(GenerationReason.EXPANSION_FAILED, f"step {len(high_pddl)}: {error}") from None
     except RecordingError as error:
         raise _Failed(error.reason, str(error)) from None
     if not recorder.low_actions:
         raise _Failed(GenerationReason.TRIVIAL, "the plan needs no action")
-    high_pddl.append(end_entry(len(high_pddl)))
-    timings["record"] = time.perf_counter() - started
 
     started = time.perf_counter()
     template = describe(task, high_pddl, seed)
-    backend, backend_version = backend_of(controller)
+    backend = backend_of(controller)[0]
     # A lite THOR build (alfred-gen thor-build) draws lite's paint, so its colours are lite's: the
     # same words whichever way lite is driven.
     painter = "lite" if getattr(controller, "lite_build", None) is not None else backend
     colours = painted_colours(recorder.low_actions, start.metadata, painter)
     language = annotate(task, high_pddl, recorder.low_actions, start.metadata, seed, annotations, colours)
     timings["language"] = time.perf_counter() - started
-    traj = {
-        "generator": {
-            "backend": backend,
-            "backend_version": backend_version,
-            "name": GENERATOR_NAME,
-            "seed": seed,
-            "version": __version__,
-        },
-        "images": recorder.images(),
-        "pddl_params": task.pddl_params(),
-        "plan": {"high_pddl": high_pddl, "low_actions": recorder.low_actions},
-        "scene": start.scene_block,
-        "task_id": trial_id,
-        "task_type": task.task_type,
-        "template": template,
-        "turk_annotations": {"anns": [ann.to_json(k) for k, ann in enumerate(language)]},
-    }
+    traj = make_trajectory(
+        backend=backend_of(controller), seed=seed, high_pddl=high_pddl, low_actions=recorder.low_actions,
+        images=recorder.images(), template=template, task_id=trial_id, task_type=task.task_type,
+        scene=start.scene_block, pddl_params=task.pddl_params(),
+        turk_annotations={"anns": [ann.to_json(k) for k, ann in enumerate(language)]},
+    )
     return traj, encoded.problem_text
 
 

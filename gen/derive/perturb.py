@@ -40,10 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
+from alfred_gen.derive.outcomes import DeriveReason
 from alfred_gen.derive.run import find_sources
-from alfred_gen.errors import DeriveReason, ExitCode, UserError
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress, shown_path
-from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory, save_trajectory, trajectory_dir_name_for
+from alfred_gen.replay.vet import write_vetted_trial
+from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory, trajectory_dir_name_for
 
 #: The perturbations (the command's and the files' words).
 KINDS = ("e1", "e2")
@@ -312,17 +315,12 @@ def perturb_one(path: Path, out_root: Path, kind: str) -> PerturbResult:
     if final_dir.exists():
         return PerturbResult(DeriveReason.EXISTS, f"{final_dir} already exists")
     new, counts = perturb_language(traj, kind)
-    temp_dir = out_root / f".tmp-perturb-{final_dir.parent.name}-{final_dir.name}"
     try:
-        if temp_dir.exists():
-            shutil.rmtree(temp_dir)
-        temp_dir.mkdir(parents=True)
-        _link_or_copy(path.parent, temp_dir)
-        save_trajectory(new, temp_dir / TRAJ_FILE_NAME)
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp_dir, final_dir)
-    finally:
-        shutil.rmtree(temp_dir, ignore_errors=True)
+        with committing_dir(final_dir) as temp_dir:
+            _link_or_copy(path.parent, temp_dir)
+            write_vetted_trial(new, temp_dir, controller_factory=None)  # the language only: nothing to replay
+    except AlreadyCommitted:
+        return PerturbResult(DeriveReason.EXISTS, f"{final_dir} already exists")
     return PerturbResult(DeriveReason.OK, "", counts)
 
 

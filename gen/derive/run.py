@@ -23,9 +23,7 @@ A killed run leaves no partial trajectory, and running the command again skips w
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,12 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alfred_gen import __version__
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
 from alfred_gen.demo.expand import end_entry
-from alfred_gen.demo.generate import GENERATOR_NAME, backend_of
+from alfred_gen.demo.generate import backend_of
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph
 from alfred_gen.demo.start import StartStateError, reachable_points
-from alfred_gen.derive.source import Pose, pose_of
+from alfred_gen.derive.outcomes import DeriveReason
+from alfred_gen.derive.source import Pose
 from alfred_gen.derive.variants import (
     DEFAULT_N_BACK,
     DEFAULT_THRESHOLD,
@@ -52,8 +51,9 @@ from alfred_gen.derive.variants import (
     walk_back,
 )
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import DeriveReason, ExitCode, UserError, exit_code_of
+from alfred_gen.errors import ExitCode, UserError, exit_code_of
 from alfred_gen.parallel import run_unordered
+from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.progress import progress, shown_path
 from alfred_gen.replay.goals import (
@@ -68,16 +68,13 @@ from alfred_gen.replay.goals import (
 from alfred_gen.replay.record import LowAction, MaskSource, Recorder, RecordingError, on_demand_masks
 from alfred_gen.replay.restore import RestoreError, completed_from_file, restore_trajectory
 from alfred_gen.replay.verify import find_trajectories
-from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.replay.vet import TrialRejected, vet_trajectory, write_vetted_trial
 from alfred_gen.scenes.alfred.complete import COMPLETED_OBJECTS_KEY
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
     RAW_IMAGES_DIR,
-    TRAJ_FILE_NAME,
-    InvalidTrajectoryError,
     load_trajectory,
-    parse_trajectory_json,
-    save_trajectory,
+    make_trajectory,
     trajectory_dir_name_for,
 )
 
@@ -204,7 +201,7 @@ def record_plan(
             assert subgoal.target is not None
             try:
                 graph = graph or NavigationGraph(reachable_points(controller))
-                moves = graph.path(pose_of(recorder.metadata), subgoal.target.pose)
+                moves = graph.path(agent_pose_of(recorder.metadata), subgoal.target.pose)
             except (NavigationError, StartStateError) as error:
                 raise _Skip(DeriveReason.UNREACHABLE, f"walk back to {subgoal.target.args}: {error}") from None
             actions = [LowAction(high_idx, move.api_action, move.discrete) for move in moves]
@@ -217,7 +214,7 @@ def record_plan(
                 tracker.observe(action.api_action, event.metadata)
         high = {**subgoal.high, "high_idx": high_idx}
         if subgoal.is_new:
-            location = alfred_location(location_name(pose_of(recorder.metadata)))
+            location = alfred_location(location_name(agent_pose_of(recorder.metadata)))
             high["planner_action"] = {**subgoal.high["planner_action"], "location": location}
         high_pddl.append(high)
     high_pddl.append(end_entry(len(high_pddl)))
@@ -225,7 +222,7 @@ def record_plan(
         target = plan.targets[-1].pose
         position = PositionGoal(target[0], target[1], threshold)
     else:
-        final = pose_of(recorder.metadata)
+        final = agent_pose_of(recorder.metadata)
         position = PositionGoal(final[0], final[1], threshold)
     goal = TrajectoryGoal(plan.task_conditions, position)
     status = trajectory_goal_status(goal, task, recorder.metadata, start_metadata=start.metadata,
@@ -257,7 +254,7 @@ def _source_poses(traj: Mapping[str, Any], controllers: Controllers) -> list[Pos
     poses: dict[int, Pose] = {}
 
     def seen(low_idx: int, api_action: Mapping[str, Any], event: Any) -> None:
-        poses[low_idx] = pose_of(event.metadata)
+        poses[low_idx] = agent_pose_of(event.metadata)
 
     verdict = vet_trajectory(traj, controller_factory=controllers.replay, check_schema=False, on_step=seen)
     if not verdict.ok:
@@ -284,7 +281,6 @@ def derive_one(
     """Derive ``options.variant`` from the source at ``path`` into ``out_root`` (see the module
     docstring); never raises on bad data, only a UserError saying no simulator can run here."""
     out_root = Path(out_root)
-    temp_dir: Path | None = None
     try:
         traj = _load(Path(path))
         try:
@@ -304,50 +300,38 @@ def derive_one(
             template, annotations = derived_language(traj, plan, task)
         except MisalignedAnnotation as error:
             raise _Skip(DeriveReason.BAD_SOURCE, str(error)) from None
-        temp_dir = out_root / f".tmp-derive-{task_dir}-{traj['task_id']}"
-        if temp_dir.exists():
-            shutil.rmtree(temp_dir)  # left over by a killed run
-        temp_dir.mkdir(parents=True)
-        controller = controllers.render()
-        recording = record_plan(controller, traj, plan, task, options.threshold, temp_dir / RAW_IMAGES_DIR)
-        if not recording.status.done:
-            if plan.task_conditions and recording.position_reached:
-                raise _Skip(DeriveReason.GOAL_LOST, f"after the walk back: {recording.status.describe()}")
-            raise _Skip(DeriveReason.VET_FAILED, f"while recording: {recording.status.describe()}")
-        backend, backend_version = backend_of(controller)
-        derived = {key: value for key, value in traj.items() if key not in REPLACED_KEYS}
-        completed = completed_from_file(controller, traj)
-        if completed:  # the room was completed from the source: say so, and complete it alike on replay
-            derived[COMPLETED_OBJECTS_KEY] = sorted({*derived.get(COMPLETED_OBJECTS_KEY, ()), *completed})
-        derived.update({
-            "derived_from": _derived_from(traj, plan, options),
-            "generator": {"backend": backend, "backend_version": backend_version, "name": GENERATOR_NAME,
-                          "version": __version__},
-            "goal": goal_block(recording.goal.task_conditions, recording.goal.position),
-            "images": recording.images,
-            "plan": {"high_pddl": recording.high_pddl, "low_actions": recording.low_actions},
-            "template": template,
-            "turk_annotations": annotations,
-        })
-        try:
-            save_trajectory(derived, temp_dir / TRAJ_FILE_NAME)
-        except InvalidTrajectoryError as error:
-            raise _Skip(DeriveReason.INVALID, str(error)) from None
-        written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
-        verdict = vet_trajectory(written, controller_factory=controllers.replay, check_schema=False)
-        if not verdict.ok:
-            raise _Skip(DeriveReason.VET_FAILED, verdict.describe())
-        if final_dir.exists():
-            raise _Skip(DeriveReason.EXISTS, f"{final_dir} already exists")
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp_dir, final_dir)
-        temp_dir = None
+        with committing_dir(final_dir) as temp_dir:
+            _record_and_write(traj, plan, task, template, annotations, options, controllers, temp_dir)
         return DeriveResult(DeriveReason.OK, final_dir)
+    except AlreadyCommitted:
+        return DeriveResult(DeriveReason.EXISTS, None, f"{final_dir} already exists")
     except _Skip as skip:
         return DeriveResult(skip.reason, None, skip.detail)
-    finally:
-        if temp_dir is not None:
-            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _record_and_write(traj: Mapping[str, Any], plan: DerivedPlan, task: TaskSpec, template: dict, annotations: dict,
+                      options: DeriveOptions, controllers: Controllers, temp_dir: Path) -> None:
+    """Record the derived plan into ``temp_dir``, write its file and vet it (_Skip saying why not)."""
+    controller = controllers.render()
+    recording = record_plan(controller, traj, plan, task, options.threshold, temp_dir / RAW_IMAGES_DIR)
+    if not recording.status.done:
+        if plan.task_conditions and recording.position_reached:
+            raise _Skip(DeriveReason.GOAL_LOST, f"after the walk back: {recording.status.describe()}")
+        raise _Skip(DeriveReason.VET_FAILED, f"while recording: {recording.status.describe()}")
+    base = {key: value for key, value in traj.items() if key not in REPLACED_KEYS}
+    completed = completed_from_file(controller, traj)
+    if completed:  # the room was completed from the source: say so, and complete it alike on replay
+        base[COMPLETED_OBJECTS_KEY] = sorted({*base.get(COMPLETED_OBJECTS_KEY, ()), *completed})
+    derived = make_trajectory(
+        base=base, backend=backend_of(controller), high_pddl=recording.high_pddl,
+        low_actions=recording.low_actions, images=recording.images, template=template,
+        derived_from=_derived_from(traj, plan, options), turk_annotations=annotations,
+        goal=goal_block(recording.goal.task_conditions, recording.goal.position),
+    )
+    try:
+        write_vetted_trial(derived, temp_dir, controller_factory=controllers.replay)
+    except TrialRejected as rejected:
+        raise _Skip(DeriveReason.INVALID if rejected.invalid else DeriveReason.VET_FAILED, rejected.detail) from None
 
 
 # --------------------------------------------------------------------------------------------

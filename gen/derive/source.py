@@ -76,17 +76,6 @@ def subgoals_of(traj: Mapping[str, Any]) -> list[Subgoal]:
     return out
 
 
-def pose_of(metadata: Mapping[str, Any]) -> Pose:
-    """The agent's pose in an event's metadata."""
-    agent = metadata["agent"]
-    return (
-        float(agent["position"]["x"]),
-        float(agent["position"]["z"]),
-        float(agent["rotation"]["y"]) % 360.0,
-        float(agent.get("cameraHorizon", 0.0)),
-    )
-
-
 def destinations_of(subgoals: Sequence[Subgoal], poses: Sequence[Pose]) -> list[Destination]:
     """The destination of every walk that has low actions, in order; ``poses[i]`` is the agent's
     pose after low action i (from the source's replay)."""

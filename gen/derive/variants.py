@@ -25,11 +25,11 @@ from enum import Enum
 from typing import Any
 
 from alfred_gen.demo.language import describe
+from alfred_gen.derive.outcomes import DeriveReason
 from alfred_gen.derive.reverse import NotReversibleError, reverse_low_actions
 from alfred_gen.derive.source import Destination, Pose, Subgoal, choose_destinations, destinations_of, subgoals_of
 from alfred_gen.derive.wording import return_instruction, then, walk_goal
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import DeriveReason
 from alfred_gen.replay.record import LowAction
 from alfred_gen.sim.scene import hash_str
 

@@ -32,9 +32,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from alfred_gen.demo.drive import destination_by_probes
-from alfred_gen.demo.expand import Expander, ExpansionError, agent_pose, held_id
+from alfred_gen.demo.expand import Expander, ExpansionError, held_id
 from alfred_gen.demo.navigation import NavigationGraph, cell_of
 from alfred_gen.env.actions import BadAction
+from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
 from alfred_gen.replay.record import LowAction
@@ -146,7 +147,7 @@ def walk_to_object(controller: Controller, navigation: NavigationGraph, name: st
         following = [PlanStep("PutObject", receptacle_id=target)]
     else:
         following = [PlanStep("PickupObject", object_id=target, sliced=sliced)]
-    here = agent_pose(metadata)
+    here = agent_pose_of(metadata)
     walk = PlanStep("GotoLocation", location=here, location_name=alfred_location(location_name(here)))
     return destination_by_probes(controller, walk, following, metadata, navigation)
 
@@ -163,6 +164,6 @@ def expand_action(expander: Expander, name: str, action: Mapping[str, Any], meta
                                metadata).low
     step = plan_step(name, action, metadata)
     if name == "GotoLocation":
-        destination = reachable_destination(expander.navigation, agent_pose(metadata), step.location)
+        destination = reachable_destination(expander.navigation, agent_pose_of(metadata), step.location)
         step = PlanStep("GotoLocation", location=destination, location_name=step.location_name)
     return expander.expand(step, high_idx, metadata).low

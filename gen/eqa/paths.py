@@ -30,8 +30,6 @@ A killed run leaves no partial trajectory; running again skips what exists.
 from __future__ import annotations
 
 import datetime as _dt
-import os
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -39,19 +37,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen import __version__
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
 from alfred_gen.demo.expand import end_entry
-from alfred_gen.demo.generate import GENERATOR_NAME, backend_of
+from alfred_gen.demo.generate import backend_of
 from alfred_gen.demo.navigation import NavigationError, NavigationGraph, apply
 from alfred_gen.demo.start import START_HORIZON, object_poses_of
 from alfred_gen.eqa.facts import FactsError, HomeFacts, open_home
 from alfred_gen.eqa.geodesic import MIN_SPAWN_DISTANCE, choose_spawn, distance_field
 from alfred_gen.eqa.homes import read_facts
+from alfred_gen.eqa.outcomes import EqaPathReason
 from alfred_gen.eqa.programs import SINGLE_TARGET
 from alfred_gen.eqa.questions import load_questions
 from alfred_gen.eqa.splits import SPLITS
 from alfred_gen.eqa.views import MIN_VIEW_PIXELS, View
-from alfred_gen.errors import EqaPathReason, ExitCode, UserError, exit_code_of
+from alfred_gen.errors import ExitCode, UserError, exit_code_of
 from alfred_gen.parallel import run_unordered
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.progress import progress
@@ -59,14 +58,11 @@ from alfred_gen.replay.goals import PositionGoal, ViewGoal, goal_block
 from alfred_gen.replay.record import LowAction, Recorder, RecordingError
 from alfred_gen.replay.rerender import replay_to_directory
 from alfred_gen.replay.restore import COLOR_VARIATION_KEY, RestoreError, restore_scene
-from alfred_gen.replay.vet import vet_trajectory
+from alfred_gen.replay.vet import TrialRejected, write_vetted_trial
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.scene import GRID_SIZE, hash_str
 from alfred_gen.traj.format import (
-    TRAJ_FILE_NAME,
-    InvalidTrajectoryError,
-    parse_trajectory_json,
-    save_trajectory,
+    make_trajectory,
     trajectory_dir_name,
 )
 from alfred_gen.traj.scene_nums import scene_num_for
@@ -320,22 +316,16 @@ def build_trajectory(question: Mapping[str, Any], answers: Mapping[str, int], fa
         "geodesic": {"step": GRID_SIZE, "to": [view.pose.x, view.pose.z],
                      "cells": distance_field(facts.reachable, (view.pose.x, view.pose.z))},
     }
-    return {
-        "task_id": trial_id_of(key),
-        "task_type": TASK_PREFIX + question["template"],
-        "scene": block,
-        "pddl_params": {"object_target": target["objectType"], "object_sliced": False, "parent_target": "",
-                        "toggle_target": "", "mrecep_target": ""},
-        "plan": {"high_pddl": high, "low_actions": low_actions},
-        "images": recorder.images(),
-        "template": {"task_desc": question["question"],
-                     "high_descs": [f"Go to where you can see the {target['word']}."]},
-        "goal": goal_block(False, PositionGoal(view.pose.x, view.pose.z, 0.0),
-                           ViewGoal(float(view.pose.rotation), float(view.pose.horizon))),
-        "generator": {"backend": backend[0], "backend_version": backend[1], "name": GENERATOR_NAME,
-                      "version": __version__},
-        "eqa": eqa,
-    }
+    return make_trajectory(
+        backend=backend, high_pddl=high, low_actions=low_actions, images=recorder.images(),
+        template={"task_desc": question["question"], "high_descs": [f"Go to where you can see the {target['word']}."]},
+        task_id=trial_id_of(key), task_type=TASK_PREFIX + question["template"], scene=block,
+        pddl_params={"object_target": target["objectType"], "object_sliced": False, "parent_target": "",
+                     "toggle_target": "", "mrecep_target": ""},
+        goal=goal_block(False, PositionGoal(view.pose.x, view.pose.z, 0.0),
+                        ViewGoal(float(view.pose.rotation), float(view.pose.horizon))),
+        eqa=eqa,
+    )
 
 
 def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: HomeFacts, out_root: Path,
@@ -346,7 +336,6 @@ def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: Ho
     final_dir = out_root / task_dir_of(question, recorded_scene_num(facts)) / trial_id_of(key)
     if final_dir.exists():
         return PathResult(EqaPathReason.EXISTS, final_dir, f"{final_dir} already exists")
-    temp_dir: Path | None = None
     try:
         target_id = question["targets"][0]["objectId"]
         try:
@@ -361,32 +350,22 @@ def make_path(question: Mapping[str, Any], answers: Mapping[str, int], facts: Ho
         block, high, recorder, pixels = record_path(controllers, facts, question, view, spawn[:3])
         traj = build_trajectory(question, answers, facts, view, spawn, block, high, recorder, pixels,
                                 backend_of(controllers.plain()))
-        temp_dir = out_root / f".tmp-eqa-{traj['task_id']}"
-        if temp_dir.exists():
-            shutil.rmtree(temp_dir)  # left over by a killed run
-        temp_dir.mkdir(parents=True)
-        try:
-            save_trajectory(traj, temp_dir / TRAJ_FILE_NAME)
-        except InvalidTrajectoryError as error:
-            raise _Skip(EqaPathReason.INVALID, str(error)) from None
-        written = parse_trajectory_json(temp_dir / TRAJ_FILE_NAME)  # vet the file, not the dict
-        verdict = vet_trajectory(written, controller_factory=controllers.plain, check_schema=False)
-        if not verdict.ok:
-            raise _Skip(EqaPathReason.VET_FAILED, verdict.describe())
-        if options.frames:
-            outcome = replay_to_directory(written, temp_dir, controllers.render(), depth=options.depth,
-                                          seg=options.seg)
-            if not outcome.ok:
-                raise _Skip(EqaPathReason.VET_FAILED, f"replay with frames: {outcome.goal.describe()}")
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp_dir, final_dir)
-        temp_dir = None
+        with committing_dir(final_dir) as temp_dir:
+            try:
+                written = write_vetted_trial(traj, temp_dir, controller_factory=controllers.plain)
+            except TrialRejected as rejected:
+                raise _Skip(EqaPathReason.INVALID if rejected.invalid else EqaPathReason.VET_FAILED,
+                            rejected.detail) from None
+            if options.frames:
+                outcome = replay_to_directory(written, temp_dir, controllers.render(), depth=options.depth,
+                                              seg=options.seg)
+                if not outcome.ok:
+                    raise _Skip(EqaPathReason.VET_FAILED, f"replay with frames: {outcome.goal.describe()}")
         return PathResult(EqaPathReason.OK, final_dir, "", len(recorder.low_actions), spawn[3])
+    except AlreadyCommitted:
+        return PathResult(EqaPathReason.EXISTS, final_dir, f"{final_dir} already exists")
     except _Skip as skip:
         return PathResult(skip.reason, None, f"{key}: {skip.detail}")
-    finally:
-        if temp_dir is not None:
-            shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------------------------

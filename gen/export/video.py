@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from alfred_gen.errors import ExitCode, UserError, VideoReason
+from alfred_gen.errors import CodedOutcome, ExitCode, UserError
 from alfred_gen.export import annotate, storyboard
 from alfred_gen.export.frame_source import FrameFiles, RerenderFailed, frame_files
 from alfred_gen.parallel import run_unordered
@@ -37,6 +37,15 @@ from alfred_gen.traj.format import TRAJ_FILE_NAME
 
 #: Name of a video written beside its trajectory (ALFRED's name).
 VIDEO_FILE_NAME = "video.mp4"
+
+
+class VideoReason(CodedOutcome):
+    """Why ``alfred-gen video`` made or did not make one trajectory's video (exit code 1 unless ok)."""
+
+    OK = "ok", ExitCode.OK
+    BAD_FILE = "bad_file"  #: unreadable, truncated, not JSON or fails the schema
+    RERENDER_FAILED = "rerender_failed"  #: frames are missing and the replay that would render them failed
+    BAD_FRAME = "bad_frame"  #: a frame on disk does not decode (cut short, not an image) or has another size
 
 
 @dataclass(frozen=True)

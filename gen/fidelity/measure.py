@@ -211,12 +211,11 @@ def _action_names(steps: Iterable[str]) -> list[str]:
 
 def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: float = 30.0) -> PlanOutcome:
     """Plan ``traj``'s task from its start state in ``scene``, expand it, compare with ALFRED's."""
-    from alfred_gen.demo.drive import drive_with_replans, replanned_steps
-    from alfred_gen.demo.expand import Expander, ExpansionError, end_entry, fold_plan
+    from alfred_gen.demo.drive import NoPlan, plan_and_drive
+    from alfred_gen.demo.expand import Expander, ExpansionError, end_entry
     from alfred_gen.demo.navigation import NavigationGraph
     from alfred_gen.demo.start import interaction_poses, without_objects
     from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_problem
-    from alfred_gen.planner.solve import solve
     from alfred_gen.replay.goals import goal_conditions, task_from_trajectory
     from alfred_gen.replay.record import RecordingError
     from alfred_gen.replay.restore import restore_trajectory
@@ -239,31 +238,31 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
         return encode_problem(without_objects(metadata, hidden), task, poses, agent_pose_of(metadata),
                               problem_name=scene.name.lower())
 
-    def plan_without(hidden: frozenset[str]) -> list[Any] | None:
-        return replanned_steps(problem_without(hidden), time_limit)
+    reachable: list[tuple[float, float]] = []
 
-    result = solve(problem_without(frozenset()), time_limit=time_limit)
-    outcome.status = str(result.status)
-    if result.status != PlanStatus.SOLVED:
-        outcome.detail = str(result.reason)
-        return outcome
-    try:
-        steps = fold_plan(result.plan)
-        reachable = [
+    def make_runner() -> _Runner:
+        reachable.extend(  # asked once there is a plan, as the planner's bench always has
             (float(p["x"]), float(p["z"]))
-            for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ()
-        ]
-        runner = _PlanRunner(sim, start.metadata, lambda: restore_trajectory(sim, traj))
-        high: list[dict[str, Any]] = []
-        drive_with_replans(sim, steps, plan_without, lambda: Expander(NavigationGraph(reachable), metadata),
-                           runner, high)
-        high.append(end_entry(len(high)))
+            for p in sim.step({"action": "GetReachablePositions"}).metadata.get("actionReturn") or ())
+        return _Runner(sim, start.metadata, lambda: restore_trajectory(sim, traj))
+
+    high: list[dict[str, Any]] = []
+    try:
+        runner, _ = plan_and_drive(sim, problem_without, time_limit,
+                                   lambda: Expander(NavigationGraph(reachable), metadata), make_runner, high)
+    except NoPlan as no_plan:
+        if no_plan.kind != "trivial":
+            outcome.status = "expansion_failed" if no_plan.kind == "unfoldable" else str(no_plan.status)
+            outcome.detail = no_plan.detail
+            return outcome
+        runner, high = make_runner(), [end_entry(0)]  # nothing to do: the start state is judged as it is
     except ExpansionError as error:
         outcome.status, outcome.detail = "expansion_failed", str(error)
         return outcome
     except RecordingError as error:
         outcome.status, outcome.detail = "execution_failed", str(error)
         return outcome
+    outcome.status = str(PlanStatus.SOLVED)
     state = runner.metadata
     tracker = runner.tracker
     low = runner.count
@@ -278,9 +277,10 @@ def plan_one(traj: Mapping[str, Any], scene: Scene, path: Path, time_limit: floa
     return outcome
 
 
-class _PlanRunner:
-    """Executes a plan's low actions in lite for :func:`plan_one` and follows their effects (the
-    goal check needs them); can go back by restarting (see :mod:`alfred_gen.demo.drive`)."""
+class _Runner:
+    """The :class:`~alfred_gen.demo.drive.PlanRunner` of :func:`plan_one`: executes a plan's low
+    actions in lite without recording them and follows their effects (the goal check needs them);
+    goes back by restarting."""
 
     def __init__(self, sim: Any, start_metadata: Mapping[str, Any], restart: Any) -> None:
         from alfred_gen.replay.goals import EffectTracker

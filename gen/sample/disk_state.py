@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.atomic import write_text
+from alfred_gen.atomic import TEMP_DIR_PREFIX, staged_trial, write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.check_cache import load_stamps, save_stamps
 from alfred_gen.sample.feasibility import TaskTuple
@@ -47,8 +47,8 @@ from alfred_gen.traj.format import TRAJ_FILE_NAME
 #: Where run state lives inside the output directory (ignored by every reader of trajectories).
 STATE_DIR = ".alfred-gen"
 
-#: Prefix of the temporary directories generate_trajectory writes into.
-TEMP_PREFIX = ".tmp-"
+#: Prefix of the staging directories trials are written into (one scheme for every family).
+TEMP_PREFIX = TEMP_DIR_PREFIX
 
 FAILURES_FILE = "failures.json"
 FAILURES_FORMAT = 2
@@ -438,7 +438,8 @@ class TrialProbe:
 
 
 def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:
-    """Remove temporary trial directories (``.tmp-<trial id>``); returns how many.
+    """Remove temporary trial directories (:func:`alfred_gen.atomic.staging_dir_for`'s
+    ``.tmp-<trial id>-<task dir>``, and an older run's ``.tmp-<trial id>``); returns how many.
 
     ``trial_ids`` None: every one (the caller knows no other run is writing, see
     :meth:`RunLock.clean_temp_if_alone`); else only those of these trials (a run's own jobs).
@@ -448,8 +449,9 @@ def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:
     if trial_ids is None:
         stale = [p for p in sorted(out.iterdir()) if p.name.startswith(TEMP_PREFIX + "trial_") and p.is_dir()]
     else:
-        stale = [out / f"{TEMP_PREFIX}{name}" for name in sorted(trial_ids)]
-        stale = [p for p in stale if p.is_dir()]
+        ours = set(trial_ids)
+        stale = [p for p in sorted(out.iterdir()) if staged_trial(p.name) in ours and p.is_dir()]
     for path in stale:
         shutil.rmtree(path, ignore_errors=True)
     return len(stale)
+

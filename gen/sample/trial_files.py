@@ -10,12 +10,10 @@ is the one a local run makes.
 
 from __future__ import annotations
 
-import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from alfred_gen.sample.disk_state import TEMP_PREFIX
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,8 @@ def _safe_relative(name: str) -> bool:
 
 
 def commit_trial(out: Path, packed: PackedTrial) -> bool:
-    """Write ``packed`` into ``out/.tmp-<trial id>``, then rename it to ``out/<task dir>/<trial id>``.
+    """Write ``packed`` into its staging directory (:func:`alfred_gen.atomic.committing_dir`), then
+    rename it to ``out/<task dir>/<trial id>``.
 
     Returns False (writing nothing) when the trial is already there, as generate_trajectory does.
     A failure (or Ctrl-C) while writing removes the temporary directory; OSError goes to the caller.
@@ -66,23 +65,15 @@ def commit_trial(out: Path, packed: PackedTrial) -> bool:
     final = out / packed.task_dir / packed.trial_id
     if final.exists():
         return False
-    temp = out / f"{TEMP_PREFIX}{packed.trial_id}"
-    shutil.rmtree(temp, ignore_errors=True)
     try:
-        temp.mkdir(parents=True)
-        for name, payload in packed.entries:
-            path = temp / name
-            if payload is None:
-                path.mkdir(parents=True, exist_ok=True)
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(payload)
-        if final.exists():
-            shutil.rmtree(temp, ignore_errors=True)
-            return False
-        final.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(temp, final)  # the commit
-    except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
-        raise
+        with committing_dir(final) as temp:
+            for name, payload in packed.entries:
+                path = temp / name
+                if payload is None:
+                    path.mkdir(parents=True, exist_ok=True)
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(payload)
+    except AlreadyCommitted:
+        return False
     return True

@@ -70,6 +70,7 @@ from alfred_gen.sim.render import (
     Frames,
     Window,
     box_distances,
+    frozen_rows,
     instance_outputs,
     outlined_window,
     render,
@@ -290,12 +291,7 @@ def _object_rows(
     for cut in cuts:
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
         rows = [(p_lo, p_hi, color) for lo, hi, color in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
-    lo = np.array([r[0] for r in rows], dtype=np.float64).reshape(-1, 3)
-    hi = np.array([r[1] for r in rows], dtype=np.float64).reshape(-1, 3)
-    colors = np.array([r[2] for r in rows], dtype=np.uint8).reshape(-1, 3)
-    for array in (lo, hi, colors):
-        array.setflags(write=False)
-    return lo, hi, colors
+    return frozen_rows(rows)
 
 
 def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -231,7 +231,7 @@ class BoxListBuilder:
         Returns the owner index.
         """
         owner_index = self.owner(object_id)
-        rows = _object_rows(object_type, object_id, box, bool(is_open), int(facing), tuple(color) if color else None)
+        rows = _shape_rows(object_type, object_id, box, bool(is_open), int(facing), tuple(color) if color else None)
         self._chunks.append((*rows, owner_index))
         return owner_index
 
@@ -265,15 +265,21 @@ class BoxListBuilder:
 
 
 @lru_cache(maxsize=8192)
-def _object_rows(
+def _shape_rows(
     object_type: str, object_id: str, box: Box, is_open: bool, facing: int, color: tuple[int, ...] | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Corners and colours of an object's render parts (read-only arrays, shared by the cache)."""
+    """Corners and colours of an object's type's shape (read-only arrays, shared by the cache)."""
     base = color if color is not None else type_color(object_type, object_id)
-    parts = shape_parts(object_type, box, is_open=is_open, facing=facing)
-    lo = np.array([part.lo for part, _ in parts], dtype=np.float64).reshape(-1, 3)
-    hi = np.array([part.hi for part, _ in parts], dtype=np.float64).reshape(-1, 3)
-    colors = np.array([tone.apply(base) for _, tone in parts], dtype=np.uint8).reshape(-1, 3)
+    return frozen_rows([(part.lo, part.hi, tone.apply(base))
+                        for part, tone in shape_parts(object_type, box, is_open=is_open, facing=facing)])
+
+
+def frozen_rows(rows: Sequence[tuple[object, object, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lo, hi, colour) rows of render boxes as three read-only arrays: what a cache of an
+    object's rows may hand to every frame (lite's builder here, the world's objects in pixels)."""
+    lo = np.array([row[0] for row in rows], dtype=np.float64).reshape(-1, 3)
+    hi = np.array([row[1] for row in rows], dtype=np.float64).reshape(-1, 3)
+    colors = np.array([row[2] for row in rows], dtype=np.uint8).reshape(-1, 3)
     for array in (lo, hi, colors):
         array.setflags(write=False)
     return lo, hi, colors

@@ -174,6 +174,40 @@ def trajectory_dir_name_for(data: Mapping[str, Any]) -> str:
     )
 
 
+#: The ``generator`` block's ``name``: who wrote a file.
+GENERATOR_NAME = "alfred-gen"
+
+
+def make_trajectory(
+    *,
+    backend: tuple[str, str],
+    high_pddl: list[dict[str, Any]],
+    low_actions: list[dict[str, Any]],
+    images: list[dict[str, Any]],
+    template: Mapping[str, Any],
+    seed: int | None = None,
+    base: Mapping[str, Any] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    """A trajectory dict as every family builds one: ``base`` (a source file a derived trajectory
+    keeps the rest of; its ``plan``, ``images``, ``template`` and ``generator`` are replaced), then
+    ``fields`` (``task_id``, ``task_type``, ``scene``, ``pddl_params``, ``turk_annotations``, a
+    family's own block such as ``goal`` or ``eqa``), the plan, the frames index, the template, and
+    the ``generator`` block saying which ``backend`` (name, version), which alfred-gen and, for a
+    generated demonstration, which ``seed``. Key order is free: files are written with sorted keys."""
+    from alfred_gen import __version__
+
+    generator: dict[str, Any] = {"backend": backend[0], "backend_version": backend[1], "name": GENERATOR_NAME,
+                                 "version": __version__}
+    if seed is not None:
+        generator["seed"] = seed
+    traj = dict(base or {})
+    traj.update(fields)
+    traj.update({"generator": generator, "images": images, "plan": {"high_pddl": high_pddl, "low_actions": low_actions},
+                 "template": template})
+    return traj
+
+
 def trajectories_under(root: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
     """Every traj_data.json under directory ``root`` (sorted), and every trial directory
     (``trial_*``) that has none, sorted.

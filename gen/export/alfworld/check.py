@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.errors import ExitCode, GameCheckReason, UserError
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.export.alfworld.game import GAME_FILE
+from alfred_gen.export.alfworld.outcomes import GameCheckReason
 from alfred_gen.export.alfworld.upstream import INSTALL_HINT
 from alfred_gen.parallel import run_unordered
 from alfred_gen.progress import progress, shown_path

@@ -19,7 +19,6 @@ only if a trajectory could not be read or restored.
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections import Counter
@@ -28,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.atomic import write_bytes, write_text
-from alfred_gen.errors import EXPORT_SKIPS, ExitCode, ExportReason, UserError
+from alfred_gen.atomic import TEMP_DIR_PREFIX, committing_dir, write_bytes, write_text
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.export.alfworld.game import GAME_FILE, PROBLEM_FILE, build_game, check_task, task_of
+from alfred_gen.export.alfworld.outcomes import EXPORT_SKIPS, ExportReason
 from alfred_gen.export.alfworld.upstream import AlfworldRules, load_rules
 from alfred_gen.export.alfworld.walkthrough import NotExportable
 from alfred_gen.planner.encode import agent_pose_of
@@ -40,8 +40,9 @@ from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.traj.format import TRAJ_FILE_NAME, load_trajectory
 
-#: Prefix of the temporary directory a game is written in before it is renamed into place.
-TEMP_PREFIX = ".tmp-alfworld-"
+#: Prefix of the staging directories a game is written in before it is renamed into place (the one
+#: scheme of :func:`alfred_gen.atomic.committing_dir`); ``.tmp-alfworld-`` ones of older runs share it.
+TEMP_PREFIX = TEMP_DIR_PREFIX
 #: Words ALFWorld's loader skips every path containing (its movable-receptacle and slice tasks).
 LOADER_SKIPS = ("movable", "Sliced")
 
@@ -83,20 +84,11 @@ def game_dir_for(source: Path, out_root: Path) -> Path:
 
 
 def _write_game(final_dir: Path, raw_traj: bytes, problem: str, game: str) -> None:
-    """The three files into a temporary directory beside the games, then renamed into place."""
-    temp_dir = final_dir.parent.parent / f"{TEMP_PREFIX}{final_dir.parent.name}-{final_dir.name}"
-    shutil.rmtree(temp_dir, ignore_errors=True)
-    try:
+    """The three files committed as one directory (a game exported again replaces the old one)."""
+    with committing_dir(final_dir, replace=True) as temp_dir:
         write_bytes(temp_dir / TRAJ_FILE_NAME, raw_traj, durable=False)
         write_text(temp_dir / PROBLEM_FILE, problem, durable=False)
         write_text(temp_dir / GAME_FILE, game, durable=False)
-        final_dir.parent.mkdir(parents=True, exist_ok=True)
-        if final_dir.exists():
-            shutil.rmtree(final_dir)
-        os.rename(temp_dir, final_dir)
-    except BaseException:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        raise
 
 
 def export_trajectory(source: Path, out_root: Path, controller: Controller, rules: AlfworldRules,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from alfred_gen.domains.tasks import TaskSpec
-from alfred_gen.errors import ExportReason
+from alfred_gen.export.alfworld.outcomes import ExportReason
 from alfred_gen.export.alfworld.problem import escape, problem_text
 from alfred_gen.export.alfworld.room import Box, Room, read_room, recorded_receptacles
 from alfred_gen.export.alfworld.upstream import AlfworldRules, demangled_names

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from alfred_gen.errors import ExportReason
+from alfred_gen.export.alfworld.outcomes import ExportReason
 from alfred_gen.export.alfworld.problem import escape
 from alfred_gen.export.alfworld.room import Room
 from alfred_gen.export.alfworld.upstream import AlfworldRules
