@@ -4,6 +4,7 @@
                                     [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
                                     [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
                                     [--time-limit S] [--every N] [--masks [--masks-out FILE]]
+                                    [--without PASS[,PASS]]
 
 Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
 and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfred`` builds them
@@ -37,6 +38,10 @@ with ``--unseen-rooms``): at every interaction, THOR's released mask of the targ
 instance mask in the frame before the action (IoU per action and per type), and how often ALFRED's
 own rule (``va_interact``) picks the target from THOR's mask in lite's frame
 (:mod:`alfred_gen.fidelity.masks`): ``masks_heldout_iou: X`` and ``masks_heldout_rule: Y%``.
+
+``--without PASS[,PASS]`` builds every room, and fits it to each start state, with those importer
+passes switched off (:mod:`alfred_gen.scenes.alfred.passes`; an unknown name exits 2 listing the
+valid ones): run with and without, the figures say what the passes buy (``docs/importer.md``).
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from alfred_gen.fidelity import masks as mask_fidelity
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
 from alfred_gen.progress import progress
+from alfred_gen.scenes.alfred.passes import check_without
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 
@@ -96,9 +102,11 @@ def _section(title: str, outcomes: Sequence[fidelity.ReplayOutcome], name: str, 
     return lines[-1]
 
 
-def _measured_only(jobs: Sequence[held_out.RoomJob], measured: Callable[[Path], bool]) -> list[held_out.RoomJob]:
-    """The jobs with only the demonstrations to measure (their rooms stay as the full run builds them)."""
-    kept = [replace(job, paths=tuple(p for p in job.paths if measured(p))) for job in jobs]
+def _measured_only(jobs: Sequence[held_out.RoomJob], measured: Callable[[Path], bool],
+                   without: frozenset[str]) -> list[held_out.RoomJob]:
+    """The jobs with only the demonstrations to measure (their rooms stay as the full run builds them,
+    but for the passes switched off ``without``)."""
+    kept = [replace(job, paths=tuple(p for p in job.paths if measured(p)), without=without) for job in jobs]
     return [job for job in kept if job.paths]
 
 
@@ -134,7 +142,7 @@ def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int
 def _held_out(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
               measured: Callable[[Path], bool], subset: set[tuple[str, str]]) -> str:
     """The held-out figure (each demo in its room built from the other folds) and its bound."""
-    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured)
+    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured, args.without)
     result, seconds = fidelity.timed(lambda: _run("held out", jobs, args.workers))
     heldout = _section(f"held out: each demo in its room built from the other {args.folds - 1} of "
                        f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
@@ -154,12 +162,12 @@ def _unseen_completed(pool: EvidencePool, sizes: ThorSizes | None, args: argpars
                       measured: Callable[[Path], bool], subset: set[tuple[str, str]]) -> list[str]:
     """(b): the rooms of the unseen-rooms figure, each completed from the replayed file; (c): the
     same rooms with fixtures placed by rules learnt from the other room groups, no file used."""
-    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, complete=True), measured)
+    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, complete=True), measured, args.without)
     result, seconds = fidelity.timed(lambda: _run("unseen rooms, completed", jobs, args.workers))
     lines = [_section("unseen rooms (b): the same rooms from layout files only, each completed from the replayed "
                       "file (the fixtures its actions name, made at their ids' positions with their types' sizes)",
                       result.replays, "fidelity_unseen_rooms_completed", subset, args.list_failures, seconds)]
-    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, rules=True), measured)
+    jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds, rules=True), measured, args.without)
     result, seconds = fidelity.timed(lambda: _run("unseen rooms, rule fixtures", jobs, args.workers))
     lines.append(_section(
         "unseen rooms (c): the same rooms from layout files only plus the fixtures type-level rules place (learnt "
@@ -195,7 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--masks-out", type=Path,
                         help="with --masks: write each interaction's record as JSON (FILE_heldout.json, ...)")
     parser.add_argument("--time-limit", type=float, default=30.0, help="planner time limit per task, seconds")
+    parser.add_argument("--without", default="", metavar="PASS[,PASS]",
+                        help="build the rooms with these importer passes switched off (docs/importer.md)")
     args = parser.parse_args(argv)
+    try:
+        args.without = check_without(args.without.split(","))
+    except ValueError as error:
+        print(f"alfred_fidelity: error: --without: {error}", file=sys.stderr)
+        return 2
     if args.folds < 2:
         parser.error("--folds must be at least 2")
     if args.every < 1:
@@ -229,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"evidence: {len(pool.demos)} demonstrations in {len(pool.rooms_with_demos())} rooms, "
           f"{len(pool.layouts)} room layouts, {len(pool.unreadable)} unreadable, read in {seconds:.1f} s"
-          f"{', THOR sizes' if sizes else ''}; {args.workers} worker(s)")
+          f"{', THOR sizes' if sizes else ''}; {args.workers} worker(s)"
+          + (f"; importer passes switched off: {','.join(sorted(args.without))}" if args.without else ""))
     if wanted is not None or args.only_subset or args.every > 1:
         print(f"measured: {sum(1 for d in pool.demos if measured(d.path))} of them"
               + (f" (every {args.every}th, sorted by path)" if args.every > 1 else "")
@@ -245,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_in_sample or not args.no_plans:
         jobs = held_out.in_sample_jobs(pool, sizes, replay=not args.no_in_sample, plan=not args.no_plans,
                                        time_limit=args.time_limit)
-        jobs = _measured_only(jobs, measured)
+        jobs = _measured_only(jobs, measured, args.without)
         result, seconds = fidelity.timed(lambda: _run("in sample", jobs, args.workers))
         if not args.no_in_sample:
             figures.append(_section("in sample: rooms built from every demo, the replayed one included "
@@ -271,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of "
                               f"{args.folds} folds", jobs, "heldout", args.workers, args.masks_out)
     if args.unseen_rooms:
-        jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured)
+        jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured, args.without)
         result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))
         figures.append(_section("unseen rooms (a): each room built from its layout files only (statistics "
                                 f"learnt from the other {args.folds - 1} of {args.folds} room groups)",

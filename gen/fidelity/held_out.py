@@ -48,6 +48,9 @@ class RoomJob:
     #: Point actions on fixtures the room lacks at its nearest of their type
     #: (:mod:`alfred_gen.fidelity.retarget`; the rule-placed figure only).
     retarget: bool = False
+    #: Importer passes switched off, building the room and fitting it to each start state
+    #: (:mod:`alfred_gen.scenes.alfred.passes`; what a pass buys, ``--without``).
+    without: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -60,7 +63,7 @@ def build_job_room(job: RoomJob) -> tuple[Scene | None, str]:
     """The job's room and "", or None and why the evidence cannot make it (then every demonstration
     of the job fails alike, with that reason)."""
     try:
-        return build_scene(job.evidence, job.sizes, job.stats), ""
+        return build_scene(job.evidence, job.sizes, job.stats, job.without), ""
     except (ValueError, KeyError) as error:
         return None, f"{type(error).__name__}: {error}"
 
@@ -74,7 +77,7 @@ def run_job(job: RoomJob) -> JobResult:
             traj = load(path)
             if room is None:
                 raise ValueError(build_error)
-            scene = complete_for_start_state(room, traj["scene"])
+            scene = complete_for_start_state(room, traj["scene"], job.without)
             if job.complete:
                 scene = complete_from_file(scene, traj, job.sizes)[0]
             if job.retarget:

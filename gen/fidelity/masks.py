@@ -165,7 +165,7 @@ def mask_job(job: RoomJob) -> list[DemoMasks]:
             traj = load(path)
             if room is None:
                 raise ValueError(build_error)
-            scene = complete_for_start_state(room, traj["scene"])
+            scene = complete_for_start_state(room, traj["scene"], job.without)
         except (OSError, ValueError, KeyError, TypeError) as error:
             results.append(DemoMasks(path, [], 0, f"{type(error).__name__}: {error}"))
             continue

@@ -226,9 +226,11 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
     return _with_parents(scene)
 
 
-def build_scene(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None) -> Scene:
-    """The Scene ALFRED's evidence describes (see :mod:`alfred_gen.scenes.alfred.geometry`)."""
-    return scene_from_geometry(evidence, room_geometry(evidence, sizes, stats), stats)
+def build_scene(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None,
+                without: frozenset[str] = frozenset()) -> Scene:
+    """The Scene ALFRED's evidence describes (see :mod:`alfred_gen.scenes.alfred.geometry`), built
+    without the passes named in ``without`` (:mod:`alfred_gen.scenes.alfred.passes`)."""
+    return scene_from_geometry(evidence, room_geometry(evidence, sizes, stats, without=without), stats)
 
 
 def alfred_layout_scene(root: str | Path, scene_num: int, object_poses: list[dict[str, Any]] | None = None,
@@ -268,12 +270,14 @@ def _is_fixture(object_id: str) -> bool:
 # Completing a catalogue room for one released trajectory's start state
 
 
-def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Scene:
+def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any],
+                             without: frozenset[str] = frozenset()) -> Scene:
     """``scene`` plus what a trajectory's ``scene`` block proves it has: every object it names (THOR
     rooms hold all of them; a catalogue only those its demos named) and its start point, with the
     margin floor round it (:func:`~alfred_gen.scenes.alfred.floor.margin_points`); and no
     fixture disagreeing with where the objects are posed (see
-    :func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`).
+    :func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`, but the passes named in
+    ``without``).
 
     Objects are added at their first recorded pose with the catalogue's size (a cardboard box at the
     origin height its poses show, :mod:`~alfred_gen.scenes.alfred.rest_height`). Unknown types and
@@ -315,7 +319,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any]) -> Sc
         start = None
     if start is not None and grid_key(*start) not in {grid_key(x, z) for x, z in reachable}:
         reachable.append(start)
-    freed = fit_to_start_state(scene.objects, posed)
+    freed = fit_to_start_state(scene.objects, posed, without)
     if not added and not freed and len(reachable) == len(scene.reachable):
         return scene
     objects = _unique_ids([freed.get(o.object_id, o) for o in scene.objects] + added)

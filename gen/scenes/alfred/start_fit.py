@@ -27,20 +27,18 @@ from alfred_gen.sim.setup_actions import CONTAINER_BAND, FIXED_FOOTPRINT_SLACK
 from alfred_gen.sim.shapes import inner_floor
 
 
-def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]) -> dict[str, SceneObject]:
+def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
+                       without: frozenset[str] = frozenset()) -> dict[str, SceneObject]:
     """The fixtures of ``objects`` whose boxes change to agree with the start state's ``posed``
-    (type, box) objects, by id: cut back from what they cannot hold, counter slabs off what lies
-    under them, basins' floors down to what lies in them, drawers and cabinets below what lies over
-    them, tops down to what rests on them, desks ending before what lies on the floor past them."""
-    objects = list(objects)
-    fitted = free_posed_objects(objects, posed)
-    fitted.update(slabs_off_posed(objects, posed, fitted))
-    fitted.update(floors_under_posed(objects, posed, fitted))
-    loose = [(kind, box) for kind, box in posed if catalogue.object_type(kind).pickupable]
-    fitted.update(parts_under_posed(objects, loose, fitted))
-    fitted.update(tops_under_posed(objects, loose, fitted))
-    fitted.update(desks_end_before_posed(objects, loose, fitted))
-    return fitted
+    (type, box) objects, by id: the passes of :data:`~alfred_gen.scenes.alfred.passes.START_PASSES`
+    in order (cut back from what they cannot hold, counter slabs off what lies under them, basins'
+    floors down to what lies in them, drawers and cabinets below what lies over them, tops down to
+    what rests on them, desks ending before what lies on the floor past them), but those named in
+    ``without``."""
+    # The table lists this module's rules, so it is imported here, not at the top.
+    from alfred_gen.scenes.alfred.passes import START_PASSES, StartContext, check_without, run_passes
+
+    return run_passes(START_PASSES, StartContext(list(objects), posed), check_without(without)).fitted
 
 
 def _of_kinds(objects: Iterable[SceneObject], kinds: frozenset[str],
