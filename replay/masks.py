@@ -5,9 +5,12 @@ ALFRED's agents do not name objects: they predict a 300x300 mask, and ``env/thor
 
 1. every instance with at least one pixel under the mask is a candidate;
 2. candidates are ranked by the intersection-over-union of their instance mask with the predicted
-   mask (best first; ties keep the larger overlap first, then the object id, so the order never
-   depends on dictionary order);
-3. the object in the agent's hand is dropped (a held mug covers much of the view);
+   mask, best first; ties go as ALFRED's Python sorts them: the larger overlap first (its
+   ``Counter.most_common``), then the instance met first reading the mask's pixels row by row (the
+   Counter's insertion order, kept by both stable sorts), so the order never depends on
+   dictionary order;
+3. the object in the agent's hand is dropped (a held mug covers much of the view; ALFRED drops
+   ``inventoryObjects[0]``, the only one THOR lets it hold);
 4. objects the action cannot apply to are dropped, and the first one left is the target. With the
    rule ``"affordance"`` (the default) that is the first one that accepts the action by its kind:
    pickupable for PickupObject, a receptacle for PutObject, openable for OpenObject/CloseObject,
@@ -50,22 +53,25 @@ MASK_RULES = ("affordance", "alfred")
 
 
 def ranked_candidates(mask: np.ndarray, instance_masks: Mapping[str, np.ndarray]) -> list[tuple[str, float, int]]:
-    """(object id, IoU, overlap) of every instance under ``mask``, best IoU first."""
+    """(object id, IoU, overlap) of every instance under ``mask``, in ALFRED's order: best IoU first,
+    then the larger overlap, then the one whose first pixel under the mask comes first row by row."""
     wanted = np.asarray(mask, dtype=bool)
     area = int(wanted.sum())
     if area == 0:
         return []
-    ranked = []
+    keyed = []
     for object_id, instance in instance_masks.items():
         pixels = np.asarray(instance, dtype=bool)
         if pixels.shape != wanted.shape:
             continue
-        overlap = int(np.count_nonzero(pixels & wanted))
+        under = (pixels & wanted).ravel()
+        overlap = int(np.count_nonzero(under))
         if overlap:
             union = area + int(np.count_nonzero(pixels)) - overlap
-            ranked.append((object_id, overlap / union, overlap))
-    ranked.sort(key=lambda item: (-item[1], -item[2], item[0]))
-    return ranked
+            first = int(np.argmax(under))  # row-major index of the first pixel met under the mask
+            keyed.append(((-overlap / union, -overlap, first), (object_id, overlap / union, overlap)))
+    keyed.sort(key=lambda item: item[0])
+    return [entry for _key, entry in keyed]
 
 
 def resolve_mask(mask: np.ndarray, event: Any, action: str = "", rule: str = "affordance") -> str | None:

@@ -155,6 +155,25 @@ def test_masks_are_ranked_by_iou_not_by_overlap() -> None:
     assert resolve_mask(predicted, _FakeEvent(masks, objects), "ToggleObjectOn") is None
 
 
+def test_equal_iou_goes_to_the_instance_met_first_row_by_row_as_in_alfred() -> None:
+    # Two drawers of the same size, both half under the mask: ALFRED's Counter meets the upper one
+    # first reading the mask's pixels row by row, and its stable sorts keep that order; the ids
+    # (which sort the other way) must not decide.
+    predicted = _box(100, 140, 100, 150)
+    masks = {"Drawer|a": _box(130, 160, 100, 150), "Drawer|z": _box(80, 110, 100, 150)}
+    ranked = ranked_candidates(predicted, masks)
+    assert [object_id for object_id, _iou, _n in ranked] == ["Drawer|z", "Drawer|a"]
+    assert ranked[0][1] == ranked[1][1] and ranked[0][2] == ranked[1][2]
+    objects = [{"objectId": "Drawer|a", "openable": True}, {"objectId": "Drawer|z", "openable": True}]
+    assert resolve_mask(predicted, _FakeEvent(masks, objects), "OpenObject", rule="alfred") == "Drawer|z"
+    # A tie in IoU (20/100 and 25/125) but not in overlap: the larger overlap first (most_common's
+    # order), even though the other is met first.
+    predicted = _box(0, 10, 0, 10)
+    masks = {"Drawer|x": _box(0, 2, 0, 10), "Drawer|y": _box(5, 10, 5, 15)}
+    ranked = ranked_candidates(predicted, masks)
+    assert ranked == [("Drawer|y", 0.2, 25), ("Drawer|x", 0.2, 20)]
+
+
 def test_bad_actions_are_refused_with_a_value_error(dataset: Path) -> None:
     env = AlfredEnv(dataset, mode="mask")
     env.reset(options={"trajectory": str(_heat_file(dataset))})

@@ -22,6 +22,7 @@ from alfred_gen.scenes.alfred.fixture_block import (
     inner_floor,
     origin_on_floor,
 )
+from alfred_gen.scenes.alfred.mask_heights import raise_to_masks
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, room_type_of
@@ -600,6 +601,7 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
         block.lo[1], block.hi[1] = min(y - 0.15, y + (learnt if learnt is not None else -0.1)) - 0.03, y + 0.01
     else:
         block.lo[1], block.hi[1] = y - sy / 2, y + sy / 2
+        raise_to_masks(block, floor_plan)  # bathroom faucets: where THOR's masks show them
         if block.container and learnt is not None:
             block.lo[1] = min(block.lo[1], y + learnt - inner_floor(kind))
     if kind == "CounterTop":

@@ -1,0 +1,27 @@
+"""Bathroom faucets are raised to where THOR's masks show them; other fixtures stay centred."""
+
+from __future__ import annotations
+
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.mask_heights import MIDDLE_ABOVE_ID, raise_to_masks
+
+
+def _centred(kind: str, y: float = 1.02, height: float = 0.2) -> Block:
+    return Block(f"{kind}|-02.68|+01.02|+00.89", kind, (-2.68, y, 0.89), [-2.8, y - height / 2, 0.77],
+                 [-2.55, y + height / 2, 1.01], False, 180)
+
+
+def test_a_bathroom_faucet_is_raised_and_keeps_its_height() -> None:
+    block = _centred("Faucet")
+    raise_to_masks(block, "FloorPlan408")
+    rise = MIDDLE_ABOVE_ID[("Faucet", "bathroom")]
+    assert abs((block.lo[1] + block.hi[1]) / 2 - (1.02 + rise)) < 1e-9
+    assert abs(block.hi[1] - block.lo[1] - 0.2) < 1e-9
+    assert block.lo[0] == -2.8 and block.hi[2] == 1.01  # only the height moves
+
+
+def test_kitchen_faucets_other_fixtures_and_other_rooms_stay_centred() -> None:
+    for kind, floor_plan in (("Faucet", "FloorPlan13"), ("Toaster", "FloorPlan408"), ("Faucet", "LiteKitchen3")):
+        block = _centred(kind)
+        raise_to_masks(block, floor_plan)
+        assert (block.lo[1], block.hi[1]) == (1.02 - 0.1, 1.02 + 0.1)
