@@ -26,7 +26,8 @@ import numpy as np
 from alfred_gen.domains import catalogue
 from alfred_gen.sim import shapes
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, format_object_id, grid_key
+from alfred_gen.sim.world_core import WorldCore
 from alfred_gen.sim.world_objects import (
     AGENT_RADIUS,
     BLOCKING_HEIGHT,
@@ -86,143 +87,8 @@ __all__ = [
 ]
 
 
-class World:
+class World(WorldCore):
     """Objects, containment, states and the agent for one episode of one scene."""
-
-    def __init__(self, scene: Scene) -> None:
-        self.scene = scene
-        self.objects: list[WorldObject] = []
-        self.by_id: dict[str, WorldObject] = {}
-        self.held: str | None = None
-        self.camera_y_offset = CAMERA_Y_OFFSET
-        #: Shelf heights of fixed receptacles the scene declares (:attr:`SceneObject.shelves`).
-        self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
-        for so in scene.objects:
-            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
-                              so.holes)
-            self._register(obj)
-        for so in scene.objects:
-            if so.parent:
-                if so.parent not in self.by_id:
-                    raise ValueError(f"scene {scene.name}: {so.object_id} has unknown parent {so.parent}")
-                self._link(self.by_id[so.object_id], self.by_id[so.parent])
-        self.reachable: dict[tuple[int, int], tuple[float, float]] = {}
-        for x, z in scene.reachable:
-            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
-        self.wall_lo = np.array([w.lo for w in scene.walls], dtype=float).reshape(-1, 3)
-        self.wall_hi = np.array([w.hi for w in scene.walls], dtype=float).reshape(-1, 3)
-        start = scene.start
-        if start is not None:
-            self.agent = AgentState(start.x, scene.agent_y, start.z, start.rotation % 360, float(start.horizon))
-        else:
-            first = min(self.reachable.values()) if self.reachable else (0.0, 0.0)
-            self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
-        #: Points the agent may step onto besides the reachable ones (:attr:`Scene.margin`).
-        self.margin = {grid_key(x, z) for x, z in scene.margin} - set(self.reachable)
-        for x, z in scene.margin:
-            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
-        self.basin_of_faucet = self._pair_faucets_with_basins()
-        self._meta_cache: dict[str, dict[str, Any]] = {}
-        self._listing: tuple[tuple[dict[str, Any], int], ...] | None = None
-        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
-        self.version = 0
-        #: How many of those bumps came from the held object following the agent: nothing drawn in
-        #: the scene changes then (the held group is drawn apart, per camera), so the renderer's
-        #: scene layers key on ``version - hand_moves`` (:attr:`scene_version`).
-        self.hand_moves = 0
-        #: Whether objects are drawn in their varied colours (lite's ``SetColorVariation``, off by
-        #: default so that every frame recorded without it re-renders as it was).
-        self.color_variation = False
-        #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
-        self.heated: list[str] = []
-        self.cooled: list[str] = []
-        self.cleaned: list[str] = []
-
-    # --- registry -------------------------------------------------------------------------------
-    def _register(self, obj: WorldObject) -> None:
-        if obj.object_id in self.by_id:
-            raise ValueError(f"duplicate object id {obj.object_id}")
-        obj.index = len(self.objects)
-        self.objects.append(obj)
-        self.by_id[obj.object_id] = obj
-        self._arrays = None
-        self._listing = None
-
-    def add_object(self, obj: WorldObject) -> None:
-        """Add a new object (a slice, a duplicate) at the end of the object list."""
-        self._register(obj)
-        self.version += 1
-
-    def rename(self, obj: WorldObject, new_id: str) -> None:
-        """Give an object a new id (after a spawn moved it), keeping links consistent."""
-        if new_id == obj.object_id:
-            return
-        if new_id in self.by_id:
-            raise ValueError(f"object id {new_id} already exists")
-        old = obj.object_id
-        self.touch_family(obj)
-        del self.by_id[old]
-        obj.object_id = new_id
-        self.by_id[new_id] = obj
-        if obj.parent is not None:
-            siblings = self.by_id[obj.parent].children
-            siblings[siblings.index(old)] = new_id
-        for child_id in obj.children:
-            self.by_id[child_id].parent = new_id
-        if self.held == old:
-            self.held = new_id
-        self._meta_cache.pop(old, None)
-        self.touch_family(obj)
-
-    def get(self, object_id: str) -> WorldObject | None:
-        obj = self.by_id.get(object_id)
-        return obj if obj is not None and obj.present else None
-
-    # --- change tracking ------------------------------------------------------------------------
-    def touch(self, obj: WorldObject) -> None:
-        """Forget the cached metadata of one object after it changed."""
-        self._meta_cache.pop(obj.object_id, None)
-        self._listing = None
-        self.version += 1
-
-    def sight_changed(self) -> None:
-        """Something changed who may be seen (containment, an open door, presence, a box size)."""
-        self._arrays = None
-        self.version += 1
-
-    def touch_family(self, obj: WorldObject) -> None:
-        """Forget cached metadata of an object, its ancestors and descendants (containment views)."""
-        self.touch(obj)
-        for other in self.parent_chain(obj):
-            self.touch(other)
-        for other in self.descendants(obj):
-            self.touch(other)
-
-    # --- containment ----------------------------------------------------------------------------
-    def parent_chain(self, obj: WorldObject) -> list[WorldObject]:
-        """Receptacles containing ``obj``, innermost first."""
-        chain = []
-        parent = obj.parent
-        while parent is not None:
-            p = self.by_id[parent]
-            chain.append(p)
-            parent = p.parent
-        return chain
-
-    def descendants(self, obj: WorldObject) -> list[WorldObject]:
-        """Everything inside ``obj``, depth first in insertion order."""
-        out: list[WorldObject] = []
-        stack = list(reversed(obj.children))
-        while stack:
-            child = self.by_id[stack.pop()]
-            out.append(child)
-            stack.extend(reversed(child.children))
-        return out
-
-    def _link(self, obj: WorldObject, receptacle: WorldObject) -> None:
-        obj.parent = receptacle.object_id
-        receptacle.children.append(obj.object_id)
 
     def attach(self, obj: WorldObject, receptacle: WorldObject) -> None:
         """Make ``receptacle`` the immediate parent of a parentless object."""
@@ -266,35 +132,6 @@ class World:
         if obj.object_id == self.held:
             return True
         return any(p.object_id == self.held for p in self.parent_chain(obj))
-
-    # --- geometry -------------------------------------------------------------------------------
-    def move_to(self, obj: WorldObject, center: tuple[float, float, float]) -> None:
-        """Move an object (and everything inside it) so its box is centred on ``center``."""
-        dx, dy, dz = (n - c for n, c in zip(center, obj.center))
-        if dx == 0 and dy == 0 and dz == 0:
-            return
-        arrays = self._arrays
-        for o in [obj, *self.descendants(obj)]:
-            o.center = [o.center[0] + dx, o.center[1] + dy, o.center[2] + dz]
-            o.position = [o.center[i] + o.offset[i] for i in range(3)]
-            if arrays is not None:
-                arrays[0][o.index] = o.center
-            self.touch(o)
-
-    def set_rotation(self, obj: WorldObject, yaw: float) -> None:
-        """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
-        the origin turns with the box (a Box's origin off its middle stays on the same side of it)."""
-        turns = (quarter_turns(yaw) - quarter_turns(obj.rotation[1])) % 4
-        obj.rotation = (obj.rotation[0], float(yaw) % 360.0, obj.rotation[2])
-        if turns:
-            if turns % 2:
-                sx, sy, sz = obj.size
-                obj.size = (sz, sy, sx)
-            ox, oy, oz = obj.offset
-            ox, oz = turn_horizontal(ox, oz, turns)
-            obj.offset = (ox, oy, oz)
-            self.sight_changed()
-        self.touch(obj)
 
     def camera(self, fov: float = FIELD_OF_VIEW, width: int = 300, height: int = 300) -> Camera:
         """The agent's camera: at the agent's x, z and y + camera offset, with its rotation and horizon."""
@@ -362,7 +199,6 @@ class World:
                 out.append((o.object_id, [o.box(), *o.part_boxes()], o.type_name))
         return out
 
-    # --- navigation -----------------------------------------------------------------------------
     def floor_blockers(self) -> list[WorldObject]:
         """Loose objects lying on the floor (no receptacle), tall enough to block the agent."""
         return [
@@ -403,7 +239,6 @@ class World:
             return False
         return bool(segments_hit_boxes(np.array([a], float), np.array([b], float), self.wall_lo, self.wall_hi)[0])
 
-    # --- placement ------------------------------------------------------------------------------
     def slot_points(self, receptacle: WorldObject) -> list[tuple[float, float]]:
         """Candidate (x, z) spots on/in a receptacle: a grid over its footprint, one cell per slot."""
         capacity = max(receptacle.otype.capacity, 1)
@@ -528,7 +363,6 @@ class World:
         self.move_to(obj, (spot[0], bottom + obj.size[1] / 2, spot[1]))
         self.attach(obj, receptacle)
 
-    # --- metadata -------------------------------------------------------------------------------
     def object_metadata(self, obj: WorldObject) -> dict[str, Any]:
         """THOR's per-object metadata dict without ``visible``/``distance`` (cached, read-only)."""
         cached = self._meta_cache.get(obj.object_id)
@@ -597,11 +431,6 @@ class World:
             return []
         obj = self.by_id[self.held]
         return [{"objectId": obj.object_id, "objectType": obj.type_name}]
-
-    # --- helpers for scene sources --------------------------------------------------------------
-    def _pair_faucets_with_basins(self) -> dict[str, str]:
-        """Each faucet runs into the nearest sink or bathtub basin (:func:`catalogue.faucet_basins`)."""
-        return catalogue.faucet_basins((o.object_id, o.type_name, o.center[0], o.center[2]) for o in self.objects)
 
 
 def segments_hit_boxes(
