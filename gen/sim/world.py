@@ -19,12 +19,12 @@ out: treat event metadata as read-only.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, format_object_id
+from alfred_gen.sim.world_metadata import Metadata
 from alfred_gen.sim.world_navigation import Navigation, segments_hit_boxes
 from alfred_gen.sim.world_objects import (
     AGENT_RADIUS,
@@ -44,8 +44,6 @@ from alfred_gen.sim.world_objects import (
     AgentState,
     Turn,
     WorldObject,
-    _r,
-    _xyz,
     footprint_meets,
     overlap_deeper_than,
     quarter_turns,
@@ -85,8 +83,15 @@ __all__ = [
 ]
 
 
-class World(Placement, Navigation):
-    """Objects, containment, states and the agent for one episode of one scene."""
+class World(Placement, Navigation, Metadata):
+    """Objects, containment, states and the agent for one episode of one scene.
+
+    Its parts, one job each: :class:`~alfred_gen.sim.world_core.WorldCore` (state, tree, change
+    tracking), :class:`~alfred_gen.sim.world_containment.Containment`,
+    :class:`~alfred_gen.sim.world_placement.Placement`, :class:`~alfred_gen.sim.world_navigation.Navigation`
+    and :class:`~alfred_gen.sim.world_metadata.Metadata`; here, what joins them: the camera, the
+    hand, and the arrays and boxes the renderer and sight read.
+    """
 
     def camera(self, fov: float = FIELD_OF_VIEW, width: int = 300, height: int = 300) -> Camera:
         """The agent's camera: at the agent's x, z and y + camera offset, with its rotation and horizon."""
@@ -153,75 +158,6 @@ class World(Placement, Navigation):
             if o.present and not o.is_sliced:
                 out.append((o.object_id, [o.box(), *o.part_boxes()], o.type_name))
         return out
-
-    def object_metadata(self, obj: WorldObject) -> dict[str, Any]:
-        """THOR's per-object metadata dict without ``visible``/``distance`` (cached, read-only)."""
-        cached = self._meta_cache.get(obj.object_id)
-        if cached is not None:
-            return cached
-        t = obj.otype
-        lo, hi = obj.lo, obj.hi
-        corners = [[_r(x), _r(y), _r(z)] for x in (hi[0], lo[0]) for y in (hi[1], lo[1]) for z in (hi[2], lo[2])]
-        chain = self.parent_chain(obj)
-        held = self.held == obj.object_id
-        meta = {
-            "objectId": obj.object_id,
-            "objectType": obj.type_name,
-            "name": obj.name,
-            "position": _xyz(obj.position),
-            "rotation": _xyz(obj.rotation),
-            "axisAlignedBoundingBox": {
-                "center": _xyz(obj.center),
-                "size": _xyz(obj.size),
-                "cornerPoints": corners,
-            },
-            "pickupable": t.pickupable,
-            "receptacle": t.receptacle,
-            "openable": t.openable,
-            "toggleable": t.toggleable,
-            "sliceable": t.sliceable,
-            "cookable": t.cookable,
-            "dirtyable": t.dirtyable,
-            "canFillWithLiquid": t.can_fill_with_liquid,
-            "moveable": t.moveable,
-            "breakable": t.breakable,
-            "isOpen": obj.is_open,
-            "isToggled": obj.is_toggled,
-            "isSliced": obj.is_sliced,
-            "isDirty": obj.is_dirty,
-            "isCooked": obj.is_cooked,
-            "isFilledWithLiquid": obj.is_filled,
-            "isBroken": obj.is_broken,
-            "temperature": obj.temperature,
-            "isPickedUp": held,
-            "parentReceptacles": [p.object_id for p in chain] or None,
-            "receptacleObjectIds": [d.object_id for d in self.descendants(obj)] if t.receptacle else None,
-        }
-        self._meta_cache[obj.object_id] = meta
-        return meta
-
-    def listing(self) -> tuple[tuple[dict[str, Any], int], ...]:
-        """(metadata dict, row in ``objects``) of every present object, in order; cached."""
-        if self._listing is None:
-            self._listing = tuple((self.object_metadata(o), o.index) for o in self.objects if o.present)
-        return self._listing
-
-    def agent_metadata(self) -> dict[str, Any]:
-        a = self.agent
-        return {
-            "name": "agent",
-            "position": _xyz((a.x, a.y, a.z)),
-            "rotation": {"x": 0.0, "y": float(a.rotation), "z": 0.0},
-            "cameraHorizon": float(a.horizon),
-            "isStanding": a.standing,
-            "inHighFrictionArea": False,
-        }
-
-    def inventory(self) -> list[dict[str, str]]:
-        if self.held is None:
-            return []
-        obj = self.by_id[self.held]
-        return [{"objectId": obj.object_id, "objectType": obj.type_name}]
 
 
 def spawn_id(obj: WorldObject, single_precision: bool = False) -> str:
