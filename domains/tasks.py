@@ -1,8 +1,12 @@
 """The task-type registry: ALFRED's seven task types, read from ``domains/tasks.json``.
 
 A task type is data, not code: which classes it names (its slots), which room types ALFRED samples
-it in, which capabilities it needs (a microwave to heat, a knife to slice), and a goal template that
-the planner compiles into a goal action. Adding a task type means adding an entry to the JSON file.
+it in, which capabilities it needs (a microwave to heat, a knife to slice), a goal template that
+the planner compiles into a goal action, and the goal conditions ALFRED's evaluation counts (which
+``replay.goals`` checks over simulator metadata). Adding a task type means adding an entry to the
+JSON file; nothing else changes. A JSON file of the same shape named by ``$ALFRED_GEN_TASKS`` adds
+its entries to the packaged ones (same name: replaced), so a new task type can be tried without
+editing the package.
 
 :class:`TaskSpec` mirrors ALFRED's ``pddl_params`` plus the task type, so a released trajectory's
 task reads straight into one (:meth:`TaskSpec.from_pddl_params`).
@@ -11,9 +15,12 @@ task reads straight into one (:meth:`TaskSpec.from_pddl_params`).
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
@@ -24,6 +31,26 @@ SLOTS = ("object", "mrecep", "parent", "toggle")
 
 #: Room types (as alfred_gen.sim.scene.ROOM_TYPES).
 ALL_ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
+
+#: Environment variable naming a JSON file of extra task types (the shape of ``tasks.json``).
+ENV_VAR = "ALFRED_GEN_TASKS"
+
+#: The tests a goal condition can name (``replay.goals`` implements each over THOR metadata), with
+#: the slot roles each needs: ``what`` the objects tested, ``on`` a movable receptacle between them
+#: and ``into`` the receptacle (or lamp) they end in.
+CONDITION_TESTS: dict[str, tuple[str, ...]] = {
+    "inside": ("what", "into"),  # ``count`` objects of `what` in/on one `into` (partial credit)
+    "held": ("what",),  # the agent holds an object of `what` (first in its inventory)
+    "switched_on_visible": ("what",),  # an object of `what` (a lamp) is on and visible
+    "changed": ("what",),  # an object of `what` was heated / cooled / cleaned (``effect``)
+    "changed_inside": ("what", "into"),  # one object of `what` both changed and in/on an `into`
+    "stacked": ("what", "on", "into"),  # an `on` holding a `what` sits in/on an `into`
+}
+
+#: The state changes ALFRED's environment books while stepping (``changed`` conditions).
+EFFECTS = ("heated", "cooled", "cleaned")
+
+_INSTANCE_PARAM = re.compile(r"^\(isType (\?\w+) \{object\}\)$")
 
 
 @dataclass(frozen=True)
@@ -106,6 +133,25 @@ class GoalTemplate:
 
 
 @dataclass(frozen=True)
+class GoalCondition:
+    """One of ALFRED's goal conditions of a task type: a test (:data:`CONDITION_TESTS`) over the
+    task's slots. ``count`` (``inside``) is how many objects one receptacle must hold, each worth one
+    condition; ``effect`` (``changed``, ``changed_inside``) is one of :data:`EFFECTS`."""
+
+    test: str
+    what: str
+    on: str = ""
+    into: str = ""
+    effect: str = ""
+    count: int = 1
+
+    @property
+    def weight(self) -> int:
+        """How many of the task's goal conditions this one is."""
+        return self.count
+
+
+@dataclass(frozen=True)
 class Capability:
     """A static ability some classes have (``canHeat``: Microwave); the domain predicate's name.
 
@@ -129,6 +175,13 @@ class TaskType:
     slice_variant: bool
     tools: tuple[str, ...]
     goal: GoalTemplate
+    conditions: tuple[GoalCondition, ...] = ()
+
+    @cached_property
+    def instances_needed(self) -> int:
+        """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place):
+        its ``(isType ?x {object})`` preconditions."""
+        return max(1, sum(1 for pre in self.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
 
     def goal_action_name(self, sliced: bool = False) -> str:
         """Name of the compiled goal action in the domain (``Goal_<type>`` or ``Goal_<type>_slice``)."""
@@ -147,14 +200,39 @@ class TaskType:
         return room_type in self.room_types
 
 
-def _load_json() -> dict[str, Any]:
+def _load_json(extra: str = "") -> dict[str, Any]:
+    """The packaged registry, with the entries of the file ``extra`` (if given) added over it."""
     text = resources.files("alfred_gen.domains").joinpath("tasks.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    data = json.loads(text)
+    if extra:
+        try:
+            more = json.loads(Path(extra).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise UserError(f"{ENV_VAR}={extra}: cannot read ({error.strerror or error})", ExitCode.NOT_FOUND) from None
+        except ValueError as error:
+            raise UserError(f"{ENV_VAR}={extra}: not JSON ({error})", ExitCode.BAD_INPUT) from None
+        if not isinstance(more, dict):
+            raise UserError(f"{ENV_VAR}={extra}: not a task registry (a JSON object)", ExitCode.BAD_INPUT)
+        for key in ("capabilities", "task_types"):
+            data[key].update(more.get(key) or {})
+    return data
 
 
-@lru_cache(maxsize=1)
 def _registry() -> tuple[dict[str, TaskType], dict[str, Capability]]:
-    data = _load_json()
+    return _registry_with(os.environ.get(ENV_VAR, ""))
+
+
+@lru_cache(maxsize=4)
+def _registry_with(extra: str) -> tuple[dict[str, TaskType], dict[str, Capability]]:
+    data = _load_json(extra)
+    try:
+        return _read_registry(data)
+    except (KeyError, TypeError, ValueError) as error:
+        where = f"{ENV_VAR}={extra}" if extra else "tasks.json"
+        raise UserError(f"{where}: malformed task registry ({error})", ExitCode.BAD_INPUT) from None
+
+
+def _read_registry(data: dict[str, Any]) -> tuple[dict[str, TaskType], dict[str, Capability]]:
     capabilities = {
         name: Capability(name, tuple(c["classes"]), c["verb"], bool(c["holds_object"]))
         for name, c in data["capabilities"].items()
@@ -174,6 +252,7 @@ def _registry() -> tuple[dict[str, TaskType], dict[str, Capability]]:
                 precondition=tuple(goal["precondition"]),
                 sliced=tuple(goal["sliced"]),
             ),
+            conditions=tuple(_condition(c) for c in entry["conditions"]),
         )
         _check_task_type(task_type, capabilities)
         types[name] = task_type
@@ -192,6 +271,29 @@ def _check_task_type(task_type: TaskType, capabilities: dict[str, Capability]) -
         raise ValueError(f"tasks.json: {task_type.name!r} slices an unknown variable")
     if task_type.slice_variant != bool(task_type.goal.sliced):
         raise ValueError(f"tasks.json: {task_type.name!r} slice_variant and goal.sliced disagree")
+    if not task_type.conditions:
+        raise ValueError(f"tasks.json: {task_type.name!r} has no goal conditions")
+    for condition in task_type.conditions:
+        roles = CONDITION_TESTS.get(condition.test)
+        if roles is None:
+            raise ValueError(f"tasks.json: {task_type.name!r} has an unknown condition test {condition.test!r}")
+        named = {role: getattr(condition, role) for role in ("what", "on", "into")}
+        if any(bool(named[role]) != (role in roles) for role in named) or not (
+            {slot for slot in named.values() if slot} <= set(task_type.slots)
+        ):
+            raise ValueError(f"tasks.json: {task_type.name!r}: condition {condition.test!r} names "
+                             f"{', '.join(roles)} from the task's slots")
+        if (condition.effect in EFFECTS) != condition.test.startswith("changed") or condition.count < 1:
+            raise ValueError(f"tasks.json: {task_type.name!r}: bad effect or count in {condition.test!r}")
+
+
+def _condition(entry: dict[str, Any]) -> GoalCondition:
+    """A ``conditions`` item of tasks.json: ``{"test": ..., "what": slot, ...}``."""
+    known = {"test", "what", "on", "into", "effect", "count"}
+    if not isinstance(entry, dict) or set(entry) - known:
+        raise ValueError(f"a goal condition has keys {sorted(known)}, got {entry!r}")
+    return GoalCondition(str(entry["test"]), str(entry["what"]), str(entry.get("on", "")),
+                         str(entry.get("into", "")), str(entry.get("effect", "")), int(entry.get("count", 1)))
 
 
 def task_types() -> list[TaskType]:

@@ -57,17 +57,22 @@ def compile_goal_action(task_type: TaskType, sliced: bool) -> tuple[str, str]:
     return declaration, action
 
 
-@lru_cache(maxsize=1)
 def domain_text() -> str:
     """The complete domain, base actions plus one goal action per task type and variant."""
     from alfred_gen.domains.tasks import task_types  # only the encoder needs the task registry
 
+    return _compiled_domain(tuple(task_types()))
+
+
+@lru_cache(maxsize=2)
+def _compiled_domain(types: tuple[TaskType, ...]) -> str:
+    """The domain for these task types (cached per registry: ``$ALFRED_GEN_TASKS`` may add some)."""
     base = _read_data("household.pddl")
     if _PREDICATES_MARK not in base or _ACTIONS_MARK not in base:
         raise ValueError("household.pddl lacks the markers where goal actions are compiled in")
     declarations: list[str] = []
     actions: list[str] = []
-    for task_type in task_types():
+    for task_type in types:
         for sliced in (False, True) if task_type.slice_variant else (False,):
             declaration, action = compile_goal_action(task_type, sliced)
             declarations.append(f"    {declaration}\n")

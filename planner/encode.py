@@ -437,7 +437,7 @@ def _quick_reason(
         if cap.holds_object and not any(can_place(placed, cls) for cls in cap.classes):
             return f"a {placed} cannot be put in a {' or '.join(cap.classes)} to {cap.verb} it"
     reachable_targets = [t for t in targets if t.object_id in kept]
-    needed = 2 if task.task_type == "pick_two_obj_and_place" else 1
+    needed = task_type.instances_needed
     if len(targets) < needed:
         return f"{task.task_type} needs {needed} {obj}, the scene has {len(targets)}"
     if len(reachable_targets) < needed:

@@ -1,8 +1,11 @@
-"""Goal conditions of the seven ALFRED task types, counted over simulator metadata as ALFRED does.
+"""Goal conditions of a task type, counted over simulator metadata as ALFRED does.
 
 ALFRED's evaluation (its ``env/tasks.py``) scores an episode by *goal conditions*: each task type
 has a fixed number of conditions (plus one per required slice), and a task is done when all hold.
-:func:`goal_conditions` returns the same counts:
+A task type's conditions are data, in the same registry entry as its PDDL goal
+(``domains/tasks.json``, ``conditions``): each names one of a few tests (``inside``, ``held``,
+``switched_on_visible``, ``changed``, ``changed_inside``, ``stacked``) over the task's slots, and
+:func:`goal_conditions` runs them. For ALFRED's seven task types they give ALFRED's counts:
 
 =================================  =====  ==========================================================
 task type                          total  conditions (``+1`` "a slice exists" when sliced; pick_two: +2)
@@ -48,19 +51,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.domains.tasks import GoalCondition, TaskSpec, TaskType, get_task_type, task_type_names
 from alfred_gen.errors import ExitCode, UserError
-
-#: The task types :func:`goal_conditions` knows, in ALFRED's order.
-GOAL_TASK_TYPES = (
-    "pick_and_place_simple",
-    "pick_two_obj_and_place",
-    "look_at_obj_in_light",
-    "pick_clean_then_place_in_recep",
-    "pick_heat_then_place_in_recep",
-    "pick_cool_then_place_in_recep",
-    "pick_and_place_with_movable_recep",
-)
 
 #: Appliances whose action ALFRED's environment books as heating / cooling / washing.
 HEATERS = frozenset({"Microwave"})
@@ -207,12 +199,23 @@ def effects_from_state(metadata: Mapping[str, Any], start_metadata: Mapping[str,
 # Counting
 
 
+def has_goal_check(task_type: str) -> bool:
+    """Whether :func:`goal_conditions` can count ``task_type``'s conditions (it is in the registry)."""
+    return task_type in task_type_names()
+
+
 def _of_class(objects: Iterable[Mapping[str, Any]], cls: str, prop: str) -> list[Mapping[str, Any]]:
     return [o for o in objects if cls and o.get("objectType") == cls and o.get(prop)]
 
 
 def _target_class(task: TaskSpec) -> str:
     return task.object_target + ("Sliced" if task.object_sliced else "")
+
+
+#: The flag an object of a slot must have to count (ALFRED's ``get_objects_with_name_and_prop``).
+_SLOT_FLAGS = {"object": "pickupable", "mrecep": "pickupable", "parent": "receptacle", "toggle": "toggleable"}
+
+_NUMBER_WORDS = {1: "a", 2: "two", 3: "three", 4: "four"}
 
 
 class _Count:
@@ -232,6 +235,96 @@ class _Count:
         return GoalStatus(self.satisfied, self.total, self.missing)
 
 
+@dataclass(frozen=True)
+class _State:
+    """What the condition tests read: the task, the state's objects and the booked effects."""
+
+    task: TaskSpec
+    metadata: Mapping[str, Any]
+    objects: list[Mapping[str, Any]]
+    effects: Effects
+
+    def cls(self, slot: str) -> str:
+        """The class of a slot as the goal names it (a slice class for a sliced object)."""
+        return _target_class(self.task) if slot == "object" else self.task.slot(slot)
+
+    def of(self, slot: str) -> list[Mapping[str, Any]]:
+        """The objects of a slot's class that have the slot's flag."""
+        return _of_class(self.objects, self.cls(slot), _SLOT_FLAGS[slot])
+
+    def ids(self, slot: str) -> list[str]:
+        return [o["objectId"] for o in self.of(slot)]
+
+    def booked(self, effect: str) -> frozenset[str]:
+        return getattr(self.effects, effect)
+
+    def placed(self, what: str, into: str) -> list[str]:
+        """Ids of `what` objects in/on some `into` object."""
+        intos = self.of(into)
+        return [oid for oid in self.ids(what) if any(_inside(oid, r) for r in intos)]
+
+
+def _inside(obj_id: str, receptacle: Mapping[str, Any]) -> bool:
+    return obj_id in _contents(receptacle)
+
+
+def _test_inside(state: _State, c: GoalCondition, count: _Count) -> None:
+    whats = state.ids(c.what)
+    best = max((sum(_inside(oid, r) for oid in whats) for r in state.of(c.into)), default=0)
+    what, into = state.cls(c.what), state.cls(c.into)
+    says = f"{what} in/on {into}" if c.count == 1 else f"{_NUMBER_WORDS.get(c.count, c.count)} {what} in/on one {into}"
+    count.add(best >= c.count, says, weight=c.weight, got=best)
+
+
+def _test_held(state: _State, c: GoalCondition, count: _Count) -> None:
+    held = [item.get("objectId") for item in state.metadata.get("inventoryObjects") or ()]
+    count.add(bool(held) and held[0] in state.ids(c.what), f"holding {state.cls(c.what)}")
+
+
+def _test_switched_on_visible(state: _State, c: GoalCondition, count: _Count) -> None:
+    count.add(any(o.get("isToggled") and o.get("visible") for o in state.of(c.what)),
+              f"a {state.cls(c.what)} switched on and visible")
+
+
+def _test_changed(state: _State, c: GoalCondition, count: _Count) -> None:
+    booked = state.booked(c.effect)
+    count.add(any(oid in booked for oid in state.ids(c.what)), f"{state.cls(c.what)} {c.effect}")
+
+
+def _test_changed_inside(state: _State, c: GoalCondition, count: _Count) -> None:
+    booked = state.booked(c.effect)
+    count.add(any(oid in booked for oid in state.placed(c.what, c.into)),
+              f"the {c.effect} {state.cls(c.what)} in/on {state.cls(c.into)}")
+
+
+def _test_stacked(state: _State, c: GoalCondition, count: _Count) -> None:
+    # ALFRED's third mrecep condition reads where the movable sits from its parentReceptacles.
+    whats = state.ids(c.what)
+    into_ids = {r["objectId"] for r in state.of(c.into)}
+    count.add(
+        any(any(_inside(oid, m) for oid in whats) and any(p in into_ids for p in (m.get("parentReceptacles") or ()))
+            for m in state.of(c.on)),
+        f"{state.cls(c.on)} holding {state.cls(c.what)} in/on {state.cls(c.into)}",
+    )
+
+
+#: The condition tests of ``domains/tasks.py:CONDITION_TESTS``, by name.
+CONDITION_CHECKS = {
+    "inside": _test_inside,
+    "held": _test_held,
+    "switched_on_visible": _test_switched_on_visible,
+    "changed": _test_changed,
+    "changed_inside": _test_changed_inside,
+    "stacked": _test_stacked,
+}
+
+
+def _registered(name: str) -> TaskType:
+    if not has_goal_check(name):
+        raise UserError(f"no goal check for task type {name!r}", ExitCode.NOT_FOUND)
+    return get_task_type(name)
+
+
 def goal_conditions(
     task: TaskSpec,
     metadata: Mapping[str, Any],
@@ -239,71 +332,27 @@ def goal_conditions(
     start_metadata: Mapping[str, Any] | None = None,
     effects: Effects | None = None,
 ) -> GoalStatus:
-    """The task's goal conditions over a state's metadata, counted as ALFRED's evaluation does.
+    """The task's goal conditions over a state's metadata, counted as ALFRED's evaluation does:
+    one "a slice exists" per object the goal names when the task is sliced, then the task type's
+    ``conditions`` from the registry, in order.
 
     ``effects`` are the heated/cooled/cleaned objects booked during the episode (from an
     :class:`EffectTracker`); without them they are judged from the state (and ``start_metadata``),
     see the module docstring. Raises UserError(NOT_FOUND) for a task type without a goal check.
     """
-    if task.task_type not in GOAL_TASK_TYPES:
-        raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
+    task_type = _registered(task.task_type)
     if effects is None:
         effects = effects_from_state(metadata, start_metadata)
-    objects = list(metadata.get("objects") or ())
-    cls = _target_class(task)
-    targets = _of_class(objects, cls, "pickupable")
-    target_ids = [o["objectId"] for o in targets]
-    parents = _of_class(objects, task.parent_target, "receptacle")
+    state = _State(task, metadata, list(metadata.get("objects") or ()), effects)
     count = _Count()
-    kind = task.task_type
-
     if task.object_sliced:
-        slices = len(targets)
-        if kind == "pick_two_obj_and_place":
-            count.add(slices >= 2, f"two {cls} exist (slice a {task.object_target})", weight=2, got=slices)
-        else:
-            count.add(slices >= 1, f"a {cls} exists (slice a {task.object_target})")
-
-    def inside(obj_id: str, receptacle: Mapping[str, Any]) -> bool:
-        return obj_id in _contents(receptacle)
-
-    in_place = [oid for oid in target_ids if any(inside(oid, r) for r in parents)]
-
-    if kind == "pick_and_place_simple":
-        count.add(bool(in_place), f"{cls} in/on {task.parent_target}")
-    elif kind == "pick_two_obj_and_place":
-        best = max((sum(inside(oid, r) for oid in target_ids) for r in parents), default=0)
-        count.add(best >= 2, f"two {cls} in/on one {task.parent_target}", weight=2, got=best)
-    elif kind == "look_at_obj_in_light":
-        held = [item.get("objectId") for item in metadata.get("inventoryObjects") or ()]
-        count.add(bool(held) and held[0] in target_ids, f"holding {cls}")
-        lamps = _of_class(objects, task.toggle_target, "toggleable")
-        count.add(any(lamp.get("isToggled") and lamp.get("visible") for lamp in lamps),
-                  f"a {task.toggle_target} switched on and visible")
-    elif kind in ("pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep",
-                  "pick_clean_then_place_in_recep"):
-        verb, booked = {
-            "pick_heat_then_place_in_recep": ("heated", effects.heated),
-            "pick_cool_then_place_in_recep": ("cooled", effects.cooled),
-            "pick_clean_then_place_in_recep": ("cleaned", effects.cleaned),
-        }[kind]
-        changed = [oid for oid in target_ids if oid in booked]
-        count.add(bool(in_place), f"{cls} in/on {task.parent_target}")
-        count.add(bool(changed), f"{cls} {verb}")
-        count.add(any(oid in changed for oid in in_place), f"the {verb} {cls} in/on {task.parent_target}")
-    elif kind == "pick_and_place_with_movable_recep":
-        movables = _of_class(objects, task.mrecep_target, "pickupable")
-        parent_ids = {r["objectId"] for r in parents}
-        count.add(any(inside(oid, m) for oid in target_ids for m in movables),
-                  f"{cls} in/on {task.mrecep_target}")
-        count.add(any(inside(m["objectId"], r) for m in movables for r in parents),
-                  f"{task.mrecep_target} in/on {task.parent_target}")
-        count.add(
-            any(any(inside(oid, m) for oid in target_ids)
-                and any(p in parent_ids for p in (m.get("parentReceptacles") or ()))
-                for m in movables),
-            f"{task.mrecep_target} holding {cls} in/on {task.parent_target}",
-        )
+        need, cls = task_type.instances_needed, _target_class(task)
+        slices = len(state.of("object"))
+        exist = "exists" if need == 1 else "exist"
+        count.add(slices >= need, f"{_NUMBER_WORDS.get(need, need)} {cls} {exist} (slice a {task.object_target})",
+                  weight=need, got=slices)
+    for condition in task_type.conditions:
+        CONDITION_CHECKS[condition.test](state, condition, count)
     return count.status()
 
 

@@ -29,8 +29,8 @@ from alfred_gen.progress import progress
 from alfred_gen.replay import images
 from alfred_gen.replay.execute import StepFailure, execute_low_actions
 from alfred_gen.replay.goals import (
-    GOAL_TASK_TYPES,
     GoalStatus,
+    has_goal_check,
     needs_task_check,
     task_from_trajectory,
     trajectory_goal,
@@ -163,7 +163,7 @@ def replay_to_directory(
     """
     task = task_from_trajectory(traj)
     goal_spec = trajectory_goal(traj)
-    if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
+    if needs_task_check(goal_spec) and not has_goal_check(task.task_type):
         raise UserError(f"no goal check for task type {task.task_type!r}", ExitCode.NOT_FOUND)
     out_dir = Path(out_dir)
     at_start, after = frame_schedule(traj)

@@ -19,8 +19,8 @@ from typing import Any
 from alfred_gen.errors import ExitCode, UserError, VetReason
 from alfred_gen.replay.execute import StepCallback, execute_low_actions
 from alfred_gen.replay.goals import (
-    GOAL_TASK_TYPES,
     GoalStatus,
+    has_goal_check,
     needs_task_check,
     task_from_trajectory,
     trajectory_goal,
@@ -109,7 +109,7 @@ def vet_trajectory(
         goal_spec = trajectory_goal(traj)
     except UserError as error:
         return _failed(VetReason.BAD_FILE, str(error))
-    if needs_task_check(goal_spec) and task.task_type not in GOAL_TASK_TYPES:
+    if needs_task_check(goal_spec) and not has_goal_check(task.task_type):
         return _failed(VetReason.UNKNOWN_TASK, f"no goal check for task type {task.task_type!r}")
     low_actions = traj.get("plan", {}).get("low_actions") if isinstance(traj.get("plan"), Mapping) else None
     if not isinstance(low_actions, list):

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from alfred_gen.domains.tasks import TaskSpec, task_type_names
+from alfred_gen.domains.tasks import CONDITION_TESTS, TaskSpec, task_type_names
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.replay.goals import (
-    GOAL_TASK_TYPES,
+    CONDITION_CHECKS,
     Effects,
     EffectTracker,
     effects_from_state,
     goal_conditions,
+    has_goal_check,
     task_from_trajectory,
 )
 
@@ -45,7 +46,12 @@ def status(task: TaskSpec, metadata: dict, **kw) -> tuple[int, int]:
 
 
 def test_every_registry_task_type_has_a_goal_check():
-    assert set(task_type_names()) == set(GOAL_TASK_TYPES)
+    assert all(has_goal_check(name) for name in task_type_names())
+    assert not has_goal_check("juggle")
+
+
+def test_every_condition_test_the_registry_may_name_is_checked():
+    assert set(CONDITION_CHECKS) == set(CONDITION_TESTS)
 
 
 def test_unknown_task_type_is_not_found():
@@ -244,5 +250,5 @@ def test_released_trajectories_read_as_tasks(released_trajectory_files):
     for path in released_trajectory_files[::10]:
         traj = json.loads(path.read_text())
         task = task_from_trajectory(traj)
-        assert task.task_type in GOAL_TASK_TYPES
+        assert has_goal_check(task.task_type)
         assert path.parent.parent.name.startswith(f"{task.task_type}-{task.object_target}")

@@ -22,7 +22,6 @@ value of every other slot is known to complete to at least one feasible tuple.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -63,8 +62,6 @@ VERB_OBJECTS: dict[str, frozenset[str]] = {
 #: Receptacle classes ALFRED leaves out of its receptacle slot (a toaster only takes bread slices:
 #: "not interesting in terms of producing linguistic diversity").
 EXCLUDED_RECEPTACLES = frozenset({"Toaster"})
-
-_INSTANCE_PARAM = re.compile(r"^\(isType (\?\w+) \{object\}\)$")
 
 
 @dataclass(frozen=True, order=True)
@@ -224,18 +221,8 @@ def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
 
 
 def instances_needed(task_type: TaskType) -> int:
-    """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place).
-
-    Remembered per task type object (the task space asks it for each of ~120,000 candidates)."""
-    known = _INSTANCES_NEEDED.get(task_type.name)
-    if known is not None and known[0] is task_type:
-        return known[1]
-    need = max(1, sum(1 for pre in task_type.goal.precondition if _INSTANCE_PARAM.match(pre.strip())))
-    _INSTANCES_NEEDED[task_type.name] = (task_type, need)
-    return need
-
-
-_INSTANCES_NEEDED: dict[str, tuple[TaskType, int]] = {}
+    """How many distinct objects of the object class the goal names (2 for pick_two_obj_and_place)."""
+    return task_type.instances_needed
 
 
 @lru_cache(maxsize=1)

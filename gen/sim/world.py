@@ -19,451 +19,79 @@ out: treat event metadata as read-only.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
-from alfred_gen.domains import catalogue
-from alfred_gen.domains.catalogue import ObjectType
-from alfred_gen.sim import shapes
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, Scene, format_object_id, grid_key
-
-#: Horizontal and vertical field of view of the square 300x300 camera, degrees.
-FIELD_OF_VIEW = 90.0
-#: Camera horizon limits, degrees (positive looks down), as THOR 2.1.
-HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
-#: How far (metres, along every axis) an object must reach into an open receptacle beside the closed
-#: one holding it to be seen through it (:meth:`World.enclosed`).
-SHARED_INSIDE = 0.01
-#: Radius of the agent's footprint when testing whether a floor object blocks a grid point: THOR
-#: 2.1's agent collider is a capsule of radius 0.175 m (AI2-THOR's maintainers, allenai/ai2thor#732).
-#: Over the 6,574 train demos' walks before their first pickup, the agent stood 0.146-0.175 m from
-#: the box of a floor object 15 times (11 of them boxes, whose catalogue size is a typical THOR box,
-#: not the room's), and 0.125-0.2 m away by the half-width 0.2 square lite used before 36 times.
-AGENT_RADIUS = 0.175
-#: A container's contents resting this much (metres) above its floor show a shelf there.
-SHELF_MIN_RISE = 0.1
-#: Objects lower than this do not block the agent (it steps over a cloth or a credit card).
-BLOCKING_HEIGHT = 0.1
-#: A loose object whose box bottom is this close to the floor lies on the floor.
-FLOOR_CONTACT = 0.15
-#: Where a held object sits relative to the camera: ahead (horizontal) and below, metres.
-HAND_AHEAD, HAND_BELOW = 0.45, 0.3
-
-#: Receptacles whose contents sit on their inner floor rather than on their top surface.
-INSIDE_RECEPTACLES = frozenset(
-    {
-        "Fridge", "Microwave", "Cabinet", "Drawer", "Safe", "Box", "SinkBasin", "BathtubBasin",
-        "GarbageCan", "LaundryHamper", "Bowl", "Cup", "Mug", "Pot", "Toaster", "CoffeeMachine",
-    }
+from alfred_gen.sim.scene import CAMERA_Y_OFFSET, Box, format_object_id
+from alfred_gen.sim.world_metadata import Metadata
+from alfred_gen.sim.world_navigation import Navigation, segments_hit_boxes
+from alfred_gen.sim.world_objects import (
+    AGENT_RADIUS,
+    BLOCKING_HEIGHT,
+    FIELD_OF_VIEW,
+    FLOOR_CONTACT,
+    HAND_AHEAD,
+    HAND_BELOW,
+    HORIZON_MAX,
+    HORIZON_MIN,
+    INITIALLY_OPEN,
+    INSIDE_RECEPTACLES,
+    PUT_OVERLAP,
+    PUT_STEP,
+    SHARED_INSIDE,
+    SHELF_MIN_RISE,
+    AgentState,
+    Turn,
+    WorldObject,
+    footprint_meets,
+    overlap_deeper_than,
+    quarter_turns,
+    turn_horizontal,
+    yaw_residual,
 )
+from alfred_gen.sim.world_placement import Placement
 
-#: Spacing, metres, of the candidate centres PutObject tries on a receptacle.
-PUT_STEP = 0.05
-#: How much two footprints' bounding boxes may overlap (fraction of the summed half-extents) and
-#: still count as free: THOR collides meshes, which fill less than their bounding boxes.
-PUT_OVERLAP = 0.25
+#: The names callers import from here (the world's things live in :mod:`alfred_gen.sim.world_objects`).
+__all__ = [
+    "AGENT_RADIUS",
+    "BLOCKING_HEIGHT",
+    "CAMERA_Y_OFFSET",
+    "FIELD_OF_VIEW",
+    "FLOOR_CONTACT",
+    "HAND_AHEAD",
+    "HAND_BELOW",
+    "HORIZON_MAX",
+    "HORIZON_MIN",
+    "INITIALLY_OPEN",
+    "INSIDE_RECEPTACLES",
+    "PUT_OVERLAP",
+    "PUT_STEP",
+    "SHARED_INSIDE",
+    "SHELF_MIN_RISE",
+    "AgentState",
+    "Turn",
+    "World",
+    "WorldObject",
+    "footprint_meets",
+    "overlap_deeper_than",
+    "quarter_turns",
+    "segments_hit_boxes",
+    "spawn_id",
+    "turn_horizontal",
+    "yaw_residual",
+]
 
-#: Openable types that THOR's rooms start open: released demos close a laptop before taking it,
-#: and close a cardboard box after putting a remote into it without ever opening it (no released
-#: demo opens a box before putting something in).
-INITIALLY_OPEN = frozenset({"Laptop", "Box"})
 
-def _r(value: float) -> float:
-    """A metadata float: a plain Python float, never ``-0.0``.
+class World(Placement, Navigation, Metadata):
+    """Objects, containment, states and the agent for one episode of one scene.
 
-    Not rounded: THOR derives ids from the unrounded position (0.524996 -> ``+00.52``, where a
-    position rounded to 0.525 first would give ``+00.53``), and ids must be recomputable from
-    ``metadata["position"]`` and from recorded ``object_poses``.
+    Its parts, one job each: :class:`~alfred_gen.sim.world_core.WorldCore` (state, tree, change
+    tracking), :class:`~alfred_gen.sim.world_containment.Containment`,
+    :class:`~alfred_gen.sim.world_placement.Placement`, :class:`~alfred_gen.sim.world_navigation.Navigation`
+    and :class:`~alfred_gen.sim.world_metadata.Metadata`; here, what joins them: the camera, the
+    hand, and the arrays and boxes the renderer and sight read.
     """
-    v = float(value)
-    return 0.0 if v == 0 else v
-
-
-def _xyz(v: Iterable[float]) -> dict[str, float]:
-    x, y, z = v
-    return {"x": _r(x), "y": _r(y), "z": _r(z)}
-
-
-def quarter_turns(yaw: float) -> int:
-    """A THOR yaw as whole quarter turns, 0-3 (boxes stay axis-aligned, so an object turns with its
-    nearest quarter)."""
-    return round(yaw / 90.0) % 4
-
-
-def turn_horizontal(dx: float, dz: float, quarter_turns: int) -> tuple[float, float]:
-    """A horizontal vector turned by ``quarter_turns`` of THOR yaw (90 degrees takes +z to +x and
-    +x to -z): an object's local offsets in the world at its yaw."""
-    for _ in range(quarter_turns % 4):
-        dx, dz = dz, -dx
-    return dx, dz
-
-
-def yaw_residual(yaw: float) -> float:
-    """Degrees (-45 to 45) by which a THOR yaw misses its nearest quarter turn: the part of an
-    object's turn its axis-aligned box leaves out."""
-    return yaw - 90.0 * round(yaw / 90.0)
-
-
-#: (pivot x, pivot z, degrees): a box's turn about its object's origin beyond its quarter turns.
-Turn = tuple[float, float, float]
-
-
-def footprint_meets(box: Box, x: float, z: float, margin: float = 0.0, turn: Turn | None = None) -> bool:
-    """Whether the agent's round footprint (:data:`AGENT_RADIUS`, plus ``margin``) standing at
-    (``x``, ``z``) reaches into ``box`` seen from above.
-
-    ``turn`` turns the box about the object's origin by the rest of its yaw (:func:`yaw_residual`):
-    THOR poses objects at any yaw, and a pair of boots at 259.6 degrees is a rectangle turned 10.4
-    degrees off the quarter-turned box, whose corner reaches 1 mm into a point two demos walk past.
-    The point is turned back instead of the box. Over the train demos' walks past objects on the
-    floor before their first pickup, 12 reach into the quarter-turned boxes (2 by the boots, 2 by
-    a basketball, 8 by cardboard boxes, whose size is a typical box's, not the room's) and 8 into
-    the turned ones (the basketball's 2 and 6 by cardboard boxes)."""
-    if turn is not None and turn[2]:
-        px, pz, degrees = turn
-        t = math.radians(degrees)
-        dx, dz = x - px, z - pz
-        x, z = px + dx * math.cos(t) - dz * math.sin(t), pz + dx * math.sin(t) + dz * math.cos(t)
-    dx = max(box.lo[0] - x, x - box.hi[0], 0.0)
-    dz = max(box.lo[2] - z, z - box.hi[2], 0.0)
-    return math.hypot(dx, dz) < AGENT_RADIUS + margin
-
-
-def overlap_deeper_than(a: WorldObject, b: WorldObject, depth: float) -> bool:
-    """Whether the boxes of ``a`` and ``b`` overlap by more than ``depth`` along every axis."""
-    a_lo, a_hi, b_lo, b_hi = a.lo, a.hi, b.lo, b.hi
-    return all(min(a_hi[k], b_hi[k]) - max(a_lo[k], b_lo[k]) > depth for k in range(3))
-
-
-def _middle_over(obj: WorldObject, receptacle: WorldObject) -> bool:
-    """Whether ``obj``'s middle lies over ``receptacle``'s footprint (seen from above)."""
-    (x, _, z), (lo, hi) = obj.center, (receptacle.lo, receptacle.hi)
-    return lo[0] <= x <= hi[0] and lo[2] <= z <= hi[2]
-
-
-class WorldObject:
-    """One object's current state. ``center``/``size`` give its world axis-aligned box."""
-
-    __slots__ = (
-        "center",
-        "children",
-        "holes",
-        "index",
-        "is_broken",
-        "is_cooked",
-        "is_dirty",
-        "is_filled",
-        "is_open",
-        "is_sliced",
-        "is_toggled",
-        "liquid",
-        "name",
-        "object_id",
-        "offset",
-        "otype",
-        "parent",
-        "parts",
-        "position",
-        "present",
-        "rotation",
-        "size",
-        "temperature",
-        "type_name",
-    )
-
-    def __init__(
-        self,
-        object_id: str,
-        type_name: str,
-        name: str,
-        position: tuple[float, float, float],
-        rotation: tuple[float, float, float],
-        box: Box,
-        parts: tuple[Box, ...] = (),
-        holes: tuple[Box, ...] = (),
-    ) -> None:
-        self.object_id = object_id
-        self.type_name = type_name
-        self.otype: ObjectType = catalogue.object_type(type_name)
-        self.name = name
-        self.position = [float(c) for c in position]
-        rx, ry, rz = rotation
-        self.rotation = (float(rx), float(ry), float(rz))
-        self.center = [float(c) for c in box.center]
-        sx, sy, sz = box.size
-        self.size = (float(sx), float(sy), float(sz))
-        # THOR's object origin is not the box centre (a fridge's origin is on the floor).
-        self.offset = tuple(p - c for p, c in zip(self.position, self.center))
-        # Extra drawing boxes, stored relative to the centre so they move with the object.
-        self.parts = tuple(
-            (tuple(a - c for a, c in zip(p.lo, self.center)), tuple(b - c for b, c in zip(p.hi, self.center)))
-            for p in parts
-        )
-        #: Boxes cut out of the object's drawing where it is not (world coordinates; only fixtures,
-        #: which never move, have them): :attr:`alfred_gen.sim.scene.SceneObject.holes`.
-        self.holes = tuple(holes)
-        self.parent: str | None = None
-        self.children: list[str] = []
-        self.is_toggled = False
-        self.is_sliced = False
-        self.is_dirty = False
-        self.is_cooked = False
-        self.is_filled = False
-        #: What fills it when ``is_filled`` (THOR's fillLiquid: water, coffee or wine), for the look.
-        self.liquid: str | None = None
-        self.is_broken = False
-        self.temperature = "RoomTemp"
-        self.is_open = type_name in INITIALLY_OPEN
-        self.present = True
-        self.index = -1
-
-    @property
-    def lo(self) -> tuple[float, float, float]:
-        return tuple(c - s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
-
-    @property
-    def hi(self) -> tuple[float, float, float]:
-        return tuple(c + s / 2 for c, s in zip(self.center, self.size))  # type: ignore[return-value]  # tuple() over three coordinates: mypy sees tuple[float, ...]
-
-    def box(self) -> Box:
-        return Box(self.lo, self.hi)
-
-    def footprint_turn(self) -> Turn:
-        """How its footprint turns beyond its axis-aligned box (:func:`footprint_meets`)."""
-        return (self.position[0], self.position[2], yaw_residual(self.rotation[1]))
-
-    def part_boxes(self) -> list[Box]:
-        c = self.center
-        return [
-            Box(tuple(a + o for a, o in zip(lo, c)), tuple(b + o for b, o in zip(hi, c)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
-            for lo, hi in self.parts
-        ]
-
-
-class AgentState:
-    """The agent's pose: grid position, yaw (0 faces +z, 90 faces +x) and camera horizon."""
-
-    __slots__ = ("horizon", "rotation", "standing", "x", "y", "z")
-
-    def __init__(self, x: float, y: float, z: float, rotation: int, horizon: float) -> None:
-        self.x, self.y, self.z = x, y, z
-        self.rotation = rotation
-        self.horizon = horizon
-        self.standing = True
-
-
-class World:
-    """Objects, containment, states and the agent for one episode of one scene."""
-
-    def __init__(self, scene: Scene) -> None:
-        self.scene = scene
-        self.objects: list[WorldObject] = []
-        self.by_id: dict[str, WorldObject] = {}
-        self.held: str | None = None
-        self.camera_y_offset = CAMERA_Y_OFFSET
-        #: Shelf heights of fixed receptacles the scene declares (:attr:`SceneObject.shelves`).
-        self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
-        for so in scene.objects:
-            obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
-                              so.holes)
-            self._register(obj)
-        for so in scene.objects:
-            if so.parent:
-                if so.parent not in self.by_id:
-                    raise ValueError(f"scene {scene.name}: {so.object_id} has unknown parent {so.parent}")
-                self._link(self.by_id[so.object_id], self.by_id[so.parent])
-        self.reachable: dict[tuple[int, int], tuple[float, float]] = {}
-        for x, z in scene.reachable:
-            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
-        self.wall_lo = np.array([w.lo for w in scene.walls], dtype=float).reshape(-1, 3)
-        self.wall_hi = np.array([w.hi for w in scene.walls], dtype=float).reshape(-1, 3)
-        start = scene.start
-        if start is not None:
-            self.agent = AgentState(start.x, scene.agent_y, start.z, start.rotation % 360, float(start.horizon))
-        else:
-            first = min(self.reachable.values()) if self.reachable else (0.0, 0.0)
-            self.agent = AgentState(first[0], scene.agent_y, first[1], 0, 0.0)
-        #: Points the agent may step onto besides the reachable ones (:attr:`Scene.margin`).
-        self.margin = {grid_key(x, z) for x, z in scene.margin} - set(self.reachable)
-        for x, z in scene.margin:
-            self.reachable.setdefault(grid_key(x, z), (float(x), float(z)))
-        self.basin_of_faucet = self._pair_faucets_with_basins()
-        self._meta_cache: dict[str, dict[str, Any]] = {}
-        self._listing: tuple[tuple[dict[str, Any], int], ...] | None = None
-        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        #: Bumped whenever any object changes (geometry or state); visibility caches key on it.
-        self.version = 0
-        #: How many of those bumps came from the held object following the agent: nothing drawn in
-        #: the scene changes then (the held group is drawn apart, per camera), so the renderer's
-        #: scene layers key on ``version - hand_moves`` (:attr:`scene_version`).
-        self.hand_moves = 0
-        #: Whether objects are drawn in their varied colours (lite's ``SetColorVariation``, off by
-        #: default so that every frame recorded without it re-renders as it was).
-        self.color_variation = False
-        #: Objects ALFRED would count as heated / cooled / cleaned (its env's bookkeeping), in order.
-        self.heated: list[str] = []
-        self.cooled: list[str] = []
-        self.cleaned: list[str] = []
-
-    # --- registry -------------------------------------------------------------------------------
-    def _register(self, obj: WorldObject) -> None:
-        if obj.object_id in self.by_id:
-            raise ValueError(f"duplicate object id {obj.object_id}")
-        obj.index = len(self.objects)
-        self.objects.append(obj)
-        self.by_id[obj.object_id] = obj
-        self._arrays = None
-        self._listing = None
-
-    def add_object(self, obj: WorldObject) -> None:
-        """Add a new object (a slice, a duplicate) at the end of the object list."""
-        self._register(obj)
-        self.version += 1
-
-    def rename(self, obj: WorldObject, new_id: str) -> None:
-        """Give an object a new id (after a spawn moved it), keeping links consistent."""
-        if new_id == obj.object_id:
-            return
-        if new_id in self.by_id:
-            raise ValueError(f"object id {new_id} already exists")
-        old = obj.object_id
-        self.touch_family(obj)
-        del self.by_id[old]
-        obj.object_id = new_id
-        self.by_id[new_id] = obj
-        if obj.parent is not None:
-            siblings = self.by_id[obj.parent].children
-            siblings[siblings.index(old)] = new_id
-        for child_id in obj.children:
-            self.by_id[child_id].parent = new_id
-        if self.held == old:
-            self.held = new_id
-        self._meta_cache.pop(old, None)
-        self.touch_family(obj)
-
-    def get(self, object_id: str) -> WorldObject | None:
-        obj = self.by_id.get(object_id)
-        return obj if obj is not None and obj.present else None
-
-    # --- change tracking ------------------------------------------------------------------------
-    def touch(self, obj: WorldObject) -> None:
-        """Forget the cached metadata of one object after it changed."""
-        self._meta_cache.pop(obj.object_id, None)
-        self._listing = None
-        self.version += 1
-
-    def sight_changed(self) -> None:
-        """Something changed who may be seen (containment, an open door, presence, a box size)."""
-        self._arrays = None
-        self.version += 1
-
-    def touch_family(self, obj: WorldObject) -> None:
-        """Forget cached metadata of an object, its ancestors and descendants (containment views)."""
-        self.touch(obj)
-        for other in self.parent_chain(obj):
-            self.touch(other)
-        for other in self.descendants(obj):
-            self.touch(other)
-
-    # --- containment ----------------------------------------------------------------------------
-    def parent_chain(self, obj: WorldObject) -> list[WorldObject]:
-        """Receptacles containing ``obj``, innermost first."""
-        chain = []
-        parent = obj.parent
-        while parent is not None:
-            p = self.by_id[parent]
-            chain.append(p)
-            parent = p.parent
-        return chain
-
-    def descendants(self, obj: WorldObject) -> list[WorldObject]:
-        """Everything inside ``obj``, depth first in insertion order."""
-        out: list[WorldObject] = []
-        stack = list(reversed(obj.children))
-        while stack:
-            child = self.by_id[stack.pop()]
-            out.append(child)
-            stack.extend(reversed(child.children))
-        return out
-
-    def _link(self, obj: WorldObject, receptacle: WorldObject) -> None:
-        obj.parent = receptacle.object_id
-        receptacle.children.append(obj.object_id)
-
-    def attach(self, obj: WorldObject, receptacle: WorldObject) -> None:
-        """Make ``receptacle`` the immediate parent of a parentless object."""
-        assert obj.parent is None, obj.object_id
-        self._link(obj, receptacle)
-        self.touch_family(obj)
-        self.sight_changed()
-
-    def detach(self, obj: WorldObject) -> None:
-        """Take an object out of its parent (it keeps its own contents)."""
-        if obj.parent is None:
-            return
-        self.touch_family(obj)
-        self.by_id[obj.parent].children.remove(obj.object_id)
-        obj.parent = None
-        self.touch_family(obj)
-        self.sight_changed()
-
-    def enclosed(self, obj: WorldObject) -> bool:
-        """Whether a closed fridge/cabinet/drawer/microwave/safe hides the object.
-
-        Not when a loose object reaches into an open receptacle of the same type beside it: THOR's
-        double-door cabinets are two cabinets around one inside, and what lies across the two is
-        seen and taken through either door (the released demos open one and take a plate whose
-        middle is between the two doors' ids; lite's support rule had put it in the other). Whether
-        the agent sees it is then up to the pixels.
-        """
-        closed = [p for p in self.parent_chain(obj) if p.otype.encloses and not p.is_open]
-        if not closed:
-            return False
-        return not obj.otype.pickupable or not any(self._reaches_into_open(obj, p) for p in closed)
-
-    def _reaches_into_open(self, obj: WorldObject, closed: WorldObject) -> bool:
-        return any(other is not closed and other.is_open and other.type_name == closed.type_name and other.present
-                   and not other.is_sliced and overlap_deeper_than(obj, other, SHARED_INSIDE) for other in self.objects)
-
-    def is_held_family(self, obj: WorldObject) -> bool:
-        """Whether the object is held, or inside what is held."""
-        if self.held is None:
-            return False
-        if obj.object_id == self.held:
-            return True
-        return any(p.object_id == self.held for p in self.parent_chain(obj))
-
-    # --- geometry -------------------------------------------------------------------------------
-    def move_to(self, obj: WorldObject, center: tuple[float, float, float]) -> None:
-        """Move an object (and everything inside it) so its box is centred on ``center``."""
-        dx, dy, dz = (n - c for n, c in zip(center, obj.center))
-        if dx == 0 and dy == 0 and dz == 0:
-            return
-        arrays = self._arrays
-        for o in [obj, *self.descendants(obj)]:
-            o.center = [o.center[0] + dx, o.center[1] + dy, o.center[2] + dz]
-            o.position = [o.center[i] + o.offset[i] for i in range(3)]
-            if arrays is not None:
-                arrays[0][o.index] = o.center
-            self.touch(o)
-
-    def set_rotation(self, obj: WorldObject, yaw: float) -> None:
-        """Rotate an object about y in quarter turns: an odd turn swaps its box's x and z extents, and
-        the origin turns with the box (a Box's origin off its middle stays on the same side of it)."""
-        turns = (quarter_turns(yaw) - quarter_turns(obj.rotation[1])) % 4
-        obj.rotation = (obj.rotation[0], float(yaw) % 360.0, obj.rotation[2])
-        if turns:
-            if turns % 2:
-                sx, sy, sz = obj.size
-                obj.size = (sz, sy, sx)
-            ox, oy, oz = obj.offset
-            ox, oz = turn_horizontal(ox, oz, turns)
-            obj.offset = (ox, oy, oz)
-            self.sight_changed()
-        self.touch(obj)
 
     def camera(self, fov: float = FIELD_OF_VIEW, width: int = 300, height: int = 300) -> Camera:
         """The agent's camera: at the agent's x, z and y + camera offset, with its rotation and horizon."""
@@ -530,268 +158,6 @@ class World:
             if o.present and not o.is_sliced:
                 out.append((o.object_id, [o.box(), *o.part_boxes()], o.type_name))
         return out
-
-    # --- navigation -----------------------------------------------------------------------------
-    def floor_blockers(self) -> list[WorldObject]:
-        """Loose objects lying on the floor (no receptacle), tall enough to block the agent."""
-        return [
-            o for o in self.objects
-            if o.present and not o.is_sliced and o.parent is None and o.otype.pickupable
-            and o.object_id != self.held and not self.is_held_family(o) and o.size[1] >= BLOCKING_HEIGHT
-            and o.center[1] - o.size[1] / 2 < self.scene.floor_y + FLOOR_CONTACT
-        ]
-
-    def navigable(self, x: float, z: float, blockers: list[WorldObject] | None = None) -> tuple[float, float] | None:
-        """The exact reachable point at (x, z), or None if off the grid or blocked by an object."""
-        point = self.reachable.get(grid_key(x, z))
-        if point is None or abs(point[0] - x) > 1e-3 or abs(point[1] - z) > 1e-3:
-            return None
-        for o in self.floor_blockers() if blockers is None else blockers:
-            if footprint_meets(o.box(), point[0], point[1], turn=o.footprint_turn()):
-                return None
-        return point
-
-    def reachable_points(self) -> list[tuple[float, float]]:
-        """Reachable grid points not blocked by objects, in the scene's order (the scene's margin
-        points are not among them: nothing proves them floor)."""
-        blockers = self.floor_blockers()
-        out = []
-        seen = set()
-        for x, z in self.scene.reachable:
-            key = grid_key(x, z)
-            if key in seen:
-                continue
-            seen.add(key)
-            if self.navigable(x, z, blockers) is not None:
-                out.append(self.reachable[key])
-        return out
-
-    def crosses_wall(self, a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-        """Whether the straight segment a->b passes through a wall box."""
-        if len(self.wall_lo) == 0:
-            return False
-        return bool(segments_hit_boxes(np.array([a], float), np.array([b], float), self.wall_lo, self.wall_hi)[0])
-
-    # --- placement ------------------------------------------------------------------------------
-    def slot_points(self, receptacle: WorldObject) -> list[tuple[float, float]]:
-        """Candidate (x, z) spots on/in a receptacle: a grid over its footprint, one cell per slot."""
-        capacity = max(receptacle.otype.capacity, 1)
-        sx, _, sz = receptacle.size
-        cx, _, cz = receptacle.center
-        cols = max(1, min(capacity, round(math.sqrt(capacity * sx / max(sz, 1e-6)))))
-        rows = max(1, math.ceil(capacity / cols))
-        out = []
-        for j in range(rows):
-            for i in range(cols):
-                out.append((cx - sx / 2 + (i + 0.5) * sx / cols, cz - sz / 2 + (j + 0.5) * sz / rows))
-        return out
-
-    def spot_bottom_y(self, receptacle: WorldObject) -> float:
-        """Height at which a placed object's box bottom rests in/on this receptacle."""
-        lo_y = receptacle.center[1] - receptacle.size[1] / 2
-        hi_y = receptacle.center[1] + receptacle.size[1] / 2
-        if receptacle.type_name in INSIDE_RECEPTACLES:
-            floor = shapes.inner_floor(receptacle.type_name, receptacle.size[1])
-            return lo_y + (floor if floor > 0 else min(0.02, receptacle.size[1] / 4))
-        return hi_y
-
-    def support_levels(self, receptacle: WorldObject) -> list[float]:
-        """Heights a placed object's box bottom can rest at in/on this receptacle, lowest first:
-        :meth:`spot_bottom_y`, and inside a container also each height its contents rest at
-        (above the floor by :data:`SHELF_MIN_RISE` or more), and the shelves the scene declares for
-        it. A THOR fridge has shelves that its PutObject fills as it fills the floor; a restored
-        start state shows where some are, an imported room's evidence where the others are."""
-        floor = self.spot_bottom_y(receptacle)
-        if receptacle.type_name not in INSIDE_RECEPTACLES:
-            return [floor]
-        levels = [floor]
-        resting = [round(self.by_id[child_id].lo[1], 3) for child_id in sorted(receptacle.children)]
-        for bottom in [*resting, *self.shelves.get(receptacle.object_id, ())]:
-            if bottom >= floor + SHELF_MIN_RISE and all(abs(bottom - level) > SHELF_MIN_RISE for level in levels):
-                levels.append(bottom)
-        return sorted(levels)
-
-    def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
-        """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
-
-        Overlap is judged on footprints (x, z) against every object inside the receptacle. If
-        nothing is clear but the receptacle still has room (restored scenes put objects anywhere,
-        not on slots), the slot farthest from the others is offered.
-        """
-        points = self.slot_points(receptacle)
-        if not receptacle.children:
-            return points
-        hx, hz = (obj.size[0] / 2, obj.size[2] / 2) if obj is not None else (0.0, 0.0)
-        taken = [self.by_id[c] for c in receptacle.children]
-        free = [
-            p for p in points
-            if all(abs(t.center[0] - p[0]) >= t.size[0] / 2 + hx or abs(t.center[2] - p[1]) >= t.size[2] / 2 + hz
-                   for t in taken)
-        ]
-        if free or not self.has_room(receptacle):
-            return free
-        def clearance(p: tuple[float, float]) -> tuple[float, tuple[float, float]]:
-            return min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p
-
-        return [max(points, key=clearance)]
-
-    def put_spots(self, receptacle: WorldObject, obj: WorldObject) -> list[tuple[float, float]]:
-        """Where ``obj`` can be put on/in ``receptacle``: judged by free space, as THOR does.
-
-        THOR has no object-count capacity: it places an object wherever its collider fits on the
-        receptacle's surface. Candidates are a grid (``PUT_STEP`` apart) of centres that keep the
-        object's footprint on the receptacle's (the middle only, when the object is wider); a
-        candidate is free unless the footprint overlaps a child's footprint by more than
-        ``PUT_OVERLAP`` of each half-extent (bounding boxes are looser than THOR's mesh colliders).
-        A sliced object's pieces are objects of their own and take only their own room. One-object
-        holders (capacity 1: a stove burner, a coffee machine, a towel holder) keep their one slot,
-        as THOR gives them one spawn point. The slots of
-        :meth:`free_spots` (capacity based) are added, so whatever fitted before still fits.
-        """
-        if receptacle.otype.capacity <= 1:  # a one-object holder: a burner, a coffee machine, a hanger
-            return self.free_spots(receptacle, obj) if self.has_room(receptacle) else []
-        sx, _, sz = receptacle.size
-        cx, _, cz = receptacle.center
-        hx, hz = obj.size[0] / 2, obj.size[2] / 2
-
-        def axis(centre: float, size: float, half: float) -> np.ndarray:
-            room = size / 2 - half
-            if room <= 0:
-                return np.array([centre])
-            n = int(math.floor(room / PUT_STEP))
-            return centre + PUT_STEP * np.arange(-n, n + 1)
-
-        xs, zs = np.meshgrid(axis(cx, sx, hx), axis(cz, sz, hz), indexing="ij")
-        px, pz = xs.ravel(), zs.ravel()
-        free = np.ones(len(px), bool)
-        keep = 1.0 - PUT_OVERLAP
-        for child_id in receptacle.children:
-            t = self.by_id[child_id]
-            clash = (np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep) & (
-                np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep
-            )
-            free &= ~clash
-        spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
-        if self.has_room(receptacle):
-            spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)
-        return spots
-
-    def has_room(self, receptacle: WorldObject) -> bool:
-        """Whether the receptacle holds fewer things than its capacity. Only what it may hold counts:
-        a fork its box happens to reach on the counter beside a coffee machine does not take the
-        mug's place (in rooms imported from ALFRED, boxes reach further than THOR's meshes). Nor
-        does a thing leaning in with its middle outside (a pencil across a mug's rim): THOR put a
-        pen in such a mug in 5 train demos."""
-        held = sum(1 for c in receptacle.children
-                   if catalogue.thor_accepts(self.by_id[c].type_name, receptacle.type_name)
-                   and _middle_over(self.by_id[c], receptacle))
-        return held < receptacle.otype.capacity
-
-    def place_at_spot(
-        self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float], bottom: float | None = None
-    ) -> None:
-        """Put a parentless object at a spot of a receptacle (on its lowest level unless ``bottom``
-        names one of :meth:`support_levels`) and link it there."""
-        if bottom is None:
-            bottom = self.spot_bottom_y(receptacle)
-        self.move_to(obj, (spot[0], bottom + obj.size[1] / 2, spot[1]))
-        self.attach(obj, receptacle)
-
-    # --- metadata -------------------------------------------------------------------------------
-    def object_metadata(self, obj: WorldObject) -> dict[str, Any]:
-        """THOR's per-object metadata dict without ``visible``/``distance`` (cached, read-only)."""
-        cached = self._meta_cache.get(obj.object_id)
-        if cached is not None:
-            return cached
-        t = obj.otype
-        lo, hi = obj.lo, obj.hi
-        corners = [[_r(x), _r(y), _r(z)] for x in (hi[0], lo[0]) for y in (hi[1], lo[1]) for z in (hi[2], lo[2])]
-        chain = self.parent_chain(obj)
-        held = self.held == obj.object_id
-        meta = {
-            "objectId": obj.object_id,
-            "objectType": obj.type_name,
-            "name": obj.name,
-            "position": _xyz(obj.position),
-            "rotation": _xyz(obj.rotation),
-            "axisAlignedBoundingBox": {
-                "center": _xyz(obj.center),
-                "size": _xyz(obj.size),
-                "cornerPoints": corners,
-            },
-            "pickupable": t.pickupable,
-            "receptacle": t.receptacle,
-            "openable": t.openable,
-            "toggleable": t.toggleable,
-            "sliceable": t.sliceable,
-            "cookable": t.cookable,
-            "dirtyable": t.dirtyable,
-            "canFillWithLiquid": t.can_fill_with_liquid,
-            "moveable": t.moveable,
-            "breakable": t.breakable,
-            "isOpen": obj.is_open,
-            "isToggled": obj.is_toggled,
-            "isSliced": obj.is_sliced,
-            "isDirty": obj.is_dirty,
-            "isCooked": obj.is_cooked,
-            "isFilledWithLiquid": obj.is_filled,
-            "isBroken": obj.is_broken,
-            "temperature": obj.temperature,
-            "isPickedUp": held,
-            "parentReceptacles": [p.object_id for p in chain] or None,
-            "receptacleObjectIds": [d.object_id for d in self.descendants(obj)] if t.receptacle else None,
-        }
-        self._meta_cache[obj.object_id] = meta
-        return meta
-
-    def listing(self) -> tuple[tuple[dict[str, Any], int], ...]:
-        """(metadata dict, row in ``objects``) of every present object, in order; cached."""
-        if self._listing is None:
-            self._listing = tuple((self.object_metadata(o), o.index) for o in self.objects if o.present)
-        return self._listing
-
-    def agent_metadata(self) -> dict[str, Any]:
-        a = self.agent
-        return {
-            "name": "agent",
-            "position": _xyz((a.x, a.y, a.z)),
-            "rotation": {"x": 0.0, "y": float(a.rotation), "z": 0.0},
-            "cameraHorizon": float(a.horizon),
-            "isStanding": a.standing,
-            "inHighFrictionArea": False,
-        }
-
-    def inventory(self) -> list[dict[str, str]]:
-        if self.held is None:
-            return []
-        obj = self.by_id[self.held]
-        return [{"objectId": obj.object_id, "objectType": obj.type_name}]
-
-    # --- helpers for scene sources --------------------------------------------------------------
-    def _pair_faucets_with_basins(self) -> dict[str, str]:
-        """Each faucet runs into the nearest sink or bathtub basin (:func:`catalogue.faucet_basins`)."""
-        return catalogue.faucet_basins((o.object_id, o.type_name, o.center[0], o.center[2]) for o in self.objects)
-
-
-def segments_hit_boxes(
-    starts: np.ndarray, ends: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float = 0.02
-) -> np.ndarray:
-    """For K segments and W boxes: whether each segment enters a box before its last ``margin``.
-
-    Slab test, vectorised. The margin lets a segment end on a box's surface (an object standing
-    against a wall) without counting the wall as in the way.
-    """
-    d = ends - starts
-    length = np.sqrt((d * d).sum(axis=1))
-    d = np.where(np.abs(d) < 1e-12, 1e-12, d)
-    inv = 1.0 / d
-    t1 = (lo[None, :, :] - starts[:, None, :]) * inv[:, None, :]
-    t2 = (hi[None, :, :] - starts[:, None, :]) * inv[:, None, :]
-    tmin = np.minimum(t1, t2).max(axis=2)
-    tmax = np.maximum(t1, t2).min(axis=2)
-    limit = 1.0 - margin / np.maximum(length, 1e-9)
-    hit = (tmax >= tmin) & (tmax > 0.0) & (tmin < limit[:, None])
-    return hit.any(axis=1)
 
 
 def spawn_id(obj: WorldObject, single_precision: bool = False) -> str:

@@ -1,0 +1,148 @@
+"""Placement search of the `lite` world: where on or in a receptacle an object can rest (slots,
+free space as THOR judges it, shelf levels, capacity), and putting it there."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from alfred_gen.domains import catalogue
+from alfred_gen.sim import shapes
+from alfred_gen.sim.world_containment import Containment
+from alfred_gen.sim.world_objects import (
+    INSIDE_RECEPTACLES,
+    PUT_OVERLAP,
+    PUT_STEP,
+    SHELF_MIN_RISE,
+    WorldObject,
+    _middle_over,
+)
+
+
+class Placement(Containment):
+    """Where an object can go on or in a receptacle, and putting it there."""
+
+    def slot_points(self, receptacle: WorldObject) -> list[tuple[float, float]]:
+        """Candidate (x, z) spots on/in a receptacle: a grid over its footprint, one cell per slot."""
+        capacity = max(receptacle.otype.capacity, 1)
+        sx, _, sz = receptacle.size
+        cx, _, cz = receptacle.center
+        cols = max(1, min(capacity, round(math.sqrt(capacity * sx / max(sz, 1e-6)))))
+        rows = max(1, math.ceil(capacity / cols))
+        out = []
+        for j in range(rows):
+            for i in range(cols):
+                out.append((cx - sx / 2 + (i + 0.5) * sx / cols, cz - sz / 2 + (j + 0.5) * sz / rows))
+        return out
+
+    def spot_bottom_y(self, receptacle: WorldObject) -> float:
+        """Height at which a placed object's box bottom rests in/on this receptacle."""
+        lo_y = receptacle.center[1] - receptacle.size[1] / 2
+        hi_y = receptacle.center[1] + receptacle.size[1] / 2
+        if receptacle.type_name in INSIDE_RECEPTACLES:
+            floor = shapes.inner_floor(receptacle.type_name, receptacle.size[1])
+            return lo_y + (floor if floor > 0 else min(0.02, receptacle.size[1] / 4))
+        return hi_y
+
+    def support_levels(self, receptacle: WorldObject) -> list[float]:
+        """Heights a placed object's box bottom can rest at in/on this receptacle, lowest first:
+        :meth:`spot_bottom_y`, and inside a container also each height its contents rest at
+        (above the floor by :data:`SHELF_MIN_RISE` or more), and the shelves the scene declares for
+        it. A THOR fridge has shelves that its PutObject fills as it fills the floor; a restored
+        start state shows where some are, an imported room's evidence where the others are."""
+        floor = self.spot_bottom_y(receptacle)
+        if receptacle.type_name not in INSIDE_RECEPTACLES:
+            return [floor]
+        levels = [floor]
+        resting = [round(self.by_id[child_id].lo[1], 3) for child_id in sorted(receptacle.children)]
+        for bottom in [*resting, *self.shelves.get(receptacle.object_id, ())]:
+            if bottom >= floor + SHELF_MIN_RISE and all(abs(bottom - level) > SHELF_MIN_RISE for level in levels):
+                levels.append(bottom)
+        return sorted(levels)
+
+    def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
+        """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
+
+        Overlap is judged on footprints (x, z) against every object inside the receptacle. If
+        nothing is clear but the receptacle still has room (restored scenes put objects anywhere,
+        not on slots), the slot farthest from the others is offered.
+        """
+        points = self.slot_points(receptacle)
+        if not receptacle.children:
+            return points
+        hx, hz = (obj.size[0] / 2, obj.size[2] / 2) if obj is not None else (0.0, 0.0)
+        taken = [self.by_id[c] for c in receptacle.children]
+        free = [
+            p for p in points
+            if all(abs(t.center[0] - p[0]) >= t.size[0] / 2 + hx or abs(t.center[2] - p[1]) >= t.size[2] / 2 + hz
+                   for t in taken)
+        ]
+        if free or not self.has_room(receptacle):
+            return free
+        def clearance(p: tuple[float, float]) -> tuple[float, tuple[float, float]]:
+            return min((t.center[0] - p[0]) ** 2 + (t.center[2] - p[1]) ** 2 for t in taken), p
+
+        return [max(points, key=clearance)]
+
+    def put_spots(self, receptacle: WorldObject, obj: WorldObject) -> list[tuple[float, float]]:
+        """Where ``obj`` can be put on/in ``receptacle``: judged by free space, as THOR does.
+
+        THOR has no object-count capacity: it places an object wherever its collider fits on the
+        receptacle's surface. Candidates are a grid (``PUT_STEP`` apart) of centres that keep the
+        object's footprint on the receptacle's (the middle only, when the object is wider); a
+        candidate is free unless the footprint overlaps a child's footprint by more than
+        ``PUT_OVERLAP`` of each half-extent (bounding boxes are looser than THOR's mesh colliders).
+        A sliced object's pieces are objects of their own and take only their own room. One-object
+        holders (capacity 1: a stove burner, a coffee machine, a towel holder) keep their one slot,
+        as THOR gives them one spawn point. The slots of
+        :meth:`free_spots` (capacity based) are added, so whatever fitted before still fits.
+        """
+        if receptacle.otype.capacity <= 1:  # a one-object holder: a burner, a coffee machine, a hanger
+            return self.free_spots(receptacle, obj) if self.has_room(receptacle) else []
+        sx, _, sz = receptacle.size
+        cx, _, cz = receptacle.center
+        hx, hz = obj.size[0] / 2, obj.size[2] / 2
+
+        def axis(centre: float, size: float, half: float) -> np.ndarray:
+            room = size / 2 - half
+            if room <= 0:
+                return np.array([centre])
+            n = int(math.floor(room / PUT_STEP))
+            return centre + PUT_STEP * np.arange(-n, n + 1)
+
+        xs, zs = np.meshgrid(axis(cx, sx, hx), axis(cz, sz, hz), indexing="ij")
+        px, pz = xs.ravel(), zs.ravel()
+        free = np.ones(len(px), bool)
+        keep = 1.0 - PUT_OVERLAP
+        for child_id in receptacle.children:
+            t = self.by_id[child_id]
+            clash = (np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep) & (
+                np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep
+            )
+            free &= ~clash
+        spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
+        if self.has_room(receptacle):
+            spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)
+        return spots
+
+    def has_room(self, receptacle: WorldObject) -> bool:
+        """Whether the receptacle holds fewer things than its capacity. Only what it may hold counts:
+        a fork its box happens to reach on the counter beside a coffee machine does not take the
+        mug's place (in rooms imported from ALFRED, boxes reach further than THOR's meshes). Nor
+        does a thing leaning in with its middle outside (a pencil across a mug's rim): THOR put a
+        pen in such a mug in 5 train demos."""
+        held = sum(1 for c in receptacle.children
+                   if catalogue.thor_accepts(self.by_id[c].type_name, receptacle.type_name)
+                   and _middle_over(self.by_id[c], receptacle))
+        return held < receptacle.otype.capacity
+
+    def place_at_spot(
+        self, obj: WorldObject, receptacle: WorldObject, spot: tuple[float, float], bottom: float | None = None
+    ) -> None:
+        """Put a parentless object at a spot of a receptacle (on its lowest level unless ``bottom``
+        names one of :meth:`support_levels`) and link it there."""
+        if bottom is None:
+            bottom = self.spot_bottom_y(receptacle)
+        self.move_to(obj, (spot[0], bottom + obj.size[1] / 2, spot[1]))
+        self.attach(obj, receptacle)
