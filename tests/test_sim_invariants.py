@@ -15,6 +15,8 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from tests.helpers import run_python
 
+pytestmark = pytest.mark.slow  # fast lane: 69 s on a loaded 2-core machine (session 73 --durations)
+
 VOLATILE = ("lastAction", "lastActionSuccess", "errorMessage", "actionReturn")
 NAVIGATION = ["MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown"]
 INTERACTIONS = ["PickupObject", "PutObject", "OpenObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",
@@ -165,8 +167,6 @@ def test_same_actions_same_bytes() -> None:
 _SCRIPT = """
 import hashlib
 from tests.test_sim_invariants import run, _seeded_steps
-
-pytestmark = pytest.mark.slow  # fast lane: 69 s on a loaded 2-core machine (session 73 --durations)
 digest = hashlib.sha256()
 for index in range(3):
     for line in run(index, _seeded_steps(100 + index, 120), check=False):
