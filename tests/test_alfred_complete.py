@@ -143,6 +143,7 @@ def subset_rooms() -> dict[int, SceneEvidence]:
     return gather_evidence(find_sources(os.environ["ALFRED_DATA"]))
 
 
+@pytest.mark.slow  # fast lane: 13 s on a loaded 2-core machine (session 73 --durations)
 def test_rules_put_a_faucet_behind_a_sink_basin_and_keep_their_counts(subset_rooms: dict[int, SceneEvidence],
                                                                         alfred_data: Path) -> None:
     from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
@@ -163,6 +164,7 @@ def test_rules_put_a_faucet_behind_a_sink_basin_and_keep_their_counts(subset_roo
     assert faucets[0] in {o.object_id for o in room.objects}
 
 
+@pytest.mark.slow  # fast lane: 1 s on a loaded 2-core machine (session 73 --durations)
 def test_rules_leave_a_room_with_demonstrations_as_it_is(subset_rooms: dict[int, SceneEvidence]) -> None:
     from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
 

@@ -56,6 +56,7 @@ def _write(path: Path, records: list[Any]) -> Path:
     return path
 
 
+@pytest.mark.slow  # fast lane: 9 s on a loaded 2-core machine (session 73 --durations)
 def test_import_adds_an_annotation_and_keeps_the_generated_ones(data: Path, tmp_path: Path) -> None:
     demo = find_demos(data)[0]
     before = demo.traj["turk_annotations"]["anns"]
@@ -126,6 +127,7 @@ def test_export_writes_a_page_per_hit_and_lists_them(data: Path, tmp_path: Path,
 browser_only = pytest.mark.skipif(find_browser() is None, reason="chromium and chromium-driver are not installed")
 
 
+@pytest.mark.slow  # fast lane: 19 s on a loaded 2-core machine (session 73 --durations)
 @browser_only
 def test_a_worker_fills_the_form_in_chromium_and_the_answer_imports(data: Path, tmp_path: Path) -> None:
     assert write_pages(str(data), str(tmp_path / "hits"), 1, "task", echo=lambda _: None) == ExitCode.OK
@@ -151,6 +153,7 @@ def test_a_worker_fills_the_form_in_chromium_and_the_answer_imports(data: Path, 
     assert new["high_descs"] == [f"Carry out part {n + 1} of the job." for n in range(steps)]
 
 
+@pytest.mark.slow  # fast lane: 11 s on a loaded 2-core machine (session 73 --durations)
 @browser_only
 def test_markup_in_annotations_is_shown_as_text_and_never_runs(data: Path, tmp_path: Path) -> None:
     demo = find_demos(data)[0]

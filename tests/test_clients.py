@@ -161,12 +161,14 @@ def sampled(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return sorted(out.rglob(TRAJ_FILE_NAME))
 
 
+@pytest.mark.slow  # fast lane: 123 s on a loaded 2-core machine (session 73 --durations)
 def test_every_sampled_demo_passes_every_clients_rules(sampled: list[Path]) -> None:
     assert len(sampled) == 4
     for path in sampled:
         check_demo(path)
 
 
+@pytest.mark.slow  # fast lane: 4 s on a loaded 2-core machine (session 73 --durations)
 def test_ets_builder_drops_a_demo_whose_final_frame_is_missing(sampled: list[Path], tmp_path: Path) -> None:
     """The rule can fail: without the unlisted final frame (or with it listed and nothing after it,
     as our files were before), E.T. finds no frame after the last action."""

@@ -39,6 +39,7 @@ def _play_expert(env: AlfredEnv, path: Path, mode: str) -> tuple[bool, dict]:
             return terminated, info
 
 
+@pytest.mark.slow  # fast lane: 21 s on a loaded 2-core machine (session 73 --durations)
 @pytest.mark.parametrize("mode", ["mask", "object_id", "high_level"])
 def test_check_env_passes_in_each_mode(dataset: Path, mode: str) -> None:
     env = AlfredEnv(dataset, mode=mode, depth=True, segmentation=True)
@@ -46,6 +47,7 @@ def test_check_env_passes_in_each_mode(dataset: Path, mode: str) -> None:
     env.close()
 
 
+@pytest.mark.slow  # fast lane: 19 s on a loaded 2-core machine (session 73 --durations)
 @pytest.mark.parametrize("mode", ["mask", "object_id", "high_level"])
 def test_the_files_own_demonstration_reaches_the_goal_in_each_mode(dataset: Path, mode: str) -> None:
     env = AlfredEnv(dataset, mode=mode)

@@ -20,6 +20,8 @@ from alfred_gen.traj.splits import ALFRED_UNSEEN_ROOMS, make_splits, parse_sizes
 from tests.helpers import REPO_ROOT
 from tests.helpers.agent_data import agent_dataset, trajectory_files
 
+pytestmark = pytest.mark.slow  # fast lane: 103 s on a loaded 2-core machine (session 73 --durations)
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -213,6 +213,7 @@ def agents_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "act_agents"
 
 
+@pytest.mark.slow  # fast lane: 13 s on a loaded 2-core machine (session 73 --durations)
 def test_agents_that_fail_get_one_line_and_exit_code_1(collection: Path, tmp_path: Path, agents_module: str) -> None:
     for name, reason in (("Raises", "agent_error"), ("Eleven", "bad_prediction")):
         code, lines, results = _run(collection, tmp_path, agent=f"{agents_module}:{name}")

@@ -22,6 +22,8 @@ from alfred_gen.eval.run import EvalOptions, eval_alfred
 from alfred_gen.scenes.library import simulator
 from tests.helpers.derive_sources import ANNOTATIONS, write_source
 
+pytestmark = pytest.mark.slow  # fast lane: 21 s on a loaded 2-core machine (session 73 --durations)
+
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory: pytest.TempPathFactory) -> Path:

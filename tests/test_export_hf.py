@@ -23,6 +23,8 @@ from alfred_gen.export.hf import EPISODES_FILE, STEPS_FILE, export_hf  # noqa: E
 from alfred_gen.scenes.library import simulator  # noqa: E402
 from alfred_gen.traj.steps import STOP_ACTION, actions  # noqa: E402
 
+pytestmark = pytest.mark.slow  # fast lane: 31 s on a loaded 2-core machine (session 73 --durations)
+
 
 def _export(src: Path, out: Path) -> tuple[ExitCode, list[str]]:
     lines: list[str] = []

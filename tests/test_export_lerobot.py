@@ -35,6 +35,8 @@ from alfred_gen.export.mp4 import read_facts, read_frame  # noqa: E402
 from alfred_gen.scenes.library import simulator  # noqa: E402
 from alfred_gen.traj.steps import STOP_ACTION, actions  # noqa: E402
 
+pytestmark = pytest.mark.slow  # fast lane: 59 s on a loaded 2-core machine (session 73 --durations)
+
 #: Lowest PSNR (dB) of a decoded frame against its source JPEG (H.264 at CRF 23 gives about 37).
 MIN_PSNR = 30.0
 LEROBOT_PYTHON_ENV = "ALFRED_GEN_LEROBOT_PYTHON"

@@ -66,6 +66,7 @@ def test_steps_of_a_generated_trajectory_match_its_file(dataset: Path) -> None:
             assert step.high_idx == low["high_idx"]
 
 
+@pytest.mark.slow  # fast lane: 9 s on a loaded 2-core machine (session 73 --durations)
 def test_alfred_dataset_steps_carry_the_source_action_mask_and_frame(dataset: Path) -> None:
     data = AlfredDataset(dataset)
     sources = sorted(dataset.rglob("traj_data.json"))

@@ -46,6 +46,7 @@ def _temp_dirs(out: Path) -> list[str]:
 # 1. A job's crashes never change the dataset
 
 
+@pytest.mark.slow  # fast lane: 11 s on a loaded 2-core machine (session 73 --durations)
 def test_a_job_that_kills_its_worker_three_times_changes_nothing(tmp_path: Path, monkeypatch) -> None:
     """Before: the third death of one job made it a failed attempt, so the tree differed from the
     uninterrupted one and temp directories stayed behind."""
@@ -60,6 +61,7 @@ def test_a_job_that_kills_its_worker_three_times_changes_nothing(tmp_path: Path,
     assert tree_bytes(tmp_path / "hit") == tree_bytes(tmp_path / "calm")
 
 
+@pytest.mark.slow  # fast lane: 8 s on a loaded 2-core machine (session 73 --durations)
 def test_a_job_that_always_kills_its_worker_stops_the_run_keeping_its_work(tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "out"
     run_sample(options(out, 3, seed=5), generate=stand_in_generate)  # some finished work
@@ -101,6 +103,7 @@ def start_run(out: Path, n: int, shard: str | None = None, workers: int = 1,
     return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+@pytest.mark.slow  # fast lane: 101 s on a loaded 2-core machine (session 73 --durations)
 @pytest.mark.parametrize("first, second", [("0/2", None), (None, "1/2"), ("0/2", "0/4"), ("1/3", "1/3")])
 def test_runs_whose_shards_share_trials_are_refused_while_one_writes(tmp_path: Path, first, second) -> None:
     """Before: an unsharded run next to a shard run deleted the shard's live temp directories and
@@ -117,6 +120,7 @@ def test_runs_whose_shards_share_trials_are_refused_while_one_writes(tmp_path: P
     assert not scan_tree(out).incomplete
 
 
+@pytest.mark.slow  # fast lane: 73 s on a loaded 2-core machine (session 73 --durations)
 def test_shards_of_one_layout_still_write_at_once_and_mixed_layouts_in_turn_make_the_unsharded_tree(
         tmp_path: Path) -> None:
     both = tmp_path / "both"

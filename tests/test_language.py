@@ -115,6 +115,7 @@ def test_heating_a_cut_object_is_said_of_a_slice() -> None:
     assert "slice of potato" in second.lower() and "microwave" in second.lower()
 
 
+@pytest.mark.slow  # fast lane: 8 s on a loaded 2-core machine (session 73 --durations)
 def test_sample_writes_as_many_generated_annotations_as_asked(tmp_path, cli_in_process) -> None:
     from alfred_gen.demo.language import is_generated
     from alfred_gen.traj.format import load_trajectory

@@ -28,6 +28,8 @@ from alfred_gen.scenes.library import simulator as scene_simulator
 from alfred_gen.sim.colors import COLOR_NAMES, read_color
 from alfred_gen.sim.relations import is_next_to
 
+pytestmark = pytest.mark.slow  # fast lane: 57 s on a loaded 2-core machine (session 73 --durations)
+
 DIRECTION_WORDS = {"left", "right", "around", "behind", "ahead"}
 NUMBER_WORDS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
                 "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "second", "third",

@@ -343,6 +343,7 @@ def test_owner_colors_distinct_stable_and_never_black():
     assert (reordered == colors).all()
 
 
+@pytest.mark.slow  # fast lane: 35 s on a loaded 2-core machine (session 73 --durations)
 def test_frames_do_not_depend_on_python_hash_seed():
     code = (
         "import hashlib, numpy as np\n"

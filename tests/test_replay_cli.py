@@ -55,6 +55,7 @@ def test_frame_schedule_first_entry_is_before_the_action_others_after():
     assert after == {0: ["000000001"], 1: ["000000002"], 2: ["000000003"], 3: ["000000004", "000000005"]}
 
 
+@pytest.mark.slow  # fast lane: 11 s on a loaded 2-core machine (session 73 --durations)
 def test_replay_writes_the_named_frames_byte_identically(tmp_path, heat_traj):
     first, second = tmp_path / "first", tmp_path / "second"
     for out in (first, second):
@@ -134,6 +135,7 @@ def test_replay_without_frames_is_backend_unavailable(tmp_path, heat_traj):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow  # fast lane: 9 s on a loaded 2-core machine (session 73 --durations)
 def test_replay_command_bad_file_exits_bad_input(tmp_path):
     bad = tmp_path / "traj_data.json"
     bad.write_text('{"task_id": "trial_T1", "task_ty')
@@ -159,6 +161,7 @@ def mixed_dir(tmp_path_factory, heat_traj) -> Path:
     return root
 
 
+@pytest.mark.slow  # fast lane: 29 s on a loaded 2-core machine (session 73 --durations)
 def test_verify_cli_reports_each_failure_with_its_reason(mixed_dir):
     run = subprocess.run([*ALFRED_GEN, "verify", str(mixed_dir)], capture_output=True, text=True, timeout=300)
     assert run.returncode == ExitCode.FAILED, run.stderr
@@ -171,6 +174,7 @@ def test_verify_cli_reports_each_failure_with_its_reason(mixed_dir):
     assert lines[3].startswith("2 ok, 3 failed: bad_file 1, unknown_object 1, action_failed 1 (in ")
 
 
+@pytest.mark.slow  # fast lane: 12 s on a loaded 2-core machine (session 73 --durations)
 def test_verify_in_parallel_prints_the_same(mixed_dir):
     outputs = []
     for jobs in (1, 2):
@@ -189,6 +193,7 @@ def test_verify_all_ok_exits_zero(tmp_path, heat_traj):
     assert lines[-1].startswith("2 ok, 0 failed (in ")
 
 
+@pytest.mark.slow  # fast lane: 9 s on a loaded 2-core machine (session 73 --durations)
 def test_verify_missing_or_empty_directory_is_one_line(tmp_path):
     run = subprocess.run([*ALFRED_GEN, "verify", str(tmp_path / "nowhere")], capture_output=True, text=True,
                          timeout=120)

@@ -209,6 +209,7 @@ print(digest.hexdigest())
 """
 
 
+@pytest.mark.slow  # fast lane: 24 s on a loaded 2-core machine (session 73 --durations)
 def test_replay_metadata_is_byte_identical_across_processes_and_hash_seeds():
     digests = {run_python(METADATA_DIGEST, env={"PYTHONHASHSEED": hash_seed}, timeout=120).stdout.strip()
                for hash_seed in ("1", "2")}

@@ -200,16 +200,19 @@ def released_masks(released_interactions):
     return decoded
 
 
+@pytest.mark.slow  # fast lane: 16 s on a loaded 2-core machine (session 73 --durations)
 def test_every_released_mask_decodes_and_reencodes_bit_exactly(released_masks):
     for found in released_masks:
         assert found.reencoded == found.args["mask"], found.where
 
 
+@pytest.mark.slow  # fast lane: 1 s on a loaded 2-core machine (session 73 --durations)
 def test_released_bbox_is_reproduced(released_masks):
     for found in released_masks:
         assert found.bbox == found.args["bbox"], found.where
 
 
+@pytest.mark.slow  # fast lane: 1 s on a loaded 2-core machine (session 73 --durations)
 def test_released_bbox_really_is_off_by_one_in_y(released_masks):
     """The quirk itself: y of the box is one below the mask rows; x is inclusive and exact."""
     for found in released_masks:
@@ -217,6 +220,7 @@ def test_released_bbox_really_is_off_by_one_in_y(released_masks):
         assert found.args["bbox"] == [xmin, ymin + 1, xmax, ymax + 1], found.where
 
 
+@pytest.mark.slow  # fast lane: 1 s on a loaded 2-core machine (session 73 --durations)
 def test_released_point_is_reproduced(released_masks):
     for found in released_masks:
         assert found.point == found.args["point"], found.where

@@ -15,6 +15,8 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from tests.helpers import run_python
 
+pytestmark = pytest.mark.slow  # fast lane: 69 s on a loaded 2-core machine (session 73 --durations)
+
 VOLATILE = ("lastAction", "lastActionSuccess", "errorMessage", "actionReturn")
 NAVIGATION = ["MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown"]
 INTERACTIONS = ["PickupObject", "PutObject", "OpenObject", "CloseObject", "ToggleObjectOn", "ToggleObjectOff",

@@ -341,6 +341,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow  # fast lane: 22 s on a loaded 2-core machine (session 73 --durations)
 def test_frames_are_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
     script = tmp_path / "digest.py"
     script.write_text(DIGEST_SCRIPT)
@@ -382,6 +383,7 @@ def overview(sim: LiteController, horizon: int = 15):
     return go(sim, *best[1:], horizon)
 
 
+@pytest.mark.slow  # fast lane: 14 s on a loaded 2-core machine (session 73 --durations)
 def test_artifacts_of_procedural_rooms() -> None:
     """Frames for people to look at: overviews of a procedural kitchen, living room, bedroom and
     bathroom, and the kitchen's fridge opened from its interaction pose."""

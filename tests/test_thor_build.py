@@ -31,7 +31,10 @@ INSTALLED = installed_ai2thor_version()
 PROFILE = profile_for_version(INSTALLED) if INSTALLED else None
 LINE = "5" if PROFILE is not None and PROFILE.name == "5" else "2.1.0"
 
-pytestmark = pytest.mark.skipif(PROFILE is None, reason="ai2thor 2.1.0 or 5.x is not installed")
+pytestmark = [
+    pytest.mark.skipif(PROFILE is None, reason="ai2thor 2.1.0 or 5.x is not installed"),
+    pytest.mark.slow,  # fast lane: 286 s on a loaded 2-core machine (session 73 --durations)
+]
 
 #: ALFRED's Initialize (replay/restore.py's INITIALIZE_ACTION) plus the images these tests compare.
 INITIALIZE = {"action": "Initialize", "gridSize": 0.25, "cameraY": 0.75, "visibilityDistance": 1.5,

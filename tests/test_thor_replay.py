@@ -29,6 +29,7 @@ from tests.helpers.thor_events import (
 )
 
 
+@pytest.mark.slow  # fast lane: 34 s on a loaded 2-core machine (session 73 --durations)
 def test_2_1_replay_sends_exactly_alfreds_api_actions(released_trajectory_files: list[Path]) -> None:
     """Every released trajectory: the fake receives the api_action dicts verbatim, except that each
     15-degree look is ALFRED's in-place TeleportFull at the new horizon."""
@@ -92,6 +93,7 @@ def expected_5x(api: dict[str, Any]) -> dict[str, Any]:
     return api
 
 
+@pytest.mark.slow  # fast lane: 37 s on a loaded 2-core machine (session 73 --durations)
 def test_5x_replay_sends_the_adapted_dicts(released_trajectory_files: list[Path]) -> None:
     seen: set[str] = set()
     for path in released_trajectory_files:

@@ -129,6 +129,7 @@ def _job(index: int, seed: int) -> Job:
     return Job(index, index, 0, task, 0, seed, f"trial_T{index}")
 
 
+@pytest.mark.slow  # fast lane: 10 s on a loaded 2-core machine (session 73 --durations)
 def test_a_sample_worker_with_the_thor_backend_vets_in_its_own_thor_controller(tmp_path: Path) -> None:
     context, recording, vetting = _context(tmp_path)
     outcomes = [run_job(_job(i, seed), context) for i, seed in enumerate((0, 1))]

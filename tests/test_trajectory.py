@@ -210,6 +210,7 @@ def _mutate(data, where, how, value):
     return data
 
 
+@pytest.mark.slow  # fast lane: 25 s on a loaded 2-core machine (session 73 --durations)
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(
@@ -472,6 +473,7 @@ def released(released_trajectory_files):
     return [(path, path.read_bytes()) for path in released_trajectory_files]
 
 
+@pytest.mark.slow  # fast lane: 14 s on a loaded 2-core machine (session 73 --durations)
 def test_every_released_file_is_valid(released):
     for path, _ in released:
         assert validate_trajectory(json.loads(_)) == [], path

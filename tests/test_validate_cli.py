@@ -140,6 +140,7 @@ def test_console_script_on_a_truncated_file(tree, tmp_path):
     assert lines[1] == "0 valid, 1 invalid"
 
 
+@pytest.mark.slow  # fast lane: 17 s on a loaded 2-core machine (session 73 --durations)
 def test_console_script_accepts_all_released_files(alfred_data, released_trajectory_files, tmp_path):
     result = run_cli("validate", alfred_data / "json_2.1.0", cwd=tmp_path)
     assert "Traceback" not in result.stdout + result.stderr

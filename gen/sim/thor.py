@@ -282,15 +282,21 @@ def _start_ai2thor_5(launch: ThorLaunch) -> Any:
             return build
 
     def start() -> Any:
-        return PinnedBuildController(
+        # The first scene is loaded inside the constructor, so its answer is read with the start-up
+        # limit (a slow start is not a hung step); every later answer gets the step limit.
+        controller = PinnedBuildController(
             width=launch.width,
             height=launch.height,
             x_display=launch.x_display,
             scene=launch.start_scene,
             server_start_timeout=launch.startup_timeout,
-            server_timeout=launch.step_timeout,
+            server_timeout=max(launch.startup_timeout, launch.step_timeout),
             **dict(launch.init_params),
         )
+        controller.server_timeout = launch.step_timeout
+        if getattr(controller, "server", None) is not None:
+            controller.server.timeout = launch.step_timeout
+        return controller
 
     def abandon() -> None:
         controller = started.get("controller")
