@@ -92,6 +92,39 @@ def test_a_malformed_file_names_nothing_and_a_derived_file_names_what_its_source
     assert ids == [LAMP]  # a fixture's id; the apple is pickupable (its pose completes it), 7 is no id
 
 
+def _walking_off(traj: dict) -> dict:
+    """``traj`` with forty steps ahead first: dead reckoning walks them far off any room's floor."""
+    out = json.loads(json.dumps(traj))
+    low = out["plan"]["low_actions"]
+    step = next(a for a in low if a["api_action"]["action"] == "MoveAhead")
+    out["plan"]["low_actions"] = [json.loads(json.dumps(step)) for _ in range(40)] + low
+    return out
+
+
+def test_a_catalogue_room_built_with_demos_gains_no_walked_floor_one_from_layouts_only_does(
+        alfred_data: Path, tmp_path: Path) -> None:
+    traj = _walking_off(load_trajectory(_demo(alfred_data)))
+    room = _layout_room(alfred_data, 303)
+    assert len(complete_from_file(room, traj)[0].reachable) > len(room.reachable)
+    strict, ids = complete_from_file(room, traj, walked_floor=False)
+    assert ids == (LAMP,) and strict.reachable == room.reachable
+    reachable = {}
+    for trajectories in (0, 5):
+        data = catalogue_store.empty_catalogue()
+        data["scenes"][room.name] = {"scene": room.to_dict(), "info": {"trajectories": trajectories}, "evidence": {}}
+        catalogue = tmp_path / f"scenes{trajectories}.json"
+        catalogue.write_text(json.dumps(data))
+        catalogue_store.use_catalogue(catalogue)
+        try:
+            assert catalogue_store.floor_known(room.name) == bool(trajectories)
+            scene = SceneLibrary().for_start_state(room.name, traj["scene"], traj)
+        finally:
+            catalogue_store.use_catalogue(None)
+        assert LAMP in {o.object_id for o in scene.objects}  # the fixture is completed either way
+        reachable[trajectories] = len(scene.reachable)
+    assert reachable[0] > reachable[5]
+
+
 def test_the_lookup_reports_completions_only_when_completing(alfred_data: Path) -> None:
     traj = load_trajectory(_demo(alfred_data))
     room = _layout_room(alfred_data, 303)
@@ -163,13 +196,21 @@ def test_rules_put_a_faucet_behind_a_sink_basin_and_keep_their_counts(subset_roo
     assert faucets[0] in {o.object_id for o in room.objects}
 
 
-def test_rules_leave_a_room_with_demonstrations_as_it_is(subset_rooms: dict[int, SceneEvidence]) -> None:
+def test_rules_leave_a_room_with_demonstrations_as_it_is_but_for_twin_sink_faucets(
+        subset_rooms: dict[int, SceneEvidence]) -> None:
     from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
+    from alfred_gen.scenes.alfred.fixture_twins import twin_faucets
 
     rules = learn_fixture_rules(subset_rooms.values())
+    twinned = []
     for evidence in subset_rooms.values():
         if evidence.trajectories:
-            assert with_rule_fixtures(evidence, rules) == (evidence, [])
+            twins = twin_faucets(evidence)
+            placed, ids = with_rule_fixtures(evidence, rules)
+            assert ids == twins and placed.static_ids == evidence.static_ids | set(twins)
+            assert (placed is evidence) == (not twins)
+            twinned += twins
+    assert "Faucet|-01.93|+00.72|+02.28" in twinned  # FloorPlan416's second sink
 
 
 def test_the_catalogue_changes_only_rooms_without_demonstrations(subset_rooms: dict[int, SceneEvidence]) -> None:

@@ -82,17 +82,25 @@ def _rest(block: Block, fixtures: Sequence[Box], floor_y: float) -> None:
     block.lo[1], block.hi[1] = top, top + height
 
 
-def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None
-                       ) -> tuple[Scene, tuple[str, ...]]:
-    """``scene`` with every fixture ``traj`` names and the room lacks, and the floor points its own
-    moves prove reachable, and the ids completed (sorted).
+def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None,
+                       walked_floor: bool = True) -> tuple[Scene, tuple[str, ...]]:
+    """``scene`` with every fixture ``traj`` names and the room lacks, and (``walked_floor``) the
+    floor points its own moves prove reachable, and the ids completed (sorted).
+
+    ``walked_floor`` is for a room whose floor is known only from its layout files (a room no
+    demonstration was imported with, or one built on the fly): there the file's walk is the only
+    evidence of the floor THOR's agent stood on. A catalogue room built with demonstrations knows
+    its floor (every point they walked, and the margin round it), so the scene lookup turns it off
+    there (:class:`~alfred_gen.scenes.library.SceneLibrary`) and a walk off that floor still fails
+    ``verify``. The walked points are dead reckoning of the file's own moves: the file cannot prove
+    them, it assumes them, so adding them everywhere would let any move through.
 
     Returns ``scene`` itself (and no ids) when nothing is missing."""
     ids, poses_of = named_fixtures(traj)
     present = {o.object_id for o in scene.objects}
     missing = [i for i in ids if i not in present]
     known = {grid_key(x, z) for x, z in scene.reachable}
-    walked = [p for p in _walked(traj) if grid_key(*p) not in known]
+    walked = [p for p in _walked(traj) if grid_key(*p) not in known] if walked_floor else []
     walked = list(dict((grid_key(*p), p) for p in walked).values())
     if not missing and not walked:
         return scene, ()
