@@ -247,3 +247,16 @@ def test_retargeting_points_actions_on_a_missing_fixture_at_the_nearest_of_its_t
     assert lows == [near.object_id, far.object_id, mug]
     assert out["plan"]["high_pddl"][0]["planner_action"]["objectId"] == near.object_id
     assert traj["plan"]["low_actions"][0]["api_action"]["objectId"] == LAMP  # the file itself is untouched
+
+
+def test_a_floor_fixture_box_reaching_over_a_completed_floor_fixture_is_cut_back_on_its_ids_side() -> None:
+    from alfred_gen.scenes.alfred.complete import _cut_back
+    from alfred_gen.sim.scene import Box
+
+    can = Box((-0.55, 0.0, 0.32), (-0.17, 0.56, 0.76))  # FloorPlan11's completed garbage can
+    cabinet = Box((-0.65, 0.05, 0.13), (-0.18, 0.75, 0.73))  # a layout-only cabinet, id at its corner
+    cut = _cut_back(cabinet, can, (-0.18, 0.40, 0.15))
+    assert cut == Box((-0.65, 0.05, 0.13), (-0.18, 0.75, 0.32))
+    assert _cut_back(cabinet, can, (-0.36, 0.40, 0.50)) is None  # its id over the can: left alone
+    thin = Box((-0.65, 0.05, 0.30), (-0.18, 0.75, 0.73))
+    assert _cut_back(thin, can, (-0.18, 0.40, 0.30)) is None  # 2 cm would be left of it
