@@ -92,6 +92,39 @@ def test_a_malformed_file_names_nothing_and_a_derived_file_names_what_its_source
     assert ids == [LAMP]  # a fixture's id; the apple is pickupable (its pose completes it), 7 is no id
 
 
+def _walking_off(traj: dict) -> dict:
+    """``traj`` with forty steps ahead first: dead reckoning walks them far off any room's floor."""
+    out = json.loads(json.dumps(traj))
+    low = out["plan"]["low_actions"]
+    step = next(a for a in low if a["api_action"]["action"] == "MoveAhead")
+    out["plan"]["low_actions"] = [json.loads(json.dumps(step)) for _ in range(40)] + low
+    return out
+
+
+def test_a_catalogue_room_built_with_demos_gains_no_walked_floor_one_from_layouts_only_does(
+        alfred_data: Path, tmp_path: Path) -> None:
+    traj = _walking_off(load_trajectory(_demo(alfred_data)))
+    room = _layout_room(alfred_data, 303)
+    assert len(complete_from_file(room, traj)[0].reachable) > len(room.reachable)
+    strict, ids = complete_from_file(room, traj, walked_floor=False)
+    assert ids == (LAMP,) and strict.reachable == room.reachable
+    reachable = {}
+    for trajectories in (0, 5):
+        data = catalogue_store.empty_catalogue()
+        data["scenes"][room.name] = {"scene": room.to_dict(), "info": {"trajectories": trajectories}, "evidence": {}}
+        catalogue = tmp_path / f"scenes{trajectories}.json"
+        catalogue.write_text(json.dumps(data))
+        catalogue_store.use_catalogue(catalogue)
+        try:
+            assert catalogue_store.floor_known(room.name) == bool(trajectories)
+            scene = SceneLibrary().for_start_state(room.name, traj["scene"], traj)
+        finally:
+            catalogue_store.use_catalogue(None)
+        assert LAMP in {o.object_id for o in scene.objects}  # the fixture is completed either way
+        reachable[trajectories] = len(scene.reachable)
+    assert reachable[0] > reachable[5]
+
+
 def test_the_lookup_reports_completions_only_when_completing(alfred_data: Path) -> None:
     traj = load_trajectory(_demo(alfred_data))
     room = _layout_room(alfred_data, 303)
@@ -165,13 +198,21 @@ def test_rules_put_a_faucet_behind_a_sink_basin_and_keep_their_counts(subset_roo
 
 
 @pytest.mark.slow  # fast lane: 1 s on a loaded 2-core machine (session 73 --durations)
-def test_rules_leave_a_room_with_demonstrations_as_it_is(subset_rooms: dict[int, SceneEvidence]) -> None:
+def test_rules_leave_a_room_with_demonstrations_as_it_is_but_for_twin_sink_faucets(
+        subset_rooms: dict[int, SceneEvidence]) -> None:
     from alfred_gen.scenes.alfred.fixture_rules import learn_fixture_rules, with_rule_fixtures
+    from alfred_gen.scenes.alfred.fixture_twins import twin_faucets
 
     rules = learn_fixture_rules(subset_rooms.values())
+    twinned = []
     for evidence in subset_rooms.values():
         if evidence.trajectories:
-            assert with_rule_fixtures(evidence, rules) == (evidence, [])
+            twins = twin_faucets(evidence)
+            placed, ids = with_rule_fixtures(evidence, rules)
+            assert ids == twins and placed.static_ids == evidence.static_ids | set(twins)
+            assert (placed is evidence) == (not twins)
+            twinned += twins
+    assert "Faucet|-01.93|+00.72|+02.28" in twinned  # FloorPlan416's second sink
 
 
 def test_the_catalogue_changes_only_rooms_without_demonstrations(subset_rooms: dict[int, SceneEvidence]) -> None:
@@ -208,3 +249,16 @@ def test_retargeting_points_actions_on_a_missing_fixture_at_the_nearest_of_its_t
     assert lows == [near.object_id, far.object_id, mug]
     assert out["plan"]["high_pddl"][0]["planner_action"]["objectId"] == near.object_id
     assert traj["plan"]["low_actions"][0]["api_action"]["objectId"] == LAMP  # the file itself is untouched
+
+
+def test_a_floor_fixture_box_reaching_over_a_completed_floor_fixture_is_cut_back_on_its_ids_side() -> None:
+    from alfred_gen.scenes.alfred.complete import _cut_back
+    from alfred_gen.sim.scene import Box
+
+    can = Box((-0.55, 0.0, 0.32), (-0.17, 0.56, 0.76))  # FloorPlan11's completed garbage can
+    cabinet = Box((-0.65, 0.05, 0.13), (-0.18, 0.75, 0.73))  # a layout-only cabinet, id at its corner
+    cut = _cut_back(cabinet, can, (-0.18, 0.40, 0.15))
+    assert cut == Box((-0.65, 0.05, 0.13), (-0.18, 0.75, 0.32))
+    assert _cut_back(cabinet, can, (-0.36, 0.40, 0.50)) is None  # its id over the can: left alone
+    thin = Box((-0.65, 0.05, 0.30), (-0.18, 0.75, 0.73))
+    assert _cut_back(thin, can, (-0.18, 0.40, 0.30)) is None  # 2 cm would be left of it

@@ -215,9 +215,12 @@ class SceneLibrary:
         scene = complete_for_start_state(scene, start)
         if not self.complete or trajectory is None:
             return scene, ()
+        from alfred_gen.scenes.alfred.catalogue_store import floor_known
         from alfred_gen.scenes.alfred.complete import complete_from_file
 
-        return complete_from_file(scene, trajectory)
+        # A catalogue room built with demonstrations knows its floor: a walk off it stays a failure.
+        extra = any(s.name == name for s in self.extra)
+        return complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,

@@ -135,3 +135,12 @@ def imported_scene(name: str) -> Scene | None:
         return None
     entry = catalogue["scenes"].get(name)
     return scene_from_entry(entry) if entry is not None else None
+
+
+def floor_known(name: str) -> bool:
+    """Whether the active catalogue built ``name`` with demonstrations: its floor is then the floor
+    those demos walked (and the margin round it), not only its layout files' points."""
+    catalogue = load_active()
+    entry = catalogue["scenes"].get(name) if catalogue is not None else None
+    info = entry.get("info") if isinstance(entry, dict) else None
+    return isinstance(info, dict) and int(info.get("trajectories") or 0) > 0

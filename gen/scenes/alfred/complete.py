@@ -20,12 +20,13 @@ named fixture is returned as it is (the same object), so rooms with evidence rep
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import is_static_id, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_cuts import clear_reachable
+from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD, clear_reachable
 from alfred_gen.scenes.alfred.fixture_sizing import front_pose, initial_block
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject, grid_key
@@ -37,6 +38,8 @@ COMPLETED_OBJECTS_KEY = "completed_objects"
 REST_GAP = 0.15
 #: How far a base may sink into the top below it (ids are rounded to the centimetre).
 REST_SINK = 0.03
+#: The thinnest piece of a fixture cut back from a completed one standing on the floor (m).
+MIN_LEFT = 0.05
 
 
 def named_fixtures(traj: Mapping[str, Any]) -> tuple[list[str], dict[str, list[list[float]]]]:
@@ -82,17 +85,74 @@ def _rest(block: Block, fixtures: Sequence[Box], floor_y: float) -> None:
     block.lo[1], block.hi[1] = top, top + height
 
 
-def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None
-                       ) -> tuple[Scene, tuple[str, ...]]:
-    """``scene`` with every fixture ``traj`` names and the room lacks, and the floor points its own
-    moves prove reachable, and the ids completed (sorted).
+def _make_room(objects: Sequence[SceneObject], blocks: Sequence[Block], floor_y: float) -> dict[str, SceneObject]:
+    """Fixtures standing on the floor cut back from each completed fixture standing on the floor
+    (id -> the cut object): its id says where THOR stood it, so a box that reaches over its
+    footprint (a layout-only cabinet of the catalogue's size, not fitted to any evidence) is wrong
+    there. Without this, FloorPlan11's completed garbage can stood inside a counter cabinet's box
+    and no put into it was visible. A fixture whose own id lies inside the completed one is left."""
+    out: dict[str, SceneObject] = {}
+    for block in blocks:
+        if not block.floor_origin:
+            continue
+        box = block.box()
+        for obj in objects:
+            current = out.get(obj.object_id, obj)
+            other = current.box
+            if (catalogue.object_type(obj.object_type).pickupable or other.lo[1] > floor_y + OVERHEAD
+                    or not _overlap(box, other) or _over(box, obj.position)):
+                continue
+            cut = _cut_back(other, box, obj.position)
+            if cut is not None:
+                out[obj.object_id] = replace(current, box=cut)
+    return out
+
+
+def _cut_back(box: Box, away: Box, position: Sequence[float]) -> Box | None:
+    """``box`` cut back along one side to ``away``'s face, on a side of ``away`` its id
+    (``position``) is on, losing the least; None when its id is over ``away`` or the piece left
+    would be thinner than :data:`MIN_LEFT`."""
+    options = []
+    for axis in (0, 2):
+        if position[axis] <= away.lo[axis] and away.lo[axis] - box.lo[axis] >= MIN_LEFT:
+            options.append((box.hi[axis] - away.lo[axis], axis, 1, away.lo[axis]))
+        if position[axis] >= away.hi[axis] and box.hi[axis] - away.hi[axis] >= MIN_LEFT:
+            options.append((away.hi[axis] - box.lo[axis], axis, 0, away.hi[axis]))
+    if not options:
+        return None
+    _, axis, side, value = min(options)
+    corners = [list(box.lo), list(box.hi)]
+    corners[side][axis] = value
+    return Box((corners[0][0], corners[0][1], corners[0][2]), (corners[1][0], corners[1][1], corners[1][2]))
+
+
+def _over(box: Box, position: Sequence[float]) -> bool:
+    return box.lo[0] <= position[0] <= box.hi[0] and box.lo[2] <= position[2] <= box.hi[2]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a.lo[0] < b.hi[0] and b.lo[0] < a.hi[0] and a.lo[2] < b.hi[2] and b.lo[2] < a.hi[2]
+
+
+def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None,
+                       walked_floor: bool = True) -> tuple[Scene, tuple[str, ...]]:
+    """``scene`` with every fixture ``traj`` names and the room lacks, and (``walked_floor``) the
+    floor points its own moves prove reachable, and the ids completed (sorted).
+
+    ``walked_floor`` is for a room whose floor is known only from its layout files (a room no
+    demonstration was imported with, or one built on the fly): there the file's walk is the only
+    evidence of the floor THOR's agent stood on. A catalogue room built with demonstrations knows
+    its floor (every point they walked, and the margin round it), so the scene lookup turns it off
+    there (:class:`~alfred_gen.scenes.library.SceneLibrary`) and a walk off that floor still fails
+    ``verify``. The walked points are dead reckoning of the file's own moves: the file cannot prove
+    them, it assumes them, so adding them everywhere would let any move through.
 
     Returns ``scene`` itself (and no ids) when nothing is missing."""
     ids, poses_of = named_fixtures(traj)
     present = {o.object_id for o in scene.objects}
     missing = [i for i in ids if i not in present]
     known = {grid_key(x, z) for x, z in scene.reachable}
-    walked = [p for p in _walked(traj) if grid_key(*p) not in known]
+    walked = [p for p in _walked(traj) if grid_key(*p) not in known] if walked_floor else []
     walked = list(dict((grid_key(*p), p) for p in walked).values())
     if not missing and not walked:
         return scene, ()
@@ -107,6 +167,7 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
         _rest(block, fixtures, scene.floor_y)
         blocks.append(block)
     clear_reachable(blocks, reachable, scene.floor_y)
+    cut = _make_room(scene.objects, blocks, scene.floor_y)
     added = [SceneObject(b.kind, b.position, b.box(), object_id=b.object_id, rotation=(0.0, float(b.facing), 0.0))
              for b in blocks]
     interaction_poses = dict(scene.interaction_poses)
@@ -114,7 +175,7 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
         pose = front_pose(object_id, poses_of.get(object_id, []))
         if pose is not None and object_id not in interaction_poses:
             interaction_poses[object_id] = Pose.from_list(pose)
-    objects = list(scene.objects) + added
+    objects = [cut.get(o.object_id, o) for o in scene.objects] + added
     walls = scene.walls
     floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in walked]
     if not _within(walls, [o.box for o in added] + floor):

@@ -17,8 +17,10 @@ Each rule is learnt from the rooms that have evidence, and keeps the counts that
 
 They are applied only to rooms without any demonstration and only to types the room's layout
 files say are present and no evidence places: a room with evidence is built exactly as before,
-and the procedural rooms never come here. Placed fixtures get THOR-style ids at their positions
-and are built like any fixture named by evidence (:mod:`alfred_gen.scenes.alfred.geometry`).
+but for the faucet of a sink whose twin in the same row has one
+(:mod:`~alfred_gen.scenes.alfred.fixture_twins`), and the procedural rooms never come here.
+Placed fixtures get THOR-style ids at their positions and are built like any fixture named by
+evidence (:mod:`alfred_gen.scenes.alfred.geometry`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position
 from alfred_gen.scenes.alfred.fixture_block import FLOOR_ORIGIN
+from alfred_gen.scenes.alfred.fixture_twins import twin_faucets
 from alfred_gen.sim.scene import AGENT_Y, format_object_id
 
 #: The host of a fixture standing on the floor.
@@ -207,18 +210,23 @@ def _on_floor(points: list[tuple[float, float]], floor_y: float, placement: Plac
 
 def with_rule_fixtures(evidence: SceneEvidence, rules: Mapping[str, FixtureRule]) -> tuple[SceneEvidence, list[str]]:
     """``evidence`` plus the fixtures the rules place, and their ids: only for a room without any
-    demonstration, and only types its layout files list as present and no evidence places.
+    demonstration, and only types its layout files list as present and no evidence places; then, in
+    any room, the faucet of a sink basin whose twin in the same row has one
+    (:func:`~alfred_gen.scenes.alfred.fixture_twins.twin_faucets`).
     Returns ``evidence`` itself (and no ids) when nothing is placed."""
-    if evidence.trajectories > 0:
-        return evidence, []
-    placed_types = {catalogue.type_of_id(i) for i in (*evidence.openable, *evidence.static_ids)}
     ids = []
-    for kind in sorted(rules):
-        if kind not in evidence.types_present or kind in placed_types:
-            continue
-        ids += [format_object_id(kind, position, True) for position in rule_positions(evidence, rules[kind])]
-    if not ids:
-        return evidence, []
-    placed = evidence.copy()
-    placed.static_ids = set(placed.static_ids) | set(ids)
+    if evidence.trajectories == 0:
+        placed_types = {catalogue.type_of_id(i) for i in (*evidence.openable, *evidence.static_ids)}
+        for kind in sorted(rules):
+            if kind not in evidence.types_present or kind in placed_types:
+                continue
+            ids += [format_object_id(kind, position, True) for position in rule_positions(evidence, rules[kind])]
+    placed = evidence.copy() if ids else evidence
+    if ids:
+        placed.static_ids = set(placed.static_ids) | set(ids)
+    twins = twin_faucets(placed)
+    if twins:
+        placed = placed.copy() if placed is evidence else placed
+        placed.static_ids = set(placed.static_ids) | set(twins)
+        ids += twins
     return placed, sorted(ids)

@@ -452,7 +452,7 @@ def build_catalogue(rooms: Mapping[int, SceneEvidence], sizes: ThorSizes | None,
             "support_disagreements": geometry.support_disagreements,
         }
         placed = ruled[evidence.scene_num][1]
-        if placed:  # only rooms without demonstrations: the others' entries stay as they were
+        if placed:  # rooms without demonstrations, and twin-sink faucets (fixture_twins); others unchanged
             info["rule_fixtures"] = placed
         data["scenes"][scene.name] = {"scene": scene.to_dict(), "info": info, "evidence": evidence.to_dict()}
         if summary is not None:
