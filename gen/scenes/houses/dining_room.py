@@ -13,11 +13,11 @@ from alfred_gen.domains.catalogue import PLACEMENT
 from alfred_gen.scenes.procedural.furnish import (
     BuildFailed,
     RoomBuilder,
-    add_cabinet,
+    add_cabinet_pair_by_a_wall,
     add_chairs_around,
     add_floor_standing,
     add_light_switch,
-    add_shelving_unit,
+    add_shelves_by_a_wall,
     add_table_somewhere,
     add_wall_item,
     add_window,
@@ -43,14 +43,9 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         raise BuildFailed("no room for the dining table")
     add_chairs_around(b, rect, rng.randint(4, 6))
     if contents.has("Cabinet") or not contents.has("Shelf"):
-        spot = b.wall_spot(1.0, 0.45, access=0.7)
-        if spot is not None:
-            add_cabinet(b, spot, 0.0, 0.5, 0.0, 0.45, 0.0, 0.9)
-            add_cabinet(b, spot, 0.5, 1.0, 0.0, 0.45, 0.0, 0.9)
+        add_cabinet_pair_by_a_wall(b)
     if contents.has("Shelf"):
-        spot = b.wall_spot(round(rng.uniform(0.7, 1.1), 2), 0.38, access=0.6)
-        if spot is not None:
-            add_shelving_unit(b, spot, rng.randint(3, 4), round(rng.uniform(1.2, 1.8), 2))
+        add_shelves_by_a_wall(b, rng)
     add_floor_standing(b, "HousePlant", 0.4, 0.4, round(rng.uniform(0.6, 1.1), 2), access=0.4, corner=True)
     if contents.has("Window"):
         add_window(b, blinds=contents.has("Blinds"), curtains=contents.has("Curtains"), sill=0.8)

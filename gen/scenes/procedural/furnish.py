@@ -240,6 +240,22 @@ def add_cabinet(
     return builder.add("Cabinet", spot.box(u0 + 0.005, u1 - 0.005, v0, v1, y0, y1), rotation=spot.rotation)
 
 
+def add_cabinet_pair_by_a_wall(builder: RoomBuilder) -> None:
+    """Two waist-high cabinets side by side against a free stretch of wall (living and dining
+    rooms), if one is left."""
+    spot = builder.wall_spot(1.0, 0.45, access=0.7)
+    if spot is not None:
+        add_cabinet(builder, spot, 0.0, 0.5, 0.0, 0.45, 0.0, 0.9)
+        add_cabinet(builder, spot, 0.5, 1.0, 0.0, 0.45, 0.0, 0.9)
+
+
+def add_shelves_by_a_wall(builder: RoomBuilder, rng: random.Random) -> None:
+    """A shelving unit of 3-4 boards against a free stretch of wall, if one is left."""
+    spot = builder.wall_spot(round(rng.uniform(0.7, 1.1), 2), 0.38, access=0.6)
+    if spot is not None:
+        add_shelving_unit(builder, spot, rng.randint(3, 4), round(rng.uniform(1.2, 1.8), 2))
+
+
 def add_shelving_unit(builder: RoomBuilder, spot: WallSpot, boards: int, height: float) -> list[SceneObject]:
     """A free-standing shelving unit: its frame (no THOR object) as parts, ``boards`` Shelf receptacles."""
     w, d = spot.width, spot.depth

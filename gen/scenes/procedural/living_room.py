@@ -7,14 +7,14 @@ from alfred_gen.scenes.procedural.furnish import (
     BuildFailed,
     RoomBuilder,
     WallSpot,
-    add_cabinet,
+    add_cabinet_pair_by_a_wall,
     add_chairs_around,
     add_dresser,
     add_floor_lamp,
     add_floor_standing,
     add_garbage_can,
     add_light_switch,
-    add_shelving_unit,
+    add_shelves_by_a_wall,
     add_side_table,
     add_table,
     add_table_somewhere,
@@ -78,14 +78,9 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         if spot is not None:
             add_dresser(b, spot, rng.choice([1, 2]), rng.choice([3, 4]))
     if contents.has("Shelf"):
-        spot = b.wall_spot(round(rng.uniform(0.7, 1.1), 2), 0.38, access=0.6)
-        if spot is not None:
-            add_shelving_unit(b, spot, rng.randint(3, 4), round(rng.uniform(1.2, 1.8), 2))
+        add_shelves_by_a_wall(b, rng)
     if contents.has("Cabinet"):
-        spot = b.wall_spot(1.0, 0.45, access=0.7)
-        if spot is not None:
-            add_cabinet(b, spot, 0.0, 0.5, 0.0, 0.45, 0.0, 0.9)
-            add_cabinet(b, spot, 0.5, 1.0, 0.0, 0.45, 0.0, 0.9)
+        add_cabinet_pair_by_a_wall(b)
     if contents.has("Desk"):
         spot = b.wall_spot(round(rng.uniform(1.0, 1.4), 2), 0.6, access=0.8)
         if spot is not None:
