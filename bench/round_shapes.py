@@ -45,7 +45,7 @@ def _set_inset(types: frozenset[str], inset: float) -> None:
     shapes.ROUND_IN_PLAN = types  # type: ignore[misc]  # a study rebinds the module's table on purpose
     shapes.ROUND_INSET = inset  # type: ignore[misc]
     pixels._object_rows.cache_clear()
-    render._object_rows.cache_clear()
+    render._shape_rows.cache_clear()
 
 
 def masks_before_interactions(traj: dict[str, Any], scene: Any, wanted: Callable[[str], bool],

@@ -92,7 +92,7 @@ def _set(object_type: str, maker: Any) -> None:
     else:
         table[object_type] = maker
     pixels._object_rows.cache_clear()
-    render._object_rows.cache_clear()
+    render._shape_rows.cache_clear()
 
 
 def _use(object_type: str, maker: Maker) -> None:
