@@ -195,6 +195,12 @@ class TaskType:
         """Capabilities needed, including a slicing tool for the ``_slice`` variant."""
         return self.tools + (("canSlice",) if sliced and "canSlice" not in self.tools else ())
 
+    @property
+    def starts_dirty(self) -> bool:
+        """Whether ALFRED sets the room up ``dirty_and_empty`` for this type: its scene setup dirties
+        the objects and empties the receptacles when a goal condition asks for an object cleaned."""
+        return any(condition.effect == "cleaned" for condition in self.conditions)
+
     def allowed_in(self, room_type: str) -> bool:
         """Whether ALFRED samples this task type in rooms of this type."""
         return room_type in self.room_types

@@ -75,6 +75,7 @@ def test_an_added_task_type_is_sampled_planned_replayed_and_counted(registry: Pa
     assert len(files) == 1 and files[0].parent.parent.name.startswith(f"{NEW}-")
     traj = load_trajectory(files[0])
     assert traj["task_type"] == NEW
+    assert traj["scene"]["dirty_and_empty"] is True, "a goal asking for a cleaned object starts dirty"
     steps = [step["discrete_action"]["action"] for step in traj["plan"]["high_pddl"]]
     assert "CleanObject" in steps and "CoolObject" in steps
 
@@ -105,3 +106,10 @@ def test_a_malformed_registry_file_is_one_clear_error(tmp_path: Path, monkeypatc
     with pytest.raises(UserError) as missing:
         task_type_names()
     assert missing.value.code == ExitCode.NOT_FOUND
+
+
+def test_a_type_whose_goal_asks_for_a_cleaned_object_starts_dirty_as_alfred_sets_clean_tasks_up(
+        registry: Path) -> None:
+    """``dirty_and_empty`` in the scene block follows the goal conditions, not a task type's name."""
+    starts_dirty = {name for name in task_type_names() if get_task_type(name).starts_dirty}
+    assert starts_dirty == {"pick_clean_then_place_in_recep", NEW}

@@ -23,7 +23,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from alfred_gen.domains.tasks import TaskSpec
+from alfred_gen.domains.tasks import TaskSpec, get_task_type
 from alfred_gen.errors import GenerationReason
 from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_problem
 from alfred_gen.replay.restore import FURNITURE_POSES_KEY, INITIALIZE_ACTION, RestoreError, restore_scene
@@ -121,7 +121,7 @@ def build_scene_block(
     toggles = [{"isOn": False, "objectType": task.toggle_target}] if task.toggle_target else []
     object_poses, furniture = split_poses(metadata)
     block = {
-        "dirty_and_empty": task.task_type == "pick_clean_then_place_in_recep",
+        "dirty_and_empty": get_task_type(task.task_type).starts_dirty,
         "floor_plan": scene.name,
         "init_action": {
             "action": "TeleportFull",
