@@ -29,7 +29,7 @@ from alfred_gen.fidelity import measure
 from alfred_gen.fidelity.evidence_pool import EvidencePool, learnt_stats
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
-from alfred_gen.sim import pixels, render, shapes
+from alfred_gen.sim import pixels, shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.traj.format import TRAJ_FILE_NAME
 from alfred_gen.traj.rle import decode_mask
@@ -44,8 +44,7 @@ def _set_inset(types: frozenset[str], inset: float) -> None:
     """Draw ``types`` ``inset`` inside their boxes (the renderers' caches forget older shapes)."""
     shapes.ROUND_IN_PLAN = types  # type: ignore[misc]  # a study rebinds the module's table on purpose
     shapes.ROUND_INSET = inset  # type: ignore[misc]
-    pixels._object_rows.cache_clear()
-    render._shape_rows.cache_clear()
+    pixels.forget_shapes()
 
 
 def masks_before_interactions(traj: dict[str, Any], scene: Any, wanted: Callable[[str], bool],

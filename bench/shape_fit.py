@@ -41,7 +41,7 @@ from round_shapes import (  # bench/ is on sys.path when this file runs as a scr
 
 from alfred_gen.fidelity import measure
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
-from alfred_gen.sim import pixels, render, shapes
+from alfred_gen.sim import pixels, shapes
 
 Maker = Callable[[Any], list[Any]]
 
@@ -91,8 +91,7 @@ def _set(object_type: str, maker: Any) -> None:
         table.pop(object_type, None)
     else:
         table[object_type] = maker
-    pixels._object_rows.cache_clear()
-    render._shape_rows.cache_clear()
+    pixels.forget_shapes()
 
 
 def _use(object_type: str, maker: Maker) -> None:

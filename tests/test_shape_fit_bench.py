@@ -36,3 +36,17 @@ def test_lites_kettle_fits_thors_masks_better_than_its_bounding_box(alfred_data:
     iou = _iou_by_shape(done.stdout)
     assert set(iou) == {"current", "block"}
     assert iou["current"] > iou["block"] > 0.0
+
+
+def test_forget_shapes_empties_both_renderers_shape_caches() -> None:
+    """The benches rebind shapes through this one call, so a cache renamed in either renderer cannot
+    leave them drawing stale shapes (stop 73's first CI broke on exactly that)."""
+    from alfred_gen.sim import pixels, render
+    from alfred_gen.sim.scene import Box
+
+    box = Box((0.0, 0.0, 0.0), (0.5, 0.5, 0.5))
+    render._shape_rows("Mug", "Mug|0", box, False, 0, None)
+    pixels._object_rows("Mug", "Mug|0", box, False, 0, (), ())
+    assert render._shape_rows.cache_info().currsize and pixels._object_rows.cache_info().currsize
+    pixels.forget_shapes()
+    assert render._shape_rows.cache_info().currsize == 0 and pixels._object_rows.cache_info().currsize == 0

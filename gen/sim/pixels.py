@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from alfred_gen.sim import render as render_module
 from alfred_gen.sim.camera import Camera as RenderCamera
 from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color, varied_color
 from alfred_gen.sim.render import (
@@ -292,6 +293,13 @@ def _object_rows(
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
         rows = [(p_lo, p_hi, color) for lo, hi, color in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
     return frozen_rows(rows)
+
+
+def forget_shapes() -> None:
+    """Drop every cached shape, lite's and the plain renderer's: a study that rebinds a type's shape
+    (``bench/shape_fit.py``, ``bench/round_shapes.py``) must not draw the shapes cached before it."""
+    _object_rows.cache_clear()
+    render_module.forget_shapes()
 
 
 def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -264,6 +264,12 @@ class BoxListBuilder:
         )
 
 
+def forget_shapes() -> None:
+    """Drop the cached type shapes (a study that rebinds a shape must not draw the old one);
+    :func:`alfred_gen.sim.pixels.forget_shapes` also drops lite's own cache."""
+    _shape_rows.cache_clear()
+
+
 @lru_cache(maxsize=8192)
 def _shape_rows(
     object_type: str, object_id: str, box: Box, is_open: bool, facing: int, color: tuple[int, ...] | None
