@@ -20,10 +20,12 @@ from alfred_gen.demo.navigation import NavAction, apply
 from alfred_gen.eqa.entropy import FilterRule
 from alfred_gen.eqa.facts import HomeFacts
 from alfred_gen.eqa.geodesic import navigation_scores
+from alfred_gen.eqa.homes import read_facts
 from alfred_gen.eqa.paths import PATHS_DIR, PathOptions, accepted_single_target, paths_command
-from alfred_gen.eqa.programs import SINGLE_TARGET
+from alfred_gen.eqa.programs import SINGLE_TARGET, TEMPLATES, run_programs
 from alfred_gen.eqa.questions import QUESTIONS_FILE, QuestionOptions, questions_command
 from alfred_gen.eqa.stats import stats_command
+from alfred_gen.eqa.vocabulary import load_vocabulary
 from alfred_gen.errors import ExitCode
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.library import SceneLibrary, simulator
@@ -119,6 +121,29 @@ def test_a_second_run_reuses_the_facts_and_gives_the_same_file(run: Path, tmp_pa
         q["accepted"] for q in json.loads(before)["questions"])
 
 
+def test_all_questions_keeps_every_question_in_the_format_before_sampling(run: Path, tmp_path: Path,
+                                                                          data: dict) -> None:
+    every = tmp_path / "every"
+    every.mkdir()
+    (every / "facts").symlink_to(run / "facts")
+    lines: list[str] = []
+    assert questions_command(QuestionOptions(HOMES, all_questions=True), str(every), simulator=simulator(),
+                             echo=lines.append, show_progress=False) == ExitCode.OK
+    full = json.loads((every / QUESTIONS_FILE).read_text())
+    # the file keeps its old form: no sampling key; the default run says it sampled
+    assert "sampling" not in full["settings"] and data["settings"]["sampling"] == "paper"
+    assert {k: v for k, v in data["settings"].items() if k != "sampling"} == full["settings"]
+    # the same programs without the rules: every sampled question is one of them, with the same answer
+    vocabulary = load_vocabulary()
+    expected = {(q.home, q.template, q.question, q.answer) for home in HOMES
+                if (facts := read_facts(run, home)) is not None
+                for q in run_programs(facts, vocabulary, TEMPLATES).questions}
+    assert {(q["home"], q["template"], q["question"], q["answer"]) for q in full["questions"]} == expected
+    sampled = {(q["home"], q["template"], q["question"], q["answer"]) for q in data["questions"]}
+    assert sampled < expected
+    assert not any("sampled" in line for line in lines)
+
+
 def test_stats_print_the_tables_and_draw_the_charts(run: Path, tmp_path: Path, data: dict) -> None:
     lines: list[str] = []
     assert stats_command(str(run), str(tmp_path / "charts"), echo=lines.append) == ExitCode.OK
@@ -126,6 +151,7 @@ def test_stats_print_the_tables_and_draw_the_charts(run: Path, tmp_path: Path, d
     accepted = sum(q["accepted"] for q in data["questions"])
     assert f"all{'':<9} {len(data['questions']):>8} {accepted:>9}" in text
     assert "paper (EQA v1)" in text and "homes in more than one split: 0" in text
+    assert "sampling: the paper's engine rules" in text
     charts = sorted(p.name for p in (tmp_path / "charts").iterdir())
     assert charts == sorted(f"answers-{t}.png" for t in data["settings"]["templates"])
 

@@ -197,10 +197,10 @@ def relate(anchor: ObjectFact, relation: str, candidates: Iterable[ObjectFact], 
 
 def _unique_rooms(facts: HomeFacts, vocabulary: Vocabulary, rules: PaperRules | None = None) -> list[Entity]:
     """The uniquely named rooms; with the paper's rules, blacklisted room types are dropped first."""
-    rooms = select_rooms(facts, vocabulary)
-    if rules is not None:
-        rooms = [r for r in rooms if r.room is not None and not rules.room_dropped(r.room.room_type)]
-    return unique(rooms)
+    if rules is None:
+        return unique(select_rooms(facts, vocabulary))
+    kept = [r for r in facts.rooms if not rules.room_dropped(r.room_type)]  # before naming: the vocabulary
+    return unique([Entity(vocabulary.room_word(r.room_type).word, room=r) for r in kept])  # may not name them
 
 
 def _pooled_words(facts: HomeFacts, rooms: Sequence[Entity], rules: PaperRules) -> Counter[str]:
