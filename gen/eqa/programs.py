@@ -14,6 +14,12 @@ A program is a chain of elementary operations, as in the paper:
 - ``distance()``: floor distances between box centres;
 - ``query(template)``: the question and its answer.
 
+With the paper's sampling rules (:mod:`.sampling`; the default of ``eqa questions``), the same
+operations follow its released engine more closely: ``select`` drops objects under its volume cut
+and rooms of blacklisted types, ``blacklist`` adds its per-template lists, and templates that name
+a room take ``unique`` over the objects of all uniquely named rooms together. Without them (None,
+``--all-questions``) every question the vocabulary allows is asked.
+
 A program's query may return *inapplicable* (nothing to ask: an object in a doorway, nothing on
 the table, a count above :data:`MAX_COUNT`, two distances less than :data:`DISTANCE_MARGIN` apart)
 or *ambiguous* (no single answer: no colour dominates, two different things on the table, a hidden
