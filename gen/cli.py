@@ -625,14 +625,18 @@ def eqa() -> None:
 @click.option("--min-homes", type=click.IntRange(min=1), default=4, show_default=True,
               help="... and at least this many homes ask it.")
 @click.option("--no-house-filter", is_flag=True, help="Use every house, not only those the house filter accepts.")
+@click.option("--all-questions", is_flag=True,
+              help="Keep every question the vocabulary allows, not only those the paper's engine keeps "
+                   "(its blacklists, volume cut and once-among-unique-rooms rule; docs/eqa.md).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @thor_options
 def eqa_questions(houses: str | None, rooms: str | None, out: str, templates: str | None, limit: int | None,
-                  min_entropy: float, min_homes: int, no_house_filter: bool, jobs: int, backend: str,
-                  **thor: Any) -> None:
-    """Run every template's program over the homes and filter the questions by answer entropy;
-    writes OUT/questions.json (every question, accepted or not) and OUT/facts/ (per home: rooms,
-    objects, best views, colours; reused by later runs).
+                  min_entropy: float, min_homes: int, no_house_filter: bool, all_questions: bool, jobs: int,
+                  backend: str, **thor: Any) -> None:
+    """Run every template's program over the homes, sampled as the paper's engine samples them
+    (unless --all-questions), and filter the questions by answer entropy; writes OUT/questions.json
+    (every question, accepted or not) and OUT/facts/ (per home: rooms, objects, best views,
+    colours; reused by later runs).
 
     \b
     Example:
@@ -644,7 +648,7 @@ def eqa_questions(houses: str | None, rooms: str | None, out: str, templates: st
 
     options = QuestionOptions(homes_from_options(houses, rooms), parse_templates(templates),
                               FilterRule(min_entropy, min_homes), None if no_house_filter else HouseFilter(), limit,
-                              backend)
+                              backend, all_questions)
     sys.exit(questions_command(options, out, simulator=simulator_for(backend, thor), jobs=jobs, echo=click.echo))
 
 

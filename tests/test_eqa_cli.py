@@ -110,5 +110,12 @@ def test_a_single_room_run_from_the_command_line_interrupted_and_resumed(tmp_pat
     assert {q["answer"] for q in data["questions"] if q["template"] == "location"} == {"kitchen"}
     assert not any(q["accepted"] for q in data["questions"] if q["template"] == "location")  # one answer: H = 0
     assert "4 homes" in result.stdout
+    every = tmp_path / "every"  # --all-questions reaches the run: the file keeps its old settings
+    every.mkdir()
+    (every / "facts").symlink_to(out / "facts")
+    assert run_cli("eqa", "questions", "--rooms", "1-4", "--min-homes", "2", "--all-questions",
+                   "--out", str(every)).returncode == 0
+    assert data["settings"]["sampling"] == "paper"
+    assert "sampling" not in json.loads((every / "questions.json").read_text())["settings"]
     stats = run_cli("eqa", "stats", str(out), "--no-charts")
     assert stats.returncode == ExitCode.OK and "EQA v1" in stats.stdout

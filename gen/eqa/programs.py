@@ -14,6 +14,12 @@ A program is a chain of elementary operations, as in the paper:
 - ``distance()``: floor distances between box centres;
 - ``query(template)``: the question and its answer.
 
+With the paper's sampling rules (:mod:`.sampling`; the default of ``eqa questions``), the same
+operations follow its released engine more closely: ``select`` drops objects under its volume cut
+and rooms of blacklisted types, ``blacklist`` adds its per-template lists, and templates that name
+a room take ``unique`` over the objects of all uniquely named rooms together. Without them (None,
+``--all-questions``) every question the vocabulary allows is asked.
+
 A program's query may return *inapplicable* (nothing to ask: an object in a doorway, nothing on
 the table, a count above :data:`MAX_COUNT`, two distances less than :data:`DISTANCE_MARGIN` apart)
 or *ambiguous* (no single answer: no colour dominates, two different things on the table, a hidden
@@ -35,6 +41,7 @@ from typing import Any
 
 from alfred_gen.eqa.facts import HomeFacts, ObjectFact, RoomFact
 from alfred_gen.eqa.relations import RELATIONS, floor_distance, related
+from alfred_gen.eqa.sampling import PaperRules
 from alfred_gen.eqa.vocabulary import Vocabulary, indefinite_article
 
 #: Every template, in the paper's order.
@@ -152,10 +159,12 @@ def select_rooms(facts: HomeFacts, vocabulary: Vocabulary) -> list[Entity]:
     return [Entity(vocabulary.room_word(r.room_type).word, room=r) for r in facts.rooms]
 
 
-def select_objects(facts: HomeFacts, room: RoomFact | None = None) -> list[Entity]:
-    """The home's (or the room's) objects that have a word, hidden ones included."""
+def select_objects(facts: HomeFacts, room: RoomFact | None = None, rules: PaperRules | None = None) -> list[Entity]:
+    """The home's (or the room's) objects that have a word, hidden ones included (with the paper's
+    rules, only those that pass its volume cut)."""
     return [Entity(o.word, obj=o) for o in facts.objects
-            if o.word is not None and (room is None or o.room == room.room_id)]
+            if o.word is not None and (room is None or o.room == room.room_id)
+            and (rules is None or rules.big_enough(o))]
 
 
 def unique(entities: Sequence[Entity]) -> list[Entity]:
@@ -164,9 +173,12 @@ def unique(entities: Sequence[Entity]) -> list[Entity]:
     return [e for e in entities if counts[e.name] == 1]
 
 
-def blacklist(entities: Sequence[Entity], template: str, vocabulary: Vocabulary) -> list[Entity]:
-    """The entities whose word ``template`` may ask about."""
-    return [e for e in entities if not vocabulary.blacklisted(template, e.name)]
+def blacklist(entities: Sequence[Entity], template: str, vocabulary: Vocabulary,
+              rules: PaperRules | None = None) -> list[Entity]:
+    """The entities whose word ``template`` may ask about (by the vocabulary, and by the paper's
+    lists when ``rules`` are given)."""
+    return [e for e in entities if not vocabulary.blacklisted(template, e.name)
+            and (rules is None or not rules.blacklisted(template, e.name))]
 
 
 def visible(entities: Sequence[Entity]) -> list[Entity]:
@@ -189,24 +201,48 @@ def relate(anchor: ObjectFact, relation: str, candidates: Iterable[ObjectFact], 
 # The templates
 
 
-def _unique_rooms(facts: HomeFacts, vocabulary: Vocabulary) -> list[Entity]:
-    return unique(select_rooms(facts, vocabulary))
+def _unique_rooms(facts: HomeFacts, vocabulary: Vocabulary, rules: PaperRules | None = None) -> list[Entity]:
+    """The uniquely named rooms; with the paper's rules, blacklisted room types are dropped first."""
+    if rules is None:
+        return unique(select_rooms(facts, vocabulary))
+    kept = [r for r in facts.rooms if not rules.room_dropped(r.room_type)]  # before naming: the vocabulary
+    return unique([Entity(vocabulary.room_word(r.room_type).word, room=r) for r in kept])  # may not name them
 
 
-def _location(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for entity in viewed(visible(blacklist(unique(select_objects(facts)), "location", vocabulary))):
+def _pooled_words(facts: HomeFacts, rooms: Sequence[Entity], rules: PaperRules) -> Counter[str]:
+    """How many objects of each word the uniquely named ``rooms`` hold together (after the volume cut)."""
+    return Counter(e.name for r in rooms if r.room is not None for e in select_objects(facts, r.room, rules))
+
+
+def _unique_in_room(facts: HomeFacts, room: RoomFact, rooms: Sequence[Entity],
+                    rules: PaperRules | None) -> list[Entity]:
+    """The objects of ``room`` a room-naming template may single out: those unique in the room, or
+    with the paper's rules, those whose word occurs once among the objects of all the uniquely
+    named ``rooms`` together (its ambiguity rule)."""
+    in_room = select_objects(facts, room, rules)
+    if rules is None:
+        return unique(in_room)
+    pooled = _pooled_words(facts, rooms, rules)
+    return [e for e in in_room if pooled[e.name] == 1]
+
+
+def _location(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    for entity in viewed(visible(blacklist(unique(select_objects(facts, rules=rules)), "location", vocabulary, rules))):
         obj = entity.obj
         assert obj is not None
         if obj.room is None:
             run.count("location", INAPPLICABLE)  # in a doorway: in no room
             continue
         room = facts.room(obj.room)
+        if rules is not None and rules.room_dropped(room.room_type):
+            run.count("location", INAPPLICABLE)  # the paper never answers with a blacklisted room
+            continue
         answer = vocabulary.room_word(room.room_type).word
         _ask(run, facts, "location", f"What room is the {entity.name} located in?", answer, [obj], obj.room)
 
 
-def _color(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for entity in viewed(visible(blacklist(unique(select_objects(facts)), "color", vocabulary))):
+def _color(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    for entity in viewed(visible(blacklist(unique(select_objects(facts, rules=rules)), "color", vocabulary, rules))):
         obj = entity.obj
         assert obj is not None
         if obj.color is None or obj.color.name is None:
@@ -215,10 +251,12 @@ def _color(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
         _ask(run, facts, "color", f"What color is the {entity.name}?", obj.color.name, [obj], obj.room)
 
 
-def _color_room(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for room in _unique_rooms(facts, vocabulary):
+def _color_room(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    rooms = _unique_rooms(facts, vocabulary, rules)
+    for room in rooms:
         assert room.room is not None
-        for entity in viewed(visible(blacklist(unique(select_objects(facts, room.room)), "color_room", vocabulary))):
+        candidates = _unique_in_room(facts, room.room, rooms, rules)
+        for entity in viewed(visible(blacklist(candidates, "color_room", vocabulary, rules))):
             obj = entity.obj
             assert obj is not None
             if obj.color is None or obj.color.name is None:
@@ -228,12 +266,14 @@ def _color_room(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> No
                  [obj], room.room.room_id)
 
 
-def _preposition(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for room in _unique_rooms(facts, vocabulary):
+def _preposition(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    rooms = _unique_rooms(facts, vocabulary, rules)
+    pooled = _pooled_words(facts, rooms, rules) if rules is not None else Counter[str]()
+    for room in rooms:
         assert room.room is not None
-        in_room = select_objects(facts, room.room)
-        answers = [e.obj for e in in_room if e.obj is not None and e.obj.asked]
-        for entity in viewed(visible(blacklist(unique(in_room), "preposition", vocabulary))):
+        answers = [e.obj for e in select_objects(facts, room.room) if e.obj is not None and e.obj.asked]
+        anchors = _unique_in_room(facts, room.room, rooms, rules)
+        for entity in viewed(visible(blacklist(anchors, "preposition", vocabulary, rules))):
             anchor = entity.obj
             assert anchor is not None
             for relation in RELATIONS:
@@ -244,6 +284,11 @@ def _preposition(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> N
                     continue
                 if len(words) > 1:
                     run.count("preposition", AMBIGUOUS)
+                    continue
+                if rules is not None and (rules.blacklisted("preposition", words[0]) or pooled[words[0]] != 1):
+                    # the engine relates only the objects left after its blacklist, volume cut and
+                    # once rule: the answer too must be one of a kind among the unique rooms
+                    run.count("preposition", INAPPLICABLE)
                     continue
                 program = tuple(step.format(relation=relation) for step in PROGRAMS["preposition"])
                 _ask(run, facts, "preposition", f"What is {relation} the {entity.name} in the {room.name}?", words[0],
@@ -257,11 +302,11 @@ def _presence(facts: HomeFacts, room: RoomFact, word: str) -> tuple[list[ObjectF
     return [o for o in objects if not o.hidden], any(o.hidden for o in objects)
 
 
-def _existence(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for room in _unique_rooms(facts, vocabulary):
+def _existence(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    for room in _unique_rooms(facts, vocabulary, rules):
         assert room.room is not None
         for word in sorted(vocabulary.words):
-            if vocabulary.blacklisted("existence", word):
+            if vocabulary.blacklisted("existence", word) or (rules and rules.blacklisted("existence", word)):
                 continue
             seen, hidden = _presence(facts, room.room, word)
             if not seen and hidden:
@@ -272,11 +317,12 @@ def _existence(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> Non
                  [], room.room.room_id, answer_objects=seen, detail={"word": word})
 
 
-def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
+def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
     home_words = sorted({o.word for o in facts.objects if o.word is not None and o.asked
                          and vocabulary.words[o.word].kind == "furniture"
-                         and not vocabulary.blacklisted("logical", o.word)})
-    for room in _unique_rooms(facts, vocabulary):
+                         and not vocabulary.blacklisted("logical", o.word)
+                         and (rules is None or not rules.blacklisted("logical", o.word))})
+    for room in _unique_rooms(facts, vocabulary, rules):
         assert room.room is not None
         for first, second in combinations(home_words, 2):
             seen_a, hidden_a = _presence(facts, room.room, first)
@@ -293,10 +339,11 @@ def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
                  detail={"words": [first, second]})
 
 
-def _count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for room in _unique_rooms(facts, vocabulary):
+def _count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    for room in _unique_rooms(facts, vocabulary, rules):
         assert room.room is not None
-        words = sorted({e.name for e in visible(blacklist(select_objects(facts, room.room), "count", vocabulary))})
+        words = sorted({e.name for e in visible(blacklist(select_objects(facts, room.room, rules), "count", vocabulary,
+                                                          rules))})
         for word in words:
             seen, hidden = _presence(facts, room.room, word)
             if hidden:
@@ -310,8 +357,8 @@ def _count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
                  room.room.room_id, answer_objects=seen, detail={"word": word})
 
 
-def _room_count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    counts = Counter(r.room_type for r in facts.rooms)
+def _room_count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    counts = Counter(r.room_type for r in facts.rooms if rules is None or not rules.room_dropped(r.room_type))
     for room_type in sorted(counts):
         if counts[room_type] > MAX_COUNT:
             run.count("room_count", INAPPLICABLE)
@@ -321,10 +368,12 @@ def _room_count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> No
              detail={"room_type": room_type})
 
 
-def _distance(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun) -> None:
-    for room in _unique_rooms(facts, vocabulary):
+def _distance(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
+    rooms = _unique_rooms(facts, vocabulary, rules)
+    for room in rooms:
         assert room.room is not None
-        objects = [e.obj for e in visible(blacklist(unique(select_objects(facts, room.room)), "distance", vocabulary))
+        objects = [e.obj for e in visible(blacklist(_unique_in_room(facts, room.room, rooms, rules), "distance",
+                                                    vocabulary, rules))
                    if e.obj is not None and vocabulary.words[e.name].kind == "furniture"]
         for anchor in objects:
             others = sorted((o for o in objects if o is not anchor), key=lambda o: str(o.word))
@@ -347,7 +396,7 @@ def _ask(run: ProgramRun, facts: HomeFacts, template: str, text: str, answer: st
     run.count(template, ASKED)
 
 
-_RUNNERS: dict[str, Callable[[HomeFacts, Vocabulary, ProgramRun], None]] = {
+_RUNNERS: dict[str, Callable[[HomeFacts, Vocabulary, ProgramRun, PaperRules | None], None]] = {
     "location": _location, "color": _color, "color_room": _color_room, "preposition": _preposition,
     "existence": _existence, "logical": _logical, "count": _count, "room_count": _room_count, "distance": _distance,
 }
@@ -359,10 +408,12 @@ def templates_for(facts: HomeFacts, templates: Sequence[str] = TEMPLATES) -> lis
     return [t for t in templates if facts.is_house or t in ROOM_FREE]
 
 
-def run_programs(facts: HomeFacts, vocabulary: Vocabulary, templates: Sequence[str] = TEMPLATES) -> ProgramRun:
-    """Every template's program over one home (see the module docstring)."""
+def run_programs(facts: HomeFacts, vocabulary: Vocabulary, templates: Sequence[str] = TEMPLATES,
+                 rules: PaperRules | None = None) -> ProgramRun:
+    """Every template's program over one home (see the module docstring); with ``rules``, the
+    paper's sampling rules (:mod:`.sampling`), else every question the vocabulary allows."""
     run = ProgramRun()
     for template in templates_for(facts, templates):
         run.outcomes.setdefault(template, Counter())
-        _RUNNERS[template](facts, vocabulary, run)
+        _RUNNERS[template](facts, vocabulary, run, rules)
     return run

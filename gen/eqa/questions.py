@@ -3,13 +3,16 @@
 1. The homes' facts (:mod:`.homes`), in worker processes (``--jobs``), under a progress bar; a
    house the house filter rejects is skipped (said why), and ``--limit N`` stops after the first N
    homes with facts, in order.
-2. The programs (:mod:`.programs`) over each home's facts; every query that is inapplicable or
-   ambiguous is counted per template.
+2. The programs (:mod:`.programs`) over each home's facts, under the paper's sampling rules
+   (:mod:`.sampling`) unless ``all_questions``; every query that is inapplicable or ambiguous is
+   counted per template.
 3. The entropy filter (:mod:`.entropy`) over all homes' questions; each home's split
    (:mod:`.splits`).
 4. ``<out>/questions.json``, written atomically: the run's settings, every home (split, rooms,
    whether it was used), the outcome counts per template, and every question with its answer,
    program, targets (ids, boxes, best views), room, entropy, homes and verdict, accepted or not.
+   Under the paper's rules the settings say ``"sampling": "paper"``; with ``all_questions`` the
+   file is what it was before the rules existed (no ``sampling`` key: every question).
 
 Runs again over the same ``--out`` reuse the facts on disk, so the filter settings can be changed
 cheaply and a killed run goes on where it stopped.
@@ -31,6 +34,7 @@ from alfred_gen.eqa.entropy import FilterRule, apply_filter
 from alfred_gen.eqa.facts import HomeFacts
 from alfred_gen.eqa.homes import HomeOutcome, home_backend_check, home_outcome, open_controller, parse_homes
 from alfred_gen.eqa.programs import TEMPLATES, Question, run_programs
+from alfred_gen.eqa.sampling import load_paper_rules
 from alfred_gen.eqa.splits import split_of
 from alfred_gen.eqa.vocabulary import load_vocabulary
 from alfred_gen.errors import ExitCode, UserError
@@ -43,12 +47,15 @@ from alfred_gen.sim.controller import Simulator
 QUESTIONS_FILE = "questions.json"
 #: Its format version.
 QUESTIONS_VERSION = 1
+#: ``settings.sampling`` of a run under the paper's rules (a run keeping every question has none).
+SAMPLING_PAPER = "paper"
 
 
 @dataclass(frozen=True)
 class QuestionOptions:
-    """What ``eqa questions`` runs: the homes, the templates, the filter, and the house filter
-    (None: every house)."""
+    """What ``eqa questions`` runs: the homes, the templates, the filter, the house filter (None:
+    every house), and whether to keep every question (``all_questions``) or sample as the paper's
+    engine does (the default)."""
 
     homes: tuple[str, ...]
     templates: tuple[str, ...] = TEMPLATES
@@ -56,6 +63,7 @@ class QuestionOptions:
     house_filter: HouseFilter | None = field(default_factory=HouseFilter)
     limit: int | None = None
     backend: str = "lite"
+    all_questions: bool = False
 
     def __post_init__(self) -> None:
         for home in self.homes:  # before any simulator starts: a wrong pairing is the user's, not THOR's
@@ -157,18 +165,21 @@ class QuestionRun:
                 entry["failed"] = outcome.failed
             homes.append(entry)
         rule = self.options.rule
+        settings: dict[str, Any] = {
+            "templates": list(self.options.templates),
+            "min_entropy": rule.min_entropy, "min_homes": rule.min_homes,
+            "house_filter": None if self.options.house_filter is None else {
+                "min_area": self.options.house_filter.min_area, "max_area": self.options.house_filter.max_area,
+                "required": list(self.options.house_filter.required),
+                "min_coverage": self.options.house_filter.min_coverage},
+            "limit": self.options.limit,
+        }
+        if not self.options.all_questions:  # absent: every question, as files before the rules
+            settings["sampling"] = SAMPLING_PAPER
         return {
             "version": QUESTIONS_VERSION,
             "generator": {"name": "alfred-gen", "version": __version__, "backend": backend},
-            "settings": {
-                "templates": list(self.options.templates),
-                "min_entropy": rule.min_entropy, "min_homes": rule.min_homes,
-                "house_filter": None if self.options.house_filter is None else {
-                    "min_area": self.options.house_filter.min_area, "max_area": self.options.house_filter.max_area,
-                    "required": list(self.options.house_filter.required),
-                    "min_coverage": self.options.house_filter.min_coverage},
-                "limit": self.options.limit,
-            },
+            "settings": settings,
             "homes": homes,
             "outcomes": {t: dict(sorted(self.outcomes.get(t, Counter()).items())) for t in self.options.templates},
             "answer_counts": answer_table(self.questions),
@@ -190,10 +201,11 @@ def generate_questions(options: QuestionOptions, out: Path, simulator: Simulator
     began = time.monotonic()
     facts, seen = gather_facts(options, out, simulator, jobs, show_progress)
     vocabulary = load_vocabulary()
+    rules = None if options.all_questions else load_paper_rules()
     questions: list[Question] = []
     outcomes: dict[str, Counter[str]] = {t: Counter() for t in options.templates}
     for home in facts:
-        run = run_programs(home, vocabulary, options.templates)
+        run = run_programs(home, vocabulary, options.templates, rules)
         questions.extend(run.questions)
         for template, counts in run.outcomes.items():
             outcomes[template].update(counts)
@@ -215,6 +227,8 @@ def summary_lines(run: QuestionRun) -> list[str]:
     accepted = sum(1 for q in run.questions if q.accepted)
     text = (f"{len(run.facts)} homes, {len(run.questions)} questions, {accepted} accepted "
             f"(entropy >= {run.options.rule.min_entropy:g}, homes >= {run.options.rule.min_homes})")
+    if not run.options.all_questions:
+        text += "; sampled by the paper's rules"
     if rejected:
         text += "; houses rejected: " + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items()))
     if failed:

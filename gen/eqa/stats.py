@@ -8,7 +8,9 @@ From ``DIR/questions.json``:
    table of the commonest answers and, with charts on, as PNGs (:mod:`.charts`);
 3. the splits, with the paper's dataset figures beside ours: accepted questions, homes, distinct
    object words and room types the questions are about, questions per home (mean, min, max), and
-   per template; once over EQA v1's four templates (the paper's dataset) and once over all nine.
+   per template (count and share: the template mix); once over EQA v1's four templates (the
+   paper's dataset) and once over all nine. The header says how the run sampled its questions
+   (the paper's engine rules, or every question with ``--all-questions``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ PAPER = {
     "room types": "7",
     "questions per home": "~6 (1-22)",
 }
+
+#: What the paper's column says for a row the paper's text gives no figure for.
+NOT_STATED = "not stated"
 
 #: Answers listed per template in the text table.
 TOP_ANSWERS = 8
@@ -154,8 +159,20 @@ def split_table(data: dict[str, Any], templates: Sequence[str] = TEMPLATES) -> l
     row("questions per home", [f"{figures[c].per_home[0]:.1f} ({figures[c].per_home[1]}-{figures[c].per_home[2]})"
                                for c in columns], PAPER["questions per home"])
     for template in templates:
-        row(f"  {template}", [str(figures[c].by_template[template]) for c in columns])
+        row(f"  {template}", [_share(figures[c].by_template[template], figures[c].questions) for c in columns],
+            NOT_STATED)
     return lines
+
+
+def _share(count: int, total: int) -> str:
+    return f"{count} ({100.0 * count / total:.0f}%)" if total else str(count)
+
+
+def sampling_line(data: dict[str, Any]) -> str:
+    """How the run picked its questions (``settings.sampling``; absent: every question)."""
+    if data["settings"].get("sampling") == "paper":
+        return "sampling: the paper's engine rules (blacklists, volume cut, once among uniquely named rooms)"
+    return "sampling: every question (--all-questions)"
 
 
 def _homes_in_two_splits(data: dict[str, Any]) -> int:
@@ -183,6 +200,7 @@ def stats_command(directory: str, charts: str | None = None, echo: Callable[[str
     used = sum(1 for h in data["homes"] if h.get("used"))
     echo(f"{used} homes, {len(data['questions'])} questions; filter: entropy >= {data['settings']['min_entropy']:g}, "
          f"homes >= {data['settings']['min_homes']}")
+    echo(sampling_line(data))
     echo("")
     for line in template_table(data):
         echo(line)
