@@ -1,9 +1,9 @@
-"""Bathroom faucets are raised to where THOR's masks show them; other fixtures stay centred."""
+"""Bathroom faucets: raised to where THOR's masks show them, drawn with their two handles; others centred."""
 
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.mask_heights import MIDDLE_ABOVE_ID, raise_to_masks
+from alfred_gen.scenes.alfred.mask_heights import HANDLES, MIDDLE_ABOVE_ID, handle_parts, raise_to_masks
 
 
 def _centred(kind: str, y: float = 1.02, height: float = 0.2) -> Block:
@@ -25,3 +25,25 @@ def test_kitchen_faucets_other_fixtures_and_other_rooms_stay_centred() -> None:
         block = _centred(kind)
         raise_to_masks(block, floor_plan)
         assert (block.lo[1], block.hi[1]) == (1.02 - 0.1, 1.02 + 0.1)
+
+
+def test_a_bathroom_faucet_has_a_handle_at_either_side_across_its_front() -> None:
+    handles = HANDLES[("Faucet", "bathroom")]
+    for facing, across, depth in ((180, 0, 2), (90, 2, 0)):
+        block = _centred("Faucet")
+        block.facing = facing
+        left, right = handle_parts(block, "FloorPlan408")
+        position = block.position
+        assert abs(left.lo[across] - (position[across] - handles.span / 2)) < 1e-9
+        assert abs(right.hi[across] - (position[across] + handles.span / 2)) < 1e-9
+        assert left.hi[across] < position[across] < right.lo[across]  # the middle is left open
+        for part in (left, right):
+            assert abs(part.hi[across] - part.lo[across] - handles.width) < 1e-9
+            assert abs(part.lo[1] - (1.02 + handles.bottom)) < 1e-9 and abs(part.hi[1] - (1.02 + handles.top)) < 1e-9
+            middle = (block.lo[depth] + block.hi[depth]) / 2
+            assert abs((part.lo[depth] + part.hi[depth]) / 2 - middle) < 1e-9
+
+
+def test_kitchen_faucets_other_fixtures_and_procedural_rooms_get_no_handles() -> None:
+    for kind, floor_plan in (("Faucet", "FloorPlan13"), ("Toaster", "FloorPlan408"), ("Faucet", "LiteKitchen3")):
+        assert handle_parts(_centred(kind), floor_plan) == ()
