@@ -32,15 +32,20 @@ def test_a_bathroom_faucet_has_a_handle_at_either_side_across_its_front() -> Non
     for facing, across, depth in ((180, 0, 2), (90, 2, 0)):
         block = _centred("Faucet")
         block.facing = facing
-        left, right = handle_parts(block, "FloorPlan408")
+        parts = handle_parts(block, "FloorPlan408")
         position = block.position
-        assert abs(left.lo[across] - (position[across] - handles.span / 2)) < 1e-9
-        assert abs(right.hi[across] - (position[across] + handles.span / 2)) < 1e-9
-        assert left.hi[across] < position[across] < right.lo[across]  # the middle is left open
-        for part in (left, right):
-            assert abs(part.hi[across] - part.lo[across] - handles.width) < 1e-9
-            assert abs(part.lo[1] - (1.02 + handles.bottom)) < 1e-9 and abs(part.hi[1] - (1.02 + handles.top)) < 1e-9
-            middle = (block.lo[depth] + block.hi[depth]) / 2
+        assert len(parts) == 4  # a stem and a cross bar each side
+        assert abs(min(p.lo[across] for p in parts) - (position[across] - handles.span / 2)) < 1e-9
+        assert abs(max(p.hi[across] for p in parts) - (position[across] + handles.span / 2)) < 1e-9
+        left = [p for p in parts if p.hi[across] < position[across]]
+        right = [p for p in parts if p.lo[across] > position[across]]
+        assert len(left) == len(right) == 2  # the middle is left to the spout
+        for side in (left, right):
+            assert abs(min(p.lo[1] for p in side) - (1.02 + handles.bottom)) < 1e-9
+            assert abs(max(p.hi[1] for p in side) - (1.02 + handles.top)) < 1e-9
+            assert sorted(round(p.hi[across] - p.lo[across], 9) for p in side) == [handles.stem, handles.width]
+        middle = (block.lo[depth] + block.hi[depth]) / 2
+        for part in parts:
             assert abs((part.lo[depth] + part.hi[depth]) / 2 - middle) < 1e-9
 
 
