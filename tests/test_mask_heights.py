@@ -1,9 +1,9 @@
-"""Bathroom faucets are raised to where THOR's masks show them; other fixtures stay centred."""
+"""Bathroom faucets: raised to where THOR's masks show them, drawn with their two handles; others centred."""
 
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.mask_heights import MIDDLE_ABOVE_ID, raise_to_masks
+from alfred_gen.scenes.alfred.mask_heights import HANDLES, MIDDLE_ABOVE_ID, handle_parts, raise_to_masks
 
 
 def _centred(kind: str, y: float = 1.02, height: float = 0.2) -> Block:
@@ -25,3 +25,30 @@ def test_kitchen_faucets_other_fixtures_and_other_rooms_stay_centred() -> None:
         block = _centred(kind)
         raise_to_masks(block, floor_plan)
         assert (block.lo[1], block.hi[1]) == (1.02 - 0.1, 1.02 + 0.1)
+
+
+def test_a_bathroom_faucet_has_a_handle_at_either_side_across_its_front() -> None:
+    handles = HANDLES[("Faucet", "bathroom")]
+    for facing, across, depth in ((180, 0, 2), (90, 2, 0)):
+        block = _centred("Faucet")
+        block.facing = facing
+        parts = handle_parts(block, "FloorPlan408")
+        position = block.position
+        assert len(parts) == 4  # a stem and a cross bar each side
+        assert abs(min(p.lo[across] for p in parts) - (position[across] - handles.span / 2)) < 1e-9
+        assert abs(max(p.hi[across] for p in parts) - (position[across] + handles.span / 2)) < 1e-9
+        left = [p for p in parts if p.hi[across] < position[across]]
+        right = [p for p in parts if p.lo[across] > position[across]]
+        assert len(left) == len(right) == 2  # the middle is left to the spout
+        for side in (left, right):
+            assert abs(min(p.lo[1] for p in side) - (1.02 + handles.bottom)) < 1e-9
+            assert abs(max(p.hi[1] for p in side) - (1.02 + handles.top)) < 1e-9
+            assert sorted(round(p.hi[across] - p.lo[across], 9) for p in side) == [handles.stem, handles.width]
+        middle = (block.lo[depth] + block.hi[depth]) / 2
+        for part in parts:
+            assert abs((part.lo[depth] + part.hi[depth]) / 2 - middle) < 1e-9
+
+
+def test_kitchen_faucets_other_fixtures_and_procedural_rooms_get_no_handles() -> None:
+    for kind, floor_plan in (("Faucet", "FloorPlan13"), ("Toaster", "FloorPlan408"), ("Faucet", "LiteKitchen3")):
+        assert handle_parts(_centred(kind), floor_plan) == ()

@@ -28,6 +28,7 @@ from alfred_gen.scenes.alfred.evidence import is_static_id, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD, clear_reachable
 from alfred_gen.scenes.alfred.fixture_sizing import front_pose, initial_block
+from alfred_gen.scenes.alfred.mask_heights import handle_parts
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject, grid_key
 
@@ -168,7 +169,8 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
         blocks.append(block)
     clear_reachable(blocks, reachable, scene.floor_y)
     cut = _make_room(scene.objects, blocks, scene.floor_y)
-    added = [SceneObject(b.kind, b.position, b.box(), object_id=b.object_id, rotation=(0.0, float(b.facing), 0.0))
+    added = [SceneObject(b.kind, b.position, b.box(), object_id=b.object_id, rotation=(0.0, float(b.facing), 0.0),
+                         parts=handle_parts(b, scene.name))
              for b in blocks]
     interaction_poses = dict(scene.interaction_poses)
     for object_id in missing:

@@ -28,6 +28,7 @@ from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import Shift, loose_box, loose_shifts
+from alfred_gen.scenes.alfred.mask_heights import handle_parts
 from alfred_gen.scenes.alfred.rest_height import origin_height, rested
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor
@@ -222,7 +223,8 @@ def _rest_heights(c: RoomContext) -> None:
 
 def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
-                             rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes))
+                             rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
+                             parts=handle_parts(block, c.evidence.name))
                  for block in c.ordered]
 
 
