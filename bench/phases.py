@@ -40,7 +40,7 @@ HOOKS: tuple[tuple[str, str, str, bool], ...] = (
     ("alfred_gen.traj.format", "save_trajectory", "writing", True),
     ("alfred_gen.traj.format", "parse_trajectory_json", "vetting", True),
     ("alfred_gen.replay.vet", "vet_trajectory", "vetting", True),
-    ("alfred_gen.sim.pixels", "PixelSight.frames", "render", False),
+    ("alfred_gen.sim.pixels", "PixelSight._render_full", "render", False),
     ("alfred_gen.sim.pixels", "PixelSight.prepare", "visibility", False),
     ("alfred_gen.sim.pixels", "PixelSight._visibility_frame", "visibility", False),
     ("alfred_gen.sim.world_metadata", "Metadata.listing", "metadata", False),
