@@ -58,7 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
-from alfred_gen.sim.raster_kernel import fill, paint, shell
+from alfred_gen.sim.raster_kernel import extent, fill, paint, shell
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -454,7 +454,15 @@ def _extent(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ..
     """Where the rays of each screen row and column meet boxes ``lo``/``hi`` (N, 3): the entry into
     the y and b slabs per row, the row's entry and exit, the column's (a slab) entry and exit, and
     which rows and columns can show each box at all (the one reading of the screen that both
-    drawing and :func:`screen_window` use, so a window never cuts a pixel a frame has)."""
+    drawing and :func:`screen_window` use, so a window never cuts a pixel a frame has). Compiled
+    when numba is there (:func:`~alfred_gen.sim.raster_kernel.extent`, the same bits), else
+    :func:`_extent_numpy`."""
+    found = extent(lo, hi, view.origin, (view.b_axis, view.a_axis), view.dir_y, view.dir_b, view.dir_a, NEAR_PLANE)
+    return found if found is not None else _extent_numpy(view, lo, hi)
+
+
+def _extent_numpy(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_extent` in whole-array operations: the reference."""
     a, b = view.a_axis, view.b_axis
     origin = view.origin
     enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
