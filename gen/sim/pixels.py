@@ -618,6 +618,7 @@ class PixelSight:
         self._layers: _Layers | None = None
         self._layers_version = -1
         self._full: _Rendered | None = None
+        self._held_kept: tuple[World, tuple[Any, ...], BoxList | None] | None = None
         #: Counters for tests and benchmarks: renders made, by kind.
         self.renders = {"full": 0, "visibility": 0, "skipped": 0}
 
@@ -654,7 +655,19 @@ class PixelSight:
         if cached is not None:
             return cached
         layers = self.layers(world)
-        return self._render_full(self._key(world, cam), layers, cam, _held_boxes(layers, cam), rgb, depth)
+        return self._render_full(self._key(world, cam), layers, cam, self._held(world, layers, cam), rgb, depth)
+
+    def _held(self, world: World, layers: _Layers, camera: RenderCamera) -> BoxList | None:
+        """:func:`_held_boxes` of the current state, kept for the step: its frame and its visibility
+        place the held group for the same camera (the state's key, as for a frame; the world kept
+        with it, so its id is not reused)."""
+        key = (self._key(world, camera), id(layers))
+        kept = self._held_kept
+        if kept is not None and kept[0] is world and kept[1] == key:
+            return kept[2]
+        held = _held_boxes(layers, camera)
+        self._held_kept = (world, key, held)
+        return held
 
     def _cached(self, key: tuple[Any, ...], rgb: bool, depth: bool) -> _Rendered | None:
         """The full render kept for ``key`` if it has what is asked for."""
@@ -711,7 +724,7 @@ class PixelSight:
             assert cached.frames.owner is not None  # a cached frame always has its owners
             return _known(self._seen(layers, cached.frames.owner, candidates), distance)
         candidate_owners = owner_rows[candidates]
-        held = _held_boxes(layers, cam)
+        held = self._held(world, layers, cam)
         key = self._key(world, cam)
 
         def pixels() -> tuple[np.ndarray, np.ndarray]:
@@ -817,7 +830,7 @@ class PixelSight:
         camera = sim.camera()
         key = self._key(world, camera)
         layers = self.layers(world)
-        held = _held_boxes(layers, camera)
+        held = self._held(world, layers, camera)
 
         def draw() -> dict[str, Any]:
             assert world is not None  # kept alive with the key: its id is not reused meanwhile
