@@ -24,7 +24,7 @@ from typing import Any
 from alfred_gen.errors import VetReason
 from alfred_gen.replay.goals import EffectTracker
 from alfred_gen.sim.controller import Controller
-from alfred_gen.sim.event import head_of
+from alfred_gen.sim.event import head_of, state_metadata_of
 from alfred_gen.traj.format import low_action_names
 
 #: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
@@ -150,7 +150,7 @@ def execute_low_actions(
         sent += 1
         succeeded = bool(head_of(event).get("lastActionSuccess", False))
         if succeeded and any(key in api_action for key in OBJECT_ARGS):
-            tracker.observe(api_action, event.metadata)
+            tracker.observe(api_action, state_metadata_of(event))  # states only: no visibility pixels
         if on_step is not None:
             on_step(low_idx, api_action, event)
         if not succeeded:

@@ -94,6 +94,18 @@ class Event:
         return self._metadata
 
     @property
+    def state_metadata(self) -> dict[str, Any]:
+        """``metadata`` without the objects' ``visible`` and ``distance``: what a caller that
+        follows the objects' states reads (vetting's effect tracker), without drawing visibility's
+        pixels; ``metadata`` itself once that has been read. The dicts are shared: read them only."""
+        if self._metadata is not None:
+            return self._metadata
+        assert self._snapshot is not None  # made in __init__, dropped once metadata exists
+        state = dict(self._head)
+        state["objects"] = [meta for meta, _ in self._snapshot[0]]
+        return state
+
+    @property
     def head(self) -> dict[str, Any]:
         """``metadata`` without ``objects`` (``lastActionSuccess``, ``errorMessage``, ``agent`` ...):
         what a caller that only checks the step reads, without drawing visibility's pixels."""
@@ -116,6 +128,13 @@ def head_of(event: Any) -> Mapping[str, Any]:
     again after a rewind)."""
     head = getattr(event, "head", None)
     return head if isinstance(head, Mapping) else event.metadata
+
+
+def state_metadata_of(event: Any) -> Mapping[str, Any]:
+    """The objects' states of a step without visibility: lite's ``state_metadata`` (no pixels
+    drawn), THOR's whole ``metadata``."""
+    state = getattr(event, "state_metadata", None)
+    return state if isinstance(state, Mapping) else event.metadata
 
 
 def _checked(images: dict[str, Any]) -> dict[str, Any]:
