@@ -343,6 +343,16 @@ class _View:
         self.limits = np.array([NEAR_PLANE, -FAR_PLANE, 0.0, 0.0, 0.0, 0.0])
 
 
+@lru_cache(maxsize=16)
+def _view_of(camera: Camera) -> _View:
+    """The ray geometry of a camera, made once per camera: a step draws its frame, the held group's
+    window and visibility's window from one pose (read-only arrays, shared)."""
+    view = _View(camera)
+    for array in (view.dir_y, view.dir_b, view.dir_a, view.planes, view.limits):
+        array.setflags(write=False)
+    return view
+
+
 def _cull(view: _View, boxes: BoxList) -> np.ndarray:
     """Indices of boxes that may be inside the view frustum (a box wholly outside a plane is cut)."""
     reach = (boxes.centers - view.origin) @ view.planes + boxes.half_sizes @ np.abs(view.planes)
@@ -404,7 +414,7 @@ def render(
     column before them do: then the RGB is the full frame's too (a window padded by one pixel
     around boxes without a room, :func:`outlined_window`).
     """
-    view = _View(camera)
+    view = _view_of(camera)
     n = len(boxes)
     if window is None:
         window = (0, camera.height, 0, camera.width)
@@ -536,7 +546,7 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     frame (the union of the screen rectangles :func:`render` draws them in); None: no pixel at all."""
     if not len(lo):
         return None
-    *_, row_ok, col_ok = _extent(_View(camera), lo, hi)
+    *_, row_ok, col_ok = _extent(_view_of(camera), lo, hi)
     drawn = row_ok.any(axis=1) & col_ok.any(axis=1)
     if not drawn.any():
         return None
