@@ -24,6 +24,7 @@ from typing import Any
 from alfred_gen.errors import VetReason
 from alfred_gen.replay.goals import EffectTracker
 from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.event import head_of, state_metadata_of
 from alfred_gen.traj.format import low_action_names
 
 #: Actions a trajectory's low_actions may hold: ALFRED's twelve, plus the other agent moves and
@@ -113,13 +114,6 @@ def _classify(low_idx: int, name: str, api_action: Mapping[str, Any], metadata: 
     )
 
 
-def _head(event: Any) -> Mapping[str, Any]:
-    """The step's own fields: lite's ``head`` (no objects, so a navigation step draws no
-    visibility pixels nobody reads), THOR's whole ``metadata``."""
-    head = getattr(event, "head", None)
-    return head if isinstance(head, Mapping) else event.metadata
-
-
 def execute_low_actions(
     controller: Controller,
     low_actions: Sequence[Mapping[str, Any]],
@@ -154,9 +148,9 @@ def execute_low_actions(
             continue
         event = controller.step(dict(api_action))
         sent += 1
-        succeeded = bool(_head(event).get("lastActionSuccess", False))
+        succeeded = bool(head_of(event).get("lastActionSuccess", False))
         if succeeded and any(key in api_action for key in OBJECT_ARGS):
-            tracker.observe(api_action, event.metadata)
+            tracker.observe(api_action, state_metadata_of(event))  # states only: no visibility pixels
         if on_step is not None:
             on_step(low_idx, api_action, event)
         if not succeeded:

@@ -32,6 +32,7 @@ import numpy as np
 
 from alfred_gen.errors import GenerationReason
 from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.event import head_of
 from alfred_gen.traj.format import RAW_IMAGE_NAME
 from alfred_gen.traj.frames import images_index
 from alfred_gen.traj.rle import interaction_args
@@ -192,7 +193,7 @@ class Recorder:
         except RecordingError as error:
             raise RecordingError(error.reason, f"low_idx {low_idx} {action.discrete}: {error}", low_idx) from None
         event = self.controller.step(dict(action.api_action))
-        metadata = event.metadata
+        metadata = head_of(event)  # the frame is drawn before visibility, which then counts its pixels
         if not metadata.get("lastActionSuccess", False):
             message = " ".join(str(metadata.get("errorMessage") or "failed").split())
             what = f"{action.discrete} {action.target}".strip()
@@ -222,7 +223,7 @@ class Recorder:
         event = self.restart()
         for low_idx, entry in enumerate(self.low_actions):
             event = self.controller.step(dict(entry["api_action"]))
-            if not event.metadata.get("lastActionSuccess", False):
+            if not head_of(event).get("lastActionSuccess", False):
                 raise RecordingError(GenerationReason.ACTION_FAILED,
                                      f"low_idx {low_idx}: an action failed when executed again after a rewind",
                                      low_idx)

@@ -34,6 +34,7 @@ from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.event import head_of
 
 #: ALFRED's ``Initialize`` for recording and replay (its gen/constants.py values).
 INITIALIZE_ACTION: dict[str, Any] = {
@@ -123,7 +124,7 @@ def completed_from_file(controller: Controller, trajectory: Mapping[str, Any]) -
 
 def _setup_step(controller: Controller, action: dict[str, Any], step: str) -> Any:
     event = controller.step(action)
-    metadata = event.metadata
+    metadata = head_of(event)
     if not metadata.get("lastActionSuccess", False):
         message = " ".join(str(metadata.get("errorMessage") or "failed").split())
         raise RestoreError(f"restoring the scene: {step} failed: {message}", step)

@@ -54,3 +54,25 @@ def test_steps_whose_visibility_nobody_reads_draw_no_pixels():
     sim.visibility_state()  # the same state: shared with the event, not drawn again
     assert sim.pixels.renders["visibility"] + sim.pixels.renders["skipped"] > drawn
     assert sim.pixels.renders["visibility"] <= drawn + 1
+
+
+def test_the_objects_states_are_read_without_drawing_visibility():
+    # Vetting's effect tracker follows states (temperature, dirt, containment), not sight.
+    sim = LiteController(fixtures.kitchen(), render_image=False)
+    for _ in range(4):
+        visible, _ = sim.visibility_state()
+        seen = [o.object_id for o, v in zip(sim.world.objects, visible.tolist(), strict=True)
+                if v and o.otype.pickupable]
+        if seen:
+            break
+        sim.step({"action": "RotateLeft"})
+    event = sim.step({"action": "PickupObject", "objectId": seen[0]})
+    drawn = sim.pixels.renders["visibility"]
+    state = event.state_metadata
+    assert sim.pixels.renders["visibility"] == drawn
+    assert next(o for o in state["objects"] if o["objectId"] == seen[0])["isPickedUp"]
+    metadata = event.metadata
+    assert [{k: v for k, v in o.items() if k not in ("visible", "distance")} for o in metadata["objects"]] == \
+        state["objects"]
+    assert {k: v for k, v in metadata.items() if k != "objects"} == {k: v for k, v in state.items() if k != "objects"}
+    assert event.state_metadata is metadata  # once worked out, metadata itself

@@ -111,3 +111,30 @@ def test_the_compiled_room_shell_gives_the_numpy_depths_and_codes():
     assert (row_exit[:, None] == col_exit[None, :]).any()  # the ties are there
     assert numpy_depth.tobytes() == fast_depth.tobytes()
     assert numpy_code.tobytes() == fast_code.tobytes()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_compiled_slab_arithmetic_gives_the_numpy_arrays_bit_for_bit(seed):
+    """Per box, the rows' and columns' entries and exits and which of them can show it: every
+    array the same bits (NaN where a ray runs along a face plane, ties, boxes around the camera)."""
+    from alfred_gen.sim.render import _extent_numpy, _View
+
+    boxes = _scene(seed)
+    checked, nans = 0, 0
+    for x, z in ((0.0, 0.0), (0.25, -1.0), (0.04, 0.5)):
+        for rotation in (0, 90, 180, 270):
+            for horizon in (-30, 0, 30, 60):
+                for width, height in ((151, 101), (300, 300)):
+                    view = _View(Camera(x, 1.1, z, rotation, horizon, width=width, height=height))
+                    lo = np.vstack([boxes.lo, [[x, 0.0, z - 1.0]], [[-1.0, 1.1, -1.0]]])  # faces on the eye
+                    hi = np.vstack([boxes.hi, [[x + 1.0, 2.0, z + 1.0]], [[1.0, 1.1, 1.0]]])
+                    compiled = raster_kernel.extent(lo, hi, view.origin, (view.b_axis, view.a_axis), view.dir_y,
+                                                    view.dir_b, view.dir_a, 0.1)
+                    assert compiled is not None
+                    references = _extent_numpy(view, lo, hi)
+                    nans += int(np.isnan(references[4]).sum())
+                    for fast, reference in zip(compiled, references, strict=True):
+                        assert fast.dtype == reference.dtype and fast.shape == reference.shape
+                        assert fast.tobytes() == reference.tobytes(), (seed, x, z, rotation, horizon, width)
+                    checked += 1
+    assert checked == 96 and nans > 0

@@ -11,6 +11,7 @@ with an uninterrupted run's. The tests at the end use the real pipeline.
 from __future__ import annotations
 
 import fcntl
+import gc
 import json
 import os
 import signal
@@ -54,8 +55,16 @@ def failures_of(root: Path) -> list[dict]:
 
 
 def test_exactly_n_trajectories_and_failures_are_recorded(tmp_path: Path) -> None:
-    summary = run_sample(options(tmp_path, 12, seed=3), generate=stand_in_generate)
+    frozen = []
+
+    def generate(*args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return stand_in_generate(*args, **kwargs)
+
+    summary = run_sample(options(tmp_path, 12, seed=3), generate=generate)
     assert summary.exit_code() == ExitCode.OK and summary.made == summary.made_now == 12
+    # The heap made before the jobs is out of the collector's sight while they run, and given back after.
+    assert min(frozen) > 0 and gc.get_freeze_count() == 0
     trials = check_tree(tmp_path, 12)
     failures = failures_of(tmp_path)
     assert sum(summary.failures.values()) == len(failures) > 0

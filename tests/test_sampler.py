@@ -15,12 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from alfred_gen.domains import catalogue
-from alfred_gen.domains.tasks import task_type_names
+from alfred_gen.domains.tasks import task_type_names, task_types
 from alfred_gen.sample.balance import BalancedSampler, normalised_entropy, slot_balance, uniform_sample
 from alfred_gen.sample.feasibility import (
     SceneContents,
     TaskTuple,
+    candidate_tuples,
     feasible_tuples,
+    recorded_scene,
     scene_contents,
     scene_name,
     why_infeasible,
@@ -143,6 +145,22 @@ def test_sampled_tuples_are_feasible_by_an_independent_check(balanced_300) -> No
 def test_every_feasible_tuple_passes_the_independent_check_in_sample_scenes() -> None:
     for t in feasible_tuples(scenes=[1, 2, 205, 310, 415]):
         assert independent_problems(t) == [], t
+
+
+def test_the_task_space_is_every_candidate_why_infeasible_passes() -> None:
+    # feasible_tuples asks the object rules once per object (a speed-up): the same set as asking
+    # why_infeasible of each candidate, infeasible candidates included in the comparison.
+    scenes = [1, 2, 205, 310, 415]
+    asked = set()
+    for scene in scenes:
+        contents = scene_contents(recorded_scene(scene))
+        for spec_type in task_types():
+            if contents.allows(spec_type):
+                asked |= {t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None}
+    found = feasible_tuples(scenes=scenes)
+    assert found == sorted(asked, key=TaskTuple.sort_key)
+    assert 0 < len(found) < sum(1 for scene in scenes for spec_type in task_types()
+                                for _ in candidate_tuples(spec_type, scene_contents(recorded_scene(scene))))
 
 
 def test_infeasible_tuples_are_named_with_a_reason() -> None:

@@ -53,6 +53,7 @@ from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import solve
 from alfred_gen.replay.record import LowAction, RecordingError
 from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.event import head_of
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET
 
 #: How many other poses a walk may be retried from after the steps following it failed.
@@ -364,6 +365,6 @@ def destination_by_probes(
     try:
         return choose_destination(walk, following, metadata, navigation, probe, eye_height, exclude)
     finally:
-        event = controller.step(_teleport(origin, agent_y))
-        if not event.metadata.get("lastActionSuccess", False):
-            raise ExpansionError(f"returning from a probe: {event.metadata.get('errorMessage')}")
+        head = head_of(controller.step(_teleport(origin, agent_y)))
+        if not head.get("lastActionSuccess", False):
+            raise ExpansionError(f"returning from a probe: {head.get('errorMessage')}")

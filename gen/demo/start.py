@@ -29,6 +29,7 @@ from alfred_gen.planner.encode import EncodedProblem, agent_pose_of, encode_prob
 from alfred_gen.replay.restore import FURNITURE_POSES_KEY, INITIALIZE_ACTION, RestoreError, restore_scene
 from alfred_gen.scenes.library import find_scene, get_scene, resolve_scene_number
 from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.event import head_of
 from alfred_gen.sim.scene import Scene, hash_str
 from alfred_gen.traj.scene_nums import lite_room_of_scene_num, scene_num_for
 
@@ -151,16 +152,16 @@ def recorded_scene_num(scene: Scene) -> int:
 
 def _step(controller: Controller, action: dict[str, Any], what: str) -> Any:
     event = controller.step(action)
-    if not event.metadata.get("lastActionSuccess", False):
-        raise StartStateError(GenerationReason.SPAWN_FAILED,
-                              f"{what}: {event.metadata.get('errorMessage') or 'failed'}")
+    head = head_of(event)  # no visibility pixels for a check of success
+    if not head.get("lastActionSuccess", False):
+        raise StartStateError(GenerationReason.SPAWN_FAILED, f"{what}: {head.get('errorMessage') or 'failed'}")
     return event
 
 
 def reachable_points(controller: Controller) -> list[tuple[float, float]]:
     """The (x, z) points the agent can stand on now (``GetReachablePositions``)."""
     event = _step(controller, {"action": "GetReachablePositions"}, "GetReachablePositions")
-    return [(float(p["x"]), float(p["z"])) for p in event.metadata.get("actionReturn") or ()]
+    return [(float(p["x"]), float(p["z"])) for p in head_of(event).get("actionReturn") or ()]
 
 
 def make_start_state(controller: Controller, scene: Scene, task: TaskSpec, seed: int) -> StartState:

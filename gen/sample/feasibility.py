@@ -23,7 +23,7 @@ value of every other slot is known to complete to at least one feasible tuple.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -263,7 +263,14 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
     contents = contents or scene_contents(t.scene)
     if not contents.allows(spec_type):
         return f"{t.task_type} is not sampled in {contents.where()}"
-    sliced = t.sliced  # read once: the task space calls this ~120,000 times
+    return _object_problem(spec_type, t, contents) or _slot_problem(
+        spec_type, t, contents, _tool_receptacles(spec_type, t.sliced))
+
+
+def _object_problem(spec_type: TaskType, t: TaskTuple, contents: SceneContents) -> str | None:
+    """The first rule the object slot breaks (its class, slicing, count and tools): what does not
+    depend on the receptacles, so the task space asks it once per object of a room and task type."""
+    sliced = t.sliced
     object_class = t.object[: -len(SLICED_SUFFIX)] if sliced else t.object
     obj_type = catalogue.OBJECT_TYPES.get(object_class)
     if obj_type is None or not obj_type.pickupable:
@@ -283,7 +290,17 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
         problem = _tool_problem(tool, t, contents)
         if problem:
             return problem
-    # The receptacle slot.
+    return None
+
+
+def _slot_problem(spec_type: TaskType, t: TaskTuple, contents: SceneContents,
+                  tool_receptacles: frozenset[str]) -> str | None:
+    """The first rule the receptacle and movable receptacle slots break, the object slot being fine
+    (``tool_receptacles``: :func:`_tool_receptacles` of the task type and the object's slicing)."""
+    sliced = t.sliced
+    object_class = t.object[: -len(SLICED_SUFFIX)] if sliced else t.object
+    need = instances_needed(spec_type)
+    placed = catalogue.SLICED_TYPES.get(object_class, t.object) if sliced else t.object
     if "toggle" in spec_type.slots:
         if t.receptacle not in catalogue.LAMPS:
             return f"{t.receptacle} is not a lamp"
@@ -298,7 +315,7 @@ def why_infeasible(t: TaskTuple, contents: SceneContents | None = None) -> str |
         return f"{t.receptacle} is not a receptacle class"
     if not contents.has(t.receptacle):
         return f"scene {t.scene} has no {t.receptacle}"
-    if t.receptacle in _tool_receptacles(spec_type, sliced):
+    if t.receptacle in tool_receptacles:
         return f"{t.receptacle} is the tool of {t.task_type}"
     if catalogue.OBJECT_TYPES[t.receptacle].capacity < need:
         return f"{t.receptacle} holds fewer than {need} objects"
@@ -375,7 +392,21 @@ def feasible_tuples(
         for spec_type in types:
             if not contents.allows(spec_type):
                 continue
-            found.extend(t for t in candidate_tuples(spec_type, contents) if why_infeasible(t, contents) is None)
+            found.extend(_feasible_candidates(spec_type, contents))
         if on_scene is not None:
             on_scene()
     return sorted(set(found), key=TaskTuple.sort_key)
+
+
+def _feasible_candidates(spec_type: TaskType, contents: SceneContents) -> Iterator[TaskTuple]:
+    """The candidate tuples of a task type in a room that :func:`why_infeasible` passes (the room
+    allowing the type), its object rules asked once per object and the tools' containers once per
+    slicing: the task space asks about ~120,000 tuples, a few hundred objects."""
+    object_problems: dict[str, str | None] = {}
+    tool_receptacles = {sliced: _tool_receptacles(spec_type, sliced) for sliced in (False, True)}
+    for t in candidate_tuples(spec_type, contents):
+        if t.object not in object_problems:
+            object_problems[t.object] = _object_problem(spec_type, t, contents)
+        if object_problems[t.object] is None and _slot_problem(spec_type, t, contents,
+                                                               tool_receptacles[t.sliced]) is None:
+            yield t

@@ -103,6 +103,7 @@ class DatasetPlan:
         self.key = key
         self._space = sorted(set(space), key=TaskTuple.sort_key) if space_names is None else None
         self._space_names = list(space_names) if space_names is not None else None
+        self._names_of_space: list[str] | None = None  #: the space's directory names, made once
         self.primaries: list[TaskTuple] = list(primaries)
         self.complete = complete
         #: (encoded history, open-tuple mask, primaries encoded so far): see _stream_state
@@ -238,8 +239,15 @@ class DatasetPlan:
             "key": asdict(self.key),
             "complete": self.complete,
             "primaries": [t.dir_name() for t in self.primaries],
-            "space": self._space_names if self._space is None else [t.dir_name() for t in self._space],
+            "space": self._space_names if self._space is None else self._space_dir_names(self._space),
         }
+
+    def _space_dir_names(self, space: list[TaskTuple]) -> list[str]:
+        """The directory names of the space (tens of thousands): worked out once, as a run saves its
+        plan more than once and the space never changes."""
+        if self._names_of_space is None:
+            self._names_of_space = [t.dir_name() for t in space]
+        return self._names_of_space
 
     @staticmethod
     def from_json(data: Any, key: PlanKey) -> DatasetPlan | None:

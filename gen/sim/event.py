@@ -13,12 +13,15 @@ metres along the view axis), ``instance_segmentation_frame`` (H x W x 3 uint8), 
 ({objectId: H x W bool}, objects in view only), ``instance_detections2D`` ({objectId: [x1, y1,
 x2, y2]}), ``color_to_object_id`` / ``object_id_to_color`` (every id and structure name),
 ``class_segmentation_frame`` and ``class_masks`` ({objectType: mask}). lite's arrays are shared
-with its render cache and read-only.
+with its render cache and read-only. The images may be drawn when first read, like visibility:
+lite then hands over a function that draws them from what it took from the state when the step
+ended (:meth:`alfred_gen.sim.pixels.PixelSight.images_later`), so a step whose frame nobody reads
+(a probe of a pose, a setup step, an action executed again after a rewind) costs no frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -44,24 +47,36 @@ Listing = tuple[tuple[dict[str, Any], int], ...]
 class Event:
     """One step's outcome: ``metadata`` plus optional images."""
 
-    __slots__ = ("_head", "_metadata", "_snapshot", *IMAGE_FIELDS)
+    __slots__ = ("_head", "_images", "_metadata", "_pending", "_snapshot")
 
     frame: np.ndarray | None  # one of IMAGE_FIELDS, named here for readers and type checkers
 
     def __init__(self, head: dict[str, Any], listing: Listing,
-                 sight: Callable[[], tuple[np.ndarray, np.ndarray]], images: dict[str, Any] | None = None) -> None:
+                 sight: Callable[[], tuple[np.ndarray, np.ndarray]],
+                 images: dict[str, Any] | Callable[[], dict[str, Any]] | None = None) -> None:
         """``sight()`` gives this state's (visible, distance) whenever it is called (the snapshot's
-        part that costs pixels, called at most once, on the first read of ``metadata``)."""
+        part that costs pixels, called at most once, on the first read of ``metadata``).
+        ``images``: the image fields by name, or a function giving them whenever it is called
+        (called at most once, on the first read of any image field)."""
         self._head = head
         self._metadata: dict[str, Any] | None = None
         self._snapshot: tuple[Listing, Callable[[], tuple[np.ndarray, np.ndarray]]] | None = (listing, sight)
-        for name in IMAGE_FIELDS:
-            setattr(self, name, None)
-        if images:
-            for name, value in images.items():
-                if name not in IMAGE_FIELDS:
-                    raise ValueError(f"unknown image field {name!r}")
-                setattr(self, name, value)
+        self._images: dict[str, Any] = {}
+        self._pending: Callable[[], dict[str, Any]] | None = None
+        if callable(images):
+            self._pending = images
+        elif images:
+            self._images = _checked(images)
+
+    def __getattr__(self, name: str) -> Any:
+        """An image field (None while its flag is off), drawn on its first read when it was deferred."""
+        if name not in IMAGE_FIELDS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        pending = self._pending
+        if pending is not None:
+            self._images = _checked(pending() or {})
+            self._pending = None
+        return self._images.get(name)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -79,6 +94,18 @@ class Event:
         return self._metadata
 
     @property
+    def state_metadata(self) -> dict[str, Any]:
+        """``metadata`` without the objects' ``visible`` and ``distance``: what a caller that
+        follows the objects' states reads (vetting's effect tracker), without drawing visibility's
+        pixels; ``metadata`` itself once that has been read. The dicts are shared: read them only."""
+        if self._metadata is not None:
+            return self._metadata
+        assert self._snapshot is not None  # made in __init__, dropped once metadata exists
+        state = dict(self._head)
+        state["objects"] = [meta for meta, _ in self._snapshot[0]]
+        return state
+
+    @property
     def head(self) -> dict[str, Any]:
         """``metadata`` without ``objects`` (``lastActionSuccess``, ``errorMessage``, ``agent`` ...):
         what a caller that only checks the step reads, without drawing visibility's pixels."""
@@ -90,5 +117,28 @@ class Event:
         return None if self.frame is None else self.frame[..., ::-1]
 
     def __repr__(self) -> str:
-        m = self.metadata
+        m = self._head
         return f"<Event {m.get('lastAction')} success={m.get('lastActionSuccess')} scene={m.get('sceneName')}>"
+
+
+def head_of(event: Any) -> Mapping[str, Any]:
+    """A step's own fields (``lastActionSuccess``, ``errorMessage``, ``actionReturn``, ``agent``):
+    lite's ``head``, which draws no visibility pixels, or THOR's whole ``metadata``. For callers
+    that only check whether a step succeeded (a setup step, a probe's way back, an action executed
+    again after a rewind)."""
+    head = getattr(event, "head", None)
+    return head if isinstance(head, Mapping) else event.metadata
+
+
+def state_metadata_of(event: Any) -> Mapping[str, Any]:
+    """The objects' states of a step without visibility: lite's ``state_metadata`` (no pixels
+    drawn), THOR's whole ``metadata``."""
+    state = getattr(event, "state_metadata", None)
+    return state if isinstance(state, Mapping) else event.metadata
+
+
+def _checked(images: dict[str, Any]) -> dict[str, Any]:
+    for name in images:
+        if name not in IMAGE_FIELDS:
+            raise ValueError(f"unknown image field {name!r}")
+    return dict(images)

@@ -258,13 +258,18 @@ class LiteController:
             "fov": self.field_of_view,
         }
 
-    def _images(self) -> dict[str, Any] | None:
+    def _images(self) -> dict[str, Any] | Callable[[], dict[str, Any]] | None:
+        """The step's image fields; lite's own renderer draws RGB and depth when they are first
+        read (a probe, a setup step or an action executed again after a rewind draws none)."""
         if self.renderer is None:
             return None
+        if self.pixels is not None and self.renderer == self.pixels.images:
+            return self.pixels.images_later(self)
         return self.renderer(self)
 
     def _event(self, name: str, success: bool, error: str, result: Any) -> Event:
-        # Images first: when frames are wanted, visibility reuses their render of this state.
+        # Images first: when they are drawn now, visibility reuses their render of this state (a
+        # deferred frame drawn before visibility is read is reused as well).
         images = self._images()
         head = self._head(name, success, error, result)
         return Event(head, self.world.listing(), self._state_sight(), images)

@@ -54,6 +54,7 @@ RGB + depth + segmentation frame with THOR's instance outputs ~3-4 ms per step a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -617,6 +618,7 @@ class PixelSight:
         self._layers: _Layers | None = None
         self._layers_version = -1
         self._full: _Rendered | None = None
+        self._held_kept: tuple[World, tuple[Any, ...], BoxList | None] | None = None
         #: Counters for tests and benchmarks: renders made, by kind.
         self.renders = {"full": 0, "visibility": 0, "skipped": 0}
 
@@ -649,7 +651,26 @@ class PixelSight:
     ) -> _Rendered:
         """The full render (scene + held object) of the current state, cached per state and camera."""
         cam = render_camera(camera, size)
-        key = self._key(world, cam)
+        cached = self._cached(self._key(world, cam), rgb, depth)
+        if cached is not None:
+            return cached
+        layers = self.layers(world)
+        return self._render_full(self._key(world, cam), layers, cam, self._held(world, layers, cam), rgb, depth)
+
+    def _held(self, world: World, layers: _Layers, camera: RenderCamera) -> BoxList | None:
+        """:func:`_held_boxes` of the current state, kept for the step: its frame and its visibility
+        place the held group for the same camera (the state's key, as for a frame; the world kept
+        with it, so its id is not reused)."""
+        key = (self._key(world, camera), id(layers))
+        kept = self._held_kept
+        if kept is not None and kept[0] is world and kept[1] == key:
+            return kept[2]
+        held = _held_boxes(layers, camera)
+        self._held_kept = (world, key, held)
+        return held
+
+    def _cached(self, key: tuple[Any, ...], rgb: bool, depth: bool) -> _Rendered | None:
+        """The full render kept for ``key`` if it has what is asked for."""
         cached = self._full
         if (
             cached is not None
@@ -658,12 +679,18 @@ class PixelSight:
             and (cached.frames.depth is not None or not depth)
         ):
             return cached
+        return None
+
+    def _render_full(self, key: tuple[Any, ...], layers: _Layers, camera: RenderCamera, held: BoxList | None,
+                     rgb: bool, depth: bool) -> _Rendered:
+        """Render a state from what was taken from it (its layers, the held group placed for
+        ``camera``) and keep it as the full render of ``key``."""
+        cached = self._full
         if cached is not None and cached.key == key:  # upgrade: ask for what the cache had too
             rgb = rgb or cached.frames.rgb is not None
             depth = depth or cached.frames.depth is not None
-        layers = self.layers(world)
         self.renders["full"] += 1
-        self._full = _Rendered(key, render_state(layers, cam, rgb=rgb, depth=depth))
+        self._full = _Rendered(key, render_state(layers, camera, rgb=rgb, depth=depth, held=held))
         return self._full
 
     # --- the visibility model ---------------------------------------------------------------
@@ -697,9 +724,15 @@ class PixelSight:
             assert cached.frames.owner is not None  # a cached frame always has its owners
             return _known(self._seen(layers, cached.frames.owner, candidates), distance)
         candidate_owners = owner_rows[candidates]
-        held = _held_boxes(layers, cam)
+        held = self._held(world, layers, cam)
+        key = self._key(world, cam)
 
         def pixels() -> tuple[np.ndarray, np.ndarray]:
+            assert world is not None  # kept alive with the key: its id is not reused meanwhile
+            rendered = self._cached(key, rgb=False, depth=False)
+            if rendered is not None:  # the step's frame was drawn since (a deferred frame read first)
+                assert rendered.frames.owner is not None
+                return self._seen(layers, rendered.frames.owner, candidates), distance
             owner_frame = self._visibility_frame(layers, cam, candidate_owners, held)
             if owner_frame is None:  # no candidate can be in view: nothing to render
                 return np.zeros_like(candidates), distance
@@ -784,6 +817,35 @@ class PixelSight:
         return frames.owner == owner, frames.rgb
 
     # --- the renderer hook ------------------------------------------------------------------
+    def images_later(self, sim: LiteController) -> dict[str, Any] | Callable[[], dict[str, Any]]:
+        """:meth:`images`, drawn only when called: RGB and depth frames are deferred (an Event draws
+        them when first read), everything it needs from the live world taken now; the frame is
+        the one :meth:`images` gives (the same render, kept as the full render of its state, so
+        visibility read later counts its pixels). With segmentation fields on: :meth:`images` now."""
+        want_rgb = bool(sim.render_image)
+        want_depth = bool(sim.render_depth_image)
+        if sim.render_object_image or getattr(sim, "render_class_image", False) or not (want_rgb or want_depth):
+            return self.images(sim)
+        world = sim.world
+        camera = sim.camera()
+        key = self._key(world, camera)
+        layers = self.layers(world)
+        held = self._held(world, layers, camera)
+
+        def draw() -> dict[str, Any]:
+            assert world is not None  # kept alive with the key: its id is not reused meanwhile
+            rendered = self._cached(key, want_rgb, want_depth)
+            if rendered is None:
+                rendered = self._render_full(key, layers, camera, held, want_rgb, want_depth)
+            out: dict[str, Any] = {}
+            if want_rgb:
+                out["frame"] = rendered.frames.rgb
+            if want_depth:
+                out["depth_frame"] = rendered.frames.depth
+            return out
+
+        return draw
+
     def images(self, sim: LiteController) -> dict[str, Any]:
         """THOR's Event image fields for the controller's render flags (empty when all are off)."""
         want_rgb = bool(sim.render_image)

@@ -189,15 +189,110 @@ def _shell_loops(row_exit: Any, col_exit: Any, row_code: Any, col_code: Any, zbu
             code[r, c] = col_code[c] if column < row else row_code[r]
 
 
+def _extent_loops(lo: Any, hi: Any, origin: Any, axes: Any, inverse_y: Any, inverse_b: Any, inverse_a: Any,
+                  runs: Any, near: float, enter_y: Any, enter_b: Any, row_enter: Any, row_exit: Any, col_enter: Any,
+                  col_exit: Any, row_ok: Any, col_ok: Any) -> None:  # pragma: no cover - runs compiled (numba)
+    """:func:`alfred_gen.sim.render._extent_numpy`'s slab arithmetic box by box (compiled by numba).
+
+    ``axes`` = (b, a): the world axes of the rows' second slab and of the columns; ``inverse_*``
+    the inverse ray directions per row (y, b) and column (a); ``runs[i]`` = (first, stop) of the
+    rays of axis i (y, b, a) that run towards +axis (entry through the lo plane). Every value is a
+    float64 product of the same two numbers as numpy's, so the arrays are the same bit for bit;
+    ``max``/``min`` follow np.maximum/np.minimum (NaN wins, a tie gives the second operand).
+    """
+    b, a = axes[0], axes[1]
+    height, width = inverse_y.shape[0], inverse_a.shape[0]
+    for k in range(lo.shape[0]):
+        near_lo_y, near_hi_y = lo[k, 1] - origin[1], hi[k, 1] - origin[1]
+        near_lo_b, near_hi_b = lo[k, b] - origin[b], hi[k, b] - origin[b]
+        near_lo_a, near_hi_a = lo[k, a] - origin[a], hi[k, a] - origin[a]
+        t_min = np.inf
+        t_max = -np.inf
+        for r in range(height):
+            if runs[0, 0] <= r < runs[0, 1]:
+                in_y, out_y = near_lo_y * inverse_y[r], near_hi_y * inverse_y[r]
+            else:
+                in_y, out_y = near_hi_y * inverse_y[r], near_lo_y * inverse_y[r]
+            if runs[1, 0] <= r < runs[1, 1]:
+                in_b, out_b = near_lo_b * inverse_b[r], near_hi_b * inverse_b[r]
+            else:
+                in_b, out_b = near_hi_b * inverse_b[r], near_lo_b * inverse_b[r]
+            enter_y[k, r] = in_y
+            enter_b[k, r] = in_b
+            if in_y != in_y:
+                entry = in_y
+            elif in_b != in_b:
+                entry = in_b
+            else:
+                entry = in_y if in_y > in_b else in_b
+            if out_y != out_y:
+                leave = out_y
+            elif out_b != out_b:
+                leave = out_b
+            else:
+                leave = out_y if out_y < out_b else out_b
+            row_enter[k, r] = entry
+            row_exit[k, r] = leave
+            ok = entry <= leave and leave >= near
+            row_ok[k, r] = ok
+            if ok:
+                if entry < t_min:
+                    t_min = entry
+                if leave > t_max:
+                    t_max = leave
+        for c in range(width):
+            if runs[2, 0] <= c < runs[2, 1]:
+                entry, leave = near_lo_a * inverse_a[c], near_hi_a * inverse_a[c]
+            else:
+                entry, leave = near_hi_a * inverse_a[c], near_lo_a * inverse_a[c]
+            col_enter[k, c] = entry
+            col_exit[k, c] = leave
+            col_ok[k, c] = entry <= leave and entry <= t_max and leave >= t_min
+
+
+def inverse_run(direction: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The inverse of ray directions (-0.0 taken as +0.0, zero giving infinity) and the run
+    (first, stop) of those running towards +axis (``direction`` is monotonic: one run)."""
+    direction = direction + 0.0  # -0.0 (the centre column of an odd-width image) becomes +0.0
+    with np.errstate(divide="ignore"):
+        inverse = 1.0 / direction
+    positive = np.flatnonzero(direction >= 0)
+    if not len(positive):
+        return inverse, 0, 0
+    return inverse, int(positive[0]), int(positive[-1]) + 1
+
+
+def extent(lo: np.ndarray, hi: np.ndarray, origin: np.ndarray, axes: tuple[int, int], dir_y: np.ndarray,
+           dir_b: np.ndarray, dir_a: np.ndarray, near: float) -> tuple[np.ndarray, ...] | None:
+    """The eight arrays of :func:`alfred_gen.sim.render._extent_numpy` in one compiled pass over
+    the boxes (same bits), or None without numba (the caller then runs the numpy reference)."""
+    kernel = _compiled_extent if compiled() is not None else None
+    if kernel is None:
+        return None
+    inverse_y, *run_y = inverse_run(dir_y)
+    inverse_b, *run_b = inverse_run(dir_b)
+    inverse_a, *run_a = inverse_run(dir_a)
+    n, height, width = len(lo), len(inverse_y), len(inverse_a)
+    enter_y, enter_b, row_enter, row_exit = (np.empty((n, height), np.float64) for _ in range(4))
+    col_enter, col_exit = np.empty((n, width), np.float64), np.empty((n, width), np.float64)
+    row_ok, col_ok = np.empty((n, height), np.bool_), np.empty((n, width), np.bool_)
+    kernel(np.ascontiguousarray(lo, np.float64), np.ascontiguousarray(hi, np.float64),
+           np.ascontiguousarray(origin, np.float64), np.array(axes, np.int64), inverse_y, inverse_b, inverse_a,
+           np.array([run_y, run_b, run_a], np.int64), float(near), enter_y, enter_b, row_enter, row_exit, col_enter,
+           col_exit, row_ok, col_ok)
+    return enter_y, enter_b, row_enter, row_exit, col_enter, col_exit, row_ok, col_ok
+
+
 _compiled: Callable[..., None] | None = None
 _compiled_paint: Callable[..., None] | None = None
 _compiled_shell: Callable[..., None] | None = None
+_compiled_extent: Callable[..., None] | None = None
 _tried = False
 
 
 def compiled() -> Callable[..., None] | None:
     """The numba-compiled loop, or None (numba not installed, or switched off by ALFRED_GEN_NUMBA=0)."""
-    global _compiled, _compiled_paint, _compiled_shell, _tried
+    global _compiled, _compiled_paint, _compiled_shell, _compiled_extent, _tried
     if not _tried:
         _tried = True
         if os.environ.get("ALFRED_GEN_NUMBA", "1") != "0":
@@ -207,8 +302,9 @@ def compiled() -> Callable[..., None] | None:
                 _compiled = numba.njit(cache=True, nogil=True)(_fill_loops)
                 _compiled_paint = numba.njit(cache=True, nogil=True)(_paint_loops)
                 _compiled_shell = numba.njit(cache=True, nogil=True)(_shell_loops)
+                _compiled_extent = numba.njit(cache=True, nogil=True, error_model="numpy")(_extent_loops)
             except Exception:  # no numba, or one that cannot compile here: numpy does the same
-                _compiled = _compiled_paint = _compiled_shell = None
+                _compiled = _compiled_paint = _compiled_shell = _compiled_extent = None
     return _compiled
 
 
@@ -250,6 +346,7 @@ def warm() -> None:
     if kernel is not None:
         paint(np.zeros((2, 3), np.uint8), np.zeros((1, 1), np.int32), np.zeros(2, np.int32))
         shell(np.ones(1, np.float32), np.ones(1, np.float32), np.zeros(1, np.int32), np.zeros(1, np.int32))
+        extent(np.zeros((1, 3)), np.ones((1, 3)), np.full(3, 0.5), (2, 0), np.ones(1), np.ones(1), np.ones(1), 0.1)
         one = np.zeros((1, 1), np.float32)
         kernel(one, np.zeros((1, 1), np.int32), np.zeros(0, np.int64), np.zeros((1, 4), np.int64), one, one, one, one,
                np.zeros(1, np.bool_), np.zeros(1, np.bool_), np.zeros(1, np.int32), np.zeros((1, 1), np.int32), True,

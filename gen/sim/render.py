@@ -58,7 +58,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import FAR_PLANE, NEAR_PLANE, Camera
 from alfred_gen.sim.palette import BACKGROUND_COLOR, CEILING_SHADE, SHADE_BY_NORMAL, owner_colors, type_color
-from alfred_gen.sim.raster_kernel import fill, paint, shell
+from alfred_gen.sim.raster_kernel import extent, fill, paint, shell
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import shape_parts
 
@@ -343,6 +343,16 @@ class _View:
         self.limits = np.array([NEAR_PLANE, -FAR_PLANE, 0.0, 0.0, 0.0, 0.0])
 
 
+@lru_cache(maxsize=16)
+def _view_of(camera: Camera) -> _View:
+    """The ray geometry of a camera, made once per camera: a step draws its frame, the held group's
+    window and visibility's window from one pose (read-only arrays, shared)."""
+    view = _View(camera)
+    for array in (view.dir_y, view.dir_b, view.dir_a, view.planes, view.limits):
+        array.setflags(write=False)
+    return view
+
+
 def _cull(view: _View, boxes: BoxList) -> np.ndarray:
     """Indices of boxes that may be inside the view frustum (a box wholly outside a plane is cut)."""
     reach = (boxes.centers - view.origin) @ view.planes + boxes.half_sizes @ np.abs(view.planes)
@@ -404,7 +414,7 @@ def render(
     column before them do: then the RGB is the full frame's too (a window padded by one pixel
     around boxes without a room, :func:`outlined_window`).
     """
-    view = _View(camera)
+    view = _view_of(camera)
     n = len(boxes)
     if window is None:
         window = (0, camera.height, 0, camera.width)
@@ -454,7 +464,15 @@ def _extent(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ..
     """Where the rays of each screen row and column meet boxes ``lo``/``hi`` (N, 3): the entry into
     the y and b slabs per row, the row's entry and exit, the column's (a slab) entry and exit, and
     which rows and columns can show each box at all (the one reading of the screen that both
-    drawing and :func:`screen_window` use, so a window never cuts a pixel a frame has)."""
+    drawing and :func:`screen_window` use, so a window never cuts a pixel a frame has). Compiled
+    when numba is there (:func:`~alfred_gen.sim.raster_kernel.extent`, the same bits), else
+    :func:`_extent_numpy`."""
+    found = extent(lo, hi, view.origin, (view.b_axis, view.a_axis), view.dir_y, view.dir_b, view.dir_a, NEAR_PLANE)
+    return found if found is not None else _extent_numpy(view, lo, hi)
+
+
+def _extent_numpy(view: _View, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_extent` in whole-array operations: the reference."""
     a, b = view.a_axis, view.b_axis
     origin = view.origin
     enter_y, exit_y = _slab(lo[:, 1], hi[:, 1], origin[1], view.dir_y)
@@ -528,7 +546,7 @@ def screen_window(camera: Camera, lo: np.ndarray, hi: np.ndarray) -> Window | No
     frame (the union of the screen rectangles :func:`render` draws them in); None: no pixel at all."""
     if not len(lo):
         return None
-    *_, row_ok, col_ok = _extent(_View(camera), lo, hi)
+    *_, row_ok, col_ok = _extent(_view_of(camera), lo, hi)
     drawn = row_ok.any(axis=1) & col_ok.any(axis=1)
     if not drawn.any():
         return None

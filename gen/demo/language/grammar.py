@@ -18,6 +18,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from alfred_gen.demo.language.facts import Claim
 
@@ -368,28 +369,38 @@ class Phrase:
     claims: tuple[Claim, ...] = field(default_factory=tuple)
 
 
-def _references(alternative: str) -> tuple[set[str], set[str]]:
+@cache
+def _references(alternative: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The rules and the slots an alternative names (the grammar is fixed: read once each)."""
     rules, slots = set(), set()
     for match in _REFERENCE.finditer(alternative):
         if match.group(1):
             rules.add(match.group(1))
         else:
             slots.add(match.group(2))
-    return rules, slots
+    return frozenset(rules), frozenset(slots)
 
 
-def _usable(rule: str, slots: Mapping[str, Phrase], seen: frozenset[str] = frozenset()) -> list[str]:
+def _usable(rule: str, slots: Mapping[str, Phrase], seen: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The alternatives of ``rule`` whose slots (and whose rules' slots) are all given, in order."""
+    return _usable_with(rule, frozenset(slots), seen)
+
+
+@lru_cache(maxsize=4096)
+def _usable_with(rule: str, given: frozenset[str], seen: frozenset[str]) -> tuple[str, ...]:
+    """:func:`_usable` by the names of the slots given (which alternatives fit depends on nothing
+    else, and a demonstration's annotations ask the same questions hundreds of times)."""
     if rule not in RULES:
         raise KeyError(f"the grammar has no rule {rule!r}")
     out = []
     for alternative in RULES[rule]:
         rules, needed = _references(alternative)
-        if needed - set(slots):
+        if needed - given:
             continue
-        if any(r in seen or not _usable(r, slots, seen | {rule}) for r in rules):
+        if any(r in seen or not _usable_with(r, given, seen | {rule}) for r in rules):
             continue
         out.append(alternative)
-    return out
+    return tuple(out)
 
 
 def can_expand(rule: str, slots: Mapping[str, Phrase]) -> bool:
