@@ -44,9 +44,13 @@ EQA = {
     "reachable": None,
 }
 
-#: EQA's homes kept by its filter, and the room types its questions name.
+#: EQA's homes kept by its filter, and the room types its questions name (the seed's question
+#: engine counts objects by room in eight, ``data/question-gen/data/obj_counts_by_room.json``:
+#: kitchen, living room, dining room, bedroom, bathroom, gym, garage and balcony; the houses have
+#: all but the balcony).
 EQA_HOMES = 750
 EQA_ROOM_TYPES = 7
+EQA_ROOM_NAMES = "kitchen, living room, dining room, bedroom, bathroom, gym, garage; balcony in its engine's counts"
 
 ROWS = (
     ("rooms", "rooms per house"),
@@ -126,7 +130,8 @@ def main() -> None:
     print(f"acceptance: {100 * share:.0f}% of houses; EQA kept > {EQA_HOMES} homes: at this rate LiteHouse1-"
           f"{need if need else '?'} hold {EQA_HOMES} accepted (house numbers go to {HOUSE_NUMBERS.stop - 1})")
     types = sorted({t for f in accepted for t in f.room_types})
-    print(f"room types in accepted houses: {len(types)} ({', '.join(types)}); EQA's questions name {EQA_ROOM_TYPES}")
+    print(f"room types in accepted houses: {len(types)} ({', '.join(types)}); EQA's questions name {EQA_ROOM_TYPES} "
+          f"({EQA_ROOM_NAMES})")
     print("rejected by:", ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "nothing")
     print(f"build time per house: {_summary(seconds)} s wall, {_summary(cpu)} s CPU (once per process; cached "
           "afterwards)")
