@@ -30,6 +30,7 @@ from alfred_gen.scenes.houses.figures import HouseFigures, house_figures
 from alfred_gen.scenes.houses.filter import HouseFilter
 from alfred_gen.scenes.houses.names import HOUSE_NUMBERS
 from alfred_gen.scenes.library import get_house
+from alfred_gen.scenes.procedural.build import SceneBuildError
 from alfred_gen.sim.scene import HOUSE_ROOM_TYPES
 
 #: What EQA reports for its homes (None: not reported).
@@ -96,9 +97,14 @@ def main() -> None:
     reasons: Counter[str] = Counter()
     seconds: list[float] = []
     cpu: list[float] = []
+    failed: list[str] = []
     for number in range(args.first, last + 1):
         started, started_cpu = time.perf_counter(), time.process_time()
-        scene = get_house(number)
+        try:
+            scene = get_house(number)
+        except SceneBuildError as error:  # a generator bug: counted and named, not hidden
+            failed.append(f"LiteHouse{number}: {error}")
+            continue
         seconds.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
         f = house_figures(scene)
@@ -133,6 +139,7 @@ def main() -> None:
     print(f"room types in accepted houses: {len(types)} ({', '.join(types)}); EQA's questions name {EQA_ROOM_TYPES} "
           f"({EQA_ROOM_NAMES})")
     print("rejected by:", ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "nothing")
+    print(f"houses that failed to build: {len(failed)}" + "".join(f"\n  {line}" for line in failed))
     print(f"build time per house: {_summary(seconds)} s wall, {_summary(cpu)} s CPU (once per process; cached "
           "afterwards)")
     if args.paths:

@@ -170,7 +170,6 @@ def test_a_restored_eqa_start_shows_the_home_as_built() -> None:
     block. Both must draw the same frame, furniture with parts (a dresser and its drawers) included."""
     from alfred_gen.eqa.facts import open_home
     from alfred_gen.eqa.paths import pickupable_poses
-
     from alfred_gen.scenes import get_house
 
     # A home with a dresser, and the pose its builder chose to face it (derived: houses change).

@@ -4,8 +4,8 @@ SUNCG's gyms hold gym equipment above all, then a table, chairs, a plant, a rug,
 mirror and loudspeakers (EQA's ``obj_counts_by_room.json``). THOR has no gym equipment, so a
 lite gym is what THOR's catalogue can say of one: a long mirror on a wall, a bench to train on
 (an Ottoman standing free), a low rack against a wall (a SideTable) holding a basketball, a tennis
-racket and a baseball bat, a towel on a towel bar, a garbage can, a plant, and a light switch;
-sometimes a shelving unit, a wall television, a poster, a window with blinds.
+racket and a baseball bat, a shelving unit for the small things, a towel on a towel bar, a garbage
+can, a plant, and a light switch; sometimes a wall television, a poster, a window with blinds.
 
 Optional pieces follow a bedroom's spread (the room's
 :class:`~alfred_gen.scenes.procedural.vocab.Contents` is a bedroom's at the house's slot), so no
@@ -37,7 +37,7 @@ CONTENTS_OF = "bedroom"
 
 #: What a gym always holds, and what of its borrowed contents' pickupables it keeps.
 SPORTS = (("BasketBall", 1), ("TennisRacket", 1), ("BaseballBat", 1))
-_KEPT = frozenset({"Box", "Cloth", "CellPhone", "KeyChain", "Watch", "TissueBox"})
+_KEPT = frozenset({"Cloth", "CellPhone", "KeyChain", "Watch", "TissueBox"})
 
 
 def furnish(b: RoomBuilder, contents: Contents) -> None:
@@ -49,14 +49,13 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         raise BuildFailed("no room for the bench")
     b.claim(rect)
     b.add("Ottoman", rect.box(0.0, round(rng.uniform(0.42, 0.48), 2)))
-    rack = b.wall_spot(round(rng.uniform(0.9, 1.3), 2), 0.45, access=0.6)
+    rack = b.wall_spot(round(rng.uniform(1.1, 1.5), 2), 0.45, access=0.6)
     if rack is None:
         raise BuildFailed("no wall for the rack")
     add_side_table(b, rack, with_drawer=False)
     if add_holder(b, "TowelHolder", round(rng.uniform(0.45, 0.65), 2), 1.2, hang=0.65) is None:
         raise BuildFailed("no wall for the towel bar")
-    if contents.has("Shelf"):
-        add_shelves_by_a_wall(b, rng)
+    add_shelves_by_a_wall(b, rng)  # where the small things go (the rack is the sports gear's)
     if contents.has("Television"):
         add_wall_item(b, "Television", round(rng.uniform(0.8, 1.1), 2), 1.3, 1.9, thickness=0.08)
     if contents.has("Poster"):
@@ -69,6 +68,6 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
 
 def pickupables(contents: Contents) -> list[tuple[str, int]]:
     """A basketball, a tennis racket and a baseball bat, and the bedroom's small things a gym
-    plausibly holds (a box, a cloth, a phone, keys, a watch, tissues); then a towel for the bar."""
+    plausibly holds (a cloth, a phone, keys, a watch, tissues); then a towel for the bar."""
     kept = [(t, n) for t, n in contents.pickupables() if t in _KEPT]
     return [*SPORTS, *kept, ("Towel", 1)]
