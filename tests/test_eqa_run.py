@@ -254,6 +254,8 @@ def test_spawns_geodesics_and_the_last_frame(run: Path) -> None:
         assert field == {cell: n * 0.25 for cell, n in steps.items()}
         spawn = eqa["spawn"]["pose"]
         assert field[grid_key(spawn[0], spawn[1])] == eqa["spawn"]["geodesic"] >= 5.0
+        # among the 5% of the home's points farthest from the goal, as EQA's path generator starts
+        assert sum(1 for d in field.values() if d > eqa["spawn"]["geodesic"]) <= 0.05 * len(field)
         # T-k: k actions before the end, the pose the recorded actions reach there
         lows = traj["plan"]["low_actions"]
         for k in (10, 30, 50):

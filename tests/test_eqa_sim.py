@@ -167,23 +167,27 @@ def test_object_view_of_an_object_out_of_view_renders_nothing(house, monkeypatch
 
 def test_a_restored_eqa_start_shows_the_home_as_built() -> None:
     """The facts' views are taken in the home as built; a path's start is restored from its scene
-    block. Both must draw the same frame, furniture with parts (LiteHouse12's dresser) included."""
+    block. Both must draw the same frame, furniture with parts (a dresser and its drawers) included."""
     from alfred_gen.eqa.facts import open_home
     from alfred_gen.eqa.paths import pickupable_poses
+    from alfred_gen.scenes import get_house
 
+    # A home with a dresser, and the pose its builder chose to face it (derived: houses change).
+    number = next(n for n in range(12, 40) if any(o.object_type == "Dresser" for o in get_house(n).objects))
+    scene = get_house(number)
+    dresser_id = next(o.object_id for o in scene.objects if o.object_type == "Dresser")
     controller = simulator().open(render=True, segmentation=True)
-    event = open_home(controller, "LiteHouse12", color_variation=True)
+    event = open_home(controller, scene.name, color_variation=True)
     names = {o["name"]: o for o in event.metadata["objects"]}
     poses = pickupable_poses(event.metadata)
     assert poses and all(names[p["objectName"]]["pickupable"] for p in poses)
     assert len(poses) == sum(1 for o in event.metadata["objects"] if o["pickupable"] and not o.get("isSliced"))
-    pose = Pose(-1.0, -6.25, 90, 30)  # facing the dresser (houses of 6-10 rooms, issue 67)
+    pose = scene.interaction_poses[dresser_id]
     built = _frame(controller, pose)
-    block = {"floor_plan": "LiteHouse12", "scene_num": 1012, "random_seed": 0, "object_poses": poses,
+    block = {"floor_plan": scene.name, "scene_num": scene.scene_num, "random_seed": 0, "object_poses": poses,
              "object_toggles": [], "dirty_and_empty": False, "color_variation": True,
              "init_action": {"action": "TeleportFull", "x": pose.x, "y": 0.9009997, "z": pose.z,
                              "rotation": pose.rotation, "horizon": pose.horizon, "rotateOnTeleport": True}}
     restored = restore_scene(controller, block)
-    dresser = next(k for k in built.instance_masks if k.startswith("Dresser|"))
-    assert built.instance_masks[dresser].sum() > 1000
+    assert built.instance_masks[dresser_id].sum() > 1000
     assert np.array_equal(restored.frame, built.frame)

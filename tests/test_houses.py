@@ -269,7 +269,7 @@ def test_house_filter_rejects_a_house_whose_rooms_are_cut_apart(houses: dict[int
     assert HouseFilter().why_rejected(get_scene(1)) == "not a house"
 
 
-@pytest.mark.parametrize("kwargs", [{"min_area": 50, "max_area": 10}, {"min_area": -1}, {"required": ("garage",)},
+@pytest.mark.parametrize("kwargs", [{"min_area": 50, "max_area": 10}, {"min_area": -1}, {"required": ("balcony",)},
                                     {"min_coverage": 1.5}])
 def test_house_filter_refuses_impossible_values(kwargs: dict) -> None:
     with pytest.raises(UserError) as raised:

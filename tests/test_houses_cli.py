@@ -57,7 +57,7 @@ def test_list_houses_takes_the_filters_values(run) -> None:
         (["scenes", "list", "--min-area", "10"], ExitCode.USAGE),
         (["scenes", "list", "--houses", "--room-type", "kitchen"], ExitCode.USAGE),
         (["scenes", "list", "--houses", "--range", "0-3"], ExitCode.NOT_FOUND),
-        (["scenes", "list", "--houses", "--range", "1", "--require", "garage"], ExitCode.USAGE),
+        (["scenes", "list", "--houses", "--range", "1", "--require", "balcony"], ExitCode.USAGE),
         (["scenes", "list", "--houses", "--range", "1", "--min-area", "90", "--max-area", "10"], ExitCode.USAGE),
         (["scenes", "show", "LiteHouse0", "--out", "{tmp}/m.png"], ExitCode.NOT_FOUND),
         (["sample", "--n", "1", "--out", "{tmp}/out", "--scene-set", "houses", "--scenes", "100000"],

@@ -9,9 +9,13 @@ stops) or a set of points (:func:`region_field`: ``eval eqa`` measures to the ta
 region, every point from which the target is seen, as the paper does). :func:`navigation_scores`
 reads the scores of any positions off either field, without a simulator.
 
-The expert starts far from its target: at a reachable point at least ``min_distance`` metres away
-along the grid (:data:`MIN_SPAWN_DISTANCE` by default), chosen among all such points by a stable
-hash of the question, facing one of the four headings, camera at ALFRED's start horizon.
+The expert starts far from its target, as EQA's path generator
+(``data/shortest-path-gen/generate-paths-a-star.py``) picks its sources: among the reachable points
+farthest from the goal along the grid, the :data:`SPAWN_FARTHEST_SHARE` (its
+``source_candidate_fraction``, 5%) of them, and never nearer than ``min_distance`` metres
+(:data:`MIN_SPAWN_DISTANCE` by default); one of them by a stable hash of the question, facing one
+of the four headings, camera at ALFRED's start horizon. (Before issue 67 any point 5 m away would
+do, and most paths were too short for a T-50 start.)
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from alfred_gen.sim.scene import GRID_SIZE, grid_key, hash_str
 
 #: The expert's start is at least this far (metres along the grid) from where it stops.
 MIN_SPAWN_DISTANCE = 5.0
+
+#: The expert starts among this share of the reachable points, the farthest from its goal (EQA's
+#: ``source_candidate_fraction``).
+SPAWN_FARTHEST_SHARE = 0.05
 
 Cell = tuple[int, int]
 
@@ -67,10 +75,16 @@ def region_field(reachable: Sequence[tuple[float, float]],
 def choose_spawn(key: str, reachable: Sequence[tuple[float, float]], goal: tuple[float, float],
                  min_distance: float = MIN_SPAWN_DISTANCE) -> tuple[float, float, int, float] | None:
     """(x, z, rotation, metres) of the start for the question ``key``, or None when no reachable
-    point is ``min_distance`` away (module docstring)."""
+    point is ``min_distance`` away (module docstring): a point among the farthest
+    :data:`SPAWN_FARTHEST_SHARE` of those connected to the goal, ties at the cut included."""
     steps = grid_steps(reachable, goal)
+    connected = sorted(steps.values())
+    if not connected:
+        return None
+    cut = connected[min(len(connected) - 1, int((1.0 - SPAWN_FARTHEST_SHARE) * len(connected)))]
     far = sorted((x, z) for x, z in reachable
-                 if steps.get(grid_key(x, z), -1) * GRID_SIZE >= min_distance - 1e-9)
+                 if steps.get(grid_key(x, z), -1) >= cut
+                 and steps.get(grid_key(x, z), -1) * GRID_SIZE >= min_distance - 1e-9)
     if not far:
         return None
     value = hash_str(f"alfred-gen eqa spawn {key}")

@@ -21,8 +21,9 @@ from typing import Any
 #: Room types, in ALFRED's scene-number order (kitchens 1-30, living rooms 201-230, ...).
 ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
 
-#: Room types a house's rooms may have: the single rooms' and a dining room (EQA asks about it).
-HOUSE_ROOM_TYPES = (*ROOM_TYPES, "dining_room")
+#: Room types a house's rooms may have: the single rooms', and the dining room, gym and garage that
+#: EQA's questions name besides them (houses only).
+HOUSE_ROOM_TYPES = (*ROOM_TYPES, "dining_room", "gym", "garage")
 
 #: The ``room_type`` of a scene of several rooms (a house); each of its rooms has its own type.
 HOUSE = "house"

@@ -1,7 +1,7 @@
 """The procedural houses: house number -> a Scene of several furnished rooms joined by doorways.
 
-Which rooms a house has (6-10, of lite's four room types and the houses' dining room) is drawn once from its number
-(:func:`~alfred_gen.scenes.houses.layout.choose_room_types`). The house is then drawn in four
+Which rooms a house has (6-10, of lite's four room types and the houses' dining room, gym and
+garage) is drawn once from its number (:func:`house_room_types`). The house is then drawn in four
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
@@ -39,7 +39,7 @@ from alfred_gen.scenes.grid import (
     occluder_arrays,
     reachable_grid,
 )
-from alfred_gen.scenes.houses import dining_room
+from alfred_gen.scenes.houses import dining_room, garage, gym
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -76,17 +76,18 @@ ROOM_TRIES = 6
 #: Scene numbers of the single rooms whose contents spread a house's rooms borrow (slot 0 is 1, 201, ...).
 _FIRST_SCENE = {"kitchen": 1, "living_room": 201, "bedroom": 301, "bathroom": 401}
 
-#: How each room type of a house is furnished: the single rooms' code, and the dining room's.
-HOUSE_FURNISHERS = {**ROOM_FURNISHERS, "dining_room": dining_room.furnish}
+#: How each room type of a house is furnished: the single rooms' code, and the houses' own rooms'.
+HOUSE_FURNISHERS = {**ROOM_FURNISHERS, "dining_room": dining_room.furnish, "gym": gym.furnish,
+                    "garage": garage.furnish}
 
-#: Fewest reachable points a room of each type keeps: the single rooms', and the dining room's.
-HOUSE_MIN_REACHABLE = {**MIN_REACHABLE, "dining_room": 30}
+#: Fewest reachable points a room of each type keeps: the single rooms', and the houses' own rooms'.
+HOUSE_MIN_REACHABLE = {**MIN_REACHABLE, "dining_room": 30, "gym": 30, "garage": 40}
 
 #: The pickupables of a room type with its own choice of them (default: its contents').
-_PICKUPABLES_OF = {"dining_room": dining_room.pickupables}
+_PICKUPABLES_OF = {"dining_room": dining_room.pickupables, "gym": gym.pickupables, "garage": garage.pickupables}
 
-#: Whose contents spread a room type borrows (a dining room: a living room's).
-_CONTENTS_OF = {"dining_room": dining_room.CONTENTS_OF}
+#: Whose contents spread a room type borrows (a dining room: a living room's; a gym, a garage: a bedroom's).
+_CONTENTS_OF = {"dining_room": dining_room.CONTENTS_OF, "gym": gym.CONTENTS_OF, "garage": garage.CONTENTS_OF}
 
 
 def build_house(house: int) -> Scene:
@@ -94,7 +95,7 @@ def build_house(house: int) -> Scene:
     if house not in HOUSE_NUMBERS:
         raise ValueError(f"house number {house} is outside {HOUSE_NUMBERS.start}-{HOUSE_NUMBERS.stop - 1}")
     # Which rooms a house has is drawn once; a failed attempt redraws where they are, not what they are.
-    types = choose_room_types(random.Random(hash_str(f"{house_name(house)}/rooms")))
+    types = house_room_types(house)
     reasons = []
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(hash_str(f"{house_name(house)}/attempt {attempt}"))
@@ -103,6 +104,12 @@ def build_house(house: int) -> Scene:
         except (PlanFailed, BuildFailed) as failure:
             reasons.append(str(failure))
     raise SceneBuildError(f"house {house}: no valid house in {MAX_ATTEMPTS} attempts: {reasons[-3:]}")
+
+
+def house_room_types(house: int) -> list[str]:
+    """The room types of house ``house``, in plan order: drawn from its number alone, before (and
+    so without the cost of) building it."""
+    return choose_room_types(random.Random(hash_str(f"{house_name(house)}/rooms")))
 
 
 def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> Scene:
