@@ -15,7 +15,8 @@ Each rule is learnt from the rooms that have evidence, and keeps the counts that
   the 11 such train rooms, on a desk in 4 of 13), with those counts;
 - **how far from the host**: the median height of its id over the host's id, and the median
   horizontal distance from the host's id, taken away from the floor the agent stands on (a faucet
-  is behind the basin); for the floor, the median distance beyond the walked floor (by a wall);
+  is behind the basin); for the floor, the median distance beyond the walked floor (by a wall),
+  in the corner :mod:`~alfred_gen.scenes.alfred.fixture_floor` picks;
 - **how many**: the median number per room that has any, never more than the room has hosts.
 
 They are applied only to rooms without any demonstration and only to types the room's layout
@@ -37,11 +38,13 @@ from dataclasses import dataclass
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position
 from alfred_gen.scenes.alfred.fixture_block import FLOOR_ORIGIN
+from alfred_gen.scenes.alfred.fixture_floor import BY, FAR, floor_position, score_ways
 from alfred_gen.scenes.alfred.fixture_twins import twin_faucets
 from alfred_gen.sim.scene import AGENT_Y, format_object_id
 
-#: The host of a fixture standing on the floor.
-FLOOR = "Floor"
+#: The host of a fixture standing on the floor (placed the far way, or by a host type:
+#: :mod:`~alfred_gen.scenes.alfred.fixture_floor`).
+FLOOR = FAR
 #: A placement seen fewer times than this is no rule.
 MIN_SUPPORT = 2
 #: Suffix of a host label whose id is at floor height (a pedestal sink's basin).
@@ -83,8 +86,10 @@ class FixtureRule:
     per_room: int
 
     def describe(self) -> str:
-        ways = "; ".join(f"on {p.host} x{p.support}, in {p.used} of {p.offered} rooms with one "
-                         f"({p.height:+.2f} m up, {p.reach:.2f} m off)"
+        ways = "; ".join(f"on {p.host} x{p.support}, "
+                         + (f"found in {p.used} of {p.offered} rooms tried " if p.host.startswith(FAR)
+                            else f"in {p.used} of {p.offered} rooms with one ")
+                         + f"({p.height:+.2f} m up, {p.reach:.2f} m off)"
                          for p in self.placements)
         return f"{self.kind} ({self.rooms} rooms, {self.per_room} per room): {ways}"
 
@@ -156,6 +161,8 @@ def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule
     used: dict[str, Counter[str]] = {k: Counter() for k in kinds}
     offered: dict[str, Counter[str]] = {k: Counter() for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
+    on_floor: dict[str, list[tuple[list[tuple[float, float]], list[str], list[tuple[float, float, float]]]]] = {
+        k: [] for k in kinds}
     for room in rooms:
         floor_y = _floor_y(room)
         in_layout = {catalogue.type_of_id(i) for i in room.openable}
@@ -168,6 +175,11 @@ def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule
             if host is not None:
                 stood[kind].setdefault(host[0], []).append(host[1:])
                 per_kind.setdefault(kind, []).append(host[0])
+        for kind, hosts in per_kind.items():
+            if FLOOR in hosts:
+                truth = [id_position(i) for i in sorted(room.static_ids) if catalogue.type_of_id(i) == kind
+                         and i.count("|") == 3 and id_position(i)[1] - floor_y < FLOOR_ORIGIN]
+                on_floor[kind].append((sorted(room.layout_points), sorted(room.openable), truth))
         labels = _labels(room, floor_y)
         for kind, hosts in per_kind.items():
             used[kind].update(set(hosts))
@@ -180,10 +192,27 @@ def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule
                       for host, on in stood[kind].items() if used[kind][host] >= MIN_SUPPORT]
         if not placements:
             continue
+        per_room = max(1, round(statistics.median(counts[kind])))
         placements.sort(key=lambda p: (-p.share, -p.used, -p.support, p.host))
-        rules[kind] = FixtureRule(kind, tuple(placements), len(counts[kind]),
-                                  max(1, round(statistics.median(counts[kind]))))
+        placements = [w for p in placements
+                      for w in (_floor_ways(p, on_floor[kind], per_room) if p.host == FLOOR else [p])]
+        rules[kind] = FixtureRule(kind, tuple(placements), len(counts[kind]), per_room)
     return rules
+
+
+def _floor_ways(floor: Placement, rooms: list[tuple[list[tuple[float, float]], list[str],
+                                                      list[tuple[float, float, float]]]],
+                per_room: int) -> list[Placement]:
+    """The floor placement as ways to pick its stretch of wall (:mod:`~alfred_gen.scenes.alfred.fixture_floor`),
+    each with the rooms where it found the fixture, of those it was tried in: the ways by a host
+    type that found it in :data:`MIN_SUPPORT` rooms or more, and in more of them than the far way
+    did, by share, then the far way (every room has a far corner)."""
+    scores = score_ways(rooms, floor.reach, per_room)
+    far = Placement(FAR, floor.support, floor.height, floor.reach, *scores.get(FAR, (0, 0, 0))[:2])
+    ways = [Placement(way, floor.support, floor.height, floor.reach, found, tried)
+            for way, (found, tried, far_found) in sorted(scores.items())
+            if way != FAR and found >= MIN_SUPPORT and found > far_found]
+    return [*sorted(ways, key=lambda p: (-p.share, -p.used, p.host)), far]
 
 
 def _away(origin: tuple[float, float], points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -202,8 +231,11 @@ def rule_positions(evidence: SceneEvidence, rule: FixtureRule) -> list[tuple[flo
         return []
     floor_y = _floor_y(evidence)
     for placement in rule.placements:
-        if placement.host == FLOOR:
-            return _on_floor(points, floor_y, placement, rule.per_room)
+        if placement.host == FAR or placement.host.startswith(BY):
+            spots = floor_position(placement.host, points, sorted(evidence.openable), placement.reach, rule.per_room)
+            if spots:
+                return [(x, floor_y + placement.height, z) for x, z in spots]
+            continue
         hosts = sorted(i for i in evidence.openable if _host_label(i, floor_y) == placement.host)
         if not hosts:
             continue
@@ -214,23 +246,6 @@ def rule_positions(evidence: SceneEvidence, rule: FixtureRule) -> list[tuple[flo
             out.append((hx + placement.reach * ux, hy + placement.height, hz + placement.reach * uz))
         return out
     return []
-
-
-def _on_floor(points: list[tuple[float, float]], floor_y: float, placement: Placement, count: int
-              ) -> list[tuple[float, float, float]]:
-    """By the walls: beyond the walked points furthest from the room's middle, 1 m apart."""
-    cx = sum(x for x, _ in points) / len(points)
-    cz = sum(z for _, z in points) / len(points)
-    out: list[tuple[float, float, float]] = []
-    for x, z in sorted(points, key=lambda p: (-math.hypot(p[0] - cx, p[1] - cz), p)):
-        if len(out) >= count:
-            break
-        if any(math.hypot(x - ox, z - oz) < 1.0 for ox, _, oz in out):
-            continue
-        dx, dz = x - cx, z - cz
-        norm = math.hypot(dx, dz) or 1.0
-        out.append((x + placement.reach * dx / norm, floor_y + placement.height, z + placement.reach * dz / norm))
-    return out
 
 
 def with_rule_fixtures(evidence: SceneEvidence, rules: Mapping[str, FixtureRule]) -> tuple[SceneEvidence, list[str]]:
