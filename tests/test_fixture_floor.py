@@ -61,3 +61,20 @@ def test_a_way_no_better_than_the_far_corner_is_no_rule() -> None:
     rule = learn_fixture_rules(train)["GarbageCan"]
     assert [p.host for p in rule.placements] == [FAR]
     assert (rule.placements[0].used, rule.placements[0].offered) == (len(CORNERS), len(CORNERS))
+
+
+def test_two_floor_fixtures_sent_to_the_same_corner_stand_apart() -> None:
+    from alfred_gen.scenes.alfred.evidence import id_position
+    from alfred_gen.scenes.alfred.fixture_rules import with_rule_fixtures
+
+    train = []
+    for i, kind in enumerate(("GarbageCan", "FloorLamp", "GarbageCan", "FloorLamp")):
+        room = SceneEvidence(500 + i, layout_points=list(FLOOR_POINTS), trajectories=1)
+        room.static_ids.add(format_object_id(kind, (-0.3, 0.0, -0.3)))  # both in the far corner
+        train.append(room)
+    rules = learn_fixture_rules(train)
+    assert [p.host for p in rules["GarbageCan"].placements] == [p.host for p in rules["FloorLamp"].placements] == [FAR]
+    bare = SceneEvidence(999, layout_points=list(FLOOR_POINTS), types_present=["GarbageCan", "FloorLamp"])
+    _, ids = with_rule_fixtures(bare, rules)
+    a, b = (id_position(i) for i in ids)
+    assert len(ids) == 2 and math.hypot(a[0] - b[0], a[2] - b[2]) > 0.5  # wider than either

@@ -79,3 +79,25 @@ def test_a_room_without_demos_gets_its_lamp_on_the_best_ranked_host_it_has() -> 
         (placed_lamp,) = [id_position(i) for i in ids if i.startswith("DeskLamp|")]
         assert math.dist(placed_lamp, lamp) < 0.01 and placed is not room
     assert with_rule_fixtures(_room(902, {"Dresser": SIDE}, "Dresser"), rules)[1] == []  # it has demos
+
+
+def _kitchen(number: int, base_x: float, burner: bool) -> SceneEvidence:
+    """A kitchen with a wall cabinet (id 2.0 m up, first by id) and a base cabinet (0.4 m up) at
+    ``base_x``; with demos, a stove burner 0.55 m over the base cabinet."""
+    room = SceneEvidence(number, layout_points=list(FLOOR_POINTS), types_present=["StoveBurner", "Cabinet"])
+    room.openable[format_object_id("Cabinet", (0.5, 2.0, 0.0))] = [0.0]
+    room.openable[format_object_id("Cabinet", (base_x, 0.4, 0.0))] = [0.0]
+    if burner:
+        room.static_ids.add(format_object_id("StoveBurner", (base_x + 0.1, 0.95, 0.0)))
+        room.trajectories = 1
+    return room
+
+
+def test_a_fixture_goes_over_the_hosts_at_the_level_its_train_hosts_stand_at() -> None:
+    rules = learn_fixture_rules([_kitchen(n, 1.4, True) for n in (1, 2)])
+    (placement,) = rules["StoveBurner"].placements
+    assert placement.host == "Cabinet" and math.isclose(placement.level, 0.4, abs_tol=0.01)
+    kitchen = _kitchen(900, 1.2, False)
+    assert sorted(kitchen.openable)[0].endswith("+02.00|+00.00")  # the wall cabinet comes first by id
+    (burner,) = rule_positions(kitchen, rules["StoveBurner"])
+    assert math.isclose(burner[1], 0.95, abs_tol=0.02) and abs(burner[0] - 1.2) < 0.5  # not over the wall cabinet

@@ -30,6 +30,9 @@ BY = "Floor by "
 #: A placement this close (horizontally) to a fixture's id found it (m): the agent, standing where
 #: the demo stood for the real one, still reaches the placed one (1.5 m).
 HIT = 1.0
+#: Floor fixtures placed by rule stand at least this far apart (m): a garbage can and a floor lamp
+#: both sent to a living room's far corner would otherwise stand in each other.
+APART = 1.0
 
 Point = tuple[float, float]
 
@@ -50,41 +53,48 @@ def corners(points: Sequence[Point]) -> list[tuple[Point, Point]]:
     return out
 
 
-def far_positions(points: Sequence[Point], reach: float, count: int) -> list[Point]:
-    """Beyond the walked points furthest from the room's middle, ``reach`` further out, 1 m apart."""
+def _free(spot: Point, taken: Sequence[Point]) -> bool:
+    return all(math.hypot(spot[0] - t[0], spot[1] - t[1]) >= APART for t in taken)
+
+
+def far_positions(points: Sequence[Point], reach: float, count: int, taken: Sequence[Point] = ()) -> list[Point]:
+    """Beyond the walked points furthest from the room's middle, ``reach`` further out, :data:`APART`
+    from each other and from the floor fixtures already ``taken`` there."""
     cx = sum(x for x, _ in points) / len(points)
     cz = sum(z for _, z in points) / len(points)
     out: list[Point] = []
     for x, z in sorted(points, key=lambda p: (-math.hypot(p[0] - cx, p[1] - cz), p)):
         if len(out) >= count:
             break
-        if any(math.hypot(x - ox, z - oz) < 1.0 for ox, oz in out):
-            continue
         dx, dz = x - cx, z - cz
         norm = math.hypot(dx, dz) or 1.0
-        out.append((x + reach * dx / norm, z + reach * dz / norm))
+        spot = (x + reach * dx / norm, z + reach * dz / norm)
+        if _free(spot, [*out, *taken]):
+            out.append(spot)
     return out
 
 
-def by_position(points: Sequence[Point], openable: Sequence[str], host_type: str, reach: float) -> Point | None:
-    """Beyond the floor's corner nearest a receptacle of ``host_type`` (None without one, or
-    without corners), ``reach`` further out."""
+def by_position(points: Sequence[Point], openable: Sequence[str], host_type: str, reach: float,
+                taken: Sequence[Point] = ()) -> Point | None:
+    """Beyond the floor's corner nearest a receptacle of ``host_type``, ``reach`` further out, and
+    :data:`APART` from the floor fixtures already ``taken`` (None without such a receptacle or corner)."""
     hosts = [id_position(i) for i in sorted(openable) if catalogue.type_of_id(i) == host_type]
-    spots = corners(points)
+    spots = [((x + reach * ux, z + reach * uz), (x, z)) for (x, z), (ux, uz) in corners(points)]
+    spots = [(spot, corner) for spot, corner in spots if _free(spot, taken)]
     if not hosts or not spots:
         return None
-    _, (x, z), (ux, uz) = min((min(math.hypot(p[0] - h[0], p[1] - h[2]) for h in hosts), p, u) for p, u in spots)
-    return (x + reach * ux, z + reach * uz)
+    return min((min(math.hypot(c[0] - h[0], c[1] - h[2]) for h in hosts), spot) for spot, c in spots)[1]
 
 
-def floor_position(way: str, points: Sequence[Point], openable: Sequence[str], reach: float, count: int
-                   ) -> list[Point]:
-    """Where the way labelled ``way`` puts ``count`` fixtures (a way by a host type puts one)."""
+def floor_position(way: str, points: Sequence[Point], openable: Sequence[str], reach: float, count: int,
+                   taken: Sequence[Point] = ()) -> list[Point]:
+    """Where the way labelled ``way`` puts ``count`` fixtures (a way by a host type puts one), clear
+    of the floor fixtures already ``taken``."""
     if not points:
         return []
     if way == FAR:
-        return far_positions(points, reach, count)
-    spot = by_position(points, openable, way.removeprefix(BY), reach)
+        return far_positions(points, reach, count, taken)
+    spot = by_position(points, openable, way.removeprefix(BY), reach, taken)
     return [spot] if spot is not None else []
 
 

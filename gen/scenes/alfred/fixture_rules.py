@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from alfred_gen.domains import catalogue
@@ -53,6 +53,9 @@ ON_FLOOR = " on the floor"
 ABOVE_HOST = 0.05
 #: A host further than this (horizontally, id to id) holds nothing of the fixture's (m).
 NEAR = 0.8
+#: A host whose id is this close to the height a rule's hosts stand at is used first (m): a stove
+#: goes over the base cabinets (ids 0.3-0.5 m up), not over the wall cabinets (1.8-2.2 m).
+LEVEL = 0.3
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class Placement:
     reach: float
     used: int = 0
     offered: int = 0
+    #: The median height of those hosts' ids over the floor (a stove's base cabinets, not the wall
+    #: cabinets over it): a room's hosts at this level are used first.
+    level: float = 0.0
 
     @property
     def share(self) -> float:
@@ -89,7 +95,8 @@ class FixtureRule:
         ways = "; ".join(f"on {p.host} x{p.support}, "
                          + (f"found in {p.used} of {p.offered} rooms tried " if p.host.startswith(FAR)
                             else f"in {p.used} of {p.offered} rooms with one ")
-                         + f"({p.height:+.2f} m up, {p.reach:.2f} m off)"
+                         + f"({p.height:+.2f} m up, {p.reach:.2f} m off"
+                         + ("" if p.host.startswith(FAR) else f", hosts' ids {p.level:.2f} m up") + ")"
                          for p in self.placements)
         return f"{self.kind} ({self.rooms} rooms, {self.per_room} per room): {ways}"
 
@@ -118,15 +125,16 @@ def _host_label(host: str, floor_y: float) -> str:
 
 
 def _stands_on(position: tuple[float, float, float], room: SceneEvidence, floor_y: float
-               ) -> tuple[str, float, float] | None:
-    """(host label, height over its id, horizontal distance) of what a fixture id at ``position``
+               ) -> tuple[str, float, float, float] | None:
+    """(host label, height over its id, horizontal distance, the host id's height over the floor)
+    of what a fixture id at ``position``
     stands on: the floor when the id is at floor height; else, of the layout receptacles whose id is
     below it within :data:`NEAR`, the nearest that does not enclose its contents, else the nearest
     that does; None when none is near."""
     if position[1] - floor_y < FLOOR_ORIGIN:
         if not room.layout_points:
             return None
-        return FLOOR, position[1] - floor_y, min(_flat(position, p) for p in room.layout_points)
+        return FLOOR, position[1] - floor_y, min(_flat(position, p) for p in room.layout_points), 0.0
     best: tuple[bool, float, str, str] | None = None
     for host in sorted(room.openable):
         hx, hy, hz = id_position(host)
@@ -138,7 +146,8 @@ def _stands_on(position: tuple[float, float, float], room: SceneEvidence, floor_
             best = key
     if best is None:
         return None
-    return best[3], position[1] - id_position(best[2])[1], best[1]
+    host_y = id_position(best[2])[1]
+    return best[3], position[1] - host_y, best[1], host_y - floor_y
 
 
 def _encloses(host: str) -> bool:
@@ -157,7 +166,7 @@ def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule
     share of the rooms offering one where the fixture stands on one."""
     rooms = [r for r in rooms if r.trajectories > 0]
     kinds = _ruled_types(rooms)
-    stood: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in kinds}
+    stood: dict[str, dict[str, list[tuple[float, float, float]]]] = {k: {} for k in kinds}
     used: dict[str, Counter[str]] = {k: Counter() for k in kinds}
     offered: dict[str, Counter[str]] = {k: Counter() for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
@@ -187,8 +196,9 @@ def learn_fixture_rules(rooms: Iterable[SceneEvidence]) -> dict[str, FixtureRule
             counts[kind].append(len(hosts))
     rules = {}
     for kind in sorted(kinds):
-        placements = [Placement(host, len(on), statistics.median(dy for dy, _ in on),
-                                statistics.median(reach for _, reach in on), used[kind][host], offered[kind][host])
+        placements = [Placement(host, len(on), statistics.median(dy for dy, _, _ in on),
+                                statistics.median(reach for _, reach, _ in on), used[kind][host], offered[kind][host],
+                                statistics.median(level for _, _, level in on))
                       for host, on in stood[kind].items() if used[kind][host] >= MIN_SUPPORT]
         if not placements:
             continue
@@ -223,24 +233,29 @@ def _away(origin: tuple[float, float], points: list[tuple[float, float]]) -> tup
     return (dx / norm, dz / norm) if norm > 1e-9 else (0.0, 1.0)
 
 
-def rule_positions(evidence: SceneEvidence, rule: FixtureRule) -> list[tuple[float, float, float]]:
+def rule_positions(evidence: SceneEvidence, rule: FixtureRule, taken: Sequence[tuple[float, float]] = ()
+                   ) -> list[tuple[float, float, float]]:
     """Where ``rule`` puts its fixtures in the room ``evidence`` describes: by its first placement
-    whose host the room has (none without)."""
+    whose host the room has (none without); a host's first the ones whose id is within
+    :data:`LEVEL` of the placement's level, then by id; on the floor, clear of the floor fixtures
+    already ``taken`` ((x, z))."""
     points = sorted(evidence.layout_points)
     if not points:
         return []
     floor_y = _floor_y(evidence)
     for placement in rule.placements:
         if placement.host == FAR or placement.host.startswith(BY):
-            spots = floor_position(placement.host, points, sorted(evidence.openable), placement.reach, rule.per_room)
+            spots = floor_position(placement.host, points, sorted(evidence.openable), placement.reach,
+                                   rule.per_room, taken)
             if spots:
                 return [(x, floor_y + placement.height, z) for x, z in spots]
             continue
-        hosts = sorted(i for i in evidence.openable if _host_label(i, floor_y) == placement.host)
+        hosts = sorted((abs(id_position(i)[1] - floor_y - placement.level) > LEVEL, i)
+                       for i in evidence.openable if _host_label(i, floor_y) == placement.host)
         if not hosts:
             continue
         out = []
-        for host in hosts[: rule.per_room]:
+        for _, host in hosts[: rule.per_room]:
             hx, hy, hz = id_position(host)
             ux, uz = _away((hx, hz), points)
             out.append((hx + placement.reach * ux, hy + placement.height, hz + placement.reach * uz))
@@ -260,7 +275,9 @@ def with_rule_fixtures(evidence: SceneEvidence, rules: Mapping[str, FixtureRule]
         for kind in sorted(rules):
             if kind not in evidence.types_present or kind in placed_types:
                 continue
-            ids += [format_object_id(kind, position, True) for position in rule_positions(evidence, rules[kind])]
+            taken = [(x, z) for x, y, z in map(id_position, ids) if y - _floor_y(evidence) < FLOOR_ORIGIN]
+            ids += [format_object_id(kind, position, True)
+                    for position in rule_positions(evidence, rules[kind], taken)]
     placed = evidence.copy() if ids else evidence
     if ids:
         placed.static_ids = set(placed.static_ids) | set(ids)
