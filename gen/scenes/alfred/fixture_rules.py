@@ -269,7 +269,7 @@ def with_rule_fixtures(evidence: SceneEvidence, rules: Mapping[str, FixtureRule]
     any room, the faucet of a sink basin whose twin in the same row has one
     (:func:`~alfred_gen.scenes.alfred.fixture_twins.twin_faucets`).
     Returns ``evidence`` itself (and no ids) when nothing is placed."""
-    ids = []
+    ids: list[str] = []
     if evidence.trajectories == 0:
         placed_types = {catalogue.type_of_id(i) for i in (*evidence.openable, *evidence.static_ids)}
         for kind in sorted(rules):
