@@ -34,6 +34,8 @@ SURFACE_ORIGIN = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTab
                             "Shelf", "StoveBurner"})
 #: Furniture whose bounding box top is a back rest or head board, not the surface things lie on.
 SEATS = frozenset({"Sofa", "ArmChair", "Bed", "Chair", "Ottoman", "DogBed"})
+#: Furniture whose id, when above the floor, is at a raised platform with open space under it.
+RAISED_PLATFORMS = frozenset({"Bed"})
 #: How far a pedestal sink's rim stands above where things rest in its basin (metres).
 PEDESTAL_RIM = 0.1
 #: How far off a cabinet's id, across its front, the agent must stand to use it for its side to
@@ -592,6 +594,11 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
         if block.surface and learnt is not None and (asset is None or kind in SEATS):
             height = max(learnt, 0.05)
         block.lo[1], block.hi[1] = y, y + height
+    elif kind in RAISED_PLATFORMS and learnt is not None and learnt > 0:
+        # A raised bed (a bunk's upper bed, a loft over a desk): its id is at its platform, and what
+        # lies on it rests the learnt height above (FloorPlan304's lower bunk: 0.21 m), so the box is
+        # that platform; a bed's whole height under it hid the desk and dresser below (FloorPlan318).
+        block.lo[1], block.hi[1] = y, y + learnt
     elif kind in SURFACE_ORIGIN or (block.surface and learnt is not None):
         top = y + (learnt if learnt is not None else 0.0)
         block.lo[1], block.hi[1] = max(floor_y, top - sy), top
