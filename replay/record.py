@@ -141,12 +141,6 @@ class Recorder:
     ``masks``: where interaction masks come from (default: the events' ``instance_masks``).
     ``restart``: brings the controller back to ``start_event``'s state and returns that event;
     needed only to :meth:`rewind`.
-
-    The start frame (``000000000.jpg``) is drawn and written when the first action is recorded
-    (or :meth:`images` is asked for), not when the recorder is made: most failed attempts fail at
-    the first walk, before any action, and their start frame would be thrown away with them. The
-    frame is the start event's, whenever it is drawn (lite draws it from what the step kept), so
-    the file is the same.
     """
 
     def __init__(
@@ -166,16 +160,9 @@ class Recorder:
         self.jpeg_quality = jpeg_quality
         self.low_actions: list[dict[str, Any]] = []
         self.frames_written = 0
-        self._start_frame: Any = None  #: the start event while its frame is not written yet
         if self.image_dir is not None:
             self.image_dir.mkdir(parents=True, exist_ok=True)
-            self._start_frame = start_event
-
-    def _write_start_frame(self) -> None:
-        """Write the start frame if it is still owed (see the class docstring)."""
-        start, self._start_frame = self._start_frame, None
-        if start is not None:
-            self._save_frame(start)
+        self._save_frame(start_event)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -200,7 +187,6 @@ class Recorder:
 
     def step(self, action: LowAction) -> Any:
         """Execute one action, recording its mask (from the frame before) and the frame after."""
-        self._write_start_frame()
         low_idx = len(self.low_actions)
         try:
             args = target_args(self.event, action.target, self.masks) if action.target else {}
@@ -242,13 +228,11 @@ class Recorder:
                                      f"low_idx {low_idx}: an action failed when executed again after a rewind",
                                      low_idx)
         self.event = event
-        if self.image_dir is not None and self._start_frame is None:  # nothing written yet: nothing stale
+        if self.image_dir is not None:
             for stale in range(count + 1, self.frames_written):
                 (self.image_dir / RAW_IMAGE_NAME.format(stale)).unlink(missing_ok=True)
             self.frames_written = count + 1
 
     def images(self) -> list[dict[str, Any]]:
-        """The ``images`` index of what was recorded (:func:`images_index`); writes the start frame
-        if no action did."""
-        self._write_start_frame()
+        """The ``images`` index of what was recorded (:func:`images_index`)."""
         return images_index(self.low_actions)

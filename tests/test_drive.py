@@ -16,7 +16,7 @@ from alfred_gen.demo.start import object_poses_of
 from alfred_gen.planner.encode import agent_pose_of
 from alfred_gen.planner.names import alfred_location, location_name
 from alfred_gen.planner.result import PlanStep
-from alfred_gen.replay.record import LowAction, Recorder, RecordingError, encode_jpeg, on_demand_masks
+from alfred_gen.replay.record import Recorder, RecordingError, on_demand_masks
 from alfred_gen.replay.restore import restore_scene
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim import fixtures
@@ -125,6 +125,8 @@ def test_a_failure_before_any_walk_is_not_retried() -> None:
 def test_rewind_goes_back_and_deletes_later_frames(tmp_path: Path) -> None:
     sim, start, block = _start(render=True)
     recorder = _recorder(sim, start, block, tmp_path)
+    from alfred_gen.replay.record import LowAction
+
     moves = [LowAction(0, {"action": "RotateRight", "forceAction": True}, "RotateRight"),
              LowAction(0, {"action": "LookDown", "forceAction": True}, "LookDown"),
              LowAction(0, {"action": "RotateRight", "forceAction": True}, "RotateRight")]
@@ -142,26 +144,6 @@ def test_rewind_goes_back_and_deletes_later_frames(tmp_path: Path) -> None:
         recorder.rewind(5)
     with pytest.raises(ValueError, match="without a restart"):
         Recorder(sim, sim.last_event).rewind(0)
-
-
-def test_the_start_frame_is_written_with_the_first_action_and_is_the_start_states(tmp_path: Path) -> None:
-    sim, start, block = _start(render=True)
-    _other, fresh, _ = _start(render=True)
-    expected = encode_jpeg(fresh.frame)  # what a recorder made on the same start state draws first
-    recorder = _recorder(sim, start, block, tmp_path)
-    assert list(tmp_path.iterdir()) == []  # an attempt that fails before any action writes no frame
-    sim.step({"action": "RotateLeft", "forceAction": True})  # e.g. a probe, not recorded
-    recorder.rewind(0)  # a re-plan goes back to the start before any action
-    assert list(tmp_path.iterdir()) == []
-    recorder.run([LowAction(0, {"action": "RotateRight", "forceAction": True}, "RotateRight")])
-    assert sorted(p.name for p in tmp_path.iterdir()) == [RAW_IMAGE_NAME.format(0), RAW_IMAGE_NAME.format(1)]
-    assert (tmp_path / RAW_IMAGE_NAME.format(0)).read_bytes() == expected
-    assert (tmp_path / RAW_IMAGE_NAME.format(1)).read_bytes() != expected
-
-    bare = tmp_path / "bare"
-    idle = _recorder(sim, fresh, block, bare)
-    assert idle.images() == [] and [p.name for p in bare.iterdir()] == [RAW_IMAGE_NAME.format(0)]
-    assert (bare / RAW_IMAGE_NAME.format(0)).read_bytes() == expected
 
 
 def test_a_walk_keeps_to_the_part_of_the_room_the_agent_can_walk_in() -> None:
