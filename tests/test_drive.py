@@ -230,10 +230,16 @@ def test_without_another_plan_the_first_failure_is_reported() -> None:
         asked.append(hidden)
         return None
 
+    recorder = _recorder(hiding, start, block)
+    restarts: list[int] = []
+    restart = recorder.restart
+    assert restart is not None
+    recorder.restart = lambda: restarts.append(1) or restart()
     with pytest.raises(ExpansionError, match=f"no reachable pose sees {re.escape(apple)}"):
         drive_with_replans(hiding, _pickup_of(start.metadata, "Apple"), no_plan,
-                           lambda: Expander(_navigation(sim), start.metadata), _recorder(hiding, start, block), [])
+                           lambda: Expander(_navigation(sim), start.metadata), recorder, [])
     assert asked == [frozenset({apple})]
+    assert restarts == []  # without another plan the scene is not restored for nothing
     # A receptacle no pose sees is not planned around: only what is picked up is left out.
     counter = _id(start.metadata, "CounterTop")
     hiding.hidden = counter

@@ -185,7 +185,8 @@ def drive_with_replans(
 ) -> None:
     """:func:`drive_plan`, and when no reachable pose shows an object the plan picks up, the plan
     made again without it (``plan_without(hidden)``: the new steps, or None when there is none),
-    from the start, up to ``replans`` times.
+    from the start, up to ``replans`` times. ``plan_without`` must not depend on the simulator's
+    state: it is asked before the runner goes back to the start.
 
     The planner chooses among instances by where they lie: FloorPlan225 holds three watches, two on
     a low shelf under another one no pose sees into, and the plan took one of those; ALFRED's demo
@@ -200,11 +201,13 @@ def drive_with_replans(
     current: Sequence[PlanStep] = steps
     for attempt in range(replans + 1):
         if attempt:
-            runner.rewind(0)
-            del high[:]
+            # The re-plan is made from the start state, not the simulator's: ask for it before going
+            # back, so an attempt with no other plan fails without restoring the scene for nothing.
             replanned = plan_without(hidden)
             if replanned is None:
                 break
+            runner.rewind(0)
+            del high[:]
             current = replanned
         try:
             drive_plan(controller, current, make_expander(), runner, high)
