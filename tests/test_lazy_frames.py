@@ -17,6 +17,7 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.event import Event, head_of
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.pixels import PixelSight
+from tests.helpers.sim_actions import random_step
 
 
 def _eager() -> LiteController:
@@ -32,15 +33,9 @@ def _walk(sim: LiteController, order: str) -> tuple[list[np.ndarray], list[dict]
     events: list[Event] = []
     frames, metadata = [], []
     for _ in range(90):
-        if rng.random() < 0.6:
-            event = sim.step({"action": rng.choice(["MoveAhead", "RotateLeft", "RotateRight", "LookDown", "LookUp"])})
-        else:
-            visible, _ = sim.visibility_state()
-            ids = [o.object_id for o, v in zip(sim.world.objects, visible.tolist(), strict=True) if v]
-            if not ids:
-                continue
-            event = sim.step({"action": rng.choice(["PickupObject", "PutObject", "OpenObject", "CloseObject"]),
-                              "objectId": rng.choice(ids)})
+        event = random_step(sim, rng)
+        if event is None:
+            continue
         events.append(event)
         if order == "frame-first":
             frames.append(event.frame)

@@ -11,6 +11,7 @@ import random
 
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
+from tests.helpers.sim_actions import random_step
 
 
 def _walk(read_at_once: bool) -> tuple[list[dict], LiteController]:
@@ -18,15 +19,9 @@ def _walk(read_at_once: bool) -> tuple[list[dict], LiteController]:
     rng = random.Random(5)
     events, metadata = [], []
     for _ in range(120):
-        if rng.random() < 0.6:
-            event = sim.step({"action": rng.choice(["MoveAhead", "RotateLeft", "RotateRight", "LookDown", "LookUp"])})
-        else:
-            visible, _ = sim.visibility_state()
-            ids = [o.object_id for o, v in zip(sim.world.objects, visible.tolist(), strict=True) if v]
-            if not ids:
-                continue
-            event = sim.step({"action": rng.choice(["PickupObject", "PutObject", "OpenObject", "CloseObject"]),
-                              "objectId": rng.choice(ids)})
+        event = random_step(sim, rng)
+        if event is None:
+            continue
         events.append(event)
         if read_at_once:
             metadata.append(event.metadata)

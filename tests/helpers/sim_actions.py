@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from alfred_gen.sim.lite import LiteController
 
@@ -50,3 +51,16 @@ def go(sim: LiteController, x: float, z: float, rotation: int, horizon: float = 
 def agent_pose(sim: LiteController) -> tuple[float, float, float, float]:
     a = sim.last_event.metadata["agent"]
     return (a["position"]["x"], a["position"]["z"], a["rotation"]["y"], a["cameraHorizon"])
+
+
+def random_step(sim: LiteController, rng: random.Random):
+    """One step of a seeded random walk: a move or turn (60%), else an interaction with an object in
+    view (None when nothing is in view). The lazy-frame and lazy-sight tests walk with it."""
+    if rng.random() < 0.6:
+        return sim.step({"action": rng.choice(["MoveAhead", "RotateLeft", "RotateRight", "LookDown", "LookUp"])})
+    visible, _ = sim.visibility_state()
+    ids = [o.object_id for o, v in zip(sim.world.objects, visible.tolist(), strict=True) if v]
+    if not ids:
+        return None
+    return sim.step({"action": rng.choice(["PickupObject", "PutObject", "OpenObject", "CloseObject"]),
+                     "objectId": rng.choice(ids)})
