@@ -160,8 +160,8 @@ def test_a_walk_keeps_to_the_part_of_the_room_the_agent_can_walk_in() -> None:
     steps = _walk_and_pickup(sim, metadata)
     on_island = steps[0]._replace(location=(*island, 0.0, 30.0))
 
-    def sees_everything(pose: Any) -> dict[str, Any]:
-        return {**metadata, "objects": [{**o, "visible": True} for o in metadata["objects"]]}
+    def sees_everything(pose: Any, asked: Any) -> tuple[dict[str, Any], frozenset[str]]:
+        return metadata, frozenset(asked)
 
     chosen = choose_destination(on_island, steps[1:], metadata, navigation, sees_everything, 1.65)
     assert chosen.location != on_island.location

@@ -18,7 +18,6 @@ from alfred_gen.demo.expand import (
     end_entry,
     fold_plan,
     inside_requirements,
-    sees,
     sight_requirements,
     word_of,
 )
@@ -313,11 +312,11 @@ def test_low_action_entries_have_alfreds_shape() -> None:
 
 
 def _probe(driver: Driver):
-    def probe(pose):
+    def probe(pose, asked):
         event = driver.sim.step(
             {"action": "TeleportFull", "x": pose[0], "y": 0.9, "z": pose[1], "rotation": pose[2], "horizon": pose[3]}
         )
-        return event.metadata if event.metadata["lastActionSuccess"] else None
+        return (event.state_metadata, event.visible_among(asked)) if event.head["lastActionSuccess"] else None
 
     return probe
 
@@ -363,12 +362,11 @@ def test_a_walk_is_moved_to_a_pose_that_sees_the_target(kitchen: Driver) -> None
 def test_a_walk_to_something_no_pose_sees_fails_after_a_bounded_search(kitchen: Driver) -> None:
     counter, apple = kitchen.id_of("CounterTop"), kitchen.id_of("Apple")
     metadata = kitchen.sim.last_event.metadata
-    blind = {**metadata, "objects": [{**o, "visible": False} for o in metadata["objects"]]}
     probed = []
 
-    def probe(pose):
+    def probe(pose, asked):
         probed.append(tuple(pose))
-        return blind
+        return metadata, frozenset()  # nothing asked about is visible
 
     with pytest.raises(ExpansionError, match="no reachable pose sees " + re.escape(apple)):
         choose_destination(
@@ -434,10 +432,11 @@ def test_what_goes_in_and_out_again_needs_the_receptacles_middle_in_view(kitchen
     x, z, rotation, _ = kitchen.goto_step(fridge).location
     upward = kitchen.goto_step(fridge, pose=(x, z, rotation, -30.0))
     probe = _probe(kitchen)
-    assert sees(probe(upward.location), [[fridge]]) and not centred(probe(upward.location), [fridge])
+    seen, visible = probe(upward.location, [fridge])
+    assert visible == {fridge} and not centred(seen, [fridge])
     walk = choose_destination(upward, steps[:1], metadata, kitchen.expander.navigation, probe, 1.65)
     assert walk.location != upward.location
-    assert centred(probe(walk.location), [fridge])
+    assert centred(probe(walk.location, [fridge])[0], [fridge])
 
 
 def test_a_slice_shut_in_the_fridge_is_taken_out_by_opening_it(kitchen: Driver) -> None:
@@ -488,6 +487,6 @@ def test_a_walk_no_pose_serves_whole_is_split_with_a_second_walk(kitchen: Driver
     apart = _OneThingAtATime(kitchen.sim, knife, fridge)
     chosen, amended = walk_destination(apart, steps, 0, metadata, navigation)  # type: ignore[arg-type]
     assert amended == [steps[0], steps[1], walk, steps[2]]
-    assert sees(_probe(kitchen)(chosen.location), [[knife]])
+    assert _probe(kitchen)(chosen.location, [knife])[1] == {knife}
     # Steps one pose serves are left alone.
     assert walk_destination(apart, steps[:2], 0, metadata, navigation)[1] == steps[:2]  # type: ignore[arg-type]

@@ -53,7 +53,7 @@ from alfred_gen.planner.result import PlanStep
 from alfred_gen.planner.solve import solve
 from alfred_gen.replay.record import LowAction, RecordingError
 from alfred_gen.sim.controller import Controller
-from alfred_gen.sim.event import head_of
+from alfred_gen.sim.event import head_of, state_metadata_of, visible_among_of
 from alfred_gen.sim.scene import CAMERA_Y_OFFSET
 
 #: How many other poses a walk may be retried from after the steps following it failed.
@@ -361,9 +361,11 @@ def destination_by_probes(
     eye_height = float(camera["y"]) if "y" in camera else agent_y + CAMERA_Y_OFFSET
     origin = agent_pose_of(metadata)
 
-    def probe(pose: Sequence[float]) -> Mapping[str, Any] | None:
+    def probe(pose: Sequence[float], asked: Collection[str]) -> tuple[Mapping[str, Any], Collection[str]] | None:
         event = controller.step(_teleport(pose, agent_y))
-        return event.metadata if event.metadata.get("lastActionSuccess", False) else None
+        if not head_of(event).get("lastActionSuccess", False):
+            return None
+        return state_metadata_of(event), visible_among_of(event, asked)
 
     try:
         return choose_destination(walk, following, metadata, navigation, probe, eye_height, exclude)

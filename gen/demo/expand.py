@@ -497,9 +497,11 @@ REACH = 1.75
 #: of them found one among the first 64, none more among the first 200.
 MAX_PROBES = 64
 
-#: ``probe(pose)`` -> the metadata seen from pose [x, z, rotation, horizon], or None if the agent
-#: cannot stand there. The simulator's state must be left as it was.
-Probe = Callable[[Sequence[float]], "Mapping[str, Any] | None"]
+#: ``probe(pose, asked)`` -> what is seen from pose [x, z, rotation, horizon]: the metadata (its
+#: ``visible`` flags need not be worked out) and which of the ``asked`` object ids are visible; or None
+#: if the agent cannot stand there. The simulator's state must be left as it was. Only the asked
+#: objects' visibility is wanted, so a probe can draw just their pixels.
+Probe = Callable[[Sequence[float], Collection[str]], "tuple[Mapping[str, Any], Collection[str]] | None"]
 
 
 def sight_requirements(steps: Sequence[PlanStep], metadata: Mapping[str, Any]) -> list[list[str]]:
@@ -599,6 +601,11 @@ def sees(metadata: Mapping[str, Any] | None, groups: Sequence[Sequence[str]]) ->
     if metadata is None:
         return False
     visible = {o["objectId"] for o in metadata.get("objects") or () if o.get("visible")}
+    return sees_among(visible, groups)
+
+
+def sees_among(visible: Collection[str], groups: Sequence[Sequence[str]]) -> bool:
+    """Whether every requirement group has an object among the ``visible`` ids."""
     return all(any(oid in visible for oid in group) for group in groups)
 
 
@@ -661,22 +668,24 @@ def choose_destination(
     if not groups or len(walk.location) < 4:
         return walk
 
-    def good(seen: Mapping[str, Any] | None) -> bool:
-        return sees(seen, groups) and centred(seen, insides)
+    asked = frozenset(oid for group in groups for oid in group)
+
+    def good(seen: tuple[Mapping[str, Any], Collection[str]] | None) -> bool:
+        return seen is not None and sees_among(seen[1], groups) and centred(seen[0], insides)
 
     here = agent_pose_of(metadata)
     walkable = navigation.connected_cells(here)
     tried = {tuple(float(v) for v in pose) for pose in exclude}
     planned = tuple(float(v) for v in walk.location)
     if (planned not in tried and cell_of(planned[0], planned[1], navigation.grid) in walkable
-            and good(probe(walk.location))):
+            and good(probe(walk.location, asked))):
         return walk
     objects = _objects(metadata)
     targets = [objects[group[0]] for group in groups]
     points = [(c[0] * navigation.grid, c[1] * navigation.grid) for c in navigation.cells if c in walkable]
     candidates = [pose for pose in candidate_poses(targets, points, eye_height) if pose not in tried]
     for pose in candidates[:MAX_PROBES]:
-        if good(probe(pose)):
+        if good(probe(pose, asked)):
             return walk._replace(location=pose, location_name=alfred_location(location_name(pose)))
     wanted = tuple(group[0] for group in groups)
     raise ExpansionError(f"no reachable pose sees {', '.join(wanted)}", unseen=wanted)

@@ -21,10 +21,12 @@ ended (:meth:`alfred_gen.sim.pixels.PixelSight.images_later`), so a step whose f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import numpy as np
+
+from alfred_gen.sim.visibility import visible_among
 
 #: Fields a renderer may fill, with the names ``ai2thor.server.Event`` uses.
 IMAGE_FIELDS = (
@@ -105,6 +107,21 @@ class Event:
         state["objects"] = [meta for meta, _ in self._snapshot[0]]
         return state
 
+    def visible_among(self, ids: Collection[str]) -> frozenset[str]:
+        """Which of ``ids`` are visible: ``metadata``'s ``visible`` for them, drawing only their
+        pixels (and what is nearer) when ``metadata`` has not been read yet. For a probe that asks
+        about two or three objects of a pose (:func:`alfred_gen.demo.drive.destination_by_probes`)."""
+        if self._metadata is not None:
+            return frozenset(o["objectId"] for o in self._metadata["objects"] if o["visible"] and o["objectId"] in ids)
+        assert self._snapshot is not None  # made in __init__, dropped once metadata exists
+        listing, sight = self._snapshot
+        rows = np.zeros(len(listing), dtype=bool)
+        asked = [(meta["objectId"], row) for meta, row in listing if meta["objectId"] in ids]
+        for _, row in asked:
+            rows[row] = True
+        visible = visible_among(sight, rows)
+        return frozenset(oid for oid, row in asked if visible[row])
+
     @property
     def head(self) -> dict[str, Any]:
         """``metadata`` without ``objects`` (``lastActionSuccess``, ``errorMessage``, ``agent`` ...):
@@ -128,6 +145,16 @@ def head_of(event: Any) -> Mapping[str, Any]:
     again after a rewind)."""
     head = getattr(event, "head", None)
     return head if isinstance(head, Mapping) else event.metadata
+
+
+def visible_among_of(event: Any, ids: Collection[str]) -> frozenset[str]:
+    """Which of ``ids`` are visible in a step: lite's :meth:`Event.visible_among` (only their
+    pixels drawn), THOR's whole ``metadata``."""
+    among = getattr(event, "visible_among", None)
+    if among is not None:
+        return frozenset(among(ids))
+    objects = event.metadata.get("objects") or ()
+    return frozenset(o["objectId"] for o in objects if o.get("visible") and o["objectId"] in ids)
 
 
 def state_metadata_of(event: Any) -> Mapping[str, Any]:

@@ -70,7 +70,7 @@ from alfred_gen.sim.physics_actions import PHYSICS_ACTIONS
 from alfred_gen.sim.pixels import PixelSight
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
-from alfred_gen.sim.visibility import Sight, VisibilityModel
+from alfred_gen.sim.visibility import PartialSight, Sight, VisibilityModel, visible_among
 from alfred_gen.sim.visibility import prepare as prepare_sight
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, World
 
@@ -280,7 +280,9 @@ class LiteController:
 
 
 def _once(sight: Sight) -> Sight:
-    """``sight`` worked out on the first call only (an event and the actions share it)."""
+    """``sight`` worked out on the first call only (an event and the actions share it). Asked for
+    some objects only (:func:`~alfred_gen.sim.visibility.visible_among`) before that, it draws just
+    those and keeps nothing; after it, it reads the kept answer."""
     done: list[tuple[np.ndarray, np.ndarray]] = []
 
     def cached() -> tuple[np.ndarray, np.ndarray]:
@@ -288,4 +290,9 @@ def _once(sight: Sight) -> Sight:
             done.append(sight())
         return done[0]
 
-    return cached
+    def some(rows: np.ndarray) -> np.ndarray:
+        if done:
+            return done[0][0] & rows
+        return visible_among(sight, rows)
+
+    return PartialSight(cached, some)

@@ -90,7 +90,7 @@ from alfred_gen.sim.shapes import (
     shape_parts,
     state_parts,
 )
-from alfred_gen.sim.visibility import Sight, reach_distances
+from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
 
@@ -727,18 +727,30 @@ class PixelSight:
         held = self._held(world, layers, cam)
         key = self._key(world, cam)
 
-        def pixels() -> tuple[np.ndarray, np.ndarray]:
+        def seen(among: np.ndarray, owners: np.ndarray) -> np.ndarray:
+            """Visible of the candidates ``among`` (whose owners are ``owners``); False elsewhere."""
             assert world is not None  # kept alive with the key: its id is not reused meanwhile
             rendered = self._cached(key, rgb=False, depth=False)
             if rendered is not None:  # the step's frame was drawn since (a deferred frame read first)
                 assert rendered.frames.owner is not None
-                return self._seen(layers, rendered.frames.owner, candidates), distance
-            owner_frame = self._visibility_frame(layers, cam, candidate_owners, held)
+                return self._seen(layers, rendered.frames.owner, among)
+            if not among.any():
+                return among
+            owner_frame = self._visibility_frame(layers, cam, owners, held)
             if owner_frame is None:  # no candidate can be in view: nothing to render
-                return np.zeros_like(candidates), distance
-            return self._seen(layers, owner_frame, candidates), distance
+                return np.zeros_like(among)
+            return self._seen(layers, owner_frame, among)
 
-        return pixels
+        def pixels() -> tuple[np.ndarray, np.ndarray]:
+            return seen(candidates, candidate_owners), distance
+
+        def some(rows: np.ndarray) -> np.ndarray:
+            # The asked objects' pixels are those of the full visibility frame: the frame left out
+            # only boxes farther than every asked one and the screen outside their window.
+            among = candidates & rows
+            return seen(among, owner_rows[among])
+
+        return PartialSight(pixels, some)
 
     def _seen(self, layers: _Layers, owner_frame: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         owner_rows = layers.owner_of_object

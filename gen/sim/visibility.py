@@ -46,6 +46,37 @@ def known(visible: np.ndarray, distance: np.ndarray) -> Sight:
     return lambda: (visible, distance)
 
 
+class PartialSight:
+    """A :data:`Sight` that can also work out ``visible`` for some objects only.
+
+    A probe of a pose asks whether two or three objects are in view; drawing only their boxes (and
+    what is nearer than them) costs a fraction of drawing every object within reach.
+    ``among(rows)`` (bool[N] over ``world.objects``) gives ``visible`` equal to the full answer on
+    ``rows`` and False elsewhere.
+    """
+
+    __slots__ = ("_full", "_some")
+
+    def __init__(self, full: Sight, some: Callable[[np.ndarray], np.ndarray]) -> None:
+        self._full = full
+        self._some = some
+
+    def __call__(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._full()
+
+    def among(self, rows: np.ndarray) -> np.ndarray:
+        return self._some(rows)
+
+
+def visible_among(sight: Sight, rows: np.ndarray) -> np.ndarray:
+    """``visible`` of ``sight`` on ``rows`` (False elsewhere): only those objects' pixels drawn when
+    the sight offers :meth:`PartialSight.among`, else the whole answer worked out."""
+    among = getattr(sight, "among", None)
+    if among is not None:
+        return np.asarray(among(rows), dtype=bool)
+    return sight()[0] & rows
+
+
 def prepare(model: VisibilityModel, world: World, camera: Camera, max_distance: float) -> Sight:
     """The model's :data:`Sight` of the current state: deferred when the model offers ``prepare``,
     else worked out now (a model that only reads the world when called would read a later one)."""
