@@ -75,7 +75,10 @@ def test_the_card_names_counts_balance_and_loads_by_config(dataset: Path, export
     for path in sources:
         assert f"| {json.loads(path.read_text())['task_type']} | 1 |" in card
     episodes = datasets.load_dataset(str(exported), "episodes", split="train")
-    assert sorted(episodes["task_type"]) == sorted(json.loads(p.read_text())["task_type"] for p in sources)
+    trajectories = [json.loads(p.read_text()) for p in sources]
+    per_annotation = [t["task_type"] for t in trajectories for _ in t["turk_annotations"]["anns"]]
+    assert f"- episodes (trajectory x annotation): {len(per_annotation)}" in card
+    assert sorted(episodes["task_type"]) == sorted(per_annotation)  # one row per trajectory and annotation
 
 
 def test_same_input_same_bytes(dataset: Path, exported: Path, tmp_path: Path) -> None:
