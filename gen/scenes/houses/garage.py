@@ -21,6 +21,7 @@ from alfred_gen.scenes.procedural.furnish import (
     add_cabinet_pair_by_a_wall,
     add_floor_standing,
     add_garbage_can,
+    add_laundry_hamper,
     add_light_switch,
     add_shelves_by_a_wall,
     add_shelving_unit,
@@ -65,10 +66,7 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
     if add_floor_standing(b, "Cart", 0.6, 0.45, 0.9, access=0.55) is None:
         raise BuildFailed("no wall for the cart")
     if contents.has("LaundryHamper"):
-        spot = b.wall_spot(0.5, 0.45, access=0.5)
-        if spot is not None:
-            b.add("LaundryHamper", spot.box(0.02, 0.48, 0.05, 0.43, 0.0, 0.6), rotation=spot.rotation)
-            b.add("LaundryHamperLid", spot.box(0.02, 0.48, 0.0, 0.04, 0.0, 0.4), rotation=spot.rotation)
+        add_laundry_hamper(b)
     if contents.has("Safe"):
         add_floor_standing(b, "Safe", 0.4, 0.45, 0.4, access=0.6)
     add_garbage_can(b)

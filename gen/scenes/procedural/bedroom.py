@@ -14,6 +14,7 @@ from alfred_gen.scenes.procedural.furnish import (
     add_floor_lamp,
     add_floor_standing,
     add_garbage_can,
+    add_laundry_hamper,
     add_light_switch,
     add_shelving_unit,
     add_side_table,
@@ -65,10 +66,7 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
         if spot is not None:
             add_shelving_unit(b, spot, rng.randint(2, 4), round(rng.uniform(1.0, 1.8), 2))
     if contents.has("LaundryHamper"):
-        spot = b.wall_spot(0.5, 0.45, access=0.5)
-        if spot is not None:
-            b.add("LaundryHamper", spot.box(0.02, 0.48, 0.05, 0.43, 0.0, 0.6), rotation=spot.rotation)
-            b.add("LaundryHamperLid", spot.box(0.02, 0.48, 0.0, 0.04, 0.0, 0.4), rotation=spot.rotation)
+        add_laundry_hamper(b)
     if contents.has("ArmChair"):
         spot = b.wall_spot(0.85, 0.85, access=0.6)
         if spot is not None:

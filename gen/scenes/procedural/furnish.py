@@ -361,6 +361,14 @@ def add_dresser(builder: RoomBuilder, spot: WallSpot, columns: int, rows: int) -
     return dresser
 
 
+def add_laundry_hamper(builder: RoomBuilder) -> None:
+    """A laundry hamper and its lid against a wall, where one has room (bedrooms and garages)."""
+    spot = builder.wall_spot(0.5, 0.45, access=0.5)
+    if spot is not None:
+        builder.add("LaundryHamper", spot.box(0.02, 0.48, 0.05, 0.43, 0.0, 0.6), rotation=spot.rotation)
+        builder.add("LaundryHamperLid", spot.box(0.02, 0.48, 0.0, 0.04, 0.0, 0.4), rotation=spot.rotation)
+
+
 def add_garbage_can(builder: RoomBuilder) -> SceneObject | None:
     size = round(builder.rng.uniform(0.3, 0.4), 2)
     spot = builder.wall_spot(size, size, access=0.45, corner=builder.rng.random() < 0.5)
