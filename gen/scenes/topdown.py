@@ -39,12 +39,16 @@ START = (20, 150, 60)
 TEXT = (20, 20, 20)
 DOORWAY = (232, 176, 96)
 
-#: Floor tint of a house's rooms by type.
+#: Floor tint of a house's rooms by type: one for each of ``HOUSE_ROOM_TYPES``, all different, so a
+#: reader of the map tells a dining room from the kitchen beside it.
 ROOM_FLOORS = {
     "kitchen": (242, 230, 204),
     "living_room": (232, 238, 214),
     "bedroom": (226, 230, 244),
     "bathroom": (218, 238, 238),
+    "dining_room": (244, 222, 214),
+    "gym": (236, 226, 242),
+    "garage": (222, 222, 222),
 }
 
 #: Things whose bottom is at least this high hang on a wall: drawn as outlines over what stands below.
