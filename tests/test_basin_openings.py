@@ -132,3 +132,30 @@ def test_a_basin_sight_round_trips_with_its_edges_and_others_keep_their_form() -
     assert SightFact.from_list(fact.to_list()) == fact
     plain = SightFact("Fridge|+01.00|+00.00|+01.00", EYE, ((0.0, -1.0, 0.0),))
     assert len(plain.to_list()) == 4 and SightFact.from_list(plain.to_list()) == plain
+
+
+def test_a_bathroom_bowl_is_shallow_and_a_kitchen_s_keeps_its_depth() -> None:
+    from alfred_gen.scenes.alfred.basin_openings import MIN_BOWL_DEPTH, bathroom_bowls_shallow
+    from alfred_gen.scenes.alfred.fixture_block import inner_floor
+
+    for room_type, deep in (("bathroom", False), ("kitchen", True)):
+        basin = _basin()
+        basin.hi[1] = 1.0  # its rim at the counter's top (basins_reach_counters)
+        first = basin.lo[1]
+        bathroom_bowls_shallow([basin, _counter(1.0)], [], room_type)
+        if deep:
+            assert basin.lo[1] == first
+        else:
+            # The id is at 0.98, 0.02 m under the counter's top: the floor is MIN_BOWL_DEPTH under the rim.
+            assert abs(basin.lo[1] + inner_floor("SinkBasin") - (1.0 - MIN_BOWL_DEPTH)) < 1e-6
+    # What rests in the bowl keeps the floor under it; a pedestal sink keeps its bowl.
+    basin = _basin()
+    basin.hi[1] = 1.0
+    soap = Box((-1.42, 0.84, 0.40), (-1.36, 0.87, 0.49))
+    bathroom_bowls_shallow([basin, _counter(1.0)], [soap], "bathroom")
+    assert abs(basin.lo[1] - (0.84 - inner_floor("SinkBasin"))) < 1e-6
+    pedestal = _basin()
+    pedestal.floor_origin = True
+    first = pedestal.lo[1]
+    bathroom_bowls_shallow([pedestal], [], "bathroom")
+    assert pedestal.lo[1] == first
