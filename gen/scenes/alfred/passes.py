@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from alfred_gen.domains import catalogue
-from alfred_gen.scenes.alfred import built_ins, fixture_cuts, fixture_sizing, sight_cuts, start_fit, support_fit
+from alfred_gen.scenes.alfred import (
+    basin_openings,
+    built_ins,
+    fixture_cuts,
+    fixture_sizing,
+    sight_cuts,
+    start_fit,
+    support_fit,
+)
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
@@ -34,7 +42,7 @@ from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Box, Pose, SceneObject, format_object_id
+from alfred_gen.sim.scene import AGENT_Y, ALFRED_CAMERA, Box, Pose, SceneObject, format_object_id, room_type_of
 from alfred_gen.sim.world import CAMERA_Y_OFFSET
 
 C = TypeVar("C")
@@ -368,8 +376,14 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("basins_reach_counters", "basin", built_ins.basins_reach_counters,
          _on_ordered(built_ins.basins_reach_counters), _IDS,
          "a basin set into a counter has its rim at the counter's top"),
+    Pass("basins_to_their_masks", "basin", basin_openings.basins_to_their_masks,
+         lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting),
+         _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it"),
     Pass("basins_are_bowls", "basin", built_ins.basins_are_bowls, _on_ordered(built_ins.basins_are_bowls), _IDS,
          "a sink basin is a bowl under its rim, not a box to the floor"),
+    Pass("bathroom_bowls_shallow", "basin", basin_openings.bathroom_bowls_shallow,
+         lambda c: basin_openings.bathroom_bowls_shallow(c.ordered, c.resting, room_type_of(c.evidence.scene_num)),
+         _IDS + ", " + _RESTING, "a bathroom's basin is a shallow bowl, its floor at the id"),
     Pass("rims_at_counters", "basin", built_ins.rims_at_counters, _on_ordered(built_ins.rims_at_counters), _IDS,
          "a basin is drawn no higher than the counter round it (drawing only)"),
     Pass("bowls_cut_out_of_cabinets", "basin", built_ins.bowls_cut_out_of_cabinets,

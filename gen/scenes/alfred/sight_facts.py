@@ -39,10 +39,16 @@ class SightFact:
     eye: tuple[float, float, float]
     rays: tuple[tuple[float, float, float], ...]
     loose: tuple[str, tuple[float, float, float], float] | None = None
+    #: For a sink basin only: rays through the mask's outermost pixels (:func:`edge_rays`), which
+    #: :mod:`alfred_gen.scenes.alfred.basin_openings` fits the basin's opening to.
+    edges: tuple[tuple[float, float, float], ...] = ()
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
-        return [self.target, list(self.eye), [list(r) for r in self.rays], loose]
+        out = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
+        if self.edges:
+            out.append([list(r) for r in self.edges])
+        return out
 
     @staticmethod
     def from_list(data: Sequence[Any]) -> SightFact:
@@ -52,7 +58,8 @@ class SightFact:
             loose = (str(name), (float(position[0]), float(position[1]), float(position[2])), float(yaw))
         eye = (float(data[1][0]), float(data[1][1]), float(data[1][2]))
         rays = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[2])
-        return SightFact(str(data[0]), eye, rays, loose)
+        edges = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[4]) if len(data) > 4 else ()
+        return SightFact(str(data[0]), eye, rays, loose, edges)
 
 
 def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tuple[float, float, float], ...]:
@@ -74,6 +81,38 @@ def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tu
         direction = direction / float(np.linalg.norm(direction))
         out.append(tuple(round(float(c), 5) for c in direction))
     return tuple(out)  # type: ignore[arg-type]  # each direction has three coordinates
+
+
+#: Where along the mask's pixels, sorted by column and by row, :func:`edge_rays` looks: near the
+#: ends, not at them, so a stray pixel does not stretch the extent.
+EDGE_RANKS = (0.02, 0.98)
+
+
+def _direction(camera: Camera, index: int) -> tuple[float, float, float]:
+    right, up, forward = camera.basis()
+    cols, rows = camera.pixel_offsets()
+    row, col = divmod(int(index), FRAME_WIDTH)
+    direction = forward + cols[col] * right + rows[row] * up
+    direction = direction / float(np.linalg.norm(direction))
+    return tuple(round(float(c), 5) for c in direction)  # type: ignore[return-value]  # three coordinates
+
+
+def edge_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float], ...]:
+    """Unit world directions through a mask's leftmost, rightmost, topmost and bottommost pixels
+    (at :data:`EDGE_RANKS` of its pixels sorted by column, then by row). The evenly spread rays of
+    :func:`mask_rays` follow the mask in row-major order, so they miss how far a wide, shallow mask
+    (a basin's opening seen from above) reaches to either side."""
+    pairs = np.asarray(runs, dtype=np.int64).reshape(-1, 2)
+    if not len(pairs) or (pairs[:, 1] < 1).any() or (pairs[:, 0] < 0).any() \
+            or (pairs.sum(axis=1) > FRAME_WIDTH * FRAME_HEIGHT).any():
+        return ()
+    index = np.concatenate([np.arange(start, start + length) for start, length in pairs.tolist()])
+    out = []
+    for key in (index % FRAME_WIDTH, index // FRAME_WIDTH):
+        order = index[np.argsort(key, kind="stable")]
+        for rank in EDGE_RANKS:
+            out.append(_direction(camera, int(order[min(len(order) - 1, int(rank * len(order)))])))
+    return tuple(out)
 
 
 def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
@@ -105,7 +144,8 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
             rays = mask_rays(runs, camera)
         except (ValueError, TypeError):
             continue
-        if rays and all(math.isfinite(c) for r in rays for c in r):
+        edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
+        if rays and all(math.isfinite(c) for r in rays + edges for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose))
+            out.append(SightFact(target, eye, rays, loose, edges))
     return out

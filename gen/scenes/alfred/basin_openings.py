@@ -1,0 +1,141 @@
+"""A sink basin's footprint is its opening where THOR's own masks of it show it, room by room.
+
+A basin's first box is the same in every room: 0.3 m to either side of its sink's id, 0.25 m in
+front and 0.2 m behind (:func:`~alfred_gen.scenes.alfred.fixture_sizing.initial_block`), because
+that is where demos of all rooms together find things in basins. THOR's opening of one basin is
+smaller and lies on one side of its id or the other: cast onto the level plane of the id from the
+pose the demo acted from, THOR's masks of kitchen basins are about 0.5 m across and 0.25 m deep
+(median), from 0.21 m in front of the id to 0.04 m behind in most kitchens but 0.06 m in front to
+0.19 m behind in FloorPlan4, and 0.15-0.25 m to one side of the id in six kitchens (3, 6, 7, 8, 11,
+12); FloorPlan3's reaches 0.27-0.59 m off the id, outside the first box (train demos leaving out the
+238 of ``ALFRED_DATA``; session 74 notes). Lite drew basins at 2.5 times THOR's pixels, and a soap
+bar or a sponge put in landed at the edge of the first box nearest the hand, off THOR's opening:
+its later pickup mask in THOR fell where lite drew the basin (4 of the 28 misses of the held-out
+mask figure).
+
+Each of a room's demos that acted on the basin recorded THOR's mask of it; the evidence keeps the
+rays from the camera through the mask's leftmost, rightmost, topmost and bottommost pixels
+(:func:`~alfred_gen.scenes.alfred.sight_facts.edge_rays`). A ray that sees into a bowl crosses
+the rim's level plane inside the opening, and a ray on the rim lies on that plane, so where the
+edge rays cross it bounds THOR's opening, whatever depth they reach. The rim is the top of the
+counter the basin is set into (:func:`rim_height`), so this runs after the basin's rim is fitted
+and after the support fits, and what rests in the bowl (a support fact's object, an object whose
+bottom lies under the rim) stays over the footprint. Once :data:`MIN_MASKS` masks say so, the
+footprint is the box their crossings span (:data:`MASK_QUANTILE` of the masks' own extents, so
+one mask from a wrongly reckoned pose does not stretch it), :data:`MARGIN` wider each way and at
+least :data:`MIN_OPENING` across. The drawing, the counter slab's hole and the put spots follow the
+box, so they agree with each other.
+
+Only imported rooms are built here, so procedural rooms are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from alfred_gen.scenes.alfred.built_ins import COUNTER_BESIDE, RIM_ABOVE_FLOOR
+from alfred_gen.scenes.alfred.fixture_block import Block, inner_floor
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.sim.scene import Box
+
+#: Masks of a basin a room's demos must have recorded before its footprint is fitted to them.
+MIN_MASKS = 2
+#: Which of the masks' own extents bound the footprint: this quantile of their low ends and
+#: 1 minus it of their high ends, so one mask from a pose dead reckoning got wrong does not.
+MASK_QUANTILE = 0.1
+#: How much wider than the masks' extents the footprint is, each way (metres).
+MARGIN = 0.02
+#: The narrowest a fitted footprint is along either axis (metres).
+MIN_OPENING = 0.2
+#: What rests in the basin (its bottom this far below the rim or more) stays over the footprint,
+#: this far inside its edge (metres).
+KEEP_INSIDE = 0.02
+
+
+def rim_height(basin: Block, blocks: list[Block]) -> float:
+    """The height of a basin's rim: the top of the counter it is set into (the lowest counter top
+    within :data:`~alfred_gen.scenes.alfred.built_ins.COUNTER_BESIDE`, below the box's top, as
+    :func:`~alfred_gen.scenes.alfred.built_ins.rims_at_counters` draws it), else its box's top."""
+    tops = [c.hi[1] for c in blocks
+            if c.kind == "CounterTop" and basin.overlaps(c, axes=(0, 2), margin=COUNTER_BESIDE)
+            and basin.lo[1] + RIM_ABOVE_FLOOR < c.hi[1] < basin.hi[1]]
+    return min(tops) if tops else basin.hi[1]
+
+
+def mask_extents(sights: Iterable[SightFact], target: str, rim: float) -> list[tuple[float, float, float, float]]:
+    """Per mask of ``target``: (x lo, x hi, z lo, z hi) of where its edge rays cross the level plane
+    at height ``rim`` (masks without two such crossings are skipped)."""
+    out = []
+    for fact in sights:
+        if fact.target != target:
+            continue
+        ex, ey, ez = fact.eye
+        points = [(ex + (rim - ey) / dy * dx, ez + (rim - ey) / dy * dz)
+                  for dx, dy, dz in fact.edges if dy < 0.0 and ey > rim]
+        if len(points) >= 2:
+            xs, zs = [p[0] for p in points], [p[1] for p in points]
+            out.append((min(xs), max(xs), min(zs), max(zs)))
+    return out
+
+
+def basins_to_their_masks(blocks: list[Block], sights: list[SightFact], resting: list[Box]) -> None:
+    """Each sink basin with at least :data:`MIN_MASKS` masks in the room's demos gets the footprint
+    its masks show at its rim, keeping over it what rests in the bowl (see the module docstring)."""
+    for basin in blocks:
+        if basin.kind != "SinkBasin":
+            continue
+        rim = rim_height(basin, blocks)
+        extents = mask_extents(sights, basin.object_id, rim)
+        if len(extents) < MIN_MASKS:
+            continue
+        inside = [box.center for box in resting
+                  if basin.lo[0] < box.center[0] < basin.hi[0] and basin.lo[2] < box.center[2] < basin.hi[2]
+                  and basin.lo[1] - KEEP_INSIDE <= box.lo[1] <= rim - KEEP_INSIDE]
+        kept = [*basin.keep, *inside]
+        table = np.asarray(extents)
+        for axis, (low, high) in ((0, (0, 1)), (2, (2, 3))):
+            lo = float(np.quantile(table[:, low], MASK_QUANTILE)) - MARGIN
+            hi = float(np.quantile(table[:, high], 1.0 - MASK_QUANTILE)) + MARGIN
+            if hi - lo < MIN_OPENING:
+                middle = (lo + hi) / 2.0
+                lo, hi = middle - MIN_OPENING / 2.0, middle + MIN_OPENING / 2.0
+            for point in kept:
+                lo, hi = min(lo, point[axis] - KEEP_INSIDE), max(hi, point[axis] + KEEP_INSIDE)
+            basin.lo[axis], basin.hi[axis] = lo, hi
+
+
+#: How far above the id a bathroom basin's floor is, at least where demos show it (metres): THOR
+#: reported the basin's own position, on which what it holds rests (0.01 m above), 0.01-0.11 m
+#: above the id in 11 of the 12 bathrooms whose train demos (leaving out the 238) found something
+#: in a set-in basin (median +0.05; 0.07 m below in FloorPlan417); in the 8 kitchens checked it
+#: is 0.06-0.21 m below. So a bathroom's floor is put at the id, the low end.
+BATHROOM_FLOOR_ABOVE_ID = 0.0
+#: The shallowest a bathroom bowl is drawn, below its rim (metres).
+MIN_BOWL_DEPTH = 0.05
+
+
+def bathroom_bowls_shallow(blocks: list[Block], resting: list[Box], room_type: str) -> None:
+    """A bathroom's set-in sink basin is a shallow bowl: its floor at the id (no deeper than
+    :data:`MIN_BOWL_DEPTH` under its rim, and never above what rests in it), not 0.15 m below.
+
+    Lite sized every set-in basin's bowl as a kitchen's, 0.15 m and more under the id. Seen from
+    where the demos stand (45-60 degrees down), a bathroom basin fitted to THOR's opening
+    (:func:`basins_to_their_masks`) then hid a soap bar on its floor behind its front wall, where
+    THOR's mask shows the bar in view (FloorPlan408: the pickup after cleaning failed). Kitchens and
+    pedestal sinks (id on the floor) keep their bowls.
+    """
+    if room_type != "bathroom":
+        return
+    for basin in blocks:
+        if basin.kind != "SinkBasin" or basin.floor_origin:
+            continue
+        rim = rim_height(basin, blocks)
+        floor = min(basin.position[1] + BATHROOM_FLOOR_ABOVE_ID, rim - MIN_BOWL_DEPTH) - inner_floor(basin.kind)
+        held = [box.lo[1] for box in resting
+                if basin.lo[0] < box.center[0] < basin.hi[0] and basin.lo[2] < box.center[2] < basin.hi[2]
+                and basin.lo[1] - KEEP_INSIDE <= box.lo[1] <= rim]
+        if held:
+            floor = min(floor, min(held) - inner_floor(basin.kind))
+        basin.lo[1] = max(basin.lo[1], floor)
