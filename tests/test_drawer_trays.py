@@ -1,5 +1,5 @@
-"""Open drawers of imported bedrooms, bathrooms and kitchens: drawn wider and taller than the box
-of the closed drawer, as THOR's masks show; their contents slide out as far; other rooms as before."""
+"""Open drawers of imported kitchens and bathrooms: drawn taller than the box of the closed
+drawer, as THOR's masks show; their contents slide out as far; other rooms as before."""
 
 from __future__ import annotations
 
@@ -24,14 +24,18 @@ def _drawer(kind: str = "Drawer", facing: int = 180) -> Block:
     return Block(f"{kind}|+00.00|+00.60|+00.00", kind, (0.0, 0.6, 0.0), lo, hi, False, facing)
 
 
-def test_an_imported_drawer_gets_its_room_types_tray_in_metres_of_its_own_box() -> None:
-    for floor_plan, room_type in (("FloorPlan318", "bedroom"), ("FloorPlan415", "bathroom"), ("FloorPlan8", "kitchen")):
+def test_an_imported_drawer_gets_its_room_types_tray_in_metres_of_its_own_box(monkeypatch) -> None:
+    for floor_plan, room_type in (("FloorPlan415", "bathroom"), ("FloorPlan8", "kitchen")):
         side, above = OPEN_TRAYS[room_type]
-        for facing in (180, 90):  # the width is measured across the front, whichever axis that is
-            assert open_tray(_drawer(facing=facing), floor_plan) == pytest.approx((side * 0.5, above * 0.2))
+        assert above > 0
+        assert open_tray(_drawer(), floor_plan) == pytest.approx((side * 0.5, above * 0.2))
+    monkeypatch.setitem(OPEN_TRAYS, "kitchen", (0.2, 0.1))
+    for facing in (180, 90):  # the width is measured across the front, whichever axis that is
+        assert open_tray(_drawer(facing=facing), "FloorPlan8") == pytest.approx((0.1, 0.02))
 
 
-def test_living_rooms_procedural_rooms_and_other_fixtures_get_no_tray() -> None:
+def test_bedrooms_living_rooms_procedural_rooms_and_other_fixtures_get_no_tray() -> None:
+    assert open_tray(_drawer(), "FloorPlan318") == ()
     assert open_tray(_drawer(), "FloorPlan212") == ()
     assert open_tray(_drawer(), "LiteKitchen3") == ()
     assert open_tray(_drawer("Cabinet"), "FloorPlan318") == ()
