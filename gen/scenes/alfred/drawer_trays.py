@@ -5,7 +5,7 @@ Lite draws an open drawer as its box, a tray with walls, slid out by 0.6 of its 
 (:func:`alfred_gen.sim.shapes.shape_parts`). It was measured against THOR 2.1's masks of the
 drawers things are put into or that are closed, in the demos outside the 238 of ``ALFRED_DATA``
 (which the held-out mask figure is read on), fit over the even FloorPlans and checked on the odd
-ones, which the fit did not see (``/work/logs/drawer-tools/fit.py``), in two kinds of room:
+ones, which the fit did not see (``bench/drawer_fit.py``), in two kinds of room:
 
 - rooms built from every train demo (in-sample: the demo's own evidence shaped the boxes), 100
   demos each half: the tray drawn 0.2 of its height taller lifts the pooled IoU of open drawers
