@@ -1,5 +1,6 @@
-"""Open drawers of imported kitchens and bathrooms: drawn taller than the box of the closed
-drawer, as THOR's masks show; their contents slide out as far; other rooms as before."""
+"""Open drawers of imported rooms: drawn taller (bedrooms and living rooms also wider) than the box
+of the closed drawer, as THOR's masks show; their contents slide out as far; procedural rooms and
+other fixtures as before."""
 
 from __future__ import annotations
 
@@ -25,18 +26,18 @@ def _drawer(kind: str = "Drawer", facing: int = 180) -> Block:
 
 
 def test_an_imported_drawer_gets_its_room_types_tray_in_metres_of_its_own_box(monkeypatch) -> None:
-    for floor_plan, room_type in (("FloorPlan415", "bathroom"), ("FloorPlan8", "kitchen")):
+    for floor_plan, room_type in (("FloorPlan415", "bathroom"), ("FloorPlan8", "kitchen"),
+                                  ("FloorPlan318", "bedroom"), ("FloorPlan212", "living_room")):
         side, above = OPEN_TRAYS[room_type]
         assert above > 0
-        assert open_tray(_drawer(), floor_plan) == pytest.approx((side * 0.5, above * 0.2))
+        for facing in (180, 90):  # the width is measured across the front, whichever axis that is
+            assert open_tray(_drawer(facing=facing), floor_plan) == pytest.approx((side * 0.5, above * 0.2))
     monkeypatch.setitem(OPEN_TRAYS, "kitchen", (0.2, 0.1))
-    for facing in (180, 90):  # the width is measured across the front, whichever axis that is
+    for facing in (180, 90):
         assert open_tray(_drawer(facing=facing), "FloorPlan8") == pytest.approx((0.1, 0.02))
 
 
-def test_bedrooms_living_rooms_procedural_rooms_and_other_fixtures_get_no_tray() -> None:
-    assert open_tray(_drawer(), "FloorPlan318") == ()
-    assert open_tray(_drawer(), "FloorPlan212") == ()
+def test_procedural_rooms_and_other_fixtures_get_no_tray() -> None:
     assert open_tray(_drawer(), "LiteKitchen3") == ()
     assert open_tray(_drawer("Cabinet"), "FloorPlan318") == ()
 
