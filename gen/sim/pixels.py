@@ -274,16 +274,18 @@ def _object_rows(
     look: Look | None = None,
     varied: bool = False,
     mirrored: bool = False,
+    open_tray: tuple[float, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
     variation (:func:`~alfred_gen.sim.palette.varied_color`) instead of its type's; ``mirrored``:
-    its shape drawn with its door on the other side (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`)."""
+    its shape drawn with its door on the other side (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`);
+    ``open_tray``: an open drawer's tray drawn wider and taller (:func:`~alfred_gen.sim.shapes.shape_parts`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        shape = shape_parts(object_type, box, is_open=is_open, facing=facing, mirrored=mirrored)
+        shape = shape_parts(object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray)
         if look is not None:
             shape += state_parts(object_type, box, facing, liquid=look.liquid, lit=look.lit, is_open=is_open)
     rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base)) for part, tone in shape]
@@ -319,6 +321,9 @@ def _rows_of(
         parts = tuple(p.translated(*offset) for p in parts)
     elif obj.holes:
         cuts = cuts + obj.holes
+    if obj.open_tray and obj.is_open:
+        return _object_rows(obj.type_name, obj.object_id, box, True, facing, parts, cuts, look, varied,
+                            mirrored=mirrored, open_tray=obj.open_tray)
     if mirrored:
         return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, varied,
                             mirrored=True)

@@ -204,6 +204,10 @@ class SceneObject:
     #: Heights (world y) of the shelves inside a receptacle whose contents may rest above its
     #: floor (a fridge of an imported room: where its demos showed things resting).
     shelves: tuple[float, ...] = ()
+    #: How much wider (metres, each side) and taller (metres, above its top) an open drawer of an
+    #: imported room is drawn than its box: THOR's open drawers show more than the box of the
+    #: closed one (:mod:`alfred_gen.scenes.alfred.drawer_trays`). Drawing only; empty: the box.
+    open_tray: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -228,6 +232,8 @@ class SceneObject:
             data["holes"] = [hole.to_list() for hole in self.holes]
         if self.shelves:
             data["shelves"] = list(self.shelves)
+        if self.open_tray:
+            data["open_tray"] = list(self.open_tray)
         return data
 
     @staticmethod
@@ -243,6 +249,7 @@ class SceneObject:
             parts=tuple(Box.from_list(p) for p in data.get("parts", ())),
             holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
             shelves=tuple(float(y) for y in data.get("shelves", ())),
+            open_tray=tuple(float(v) for v in data.get("open_tray", ())),
         )
 
 

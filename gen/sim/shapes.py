@@ -232,6 +232,13 @@ def _drawer_slide(f: _Local) -> float:
     return 0.6 * f.depth
 
 
+def _widened(f: _Local, open_tray: tuple[float, ...]) -> _Local:
+    """The frame of a drawer's open tray, ``open_tray[0]`` metres wider each side and
+    ``open_tray[1]`` taller above: same depth, so it slides out as far and its contents with it."""
+    side, above = open_tray[0] / f.width, open_tray[1] / f.height
+    return _Local(f.part(-side, 1 + side, 0, 1 + above, 0, 1), f.facing, f.mirrored)
+
+
 def _table(f: _Local) -> list[Part]:
     top = f.fy(0.045, 0.3)
     return [(f.part(0, 1, 1 - top, 1, 0, 1), LIGHTER), *_legs(f, 1 - top, 0.06)]
@@ -713,14 +720,17 @@ def drawn_box(object_type: str, box: Box) -> Box:
 
 
 def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int = 0,
-                mirrored: bool = False) -> list[Part]:
+                mirrored: bool = False, open_tray: tuple[float, ...] = ()) -> list[Part]:
     """The render parts of an object, each a box with the :class:`Tone` it is painted in.
 
     ``mirrored``: drawn reflected across the middle of its front, so a door hangs on the other side
-    (:func:`hinged_at_high_end`).
+    (:func:`hinged_at_high_end`). ``open_tray``: (metres each side, metres above) an open drawer's
+    tray is drawn wider and taller than its box (:attr:`~alfred_gen.sim.scene.SceneObject.open_tray`).
     """
     box = drawn_box(object_type, box)
     f = _Local(box, facing, mirrored)
+    if object_type == "Drawer" and is_open and open_tray:
+        f = _widened(f, open_tray)
     if object_type in _OPENABLE:
         return _OPENABLE[object_type](f, is_open)
     if object_type in ("Knife", "ButterKnife"):

@@ -34,7 +34,7 @@ class WorldCore:
         self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
-                              so.holes)
+                              so.holes, so.open_tray)
             self._register(obj)
         for so in scene.objects:
             if so.parent:

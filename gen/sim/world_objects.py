@@ -147,6 +147,7 @@ class WorldObject:
         "name",
         "object_id",
         "offset",
+        "open_tray",
         "otype",
         "parent",
         "parts",
@@ -168,6 +169,7 @@ class WorldObject:
         box: Box,
         parts: tuple[Box, ...] = (),
         holes: tuple[Box, ...] = (),
+        open_tray: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -189,6 +191,8 @@ class WorldObject:
         #: Boxes cut out of the object's drawing where it is not (world coordinates; only fixtures,
         #: which never move, have them): :attr:`alfred_gen.sim.scene.SceneObject.holes`.
         self.holes = tuple(holes)
+        #: How much wider and taller its open form is drawn: :attr:`alfred_gen.sim.scene.SceneObject.open_tray`.
+        self.open_tray = tuple(open_tray)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.drawer_trays import open_tray
 from alfred_gen.scenes.alfred.evidence import is_static_id, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD, clear_reachable
@@ -170,7 +171,7 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
     clear_reachable(blocks, reachable, scene.floor_y)
     cut = _make_room(scene.objects, blocks, scene.floor_y)
     added = [SceneObject(b.kind, b.position, b.box(), object_id=b.object_id, rotation=(0.0, float(b.facing), 0.0),
-                         parts=handle_parts(b, scene.name))
+                         parts=handle_parts(b, scene.name), open_tray=open_tray(b, scene.name))
              for b in blocks]
     interaction_poses = dict(scene.interaction_poses)
     for object_id in missing:
