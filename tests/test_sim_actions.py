@@ -10,7 +10,7 @@ import pytest
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.controller import make_controller
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from tests.helpers.sim_actions import agent_pose, fails, go, obj, oid, ok, state
 
 
@@ -476,3 +476,22 @@ def test_put_into_an_empty_fridge_uses_the_shelves_its_room_declares() -> None:
     ok(sim, "PutObject", objectId=potato, receptacleObjectId=fridge.object_id)
     assert abs(world.by_id[potato].lo[1] - shelf) < 1e-6
     assert obj(sim, potato)["visible"]
+
+
+@pytest.mark.parametrize("imported", [False, True])
+def test_an_imported_rooms_microwave_takes_a_put_object_in_its_middle(imported: bool) -> None:
+    # THOR's frames show things put into a microwave deeper in than the spot nearest the hand, the
+    # front edge lite's own rule picks; an imported room puts them mid-floor, a generated room
+    # keeps its bytes.
+    scene = fixtures.kitchen()
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA) if imported else scene)
+    microwave = sim.world.by_id[oid(sim, "Microwave")]
+    go(sim, -2.0, 1.25, 0, 30)
+    ok(sim, "OpenObject", objectId=microwave.object_id)
+    potato = _hold_the_potato(sim)
+    ok(sim, "PutObject", objectId=potato, receptacleObjectId=microwave.object_id)
+    put = sim.world.by_id[potato].center
+    middle = abs(put[2] - microwave.center[2]) < 0.05 and abs(put[0] - microwave.center[0]) < 0.05
+    assert middle == imported
+    assert put[2] < microwave.center[2] or imported  # lite's own rule: the front half, nearer the agent
+
