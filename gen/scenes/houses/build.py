@@ -5,10 +5,12 @@ garage) is drawn once from its number (:func:`house_room_types`). The house is t
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
-2. every room furnished and populated by its type's code, exactly as the single rooms are
-   (:mod:`alfred_gen.scenes.procedural`), through a room shell that knows all its doorways (their
-   floor is kept free) and its outside walls (windows go there only). Which optional things a room
-   holds follows the single rooms' spread (:class:`~alfred_gen.scenes.procedural.vocab.Contents`)
+2. every room furnished and populated by its type's code, as the single rooms are
+   (:mod:`alfred_gen.scenes.procedural`; a kitchen's microwave, coffee machine and toaster only as
+   often as SUNCG's kitchens hold them, :mod:`alfred_gen.scenes.houses.kitchen_appliances`),
+   through a room shell that knows all its doorways (their floor is kept free) and its outside
+   walls (windows go there only). Which optional things a room holds follows the single rooms'
+   spread (:class:`~alfred_gen.scenes.procedural.vocab.Contents`)
    at a slot fixed by the house and room number;
 3. the walls (outer walls, and each inner wall cut around its doorways with a lintel above) and the
    reachable grid over all floors and doorway openings, with walls and furniture as obstacles,
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
@@ -40,6 +43,7 @@ from alfred_gen.scenes.grid import (
     reachable_grid,
 )
 from alfred_gen.scenes.houses import dining_room, garage, gym
+from alfred_gen.scenes.houses.kitchen_appliances import kitchen_appliances
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -49,6 +53,7 @@ from alfred_gen.scenes.houses.layout import (
     plan_house,
 )
 from alfred_gen.scenes.houses.names import HOUSE_NUMBERS, house_name, house_scene_num
+from alfred_gen.scenes.procedural import kitchen
 from alfred_gen.scenes.procedural.build import (
     MIN_REACHABLE,
     ROOM_FURNISHERS,
@@ -171,6 +176,9 @@ def room_contents(house: int, room: PlannedRoom) -> Contents:
 def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) -> list[SceneObject]:
     """The objects of one room (furniture, decor, pickupables), from the first seed that works."""
     spec_furnish = HOUSE_FURNISHERS[room.room_type]
+    if room.room_type == "kitchen":
+        # Counter appliances as often as SUNCG's kitchens hold them, per fridge.
+        spec_furnish = partial(kitchen.furnish, appliances=kitchen_appliances(house, room.index))
     contents = room_contents(house, room)
     failure = ""
     for trial in range(ROOM_TRIES):
