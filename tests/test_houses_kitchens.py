@@ -9,12 +9,12 @@ from alfred_gen.scenes import get_house, get_scene
 from alfred_gen.scenes.houses.build import house_room_types
 from alfred_gen.scenes.houses.kitchen_appliances import (
     ANCHOR,
+    APPLIANCES,
     SUNCG_CLASS,
     SUNCG_KITCHEN_COUNTS,
     appliance_shares,
     kitchen_appliances,
 )
-from alfred_gen.scenes.procedural.kitchen import APPLIANCES
 
 #: House numbers whose room types are drawn (cheap: no house is built).
 DRAWN = range(1, 2001)
@@ -64,3 +64,20 @@ def test_a_single_room_kitchen_still_holds_every_appliance() -> None:
     for scene_num in (1, 2, 3):
         held = Counter(o.object_type for o in get_scene(scene_num).objects)
         assert all(held[t] == 1 for t in ("Fridge", *APPLIANCES)), scene_num
+
+
+def test_leaving_out_appliances_takes_them_off_and_moves_nothing_else() -> None:
+    from alfred_gen.scenes.houses.kitchen_appliances import leave_out_appliances
+    from alfred_gen.sim.scene import SceneObject
+
+    class Builder:  # only ``objects`` is read and written
+        objects: list[SceneObject]
+
+    kitchens = [(n, i) for n in DRAWN for i, t in enumerate(house_room_types(n)) if t == "kitchen"]
+    number, index = next((n, i) for n, i in kitchens if kitchen_appliances(n, i) == ("Microwave",))
+    scene = get_scene(1)
+    builder = Builder()
+    builder.objects = list(scene.objects)
+    leave_out_appliances(builder, number, index)  # type: ignore[arg-type]  # a stand-in with its objects
+    expected = [o for o in scene.objects if o.object_type not in ("CoffeeMachine", "Toaster")]
+    assert builder.objects == expected and len(expected) == len(scene.objects) - 2

@@ -6,8 +6,8 @@ steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
 2. every room furnished and populated by its type's code, as the single rooms are
-   (:mod:`alfred_gen.scenes.procedural`; a kitchen's microwave, coffee machine and toaster only as
-   often as SUNCG's kitchens hold them, :mod:`alfred_gen.scenes.houses.kitchen_appliances`),
+   (:mod:`alfred_gen.scenes.procedural`; a kitchen then loses the microwave, coffee machine or
+   toaster that SUNCG's kitchens would not have, :mod:`alfred_gen.scenes.houses.kitchen_appliances`),
    through a room shell that knows all its doorways (their floor is kept free) and its outside
    walls (windows go there only). Which optional things a room holds follows the single rooms'
    spread (:class:`~alfred_gen.scenes.procedural.vocab.Contents`)
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import partial
 
 import numpy as np
 
@@ -43,7 +42,7 @@ from alfred_gen.scenes.grid import (
     reachable_grid,
 )
 from alfred_gen.scenes.houses import dining_room, garage, gym
-from alfred_gen.scenes.houses.kitchen_appliances import kitchen_appliances
+from alfred_gen.scenes.houses.kitchen_appliances import leave_out_appliances
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -53,7 +52,6 @@ from alfred_gen.scenes.houses.layout import (
     plan_house,
 )
 from alfred_gen.scenes.houses.names import HOUSE_NUMBERS, house_name, house_scene_num
-from alfred_gen.scenes.procedural import kitchen
 from alfred_gen.scenes.procedural.build import (
     MIN_REACHABLE,
     ROOM_FURNISHERS,
@@ -176,9 +174,6 @@ def room_contents(house: int, room: PlannedRoom) -> Contents:
 def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) -> list[SceneObject]:
     """The objects of one room (furniture, decor, pickupables), from the first seed that works."""
     spec_furnish = HOUSE_FURNISHERS[room.room_type]
-    if room.room_type == "kitchen":
-        # Counter appliances as often as SUNCG's kitchens hold them, per fridge.
-        spec_furnish = partial(kitchen.furnish, appliances=kitchen_appliances(house, room.index))
     contents = room_contents(house, room)
     failure = ""
     for trial in range(ROOM_TRIES):
@@ -186,6 +181,9 @@ def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) 
         builder = RoomBuilder(shell, rng)
         try:
             spec_furnish(builder, contents)
+            if room.room_type == "kitchen":
+                # Counter appliances only as often as SUNCG's kitchens hold them, per fridge.
+                leave_out_appliances(builder, house, room.index)
             chosen = _PICKUPABLES_OF[room.room_type](contents) if room.room_type in _PICKUPABLES_OF \
                 else contents.pickupables()
             missing = place_pickupables(builder, chosen)

@@ -9,7 +9,6 @@ So a kitchen has one to four CounterTops, like ALFRED's.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 
 from alfred_gen.scenes.procedural.furnish import (
@@ -52,15 +51,7 @@ class Module:
     u0: float = 0.0
 
 
-#: The appliances a kitchen stands on its counters (or the microwave over the stove). A single
-#: room has all three; a house's kitchen may leave some out
-#: (:mod:`alfred_gen.scenes.houses.kitchen_appliances`).
-APPLIANCES = ("Microwave", "CoffeeMachine", "Toaster")
-
-
-def furnish(b: RoomBuilder, contents: Contents, appliances: Collection[str] = APPLIANCES) -> None:
-    """Furnish a kitchen; ``appliances``: which of :data:`APPLIANCES` it gets (all by default, and
-    then every draw is as it always was, so the single rooms keep their bytes)."""
+def furnish(b: RoomBuilder, contents: Contents) -> None:
     rng = b.rng
     fridge_width = round(rng.uniform(0.75, 0.95), 2)
     spot = b.wall_spot(fridge_width, 0.75, access=0.9, corner=True)
@@ -79,8 +70,8 @@ def furnish(b: RoomBuilder, contents: Contents, appliances: Collection[str] = AP
     # The window goes in before the upper cabinets, which then leave its stretch of wall free.
     if contents.has("Window"):
         add_window(b, blinds=contents.has("Blinds"), curtains=contents.has("Curtains"))
-    microwave_above = contents.has("MicrowaveAbove") and "Microwave" in appliances
-    placed_microwave = "Microwave" not in appliances
+    microwave_above = contents.has("MicrowaveAbove")
+    placed_microwave = False
     uppers = contents.has("UpperCabinets")
     for index, (spot, row) in enumerate(zip(runs, modules)):
         # Upper cabinets over the first run, and over others only sometimes.
@@ -90,7 +81,7 @@ def furnish(b: RoomBuilder, contents: Contents, appliances: Collection[str] = AP
         if not _counter_appliance(b, "Microwave", 0.5, 0.37, 0.3):
             raise BuildFailed("no room for the microwave")
     for name, width, depth, height in (("CoffeeMachine", 0.25, 0.3, 0.4), ("Toaster", 0.22, 0.3, 0.2)):
-        if name in appliances and not _counter_appliance(b, name, width, depth, height):
+        if not _counter_appliance(b, name, width, depth, height):
             raise BuildFailed(f"no room for the {name}")
 
     if contents.has("DiningTable"):
