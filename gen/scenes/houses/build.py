@@ -5,10 +5,12 @@ garage) is drawn once from its number (:func:`house_room_types`). The house is t
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
-2. every room furnished and populated by its type's code, exactly as the single rooms are
-   (:mod:`alfred_gen.scenes.procedural`), through a room shell that knows all its doorways (their
-   floor is kept free) and its outside walls (windows go there only). Which optional things a room
-   holds follows the single rooms' spread (:class:`~alfred_gen.scenes.procedural.vocab.Contents`)
+2. every room furnished and populated by its type's code, as the single rooms are
+   (:mod:`alfred_gen.scenes.procedural`; a kitchen then loses the microwave, coffee machine or
+   toaster that SUNCG's kitchens would not have, :mod:`alfred_gen.scenes.houses.kitchen_appliances`),
+   through a room shell that knows all its doorways (their floor is kept free) and its outside
+   walls (windows go there only). Which optional things a room holds follows the single rooms'
+   spread (:class:`~alfred_gen.scenes.procedural.vocab.Contents`)
    at a slot fixed by the house and room number;
 3. the walls (outer walls, and each inner wall cut around its doorways with a lintel above) and the
    reachable grid over all floors and doorway openings, with walls and furniture as obstacles,
@@ -40,6 +42,7 @@ from alfred_gen.scenes.grid import (
     reachable_grid,
 )
 from alfred_gen.scenes.houses import dining_room, garage, gym
+from alfred_gen.scenes.houses.kitchen_appliances import leave_out_appliances
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
     PlanFailed,
@@ -178,6 +181,9 @@ def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) 
         builder = RoomBuilder(shell, rng)
         try:
             spec_furnish(builder, contents)
+            if room.room_type == "kitchen":
+                # Counter appliances only as often as SUNCG's kitchens hold them, per fridge.
+                leave_out_appliances(builder, house, room.index)
             chosen = _PICKUPABLES_OF[room.room_type](contents) if room.room_type in _PICKUPABLES_OF \
                 else contents.pickupables()
             missing = place_pickupables(builder, chosen)
