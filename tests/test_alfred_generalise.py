@@ -609,7 +609,7 @@ def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(masks_
 
 def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> None:
     from alfred_gen.scenes.alfred.loose import loose_box
-    from alfred_gen.scenes.alfred.shelves import receptacle_shelves
+    from alfred_gen.scenes.alfred.shelves import FRIDGE_LIFT, receptacle_shelves
     from alfred_gen.sim.scene import SceneObject
 
     fridge = SceneObject("Fridge", (0.0, 0.0, 0.0), Box((-0.4, 0.0, -0.4), (0.4, 1.8, 0.4)))
@@ -629,7 +629,9 @@ def test_a_fridges_shelves_are_where_its_rooms_demos_show_things_resting() -> No
     }
     shelves = receptacle_shelves([fridge, counter], poses, floor_y=0.0)
     assert list(shelves) == [fridge.object_id]
-    assert [round(h, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]
+    # Each shelf lies a little above the median bottom resting there (loose boxes are not THOR's meshes).
+    assert [round(h - FRIDGE_LIFT, 2) for h in shelves[fridge.object_id]] == [0.54, 1.12]
+    assert all(h > bottom for h, bottom in zip(shelves[fridge.object_id], (0.54, 1.12), strict=True))
 
 
 def test_a_fridge_whose_room_shows_no_shelf_gets_the_one_other_rooms_show() -> None:
@@ -663,7 +665,7 @@ def test_a_basins_level_is_where_its_rooms_demos_show_soap_resting() -> None:
     lift = 0.9 - loose_box("SoapBar", (0.0, 0.9, 0.0), 0.0, 0.0).lo[1]
     poses = {"SoapBar_1": [((0.0, 0.9 + lift, z), 0.0) for z in (-0.2, 0.0, 0.3)]}
     shelves = receptacle_shelves([basin], poses, floor_y=0.0)
-    assert [round(h, 2) for h in shelves[basin.object_id]] == [0.9]
+    assert [round(h, 2) for h in shelves[basin.object_id]] == [0.9]  # a basin's level is not lifted
 
 
 def test_a_sink_basin_is_a_bowl_under_its_rim_not_a_box_to_the_floor() -> None:
