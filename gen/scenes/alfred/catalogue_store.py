@@ -19,13 +19,18 @@ File format (JSON, written atomically so a reader never sees half a file)::
 
 ``info`` holds counts for listings; ``evidence`` is what the importer learnt from ALFRED's files
 (kept so a catalogue can be extended and a released trajectory completed without the originals).
+``source.importer`` is :func:`importer_fingerprint` of the code that imported it: the importer's
+rules change between releases, and a catalogue imported by other code keeps the old rooms, so
+reading one says so once on stderr (:func:`warn_if_stale`) and the user imports again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from functools import lru_cache
+import sys
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +41,40 @@ from alfred_gen.sim.scene import Scene
 ENV_VAR = "ALFRED_GEN_SCENES"
 FORMAT = "alfred-gen-scene-catalogue"
 VERSION = 1
+#: Set in the environment once a stale catalogue was reported, so worker processes stay quiet.
+WARNED_VAR = "ALFRED_GEN_SCENES_STALE_REPORTED"
 
 _chosen: Path | None = None
+
+
+@cache
+def importer_fingerprint() -> str:
+    """A short hash of the importer's code (every module of this package): the same for the same
+    release, different whenever a rule that builds imported rooms changed."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.name.encode("utf-8") + b"\0" + module.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def stale_reason(catalogue: dict[str, Any]) -> str | None:
+    """Why a catalogue's rooms may not be what this code would import (None when they are)."""
+    made_by = (catalogue.get("source") or {}).get("importer")
+    if made_by == importer_fingerprint():
+        return None
+    return "imported by an earlier version of the importer" if made_by is None else \
+        f"imported by other importer code ({made_by}, this one is {importer_fingerprint()})"
+
+
+def warn_if_stale(path: Path, catalogue: dict[str, Any]) -> None:
+    """One line on stderr, once per catalogue and run, when the catalogue is stale: its rooms still
+    work, but lack what the importer learnt since, and figures measured on them differ."""
+    reason = stale_reason(catalogue)
+    if reason is None or os.environ.get(WARNED_VAR) == str(path):
+        return
+    os.environ[WARNED_VAR] = str(path)
+    sys.stderr.write(f"alfred-gen: warning: {path}: scene catalogue {reason}; "
+                     "run `alfred-gen scenes import-alfred` again for this version's rooms\n")
 
 
 def default_catalogue_path() -> Path:
@@ -67,7 +104,9 @@ def use_catalogue(path: str | os.PathLike[str] | None) -> None:
 
 
 def empty_catalogue(source: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION, "source": dict(source or {}), "scenes": {}}
+    """A catalogue without scenes, stamped with this importer's fingerprint."""
+    return {"format": FORMAT, "version": VERSION, "source": {**(source or {}), "importer": importer_fingerprint()},
+            "scenes": {}}
 
 
 def write_catalogue(path: str | os.PathLike[str], catalogue: dict[str, Any]) -> None:
@@ -117,7 +156,9 @@ def load_active() -> dict[str, Any] | None:
         stat = path.stat()
     except OSError:
         return None
-    return _load_cached(str(path), stat.st_mtime_ns, stat.st_size)
+    catalogue = _load_cached(str(path), stat.st_mtime_ns, stat.st_size)
+    warn_if_stale(path, catalogue)
+    return catalogue
 
 
 def scene_from_entry(entry: dict[str, Any]) -> Scene:
