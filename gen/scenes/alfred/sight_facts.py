@@ -14,7 +14,7 @@ mask) and what the target is: a fixture by id, or a loose object at its recorded
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,20 +62,21 @@ class SightFact:
         return SightFact(str(data[0]), eye, rays, loose, edges)
 
 
-def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tuple[float, float, float], ...]:
-    """Unit world directions through ``count`` pixels of a mask, evenly spread over its pixels."""
+def _pairs(runs: Any) -> np.ndarray | None:
+    """A mask's (start, length) runs as an array, or None when they are empty or do not fit a frame."""
     pairs = np.asarray(runs, dtype=np.int64).reshape(-1, 2)
     if not len(pairs) or (pairs[:, 1] < 1).any() or (pairs[:, 0] < 0).any() \
             or (pairs.sum(axis=1) > FRAME_WIDTH * FRAME_HEIGHT).any():
-        return ()
-    ends = np.cumsum(pairs[:, 1])  # pixels of the mask up to the end of each run
-    ranks = np.unique(((np.arange(count) + 0.5) * int(ends[-1]) / count).astype(np.int64))
-    run = np.searchsorted(ends, ranks, side="right")
-    picks = pairs[run, 0] + ranks - (ends[run] - pairs[run, 1])
+        return None
+    return pairs
+
+
+def _directions(camera: Camera, indices: Iterable[int]) -> tuple[tuple[float, float, float], ...]:
+    """Unit world directions from the camera through the frame's pixels ``indices`` (row-major)."""
     right, up, forward = camera.basis()
     cols, rows = camera.pixel_offsets()
     out = []
-    for index in picks.tolist():
+    for index in indices:
         row, col = divmod(int(index), FRAME_WIDTH)
         direction = forward + cols[col] * right + rows[row] * up
         direction = direction / float(np.linalg.norm(direction))
@@ -83,18 +84,21 @@ def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tu
     return tuple(out)  # type: ignore[arg-type]  # each direction has three coordinates
 
 
+def mask_rays(runs: Any, camera: Camera, count: int = RAYS_PER_MASK) -> tuple[tuple[float, float, float], ...]:
+    """Unit world directions through ``count`` pixels of a mask, evenly spread over its pixels."""
+    pairs = _pairs(runs)
+    if pairs is None:
+        return ()
+    ends = np.cumsum(pairs[:, 1])  # pixels of the mask up to the end of each run
+    ranks = np.unique(((np.arange(count) + 0.5) * int(ends[-1]) / count).astype(np.int64))
+    run = np.searchsorted(ends, ranks, side="right")
+    picks = pairs[run, 0] + ranks - (ends[run] - pairs[run, 1])
+    return _directions(camera, picks.tolist())
+
+
 #: Where along the mask's pixels, sorted by column and by row, :func:`edge_rays` looks: near the
 #: ends, not at them, so a stray pixel does not stretch the extent.
 EDGE_RANKS = (0.02, 0.98)
-
-
-def _direction(camera: Camera, index: int) -> tuple[float, float, float]:
-    right, up, forward = camera.basis()
-    cols, rows = camera.pixel_offsets()
-    row, col = divmod(int(index), FRAME_WIDTH)
-    direction = forward + cols[col] * right + rows[row] * up
-    direction = direction / float(np.linalg.norm(direction))
-    return tuple(round(float(c), 5) for c in direction)  # type: ignore[return-value]  # three coordinates
 
 
 def edge_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float], ...]:
@@ -102,17 +106,15 @@ def edge_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float], ..
     (at :data:`EDGE_RANKS` of its pixels sorted by column, then by row). The evenly spread rays of
     :func:`mask_rays` follow the mask in row-major order, so they miss how far a wide, shallow mask
     (a basin's opening seen from above) reaches to either side."""
-    pairs = np.asarray(runs, dtype=np.int64).reshape(-1, 2)
-    if not len(pairs) or (pairs[:, 1] < 1).any() or (pairs[:, 0] < 0).any() \
-            or (pairs.sum(axis=1) > FRAME_WIDTH * FRAME_HEIGHT).any():
+    pairs = _pairs(runs)
+    if pairs is None:
         return ()
     index = np.concatenate([np.arange(start, start + length) for start, length in pairs.tolist()])
-    out = []
+    picks = []
     for key in (index % FRAME_WIDTH, index // FRAME_WIDTH):
         order = index[np.argsort(key, kind="stable")]
-        for rank in EDGE_RANKS:
-            out.append(_direction(camera, int(order[min(len(order) - 1, int(rank * len(order)))])))
-    return tuple(out)
+        picks += [int(order[min(len(order) - 1, int(rank * len(order)))]) for rank in EDGE_RANKS]
+    return _directions(camera, picks)
 
 
 def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
