@@ -64,6 +64,14 @@ def rim_height(basin: Block, blocks: list[Block]) -> float:
     return min(tops) if tops else basin.hi[1]
 
 
+def resting_in(basin: Block, resting: Iterable[Box], top: float) -> list[Box]:
+    """The objects at rest in a basin: their middle over its footprint, their bottom from
+    :data:`KEEP_INSIDE` under its box up to ``top``."""
+    return [box for box in resting
+            if basin.lo[0] < box.center[0] < basin.hi[0] and basin.lo[2] < box.center[2] < basin.hi[2]
+            and basin.lo[1] - KEEP_INSIDE <= box.lo[1] <= top]
+
+
 def mask_extents(sights: Iterable[SightFact], target: str, rim: float) -> list[tuple[float, float, float, float]]:
     """Per mask of ``target``: (x lo, x hi, z lo, z hi) of where its edge rays cross the level plane
     at height ``rim`` (masks without two such crossings are skipped)."""
@@ -90,10 +98,7 @@ def basins_to_their_masks(blocks: list[Block], sights: list[SightFact], resting:
         extents = mask_extents(sights, basin.object_id, rim)
         if len(extents) < MIN_MASKS:
             continue
-        inside = [box.center for box in resting
-                  if basin.lo[0] < box.center[0] < basin.hi[0] and basin.lo[2] < box.center[2] < basin.hi[2]
-                  and basin.lo[1] - KEEP_INSIDE <= box.lo[1] <= rim - KEEP_INSIDE]
-        kept = [*basin.keep, *inside]
+        kept = [*basin.keep, *(box.center for box in resting_in(basin, resting, rim - KEEP_INSIDE))]
         table = np.asarray(extents)
         for axis, (low, high) in ((0, (0, 1)), (2, (2, 3))):
             lo = float(np.quantile(table[:, low], MASK_QUANTILE)) - MARGIN
@@ -133,9 +138,7 @@ def bathroom_bowls_shallow(blocks: list[Block], resting: list[Box], room_type: s
             continue
         rim = rim_height(basin, blocks)
         floor = min(basin.position[1] + BATHROOM_FLOOR_ABOVE_ID, rim - MIN_BOWL_DEPTH) - inner_floor(basin.kind)
-        held = [box.lo[1] for box in resting
-                if basin.lo[0] < box.center[0] < basin.hi[0] and basin.lo[2] < box.center[2] < basin.hi[2]
-                and basin.lo[1] - KEEP_INSIDE <= box.lo[1] <= rim]
+        held = [box.lo[1] for box in resting_in(basin, resting, rim)]
         if held:
             floor = min(floor, min(held) - inner_floor(basin.kind))
         basin.lo[1] = max(basin.lo[1], floor)
