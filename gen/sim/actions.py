@@ -404,7 +404,6 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     # spot gives the right object under THOR's mask 45 times, the tilted hand 43, the body 39. The
     # body picks fridge shelves too low: lite knows fewer shelves than THOR's fridges have and
     # draws none between them (session 75, issue 69).
-    hand = world.hand_center()
     levels = world.support_levels(receptacle)
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
@@ -413,10 +412,13 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     sight = in_sight(sim, places + feet)  # one pass: the camera and the drawn boxes are set up once
     seen = [middle or foot for middle, foot in zip(sight[: len(places)], sight[len(places):])]
     candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
-    if receptacle.type_name in MIDDLE_FIRST and world.scene.camera is not None:
+    if receptacle.type_name in MIDDLE_FIRST and world.scene.camera is not None:  # an imported room
         cx, _, cz = receptacle.center
-        hand = (cx, levels[0], cz)
-    x, y, z = min(candidates, key=lambda p: ((p[0] - hand[0]) ** 2 + (p[1] - hand[1]) ** 2 + (p[2] - hand[2]) ** 2, p))
+        anchor = (cx, levels[0], cz)
+    else:
+        anchor = world.hand_center()
+    x, y, z = min(candidates, key=lambda p: ((p[0] - anchor[0]) ** 2 + (p[1] - anchor[1]) ** 2
+                                             + (p[2] - anchor[2]) ** 2, p))
     world.held = None
     world.touch_family(held)
     world.sight_changed()
