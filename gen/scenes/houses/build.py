@@ -79,18 +79,21 @@ ROOM_TRIES = 6
 #: Scene numbers of the single rooms whose contents spread a house's rooms borrow (slot 0 is 1, 201, ...).
 _FIRST_SCENE = {"kitchen": 1, "living_room": 201, "bedroom": 301, "bathroom": 401}
 
+#: The rooms only houses have, each a module with ``furnish``, ``pickupables`` (its own choice of
+#: pickupables) and ``CONTENTS_OF`` (whose contents spread it borrows).
+_OWN_ROOMS = {"dining_room": dining_room, "gym": gym, "garage": garage}
+
 #: How each room type of a house is furnished: the single rooms' code, and the houses' own rooms'.
-HOUSE_FURNISHERS = {**ROOM_FURNISHERS, "dining_room": dining_room.furnish, "gym": gym.furnish,
-                    "garage": garage.furnish}
+HOUSE_FURNISHERS = {**ROOM_FURNISHERS, **{room_type: room.furnish for room_type, room in _OWN_ROOMS.items()}}
 
 #: Fewest reachable points a room of each type keeps: the single rooms', and the houses' own rooms'.
 HOUSE_MIN_REACHABLE = {**MIN_REACHABLE, "dining_room": 30, "gym": 30, "garage": 40}
 
 #: The pickupables of a room type with its own choice of them (default: its contents').
-_PICKUPABLES_OF = {"dining_room": dining_room.pickupables, "gym": gym.pickupables, "garage": garage.pickupables}
+_PICKUPABLES_OF = {room_type: room.pickupables for room_type, room in _OWN_ROOMS.items()}
 
 #: Whose contents spread a room type borrows (a dining room: a living room's; a gym, a garage: a bedroom's).
-_CONTENTS_OF = {"dining_room": dining_room.CONTENTS_OF, "gym": gym.CONTENTS_OF, "garage": garage.CONTENTS_OF}
+_CONTENTS_OF = {room_type: room.CONTENTS_OF for room_type, room in _OWN_ROOMS.items()}
 
 
 def build_house(house: int) -> Scene:
