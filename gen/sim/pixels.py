@@ -178,11 +178,16 @@ def scene_facings(scene: Scene) -> dict[str, int]:
 def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
     """Ids of the scene's side-hinged objects whose door hangs at the high end of their front
     (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`, with pairs found by
-    :func:`~alfred_gen.sim.shapes.door_pair`)."""
+    :func:`~alfred_gen.sim.shapes.door_pair`; an object's own :attr:`~alfred_gen.sim.scene.SceneObject.hinge`
+    wins)."""
     hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED or o.object_type in LEFT_HINGED]
     mirrored = set()
     for obj in hinged:
         facing = facings.get(obj.object_id, 0)
+        if obj.hinge:
+            if obj.hinge > 0:
+                mirrored.add(obj.object_id)
+            continue
         paired = any(
             other is not obj and other.object_type == obj.object_type and facings.get(other.object_id, 0) == facing
             and door_pair(other.position, obj.position)

@@ -208,6 +208,11 @@ class SceneObject:
     #: imported room is drawn than its box: THOR's open drawers show more than the box of the
     #: closed one (:mod:`alfred_gen.scenes.alfred.drawer_trays`). Drawing only; empty: the box.
     open_tray: tuple[float, ...] = ()
+    #: Which end of its front (its world axis across the front) a side-hinged door hangs at, where
+    #: an imported room's evidence says (:mod:`alfred_gen.scenes.alfred.door_hinges`): +1 the high
+    #: end, -1 the low end; 0 (every other object) leaves it to
+    #: :func:`~alfred_gen.sim.shapes.hinged_at_high_end`. Drawing only.
+    hinge: int = 0
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -234,6 +239,8 @@ class SceneObject:
             data["shelves"] = list(self.shelves)
         if self.open_tray:
             data["open_tray"] = list(self.open_tray)
+        if self.hinge:
+            data["hinge"] = self.hinge
         return data
 
     @staticmethod
@@ -250,6 +257,7 @@ class SceneObject:
             holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
             shelves=tuple(float(y) for y in data.get("shelves", ())),
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
+            hinge=int(data.get("hinge", 0)),
         )
 
 

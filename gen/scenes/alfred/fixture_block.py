@@ -71,6 +71,9 @@ class Block:
     forbid: list[Box] = field(default_factory=list)
     #: Where it is proven not to be although its box must reach there: cut out of its drawing only.
     holes: list[Box] = field(default_factory=list)
+    #: Which end of its front a door hangs at when evidence overrides the drawn rule
+    #: (:attr:`~alfred_gen.sim.scene.SceneObject.hinge`): +1 high, -1 low, 0 the rule.
+    hinge: int = 0
 
     @property
     def container(self) -> bool:

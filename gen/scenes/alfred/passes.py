@@ -26,6 +26,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred import (
     basin_openings,
     built_ins,
+    door_hinges,
     fixture_cuts,
     fixture_sizing,
     sight_cuts,
@@ -234,7 +235,7 @@ def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
                              parts=handle_parts(block, c.evidence.name),
-                             open_tray=open_tray(block, c.evidence.name))
+                             open_tray=open_tray(block, c.evidence.name), hinge=block.hinge)
                  for block in c.ordered]
 
 
@@ -408,6 +409,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("drawers_share_their_row_front", "sight", sight_cuts.drawers_share_their_row_front,
          _on_ordered_kept(sight_cuts.drawers_share_their_row_front), _IDS + ", " + _RESTING,
          "every drawer of a row comes to its most cut-back drawer's front"),
+    Pass("hinge_pairs_at_their_masks", "size", door_hinges.hinge_pairs_at_their_masks,
+         lambda c: door_hinges.hinge_pairs_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "a double door whose open masks show its leaves at the middle hangs them there"),
     Pass("rest_heights", "objects", origin_height, _rest_heights, _RESTING + ", fixture boxes",
          "a loose object's box sits as far below its origin as its poses show"),
     Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks",

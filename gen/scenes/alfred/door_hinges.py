@@ -1,0 +1,106 @@
+"""Where a double-door cabinet's doors hang, where THOR's own masks of the open doors show it.
+
+THOR puts a single cabinet's id at its door's hinge edge and the two ids of a double door at the
+carcass's middle (:func:`~alfred_gen.sim.shapes.door_pair`), and lite hangs a pair's doors at the
+outer ends (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`). Some of THOR's "pairs" are two
+single cabinets hinged at the wall they share, so both doors swing out from the middle:
+FloorPlan19's ``Cabinet|-01.38|+00.39|-03.51`` and FloorPlan428's ``Cabinet|-01.48|+00.35|+03.17``
+open with their leaves at the pair's middle in THOR's masks, and lite's leaf, swung out at the
+outer end, hid the inside THOR showed; ALFRED's rule then picked the partner behind THOR's mask
+(4 misses of the held-out mask figure at session 76's start).
+
+Every interaction with a door recorded THOR's mask of it, and the evidence keeps a few rays from
+the camera through each mask (:mod:`~alfred_gen.scenes.alfred.sight_facts`). A ray of an open
+door's mask either passes through the opening (the front of the door's half) or meets the leaf,
+which stands square to the front at the hinge end, as deep as the door is wide. Per mask, each
+hinge end explains the rays that reach the opening or its leaf; a mask votes for the end that
+explains more of them (a shut door's mask explains as many either way and does not vote). A pair
+whose masks (both doors', each against its own half) vote :data:`MIN_VOTES` or more and at least
+:data:`SHARE` of them for the middle hangs both doors there (:attr:`Block.hinge`).
+
+Only imported rooms are built here, so procedural rooms are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_sizing import door_partner
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+
+#: Masks voting for the middle before a pair's doors hang there.
+MIN_VOTES = 2
+#: Share of the voting masks that must name the middle.
+SHARE = 0.75
+#: How far past the opening's edges (and in front of the leaf's plane) a ray still counts (metres).
+SLACK = 0.03
+
+
+def _hits_opening(eye: Sequence[float], ray: Sequence[float], block: Block, lo: float, hi: float) -> bool:
+    axis, _ = block.front_axis
+    across = 2 - axis
+    front = block.front()
+    if abs(ray[axis]) < 1e-9:
+        return False
+    t = (front - eye[axis]) / ray[axis]
+    if t <= 0.0:
+        return False
+    a, y = eye[across] + t * ray[across], eye[1] + t * ray[1]
+    return lo - SLACK <= a <= hi + SLACK and block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
+
+
+def _hits_leaf(eye: Sequence[float], ray: Sequence[float], block: Block, hinge: float, width: float) -> bool:
+    axis, sign = block.front_axis
+    across = 2 - axis
+    front = block.front()
+    if abs(ray[across]) < 1e-9:
+        return False
+    t = (hinge - eye[across]) / ray[across]
+    if t <= 0.0:
+        return False
+    out, y = (eye[axis] + t * ray[axis] - front) * sign, eye[1] + t * ray[1]
+    return -SLACK <= out <= width + SLACK and block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
+
+
+def mask_vote(fact: SightFact, block: Block, middle: float) -> int:
+    """+1 when ``fact``'s mask is better explained by ``block``'s door hanging at the pair's
+    ``middle``, -1 at its outer end, 0 when neither explains more rays."""
+    across = 2 - block.front_axis[0]
+    lo, hi = block.lo[across], block.hi[across]
+    width = hi - lo
+    inner, outer = (lo, hi) if abs(lo - middle) <= abs(hi - middle) else (hi, lo)
+    at_middle = at_outer = 0
+    for ray in fact.rays:
+        opening = _hits_opening(fact.eye, ray, block, lo, hi)
+        at_middle += opening or _hits_leaf(fact.eye, ray, block, inner, width)
+        at_outer += opening or _hits_leaf(fact.eye, ray, block, outer, width)
+    return (at_middle > at_outer) - (at_outer > at_middle)
+
+
+def pair_votes(block: Block, partner: Block, sights: Sequence[SightFact]) -> tuple[int, int]:
+    """(masks of the pair's doors voting for the middle, voting for the outer ends)."""
+    across = 2 - block.front_axis[0]
+    middle = (block.position[across] + partner.position[across]) / 2.0
+    votes = [mask_vote(fact, door, middle) for door in (block, partner)
+             for fact in sights if fact.target == door.object_id]
+    return votes.count(1), votes.count(-1)
+
+
+def hinge_pairs_at_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
+    """Each double door whose open masks show its leaves at the middle hangs them there (see the
+    module docstring): :attr:`Block.hinge` is set to the end of each box at the middle."""
+    cabinets = [b for b in blocks if b.kind == "Cabinet"]
+    done: set[str] = set()
+    for block in cabinets:
+        partner = door_partner(block, cabinets)
+        if partner is None or block.object_id in done:
+            continue
+        done |= {block.object_id, partner.object_id}
+        middle_votes, outer_votes = pair_votes(block, partner, sights)
+        if middle_votes >= MIN_VOTES and middle_votes >= SHARE * (middle_votes + outer_votes):
+            across = 2 - block.front_axis[0]
+            middle = (block.position[across] + partner.position[across]) / 2.0
+            for door in (block, partner):
+                centre = (door.lo[across] + door.hi[across]) / 2.0
+                door.hinge = 1 if middle > centre else -1
