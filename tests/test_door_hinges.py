@@ -1,0 +1,83 @@
+"""A double door's hinge end from THOR's masks of its open doors (gen/scenes/alfred/door_hinges.py),
+and lite drawing a door at the end its scene object names (SceneObject.hinge)."""
+
+from __future__ import annotations
+
+import math
+
+from alfred_gen.scenes.alfred.door_hinges import hinge_pairs_at_their_masks, pair_votes
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.sim.pixels import scene_mirrored
+from alfred_gen.sim.scene import Box, Scene, SceneObject
+
+LOW_ID = "Cabinet|+00.00|+00.40|+00.50"
+HIGH_ID = "Cabinet|+00.02|+00.40|+00.50"
+EYE = (-0.25, 1.5, 1.5)
+
+
+def _pair() -> tuple[Block, Block]:
+    """Two doors facing +z, ids 2 cm apart at the front; each half reaches away from the middle."""
+    low = Block(LOW_ID, "Cabinet", (0.0, 0.4, 0.5), [-0.49, 0.0, 0.0], [0.01, 0.8, 0.5], True, 0)
+    high = Block(HIGH_ID, "Cabinet", (0.02, 0.4, 0.5), [0.01, 0.0, 0.0], [0.51, 0.8, 0.5], True, 0)
+    return low, high
+
+
+def _fact(target: str, points: list[tuple[float, float, float]]) -> SightFact:
+    rays = []
+    for p in points:
+        d = [p[i] - EYE[i] for i in range(3)]
+        n = math.sqrt(sum(v * v for v in d))
+        rays.append((d[0] / n, d[1] / n, d[2] / n))
+    return SightFact(target, EYE, tuple(rays))
+
+
+#: Points on the low door's leaf swung out at the pair's middle (x 0.01, in front of z 0.5), seen
+#: from the low door's side: the rays go on to cross the front beyond the door's half.
+MIDDLE_LEAF = [(0.01, 0.2 + 0.1 * k, 0.7 + 0.05 * k) for k in range(5)]
+#: Points on the low door's front (a shut door, or its inside).
+OPENING = [(-0.4 + 0.08 * k, 0.3 + 0.05 * k, 0.5) for k in range(5)]
+#: Points on the low door's leaf swung out at its outer end (x -0.49).
+OUTER_LEAF = [(-0.49, 0.2 + 0.1 * k, 0.6 + 0.05 * k) for k in range(5)]
+
+
+def test_masks_showing_the_leaf_at_the_middle_hang_both_doors_there() -> None:
+    low, high = _pair()
+    sights = [_fact(LOW_ID, MIDDLE_LEAF), _fact(LOW_ID, MIDDLE_LEAF), _fact(LOW_ID, OPENING)]
+    assert pair_votes(low, high, sights) == (2, 0)
+    hinge_pairs_at_their_masks([low, high], sights)
+    assert (low.hinge, high.hinge) == (1, -1)  # each at the end of its box by the middle
+
+
+def test_shut_doors_and_outer_leaves_leave_the_rule() -> None:
+    low, high = _pair()
+    sights = [_fact(LOW_ID, OPENING), _fact(LOW_ID, OPENING), _fact(LOW_ID, OUTER_LEAF), _fact(LOW_ID, OUTER_LEAF)]
+    assert pair_votes(low, high, sights) == (0, 2)
+    hinge_pairs_at_their_masks([low, high], sights)
+    assert (low.hinge, high.hinge) == (0, 0)
+
+
+def test_one_mask_is_not_enough() -> None:
+    low, high = _pair()
+    hinge_pairs_at_their_masks([low, high], [_fact(LOW_ID, MIDDLE_LEAF)])
+    assert (low.hinge, high.hinge) == (0, 0)
+
+
+def _scene(hinges: tuple[int, int]) -> Scene:
+    objects = [SceneObject("Cabinet", b.position, b.box(), object_id=b.object_id, hinge=h)
+               for b, h in zip(_pair(), hinges)]
+    return Scene("FloorPlan999", 999, "Kitchen", (), ((0.0, 1.5),), objects)
+
+
+def test_a_hinge_named_by_the_scene_wins_over_the_pair_rule() -> None:
+    facings = {LOW_ID: 0, HIGH_ID: 0}
+    ruled = scene_mirrored(_scene((0, 0)), facings)
+    named = scene_mirrored(_scene((1, -1)), facings)
+    assert LOW_ID not in ruled and HIGH_ID in ruled  # the pair rule: outer ends
+    assert LOW_ID in named and HIGH_ID not in named  # as named: both at the middle
+
+
+def test_hinge_round_trips_and_is_left_out_when_unset() -> None:
+    obj = SceneObject("Cabinet", (0.0, 0.4, 0.5), Box((-0.49, 0.0, 0.0), (0.01, 0.8, 0.5)), hinge=-1)
+    assert SceneObject.from_dict(obj.to_dict()).hinge == -1
+    assert "hinge" not in SceneObject("Cabinet", obj.position, obj.box).to_dict()
