@@ -27,6 +27,7 @@ from alfred_gen.scenes.alfred import (
     basin_openings,
     built_ins,
     door_hinges,
+    faucet_fits,
     fixture_cuts,
     fixture_sizing,
     sight_cuts,
@@ -40,6 +41,7 @@ from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import Shift, loose_box, loose_shifts
 from alfred_gen.scenes.alfred.mask_heights import handle_parts
 from alfred_gen.scenes.alfred.rest_height import origin_height, rested
+from alfred_gen.scenes.alfred.shelf_backs import back_parts
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -234,7 +236,7 @@ def _rest_heights(c: RoomContext) -> None:
 def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
-                             parts=handle_parts(block, c.evidence.name),
+                             parts=handle_parts(block, c.evidence.name) + back_parts(block, c.ordered),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge)
                  for block in c.ordered]
 
@@ -329,6 +331,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "the boards of one shelving unit share one footprint and front"),
     Pass("split_door_pairs", "size", fixture_sizing.split_door_pairs, _on_ordered(fixture_sizing.split_door_pairs),
          _IDS, "each door of a double-door cabinet gets its half of the carcass"),
+    Pass("faucets_to_their_masks", "size", faucet_fits.faucets_to_their_masks,
+         lambda c: faucet_fits.faucets_to_their_masks(c.ordered, c.evidence.sights, c.evidence.name), _SIGHTS,
+         "a kitchen faucet stands where the rays of THOR's masks of it meet"),
     Pass("loose_shifts", "objects", loose_shifts, _loose_shifts, "content and clearance facts of loose objects",
          "a loose object's box shifted off its origin as the demos prove"),
     Pass("resting_objects", "objects", loose_box, _resting_objects, _RESTING,
