@@ -34,6 +34,7 @@ from alfred_gen.scenes.alfred import (
     start_fit,
     support_fit,
 )
+from alfred_gen.scenes.alfred.cart_frames import frame_parts
 from alfred_gen.scenes.alfred.drawer_trays import open_tray
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, type_of_name
 from alfred_gen.scenes.alfred.fixture_block import Block
@@ -236,7 +237,8 @@ def _rest_heights(c: RoomContext) -> None:
 def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
-                             parts=handle_parts(block, c.evidence.name) + back_parts(block, c.ordered),
+                             parts=(handle_parts(block, c.evidence.name) + back_parts(block, c.ordered)
+                                    + frame_parts(block)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge)
                  for block in c.ordered]
 
