@@ -119,7 +119,8 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
              PutFact(fridge.object_id, "Apple", (0.5, 0.0, 0.0, 60.0), (0.0, 0.5, 2.5)),  # behind the fridge
              PutFact("Fridge|+09.00|+00.00|+09.00", "Apple", pose, (9.0, 0.5, 9.0))]  # no such fridge
     points = fridge_put_points([fridge], facts)
-    assert points == {fridge.object_id: ((0.0, 0.0, 0.0, 60.0, 0.02, 0.52, 1.12), (0.25, 0.0, 0.0, 60.0, 0.1, 0.9, 1.0))}
+    assert points == {fridge.object_id: ((0.0, 0.0, 0.0, 60.0, 0.02, 0.52, 1.12),
+                                         (0.25, 0.0, 0.0, 60.0, 0.1, 0.9, 1.0))}
 
 
 def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float]
@@ -128,7 +129,8 @@ def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[flo
     fridge = next(o for o in scene.objects if o.object_type == "Fridge")
     declared = replace(fridge, put_points=((*pose, *point),))
     assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
-    sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=[declared if o is fridge else o for o in scene.objects]))
+    objects = [declared if o is fridge else o for o in scene.objects]
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=objects))
     return sim, fridge.object_id
 
 
