@@ -119,15 +119,24 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
              PutFact(fridge.object_id, "Apple", (0.5, 0.0, 0.0, 60.0), (0.0, 0.5, 2.5)),  # behind the fridge
              PutFact("Fridge|+09.00|+00.00|+09.00", "Apple", pose, (9.0, 0.5, 9.0))]  # no such fridge
     points = fridge_put_points([fridge], facts)
-    assert points == {fridge.object_id: ((0.0, 0.0, 0.0, 60.0, 0.02, 0.52, 1.12),
-                                         (0.25, 0.0, 0.0, 60.0, 0.1, 0.9, 1.0))}
+    first, turned = (0.0, 0.0, 0.0, 60.0), (0.25, 0.0, 0.0, 60.0)
+    assert points == {fridge.object_id: (
+        ("", (*first, 0.02, 0.52, 1.12)),  # each type one vote
+        ("Apple", (*first, 0.0, 0.5, 1.1)), ("Potato", (*first, 0.04, 0.52, 1.12)),
+        ("Tomato", (*first, 0.02, 0.54, 1.14)),
+        ("", (*turned, 0.1, 0.9, 1.0)), ("Apple", (*turned, 0.1, 0.9, 1.0)),
+    )}
+    # A type the demos put often does not outvote the others in the point for any type.
+    many = facts[:3] + [PutFact(fridge.object_id, "WineBottle", pose, (0.2, 0.3, 0.9))] * 5
+    anyone = dict(fridge_put_points([fridge], many)[fridge.object_id])[""]
+    assert anyone[4:] == (0.03, 0.51, 1.11)
 
 
 def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float]
                               ) -> tuple[LiteController, str]:
     scene = fixtures.kitchen()
     fridge = next(o for o in scene.objects if o.object_type == "Fridge")
-    declared = replace(fridge, put_points=((*pose, *point),))
+    declared = replace(fridge, put_points=(("", (*pose, *point)),))
     assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
     objects = [declared if o is fridge else o for o in scene.objects]
     sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=objects))
@@ -158,3 +167,15 @@ def test_a_put_from_a_pose_the_demos_put_from_lands_at_thors_point() -> None:
     put = _put_the_potato(sim, fridge_id, 1.0, 1.0)
     assert abs(put[1] - target[1]) < 0.05
     assert np.hypot(put[0] - target[0], put[2] - target[2]) < 0.15
+
+
+def test_a_types_own_point_comes_before_the_point_for_any_type() -> None:
+    sim, fridge_id = _kitchen_with_a_put_point((2.0, 0.5, 1.0), (1.0, 1.0, 90.0, 0.0))
+    world = sim.world
+    fridge = world.by_id[fridge_id]
+    world.put_points[fridge_id] = (*world.put_points[fridge_id], ("Potato", (1.0, 1.0, 90.0, 0.0, 2.1, 0.9, 1.0)))
+    go(sim, 1.0, 1.0, 90, 0)
+    assert world.put_point(fridge, "Potato") == (2.1, 0.9, 1.0)
+    assert world.put_point(fridge, "Apple") == (2.0, 0.5, 1.0)
+    go(sim, 1.0, 1.0, 180, 0)  # another pose: no point
+    assert world.put_point(fridge, "Potato") is None

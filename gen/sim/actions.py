@@ -412,7 +412,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     levels = world.support_levels(receptacle)
     # In an imported room's fridge, from a pose its demos put from, THOR's point is known (where
     # the mask of the next interaction shows the object): the place nearest it, on its shelf.
-    point = world.put_point(receptacle)
+    point = world.put_point(receptacle, held.type_name)
     if point is not None:
         bottom = point[1] - held.size[1] / 2
         if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):

@@ -208,10 +208,11 @@ class SceneObject:
     #: imported room is drawn than its box: THOR's open drawers show more than the box of the
     #: closed one (:mod:`alfred_gen.scenes.alfred.drawer_trays`). Drawing only; empty: the box.
     open_tray: tuple[float, ...] = ()
-    #: Where THOR put things into this receptacle (a fridge of an imported room), by the pose put
-    #: from: (x, z, rotation, horizon, then the point x, y, z), read from its demos' masks
-    #: (:mod:`alfred_gen.scenes.alfred.put_points`). Empty: lite's own rule.
-    put_points: tuple[tuple[float, ...], ...] = ()
+    #: Where THOR put things into this receptacle (a fridge of an imported room), by the object's
+    #: type ("" for any type) and the pose put from: (type, (x, z, rotation, horizon, then the
+    #: point x, y, z)), read from its demos' masks (:mod:`alfred_gen.scenes.alfred.put_points`).
+    #: Empty: lite's own rule.
+    put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -239,7 +240,7 @@ class SceneObject:
         if self.open_tray:
             data["open_tray"] = list(self.open_tray)
         if self.put_points:
-            data["put_points"] = [list(p) for p in self.put_points]
+            data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         return data
 
     @staticmethod
@@ -256,7 +257,7 @@ class SceneObject:
             holes=tuple(Box.from_list(h) for h in data.get("holes", ())),
             shelves=tuple(float(y) for y in data.get("shelves", ())),
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
-            put_points=tuple(tuple(float(v) for v in p) for p in data.get("put_points", ())),
+            put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
         )
 
 

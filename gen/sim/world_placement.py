@@ -65,16 +65,18 @@ class Placement(Containment):
                 levels.append(bottom)
         return sorted(levels)
 
-    def put_point(self, receptacle: WorldObject) -> tuple[float, float, float] | None:
-        """Where THOR put things into ``receptacle`` from the agent's pose now (x, y, z of the put
-        object's middle), when the scene knows (:attr:`SceneObject.put_points`), else None."""
+    def put_point(self, receptacle: WorldObject, kind: str) -> tuple[float, float, float] | None:
+        """Where THOR put a ``kind`` into ``receptacle`` from the agent's pose now (x, y, z of the put
+        object's middle), when the scene knows (:attr:`SceneObject.put_points`): the point of that
+        type, else the point for any type, else None."""
         a = self.agent
-        for x, z, rotation, horizon, px, py, pz in self.put_points.get(receptacle.object_id, ()):
+        found: dict[str, tuple[float, float, float]] = {}
+        for name, (x, z, rotation, horizon, px, py, pz) in self.put_points.get(receptacle.object_id, ()):
             if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
                     and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
                     and abs(a.horizon - horizon) < POSE_TOLERANCE:
-                return (px, py, pz)
-        return None
+                found[name] = (px, py, pz)
+        return found.get(kind, found.get(""))
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
