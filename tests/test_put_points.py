@@ -11,7 +11,7 @@ import pytest
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
-from alfred_gen.scenes.alfred.put_facts import PutFact, locate, put_facts
+from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts
 from alfred_gen.scenes.alfred.put_points import fridge_put_points
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
@@ -28,9 +28,9 @@ def _camera(x: float, z: float, rotation: float, horizon: float) -> Camera:
 
 
 def _box_mask(camera: Camera, middle: tuple[float, float, float], size: tuple[float, float, float]) -> np.ndarray:
-    """The screen rectangle a box projects to, as a mask (THOR's mask of a boxy object)."""
+    """The screen rectangle round the outline of a round object (its box's faces' middles), as a mask."""
     half = np.array(size) / 2
-    corners = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]) * half + np.array(middle)
+    corners = OUTLINE * half + np.array(middle)
     u, v, _ = camera.project(corners)
     mask = np.zeros((FRAME_HEIGHT, FRAME_WIDTH), bool)
     mask[int(round(v.min())):int(round(v.max())), int(round(u.min())):int(round(u.max()))] = True

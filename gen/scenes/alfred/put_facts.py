@@ -41,6 +41,14 @@ DEPTHS = np.arange(0.3, 3.0, 0.005)
 #: Times the ray is turned to centre the best box's extent on the mask's (see :func:`locate`).
 AIM_ROUNDS = 2
 
+#: The points of an object's box whose screen extent is matched to the mask's: its faces' middles,
+#: not its corners. The things put into fridges are mostly round (apples, tomatoes, lettuce, mugs,
+#: pots), and a round thing's outline is its box's faces', narrower than the corners'. Over 811
+#: pickups after a put into a fridge in the train demos, the middle read with the corners lies
+#: inside the fridge's box 503 times and its bottom a median 13.5 cm from a shelf lite knows; with
+#: the faces' middles 698 times and 9.0 cm.
+OUTLINE = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=float)
+
 #: Masks with fewer pixels say too little about the object's extent.
 MIN_PIXELS = 40
 
@@ -67,7 +75,7 @@ class PutFact:
 
 def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float]) -> tuple[float, float, float] | None:
     """The middle of an object of ``size`` (world axes) whose THOR mask is ``mask``, seen by ``camera``:
-    the point whose box projects to the mask's extent (columns and rows, :data:`EXTENT_PERCENTILES`),
+    the point whose box's :data:`OUTLINE` projects to the mask's extent (columns and rows, :data:`EXTENT_PERCENTILES`),
     searched along a ray at each depth of :data:`DEPTHS`; the ray starts through the extent's
     middle and is turned :data:`AIM_ROUNDS` times so the best box's extent is centred on the mask's
     (under perspective a box's middle does not project to its extent's middle). None when the mask
@@ -85,7 +93,7 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float]) -
     right, up, forward = camera.basis()
     us, vs = camera.pixel_offsets()
     half = np.array(size) / 2
-    corners = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]) * half
+    corners = OUTLINE * half
     best_middle = None
     for _ in range(AIM_ROUNDS + 1):
         u = float(np.interp(aim[0], np.arange(len(us)), us))
@@ -93,9 +101,9 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float]) -
         direction = forward + u * right + v * up  # forward component 1: the parameter is the depth
         middles = camera.position[None, :] + DEPTHS[:, None] * direction[None, :]
         pu, pv, depth = camera.project((middles[:, None, :] + corners[None, :, :]).reshape(-1, 3))
-        pu, pv = pu.reshape(len(DEPTHS), 8), pv.reshape(len(DEPTHS), 8)
+        pu, pv = pu.reshape(len(DEPTHS), len(OUTLINE)), pv.reshape(len(DEPTHS), len(OUTLINE))
         error = np.abs(pu.max(axis=1) - pu.min(axis=1) - width) + np.abs(pv.max(axis=1) - pv.min(axis=1) - height)
-        error[~(depth.reshape(len(DEPTHS), 8) > 0).all(axis=1)] = np.inf
+        error[~(depth.reshape(len(DEPTHS), len(OUTLINE)) > 0).all(axis=1)] = np.inf
         best = int(np.argmin(error))
         if not np.isfinite(error[best]):
             return None
