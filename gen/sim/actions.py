@@ -368,6 +368,11 @@ def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
     world.move_to(obj, world.hand_center())
 
 
+#: Metres from a known level within which a put point's bottom rests on that level (else it is a
+#: shelf of its own: THOR's fridges have shelves no start pose shows).
+PUT_POINT_SHELF = 0.05
+
+
 def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     if world.held is None:
@@ -405,6 +410,13 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     # body picks fridge shelves too low: lite knows fewer shelves than THOR's fridges have and
     # draws none between them (session 75, issue 69).
     levels = world.support_levels(receptacle)
+    # In an imported room's fridge, from a pose its demos put from, THOR's point is known (where
+    # the mask of the next interaction shows the object): the place nearest it, on its shelf.
+    point = world.put_point(receptacle, held.type_name)
+    if point is not None:
+        bottom = point[1] - held.size[1] / 2
+        if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
+            levels = sorted([*levels, round(bottom, 4)])
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
     # middle or its foot on the surface is in sight (a top fridge shelf cut by the frame's top edge).
@@ -412,7 +424,9 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     sight = in_sight(sim, places + feet)  # one pass: the camera and the drawn boxes are set up once
     seen = [middle or foot for middle, foot in zip(sight[: len(places)], sight[len(places):])]
     candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
-    if receptacle.type_name in MIDDLE_FIRST and world.scene.camera is not None:  # an imported room
+    if point is not None:
+        anchor = point
+    elif receptacle.type_name in MIDDLE_FIRST and world.scene.camera is not None:  # an imported room
         cx, _, cz = receptacle.center
         anchor = (cx, levels[0], cz)
     else:

@@ -213,6 +213,11 @@ class SceneObject:
     #: end, -1 the low end; 0 (every other object) leaves it to
     #: :func:`~alfred_gen.sim.shapes.hinged_at_high_end`. Drawing only.
     hinge: int = 0
+    #: Where THOR put things into this receptacle (a fridge of an imported room), by the object's
+    #: type ("" for any type) and the pose put from: (type, (x, z, rotation, horizon, then the
+    #: point x, y, z)), read from its demos' masks (:mod:`alfred_gen.scenes.alfred.put_points`).
+    #: Empty: lite's own rule.
+    put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -241,6 +246,8 @@ class SceneObject:
             data["open_tray"] = list(self.open_tray)
         if self.hinge:
             data["hinge"] = self.hinge
+        if self.put_points:
+            data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         return data
 
     @staticmethod
@@ -258,6 +265,7 @@ class SceneObject:
             shelves=tuple(float(y) for y in data.get("shelves", ())),
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
             hinge=int(data.get("hinge", 0)),
+            put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
         )
 
 

@@ -32,6 +32,8 @@ class WorldCore:
         self.camera_y_offset = CAMERA_Y_OFFSET
         #: Shelf heights of fixed receptacles the scene declares (:attr:`SceneObject.shelves`).
         self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
+        #: Where THOR put things into fixed receptacles, by pose (:attr:`SceneObject.put_points`).
+        self.put_points = {so.object_id: so.put_points for so in scene.objects if so.put_points}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
                               so.holes, so.open_tray)

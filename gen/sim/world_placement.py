@@ -19,6 +19,10 @@ from alfred_gen.sim.world_objects import (
     _middle_over,
 )
 
+#: Metres (and degrees) the agent's pose may differ from a put point's and still match it (the grid
+#: is 0.25 m, turns 90 degrees, looks 15 degrees).
+POSE_TOLERANCE = 0.01
+
 
 class Placement(Containment):
     """Where an object can go on or in a receptacle, and putting it there."""
@@ -60,6 +64,19 @@ class Placement(Containment):
             if bottom >= floor + SHELF_MIN_RISE and all(abs(bottom - level) > SHELF_MIN_RISE for level in levels):
                 levels.append(bottom)
         return sorted(levels)
+
+    def put_point(self, receptacle: WorldObject, kind: str) -> tuple[float, float, float] | None:
+        """Where THOR put a ``kind`` into ``receptacle`` from the agent's pose now (x, y, z of the put
+        object's middle), when the scene knows (:attr:`SceneObject.put_points`): the point of that
+        type, else the point for any type, else None."""
+        a = self.agent
+        found: dict[str, tuple[float, float, float]] = {}
+        for name, (x, z, rotation, horizon, px, py, pz) in self.put_points.get(receptacle.object_id, ()):
+            if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
+                    and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
+                    and abs(a.horizon - horizon) < POSE_TOLERANCE:
+                found[name] = (px, py, pz)
+        return found.get(kind, found.get(""))
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.put_facts import PutFact, put_facts
 from alfred_gen.scenes.alfred.sight_facts import SightFact, sight_facts
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
 
@@ -149,6 +150,7 @@ class TrajectoryFacts:
     contents: list[ContentFact] = field(default_factory=list)
     clearances: list[ClearanceFact] = field(default_factory=list)
     sights: list[SightFact] = field(default_factory=list)
+    puts: list[PutFact] = field(default_factory=list)
 
 
 def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
@@ -381,6 +383,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         contents=content_facts(traj, start_ids, poses),
         clearances=clearance_facts(scene, low_actions, poses),
         sights=sight_facts(low_actions, steps, agent_y, start_ids, is_static_id),
+        puts=put_facts(low_actions, steps, agent_y),
     )
 
 
@@ -403,6 +406,8 @@ class SceneEvidence:
     contents: list[ContentFact] = field(default_factory=list)
     clearances: list[ClearanceFact] = field(default_factory=list)
     sights: list[SightFact] = field(default_factory=list)
+    #: Where THOR put objects into fridges, from the pose of the put (:mod:`put_facts`).
+    puts: list[PutFact] = field(default_factory=list)
     trajectories: int = 0
 
     @property
@@ -436,6 +441,7 @@ class SceneEvidence:
             if clearance not in self.clearances:
                 self.clearances.append(clearance)
         self.sights.extend(facts.sights)
+        self.puts.extend(facts.puts)
 
     def agent_y(self, default: float) -> float:
         """The agent's height in this room: the median over its trajectories' start teleports."""
@@ -460,6 +466,7 @@ class SceneEvidence:
             "contents": [c.to_list() for c in self.contents],
             "clearances": [c.to_list() for c in self.clearances],
             "sights": [f.to_list() for f in self.sights],
+            "puts": [f.to_list() for f in self.puts],
             "trajectories": self.trajectories,
         }
 
@@ -481,6 +488,7 @@ class SceneEvidence:
         evidence.contents = [ContentFact.from_list(c) for c in data.get("contents", ())]
         evidence.clearances = [ClearanceFact.from_list(c) for c in data.get("clearances", ())]
         evidence.sights = [SightFact.from_list(f) for f in data.get("sights", ())]
+        evidence.puts = [PutFact.from_list(f) for f in data.get("puts", ())]
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 

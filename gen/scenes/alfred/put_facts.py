@@ -1,0 +1,162 @@
+"""Where THOR put an object into a fridge, read from the mask of the next interaction with it.
+
+THOR 2.1's PutObject puts the held object on one of the receptacle's spawn points, chosen by the
+agent's pose; a THOR fridge has shelves lite does not know (lite knows only the heights where
+some start pose rests, :mod:`alfred_gen.scenes.alfred.shelves`), so lite put the object on
+another shelf, and the mask of the PickupObject that takes it out again (a cool task) did not
+cover lite's object. THOR is deterministic: from the same pose it puts into the same fridge at
+the same place (the released demos show identical masks for the same pose, object type and room).
+
+A demo that puts an object into a fridge and interacts with it again (picks it up, or puts
+something into it) before anything else moves it records THOR's mask of that object, seen from a
+known pose (dead reckoning), usually the pose of the put. The object's size is the catalogue's,
+so the mask's extent on screen says how far along the ray through the mask's centroid it lies
+(:func:`locate`): a :class:`PutFact` keeps the put's pose and that point. The importer keeps each
+fridge's facts (:func:`alfred_gen.scenes.alfred.put_points.fridge_put_points`) and lite's
+PutObject, from a pose a fact names, puts the object nearest the point THOR put it at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from alfred_gen.domains import catalogue
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.scene import ALFRED_CAMERA
+from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
+
+#: Receptacle types whose puts are read.
+PUT_FACT_TYPES = frozenset({"Fridge"})
+
+#: Percentiles of the mask's columns and rows taken as its extent (a stray pixel does not stretch it).
+EXTENT_PERCENTILES = (2.0, 98.0)
+
+#: Depths (metres along the camera's forward axis) searched for the object's middle.
+DEPTHS = np.arange(0.3, 3.0, 0.005)
+
+#: Times the ray is turned to centre the best box's extent on the mask's (see :func:`locate`).
+AIM_ROUNDS = 2
+
+#: The points of an object's box whose screen extent is matched to the mask's: its faces' middles,
+#: not its corners. The things put into fridges are mostly round (apples, tomatoes, lettuce, mugs,
+#: pots), and a round thing's outline is its box's faces', narrower than the corners'. Over 811
+#: pickups after a put into a fridge in the train demos, the middle read with the corners lies
+#: inside the fridge's box 503 times and its bottom a median 13.5 cm from a shelf lite knows; with
+#: the faces' middles 698 times and 9.0 cm.
+OUTLINE = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=float)
+
+#: Masks with fewer pixels say too little about the object's extent.
+MIN_PIXELS = 40
+
+
+@dataclass(frozen=True)
+class PutFact:
+    """An object of type ``kind`` put into ``receptacle`` from ``pose`` ([x, z, rotation, horizon])
+    and seen again with its middle at ``point`` (world x, y, z)."""
+
+    receptacle: str
+    kind: str
+    pose: tuple[float, float, float, float]
+    point: tuple[float, float, float]
+
+    def to_list(self) -> list[Any]:
+        return [self.receptacle, self.kind, list(self.pose), list(self.point)]
+
+    @staticmethod
+    def from_list(data: Sequence[Any]) -> PutFact:
+        pose = tuple(float(c) for c in data[2])
+        point = tuple(float(c) for c in data[3])
+        return PutFact(str(data[0]), str(data[1]), pose, point)  # type: ignore[arg-type]  # stored as lists of 4 and 3
+
+
+def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float]) -> tuple[float, float, float] | None:
+    """The middle of an object of ``size`` (world axes) whose THOR mask is ``mask``, seen by ``camera``:
+    the point whose box's :data:`OUTLINE` projects to the mask's extent (columns and rows, :data:`EXTENT_PERCENTILES`),
+    searched along a ray at each depth of :data:`DEPTHS`; the ray starts through the extent's
+    middle and is turned :data:`AIM_ROUNDS` times so the best box's extent is centred on the mask's
+    (under perspective a box's middle does not project to its extent's middle). None when the mask
+    is too small or touches the frame's edge (its extent is then cut)."""
+    rows, cols = np.nonzero(mask)
+    if len(rows) < MIN_PIXELS or rows.min() == 0 or cols.min() == 0 \
+            or rows.max() == FRAME_HEIGHT - 1 or cols.max() == FRAME_WIDTH - 1:
+        return None
+    lo, hi = EXTENT_PERCENTILES
+    left, right_edge = float(np.percentile(cols, lo)), float(np.percentile(cols, hi))
+    top, bottom = float(np.percentile(rows, lo)), float(np.percentile(rows, hi))
+    width, height = right_edge - left + 1, bottom - top + 1  # the last pixel covers one more
+    aim = np.array([(left + right_edge) / 2, (top + bottom) / 2])
+    target = aim.copy()
+    right, up, forward = camera.basis()
+    us, vs = camera.pixel_offsets()
+    half = np.array(size) / 2
+    corners = OUTLINE * half
+    best_middle = None
+    for _ in range(AIM_ROUNDS + 1):
+        u = float(np.interp(aim[0], np.arange(len(us)), us))
+        v = float(np.interp(aim[1], np.arange(len(vs)), vs))
+        direction = forward + u * right + v * up  # forward component 1: the parameter is the depth
+        middles = camera.position[None, :] + DEPTHS[:, None] * direction[None, :]
+        pu, pv, depth = camera.project((middles[:, None, :] + corners[None, :, :]).reshape(-1, 3))
+        pu, pv = pu.reshape(len(DEPTHS), len(OUTLINE)), pv.reshape(len(DEPTHS), len(OUTLINE))
+        error = np.abs(pu.max(axis=1) - pu.min(axis=1) - width) + np.abs(pv.max(axis=1) - pv.min(axis=1) - height)
+        error[~(depth.reshape(len(DEPTHS), len(OUTLINE)) > 0).all(axis=1)] = np.inf
+        best = int(np.argmin(error))
+        if not np.isfinite(error[best]):
+            return None
+        best_middle = middles[best]
+        shown = np.array([(pu[best].max() + pu[best].min()) / 2, (pv[best].max() + pv[best].min()) / 2])
+        aim = aim + (target - shown)
+    assert best_middle is not None
+    return (round(float(best_middle[0]), 4), round(float(best_middle[1]), 4), round(float(best_middle[2]), 4))
+
+
+def put_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
+              agent_y: float) -> list[PutFact]:
+    """The put facts of one demo: ``steps`` are its interactions (low action index, target id,
+    [x, z, rotation, horizon]) by dead reckoning.
+
+    A fact needs a PutObject into a :data:`PUT_FACT_TYPES` receptacle and the next interaction
+    that shows the put object (a PickupObject of it, or a PutObject into it), taken from the pose
+    of the put (from elsewhere the object might have been seen past the door's edge)."""
+    pose_of = {index: pose for index, _, pose in steps}
+    waiting: dict[str, tuple[str, list[float]]] = {}  # object id -> (receptacle id, put pose)
+    out = []
+    for index, low in enumerate(low_actions):
+        api = low.get("api_action") or {}
+        action, object_id = api.get("action"), api.get("objectId")
+        receptacle = api.get("receptacleObjectId")
+        shown = object_id if action == "PickupObject" else receptacle if action == "PutObject" else None
+        if isinstance(shown, str) and shown in waiting:
+            where, put_pose = waiting.pop(shown)
+            runs = ((low.get("discrete_action") or {}).get("args") or {}).get("mask")
+            pose = pose_of.get(index)
+            if runs and pose is not None and list(pose) == list(put_pose):
+                fact = _fact(runs, pose, agent_y, where, catalogue.type_of_id(shown))
+                if fact is not None:
+                    out.append(fact)
+        if action == "PutObject" and isinstance(object_id, str) and isinstance(receptacle, str) \
+                and catalogue.type_of_id(receptacle) in PUT_FACT_TYPES and index in pose_of:
+            waiting[object_id] = (receptacle, pose_of[index])
+        elif action == "PickupObject" and isinstance(object_id, str):
+            waiting.pop(object_id, None)
+    return out
+
+
+def _fact(runs: Any, pose: Sequence[float], agent_y: float, receptacle: str, kind: str) -> PutFact | None:
+    if kind not in catalogue.OBJECT_TYPES:
+        return None
+    x, z, rotation, horizon = (float(c) for c in pose)
+    camera = Camera(x, agent_y + ALFRED_CAMERA.height, z, rotation, horizon, ALFRED_CAMERA.field_of_view)
+    try:
+        mask = decode_mask(runs)
+    except (ValueError, TypeError):
+        return None
+    sx, sy, sz = catalogue.object_type(kind).size  # the yaw is not known: the wider side both ways
+    point = locate(mask, camera, (max(sx, sz), sy, max(sx, sz)))
+    if point is None:
+        return None
+    return PutFact(receptacle, kind, (x, z, rotation, horizon), point)

@@ -1,0 +1,62 @@
+"""Where THOR put things into each fridge of an imported room, by the pose put from: from its demos'
+:class:`~alfred_gen.scenes.alfred.put_facts.PutFact` s.
+
+Facts are grouped by fridge, by the pose of the put (x, z, rotation, horizon) and by the object's
+type; a group's point is the median of its facts' points, coordinate by coordinate, and each pose
+also has a point for types no fact shows (:func:`fridge_put_points`). A point is kept only inside
+its fridge's box, widened by :data:`MARGIN` (the depth read from a mask's extent is off by a few
+centimetres; a point outside the fridge is a mask cut by a shelf's edge or the door). Lite's
+PutObject from one of these poses puts the object nearest the point (:func:`alfred_gen.sim.actions.put_object`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from alfred_gen.scenes.alfred.put_facts import PUT_FACT_TYPES, PutFact
+from alfred_gen.sim.scene import SceneObject
+
+#: Metres a fact's point may lie outside its fridge's box and still count.
+MARGIN = 0.05
+
+#: A put point: the object's type ("" for any), then the pose put from (x, z, rotation, horizon)
+#: and THOR's point (x, y, z).
+PutPoint = tuple[str, tuple[float, float, float, float, float, float, float]]
+
+Point = tuple[float, float, float]
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _middle(points: list[Point]) -> Point:
+    return (round(_median([p[0] for p in points]), 4), round(_median([p[1] for p in points]), 4),
+            round(_median([p[2] for p in points]), 4))
+
+
+def fridge_put_points(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
+    """Fridge id -> its put points, for each fridge some fact inside its box names: per pose, one
+    point per object type (the median of that type's facts), and one for any type (the median of
+    the types' points, each type one vote: a room's demos put some types far more often than
+    others, and THOR puts a tall bottle in the door, a plate on a wide shelf)."""
+    boxes = {o.object_id: o.box for o in objects if o.object_type in PUT_FACT_TYPES}
+    groups: dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]] = {}
+    for fact in facts:
+        box = boxes.get(fact.receptacle)
+        if box is None or not all(box.lo[a] - MARGIN <= fact.point[a] <= box.hi[a] + MARGIN for a in range(3)):
+            continue
+        x, z, rotation, horizon = fact.pose
+        pose = (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
+        groups.setdefault(fact.receptacle, {}).setdefault(pose, {}).setdefault(fact.kind, []).append(fact.point)
+    out: dict[str, tuple[PutPoint, ...]] = {}
+    for fridge, by_pose in sorted(groups.items()):
+        points: list[PutPoint] = []
+        for pose, by_kind in sorted(by_pose.items()):
+            kinds = {kind: _middle(found) for kind, found in sorted(by_kind.items())}
+            for kind, point in [("", _middle(list(kinds.values()))), *kinds.items()]:
+                points.append((kind, (*pose, *point)))
+        out[fridge] = tuple(points)
+    return out

@@ -1,0 +1,181 @@
+"""Where THOR put things into a fridge, from the masks of the demos' next interaction with them
+(issue 69: lite puts an object into an imported room's fridge where THOR put it)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from alfred_gen.domains import catalogue
+from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
+from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts
+from alfred_gen.scenes.alfred.put_points import fridge_put_points
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
+from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
+from tests.helpers.sim_actions import go, oid, ok
+
+EYE_Y = 0.9 + ALFRED_CAMERA.height
+
+
+def _camera(x: float, z: float, rotation: float, horizon: float) -> Camera:
+    return Camera(x, EYE_Y, z, rotation, horizon, ALFRED_CAMERA.field_of_view)
+
+
+def _box_mask(camera: Camera, middle: tuple[float, float, float], size: tuple[float, float, float]) -> np.ndarray:
+    """The screen rectangle round the outline of a round object (its box's faces' middles), as a mask."""
+    half = np.array(size) / 2
+    corners = OUTLINE * half + np.array(middle)
+    u, v, _ = camera.project(corners)
+    mask = np.zeros((FRAME_HEIGHT, FRAME_WIDTH), bool)
+    mask[int(round(v.min())):int(round(v.max())), int(round(u.min())):int(round(u.max()))] = True
+    return mask
+
+
+def _runs(mask: np.ndarray) -> list[list[int]]:
+    flat = mask.ravel()
+    out, start = [], None
+    for i, on in enumerate(flat):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            out.append([start, i - start])
+            start = None
+    if start is not None:
+        out.append([start, len(flat) - start])
+    return out
+
+
+@pytest.mark.parametrize("middle", [(0.0, 0.5, 1.1), (0.1, 0.7, 1.0), (-0.1, 0.3, 0.9)])
+def test_locate_finds_a_boxes_middle_from_its_extent_on_screen(middle: tuple[float, float, float]) -> None:
+    # Looking down at 60 degrees, as ALFRED's expert looks into a fridge: one ray crosses every
+    # shelf, and only the object's size on screen tells which.
+    camera = _camera(0.0, 0.0, 0.0, 60.0)
+    size = (0.1, 0.1, 0.1)
+    found = locate(_box_mask(camera, middle, size), camera, size)
+    assert found is not None
+    assert np.allclose(found, middle, atol=0.04)
+
+
+def test_locate_refuses_a_mask_the_frame_cuts() -> None:
+    camera = _camera(0.0, 0.0, 0.0, 60.0)
+    mask = np.zeros((FRAME_HEIGHT, FRAME_WIDTH), bool)
+    mask[280:, 100:140] = True  # reaches the bottom edge: its true extent is unknown
+    assert locate(mask, camera, (0.1, 0.1, 0.1)) is None
+
+
+def _low(action: str, object_id: str, receptacle: str | None = None, runs: list[list[int]] | None = None) -> dict:
+    api = {"action": action, "objectId": object_id}
+    if receptacle:
+        api["receptacleObjectId"] = receptacle
+    return {"api_action": api, "discrete_action": {"args": {"mask": runs} if runs else {}}}
+
+
+FRIDGE = "Fridge|+00.00|+00.00|+01.20"
+APPLE = "Apple|+01.00|+00.90|+00.00"
+
+
+def test_a_put_into_a_fridge_and_the_next_pickup_from_the_same_pose_make_a_fact() -> None:
+    pose = [0.0, 0.0, 0.0, 60.0]
+    middle = (0.0, 0.5, 1.1)
+    sx, sy, sz = catalogue.object_type("Apple").size
+    runs = _runs(_box_mask(_camera(*pose), middle, (max(sx, sz), sy, max(sx, sz))))
+    low = [_low("OpenObject", FRIDGE), _low("PutObject", APPLE, FRIDGE), _low("CloseObject", FRIDGE),
+           _low("OpenObject", FRIDGE), _low("PickupObject", APPLE, runs=runs)]
+    steps = [(i, FRIDGE if i != 4 else APPLE, pose) for i in range(5)]
+    facts = put_facts(low, steps, 0.9)
+    assert len(facts) == 1
+    fact = facts[0]
+    assert (fact.receptacle, fact.kind, fact.pose) == (FRIDGE, "Apple", (0.0, 0.0, 0.0, 60.0))
+    assert abs(fact.point[1] - middle[1]) < 0.05
+    assert PutFact.from_list(json.loads(json.dumps(fact.to_list()))) == fact
+    # Seen from another pose (past the door's edge, say), the mask proves nothing about the put.
+    moved = [(i, t, pose if i != 4 else [0.25, 0.0, 0.0, 60.0]) for i, t, pose in steps]
+    assert put_facts(low, moved, 0.9) == []
+    # Put on a counter, not into a fridge: no fact.
+    counter = "CounterTop|+01.00|+00.90|+00.00"
+    assert put_facts([_low("PutObject", APPLE, counter), _low("PickupObject", APPLE, runs=runs)], steps[:2], 0.9) == []
+
+
+def test_put_facts_round_trip_through_the_evidence() -> None:
+    fact = PutFact(FRIDGE, "Apple", (0.0, 0.0, 0.0, 60.0), (0.0, 0.5, 1.1))
+    evidence = SceneEvidence(1)
+    evidence.add_trajectory(TrajectoryFacts(1, 0.9, [], [], [], [], puts=[fact]))
+    assert SceneEvidence.from_dict(json.loads(json.dumps(evidence.to_dict()))).puts == [fact]
+
+
+def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
+    fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
+    pose = (0.0, 0.0, 0.0, 60.0)
+    facts = [PutFact(fridge.object_id, "Apple", pose, (0.0, 0.50, 1.10)),
+             PutFact(fridge.object_id, "Tomato", pose, (0.02, 0.54, 1.14)),
+             PutFact(fridge.object_id, "Potato", pose, (0.04, 0.52, 1.12)),
+             PutFact(fridge.object_id, "Apple", (0.25, 0.0, 360.0, 60.0), (0.1, 0.9, 1.0)),
+             PutFact(fridge.object_id, "Apple", (0.5, 0.0, 0.0, 60.0), (0.0, 0.5, 2.5)),  # behind the fridge
+             PutFact("Fridge|+09.00|+00.00|+09.00", "Apple", pose, (9.0, 0.5, 9.0))]  # no such fridge
+    points = fridge_put_points([fridge], facts)
+    first, turned = (0.0, 0.0, 0.0, 60.0), (0.25, 0.0, 0.0, 60.0)
+    assert points == {fridge.object_id: (
+        ("", (*first, 0.02, 0.52, 1.12)),  # each type one vote
+        ("Apple", (*first, 0.0, 0.5, 1.1)), ("Potato", (*first, 0.04, 0.52, 1.12)),
+        ("Tomato", (*first, 0.02, 0.54, 1.14)),
+        ("", (*turned, 0.1, 0.9, 1.0)), ("Apple", (*turned, 0.1, 0.9, 1.0)),
+    )}
+    # A type the demos put often does not outvote the others in the point for any type.
+    many = facts[:3] + [PutFact(fridge.object_id, "WineBottle", pose, (0.2, 0.3, 0.9))] * 5
+    anyone = dict(fridge_put_points([fridge], many)[fridge.object_id])[""]
+    assert anyone[4:] == (0.03, 0.51, 1.11)
+
+
+def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float]
+                              ) -> tuple[LiteController, str]:
+    scene = fixtures.kitchen()
+    fridge = next(o for o in scene.objects if o.object_type == "Fridge")
+    declared = replace(fridge, put_points=(("", (*pose, *point)),))
+    assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
+    objects = [declared if o is fridge else o for o in scene.objects]
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=objects))
+    return sim, fridge.object_id
+
+
+def _put_the_potato(sim: LiteController, fridge_id: str, x: float, z: float) -> tuple[float, float, float]:
+    world = sim.world
+    go(sim, 1.25, 1.0, 90, 0)
+    ok(sim, "OpenObject", objectId=fridge_id)
+    go(sim, x, z, 90, 0)
+    potato = oid(sim, "Potato")
+    world.detach(world.by_id[potato])
+    world.held = potato
+    world.sight_changed()
+    ok(sim, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
+    return world.by_id[potato].center
+
+
+def test_a_put_from_a_pose_the_demos_put_from_lands_at_thors_point() -> None:
+    # The fridge shows no shelf at THOR's point's height: the put makes one there for the object.
+    probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
+    fridge = probe.world.by_id[fridge_id]
+    free = _put_the_potato(probe, fridge_id, 1.0, 1.0)  # lite's own rule (the pose names no point)
+    target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])
+    assert abs(free[1] - target[1]) > 0.1
+    sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0))
+    put = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+    assert abs(put[1] - target[1]) < 0.05
+    assert np.hypot(put[0] - target[0], put[2] - target[2]) < 0.15
+
+
+def test_a_types_own_point_comes_before_the_point_for_any_type() -> None:
+    sim, fridge_id = _kitchen_with_a_put_point((2.0, 0.5, 1.0), (1.0, 1.0, 90.0, 0.0))
+    world = sim.world
+    fridge = world.by_id[fridge_id]
+    world.put_points[fridge_id] = (*world.put_points[fridge_id], ("Potato", (1.0, 1.0, 90.0, 0.0, 2.1, 0.9, 1.0)))
+    go(sim, 1.0, 1.0, 90, 0)
+    assert world.put_point(fridge, "Potato") == (2.1, 0.9, 1.0)
+    assert world.put_point(fridge, "Apple") == (2.0, 0.5, 1.0)
+    go(sim, 1.0, 1.0, 180, 0)  # another pose: no point
+    assert world.put_point(fridge, "Potato") is None
