@@ -80,7 +80,10 @@ def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks
     got: dict[int, Any] = {}
     sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
                          render_object_image=True)
-    with put_landing.forced(rule):
+    name, _, rise = rule.partition("@")
+    if rise:
+        put_landing.PLATE_RISE = float(rise)
+    with put_landing.forced(name):
         state = {"before": restore_scene(sim, traj["scene"])}
 
         def on_step(low_idx: int, api: Any, event: Any) -> None:
@@ -130,13 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="measure every N-th candidate demo (sorted by path)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rules", default=",".join(put_landing.RULES))
+    parser.add_argument("--rules", default=",".join(put_landing.RULES),
+                        help="rules to compare; RULE@H sets put_landing.PLATE_RISE to H for that column")
     parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
     parser.add_argument("--json", type=Path, help="write every record here")
     args = parser.parse_args(argv)
     rules = tuple(r for r in args.rules.split(",") if r)
     types = tuple(t for t in args.types.split(",") if t)
-    unknown = [r for r in rules if r not in put_landing.RULES]
+    unknown = [r for r in rules if r.partition("@")[0] not in put_landing.RULES]
     if unknown:
         parser.error(f"unknown rules: {', '.join(unknown)}")
     files = sorted(p for p in args.train_dir.rglob(TRAJ_FILE_NAME) if p.is_file())

@@ -73,10 +73,21 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 
 
 def test_rules_by_receptacle_and_room() -> None:
-    assert rule_for(_world(imported=True), _basin("Microwave")) == "middle"
+    # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
+    assert rule_for(_world(imported=True), _basin("Microwave")) == "middle_plate"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "surface_body_inset"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "hand"
+    assert rule_for(_world(imported=True), _basin("CounterTop")) == "hand"
+
+
+def test_the_plate_rule_lifts_the_object_off_the_drawn_floor() -> None:
+    world, oven = _world(), _basin("Microwave")
+    got = choose_landing("middle_plate", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    plain = choose_landing("middle", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    assert (got[0], got[2]) == (plain[0], plain[2])
+    assert got[1] == pytest.approx(plain[1] + put_landing.PLATE_RISE)
 
 
 def test_a_forced_rule_spares_fridges_and_ends_with_its_block() -> None:
@@ -84,7 +95,6 @@ def test_a_forced_rule_spares_fridges_and_ends_with_its_block() -> None:
     with forced("surface_body"):
         assert rule_for(world, _basin("SinkBasin")) == "surface_body"
         assert rule_for(world, _basin("Fridge")) == "hand"
-    assert rule_for(world, _basin("SinkBasin")) == "hand"
-    with pytest.raises(ValueError):
-        with forced("nearest_the_moon"):
-            pass
+    assert rule_for(world, _basin("SinkBasin")) == "surface_body_inset"
+    with pytest.raises(ValueError), forced("nearest_the_moon"):
+        pass

@@ -401,7 +401,8 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     levels = world.support_levels(receptacle)
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     # THOR's spawn points lie on the receptacle's surface: which count as seen, and which point the
-    # seen ones are ranked by, is the receptacle's landing rule (:mod:`alfred_gen.sim.put_landing`).
+    # seen ones are ranked by, is the receptacle's landing rule (:mod:`alfred_gen.sim.put_landing`:
+    # the hand above; in imported rooms sink basins and microwaves have rules of their own).
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
     rule = put_landing.rule_for(world, receptacle)
     x, y, z = put_landing.choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0],
