@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from alfred_gen.sim import fixtures
+from alfred_gen.sim import fixtures, put_landing
 from alfred_gen.sim.controller import make_controller
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
@@ -479,7 +479,7 @@ def test_put_into_an_empty_fridge_uses_the_shelves_its_room_declares() -> None:
 
 
 @pytest.mark.parametrize("imported", [False, True])
-def test_an_imported_rooms_microwave_takes_a_put_object_in_its_middle(imported: bool) -> None:
+def test_an_imported_rooms_microwave_takes_a_put_object_in_its_middle_on_the_plate(imported: bool) -> None:
     # THOR's frames show things put into a microwave deeper in than the spot nearest the hand, the
     # front edge lite's own rule picks; an imported room puts them mid-floor, a generated room
     # keeps its bytes.
@@ -494,4 +494,7 @@ def test_an_imported_rooms_microwave_takes_a_put_object_in_its_middle(imported: 
     middle = abs(put[2] - microwave.center[2]) < 0.05 and abs(put[0] - microwave.center[0]) < 0.05
     assert middle == imported
     assert put[2] < microwave.center[2] or imported  # lite's own rule: the front half, nearer the agent
+    # ... and on THOR's turntable plate, above the drawn floor, in an imported room only
+    rise = sim.world.by_id[potato].lo[1] - sim.world.spot_bottom_y(microwave)
+    assert rise == pytest.approx(put_landing.PLATE_RISE if imported else 0.0, abs=1e-6)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.domains import catalogue
+from alfred_gen.sim import put_landing
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.visibility import reach_distances
@@ -51,13 +52,6 @@ _EPS = 1e-3
 #: Height above the surface at which PutObject looks for an object's foot (metres).
 FOOT_RISE = 0.01
 
-#: Receptacles that an imported room's PutObject fills from the middle of their floor, not from the
-#: spot nearest the hand. THOR put things deeper into a microwave than lite's hand rule does: over
-#: 37 pickups out of a microwave an earlier put filled (107 train demos outside the 238, rooms held
-#: out by folds) lite drew them a median 26.6 px below THOR's mask, 12.4 px with the middle first;
-#: the in-sample mask-mode eval's heat tasks went from 44.7% to 68.1% (session 75, issue 69).
-#: Not THOR's stated rule (its spawn points sort by distance to the agent) but what its frames show.
-MIDDLE_FIRST = frozenset({"Microwave"})
 
 
 # --- argument helpers ---------------------------------------------------------------------------
@@ -418,21 +412,14 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
         if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
             levels = sorted([*levels, round(bottom, 4)])
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
-    # THOR's spawn points lie on the receptacle's surface: a place counts as seen when the object's
-    # middle or its foot on the surface is in sight (a top fridge shelf cut by the frame's top edge).
+    # THOR's spawn points lie on the receptacle's surface: which count as seen, and which point the
+    # seen ones are ranked by, is the receptacle's landing rule (:mod:`alfred_gen.sim.put_landing`:
+    # the hand above; in imported rooms sink basins and microwaves have rules of their own).
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
-    sight = in_sight(sim, places + feet)  # one pass: the camera and the drawn boxes are set up once
-    seen = [middle or foot for middle, foot in zip(sight[: len(places)], sight[len(places):])]
-    candidates = [p for p, ok in zip(places, seen) if ok] or places[: len(spots)]
-    if point is not None:
-        anchor = point
-    elif receptacle.type_name in MIDDLE_FIRST and world.scene.camera is not None:  # an imported room
-        cx, _, cz = receptacle.center
-        anchor = (cx, levels[0], cz)
-    else:
-        anchor = world.hand_center()
-    x, y, z = min(candidates, key=lambda p: ((p[0] - anchor[0]) ** 2 + (p[1] - anchor[1]) ** 2
-                                             + (p[2] - anchor[2]) ** 2, p))
+    rule = put_landing.rule_for(world, receptacle)
+    x, y, z = put_landing.choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0],
+                                         places, feet,
+                                         lambda points: in_sight(sim, points), anchor=point)
     world.held = None
     world.touch_family(held)
     world.sight_changed()

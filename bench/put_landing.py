@@ -1,0 +1,195 @@
+"""Where a put lands, rule against rule: THOR's mask of the later pickup against lite's frame.
+
+usage: put_landing.py TRAIN_DIR [--exclude DIR] [--every N] [--folds K] [--workers N]
+                      [--rules R[,R]] [--types T[,T]] [--json OUT]
+
+A PutObject in a released demo records where THOR's agent stood, not where the object landed; a
+later PickupObject of the same object records THOR's mask of it, so it shows where THOR put it.
+Here every such put-then-pickup pair of the demos under TRAIN_DIR (those also under ``--exclude``
+left out: the 238 shared demos the other figures use) whose put goes into one of ``--types``
+(default: sink and bathtub basins, microwaves) is replayed in lite, in its room built from the
+other folds of its room's demos (:func:`alfred_gen.fidelity.held_out.held_out_jobs`, as
+bench/alfred_fidelity.py builds it), once per landing rule of :mod:`alfred_gen.sim.put_landing`
+(forced for every put of the replay but into fridges), up to the pickup. At the pickup ALFRED's
+evaluator rule (:func:`alfred_gen.replay.masks.resolve_mask`, ``va_interact``) resolves THOR's
+mask in lite's frame: right when it picks the put object. Printed per receptacle type and rule:
+right / measured, and how many pairs the replay did not reach (an earlier action failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from alfred_gen.domains.catalogue import type_of_id
+from alfred_gen.fidelity import held_out
+from alfred_gen.fidelity import measure as fidelity
+from alfred_gen.fidelity.evidence_pool import EvidencePool
+from alfred_gen.fidelity.masks import compare
+from alfred_gen.parallel import run_ordered
+from alfred_gen.scenes.alfred.importer import complete_for_start_state
+from alfred_gen.sim import put_landing
+from alfred_gen.traj.format import TRAJ_FILE_NAME
+
+DEFAULT_TYPES = ("SinkBasin", "BathtubBasin", "Microwave")
+
+Pair = tuple[int, int, str]  # (put low_idx, pickup low_idx, receptacle type)
+
+
+def pairs_of(traj: dict[str, Any], types: Sequence[str]) -> list[Pair]:
+    """Each PutObject into one of ``types`` and the first later PickupObject of the same object."""
+    lows = traj["plan"]["low_actions"]
+    out: list[Pair] = []
+    for i, low in enumerate(lows):
+        api = low.get("api_action") or {}
+        if api.get("action") != "PutObject":
+            continue
+        receptacle = api.get("receptacleObjectId") or ""
+        kind = type_of_id(receptacle) if receptacle else ""
+        if kind not in types:
+            continue
+        held = api.get("objectId")
+        for j in range(i + 1, len(lows)):
+            later = lows[j].get("api_action") or {}
+            if later.get("action") == "PickupObject" and later.get("objectId") == held:
+                out.append((i, j, kind))
+                break
+    return out
+
+
+def _trial_key(path: Path) -> tuple[str, str]:
+    return (path.parent.parent.name, path.parent.name)
+
+
+def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks: set[int],
+            rule: str) -> tuple[dict[int, Any], str]:
+    """Replay ``lows`` in ``scene`` with every put landing by ``rule``; THOR's mask against lite's
+    frame at each of ``picks``, and why the replay stopped ("" when it did not)."""
+    from alfred_gen.replay.execute import execute_low_actions
+    from alfred_gen.replay.restore import restore_scene
+    from alfred_gen.scenes.library import SceneLibrary
+    from alfred_gen.sim.lite import LiteController
+
+    got: dict[int, Any] = {}
+    sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
+                         render_object_image=True)
+    name, _, rise = rule.partition("@")
+    if rise:
+        put_landing.PLATE_RISE = float(rise)
+    with put_landing.forced(name):
+        state = {"before": restore_scene(sim, traj["scene"])}
+
+        def on_step(low_idx: int, api: Any, event: Any) -> None:
+            if low_idx in picks:
+                found = compare(path, low_idx, lows[low_idx], state["before"])
+                if found is not None:
+                    got[low_idx] = found
+            state["before"] = event
+
+        run = execute_low_actions(sim, lows, state["before"], on_step=on_step)
+    return got, run.failures[0].describe() if run.failures else ""
+
+
+def _job(item: tuple[held_out.RoomJob, tuple[str, ...], dict[Path, list[Pair]]]) -> list[dict[str, Any]]:
+    """Build the job's room; replay each demo under each rule up to its last pickup; one record per
+    pair and rule."""
+    job, rules, pairs = item
+    room, error = held_out.build_job_room(job)
+    out: list[dict[str, Any]] = []
+    for path in job.paths:
+        traj = fidelity.load(path)
+        wanted = pairs[path]
+        lows = traj["plan"]["low_actions"][: max(j for _, j, _ in wanted) + 1]
+        for rule in rules:
+            got: dict[int, Any] = {}
+            stop = error
+            if room is not None:
+                try:
+                    scene = complete_for_start_state(room, traj["scene"], job.without)
+                    got, stop = _replay(scene, traj, path, lows, {j for _, j, _ in wanted}, rule)
+                except Exception as failure:  # a bench row, not a crash
+                    stop = f"{type(failure).__name__}: {failure}"
+            for put, pick, kind in wanted:
+                found = got.get(pick)
+                out.append({"path": str(path), "put": put, "pick": pick, "type": kind, "rule": rule,
+                            "right": None if found is None else found.right,
+                            "iou": None if found is None else round(found.iou, 4),
+                            "offset": None if found is None else found.offset,
+                            "stop": "" if found is not None else stop})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("train_dir", type=Path)
+    parser.add_argument("--exclude", type=Path, help="leave out the demos also under this directory")
+    parser.add_argument("--every", type=int, default=1, help="measure every N-th candidate demo (sorted by path)")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rules", default=",".join(put_landing.RULES),
+                        help="rules to compare; RULE@H sets put_landing.PLATE_RISE to H for that column")
+    parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
+    parser.add_argument("--json", type=Path, help="write every record here")
+    args = parser.parse_args(argv)
+    rules = tuple(r for r in args.rules.split(",") if r)
+    types = tuple(t for t in args.types.split(",") if t)
+    unknown = [r for r in rules if r.partition("@")[0] not in put_landing.RULES]
+    if unknown:
+        parser.error(f"unknown rules: {', '.join(unknown)}")
+    files = sorted(p for p in args.train_dir.rglob(TRAJ_FILE_NAME) if p.is_file())
+    excluded = {_trial_key(p) for p in args.exclude.rglob(TRAJ_FILE_NAME)} if args.exclude else set()
+    pattern = re.compile(r'"receptacleObjectId":\s*"[^"]*\b(' + "|".join(map(re.escape, types)) + r')\b')
+    candidates: dict[Path, list[Pair]] = {}
+    for path in files:
+        if _trial_key(path) in excluded:
+            continue
+        text = path.read_text()
+        if not pattern.search(text):
+            continue
+        found = pairs_of(json.loads(text), types)
+        if found:
+            candidates[path] = found
+    chosen = {p: v for i, (p, v) in enumerate(sorted(candidates.items())) if i % args.every == 0}
+    print(f"{len(files)} demos, {len(excluded)} excluded; {len(candidates)} with a put into "
+          f"{'/'.join(types)} and a later pickup of it; measuring {len(chosen)} "
+          f"({sum(len(v) for v in chosen.values())} pairs), rules {', '.join(rules)}", flush=True)
+    sources = fidelity.sources_for(files)
+    pool = EvidencePool.read(sources, files, args.workers)
+    jobs = [replace(job, paths=tuple(p for p in job.paths if p in chosen))
+            for job in held_out.held_out_jobs(pool, None, args.folds)]
+    items = [(job, rules, {p: chosen[p] for p in job.paths}) for job in jobs if job.paths]
+    records: list[dict[str, Any]] = []
+    for done, result in enumerate(run_ordered(_job, items, args.workers), 1):
+        records += result
+        print(f"  room jobs {done}/{len(items)}", file=sys.stderr, flush=True)
+    table: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        table[(record["type"], record["rule"])].append(record)
+        table[("all", record["rule"])].append(record)
+    print(f"\nheld out ({args.folds} folds): THOR's pickup mask resolves to the put object in lite's frame")
+    print("| receptacle | " + " | ".join(rules) + " |")
+    print("|---|" + "---|" * len(rules))
+    for kind in [*types, "all"]:
+        cells = []
+        for rule in rules:
+            rows = table.get((kind, rule), [])
+            measured = [r for r in rows if r["right"] is not None]
+            right = sum(1 for r in measured if r["right"])
+            cells.append(f"{right}/{len(measured)}" + (f" ({len(rows) - len(measured)} unreached)"
+                                                        if len(rows) > len(measured) else ""))
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    if args.json:
+        args.json.write_text(json.dumps(records, indent=1) + "\n")
+        print(f"records: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

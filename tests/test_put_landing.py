@@ -1,0 +1,100 @@
+"""The landing rules of a put (alfred_gen.sim.put_landing): what counts as seen, what ranks the
+seen spots, and which receptacles use which rule."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from alfred_gen.sim import put_landing
+from alfred_gen.sim.put_landing import choose_landing, forced, rule_for
+
+HAND = (0.0, 1.2, 0.4)
+
+
+def _world(imported: bool = True) -> Any:
+    agent = SimpleNamespace(x=0.0, y=0.9, z=0.0)
+    return SimpleNamespace(agent=agent, hand_center=lambda: HAND,
+                           scene=SimpleNamespace(camera=object() if imported else None))
+
+
+def _basin(kind: str = "SinkBasin") -> Any:
+    return SimpleNamespace(type_name=kind, center=(0.0, 0.8, 1.0), size=(0.4, 0.2, 0.4))
+
+
+# a row of spots from the basin's front (z 0.85, nearest the agent) to its back (z 1.15)
+PLACES = [(0.0, 0.75, z) for z in (0.85, 0.95, 1.05, 1.15)]
+FEET = [(x, 0.71, z) for x, _, z in PLACES]
+
+
+def _sight(hidden: set[tuple[float, float, float]]) -> Any:
+    """The agent sees every point but ``hidden``; the calls are kept for inspection."""
+    calls: list[list[tuple[float, float, float]]] = []
+
+    def sight(points: list[tuple[float, float, float]]) -> list[bool]:
+        calls.append(points)
+        return [p not in hidden for p in points]
+
+    sight.calls = calls  # type: ignore[attr-defined]
+    return sight
+
+
+def test_the_surface_rule_counts_a_spot_seen_only_when_its_foot_is() -> None:
+    # The front rim hides the basin floor just behind it; the object's middle rises over the rim.
+    hidden = {FEET[0], FEET[1]}
+    world, basin = _world(), _basin()
+    assert choose_landing("hand", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(hidden)) == PLACES[0]
+    assert choose_landing("surface", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(hidden)) == PLACES[2]
+
+
+def test_nothing_seen_falls_back_to_the_first_level() -> None:
+    upper = [(x, 1.0, z) for x, _, z in PLACES]
+    feet = FEET + [(x, 0.96, z) for x, _, z in upper]
+    everything = set(PLACES + upper + feet)
+    got = choose_landing("surface", _world(), _basin(), (0.03, 0.03), 0.7, PLACES + upper, feet, _sight(everything))
+    assert got in PLACES
+
+
+def test_the_inset_rule_keeps_the_footprint_off_the_receptacles_edge() -> None:
+    # The basin spans z 0.8-1.2; a 0.06 m deep object at z 0.85 touches the front edge.
+    world, basin = _world(), _basin()
+    got = choose_landing("surface_inset", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    assert got == PLACES[1]
+    assert abs(got[2] - basin.center[2]) <= basin.size[2] / 2 - 0.03 - put_landing.INSET + 1e-9
+
+
+def test_the_anchor_ranks_the_seen_spots() -> None:
+    world, basin = _world(), _basin()
+    assert choose_landing("surface", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set())) == PLACES[0]
+    middle = choose_landing("surface_middle", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    assert middle in (PLACES[1], PLACES[2])  # the two spots 0.05 m either side of the middle
+
+
+def test_rules_by_receptacle_and_room() -> None:
+    # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
+    assert rule_for(_world(imported=True), _basin("Microwave")) == "middle_plate"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "surface_body_inset"
+    assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
+    assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
+    assert rule_for(_world(imported=True), _basin("Fridge")) == "hand"
+    assert rule_for(_world(imported=True), _basin("CounterTop")) == "hand"
+
+
+def test_the_plate_rule_lifts_the_object_off_the_drawn_floor() -> None:
+    world, oven = _world(), _basin("Microwave")
+    got = choose_landing("middle_plate", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    plain = choose_landing("middle", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    assert (got[0], got[2]) == (plain[0], plain[2])
+    assert got[1] == pytest.approx(plain[1] + put_landing.PLATE_RISE)
+
+
+def test_a_forced_rule_spares_fridges_and_ends_with_its_block() -> None:
+    world = _world()
+    with forced("surface_body"):
+        assert rule_for(world, _basin("SinkBasin")) == "surface_body"
+        assert rule_for(world, _basin("Fridge")) == "hand"
+    assert rule_for(world, _basin("SinkBasin")) == "surface_body_inset"
+    with pytest.raises(ValueError), forced("nearest_the_moon"):
+        pass
