@@ -90,6 +90,7 @@ from alfred_gen.sim.shapes import (
     shape_parts,
     state_parts,
 )
+from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -317,9 +318,10 @@ def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _rows_of(
     obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
-    look: Look | None = None, varied: bool = False, mirrored: bool = False,
+    look: Look | None = None, varied: bool = False, mirrored: bool = False, scale: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    box = obj.box()
+    """``scale``: the object drawn in its box shrunk by it (:func:`~alfred_gen.sim.thor_drawn.shrunk`)."""
+    box = shrunk(obj.box(), scale)
     parts = tuple(obj.part_boxes()) if obj.parts else ()
     if offset != (0.0, 0.0, 0.0):
         box = box.translated(*offset)
@@ -481,6 +483,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
             continue
         if eligible_list[obj.index]:  # else shut inside a closed receptacle
             drawn.append((obj, len(owners) - 1))
+    from_alfred = structure.scene.from_alfred
     carvable = [o for o, _ in drawn if not (o.otype.pickupable or o.otype.openable)]
     cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
     cuts = _carves(cutters, carvable, facings)
@@ -489,7 +492,8 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
         lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look,
-                                  world.color_variation, obj.object_id in structure.mirrored)
+                                  world.color_variation, obj.object_id in structure.mirrored,
+                                  drawn_scale(obj.type_name, from_alfred))
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),

@@ -392,6 +392,13 @@ class Scene:
         raise KeyError(object_id)
 
     @property
+    def from_alfred(self) -> bool:
+        """Whether this room was imported from ALFRED's THOR rooms: it declares the camera of
+        ALFRED's frames, which no procedural room does. Lets lite draw such rooms as THOR drew them
+        (:mod:`alfred_gen.sim.thor_drawn`) and leave procedural rooms as they are."""
+        return self.camera is not None
+
+    @property
     def is_house(self) -> bool:
         """Whether this scene is a house of several rooms."""
         return bool(self.rooms)
