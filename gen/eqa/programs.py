@@ -175,10 +175,10 @@ def asked_rooms(rooms: Sequence[Entity]) -> list[Entity]:
 
 def select_objects(facts: HomeFacts, room: RoomFact | None = None, rules: PaperRules | None = None) -> list[Entity]:
     """The home's (or the room's) objects that have a word, hidden ones included (with the paper's
-    rules, only those that pass its volume cut)."""
+    rules, only those that pass its volume cut and whose word names a class SUNCG's homes hold)."""
     return [Entity(o.word, obj=o) for o in facts.objects
             if o.word is not None and (room is None or o.room == room.room_id)
-            and (rules is None or rules.big_enough(o))]
+            and (rules is None or (rules.big_enough(o) and rules.in_suncg(o.word)))]
 
 
 def unique(entities: Sequence[Entity]) -> list[Entity]:
@@ -288,7 +288,8 @@ def _preposition(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rule
     pooled = _pooled_words(facts, rooms, rules) if rules is not None else Counter[str]()
     for room in asked_rooms(rooms):
         assert room.room is not None
-        answers = [e.obj for e in select_objects(facts, room.room) if e.obj is not None and e.obj.asked]
+        answers = [e.obj for e in select_objects(facts, room.room) if e.obj is not None and e.obj.asked
+                   and (rules is None or rules.in_suncg(e.name))]  # a thing SUNCG lacks is not there to relate
         anchors = _unique_in_room(facts, room.room, rooms, rules)
         for entity in viewed(visible(blacklist(anchors, "preposition", vocabulary, rules))):
             anchor = entity.obj
@@ -323,7 +324,8 @@ def _existence(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules:
     for room in asked_rooms(_unique_rooms(facts, vocabulary, rules)):
         assert room.room is not None
         for word in sorted(vocabulary.words):
-            if vocabulary.blacklisted("existence", word) or (rules and rules.blacklisted("existence", word)):
+            if vocabulary.blacklisted("existence", word) or (rules and (rules.blacklisted("existence", word)
+                                                                        or not rules.in_suncg(word))):
                 continue
             seen, hidden = _presence(facts, room.room, word)
             if not seen and hidden:
@@ -338,7 +340,8 @@ def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: P
     home_words = sorted({o.word for o in facts.objects if o.word is not None and o.asked
                          and vocabulary.words[o.word].kind == "furniture"
                          and not vocabulary.blacklisted("logical", o.word)
-                         and (rules is None or not rules.blacklisted("logical", o.word))})
+                         and (rules is None or (not rules.blacklisted("logical", o.word)
+                                                and rules.in_suncg(o.word)))})
     for room in asked_rooms(_unique_rooms(facts, vocabulary, rules)):
         assert room.room is not None
         for first, second in combinations(home_words, 2):
