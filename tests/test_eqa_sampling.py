@@ -90,3 +90,28 @@ def test_a_blacklisted_room_type_is_never_selected_nor_an_answer() -> None:
     assert {q.room for q in run.questions if q.room} == {"kitchen_1"}
     assert "What room is the fridge located in?" in {q.question for q in run.questions}
     assert {q.detail["room_type"] for q in run.questions if q.template == "room_count"} == {"kitchen"}
+
+
+def test_a_word_suncg_has_no_class_for_is_never_selected_and_every_question_keeps_it() -> None:
+    rules, vocabulary = load_paper_rules(), load_vocabulary()
+    absent = sorted(rules.not_in_suncg)
+    assert absent and set(absent) <= set(vocabulary.words)
+    word = next(w for w in absent if not vocabulary.blacklisted("color", w))
+    thing = obj(f"{_type_of(word)}|1", _type_of(word), "kitchen_1", (2, 0, 0), (2.4, 0.4, 0.4), color="blue")
+    fridge = obj("Fridge|1", "Fridge", "kitchen_1", (0, 0, 0), (1, 2, 1), color="white")
+    facts = HomeFacts("TestHouse", 1999, True, 0.9, 0.0, ROOMS, [fridge, thing])
+    for template in ("location", "color", "color_room", "existence", "count"):
+        every = _asked(facts, template, False)
+        sampled = _asked(facts, template, True)
+        assert any(word in q for q in every), template  # asked when every question is kept
+        assert not any(word in q for q in sampled), template
+    assert "What color is the fridge?" in _asked(facts, "color", True)  # a SUNCG class: still asked
+    # and it is no answer: next to the fridge, only the fridge's side has it
+    beside = obj(f"{_type_of(word)}|2", _type_of(word), "kitchen_1", (1.05, 0, 0), (1.4, 0.4, 0.4), color="blue")
+    near = HomeFacts("TestHouse", 1999, True, 0.9, 0.0, ROOMS, [fridge, beside])
+    assert not any(q.answer == word for q in
+                   run_programs(near, vocabulary, ("preposition",), rules).questions)
+    data = rules_data()
+    data["not_in_suncg"] = {"words": ["unicorn"]}
+    with pytest.raises(ValueError, match="not_in_suncg"):
+        parse_rules(data, TEMPLATES, vocabulary.words)

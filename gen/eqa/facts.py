@@ -93,10 +93,30 @@ class ObjectFact:
 
 @dataclass(frozen=True)
 class RoomFact:
-    """One room of a home: its id (``kitchen_1``) and type (``kitchen``)."""
+    """One room of a home: its id (``kitchen_1``) and type (``kitchen``).
+
+    ``also`` holds the room's other types when it has more than one, as SUNCG's open-plan rooms do
+    (a kitchen that is also a dining room). The EQA engine asks nothing by room about such a room
+    (:mod:`.programs`); no house of ours has one yet, and a room without them is written as before."""
 
     room_id: str
     room_type: str
+    also: tuple[str, ...] = ()
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every type of the room, its own first."""
+        return (self.room_type, *self.also)
+
+    def to_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"id": self.room_id, "type": self.room_type}
+        if self.also:
+            entry["also"] = list(self.also)
+        return entry
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> RoomFact:
+        return RoomFact(str(data["id"]), str(data["type"]), tuple(str(t) for t in data.get("also", ())))
 
 
 @dataclass
@@ -130,7 +150,7 @@ class HomeFacts:
         return {
             "version": self.version, "scene": self.scene, "scene_num": self.scene_num, "is_house": self.is_house,
             "agent_y": self.agent_y, "floor_y": self.floor_y, "color_variation": self.color_variation,
-            "rooms": [{"id": r.room_id, "type": r.room_type} for r in self.rooms],
+            "rooms": [r.to_dict() for r in self.rooms],
             "objects": [o.to_dict() for o in self.objects],
             "reachable": [list(p) for p in self.reachable],
         }
@@ -139,7 +159,7 @@ class HomeFacts:
     def from_dict(data: Mapping[str, Any]) -> HomeFacts:
         return HomeFacts(
             str(data["scene"]), int(data["scene_num"]), bool(data["is_house"]), float(data["agent_y"]),
-            float(data["floor_y"]), [RoomFact(str(r["id"]), str(r["type"])) for r in data["rooms"]],
+            float(data["floor_y"]), [RoomFact.from_dict(r) for r in data["rooms"]],
             [ObjectFact.from_dict(o) for o in data["objects"]],
             [(float(x), float(z)) for x, z in data.get("reachable", ())],
             bool(data.get("color_variation", True)), int(data.get("version", 0)),

@@ -154,17 +154,31 @@ class Entity:
     obj: ObjectFact | None = None
 
 
+def room_name(room: RoomFact, vocabulary: Vocabulary) -> str:
+    """A room's name: its type's word, or for a room with several types (an open-plan room) their
+    words sorted and joined, which tells it apart as the engine's sorted name list does."""
+    words = sorted(vocabulary.room_word(t).word for t in room.types)
+    return words[0] if len(words) == 1 else " / ".join(words)
+
+
 def select_rooms(facts: HomeFacts, vocabulary: Vocabulary) -> list[Entity]:
-    """Every room of the home, named by its type's word, in the home's order."""
-    return [Entity(vocabulary.room_word(r.room_type).word, room=r) for r in facts.rooms]
+    """Every room of the home, named by its type's word (:func:`room_name`), in the home's order."""
+    return [Entity(room_name(r, vocabulary), room=r) for r in facts.rooms]
+
+
+def asked_rooms(rooms: Sequence[Entity]) -> list[Entity]:
+    """The rooms a question may name: those with one type. The engine asks nothing by room about a
+    room with several names (its ``queryRoom``, ``queryColorRoom``, ``queryObjectRoom``, ... skip
+    it), though its objects still count when words are told apart."""
+    return [r for r in rooms if r.room is not None and not r.room.also]
 
 
 def select_objects(facts: HomeFacts, room: RoomFact | None = None, rules: PaperRules | None = None) -> list[Entity]:
     """The home's (or the room's) objects that have a word, hidden ones included (with the paper's
-    rules, only those that pass its volume cut)."""
+    rules, only those that pass its volume cut and whose word names a class SUNCG's homes hold)."""
     return [Entity(o.word, obj=o) for o in facts.objects
             if o.word is not None and (room is None or o.room == room.room_id)
-            and (rules is None or rules.big_enough(o))]
+            and (rules is None or (rules.big_enough(o) and rules.in_suncg(o.word)))]
 
 
 def unique(entities: Sequence[Entity]) -> list[Entity]:
@@ -205,8 +219,8 @@ def _unique_rooms(facts: HomeFacts, vocabulary: Vocabulary, rules: PaperRules | 
     """The uniquely named rooms; with the paper's rules, blacklisted room types are dropped first."""
     if rules is None:
         return unique(select_rooms(facts, vocabulary))
-    kept = [r for r in facts.rooms if not rules.room_dropped(r.room_type)]  # before naming: the vocabulary
-    return unique([Entity(vocabulary.room_word(r.room_type).word, room=r) for r in kept])  # may not name them
+    kept = [r for r in facts.rooms if not any(rules.room_dropped(t) for t in r.types)]  # before naming: the
+    return unique([Entity(room_name(r, vocabulary), room=r) for r in kept])  # vocabulary may not name them
 
 
 def _pooled_words(facts: HomeFacts, rooms: Sequence[Entity], rules: PaperRules) -> Counter[str]:
@@ -234,6 +248,9 @@ def _location(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: 
             run.count("location", INAPPLICABLE)  # in a doorway: in no room
             continue
         room = facts.room(obj.room)
+        if room.also:
+            run.count("location", INAPPLICABLE)  # a room with two names: the engine does not ask
+            continue
         if rules is not None and rules.room_dropped(room.room_type):
             run.count("location", INAPPLICABLE)  # the paper never answers with a blacklisted room
             continue
@@ -253,7 +270,7 @@ def _color(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: Pap
 
 def _color_room(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
     rooms = _unique_rooms(facts, vocabulary, rules)
-    for room in rooms:
+    for room in asked_rooms(rooms):
         assert room.room is not None
         candidates = _unique_in_room(facts, room.room, rooms, rules)
         for entity in viewed(visible(blacklist(candidates, "color_room", vocabulary, rules))):
@@ -269,9 +286,10 @@ def _color_room(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules
 def _preposition(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
     rooms = _unique_rooms(facts, vocabulary, rules)
     pooled = _pooled_words(facts, rooms, rules) if rules is not None else Counter[str]()
-    for room in rooms:
+    for room in asked_rooms(rooms):
         assert room.room is not None
-        answers = [e.obj for e in select_objects(facts, room.room) if e.obj is not None and e.obj.asked]
+        answers = [e.obj for e in select_objects(facts, room.room) if e.obj is not None and e.obj.asked
+                   and (rules is None or rules.in_suncg(e.name))]  # a thing SUNCG lacks is not there to relate
         anchors = _unique_in_room(facts, room.room, rooms, rules)
         for entity in viewed(visible(blacklist(anchors, "preposition", vocabulary, rules))):
             anchor = entity.obj
@@ -303,10 +321,11 @@ def _presence(facts: HomeFacts, room: RoomFact, word: str) -> tuple[list[ObjectF
 
 
 def _existence(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
-    for room in _unique_rooms(facts, vocabulary, rules):
+    for room in asked_rooms(_unique_rooms(facts, vocabulary, rules)):
         assert room.room is not None
         for word in sorted(vocabulary.words):
-            if vocabulary.blacklisted("existence", word) or (rules and rules.blacklisted("existence", word)):
+            if vocabulary.blacklisted("existence", word) or (rules and (rules.blacklisted("existence", word)
+                                                                        or not rules.in_suncg(word))):
                 continue
             seen, hidden = _presence(facts, room.room, word)
             if not seen and hidden:
@@ -321,8 +340,9 @@ def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: P
     home_words = sorted({o.word for o in facts.objects if o.word is not None and o.asked
                          and vocabulary.words[o.word].kind == "furniture"
                          and not vocabulary.blacklisted("logical", o.word)
-                         and (rules is None or not rules.blacklisted("logical", o.word))})
-    for room in _unique_rooms(facts, vocabulary, rules):
+                         and (rules is None or (not rules.blacklisted("logical", o.word)
+                                                and rules.in_suncg(o.word)))})
+    for room in asked_rooms(_unique_rooms(facts, vocabulary, rules)):
         assert room.room is not None
         for first, second in combinations(home_words, 2):
             seen_a, hidden_a = _presence(facts, room.room, first)
@@ -340,7 +360,7 @@ def _logical(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: P
 
 
 def _count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
-    for room in _unique_rooms(facts, vocabulary, rules):
+    for room in asked_rooms(_unique_rooms(facts, vocabulary, rules)):
         assert room.room is not None
         words = sorted({e.name for e in visible(blacklist(select_objects(facts, room.room, rules), "count", vocabulary,
                                                           rules))})
@@ -358,7 +378,8 @@ def _count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: Pap
 
 
 def _room_count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
-    counts = Counter(r.room_type for r in facts.rooms if rules is None or not rules.room_dropped(r.room_type))
+    counts = Counter(t for r in facts.rooms  # the engine counts every name of a room it keeps
+                     if rules is None or not any(rules.room_dropped(k) for k in r.types) for t in r.types)
     for room_type in sorted(counts):
         if counts[room_type] > MAX_COUNT:
             run.count("room_count", INAPPLICABLE)
@@ -370,7 +391,7 @@ def _room_count(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules
 
 def _distance(facts: HomeFacts, vocabulary: Vocabulary, run: ProgramRun, rules: PaperRules | None = None) -> None:
     rooms = _unique_rooms(facts, vocabulary, rules)
-    for room in rooms:
+    for room in asked_rooms(rooms):
         assert room.room is not None
         objects = [e.obj for e in visible(blacklist(_unique_in_room(facts, room.room, rooms, rules), "distance",
                                                     vocabulary, rules))

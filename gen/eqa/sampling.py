@@ -14,6 +14,9 @@ each entry comes from):
 - **volume cut**: objects whose box is smaller than ``min_volume`` are dropped from every
   selection of objects, before ``unique``, so a tiny one neither is asked about nor makes a word
   ambiguous;
+- **SUNCG's classes only**: the engine can name only the classes its SUNCG homes hold; our words
+  that name none of them (THOR's boots, safes, watering cans, ...; the data file lists them and how
+  they were checked) are selected by no template, so they are neither asked about nor an answer;
 - **once among uniquely named rooms**: templates that name a room (color_room, preposition,
   distance) select the objects of *all* uniquely named rooms together and keep those whose word
   occurs once among them, so "the table in the kitchen" is asked only when no other uniquely named
@@ -43,6 +46,7 @@ class PaperRules:
     blacklists: Mapping[str, frozenset[str]]
     rooms: frozenset[str]
     min_volume: float
+    not_in_suncg: frozenset[str] = frozenset()
 
     def blacklisted(self, template: str, word: str) -> bool:
         """Whether the engine's list for ``template`` names ``word``."""
@@ -55,6 +59,10 @@ class PaperRules:
     def big_enough(self, obj: ObjectFact) -> bool:
         """Whether the object's box passes the volume cut."""
         return box_volume(obj) >= self.min_volume
+
+    def in_suncg(self, word: str | None) -> bool:
+        """Whether the engine's homes hold a class this word names (a word-less object: no)."""
+        return word is not None and word not in self.not_in_suncg
 
 
 def box_volume(obj: ObjectFact) -> float:
@@ -77,7 +85,10 @@ def parse_rules(data: Mapping[str, Any], templates: Iterable[str], words: Iterab
     volume = float(data["min_volume"])
     if volume < 0:
         raise ValueError(f"{RULES_FILE}: min_volume must not be negative")
-    return PaperRules(blacklists, frozenset(data["rooms"]), volume)
+    absent = frozenset(data.get("not_in_suncg", {}).get("words", ()))
+    if absent - known_words:
+        raise ValueError(f"{RULES_FILE}: not_in_suncg names unknown words {sorted(absent - known_words)}")
+    return PaperRules(blacklists, frozenset(data["rooms"]), volume, absent)
 
 
 def rules_data() -> dict[str, Any]:

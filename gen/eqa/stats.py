@@ -171,7 +171,8 @@ def _share(count: int, total: int) -> str:
 def sampling_line(data: dict[str, Any]) -> str:
     """How the run picked its questions (``settings.sampling``; absent: every question)."""
     if data["settings"].get("sampling") == "paper":
-        return "sampling: the paper's engine rules (blacklists, volume cut, once among uniquely named rooms)"
+        return ("sampling: the paper's engine rules (blacklists, volume cut, SUNCG's classes only, once among "
+                "uniquely named rooms, nothing by room in a room with two names)")
     return "sampling: every question (--all-questions)"
 
 
