@@ -37,30 +37,36 @@ SHARE = 0.75
 SLACK = 0.03
 
 
+def _crossing(eye: Sequence[float], ray: Sequence[float], axis: int, value: float) -> float | None:
+    """How far along ``ray`` from ``eye`` it crosses the plane where world axis ``axis`` is
+    ``value``; None when it runs parallel to that plane or crossed it behind the eye."""
+    if abs(ray[axis]) < 1e-9:
+        return None
+    t = (value - eye[axis]) / ray[axis]
+    return t if t > 0.0 else None
+
+
+def _within_height(eye: Sequence[float], ray: Sequence[float], t: float, block: Block) -> bool:
+    y = eye[1] + t * ray[1]
+    return block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
+
+
 def _hits_opening(eye: Sequence[float], ray: Sequence[float], block: Block, lo: float, hi: float) -> bool:
     axis, _ = block.front_axis
     across = 2 - axis
-    front = block.front()
-    if abs(ray[axis]) < 1e-9:
+    t = _crossing(eye, ray, axis, block.front())
+    if t is None:
         return False
-    t = (front - eye[axis]) / ray[axis]
-    if t <= 0.0:
-        return False
-    a, y = eye[across] + t * ray[across], eye[1] + t * ray[1]
-    return lo - SLACK <= a <= hi + SLACK and block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
+    return lo - SLACK <= eye[across] + t * ray[across] <= hi + SLACK and _within_height(eye, ray, t, block)
 
 
 def _hits_leaf(eye: Sequence[float], ray: Sequence[float], block: Block, hinge: float, width: float) -> bool:
     axis, sign = block.front_axis
-    across = 2 - axis
-    front = block.front()
-    if abs(ray[across]) < 1e-9:
+    t = _crossing(eye, ray, 2 - axis, hinge)
+    if t is None:
         return False
-    t = (hinge - eye[across]) / ray[across]
-    if t <= 0.0:
-        return False
-    out, y = (eye[axis] + t * ray[axis] - front) * sign, eye[1] + t * ray[1]
-    return -SLACK <= out <= width + SLACK and block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
+    out = (eye[axis] + t * ray[axis] - block.front()) * sign
+    return -SLACK <= out <= width + SLACK and _within_height(eye, ray, t, block)
 
 
 def mask_vote(fact: SightFact, block: Block, middle: float) -> int:
