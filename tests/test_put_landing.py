@@ -17,7 +17,7 @@ HAND = (0.0, 1.2, 0.4)
 def _world(imported: bool = True) -> Any:
     agent = SimpleNamespace(x=0.0, y=0.9, z=0.0)
     return SimpleNamespace(agent=agent, hand_center=lambda: HAND,
-                           scene=SimpleNamespace(camera=object() if imported else None))
+                           scene=SimpleNamespace(from_alfred=imported))
 
 
 def _basin(kind: str = "SinkBasin") -> Any:

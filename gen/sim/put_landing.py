@@ -68,8 +68,9 @@ INSET = 0.05
 #: (session 76, issue 62).
 IMPORTED_RULES = {"SinkBasin": "surface_body_inset", "Microwave": "middle_plate"}
 
-#: Receptacles that keep lite's ``hand`` rule whatever :func:`forced` says (their shelves are
-#: another piece of work; fridges behave as on main).
+#: Receptacles that keep lite's ``hand`` rule whatever :func:`forced` says: a fridge's put is
+#: ranked by THOR's own put point where its room knows one
+#: (:attr:`~alfred_gen.sim.scene.SceneObject.put_points`), else by the hand.
 KEEP_HAND = frozenset({"Fridge"})
 
 _forced: str | None = None
@@ -94,7 +95,7 @@ def rule_for(world: World, receptacle: WorldObject) -> str:
     (one with a recorded camera), ``hand`` otherwise."""
     if _forced is not None and receptacle.type_name not in KEEP_HAND:
         return _forced
-    if world.scene.camera is not None:
+    if world.scene.from_alfred:
         return IMPORTED_RULES.get(receptacle.type_name, "hand")
     return "hand"
 

@@ -12,6 +12,7 @@ PutObject from one of these poses puts the object nearest the point (:func:`alfr
 from __future__ import annotations
 
 from collections.abc import Iterable
+from statistics import median
 
 from alfred_gen.scenes.alfred.put_facts import PUT_FACT_TYPES, PutFact
 from alfred_gen.sim.scene import SceneObject
@@ -26,15 +27,9 @@ PutPoint = tuple[str, tuple[float, float, float, float, float, float, float]]
 Point = tuple[float, float, float]
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
 def _middle(points: list[Point]) -> Point:
-    return (round(_median([p[0] for p in points]), 4), round(_median([p[1] for p in points]), 4),
-            round(_median([p[2] for p in points]), 4))
+    return (round(median(p[0] for p in points), 4), round(median(p[1] for p in points), 4),
+            round(median(p[2] for p in points), 4))
 
 
 def fridge_put_points(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
