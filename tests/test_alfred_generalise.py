@@ -594,6 +594,21 @@ def test_slices_lie_along_the_whole_where_alfreds_masks_show_them(alfred_data: P
     assert float(np.median(misses)) < 0.03, sorted(misses)
 
 
+def test_an_apples_slices_lie_on_the_sides_alfreds_masks_show(alfred_train: Path) -> None:
+    from alfred_gen.domains import catalogue
+    from alfred_gen.fidelity.slice_fit import slice_positions
+    from alfred_gen.sim.actions import slice_offsets
+
+    offsets = slice_offsets("Apple", catalogue.object_type("Apple").size[0], catalogue.SLICE_COUNTS["Apple"])
+    sides = []
+    for path in sorted((alfred_train / "json_2.1.0").glob("*/*AppleSliced*/*/traj_data.json")):
+        points = slice_positions(json.loads(path.read_text())).get("AppleSliced", [])
+        sides += [(own_x > 0) == (offsets[number - 1] > 0) for number, own_x, _ in points]
+    assert len(sides) >= 100
+    # Numbered from the +x end, slice 2 lay beside slice 1; THOR's lies across the middle from it.
+    assert sum(sides) >= 0.9 * len(sides), sides
+
+
 def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(masks_per_demo: list[list]) -> None:
     from alfred_gen.fidelity.axis_fit import origin_offsets
     from alfred_gen.scenes.alfred.loose import default_shift
