@@ -515,7 +515,7 @@ SLICE_LAYOUT: dict[str, tuple[float, float]] = {
 #: side in 84 of 85 (median +0.029 m) and slice 2 on its own -x side in 93 of 96 (median -0.030 m);
 #: slices 3 to 8 are never the first picked and keep their order between. Numbered from the +x end,
 #: lite drew slice 2 next to slice 1, where THOR's masks of slice 2 found lite's slice 8 instead
-#: (7 of the 14 pickups of an apple slice in the wide sample, held out by folds).
+#: (7 of the 14 pickups of slice 2 in the wide sample, held out by folds; all 7 now pick slice 2).
 SLICE_PLACES: dict[str, tuple[int, ...]] = {"Apple": (0, 7, 1, 2, 3, 4, 5, 6)}
 
 
