@@ -10,7 +10,8 @@ left out: the 238 shared demos the other figures use) whose put goes into one of
 (default: sink and bathtub basins, microwaves) is replayed in lite, in its room built from the
 other folds of its room's demos (:func:`alfred_gen.fidelity.held_out.held_out_jobs`, as
 bench/alfred_fidelity.py builds it), once per landing rule of :mod:`alfred_gen.sim.put_landing`
-(forced for every put of the replay but into fridges), up to the pickup. At the pickup ALFRED's
+(the controller's ``landing_rules`` for every put into one of ``--types``; ``default``: the
+registry's own rules), up to the pickup. At the pickup ALFRED's
 evaluator rule (:func:`alfred_gen.replay.masks.resolve_mask`, ``va_interact``) resolves THOR's
 mask in lite's frame: right when it picks the put object. Printed per receptacle type and rule:
 right / measured, and how many pairs the replay did not reach (an earlier action failed).
@@ -42,6 +43,17 @@ DEFAULT_TYPES = ("SinkBasin", "BathtubBasin", "Microwave")
 
 Pair = tuple[int, int, str]  # (put low_idx, pickup low_idx, receptacle type)
 
+#: The column of the registry's own rules (:data:`alfred_gen.sim.put_landing.IMPORTED_RULES`).
+DEFAULT = "default"
+
+
+def _known(rule: str) -> bool:
+    try:
+        put_landing.check_rule(rule)
+    except ValueError:
+        return False
+    return True
+
 
 def pairs_of(traj: dict[str, Any], types: Sequence[str]) -> list[Pair]:
     """Each PutObject into one of ``types`` and the first later PickupObject of the same object."""
@@ -69,9 +81,10 @@ def _trial_key(path: Path) -> tuple[str, str]:
 
 
 def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks: set[int],
-            rule: str) -> tuple[dict[int, Any], str]:
-    """Replay ``lows`` in ``scene`` with every put landing by ``rule``; THOR's mask against lite's
-    frame at each of ``picks``, and why the replay stopped ("" when it did not)."""
+            rules: dict[str, str] | None) -> tuple[dict[int, Any], str]:
+    """Replay ``lows`` in ``scene`` with puts into each receptacle type of ``rules`` landing by its
+    rule (None: the registry's everywhere); THOR's mask against lite's frame at each of ``picks``,
+    and why the replay stopped ("" when it did not)."""
     from alfred_gen.replay.execute import execute_low_actions
     from alfred_gen.replay.restore import restore_scene
     from alfred_gen.scenes.library import SceneLibrary
@@ -79,28 +92,27 @@ def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks
 
     got: dict[int, Any] = {}
     sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
-                         render_object_image=True)
-    name, _, rise = rule.partition("@")
-    if rise:
-        put_landing.PLATE_RISE = float(rise)
-    with put_landing.forced(name):
-        state = {"before": restore_scene(sim, traj["scene"])}
+                         render_object_image=True, landing_rules=rules)
+    state = {"before": restore_scene(sim, traj["scene"])}
 
-        def on_step(low_idx: int, api: Any, event: Any) -> None:
-            if low_idx in picks:
-                found = compare(path, low_idx, lows[low_idx], state["before"])
-                if found is not None:
-                    got[low_idx] = found
-            state["before"] = event
+    def on_step(low_idx: int, api: Any, event: Any) -> None:
+        if low_idx in picks:
+            found = compare(path, low_idx, lows[low_idx], state["before"])
+            if found is not None:
+                got[low_idx] = found
+        state["before"] = event
 
-        run = execute_low_actions(sim, lows, state["before"], on_step=on_step)
+    run = execute_low_actions(sim, lows, state["before"], on_step=on_step)
     return got, run.failures[0].describe() if run.failures else ""
 
 
-def _job(item: tuple[held_out.RoomJob, tuple[str, ...], dict[Path, list[Pair]]]) -> list[dict[str, Any]]:
+Item = tuple[held_out.RoomJob, tuple[str, ...], tuple[str, ...], dict[Path, list[Pair]]]  # job, rules, types, pairs
+
+
+def _job(item: Item) -> list[dict[str, Any]]:
     """Build the job's room; replay each demo under each rule up to its last pickup; one record per
     pair and rule."""
-    job, rules, pairs = item
+    job, rules, types, pairs = item
     room, error = held_out.build_job_room(job)
     out: list[dict[str, Any]] = []
     for path in job.paths:
@@ -113,7 +125,8 @@ def _job(item: tuple[held_out.RoomJob, tuple[str, ...], dict[Path, list[Pair]]])
             if room is not None:
                 try:
                     scene = complete_for_start_state(room, traj["scene"], job.without)
-                    got, stop = _replay(scene, traj, path, lows, {j for _, j, _ in wanted}, rule)
+                    forced = None if rule == DEFAULT else {kind: rule for kind in types}
+                    got, stop = _replay(scene, traj, path, lows, {j for _, j, _ in wanted}, forced)
                 except Exception as failure:  # a bench row, not a crash
                     stop = f"{type(failure).__name__}: {failure}"
             for put, pick, kind in wanted:
@@ -133,14 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="measure every N-th candidate demo (sorted by path)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rules", default=",".join(put_landing.RULES),
-                        help="rules to compare; RULE@H sets put_landing.PLATE_RISE to H for that column")
+    parser.add_argument("--rules", default=",".join((DEFAULT, *put_landing.RULES)),
+                        help=f"rules to compare ({DEFAULT}: the registry's); RULE_plate@H rises H metres")
     parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
     parser.add_argument("--json", type=Path, help="write every record here")
     args = parser.parse_args(argv)
     rules = tuple(r for r in args.rules.split(",") if r)
     types = tuple(t for t in args.types.split(",") if t)
-    unknown = [r for r in rules if r.partition("@")[0] not in put_landing.RULES]
+    unknown = [r for r in rules if r != DEFAULT and not _known(r)]
     if unknown:
         parser.error(f"unknown rules: {', '.join(unknown)}")
     files = sorted(p for p in args.train_dir.rglob(TRAJ_FILE_NAME) if p.is_file())
@@ -164,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = EvidencePool.read(sources, files, args.workers)
     jobs = [replace(job, paths=tuple(p for p in job.paths if p in chosen))
             for job in held_out.held_out_jobs(pool, None, args.folds)]
-    items = [(job, rules, {p: chosen[p] for p in job.paths}) for job in jobs if job.paths]
+    items = [(job, rules, types, {p: chosen[p] for p in job.paths}) for job in jobs if job.paths]
     records: list[dict[str, Any]] = []
     for done, result in enumerate(run_ordered(_job, items, args.workers), 1):
         records += result

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from alfred_gen.sim import put_landing
-from alfred_gen.sim.put_landing import choose_landing, forced, rule_for
+from alfred_gen.sim.put_landing import check_rule, choose_landing, rule_for
 
 HAND = (0.0, 1.2, 0.4)
 
@@ -74,11 +74,12 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
-    assert rule_for(_world(imported=True), _basin("Microwave")) == "middle_plate"
+    assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
     assert rule_for(_world(imported=True), _basin("SinkBasin")) == "surface_body_inset"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
-    assert rule_for(_world(imported=True), _basin("Fridge")) == "hand"
+    assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
+    assert rule_for(_world(imported=False), _basin("Fridge")) == "hand"
     assert rule_for(_world(imported=True), _basin("CounterTop")) == "hand"
 
 
@@ -90,11 +91,39 @@ def test_the_plate_rule_lifts_the_object_off_the_drawn_floor() -> None:
     assert got[1] == pytest.approx(plain[1] + put_landing.PLATE_RISE)
 
 
-def test_a_forced_rule_spares_fridges_and_ends_with_its_block() -> None:
+def test_the_plate_rise_can_be_named_with_the_rule() -> None:
+    world, oven = _world(), _basin("Microwave")
+    plain = choose_landing("middle", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    got = choose_landing("middle_plate@0.05", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
+    assert got[1] == pytest.approx(plain[1] + 0.05)
+
+
+def test_overrides_name_a_rule_per_receptacle_type() -> None:
+    # The landing bench forces a rule on the measured types only; the rest keep the registry's.
     world = _world()
-    with forced("surface_body"):
-        assert rule_for(world, _basin("SinkBasin")) == "surface_body"
-        assert rule_for(world, _basin("Fridge")) == "hand"
+    overrides = {"SinkBasin": "surface_body"}
+    assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
+    assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
     assert rule_for(world, _basin("SinkBasin")) == "surface_body_inset"
-    with pytest.raises(ValueError), forced("nearest_the_moon"):
-        pass
+
+
+def test_unknown_rules_are_refused() -> None:
+    assert check_rule("middle_plate@0.05") == "middle_plate@0.05"
+    for bad in ("nearest_the_moon", "hand@0.05", "middle_plate@high"):
+        with pytest.raises(ValueError):
+            check_rule(bad)
+
+
+def test_the_cavity_rules_keep_to_the_left_of_the_control_panel() -> None:
+    # The agent looks along +z at a microwave 0.5 m wide: its left is -x, the panel on the right (+x).
+    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world.agent.rotation = 0
+    row = [(x, 0.75, 0.95) for x in (-0.2, -0.1, 0.0, 0.1, 0.2)]
+    feet = [(x, 0.71, z) for x, _, z in row]
+    middle = choose_landing("cavity_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set()))
+    assert middle[0] == -0.1  # the cavity's middle: 0.355 of the width from the left end, x -0.0725
+    body = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set()))
+    assert body[0] in (-0.1, 0.0)  # nearest the agent's body (x 0) within the cavity
+    assert body[1] == pytest.approx(0.75 + put_landing.PLATE_RISE)
+    world.agent.rotation = 180  # looking along -z from the other side: the left is +x
+    assert choose_landing("cavity_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set()))[0] == 0.1

@@ -132,14 +132,14 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
     assert anyone[4:] == (0.03, 0.51, 1.11)
 
 
-def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float]
-                              ) -> tuple[LiteController, str]:
+def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float],
+                              landing_rules: dict[str, str] | None = None) -> tuple[LiteController, str]:
     scene = fixtures.kitchen()
     fridge = next(o for o in scene.objects if o.object_type == "Fridge")
     declared = replace(fridge, put_points=(("", (*pose, *point)),))
     assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
     objects = [declared if o is fridge else o for o in scene.objects]
-    sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=objects))
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA, objects=objects), landing_rules=landing_rules)
     return sim, fridge.object_id
 
 
@@ -167,6 +167,17 @@ def test_a_put_from_a_pose_the_demos_put_from_lands_at_thors_point() -> None:
     put = _put_the_potato(sim, fridge_id, 1.0, 1.0)
     assert abs(put[1] - target[1]) < 0.05
     assert np.hypot(put[0] - target[0], put[2] - target[2]) < 0.15
+
+
+def test_thors_point_is_the_fridges_landing_rule_and_another_rule_ignores_it() -> None:
+    # The point is the imported fridge's rule in put_landing's registry; a controller told to land
+    # fridge puts by the hand (as the landing bench compares rules) puts where the pose names no point.
+    probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
+    fridge = probe.world.by_id[fridge_id]
+    free = _put_the_potato(probe, fridge_id, 1.0, 1.0)
+    target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])
+    sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0), landing_rules={"Fridge": "hand"})
+    assert _put_the_potato(sim, fridge_id, 1.0, 1.0) == free
 
 
 def test_a_types_own_point_comes_before_the_point_for_any_type() -> None:

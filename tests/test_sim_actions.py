@@ -492,21 +492,21 @@ def test_put_into_an_empty_fridge_uses_the_shelves_its_room_declares() -> None:
 
 
 @pytest.mark.parametrize("imported", [False, True])
-def test_an_imported_rooms_microwave_takes_a_put_object_in_its_middle_on_the_plate(imported: bool) -> None:
-    # THOR's frames show things put into a microwave deeper in than the spot nearest the hand, the
-    # front edge lite's own rule picks; an imported room puts them mid-floor, a generated room
-    # keeps its bytes.
+def test_an_imported_rooms_microwave_takes_a_put_object_beside_its_panel_on_the_plate(imported: bool) -> None:
+    # THOR's microwave cavity stands left of its control panel as the agent faces it; an imported
+    # room puts things there, nearest the agent, a generated room keeps its bytes (lite's own rule:
+    # the spot nearest the hand, the front edge of the middle).
     scene = fixtures.kitchen()
     sim = LiteController(replace(scene, camera=ALFRED_CAMERA) if imported else scene)
     microwave = sim.world.by_id[oid(sim, "Microwave")]
-    go(sim, -2.0, 1.25, 0, 30)
+    go(sim, -1.75, 1.25, 0, 30)  # looking along +z, before the panel: the agent's left is -x
     ok(sim, "OpenObject", objectId=microwave.object_id)
     potato = _hold_the_potato(sim)
     ok(sim, "PutObject", objectId=potato, receptacleObjectId=microwave.object_id)
     put = sim.world.by_id[potato].center
-    middle = abs(put[2] - microwave.center[2]) < 0.05 and abs(put[0] - microwave.center[0]) < 0.05
-    assert middle == imported
-    assert put[2] < microwave.center[2] or imported  # lite's own rule: the front half, nearer the agent
+    cavity_end = microwave.lo[0] + put_landing.CAVITY[1] * microwave.size[0]
+    assert (sim.world.by_id[potato].hi[0] <= cavity_end + 1e-6) == imported
+    assert put[2] < microwave.center[2]  # the front half, nearer the agent
     # ... and on THOR's turntable plate, above the drawn floor, in an imported room only
     rise = sim.world.by_id[potato].lo[1] - sim.world.spot_bottom_y(microwave)
     assert rise == pytest.approx(put_landing.PLATE_RISE if imported else 0.0, abs=1e-6)

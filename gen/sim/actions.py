@@ -49,8 +49,6 @@ class ActionFailed(Exception):
 ALFRED_BOOKKEEPING = frozenset({"coordinateObjectId", "coordinateReceptacleObjectId", "forceVisible", "cleanObjectId"})
 
 _EPS = 1e-3
-#: Height above the surface at which PutObject looks for an object's foot (metres).
-FOOT_RISE = 0.01
 
 
 
@@ -362,11 +360,6 @@ def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
     world.move_to(obj, world.hand_center())
 
 
-#: Metres from a known level within which a put point's bottom rests on that level (else it is a
-#: shelf of its own: THOR's fridges have shelves no start pose shows).
-PUT_POINT_SHELF = 0.05
-
-
 def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     world = sim.world
     if world.held is None:
@@ -391,35 +384,21 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     spots = world.put_spots(receptacle, held)
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
-    # Every spot on every level (a fridge's floor and the shelves its contents show); the one
-    # nearest the hand (where the held object hangs, ahead of and below the eye) among those the
-    # agent sees. Nearest the eye, an apple put on a counter landed at the bottom edge of the frame
-    # and its first slice out of it; THOR's mask of that slice is mid-frame, 0.5 m ahead, where the
-    # hand is (FloorPlan14; no held-out or unseen-room demo that passed with the eye fails).
-    # THOR 2.1 itself sorts a receptacle's visible spawn points by distance to the agent's body
-    # (its metadata position, 0.675 m under the eye), not to the hand. In lite that rule, and a hand
-    # that tilts with the horizon, fit worse: over 105 pickups of an object a PutObject of the same
-    # demo had placed (107 train demos outside the 238, rooms held out by folds) the hand's nearest
-    # spot gives the right object under THOR's mask 45 times, the tilted hand 43, the body 39. The
-    # body picks fridge shelves too low: lite knows fewer shelves than THOR's fridges have and
-    # draws none between them (session 75, issue 69).
-    levels = world.support_levels(receptacle)
-    # In an imported room's fridge, from a pose its demos put from, THOR's point is known (where
-    # the mask of the next interaction shows the object): the place nearest it, on its shelf.
-    point = world.put_point(receptacle, held.type_name)
-    if point is not None:
-        bottom = point[1] - held.size[1] / 2
-        if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
-            levels = sorted([*levels, round(bottom, 4)])
-    places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
-    # THOR's spawn points lie on the receptacle's surface: which count as seen, and which point the
-    # seen ones are ranked by, is the receptacle's landing rule (:mod:`alfred_gen.sim.put_landing`:
-    # the hand above; in imported rooms sink basins and microwaves have rules of their own).
-    feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
-    rule = put_landing.rule_for(world, receptacle)
-    x, y, z = put_landing.choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0],
-                                         places, feet,
-                                         lambda points: in_sight(sim, points), anchor=point)
+    # Every spot on every level (a fridge's floor and the shelves its contents show); which of
+    # them the agent counts as seen, and which point the seen ones are ranked by, is the
+    # receptacle's landing rule (:mod:`alfred_gen.sim.put_landing`): the hand's nearest seen spot
+    # in procedural rooms, and in imported rooms for receptacles THOR's masks gave no better rule.
+    # Nearest the eye, an apple put on a counter landed at the bottom edge of the frame and its
+    # first slice out of it; THOR's mask of that slice is mid-frame, 0.5 m ahead, where the hand is
+    # (FloorPlan14). THOR 2.1 itself sorts a receptacle's visible spawn points by distance to the
+    # agent's body (its metadata position, 0.675 m under the eye), not to the hand. In lite that
+    # rule, and a hand that tilts with the horizon, fit worse: over 105 pickups of an object a
+    # PutObject of the same demo had placed (107 train demos outside the 238, rooms held out by
+    # folds) the hand's nearest spot gives the right object under THOR's mask 45 times, the tilted
+    # hand 43, the body 39. The body picks fridge shelves too low: lite knows fewer shelves than
+    # THOR's fridges have and draws none between them (session 75, issue 69).
+    rule = put_landing.rule_for(world, receptacle, sim.landing_rules)
+    x, y, z = put_landing.land(rule, world, receptacle, held, spots, lambda points: in_sight(sim, points))
     world.held = None
     world.touch_family(held)
     world.sight_changed()

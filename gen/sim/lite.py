@@ -56,7 +56,7 @@ What other pieces use:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,7 @@ from alfred_gen.sim.controller import SceneLookup, as_lookup
 from alfred_gen.sim.event import Event
 from alfred_gen.sim.physics_actions import PHYSICS_ACTIONS
 from alfred_gen.sim.pixels import PixelSight
+from alfred_gen.sim.put_landing import check_rule
 from alfred_gen.sim.scene import GRID_SIZE, Scene
 from alfred_gen.sim.setup_actions import SETUP_ACTIONS
 from alfred_gen.sim.visibility import PartialSight, Sight, VisibilityModel, visible_among
@@ -109,6 +110,7 @@ class LiteController:
         camera_y_offset: float = CAMERA_Y_OFFSET,
         field_of_view: float = FIELD_OF_VIEW,
         show_dirt: bool = False,
+        landing_rules: Mapping[str, str] | None = None,
     ) -> None:
         if abs(grid_size - GRID_SIZE) > 1e-9:
             raise ValueError(f"lite supports grid_size {GRID_SIZE} only, got {grid_size}")
@@ -127,6 +129,10 @@ class LiteController:
         self.configured_field_of_view = field_of_view
         self.configured_camera_y_offset = camera_y_offset
         self.scene_lookup = as_lookup(scene_lookup)
+        #: Landing rules by receptacle type that override :mod:`~alfred_gen.sim.put_landing`'s
+        #: registry (bench/put_landing.py compares rules with them); None: the registry's.
+        self.landing_rules: Mapping[str, str] | None = (
+            None if landing_rules is None else {t: check_rule(r) for t, r in landing_rules.items()})
         self.pixels: PixelSight | None = (
             PixelSight(show_dirt=show_dirt) if visibility is None or renderer is None else None
         )

@@ -24,34 +24,50 @@ point they are ranked by are the rule (:data:`RULES`):
   touches any collider, a basin's sloping bowl included.
 - ``middle_plate``: as ``middle``, the object's bottom :data:`PLATE_RISE` above lite's floor, on
   THOR's turntable plate.
+- ``cavity_plate``: as ``middle_plate``, but only spots whose footprint lies in the :data:`CAVITY`
+  share of the front (when any is seen), ranked by that share's middle: a THOR microwave's cavity
+  stands beside its control panel. ``cavity_body_plate``: the same spots, nearest the agent's body.
+- ``point``: seen as for ``hand``; nearest THOR's own put point when the room knows it for the
+  agent's pose (:meth:`~alfred_gen.sim.world.World.put_point`, an imported fridge's
+  :attr:`~alfred_gen.sim.scene.SceneObject.put_points`), on a shelf of its own at the point's
+  height when no known level is near (THOR's fridges have shelves no start pose shows); else
+  nearest the hand.
+
+A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``surface_body_inset``, microwaves
-``middle_plate``); procedural rooms and other receptacles ``hand``. The drawn microwave floor
-stays where it is (shapes are shared with procedural rooms); objects a restored start state puts
-in a microwave sit at THOR's own heights, on the plate, as the put now does.
+``cavity_body_plate``, fridges ``point``); procedural rooms and other receptacles ``hand``. The drawn
+microwave floor stays where it is (shapes are shared with procedural rooms); objects a restored
+start state puts in a microwave sit at THOR's own heights, on the plate, as the put now does.
 
-:func:`rule_for` says which rule a put uses; bench/put_landing.py compares them (rooms held out
-by folds) through :func:`forced`.
+:func:`rule_for` says which rule a put uses, a controller's ``landing_rules`` (receptacle type ->
+rule) overriding the registry: bench/put_landing.py compares rules that way, rooms held out by
+folds. :func:`land` is the whole choice a PutObject makes among its receptacle's free spots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from alfred_gen.sim.world import World, WorldObject
 
 Point = tuple[float, float, float]
+Sight = Callable[[list[Point]], list[bool]]
 
 RULES = ("hand", "middle", "surface", "surface_body", "surface_middle", "inset", "surface_inset",
-         "surface_body_inset", "middle_inset", "middle_plate")
+         "surface_body_inset", "middle_inset", "middle_plate", "cavity_plate", "cavity_body_plate", "point")
 
 #: How far above lite's drawn floor a ``_plate`` rule puts the object's bottom (metres): THOR's
 #: microwaves have a turntable plate on a raised cavity floor, and its spawn points lie on the
 #: plate (the ray down from the receptacle box's top stops on the first collider).
 PLATE_RISE = 0.08
+
+#: The share of the receptacle's front, from its left end as the agent faces it, a ``cavity_``
+#: rule keeps the held object's footprint in: a THOR microwave's cavity stands beside its control
+#: panel, on the right (lite draws the window over 0.07-0.66 of the front, the panel 0.72-0.94).
+CAVITY = (0.03, 0.68)
 
 #: How far inside the receptacle's box edge an ``_inset`` rule keeps the held object's footprint
 #: (metres): THOR's fit check (``CheckSpawnArea``) refuses a place where the object's box touches
@@ -59,50 +75,70 @@ PLATE_RISE = 0.08
 #: basin wall.
 INSET = 0.05
 
+#: Metres from a known level within which a put point's bottom rests on that level (else, under
+#: the ``point`` rule, it is a shelf of its own: THOR's fridges have shelves no start pose shows).
+PUT_POINT_SHELF = 0.05
+
+#: Height of the point on the surface under a spot above the surface (metres), as
+#: :func:`alfred_gen.sim.actions.put_object` tests it for sight: just clear of the surface.
+FOOT_RISE = 0.01
+
 #: The landing rule of each receptacle type in an imported room (one with a recorded camera);
 #: others, and every receptacle of a procedural room, use ``hand``. Measured with
 #: bench/put_landing.py over the pickups after a put of every 10th train demo outside the 238 with
 #: such a pair, rooms held out by 5 folds: THOR's pickup mask picks the put object in sink basins
 #: 51/87 times with ``hand``, 53 ``surface_body``, 54 ``surface_inset``, 59 ``surface_body_inset``;
 #: in microwaves 30/90 ``hand``, 37 ``middle``, 50 ``middle_plate`` at a 0.05 m rise, 51 at 0.08 m
-#: (session 76, issue 62).
-IMPORTED_RULES = {"SinkBasin": "surface_body_inset", "Microwave": "middle_plate"}
-
-#: Receptacles that keep lite's ``hand`` rule whatever :func:`forced` says: a fridge's put is
-#: ranked by THOR's own put point where its room knows one
-#: (:attr:`~alfred_gen.sim.scene.SceneObject.put_points`), else by the hand.
-KEEP_HAND = frozenset({"Fridge"})
-
-_forced: str | None = None
+#: (session 76, issue 62); in fridges 50/115 ``hand``, 64 ``point`` (session 76). Session 77, every
+#: 10th demo with a put into a microwave: 53/91 ``middle_plate``, 50 ``cavity_plate``, 66
+#: ``cavity_body_plate`` (THOR's misses lay a median 30 px left of lite's object, its hits 1 px);
+#: every 10th with a put into a fridge, microwave or sink basin (269 pairs), microwaves 57/90 ->
+#: 64/90, fridges 54/91 and basins 57/86 as before.
+IMPORTED_RULES = {"SinkBasin": "surface_body_inset", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
-@contextmanager
-def forced(rule: str | None) -> Iterator[None]:
-    """Within the block every put (fridges aside) uses ``rule`` (None: the usual choice); for the
-    landing bench."""
-    global _forced
-    if rule is not None and rule not in RULES:
-        raise ValueError(f"unknown landing rule {rule!r}; known: {', '.join(RULES)}")
-    before, _forced = _forced, rule
-    try:
-        yield
-    finally:
-        _forced = before
+def check_rule(rule: str) -> str:
+    """``rule`` if it names a rule of :data:`RULES` (with a plate rise after ``@`` for a ``_plate``
+    rule), else ValueError."""
+    name, at, rise = rule.partition("@")
+    if name not in RULES or (at and not name.endswith("_plate")):
+        raise ValueError(f"unknown landing rule {rule!r}; known: {', '.join(RULES)} (RULE_plate@RISE)")
+    if at:
+        float(rise)
+    return rule
 
 
-def rule_for(world: World, receptacle: WorldObject) -> str:
-    """The landing rule of a put into ``receptacle``: :data:`IMPORTED_RULES`' in an imported room
-    (one with a recorded camera), ``hand`` otherwise."""
-    if _forced is not None and receptacle.type_name not in KEEP_HAND:
-        return _forced
+def rule_for(world: World, receptacle: WorldObject, overrides: Mapping[str, str] | None = None) -> str:
+    """The landing rule of a put into ``receptacle``: ``overrides``' for its type when it names one,
+    else :data:`IMPORTED_RULES`' in an imported room (one with a recorded camera), else ``hand``."""
+    if overrides and receptacle.type_name in overrides:
+        return overrides[receptacle.type_name]
     if world.scene.from_alfred:
         return IMPORTED_RULES.get(receptacle.type_name, "hand")
     return "hand"
 
 
+def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, spots: Sequence[tuple[float, float]],
+         sight: Sight) -> Point:
+    """Where (the held object's box centre) a put of ``held`` into ``receptacle`` lands under ``rule``.
+
+    ``spots`` are the free (x, z) spots; every spot stands at every support level (a fridge's floor
+    and the shelves its contents show; the ``point`` rule adds the known put point's shelf), and
+    ``sight`` tells which points the agent sees."""
+    levels = world.support_levels(receptacle)
+    anchor = world.put_point(receptacle, held.type_name) if rule == "point" else None
+    if anchor is not None:
+        bottom = anchor[1] - held.size[1] / 2
+        if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
+            levels = sorted([*levels, round(bottom, 4)])
+    places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
+    feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
+    return choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0], places, feet,
+                          sight, anchor=anchor)
+
+
 def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple[float, float], floor: float,
-                   places: Sequence[Point], feet: Sequence[Point],
-                   sight: Callable[[list[Point]], list[bool]], anchor: Point | None = None) -> Point:
+                   places: Sequence[Point], feet: Sequence[Point], sight: Sight, anchor: Point | None = None) -> Point:
     """The place (object's box centre) a put lands at under ``rule``.
 
     ``half`` is the held object's half footprint (x, z), ``floor`` the lowest support level's
@@ -111,34 +147,74 @@ def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple
     sees. When none counts as seen, the first level's spots are the candidates, as before.
     ``anchor``, when given, is the point the seen places are ranked by instead of the rule's own
     (THOR's known point in an imported fridge, :meth:`~alfred_gen.sim.world.World.put_point`)."""
-    surface = rule.startswith("surface")
+    name, _, rise_text = check_rule(rule).partition("@")
+    surface = name.startswith("surface")
     if surface:
         seen = sight(list(feet))
     else:
         both = sight(list(places) + list(feet))
         seen = [m or f for m, f in zip(both[: len(places)], both[len(places):])]
     candidates = [p for p, ok in zip(places, seen) if ok]
-    if rule.endswith("_inset") or rule == "inset":
+    if name.endswith("_inset") or name == "inset":
         cx, _, cz = receptacle.center
         sx, _, sz = receptacle.size
         inside = [p for p in candidates if abs(p[0] - cx) <= sx / 2 - half[0] - INSET + 1e-9
                   and abs(p[2] - cz) <= sz / 2 - half[1] - INSET + 1e-9]
         candidates = inside or candidates
+    if name.startswith("cavity"):
+        candidates = _in_cavity(world, receptacle, half, candidates) or candidates
     if not candidates:
         first_level = min(p[1] for p in places)
         candidates = [p for p in places if p[1] == first_level]
     if anchor is None:
-        anchor = _anchor(rule, world, receptacle, floor)
+        anchor = _anchor(name, world, receptacle, floor)
     x, y, z = min(candidates, key=lambda p: ((p[0] - anchor[0]) ** 2 + (p[1] - anchor[1]) ** 2
                                           + (p[2] - anchor[2]) ** 2, p))
-    return (x, y + PLATE_RISE, z) if rule.endswith("_plate") else (x, y, z)
+    if name.endswith("_plate"):
+        return (x, y + (float(rise_text) if rise_text else PLATE_RISE), z)
+    return (x, y, z)
 
 
-def _anchor(rule: str, world: World, receptacle: WorldObject, floor: float) -> Point:
-    if rule.startswith("middle") or rule.startswith("surface_middle"):
+def _anchor(name: str, world: World, receptacle: WorldObject, floor: float) -> Point:
+    if name.startswith("middle") or name.startswith("surface_middle"):
         cx, _, cz = receptacle.center
         return (cx, floor, cz)
-    if rule.startswith("surface_body"):
+    if name.startswith("cavity_body"):
+        a = world.agent
+        return (float(a.x), float(a.y), float(a.z))
+    if name.startswith("cavity"):
+        return _cavity_middle(world, receptacle, floor)
+    if name.startswith("surface_body"):
         a = world.agent
         return (float(a.x), float(a.y), float(a.z))
     return world.hand_center()
+
+
+
+def _across(world: World, receptacle: WorldObject) -> tuple[float, float, float, float, float]:
+    """The receptacle's front as the agent faces it: its left end (x, z), the unit step to the
+    right (x, z) along it and its width. THOR's yaw 0 looks along +z (the right is +x), 90 along +x
+    (the right is -z); the agent faces the receptacle's front to put into it."""
+    cx, _, cz = receptacle.center
+    sx, _, sz = receptacle.size
+    quarter = int(round(float(world.agent.rotation) / 90.0)) % 4
+    right_x, right_z = ((1, 0), (0, -1), (-1, 0), (0, 1))[quarter]
+    width = sx if right_x else sz
+    return cx - right_x * width / 2, cz - right_z * width / 2, right_x, right_z, width
+
+
+def _in_cavity(world: World, receptacle: WorldObject, half: tuple[float, float],
+               candidates: Sequence[Point]) -> list[Point]:
+    """The candidates whose footprint lies within :data:`CAVITY` of the receptacle's front."""
+    x0, z0, rx, rz, width = _across(world, receptacle)
+    reach = abs(rx) * half[0] + abs(rz) * half[1]
+    lo, hi = CAVITY[0] * width + reach, CAVITY[1] * width - reach
+    return [p for p in candidates if lo - 1e-9 <= (p[0] - x0) * rx + (p[2] - z0) * rz <= hi + 1e-9]
+
+
+def _cavity_middle(world: World, receptacle: WorldObject, floor: float) -> Point:
+    """The middle of the :data:`CAVITY` part of the receptacle's front, on its floor, at its depth."""
+    x0, z0, rx, rz, width = _across(world, receptacle)
+    along = (CAVITY[0] + CAVITY[1]) / 2 * width
+    cx, _, cz = receptacle.center
+    return (x0 + rx * along if rx else cx, floor, z0 + rz * along if rz else cz)
