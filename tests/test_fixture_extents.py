@@ -84,7 +84,7 @@ def test_moves_are_bounded_and_doors_are_left_alone() -> None:
 
 
 def test_a_table_seen_facing_minus_x_is_fitted_along_z() -> None:
-    # Eye at +x looking along -x: screen-left is -z... the table's z extent is its width on screen.
+    # Eye at +x looking along -x: the table's z extent is its width on screen, screen-left is -z.
     eye = (3.0, 1.5, 0.0)
     block = Block(TABLE, "SideTable", (1.75, 0.75, 0.0), [1.5, 0.0, -0.5], [2.0, 0.75, 0.5], True, 90)
     screen_left = _ray((2.0, 0.4, -0.8), eye)  # looking along -x, screen-left is -z
