@@ -321,7 +321,7 @@ def _rows_of(
     look: Look | None = None, varied: bool = False, mirrored: bool = False, scale: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``scale``: the object drawn in its box shrunk by it (:func:`~alfred_gen.sim.thor_drawn.shrunk`)."""
-    box = shrunk(obj.box(), scale)
+    box = shrunk(obj.drawn_box(), scale)
     parts = tuple(obj.part_boxes()) if obj.parts else ()
     if offset != (0.0, 0.0, 0.0):
         box = box.translated(*offset)

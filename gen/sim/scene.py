@@ -218,6 +218,11 @@ class SceneObject:
     #: point x, y, z)), read from its demos' masks (:mod:`alfred_gen.scenes.alfred.put_points`).
     #: Empty: lite's own rule.
     put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: How far each side of a fixture's drawing lies outside its box (low x, y, z, then high x, y,
+    #: z; negative: inside), where an imported room's masks show another extent than its box
+    #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
+    #: fit cuts keeps them. Drawing only; empty: its box.
+    drawn_margins: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -248,6 +253,8 @@ class SceneObject:
             data["hinge"] = self.hinge
         if self.put_points:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
+        if self.drawn_margins:
+            data["drawn_margins"] = list(self.drawn_margins)
         return data
 
     @staticmethod
@@ -266,6 +273,7 @@ class SceneObject:
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
             hinge=int(data.get("hinge", 0)),
             put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
+            drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
         )
 
 

@@ -134,6 +134,7 @@ class WorldObject:
     __slots__ = (
         "center",
         "children",
+        "drawn_margins",
         "holes",
         "index",
         "is_broken",
@@ -170,6 +171,7 @@ class WorldObject:
         parts: tuple[Box, ...] = (),
         holes: tuple[Box, ...] = (),
         open_tray: tuple[float, ...] = (),
+        drawn_margins: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -193,6 +195,9 @@ class WorldObject:
         self.holes = tuple(holes)
         #: How much wider and taller its open form is drawn: :attr:`alfred_gen.sim.scene.SceneObject.open_tray`.
         self.open_tray = tuple(open_tray)
+        #: How far each side of its drawing lies outside its box:
+        #: :attr:`alfred_gen.sim.scene.SceneObject.drawn_margins`.
+        self.drawn_margins = tuple(drawn_margins)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False
@@ -218,6 +223,14 @@ class WorldObject:
 
     def box(self) -> Box:
         return Box(self.lo, self.hi)
+
+    def drawn_box(self) -> Box:
+        """The box it is drawn in: its box, each side moved out by :attr:`drawn_margins`."""
+        if not self.drawn_margins:
+            return self.box()
+        m = self.drawn_margins
+        lo, hi = self.lo, self.hi
+        return Box((lo[0] - m[0], lo[1] - m[1], lo[2] - m[2]), (hi[0] + m[3], hi[1] + m[4], hi[2] + m[5]))
 
     def footprint_turn(self) -> Turn:
         """How its footprint turns beyond its axis-aligned box (:func:`footprint_meets`)."""

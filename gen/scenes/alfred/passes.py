@@ -29,6 +29,7 @@ from alfred_gen.scenes.alfred import (
     door_hinges,
     faucet_fits,
     fixture_cuts,
+    fixture_extents,
     fixture_sizing,
     sight_cuts,
     start_fit,
@@ -239,7 +240,8 @@ def _fixture_objects(c: RoomContext) -> None:
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
                              parts=(handle_parts(block, c.evidence.name) + back_parts(block, c.ordered)
                                     + frame_parts(block)),
-                             open_tray=open_tray(block, c.evidence.name), hinge=block.hinge)
+                             open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
+                             drawn_margins=block.drawn_margins)
                  for block in c.ordered]
 
 
@@ -419,6 +421,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("hinge_pairs_at_their_masks", "size", door_hinges.hinge_pairs_at_their_masks,
          lambda c: door_hinges.hinge_pairs_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a double door whose open masks show its leaves at the middle hangs them there"),
+    Pass("extents_to_their_masks", "drawing", fixture_extents.extents_to_their_masks,
+         lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show"),
     Pass("rest_heights", "objects", origin_height, _rest_heights, _RESTING + ", fixture boxes",
          "a loose object's box sits as far below its origin as its poses show"),
     Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks",

@@ -42,12 +42,18 @@ class SightFact:
     #: For a sink basin only: rays through the mask's outermost pixels (:func:`edge_rays`), which
     #: :mod:`alfred_gen.scenes.alfred.basin_openings` fits the basin's opening to.
     edges: tuple[tuple[float, float, float], ...] = ()
+    #: For a fixture: rays through the mask's leftmost, rightmost, topmost and bottommost pixels
+    #: (:func:`side_rays`), None on a side where the mask reaches the frame's border (THOR's object
+    #: may go on past it), which :mod:`alfred_gen.scenes.alfred.fixture_extents` fits the drawing to.
+    sides: tuple[tuple[float, float, float] | None, ...] = ()
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
-        out = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
-        if self.edges:
+        out: list[Any] = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
+        if self.edges or self.sides:
             out.append([list(r) for r in self.edges])
+        if self.sides:
+            out.append([list(r) if r is not None else None for r in self.sides])
         return out
 
     @staticmethod
@@ -59,7 +65,9 @@ class SightFact:
         eye = (float(data[1][0]), float(data[1][1]), float(data[1][2]))
         rays = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[2])
         edges = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[4]) if len(data) > 4 else ()
-        return SightFact(str(data[0]), eye, rays, loose, edges)
+        sides = tuple((float(r[0]), float(r[1]), float(r[2])) if r is not None else None
+                      for r in data[5]) if len(data) > 5 else ()
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -106,15 +114,35 @@ def edge_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float], ..
     (at :data:`EDGE_RANKS` of its pixels sorted by column, then by row). The evenly spread rays of
     :func:`mask_rays` follow the mask in row-major order, so they miss how far a wide, shallow mask
     (a basin's opening seen from above) reaches to either side."""
+    picks = _edge_picks(runs)
+    return _directions(camera, [p for p, _ in picks]) if picks else ()
+
+
+def _edge_picks(runs: Any) -> list[tuple[int, bool]]:
+    """(pixel index, whether the mask touches the frame's border on that side) for the leftmost,
+    rightmost, topmost and bottommost pixels at :data:`EDGE_RANKS`; empty for a mask that does
+    not fit a frame."""
     pairs = _pairs(runs)
     if pairs is None:
-        return ()
+        return []
     index = np.concatenate([np.arange(start, start + length) for start, length in pairs.tolist()])
     picks = []
-    for key in (index % FRAME_WIDTH, index // FRAME_WIDTH):
+    for key, size in ((index % FRAME_WIDTH, FRAME_WIDTH), (index // FRAME_WIDTH, FRAME_HEIGHT)):
         order = index[np.argsort(key, kind="stable")]
-        picks += [int(order[min(len(order) - 1, int(rank * len(order)))]) for rank in EDGE_RANKS]
-    return _directions(camera, picks)
+        ends = (int(key.min()) <= 0, int(key.max()) >= size - 1)
+        picks += [(int(order[min(len(order) - 1, int(rank * len(order)))]), end)
+                  for rank, end in zip(EDGE_RANKS, ends)]
+    return picks
+
+
+def side_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
+    """:func:`edge_rays`, with None on each side (left, right, top, bottom) where the mask reaches
+    the frame's border: there the mask is cut by the frame, not by the object's outline."""
+    picks = _edge_picks(runs)
+    if not picks:
+        return ()
+    rays = _directions(camera, [p for p, _ in picks])
+    return tuple(None if border else ray for ray, (_, border) in zip(rays, picks))
 
 
 def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
@@ -147,7 +175,9 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         except (ValueError, TypeError):
             continue
         edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
-        if rays and all(math.isfinite(c) for r in rays + edges for c in r):
+        sides = side_rays(runs, camera) if loose is None else ()
+        known = [r for r in sides if r is not None]
+        if rays and all(math.isfinite(c) for r in rays + edges + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose, edges))
+            out.append(SightFact(target, eye, rays, loose, edges, sides))
     return out

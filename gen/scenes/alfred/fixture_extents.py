@@ -1,0 +1,188 @@
+"""A fixture is drawn as wide (and, where its top shows, as deep) as THOR's own masks of it show.
+
+The importer sizes furniture from THOR's type-level sizes and places it by its id, which is
+THOR's object origin, not its middle. THOR's instance masks of large, simple solids then disagree
+with lite's drawing by place more than by size: on the measured set (held out by folds, main at
+session 77's start) lite drew drawers at 0.92-0.96 of THOR's pixels but their masks' middles
+20 pixels apart (IoU 0.47), a side table at 0.83 and a coffee table at 0.63 of THOR's pixels
+(IoU 0.43).
+
+Each demo that acted on a fixture recorded THOR's mask of it, and the evidence keeps the rays
+from the camera through the mask's leftmost, rightmost, topmost and bottommost pixels, none on a
+side where the mask reaches the frame's border (:func:`~alfred_gen.scenes.alfred.sight_facts.side_rays`).
+The agent only ever faces along a world axis, so the leftmost ray grazes the object's outline on
+its left: the object ends where the ray is farthest right across the depth the box spans, and
+the rightmost ray likewise on the right (:func:`lateral_bound`). Where the eye is above a
+free-standing top (:data:`TOP_TYPES`), the topmost ray leaves the top at its far edge
+(:func:`far_bound`). Once :data:`MIN_MASKS` masks bound one side, that side of the DRAWN box moves
+to their median, at most :data:`MAX_MOVE`, and the drawn box keeps at least :data:`MIN_KEEP` of the
+box's size. A mask cut short by something in front of the object would only shrink the drawing,
+so shrinking needs every mask on that side to agree (:func:`side_value`).
+
+Drawing only (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_margins`): the box that holds things, that
+the agent reaches and that placement and physics use stays as the other passes made it. Doors
+(cabinets, fridges, microwaves...) are left alone: an open door's mask shows its leaf, not its
+carcass, and the evidence does not say whether it was open. Sink basins and faucets have their
+own fits. Only imported rooms are built here, so procedural rooms are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.sim.scene import Box
+
+#: Types whose drawing is fitted across the view: simple solids, and drawers (which slide along
+#: the view, so an open drawer's mask is as wide as the shut one's).
+WIDTH_TYPES = frozenset({
+    "ArmChair", "Bed", "CoffeeTable", "CounterTop", "Desk", "DiningTable", "Drawer", "Dresser", "GarbageCan",
+    "Ottoman", "Shelf", "SideTable", "Sofa", "Toilet", "TVStand",
+})
+#: Free-standing tops whose far edge the topmost ray shows when seen from above.
+TOP_TYPES = frozenset({"CoffeeTable", "Desk", "DiningTable", "SideTable", "Dresser", "Ottoman", "TVStand"})
+#: Masks bounding a side before that side of the drawing moves.
+MIN_MASKS = 2
+#: The farthest one side of the drawing moves (metres).
+MAX_MOVE = 0.3
+#: The least share of the box's size along an axis the drawing keeps.
+MIN_KEEP = 0.5
+
+
+def _headings(fact: SightFact) -> tuple[int, float, int, float] | None:
+    """(forward axis, its sign, right axis, its sign) of the camera a fact's rays were cast from:
+    the agent turns in quarter turns, so forward is the world axis its rays mostly follow."""
+    if not fact.rays:
+        return None
+    d = np.mean(np.asarray(fact.rays, dtype=float), axis=0)
+    if abs(d[0]) < 1e-6 and abs(d[2]) < 1e-6:
+        return None
+    if abs(d[0]) >= abs(d[2]):
+        fwd, fsign = 0, float(np.sign(d[0]))
+        # facing +x, screen-right is -z (THOR's left-handed frame, y up)
+        return fwd, fsign, 2, -fsign
+    fwd, fsign = 2, float(np.sign(d[2]))
+    return fwd, fsign, 0, fsign
+
+
+def lateral_bound(eye: Sequence[float], ray: Sequence[float], lo: Sequence[float], hi: Sequence[float],
+                  fwd: int, right: int, right_sign: float, left_side: bool) -> float | None:
+    """Where along world axis ``right`` the object ends if ``ray`` grazes its outline on the
+    screen's left (``left_side``) or right: the ray's farthest-inward point while it runs through
+    the slab of depths (along ``fwd``) and heights the box spans. None when the ray does not pass
+    through that slab ahead of the eye."""
+    t0, t1 = 1e-6, float("inf")
+    for axis in (fwd, 1):
+        if abs(ray[axis]) < 1e-9:
+            if not lo[axis] <= eye[axis] <= hi[axis]:
+                return None
+            continue
+        a, b = sorted(((lo[axis] - eye[axis]) / ray[axis], (hi[axis] - eye[axis]) / ray[axis]))
+        t0, t1 = max(t0, a), min(t1, b)
+    if t1 <= t0 or t1 == float("inf"):
+        return None
+    values = [(eye[right] + t * ray[right]) * right_sign for t in (t0, t1)]  # screen-right coordinate
+    inward = max(values) if left_side else min(values)
+    return inward * right_sign
+
+
+def far_bound(eye: Sequence[float], ray: Sequence[float], top: float, fwd: int) -> float | None:
+    """Where along ``fwd`` the top at height ``top`` ends if ``ray`` (the mask's topmost) leaves
+    it there; None unless the eye is above the top and the ray comes down to it."""
+    if eye[1] <= top or ray[1] >= 0.0:
+        return None
+    t = (top - eye[1]) / ray[1]
+    return eye[fwd] + t * ray[fwd]
+
+
+#: How far above and below its box a fixture's outline may lie (metres): an open drawer's tray
+#: is drawn taller than its box, and THOR's meshes are not their boxes.
+HEIGHT_SLACK = 0.05
+
+
+def _slab(block: Block, fwd: int, fwd_sign: float) -> tuple[list[float], list[float]]:
+    """The box's depths and heights a mask's outline may lie in, seen looking along ``fwd``: the
+    box :data:`HEIGHT_SLACK` taller, and for a drawer as deep again toward the eye (its mask may
+    be of it pulled out)."""
+    lo, hi = list(block.lo), list(block.hi)
+    lo[1] -= HEIGHT_SLACK
+    hi[1] += HEIGHT_SLACK
+    if block.kind == "Drawer":
+        depth = hi[fwd] - lo[fwd]
+        if fwd_sign > 0:
+            lo[fwd] -= depth
+        else:
+            hi[fwd] += depth
+    return lo, hi
+
+
+def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
+    """Per (world axis, 0 low end / 1 high end): where each of the block's masks says it ends."""
+    out: dict[tuple[int, int], list[float]] = {}
+    for fact in sights:
+        if fact.target != block.object_id or len(fact.sides) != 4:
+            continue
+        heading = _headings(fact)
+        if heading is None:
+            continue
+        fwd, fsign, right, rsign = heading
+        left_ray, right_ray, top_ray, _ = fact.sides
+        lo, hi = _slab(block, fwd, fsign)
+        for ray, left_side in ((left_ray, True), (right_ray, False)):
+            if ray is None:
+                continue
+            value = lateral_bound(fact.eye, ray, lo, hi, fwd, right, rsign, left_side)
+            if value is not None:
+                end = int((rsign > 0) != left_side)  # screen-left is the low end when right is +
+                out.setdefault((right, end), []).append(value)
+        if top_ray is not None and block.kind in TOP_TYPES:
+            value = far_bound(fact.eye, top_ray, block.hi[1], fwd)
+            if value is not None:
+                out.setdefault((fwd, int(fsign > 0)), []).append(value)
+    return out
+
+
+def side_value(values: Sequence[float], current: float, end: int) -> float | None:
+    """Where one side of the drawing goes: the median of ``values``, at most :data:`MAX_MOVE`
+    from ``current``; outward freely, inward only as far as the least inward value. None with
+    fewer than :data:`MIN_MASKS` values."""
+    if len(values) < MIN_MASKS:
+        return None
+    outward = 1.0 if end else -1.0
+    target = float(np.median(values))
+    if (target - current) * outward < 0.0:  # inward: only as far as every mask agrees
+        least = max(values) if end else min(values)
+        target = current if (least - current) * outward > 0.0 else least
+    return current + float(np.clip(target - current, -MAX_MOVE, MAX_MOVE))
+
+
+def drawn_extent(block: Block, sights: Sequence[SightFact]) -> Box | None:
+    """The box ``block`` is drawn in after its masks (see the module docstring); None when no
+    side moves."""
+    if block.kind not in WIDTH_TYPES:
+        return None
+    lo, hi = list(block.lo), list(block.hi)
+    moved = False
+    for (axis, end), values in sorted(side_bounds(block, sights).items()):
+        current = hi[axis] if end else lo[axis]
+        value = side_value(values, current, end)
+        if value is None or abs(value - current) < 1e-3:
+            continue
+        if end:
+            hi[axis] = max(value, lo[axis] + MIN_KEEP * (block.hi[axis] - block.lo[axis]))
+        else:
+            lo[axis] = min(value, hi[axis] - MIN_KEEP * (block.hi[axis] - block.lo[axis]))
+        moved = True
+    return Box(tuple(lo), tuple(hi)) if moved else None  # type: ignore[arg-type]  # three coordinates each
+
+
+def extents_to_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
+    """Each fixture of :data:`WIDTH_TYPES` whose masks bound it is drawn to them
+    (:attr:`Block.drawn_margins`: how far each side of the drawn box lies outside the box)."""
+    for block in blocks:
+        drawn = drawn_extent(block, sights)
+        if drawn is not None:
+            block.drawn_margins = tuple(round(a - b, 4) for a, b in zip((*block.lo, *drawn.hi), (*drawn.lo, *block.hi)))

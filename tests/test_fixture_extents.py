@@ -1,0 +1,114 @@
+"""Fixtures of imported rooms drawn as wide (tables: as deep) as THOR's masks of them show, drawing only."""
+
+from __future__ import annotations
+
+import math
+
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_extents import MAX_MOVE, extents_to_their_masks, lateral_bound
+from alfred_gen.scenes.alfred.sight_facts import SightFact, side_rays
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
+from alfred_gen.sim.world_objects import WorldObject
+
+TABLE = "SideTable|+00.00|+00.75|+01.75"
+EYE = (0.0, 1.5, 0.0)
+
+
+def _table(kind: str = "SideTable", object_id: str = TABLE) -> Block:
+    """x -0.5..0.5, top 0.75, z 1.5..2.0, in front of :data:`EYE` (looking along +z)."""
+    return Block(object_id, kind, (0.0, 0.75, 1.75), [-0.5, 0.0, 1.5], [0.5, 0.75, 2.0], True, 180)
+
+
+def _ray(point: tuple[float, float, float], eye: tuple[float, float, float] = EYE) -> tuple[float, float, float]:
+    d = [p - e for p, e in zip(point, eye)]
+    n = math.sqrt(sum(c * c for c in d))
+    return (d[0] / n, d[1] / n, d[2] / n)
+
+
+def _mask(left: float | None, right: float | None, far: float | None, target: str = TABLE,
+          eye: tuple[float, float, float] = EYE) -> SightFact:
+    """A mask of a table whose left and right edges lie at x ``left`` and ``right`` on its near
+    face and whose top's far edge lies at z ``far`` (None: the mask reaches the frame's border there)."""
+    sides = (_ray((left, 0.4, 1.5), eye) if left is not None else None,
+             _ray((right, 0.4, 1.5), eye) if right is not None else None,
+             _ray((0.0, 0.75, far), eye) if far is not None else None,
+             None)
+    return SightFact(target, eye, (_ray((0.0, 0.5, 1.75), eye),), None, (), sides)
+
+
+def test_side_rays_leave_out_the_sides_a_mask_meets_the_frame_s_border_on() -> None:
+    camera = Camera(0.0, 1.5, 0.0, 0.0, 30.0, ALFRED_CAMERA.field_of_view)
+    runs = [[row * 300, 120] for row in range(200, 300)]  # columns 0-119, rows 200-299: left and bottom border
+    sides = side_rays(runs, camera)
+    assert len(sides) == 4
+    assert sides[0] is None and sides[3] is None
+    assert sides[1] is not None and sides[2] is not None
+
+
+def test_the_drawing_grows_to_a_wider_table_its_masks_show_and_the_box_stays() -> None:
+    table = _table()
+    extents_to_their_masks([table], [_mask(-0.8, 0.5, 2.2), _mask(-0.8, 0.5, 2.2)])
+    assert table.lo == [-0.5, 0.0, 1.5] and table.hi == [0.5, 0.75, 2.0]  # drawing only
+    lo_x, _, _, hi_x, _, hi_z = table.drawn_margins
+    assert math.isclose(lo_x, 0.3, abs_tol=0.01)  # 0.3 m further left
+    assert abs(hi_x) < 0.01
+    assert math.isclose(hi_z, 0.2, abs_tol=0.01)  # its top reaches 0.2 m further back
+
+
+def test_one_mask_or_masks_cut_by_the_border_move_nothing() -> None:
+    table = _table()
+    extents_to_their_masks([table], [_mask(-0.8, 0.5, 2.2)])
+    assert table.drawn_margins == ()
+    extents_to_their_masks([table], [_mask(None, None, None), _mask(None, None, None)])
+    assert table.drawn_margins == ()
+
+
+def test_a_mask_cut_short_by_something_in_front_does_not_shrink_the_drawing() -> None:
+    table = _table()
+    # one mask shows the table's left end, the other stops short of it (an object in front)
+    extents_to_their_masks([table], [_mask(-0.5, 0.5, None), _mask(-0.2, 0.5, None)])
+    assert table.drawn_margins == ()
+    # both agree it is narrower: it shrinks, by no more than both show
+    extents_to_their_masks([table], [_mask(-0.3, 0.5, None), _mask(-0.2, 0.5, None)])
+    assert math.isclose(table.drawn_margins[0], -0.2, abs_tol=0.01)
+
+
+def test_moves_are_bounded_and_doors_are_left_alone() -> None:
+    table = _table()
+    extents_to_their_masks([table], [_mask(-2.0, 0.5, None), _mask(-2.0, 0.5, None)])
+    assert math.isclose(table.drawn_margins[0], MAX_MOVE, abs_tol=1e-6)
+    cabinet = _table("Cabinet", "Cabinet|+00.00|+00.75|+01.75")
+    extents_to_their_masks([cabinet], [_mask(-0.8, 0.5, 2.2, cabinet.object_id)] * 2)
+    assert cabinet.drawn_margins == ()
+
+
+def test_a_table_seen_facing_minus_x_is_fitted_along_z() -> None:
+    # Eye at +x looking along -x: the table's z extent is its width on screen, screen-left is -z.
+    eye = (3.0, 1.5, 0.0)
+    block = Block(TABLE, "SideTable", (1.75, 0.75, 0.0), [1.5, 0.0, -0.5], [2.0, 0.75, 0.5], True, 90)
+    screen_left = _ray((2.0, 0.4, -0.8), eye)  # looking along -x, screen-left is -z
+    screen_right = _ray((2.0, 0.4, 0.5), eye)
+    fact = SightFact(TABLE, eye, (_ray((1.75, 0.5, 0.0), eye),), None, (), (screen_left, screen_right, None, None))
+    extents_to_their_masks([block], [fact, fact])
+    assert math.isclose(block.drawn_margins[2], 0.3, abs_tol=0.01)
+    assert abs(block.drawn_margins[5]) < 0.01
+
+
+def test_a_ray_that_misses_the_box_s_slab_says_nothing() -> None:
+    up = (0.0, 1.0, 0.0)
+    assert lateral_bound(EYE, up, [-0.5, 0.0, 1.5], [0.5, 0.75, 2.0], 2, 0, 1.0, True) is None
+
+
+def test_the_drawn_margins_survive_the_scene_file_and_draw_the_world_object() -> None:
+    box = Box((-0.5, 0.0, 1.5), (0.5, 0.75, 2.0))
+    obj = SceneObject("SideTable", (0.0, 0.75, 1.75), box, drawn_margins=(0.3, 0.0, 0.0, 0.0, 0.0, 0.2))
+    again = SceneObject.from_dict(obj.to_dict())
+    assert again.drawn_margins == obj.drawn_margins
+    world = WorldObject(again.object_id, again.object_type, again.name, again.position, again.rotation, again.box,
+                        drawn_margins=again.drawn_margins)
+    assert world.box() == box
+    drawn = world.drawn_box()
+    assert math.isclose(drawn.lo[0], -0.8) and math.isclose(drawn.hi[2], 2.2)
+    plain = SceneObject("SideTable", (0.0, 0.75, 1.75), box)
+    assert "drawn_margins" not in plain.to_dict()
