@@ -1,0 +1,198 @@
+"""Shapes lite draws some types in, in a room imported from ALFRED, as THOR's meshes cover their box.
+
+THOR's box of a spatula, a ladle or a tennis racket is the extent of a head at one end of a thin
+handle; a watch lying on a table is a strap closed into a ring; a key chain is a ring at one end
+and keys at the other. Drawn as their whole box (or a box shrunk about its middle,
+:mod:`alfred_gen.sim.thor_drawn`), they cover pixels THOR's masks of them do not, and miss the
+end where THOR's pixels gather.
+
+Which end holds the head is a fact of the model, so it turns with the object: :data:`HEAD_AT` gives
+it in the object's own frame (THOR's yaw turns own +z towards +x), and the drawn head lands at the
+end of the box's long side that the object's yaw turns it to. Only imported rooms draw these
+shapes (:attr:`~alfred_gen.sim.scene.Scene.from_alfred`); procedural rooms have no THOR meshes to
+match and draw :func:`~alfred_gen.sim.shapes.shape_parts` as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from alfred_gen.sim.scene import Box
+from alfred_gen.sim.shapes import BODY, DARKER, Part, shape_parts
+from alfred_gen.sim.world import quarter_turns, turn_horizontal
+
+#: Own-frame direction (x, z) from the middle of a type's box to its head: +x is the model's own
+#: +x, +z its own +z (its front at yaw 0). Fit from THOR's masks (see :data:`HEAD_SHAPES`).
+HEAD_AT: dict[str, tuple[int, int]] = {}
+
+#: (length of the head as a fraction of the box's long side, width of the handle as a fraction of
+#: the box's short side) per type drawn as a head on a handle.
+HEAD_SHAPES: dict[str, tuple[float, float]] = {}
+
+#: A ring's wall (fraction of the box's width and depth) and height (fraction of its height).
+RING_SHAPES: dict[str, tuple[float, float]] = {}
+
+#: Key chains and the like: two pieces at the two ends of the long side, each this long (fraction
+#: of the long side) and this wide (fraction of the short side), centred across.
+ENDS_SHAPES: dict[str, tuple[float, float]] = {}
+
+#: Fixtures with a front (a faucet faces the agent at its interaction pose): a neck at the back
+#: (depth from, to; width) and a spout at the top reaching forward (depth to; height; width).
+SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {}
+
+#: Slices of a round whole (its sliced type -> the number of slices it is cut in, from the
+#: catalogue), drawn as a disc-like face, smaller towards the whole's two ends: THOR's end slices
+#: of a lettuce or a tomato are caps (see :func:`slice_face`).
+ROUND_SLICES: dict[str, int] = {}
+#: The smallest a round slice's face is drawn, as a fraction of its box's width and height.
+SLICE_MIN = 0.4
+
+#: Fixtures drawn as a post this wide and deep (fraction of the box) in an imported room.
+POST_SHAPES: dict[str, float] = {}
+
+
+def _span(box: Box, axis: int, f0: float, f1: float) -> tuple[float, float]:
+    lo, hi = box.lo[axis], box.hi[axis]
+    return lo + f0 * (hi - lo), lo + f1 * (hi - lo)
+
+
+def _sub(box: Box, spans: dict[int, tuple[float, float]]) -> Box:
+    """The part of ``box`` within the given fractions per axis (0 x, 1 y, 2 z; whole elsewhere)."""
+    lo, hi = list(box.lo), list(box.hi)
+    for axis, (f0, f1) in spans.items():
+        lo[axis], hi[axis] = _span(box, axis, f0, f1)
+    return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
+
+
+def _long_axis(box: Box) -> tuple[int, int]:
+    """(the box's longer horizontal axis, the other): 0 is x, 2 is z."""
+    size = box.size
+    return (0, 2) if size[0] >= size[2] else (2, 0)
+
+
+def head_on_handle(box: Box, yaw: int, head_at: tuple[int, int], head: float, handle: float,
+                   object_type: str = "") -> list[Part] | None:
+    """A head ``head`` of the box's long side at the end ``head_at`` (own frame) turns to, and a
+    handle ``handle`` as wide as the box along the rest; None when the yaw turns ``head_at`` across
+    the long side (the box does not lie as the model does). The head is drawn in ``object_type``'s
+    own shape within its part of the box (a pan's body is a round basin, its contents seen)."""
+    along, across = _long_axis(box)
+    wx, wz = turn_horizontal(float(head_at[0]), float(head_at[1]), quarter_turns(yaw))
+    sign = round(wx if along == 0 else wz)
+    if sign == 0:
+        return None
+    a = (1.0 - handle) / 2.0
+    if sign > 0:
+        head_span, handle_span = (1.0 - head, 1.0), (0.0, 1.0 - head)
+    else:
+        head_span, handle_span = (0.0, head), (head, 1.0)
+    head_parts = shape_parts(object_type, _sub(box, {along: head_span}), facing=yaw)
+    return [*head_parts, (_sub(box, {along: handle_span, across: (a, 1.0 - a)}), DARKER)]
+
+
+def ring(box: Box, wall: float, height: float) -> list[Part]:
+    """Four walls round the box's footprint, ``wall`` of its width and depth thick, ``height`` of
+    its height tall: seen from above, the hole in the middle shows what lies under it."""
+    y = (0.0, height)
+    return [
+        (_sub(box, {0: (0.0, wall), 1: y}), BODY),
+        (_sub(box, {0: (1.0 - wall, 1.0), 1: y}), BODY),
+        (_sub(box, {0: (wall, 1.0 - wall), 1: y, 2: (0.0, wall)}), BODY),
+        (_sub(box, {0: (wall, 1.0 - wall), 1: y, 2: (1.0 - wall, 1.0)}), BODY),
+    ]
+
+
+def two_ends(box: Box, length: float, width: float) -> list[Part]:
+    """Two pieces at the ends of the box's long side, ``length`` of it long, ``width`` of its
+    short side wide, centred across: nothing drawn between them."""
+    along, across = _long_axis(box)
+    a = (1.0 - width) / 2.0
+    return [(_sub(box, {along: span, across: (a, 1.0 - a)}), BODY if k == 0 else DARKER)
+            for k, span in enumerate(((0.0, length), (1.0 - length, 1.0)))]
+
+
+def _front_frame(box: Box, facing: int) -> tuple[int, int, int]:
+    """(the axis the front faces along, its sign, the axis across the front) for a quarter yaw."""
+    quarter = int(round(facing / 90.0)) % 4
+    d_axis = 2 if quarter in (0, 2) else 0
+    return d_axis, (1 if quarter in (0, 1) else -1), 2 - d_axis
+
+
+def neck_and_spout(box: Box, facing: int, neck_back: float, neck_front: float, neck_width: float,
+                   spout_front: float, spout_height: float, spout_width: float) -> list[Part]:
+    """A neck standing at the back of the box (depth fractions from the back ``neck_back`` to
+    ``neck_front``, ``neck_width`` wide) under a spout across the top ``spout_height`` of the
+    height, reaching forward to ``spout_front``, ``spout_width`` wide."""
+    d_axis, d_sign, w_axis = _front_frame(box, facing)
+
+    def depth(f0: float, f1: float) -> tuple[float, float]:
+        return (f0, f1) if d_sign > 0 else (1.0 - f1, 1.0 - f0)
+
+    a, b = (1.0 - neck_width) / 2.0, (1.0 - spout_width) / 2.0
+    return [
+        (_sub(box, {d_axis: depth(neck_back, neck_front), w_axis: (a, 1.0 - a)}), BODY),
+        (_sub(box, {d_axis: depth(neck_back, spout_front), w_axis: (b, 1.0 - b), 1: (1.0 - spout_height, 1.0)}),
+         DARKER),
+    ]
+
+
+def slice_number(object_id: str) -> int | None:
+    """Slice k's number from its id (``Lettuce|...|LettuceSliced_7`` is 7), or None."""
+    _, _, piece = object_id.rpartition("|")
+    name, _, number = piece.rpartition("_")
+    if "Sliced" not in name or not number.isdigit():
+        return None
+    return int(number)
+
+
+def slice_face(box: Box, number: int, count: int) -> list[Part]:
+    """Slice ``number`` of ``count`` cut from a round whole: a core and a band in the plane of its
+    face (a disc drawn as two boxes, as :func:`~alfred_gen.sim.shapes._round` draws fruit), its
+    width and height scaled by the round whole's section where the slice lies, resting where its
+    box rests: a slice at either end is a small cap, one in the middle as big as the box."""
+    size = box.size
+    across = 0 if size[0] >= size[2] else 2
+    x = 2.0 * (number - 0.5) / max(count, 1) - 1.0
+    r = max(SLICE_MIN, math.sqrt(max(0.0, 1.0 - x * x)))
+    return [
+        (_sub(box, {across: (0.5 - 0.33 * r, 0.5 + 0.33 * r), 1: (0.0, r)}), BODY),
+        (_sub(box, {across: (0.5 - 0.5 * r, 0.5 + 0.5 * r), 1: (0.18 * r, 0.78 * r)}), DARKER),
+    ]
+
+
+def _post(box: Box, width: float) -> list[Part]:
+    a = (1.0 - width) / 2.0
+    return [(_sub(box, {0: (a, 1.0 - a), 2: (a, 1.0 - a)}), BODY)]
+
+
+def has_thor_shape(object_type: str) -> bool:
+    """Whether an imported room may draw ``object_type`` in a shape of its own here."""
+    return any(object_type in table
+               for table in (HEAD_SHAPES, RING_SHAPES, ENDS_SHAPES, SPOUT_SHAPES, POST_SHAPES, ROUND_SLICES))
+
+
+def thor_parts(object_type: str, box: Box, facing: int, object_id: str = "") -> list[Part] | None:
+    """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
+
+    ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces."""
+    makers: list[Callable[[], list[Part] | None]] = []
+    if object_type in HEAD_SHAPES and object_type in HEAD_AT:
+        head, handle = HEAD_SHAPES[object_type]
+        makers.append(lambda: head_on_handle(box, facing, HEAD_AT[object_type], head, handle, object_type))
+    if object_type in RING_SHAPES:
+        makers.append(lambda: ring(box, *RING_SHAPES[object_type]))
+    if object_type in ENDS_SHAPES:
+        makers.append(lambda: two_ends(box, *ENDS_SHAPES[object_type]))
+    if object_type in SPOUT_SHAPES:
+        makers.append(lambda: neck_and_spout(box, facing, *SPOUT_SHAPES[object_type]))
+    if object_type in POST_SHAPES:
+        makers.append(lambda: _post(box, POST_SHAPES[object_type]))
+    number = slice_number(object_id) if object_type in ROUND_SLICES else None
+    if number is not None:
+        makers.append(lambda: slice_face(box, number, ROUND_SLICES[object_type]))
+    for make in makers:
+        parts = make()
+        if parts is not None:
+            return parts
+    return None
