@@ -18,20 +18,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import BODY, DARKER, Part, shape_parts
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
 
 #: Own-frame direction (x, z) from the middle of a type's box to its head: +x is the model's own
 #: +x, +z its own +z (its front at yaw 0). Fit from THOR's masks (see :data:`HEAD_SHAPES`).
-HEAD_AT: dict[str, tuple[int, int]] = {}
+HEAD_AT: dict[str, tuple[int, int]] = {"Spatula": (-1, 0), "Ladle": (-1, 0), "Spoon": (1, 0), "Pan": (0, 1),
+                                        "KeyChain": (1, 0)}
 
 #: (length of the head as a fraction of the box's long side, width of the handle as a fraction of
 #: the box's short side) per type drawn as a head on a handle.
-HEAD_SHAPES: dict[str, tuple[float, float]] = {}
+HEAD_SHAPES: dict[str, tuple[float, float]] = {"Spatula": (0.35, 0.3), "Ladle": (0.3, 0.25), "Spoon": (0.3, 0.3),
+                                               "Pan": (0.65, 0.15), "KeyChain": (0.45, 0.5)}
 
 #: A ring's wall (fraction of the box's width and depth) and height (fraction of its height).
-RING_SHAPES: dict[str, tuple[float, float]] = {}
+RING_SHAPES: dict[str, tuple[float, float]] = {"Watch": (0.15, 0.5)}
 
 #: Key chains and the like: two pieces at the two ends of the long side, each this long (fraction
 #: of the long side) and this wide (fraction of the short side), centred across.
@@ -39,12 +42,11 @@ ENDS_SHAPES: dict[str, tuple[float, float]] = {}
 
 #: Fixtures with a front (a faucet faces the agent at its interaction pose): a neck at the back
 #: (depth from, to; width) and a spout at the top reaching forward (depth to; height; width).
-SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {}
+SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Faucet": (0.15, 0.45, 0.3, 0.9, 0.2, 0.2)}
 
-#: Slices of a round whole (its sliced type -> the number of slices it is cut in, from the
-#: catalogue), drawn as a disc-like face, smaller towards the whole's two ends: THOR's end slices
-#: of a lettuce or a tomato are caps (see :func:`slice_face`).
-ROUND_SLICES: dict[str, int] = {}
+#: Slices of round wholes, drawn as a disc-like face, smaller towards the whole's two ends: THOR's
+#: end slices of a lettuce or a tomato are caps (see :func:`slice_face`).
+ROUND_SLICES: frozenset[str] = frozenset({"LettuceSliced", "TomatoSliced", "PotatoSliced", "AppleSliced"})
 #: The smallest a round slice's face is drawn, as a fraction of its box's width and height.
 SLICE_MIN = 0.4
 
@@ -146,6 +148,12 @@ def slice_number(object_id: str) -> int | None:
     return int(number)
 
 
+def slice_count(sliced_type: str) -> int:
+    """How many slices the whole a ``sliced_type`` is cut from falls into (the catalogue's count)."""
+    wholes = [whole for whole, sliced in catalogue.SLICED_TYPES.items() if sliced == sliced_type]
+    return catalogue.SLICE_COUNTS[wholes[0]] if wholes else 1
+
+
 def slice_face(box: Box, number: int, count: int) -> list[Part]:
     """Slice ``number`` of ``count`` cut from a round whole: a core and a band in the plane of its
     face (a disc drawn as two boxes, as :func:`~alfred_gen.sim.shapes._round` draws fruit), its
@@ -190,7 +198,7 @@ def thor_parts(object_type: str, box: Box, facing: int, object_id: str = "") -> 
         makers.append(lambda: _post(box, POST_SHAPES[object_type]))
     number = slice_number(object_id) if object_type in ROUND_SLICES else None
     if number is not None:
-        makers.append(lambda: slice_face(box, number, ROUND_SLICES[object_type]))
+        makers.append(lambda: slice_face(box, number, slice_count(object_type)))
     for make in makers:
         parts = make()
         if parts is not None:
