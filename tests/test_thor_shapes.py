@@ -130,22 +130,3 @@ def test_an_imported_room_draws_the_ring_and_a_procedural_room_the_box(monkeypat
     assert 0 < _watch_pixels(True) < whole_imported
     assert _watch_pixels(False) == whole_procedural
 
-
-def test_a_slice_is_numbered_by_its_id() -> None:
-    assert thor_shapes.slice_number("Lettuce|-00.17|+01.13|+02.14|LettuceSliced_7") == 7
-    assert thor_shapes.slice_number("Lettuce|-00.17|+01.13|+02.14") is None
-
-
-def test_end_slices_of_a_round_whole_are_smaller_caps_resting_where_the_box_rests() -> None:
-    box = Box((0.0, 0.9, 0.0), (0.15, 1.05, 0.02))
-
-    def area(number: int) -> float:
-        core, band = (part for part, _ in thor_shapes.slice_face(box, number, 7))
-        assert core.lo[1] == pytest.approx(0.9)
-        assert band.size[2] == pytest.approx(0.02)  # the whole thickness of the slice
-        return core.size[0] * core.size[1] + band.size[0] * band.size[1]
-
-    assert area(1) == pytest.approx(area(7))
-    assert area(1) < 0.5 * area(4)
-    middle = [part for part, _ in thor_shapes.slice_face(box, 4, 7)]
-    assert max(p.size[0] for p in middle) == pytest.approx(0.15)

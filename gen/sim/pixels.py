@@ -295,7 +295,7 @@ def _object_rows(
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        thor_shape = thor_parts(object_type, box, facing, object_id) if thor and not is_open else None
+        thor_shape = thor_parts(object_type, box, facing) if thor and not is_open else None
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray)
         if look is not None:

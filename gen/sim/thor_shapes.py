@@ -15,10 +15,8 @@ match and draw :func:`~alfred_gen.sim.shapes.shape_parts` as before.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
-from alfred_gen.domains import catalogue
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import BODY, DARKER, Part, shape_parts
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
@@ -43,12 +41,6 @@ ENDS_SHAPES: dict[str, tuple[float, float]] = {}
 #: Fixtures with a front (a faucet faces the agent at its interaction pose): a neck at the back
 #: (depth from, to; width) and a spout at the top reaching forward (depth to; height; width).
 SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Faucet": (0.15, 0.45, 0.3, 0.9, 0.2, 0.2)}
-
-#: Slices of round wholes, drawn as a disc-like face, smaller towards the whole's two ends: THOR's
-#: end slices of a lettuce or a tomato are caps (see :func:`slice_face`).
-ROUND_SLICES: frozenset[str] = frozenset({"LettuceSliced", "TomatoSliced", "PotatoSliced", "AppleSliced"})
-#: The smallest a round slice's face is drawn, as a fraction of its box's width and height.
-SLICE_MIN = 0.4
 
 #: Fixtures drawn as a post this wide and deep (fraction of the box) in an imported room.
 POST_SHAPES: dict[str, float] = {}
@@ -139,36 +131,6 @@ def neck_and_spout(box: Box, facing: int, neck_back: float, neck_front: float, n
     ]
 
 
-def slice_number(object_id: str) -> int | None:
-    """Slice k's number from its id (``Lettuce|...|LettuceSliced_7`` is 7), or None."""
-    _, _, piece = object_id.rpartition("|")
-    name, _, number = piece.rpartition("_")
-    if "Sliced" not in name or not number.isdigit():
-        return None
-    return int(number)
-
-
-def slice_count(sliced_type: str) -> int:
-    """How many slices the whole a ``sliced_type`` is cut from falls into (the catalogue's count)."""
-    wholes = [whole for whole, sliced in catalogue.SLICED_TYPES.items() if sliced == sliced_type]
-    return catalogue.SLICE_COUNTS[wholes[0]] if wholes else 1
-
-
-def slice_face(box: Box, number: int, count: int) -> list[Part]:
-    """Slice ``number`` of ``count`` cut from a round whole: a core and a band in the plane of its
-    face (a disc drawn as two boxes, as :func:`~alfred_gen.sim.shapes._round` draws fruit), its
-    width and height scaled by the round whole's section where the slice lies, resting where its
-    box rests: a slice at either end is a small cap, one in the middle as big as the box."""
-    size = box.size
-    across = 0 if size[0] >= size[2] else 2
-    x = 2.0 * (number - 0.5) / max(count, 1) - 1.0
-    r = max(SLICE_MIN, math.sqrt(max(0.0, 1.0 - x * x)))
-    return [
-        (_sub(box, {across: (0.5 - 0.33 * r, 0.5 + 0.33 * r), 1: (0.0, r)}), BODY),
-        (_sub(box, {across: (0.5 - 0.5 * r, 0.5 + 0.5 * r), 1: (0.18 * r, 0.78 * r)}), DARKER),
-    ]
-
-
 def _post(box: Box, width: float) -> list[Part]:
     a = (1.0 - width) / 2.0
     return [(_sub(box, {0: (a, 1.0 - a), 2: (a, 1.0 - a)}), BODY)]
@@ -177,10 +139,10 @@ def _post(box: Box, width: float) -> list[Part]:
 def has_thor_shape(object_type: str) -> bool:
     """Whether an imported room may draw ``object_type`` in a shape of its own here."""
     return any(object_type in table
-               for table in (HEAD_SHAPES, RING_SHAPES, ENDS_SHAPES, SPOUT_SHAPES, POST_SHAPES, ROUND_SLICES))
+               for table in (HEAD_SHAPES, RING_SHAPES, ENDS_SHAPES, SPOUT_SHAPES, POST_SHAPES))
 
 
-def thor_parts(object_type: str, box: Box, facing: int, object_id: str = "") -> list[Part] | None:
+def thor_parts(object_type: str, box: Box, facing: int) -> list[Part] | None:
     """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
 
     ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces."""
@@ -196,9 +158,6 @@ def thor_parts(object_type: str, box: Box, facing: int, object_id: str = "") -> 
         makers.append(lambda: neck_and_spout(box, facing, *SPOUT_SHAPES[object_type]))
     if object_type in POST_SHAPES:
         makers.append(lambda: _post(box, POST_SHAPES[object_type]))
-    number = slice_number(object_id) if object_type in ROUND_SLICES else None
-    if number is not None:
-        makers.append(lambda: slice_face(box, number, slice_count(object_type)))
     for make in makers:
         parts = make()
         if parts is not None:
