@@ -1,8 +1,8 @@
 """Types drawn as THOR's meshes cover their box, in rooms imported from ALFRED only.
 
 A spatula's head lies at one end of its handle, turning with the spatula; a watch is a ring; a
-key chain two pieces at the ends of its box (:mod:`alfred_gen.sim.thor_shapes`). Procedural
-rooms draw every type as before.
+faucet a neck under a spout (:mod:`alfred_gen.sim.thor_shapes`). Procedural rooms draw every
+type as before.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from alfred_gen.sim.thor_shapes import (
     neck_and_spout,
     ring,
     thor_parts,
-    two_ends,
 )
 
 COUNTER_TOP = 0.9
@@ -68,13 +67,6 @@ def test_a_ring_leaves_its_middle_open() -> None:
     assert max(p.hi[1] for p in parts) == pytest.approx(0.02)
 
 
-def test_two_ends_leave_a_gap_along_the_long_side() -> None:
-    box = Box((0.0, 0.0, 0.0), (0.04, 0.01, 0.13))
-    first, second = (part for part, _ in two_ends(box, 0.3, 0.6))
-    assert first.hi[2] < second.lo[2]
-    assert first.size[0] == pytest.approx(0.024)
-
-
 @pytest.mark.parametrize("facing", [0, 90, 180, 270])
 def test_a_spout_reaches_from_the_neck_towards_the_front(facing: int) -> None:
     box = Box((-0.1, 0.9, -0.1), (0.1, 1.1, 0.1))
@@ -96,7 +88,7 @@ def test_types_without_a_thor_shape_keep_lites(monkeypatch: pytest.MonkeyPatch) 
 
 def test_every_head_shape_says_where_its_head_is() -> None:
     assert set(HEAD_SHAPES) <= set(HEAD_AT)
-    for table in (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.ENDS_SHAPES):
+    for table in (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.SPOUT_SHAPES):
         for values in table.values():
             assert all(0.0 < v <= 1.0 for v in values)
 
@@ -130,3 +122,13 @@ def test_an_imported_room_draws_the_ring_and_a_procedural_room_the_box(monkeypat
     assert 0 < _watch_pixels(True) < whole_imported
     assert _watch_pixels(False) == whole_procedural
 
+
+
+def test_a_pans_body_is_drawn_hollow_at_its_end_and_its_handle_beyond() -> None:
+    box = Box((0.0, 0.9, 0.0), (0.28, 0.95, 0.43))
+    parts = head_on_handle(box, 0, (0, 1), 0.65, 0.15, "Pan")
+    assert parts is not None
+    *body, (handle, _) = parts
+    assert len(body) > 1  # a basin's floor and walls, so what lies in the pan is seen
+    assert min(p.lo[2] for p, _ in body) >= 0.43 * 0.35 - 1e-9
+    assert handle.hi[2] == pytest.approx(0.43 * 0.35)
