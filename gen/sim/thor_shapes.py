@@ -43,8 +43,6 @@ from alfred_gen.sim.world import quarter_turns, turn_horizontal
 #: head at the other end lowered spatulas' IoU (0.282 to 0.238) where this end raised it (0.454).
 HEAD_AT: dict[str, tuple[int, int]] = {"Spatula": (-1, 0), "Ladle": (-1, 0), "Spoon": (1, 0), "Pan": (0, 1),
                                         "KeyChain": (1, 0)}
-HEAD_AT: dict[str, tuple[int, int]] = {"Spatula": (-1, 0), "Ladle": (-1, 0), "Spoon": (1, 0), "Pan": (0, 1),
-                                        "KeyChain": (1, 0)}
 
 #: (length of the head as a fraction of the box's long side, width of the handle as a fraction of
 #: the box's short side) per type drawn as a head on a handle: a pan's body is as long as the box
