@@ -91,6 +91,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
+from alfred_gen.sim.thor_shapes import has_thor_shape, thor_parts
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -281,17 +282,22 @@ def _object_rows(
     varied: bool = False,
     mirrored: bool = False,
     open_tray: tuple[float, ...] = (),
+    thor: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
     variation (:func:`~alfred_gen.sim.palette.varied_color`) instead of its type's; ``mirrored``:
     its shape drawn with its door on the other side (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`);
-    ``open_tray``: an open drawer's tray drawn wider and taller (:func:`~alfred_gen.sim.shapes.shape_parts`)."""
+    ``open_tray``: an open drawer's tray drawn wider and taller (:func:`~alfred_gen.sim.shapes.shape_parts`);
+    ``thor``: in a room imported from ALFRED, the shape THOR's mesh covers where one is known
+    (:func:`~alfred_gen.sim.thor_shapes.thor_parts`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        shape = shape_parts(object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray)
+        thor_shape = thor_parts(object_type, box, facing) if thor and not is_open else None
+        shape = thor_shape if thor_shape is not None else shape_parts(
+            object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray)
         if look is not None:
             shape += state_parts(object_type, box, facing, liquid=look.liquid, lit=look.lit, is_open=is_open)
     rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base)) for part, tone in shape]
@@ -319,8 +325,10 @@ def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
 def _rows_of(
     obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
     look: Look | None = None, varied: bool = False, mirrored: bool = False, scale: float = 1.0,
+    thor: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``scale``: the object drawn in its box shrunk by it (:func:`~alfred_gen.sim.thor_drawn.shrunk`)."""
+    """``scale``: the object drawn in its box shrunk by it (:func:`~alfred_gen.sim.thor_drawn.shrunk`);
+    ``thor``: in the shape THOR's mesh covers, where one is known (an imported room)."""
     box = shrunk(obj.drawn_box(), scale)
     parts = tuple(obj.part_boxes()) if obj.parts else ()
     if offset != (0.0, 0.0, 0.0):
@@ -328,17 +336,20 @@ def _rows_of(
         parts = tuple(p.translated(*offset) for p in parts)
     elif obj.holes:
         cuts = cuts + obj.holes
+    # Only objects THOR draws in their own shape carry the flag, so every other cache key stays as it was.
+    extra = {"thor": True} if thor and has_thor_shape(obj.type_name) else {}
     if obj.open_tray and obj.is_open:
         return _object_rows(obj.type_name, obj.object_id, box, True, facing, parts, cuts, look, varied,
-                            mirrored=mirrored, open_tray=obj.open_tray)
+                            mirrored=mirrored, open_tray=obj.open_tray, **extra)
     if mirrored:
         return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, varied,
-                            mirrored=True)
+                            mirrored=True, **extra)
     if varied:
-        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, True)
+        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, True,
+                            **extra)
     if look is None:  # the plain call, so the cache keys of plain objects stay as they were
-        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts)
-    return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look)
+        return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, **extra)
+    return _object_rows(obj.type_name, obj.object_id, box, bool(obj.is_open), facing, parts, cuts, look, **extra)
 
 
 def _carves(
@@ -493,7 +504,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
         look = look_of(obj, show_dirt)
         lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look,
                                   world.color_variation, obj.object_id in structure.mirrored,
-                                  drawn_scale(obj.type_name, from_alfred))
+                                  drawn_scale(obj.type_name, from_alfred), thor=from_alfred)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),

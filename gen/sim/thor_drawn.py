@@ -11,7 +11,9 @@ Lite therefore draws these types in a box shrunk by :data:`DRAWN_SCALE` on every
 middle of its bottom (it stays resting where it rests, centred where it was), so that its drawn
 area matches THOR's. Only drawing (and so sight) uses the shrunk box; placement, reach, physics
 and collisions keep the object's box. Procedural rooms are drawn as before: they have no THOR
-meshes to match (:meth:`alfred_gen.sim.scene.Scene.from_alfred` tells the rooms apart).
+meshes to match (:meth:`alfred_gen.sim.scene.Scene.from_alfred` tells the rooms apart). Types whose
+pixels gather at one end or round the rim (spatulas, ladles, spoons, pans, key chains, watches)
+are drawn in THOR's shape instead (:mod:`alfred_gen.sim.thor_shapes`).
 """
 
 from __future__ import annotations

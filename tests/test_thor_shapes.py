@@ -1,0 +1,134 @@
+"""Types drawn as THOR's meshes cover their box, in rooms imported from ALFRED only.
+
+A spatula's head lies at one end of its handle, turning with the spatula; a watch is a ring; a
+faucet a neck under a spout (:mod:`alfred_gen.sim.thor_shapes`). Procedural rooms draw every
+type as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from alfred_gen.sim import fixtures, thor_shapes
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.thor_shapes import (
+    HEAD_AT,
+    HEAD_SHAPES,
+    has_thor_shape,
+    head_on_handle,
+    neck_and_spout,
+    ring,
+    thor_parts,
+)
+
+COUNTER_TOP = 0.9
+#: A spatula's box lying along x (yaw 0 or 180) and along z (yaw 90 or 270).
+ALONG_X = Box((0.0, 0.9, 0.0), (0.3, 0.92, 0.06))
+ALONG_Z = Box((0.0, 0.9, 0.0), (0.06, 0.92, 0.3))
+
+
+def _heads(box: Box, yaw: int, head_at: tuple[int, int]) -> Box:
+    parts = head_on_handle(box, yaw, head_at, 0.35, 0.3)
+    assert parts is not None
+    return parts[0][0]
+
+
+def test_the_head_lies_at_the_end_the_yaw_turns_it_to() -> None:
+    # Own +x is world +x at yaw 0, -z at 90, -x at 180, +z at 270 (THOR: yaw 90 turns +z to +x).
+    assert _heads(ALONG_X, 0, (1, 0)).lo[0] == pytest.approx(0.195)
+    assert _heads(ALONG_X, 180, (1, 0)).hi[0] == pytest.approx(0.105)
+    assert _heads(ALONG_Z, 90, (1, 0)).hi[2] == pytest.approx(0.105)
+    assert _heads(ALONG_Z, 270, (1, 0)).lo[2] == pytest.approx(0.195)
+    # The other end when the model's head is at its own -x.
+    assert _heads(ALONG_X, 0, (-1, 0)).hi[0] == pytest.approx(0.105)
+
+
+def test_the_handle_is_narrow_and_fills_the_rest_of_the_length() -> None:
+    parts = head_on_handle(ALONG_X, 0, (1, 0), 0.35, 0.3)
+    assert parts is not None
+    (head, _), (handle, _) = parts
+    assert head.size[2] == pytest.approx(0.06)
+    assert handle.size[2] == pytest.approx(0.018)
+    assert handle.lo[0] == pytest.approx(0.0) and handle.hi[0] == pytest.approx(head.lo[0])
+    assert handle.center[2] == pytest.approx(ALONG_X.center[2])
+
+
+def test_a_head_turned_across_the_long_side_falls_back_to_lites_shape() -> None:
+    assert head_on_handle(ALONG_X, 90, (1, 0), 0.35, 0.3) is None
+
+
+def test_a_ring_leaves_its_middle_open() -> None:
+    box = Box((0.0, 0.0, 0.0), (0.08, 0.04, 0.05))
+    parts = [part for part, _ in ring(box, 0.15, 0.5)]
+    middle = box.center
+    assert len(parts) == 4
+    assert not any(p.lo[0] <= middle[0] <= p.hi[0] and p.lo[2] <= middle[2] <= p.hi[2] for p in parts)
+    assert max(p.hi[1] for p in parts) == pytest.approx(0.02)
+
+
+@pytest.mark.parametrize("facing", [0, 90, 180, 270])
+def test_a_spout_reaches_from_the_neck_towards_the_front(facing: int) -> None:
+    box = Box((-0.1, 0.9, -0.1), (0.1, 1.1, 0.1))
+    (neck, _), (spout, _) = neck_and_spout(box, facing, 0.15, 0.45, 0.3, 0.9, 0.2, 0.2)
+    front = {0: (2, 1), 90: (0, 1), 180: (2, -1), 270: (0, -1)}[facing]
+    axis, sign = front
+    assert sign * (spout.center[axis] - neck.center[axis]) > 0
+    assert spout.lo[1] == pytest.approx(1.06)
+
+
+def test_types_without_a_thor_shape_keep_lites(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert thor_parts("Fridge", ALONG_X, 0) is None
+    assert not has_thor_shape("Fridge")
+    monkeypatch.setitem(HEAD_AT, "Spatula", (1, 0))
+    monkeypatch.setitem(HEAD_SHAPES, "Spatula", (0.35, 0.3))
+    assert has_thor_shape("Spatula")
+    assert thor_parts("Spatula", ALONG_X, 0) is not None
+
+
+def test_every_head_shape_says_where_its_head_is() -> None:
+    assert set(HEAD_SHAPES) <= set(HEAD_AT)
+    for table in (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.SPOUT_SHAPES):
+        for values in table.values():
+            assert all(0.0 < v <= 1.0 for v in values)
+
+
+def _room(imported: bool) -> Scene:
+    counter = SceneObject("CounterTop", (0.0, COUNTER_TOP, 1.0), Box((-1.0, 0.0, 0.7), (1.0, COUNTER_TOP, 1.3)))
+    watch = SceneObject("Watch", (0.0, COUNTER_TOP, 1.0),
+                        Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.04, 1.06)),
+                        name="Watch_1", parent=counter.object_id)
+    return Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
+                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
+                 objects=[counter, watch], start=Pose(0.0, 0.25, 0, 30),
+                 camera=ALFRED_CAMERA if imported else None)
+
+
+def _watch_pixels(imported: bool) -> int:
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    sim = LiteController(_room(imported), render_image=False, render_object_image=True)
+    event = sim.last_event
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Watch")
+    return int(event.instance_masks[target].sum())
+
+
+def test_an_imported_room_draws_the_ring_and_a_procedural_room_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(thor_shapes.RING_SHAPES, "Watch", raising=False)
+    whole_imported, whole_procedural = _watch_pixels(True), _watch_pixels(False)
+    monkeypatch.setitem(thor_shapes.RING_SHAPES, "Watch", (0.15, 0.5))
+    assert 0 < _watch_pixels(True) < whole_imported
+    assert _watch_pixels(False) == whole_procedural
+
+
+
+def test_a_pans_body_is_drawn_hollow_at_its_end_and_its_handle_beyond() -> None:
+    box = Box((0.0, 0.9, 0.0), (0.28, 0.95, 0.43))
+    parts = head_on_handle(box, 0, (0, 1), 0.65, 0.15, "Pan")
+    assert parts is not None
+    *body, (handle, _) = parts
+    assert len(body) > 1  # a basin's floor and walls, so what lies in the pan is seen
+    assert min(p.lo[2] for p, _ in body) >= 0.43 * 0.35 - 1e-9
+    assert handle.hi[2] == pytest.approx(0.43 * 0.35)
