@@ -187,6 +187,7 @@ def room_contents(house: int, room: PlannedRoom, room_type: str | None = None) -
 
 
 def _pickupables(room_type: str, contents: Contents) -> list[tuple[str, int]]:
+    """The pickupables a room of this type holds: its own module's choice, else its contents'."""
     own = _PICKUPABLES_OF.get(room_type)
     return own(contents) if own is not None else contents.pickupables()
 
