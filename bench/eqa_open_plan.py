@@ -1,6 +1,10 @@
 """What SUNCG's open-plan rooms would do to EQA v1's questions per home, on homes we already have.
 
-A COUNTERFACTUAL, not a property of our houses: our rooms each have one type, while SUNCG's
+Written before the houses had open-plan rooms: since they do (gen/scenes/houses/open_plan.py, at
+the same rates), "rooms as built" has them already and the open-plan line joins more rooms on top,
+so on new facts it measures rates above SUNCG's; it stays for facts of houses without them.
+
+A COUNTERFACTUAL, not a property of our houses: our rooms each had one type, while SUNCG's
 kitchens are often also dining (or living) rooms, and its engine asks nothing by room about a room
 with two names (location, colour in a room and prepositions skip it; its objects still count when
 words are told apart). This script reads the facts an ``eqa questions`` run left in ``DIR/facts``,

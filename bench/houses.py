@@ -131,6 +131,10 @@ def main() -> None:
         having = {t: sum(1 for f in group if t in f.room_types) for t in HOUSE_ROOM_TYPES}
         print(f"share of {label} with a room of each type: "
               + ", ".join(f"{t} {100.0 * n / max(1, len(group)):.0f}%" for t, n in having.items()))
+    for label, group in (("all houses", figures), ("accepted", accepted)):
+        joined = sum(1 for f in group if f.open_plan)
+        print(f"{label} with an open-plan room (a room of two types; SUNCG's rates give 86%): "
+              f"{joined} ({100.0 * joined / max(1, len(group)):.0f}%)")
     share = len(accepted) / max(1, len(figures))
     need = int(EQA_HOMES / share) + 1 if share else None
     print(f"acceptance: {100 * share:.0f}% of houses; EQA kept > {EQA_HOMES} homes: at this rate LiteHouse1-"

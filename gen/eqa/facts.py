@@ -97,7 +97,8 @@ class RoomFact:
 
     ``also`` holds the room's other types when it has more than one, as SUNCG's open-plan rooms do
     (a kitchen that is also a dining room). The EQA engine asks nothing by room about such a room
-    (:mod:`.programs`); no house of ours has one yet, and a room without them is written as before."""
+    (:mod:`.programs`); a house's open-plan rooms carry them (``Room.also``), and a room without
+    them is written as before."""
 
     room_id: str
     room_type: str
@@ -213,7 +214,7 @@ def shut_in(obj: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) -> b
 def home_rooms(scene: Scene) -> list[RoomFact]:
     """A house's rooms, or a single room as one room of its own type (id ``<type>_1``)."""
     if scene.is_house:
-        return [RoomFact(r.room_id, r.room_type) for r in scene.rooms]
+        return [RoomFact(r.room_id, r.room_type, r.also) for r in scene.rooms]
     return [RoomFact(f"{scene.room_type}_1", scene.room_type)]
 
 

@@ -217,7 +217,7 @@ def scene_contents(scene: int, scene_set: str = "lite") -> SceneContents:
 
     built = get_scene(scene_name(scene, scene_set))
     return SceneContents(scene, built.room_type, dict(Counter(o.object_type for o in built.objects)),
-                         tuple(sorted({r.room_type for r in built.rooms})))
+                         tuple(sorted({t for r in built.rooms for t in r.types})))
 
 
 def instances_needed(task_type: TaskType) -> int:

@@ -6,7 +6,8 @@ objects as small outlined boxes, the reachable grid as dots, interaction poses a
 agent's facing) with a thin line to their target, the start pose as a larger arrow, and labels
 on every receptacle. x grows to the right and z upwards, as seen from above.
 
-A house is drawn the same way at a smaller scale, with each room's floor tinted by its type, its
+A house is drawn the same way at a smaller scale, with each room's floor tinted by its type (an
+open-plan room's with diagonal stripes of its other types' tints, and ``+type`` in its label), its
 doorways as open gaps outlined in the door colour, and a label per room (id and floor area).
 """
 
@@ -16,7 +17,7 @@ import math
 import os
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from alfred_gen.atomic import write_png
 from alfred_gen.domains.catalogue import OBJECT_TYPES
@@ -53,6 +54,24 @@ ROOM_FLOORS = {
 
 #: Things whose bottom is at least this high hang on a wall: drawn as outlines over what stands below.
 WALL_MOUNTED = 1.0
+
+
+#: Width and spacing (pixels) of the stripes that mark an open-plan room's other types.
+STRIPE_WIDTH = 8
+STRIPE_SPACING = 24
+
+
+def _stripes(image: Image.Image, outline: list[tuple[float, float]], tint: tuple[int, int, int]) -> None:
+    """Diagonal stripes of ``tint`` over the polygon ``outline`` (pixels), clipped to it."""
+    inside = Image.new("L", image.size, 0)
+    ImageDraw.Draw(inside).polygon(outline, fill=255)
+    lines = Image.new("L", image.size, 0)
+    pen = ImageDraw.Draw(lines)
+    width, height = image.size
+    for start in range(-height, width, STRIPE_SPACING):
+        pen.line([(start, 0), (start + height, height)], fill=255, width=STRIPE_WIDTH)
+    mask = ImageChops.multiply(inside, lines)
+    image.paste(tint, (0, 0, width, height), mask)
 
 
 def _type_color(object_type: str, object_id: str) -> tuple[int, int, int]:
@@ -114,7 +133,10 @@ def draw_map(scene: Scene) -> Image.Image:
     draw.rectangle(rect((x0, 0, z0), (x1, 0, z1)), fill=FLOOR)
     _outside_to_white(draw, scene, rect, x0, x1, z0, z1)
     for room in scene.rooms:
-        draw.polygon([px(x, z) for x, z in room.floor], fill=ROOM_FLOORS.get(room.room_type, FLOOR))
+        outline = [px(x, z) for x, z in room.floor]
+        draw.polygon(outline, fill=ROOM_FLOORS.get(room.room_type, FLOOR))
+        for other in room.also:
+            _stripes(image, outline, ROOM_FLOORS.get(other, FLOOR))
     for wall in sorted(scene.walls, key=lambda w: (w.hi[1] - w.lo[1], w.lo)):
         door_leaf = wall.lo[1] <= 0.5 and wall.hi[1] - wall.lo[1] <= 2.2
         draw.rectangle(rect(wall.lo, wall.hi), fill=DOOR if door_leaf else WALL)
@@ -164,7 +186,7 @@ def draw_map(scene: Scene) -> Image.Image:
     room_font = _font(15)
     for room in scene.rooms:
         cx, cz = px(*room.center)
-        text = f"{room.room_id}  {room.area:.1f} m2"
+        text = f"{room.room_id}{''.join(f' +{t}' for t in room.also)}  {room.area:.1f} m2"
         left, top, right, bottom = draw.textbbox((0, 0), text, font=room_font)
         w, h = right - left, bottom - top
         draw.rectangle([cx - w / 2 - 4, cz - h / 2 - 4, cx + w / 2 + 4, cz + h / 2 + 4],

@@ -284,11 +284,21 @@ class Room:
 
     The floor is the free floor inside the room's walls, so a point on it belongs to exactly one
     room; a doorway's floor (inside the wall between two rooms) belongs to none.
+
+    ``also`` holds the room's other types when it is an open-plan room (a kitchen that is also a
+    dining room, as SUNCG's homes have; :mod:`alfred_gen.scenes.houses.open_plan`). Its id counts
+    it under its own type only; a room without other types is written as before.
     """
 
     room_id: str
     room_type: str
     floor: tuple[tuple[float, float], ...]
+    also: tuple[str, ...] = ()
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every type of the room, its own first."""
+        return (self.room_type, *self.also)
 
     @property
     def area(self) -> float:
@@ -319,11 +329,15 @@ class Room:
         return inside
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.room_id, "type": self.room_type, "floor": [list(p) for p in self.floor]}
+        entry: dict[str, Any] = {"id": self.room_id, "type": self.room_type, "floor": [list(p) for p in self.floor]}
+        if self.also:
+            entry["also"] = list(self.also)
+        return entry
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Room:
-        return Room(str(data["id"]), str(data["type"]), tuple((float(x), float(z)) for x, z in data["floor"]))
+        return Room(str(data["id"]), str(data["type"]), tuple((float(x), float(z)) for x, z in data["floor"]),
+                    tuple(str(t) for t in data.get("also", ())))
 
 
 @dataclass(frozen=True)

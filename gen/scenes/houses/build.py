@@ -1,7 +1,9 @@
 """The procedural houses: house number -> a Scene of several furnished rooms joined by doorways.
 
 Which rooms a house has (6-10, of lite's four room types and the houses' dining room, gym and
-garage) is drawn once from its number (:func:`house_room_types`). The house is then drawn in four
+garage) is drawn once from its number, and then whether two of them are one open-plan room (a
+kitchen that is also the dining room, ...; :mod:`alfred_gen.scenes.houses.open_plan`,
+:func:`house_rooms`). The house is then drawn in four
 steps, all from ``random.Random`` seeded by the house number and attempt:
 
 1. the floor plan (:mod:`alfred_gen.scenes.houses.layout`): rooms, the walls between them, doorways;
@@ -42,6 +44,7 @@ from alfred_gen.scenes.grid import (
     reachable_grid,
 )
 from alfred_gen.scenes.houses import dining_room, garage, gym
+from alfred_gen.scenes.houses.corners import CORNERS
 from alfred_gen.scenes.houses.kitchen_appliances import leave_out_appliances
 from alfred_gen.scenes.houses.layout import (
     HousePlan,
@@ -52,6 +55,7 @@ from alfred_gen.scenes.houses.layout import (
     plan_house,
 )
 from alfred_gen.scenes.houses.names import HOUSE_NUMBERS, house_name, house_scene_num
+from alfred_gen.scenes.houses.open_plan import join_rooms, open_plan_pair
 from alfred_gen.scenes.procedural.build import (
     MIN_REACHABLE,
     ROOM_FURNISHERS,
@@ -70,8 +74,11 @@ from alfred_gen.sim.scene import HOUSE, Box, Doorway, Pose, Room, Scene, SceneOb
 
 #: Attempts per house number before giving up (a bug if ever reached). Most floor plans of eight
 #: or more rooms break a size rule and cost next to nothing (LiteHouse5, eight rooms, builds on
-#: attempt 278; before issue 67 every house of 1-999, 2-8 rooms, built within 257).
-MAX_ATTEMPTS = 1000
+#: attempt 278; before issue 67 every house of 1-999, 2-8 rooms, built within 257). An open-plan
+#: room takes two rooms' area and leaves its neighbours narrower: LiteHouse576 (nine rooms, the
+#: living room also the dining room) first builds on attempt 1813, about 20 s of mostly rejected
+#: plans. Raising the cap changes no house that built within the old one (attempt seeds are fixed).
+MAX_ATTEMPTS = 4000
 
 #: Seeds tried for one room's furnishing before the attempt is dropped.
 ROOM_TRIES = 6
@@ -101,7 +108,7 @@ def build_house(house: int) -> Scene:
     if house not in HOUSE_NUMBERS:
         raise ValueError(f"house number {house} is outside {HOUSE_NUMBERS.start}-{HOUSE_NUMBERS.stop - 1}")
     # Which rooms a house has is drawn once; a failed attempt redraws where they are, not what they are.
-    types = house_room_types(house)
+    types = house_rooms(house)
     reasons = []
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(hash_str(f"{house_name(house)}/attempt {attempt}"))
@@ -112,13 +119,19 @@ def build_house(house: int) -> Scene:
     raise SceneBuildError(f"house {house}: no valid house in {MAX_ATTEMPTS} attempts: {reasons[-3:]}")
 
 
+def house_rooms(house: int) -> list[tuple[str, ...]]:
+    """Each room's types of house ``house`` (own type first; two for an open-plan room), in plan
+    order: drawn from its number alone, before (and so without the cost of) building it."""
+    drawn = choose_room_types(random.Random(hash_str(f"{house_name(house)}/rooms")))
+    return join_rooms(drawn, open_plan_pair(house))
+
+
 def house_room_types(house: int) -> list[str]:
-    """The room types of house ``house``, in plan order: drawn from its number alone, before (and
-    so without the cost of) building it."""
-    return choose_room_types(random.Random(hash_str(f"{house_name(house)}/rooms")))
+    """Each room's own type of house ``house``, in plan order (an open-plan room's first type)."""
+    return [types[0] for types in house_rooms(house)]
 
 
-def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> Scene:
+def _attempt(house: int, attempt: int, types: list[tuple[str, ...]], rng: random.Random) -> Scene:
     plan = plan_house(rng, types)
     height = round(round(rng.uniform(2.5, 3.0) / 0.05) * 0.05, 4)
     objects: list[SceneObject] = []
@@ -141,7 +154,7 @@ def _attempt(house: int, attempt: int, types: list[str], rng: random.Random) -> 
         xs, zs = grid[:, 0], grid[:, 1]
         inside = (xs >= r.x0 - eps) & (xs <= r.x1 + eps) & (zs >= r.z0 - eps) & (zs <= r.z1 + eps)
         points = int(inside.sum())
-        if points < HOUSE_MIN_REACHABLE[record.room_type]:
+        if points < sum(HOUSE_MIN_REACHABLE[t] for t in record.types):
             raise BuildFailed(f"only {points} reachable points in {record.room_id}")
     poses = house_interaction_poses(objects, walls, reachable, stop_unposed=True)
     unposed = [o.object_id for o in objects if needs_pose(o) and o.object_id not in poses]
@@ -166,30 +179,45 @@ def _floor(rect: Rect) -> tuple[float, float, float, float]:
     return (rect.x0, rect.z0, rect.x1, rect.z1)
 
 
-def room_contents(house: int, room: PlannedRoom) -> Contents:
+def room_contents(house: int, room: PlannedRoom, room_type: str | None = None) -> Contents:
     """The optional contents of a house's room: those of a single room of its type at a slot fixed
-    by the house and room number (so the house's rooms differ as the 30 single rooms do)."""
+    by the house and room number (so the house's rooms differ as the 30 single rooms do).
+    ``room_type``: an open-plan room's other type, whose contents its second type's pieces follow."""
     slot = hash_str(f"{house_name(house)}/room {room.index}") % ROOMS_PER_TYPE
-    kind = _CONTENTS_OF.get(room.room_type, room.room_type)
+    own = room_type or room.room_type
+    kind = _CONTENTS_OF.get(own, own)
     return Contents(_FIRST_SCENE[kind] + slot, kind)
 
 
+def _pickupables(room_type: str, contents: Contents) -> list[tuple[str, int]]:
+    """The pickupables a room of this type holds: its own module's choice, else its contents'."""
+    own = _PICKUPABLES_OF.get(room_type)
+    return own(contents) if own is not None else contents.pickupables()
+
+
 def furnish_room(house: int, attempt: int, room: PlannedRoom, shell: RoomShape) -> list[SceneObject]:
-    """The objects of one room (furniture, decor, pickupables), from the first seed that works."""
+    """The objects of one room (furniture, decor, pickupables), from the first seed that works.
+
+    An open-plan room is furnished as its own type, then gets its other types' own pieces
+    (:data:`~alfred_gen.scenes.houses.corners.CORNERS`) and then those types' pickupables, as many
+    as find a place once its own type's have theirs (its own type's must all find one)."""
     spec_furnish = HOUSE_FURNISHERS[room.room_type]
     contents = room_contents(house, room)
+    others = [(t, room_contents(house, room, t)) for t in room.also]
     failure = ""
     for trial in range(ROOM_TRIES):
         rng = random.Random(hash_str(f"{house_name(house)}/attempt {attempt}/room {room.index}/try {trial}"))
         builder = RoomBuilder(shell, rng)
         try:
             spec_furnish(builder, contents)
+            for other, other_contents in others:
+                CORNERS[other](builder, other_contents)
             if room.room_type == "kitchen":
                 # Counter appliances only as often as SUNCG's kitchens hold them, per fridge.
                 leave_out_appliances(builder, house, room.index)
-            chosen = _PICKUPABLES_OF[room.room_type](contents) if room.room_type in _PICKUPABLES_OF \
-                else contents.pickupables()
-            missing = place_pickupables(builder, chosen)
+            missing = place_pickupables(builder, _pickupables(room.room_type, contents))
+            for other, other_contents in others:
+                place_pickupables(builder, _pickupables(other, other_contents))
         except BuildFailed as error:
             failure = str(error)
             continue
@@ -275,14 +303,15 @@ def _slab_piece(slab: Rect, axis: int, a0: float, a1: float) -> Rect:
 
 def room_records(plan: HousePlan) -> tuple[Room, ...]:
     """The Scene's room records: ids ``<type>_<k>`` (k counting from 1 within the type, in plan
-    order), types and floor rectangles as counter-clockwise polygons."""
+    order, an open-plan room counted under its own type), types (``also``: an open-plan room's
+    others) and floor rectangles as counter-clockwise polygons."""
     seen: Counter[str] = Counter()
     records = []
     for room in plan.rooms:
         seen[room.room_type] += 1
         r = room.rect
         floor = ((r.x0, r.z0), (r.x1, r.z0), (r.x1, r.z1), (r.x0, r.z1))
-        records.append(Room(f"{room.room_type}_{seen[room.room_type]}", room.room_type, floor))
+        records.append(Room(f"{room.room_type}_{seen[room.room_type]}", room.room_type, floor, room.also))
     return tuple(records)
 
 

@@ -35,6 +35,18 @@ CONTENTS_OF = "living_room"
 
 def furnish(b: RoomBuilder, contents: Contents) -> None:
     rng = b.rng
+    furnish_corner(b, contents)
+    if contents.has("Window"):
+        add_window(b, blinds=contents.has("Blinds"), curtains=contents.has("Curtains"), sill=0.8)
+    add_wall_item(b, "Painting", round(rng.uniform(0.6, 1.0), 2), 1.3, 1.9)
+    add_light_switch(b)
+
+
+def furnish_corner(b: RoomBuilder, contents: Contents) -> None:
+    """A dining room's own pieces: the table and its chairs, the sideboard, the plant. An open-plan
+    room that is also a dining room gets these after its own room's furniture (its window, painting
+    and light switch are its own room's)."""
+    rng = b.rng
     rect = add_table_somewhere(
         b, "DiningTable", round(rng.uniform(1.2, 1.9), 2), round(rng.uniform(0.8, 1.05), 2),
         round(rng.uniform(0.72, 0.78), 2), clearance=0.6,
@@ -47,10 +59,6 @@ def furnish(b: RoomBuilder, contents: Contents) -> None:
     if contents.has("Shelf"):
         add_shelves_by_a_wall(b, rng)
     add_floor_standing(b, "HousePlant", 0.4, 0.4, round(rng.uniform(0.6, 1.1), 2), access=0.4, corner=True)
-    if contents.has("Window"):
-        add_window(b, blinds=contents.has("Blinds"), curtains=contents.has("Curtains"), sill=0.8)
-    add_wall_item(b, "Painting", round(rng.uniform(0.6, 1.0), 2), 1.3, 1.9)
-    add_light_switch(b)
 
 
 def pickupables(contents: Contents) -> list[tuple[str, int]]:

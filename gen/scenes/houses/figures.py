@@ -15,7 +15,8 @@ from alfred_gen.sim.scene import HOUSE_ROOM_TYPES, Scene
 @dataclass(frozen=True)
 class HouseFigures:
     """``objects`` counts every object instance; ``unique_objects`` the distinct object types;
-    ``pickupables`` the instances that can be picked up."""
+    ``pickupables`` the instances that can be picked up. ``room_types`` has every type of every
+    room (an open-plan room's two included); ``open_plan`` counts the rooms with more than one."""
 
     house: int
     name: str
@@ -28,6 +29,7 @@ class HouseFigures:
     objects: int
     unique_objects: int
     pickupables: int
+    open_plan: int = 0
 
     def room_summary(self) -> str:
         """``kitchen, living_room, 2 bedroom, bathroom``: the rooms by type, in HOUSE_ROOM_TYPES order."""
@@ -47,7 +49,7 @@ def house_figures(scene: Scene) -> HouseFigures:
         house=house_of_scene_num(scene.scene_num) or 0,
         name=scene.name,
         rooms=len(scene.rooms),
-        room_types=tuple(r.room_type for r in scene.rooms),
+        room_types=tuple(t for r in scene.rooms for t in r.types),
         area=round(internal_area(scene), 2),
         coverage=round(coverage(scene), 3),
         doorways=len(scene.doorways),
@@ -55,4 +57,5 @@ def house_figures(scene: Scene) -> HouseFigures:
         objects=len(scene.objects),
         unique_objects=len({o.object_type for o in scene.objects}),
         pickupables=pickupable,
+        open_plan=sum(1 for r in scene.rooms if r.also),
     )

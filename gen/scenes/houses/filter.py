@@ -9,7 +9,8 @@ ALFRED's size (a kitchen of 7-23 m², a bathroom of 3-10), and its houses' rooms
 17.6 / 69 (69 m²: SUNCG's 550 m² midpoint over its 8 rooms), rounded to 5 m²:
 :data:`DEFAULT_MIN_AREA` to :data:`DEFAULT_MAX_AREA` m². Coverage at least
 :data:`DEFAULT_MIN_COVERAGE`, a kitchen, a living room, a dining room and a bedroom, every room
-reachable from every other. Every value can be changed.
+reachable from every other. An open-plan room (a kitchen that is also a dining room) counts as each
+of its types, as SUNCG's rooms with two names do. Every value can be changed.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ class HouseFilter:
         area = internal_area(scene)
         if not self.min_area <= area <= self.max_area:
             return f"area {area:.1f} m2 outside {self.min_area:g}-{self.max_area:g}"
-        have = Counter(room.room_type for room in scene.rooms)
+        have = Counter(t for room in scene.rooms for t in room.types)  # an open-plan room counts as each
         missing = [t for t in self.required if have[t] == 0]
         if missing:
             return f"no {', '.join(missing)}"

@@ -26,8 +26,9 @@ room: range hoods (211 kitchen, 96 dining, 24 living), ovens (116, 41, 13) and d
 camera are each counted once in all three (so are the two jugs and two foods). The engine asks
 nothing about an object in such a room by its room (location, colour in a room, existence and
 counts skip a room with more than one name), so a fridge in one of our single-typed dining rooms
-would give "the fridge in the dining room", which SUNCG's engine never asks. Our houses have no
-open-plan rooms; that part of the gap stays (docs/eqa.md).
+would give "the fridge in the dining room", which SUNCG's engine never asks. Our houses' open-plan
+rooms (:mod:`alfred_gen.scenes.houses.open_plan`) are those rooms: a kitchen that is also the
+dining room is a kitchen first, furnished (and its appliances drawn) as one.
 
 The draw is fixed by the house and room number (not the attempt), as a room's contents are, so a
 kitchen keeps its appliances when its house is drawn again. The kitchen is furnished as a single

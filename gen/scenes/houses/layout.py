@@ -68,11 +68,18 @@ class PlanFailed(Exception):
 
 @dataclass(frozen=True)
 class PlannedRoom:
-    """One room of the plan: its index, type and floor rectangle."""
+    """One room of the plan: its index, type and floor rectangle; ``also`` its other types when it
+    is an open-plan room (:mod:`alfred_gen.scenes.houses.open_plan`)."""
 
     index: int
     room_type: str
     rect: Rect
+    also: tuple[str, ...] = ()
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every type of the room, its own first."""
+        return (self.room_type, *self.also)
 
 
 @dataclass(frozen=True)
@@ -151,10 +158,12 @@ def target_area(rng: random.Random, room_type: str) -> float:
     return rng.uniform(*spec.width) * rng.uniform(*spec.depth)
 
 
-def plan_house(rng: random.Random, types: Sequence[str]) -> HousePlan:
+def plan_house(rng: random.Random, types: Sequence[str | tuple[str, ...]]) -> HousePlan:
     """A floor plan for rooms of these types (see the module docstring); PlanFailed when this draw
-    breaks a rule."""
-    areas = [target_area(rng, t) for t in types]
+    breaks a rule. A room given as a tuple of types is an open-plan room: as large as its types'
+    rooms together, and at least as wide as the widest of them needs."""
+    kinds = [(t,) if isinstance(t, str) else tuple(t) for t in types]
+    areas = [sum(target_area(rng, t) for t in kind) for kind in kinds]
     total = sum(areas)
     aspect = rng.uniform(1.0, 1.7)
     width = (total * aspect) ** 0.5
@@ -172,10 +181,10 @@ def plan_house(rng: random.Random, types: Sequence[str]) -> HousePlan:
     placed: dict[int, Rect] = {}
     slabs: list[Slab] = []
     _cut(bounds, [(i, areas[i]) for i in order], placed, slabs, rng)
-    rooms = tuple(PlannedRoom(i, types[i], placed[i]) for i in range(len(types)))
+    rooms = tuple(PlannedRoom(i, kinds[i][0], placed[i], kinds[i][1:]) for i in range(len(types)))
     for room in rooms:
         short, long = sorted((room.rect.width, room.rect.depth))
-        if short < MIN_SIDE[room.room_type] - 1e-9 or long / short > MAX_ASPECT:
+        if short < max(MIN_SIDE[t] for t in room.types) - 1e-9 or long / short > MAX_ASPECT:
             raise PlanFailed(f"{room.room_type} {room.rect.width:.2f} x {room.rect.depth:.2f} m")
     doors = _choose_doors(rooms, slabs, rng)
     return HousePlan(bounds, rooms, tuple(slabs), doors)
@@ -256,8 +265,8 @@ def _choose_doors(rooms: Sequence[PlannedRoom], slabs: Sequence[Slab], rng: rand
     """A spanning tree of doorways over the neighbours, plus a few extra (see the module docstring)."""
     spans = _door_spans(rooms, slabs)
     types = {r.index: r.room_type for r in rooms}
-    hubs = [r.index for r in rooms if r.room_type == "living_room"]
-    hubs = hubs or [r.index for r in rooms if r.room_type == "kitchen"]
+    hubs = [r.index for r in rooms if "living_room" in r.types]
+    hubs = hubs or [r.index for r in rooms if "kitchen" in r.types]
     root = min(hubs) if hubs else 0
     joined = {root}
     chosen: list[tuple[int, int]] = []
