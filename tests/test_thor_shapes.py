@@ -146,7 +146,7 @@ def test_a_knife_is_drawn_flat_its_length_as_thors_and_wide_across(yaw: int) -> 
     own_lo, own_hi = (drawn.lo[0], drawn.hi[0]) if yaw == 0 else (-drawn.hi[0], -drawn.lo[0])
     assert own_lo == pytest.approx(-0.18, abs=0.005) and own_hi == pytest.approx(0.12, abs=0.005)
     assert drawn.lo[2] == pytest.approx(-0.05) and drawn.hi[2] == pytest.approx(0.05)
-    assert drawn.lo[1] == pytest.approx(COUNTER_TOP) and drawn.size[1] == pytest.approx(0.01)
+    assert drawn.lo[1] == pytest.approx(COUNTER_TOP) and drawn.size[1] == pytest.approx(0.005)
 
 
 def test_a_flat_slab_turned_across_its_box_falls_back_to_lites_shape() -> None:
