@@ -78,7 +78,7 @@ SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Fau
 #: rule then picked the counter top under them. A knife is therefore drawn 10 cm wide, covering
 #: both sides it may have fallen to, 5 mm tall. Image IoU of the drawn box against these masks
 #: (cast with ALFRED's camera, no occlusion): knives 0.179 (73 of 233 masks missed whole) to 0.174
-#: (6 missed); the knife's strip alone, 2 cm wide, would give 0.225 but miss 39. Butter knives
+#: (6 missed); a strip 2 cm wide would give 0.243 but miss 62. Butter knives
 #: 0.417 to 0.609 (268 masks).
 #:
 #: Wide sample (every 20th train demo, held out by folds; 2,099 interactions): ALFRED's rule 2,005
