@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.sim import fixtures, thor_shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
@@ -17,6 +18,7 @@ from alfred_gen.sim.thor_shapes import (
     HEAD_SHAPES,
     has_thor_shape,
     head_on_handle,
+    lying_flat,
     neck_and_spout,
     ring,
     thor_parts,
@@ -132,3 +134,49 @@ def test_a_pans_body_is_drawn_hollow_at_its_end_and_its_handle_beyond() -> None:
     assert len(body) > 1  # a basin's floor and walls, so what lies in the pan is seen
     assert min(p.lo[2] for p, _ in body) >= 0.43 * 0.35 - 1e-9
     assert handle.hi[2] == pytest.approx(0.43 * 0.35)
+
+
+@pytest.mark.parametrize("yaw", [0, 180])
+def test_a_knife_is_drawn_flat_its_length_as_thors_and_wide_across(yaw: int) -> None:
+    # THOR's knife spans own x -0.18 to +0.12 m of its origin; its box, 4 cm towards own -x, is longer.
+    box = loose_box("Knife", (0.0, COUNTER_TOP, 0.0), float(yaw), 0.0)
+    parts = thor_parts("Knife", box, yaw)
+    assert parts is not None and len(parts) == 1
+    drawn = parts[0][0]
+    own_lo, own_hi = (drawn.lo[0], drawn.hi[0]) if yaw == 0 else (-drawn.hi[0], -drawn.lo[0])
+    assert own_lo == pytest.approx(-0.18, abs=0.005) and own_hi == pytest.approx(0.12, abs=0.005)
+    assert drawn.lo[2] == pytest.approx(-0.035) and drawn.hi[2] == pytest.approx(0.035)
+    # From 2 cm under the box (THOR's knife lies below its origin) to 5 mm over its bottom.
+    assert drawn.lo[1] == pytest.approx(COUNTER_TOP - 0.02) and drawn.hi[1] == pytest.approx(COUNTER_TOP + 0.005)
+
+
+def test_a_flat_slab_turned_across_its_box_falls_back_to_lites_shape() -> None:
+    assert lying_flat(ALONG_X, 90, 0.0, 1.0, 0.01, 0.01) is None
+
+
+def _knife_columns(imported: bool) -> tuple[int, int]:
+    """First and last image column of a knife lying along the agent's view (yaw 90: own x along z),
+    straight ahead of it (column 150), in an imported or a procedural room."""
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    room = _room(imported)
+    counter = room.objects[0]
+    at = (0.0, COUNTER_TOP, 1.0)
+    knife = SceneObject("Knife", at, loose_box("Knife", at, 90.0, 0.0), name="Knife_1", parent=counter.object_id,
+                        rotation=(0.0, 90.0, 0.0))
+    room.objects[1:] = [knife]
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    event = sim.last_event
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Knife")
+    columns = event.instance_masks[target].any(axis=0).nonzero()[0]
+    return int(columns.min()), int(columns.max())
+
+
+def test_an_imported_room_draws_the_knife_over_both_sides_it_may_have_fallen_to() -> None:
+    # THOR lets a knife posed on its edge fall flat 3-7 cm to either side of its origin. The knife
+    # here rests on the counter (as lite puts one down): the slab's top still shows above it.
+    lo, hi = _knife_columns(True)
+    assert lo <= 145 and hi >= 155
+    lo, hi = _knife_columns(False)
+    assert lo > 145 and hi < 155
