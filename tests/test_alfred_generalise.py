@@ -5,6 +5,7 @@ support and capacity rules as THOR 2.1 applied them."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -607,6 +608,30 @@ def test_an_apples_slices_lie_on_the_sides_alfreds_masks_show(alfred_train: Path
     assert len(sides) >= 100
     # Numbered from the +x end, slice 2 lay beside slice 1; THOR's lies across the middle from it.
     assert sum(sides) >= 0.9 * len(sides), sides
+
+
+def test_a_tomato_makes_as_many_slices_as_alfreds_demos_name_and_its_last_lies_at_the_end(alfred_train: Path) -> None:
+    from alfred_gen.domains import catalogue
+    from alfred_gen.fidelity.slice_fit import slice_positions
+    from alfred_gen.sim.actions import slice_offsets
+
+    named: dict[str, set[int]] = {"Tomato": set(), "Potato": set()}
+    lasts = []
+    count = catalogue.SLICE_COUNTS["Tomato"]
+    offsets = slice_offsets("Tomato", catalogue.object_type("Tomato").size[2], count)
+    for path in sorted((alfred_train / "json_2.1.0").glob("*/*-*Sliced-*/*/traj_data.json")):
+        text = path.read_text()
+        for whole in named:
+            named[whole] |= {int(n) for n in re.findall(whole + r"Sliced_(\d+)", text)}
+        if "TomatoSliced" in text:
+            points = slice_positions(json.loads(text)).get("TomatoSliced", [])
+            lasts += [min(range(count), key=lambda i: abs(own_z - offsets[i])) + 1
+                      for number, _, own_z in points if number == count]
+    for whole, numbers in named.items():
+        assert numbers == set(range(1, catalogue.SLICE_COUNTS[whole] + 1)), (whole, sorted(numbers))
+    assert len(lasts) >= 40
+    # With a seventh slice beyond it, THOR's last tomato slice lay nearest lite's slice 6 in 12 of 48.
+    assert lasts.count(count) >= 0.6 * len(lasts), lasts
 
 
 def test_flat_objects_boxes_lie_round_their_origins_as_alfreds_masks_show(masks_per_demo: list[list]) -> None:
