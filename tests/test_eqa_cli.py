@@ -78,9 +78,11 @@ def test_paths_take_the_accepted_single_target_questions_of_the_splits_asked() -
 def _interrupt_after_first_home(args: list[str], facts: Path) -> subprocess.CompletedProcess:
     """Run the CLI and press Ctrl-C once the first home's facts are on disk (the run must have homes
     enough left to still be working then, even on a loaded machine: a home of facts takes about
-    0.5 s)."""
+    0.5 s). The child takes Ctrl-C as a terminal gives it even when pytest runs in the background,
+    where SIGINT is ignored and children inherit that."""
     script = Path(sys.executable).parent / "alfred-gen"
-    process = subprocess.Popen([str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 240
     while process.poll() is None and time.monotonic() < deadline and not any(facts.glob("*.json")):
         time.sleep(0.05)

@@ -9,8 +9,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,13 +19,13 @@ from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple
 from alfred_gen.sample.run import run_sample
 from alfred_gen.traj.format import first_problem
-from tests.helpers import python_env
 from tests.helpers.sample_runs import (
     check_tree,
     count_trials,
     finish,
     options,
     stand_in_generate,
+    start_run,
     tree_bytes,
     wait_for,
 )
@@ -88,19 +86,6 @@ def test_a_job_that_always_kills_its_worker_stops_the_run_keeping_its_work(tmp_p
 # 2. Sharded and unsharded runs on one directory
 
 
-def start_run(out: Path, n: int, shard: str | None = None, workers: int = 1,
-              env: dict[str, str] | None = None) -> subprocess.Popen:
-    """A stand-in run through the CLI in a process of its own."""
-    code = (  # Ctrl-C as a terminal gives it, even when pytest runs in the background (SIGINT ignored)
-        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-        "import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
-        "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
-        "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
-        "'--scenes', ','.join(map(str, t.SCENES))] + sys.argv[4:])"
-    )
-    extra = ["--shard", shard] if shard else []
-    command = [sys.executable, "-c", code, str(out), str(n), str(workers), *extra]
-    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 @pytest.mark.slow  # fast lane: 101 s on a loaded 2-core machine (session 73 --durations)

@@ -32,7 +32,7 @@ from alfred_gen.sample.options import SampleOptions
 from alfred_gen.sample.plan import MAX_REPLACEMENTS
 from alfred_gen.sample.run import run_sample
 from alfred_gen.traj.scene_nums import scene_num_for
-from tests.helpers import python_env, run_python
+from tests.helpers import run_python
 from tests.helpers.sample_runs import (
     KILL_N,
     SCENES,
@@ -42,6 +42,7 @@ from tests.helpers.sample_runs import (
     finish,
     options,
     stand_in_generate,
+    start_run,
     tree_bytes,
     wait_for,
 )
@@ -299,16 +300,6 @@ def test_a_busy_directory_is_its_own_exit_code(tmp_path: Path, capsys) -> None:
 # --------------------------------------------------------------------------------------------
 # Kills: the run, or one of its workers, killed for real (a run in a process of its own)
 
-def _start(out: Path, n: int, workers: int, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """A stand-in run through the CLI in a process of its own (the stand-in replaces the generator)."""
-    code = (
-        "import sys; import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
-        "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
-        "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
-        "'--scenes', ','.join(map(str, t.SCENES))])"
-    )
-    command = [sys.executable, "-c", code, str(out), str(n), str(workers)]
-    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _in_flight(out: Path) -> bool:
@@ -335,7 +326,7 @@ def _cmdline(pid: int) -> bytes:
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> dict[str, bytes]:
     out = tmp_path_factory.mktemp("uninterrupted") / "out"
-    process = _start(out, KILL_N, 1)
+    process = start_run(out, KILL_N, workers=1)
     assert finish(process)[0] == 0
     check_tree(out, KILL_N)
     return tree_bytes(out)
@@ -348,7 +339,7 @@ def uninterrupted(tmp_path_factory) -> dict[str, bytes]:
 def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: Path, uninterrupted, workers: int,
                                                                       when: str) -> None:
     out = tmp_path / "out"
-    process = _start(out, KILL_N, workers, {"STAND_IN_SLEEP": "0.2"})
+    process = start_run(out, KILL_N, workers=workers, env={"STAND_IN_SLEEP": "0.2"})
     ready = {"after the first trial": lambda: count_trials(out) >= 1,
              "halfway": lambda: count_trials(out) >= KILL_N // 2,
              "with trials in flight": lambda: count_trials(out) >= 2 and _in_flight(out),
@@ -360,14 +351,14 @@ def test_kill_9_at_any_point_then_resume_gives_the_uninterrupted_tree(tmp_path: 
     assert not killed.incomplete and killed.count() < KILL_N
     time.sleep(0.5)
     assert scan_tree(out).trials == killed.trials  # the workers died with their parent
-    assert finish(_start(out, KILL_N, workers))[0] == 0
+    assert finish(start_run(out, KILL_N, workers=workers))[0] == 0
     check_tree(out, KILL_N)
     assert tree_bytes(out) == uninterrupted
 
 
 def test_a_worker_killed_mid_job_is_replaced_and_the_run_completes(tmp_path: Path, uninterrupted) -> None:
     out = tmp_path / "out"
-    process = _start(out, KILL_N, 2, {"STAND_IN_SLEEP": "0.3"})
+    process = start_run(out, KILL_N, workers=2, env={"STAND_IN_SLEEP": "0.3"})
     wait_for(process, lambda: count_trials(out) >= 1 and _in_flight(out), "a trial in flight")
     victim = _workers_of(process)[0]
     os.kill(victim, signal.SIGKILL)
@@ -382,7 +373,7 @@ def test_ctrl_c_after_a_worker_was_killed_ends_the_run(tmp_path: Path, stop: sig
     """Ctrl-C (or a cluster's SIGTERM): exit 130, no worker left, nothing partial. The limits are
     hang guards sized for a loaded 2-core machine, not measurements (5 s failed there: issue 61)."""
     out = tmp_path / "out"
-    process = _start(out, 40, 2, {"STAND_IN_SLEEP": "0.5"})
+    process = start_run(out, 40, workers=2, env={"STAND_IN_SLEEP": "0.5"})
     wait_for(process, lambda: count_trials(out) >= 1 and _in_flight(out), "a trial in flight")
     workers = _workers_of(process)
     os.kill(workers[0], signal.SIGKILL)
@@ -411,7 +402,7 @@ def _alive_children_of(pid: int) -> list[int]:
 
 def test_trees_do_not_depend_on_pythonhashseed(tmp_path: Path) -> None:
     for name, hash_seed in (("a", "1"), ("b", "2")):
-        assert finish(_start(tmp_path / name, 8, 2, {"PYTHONHASHSEED": hash_seed}))[0] == 0
+        assert finish(start_run(tmp_path / name, 8, workers=2, env={"PYTHONHASHSEED": hash_seed}))[0] == 0
     assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
     check_tree(tmp_path / "a", 8)
 

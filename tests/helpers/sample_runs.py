@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +124,24 @@ def check_tree(root: Path, n: int, demos: int = 3) -> dict[TaskTuple, list[str]]
 
 
 # Runs in a process of their own
+
+
+def start_run(out: Path, n: int, shard: str | None = None, workers: int = 1,
+              env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A stand-in run through the CLI in a process of its own. It takes Ctrl-C as a terminal gives
+    it even when pytest runs in the background, where SIGINT is ignored and children inherit that."""
+    from tests.helpers import python_env
+
+    code = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "import tests.helpers.sample_runs as t; import alfred_gen.sample.run as r; "
+        "r._default_generate = lambda: t.stand_in_generate; from alfred_gen.cli import main; "
+        "main(['sample', '--out', sys.argv[1], '--n', sys.argv[2], '--workers', sys.argv[3], '--seed', '9', "
+        "'--scenes', ','.join(map(str, t.SCENES))] + sys.argv[4:])"
+    )
+    extra = ["--shard", shard] if shard else []
+    command = [sys.executable, "-c", code, str(out), str(n), str(workers), *extra]
+    return subprocess.Popen(command, env=python_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def wait_for(process: subprocess.Popen, ready, what: str, timeout: float = 120) -> None:
