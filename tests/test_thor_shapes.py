@@ -180,3 +180,13 @@ def test_an_imported_room_draws_the_knife_over_both_sides_it_may_have_fallen_to(
     assert lo <= 145 and hi >= 155
     lo, hi = _knife_columns(False)
     assert lo > 145 and hi < 155
+
+
+def test_each_type_has_one_thor_shape_at_most() -> None:
+    """thor_parts draws a type by the first table that names it: a type in two would lose one."""
+    from itertools import combinations
+
+    from alfred_gen.sim import thor_shapes
+
+    tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES)
+    assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]

@@ -71,9 +71,14 @@ def _pickupable_square_to_the_axes(observation: MaskObservation) -> str | None:
     kind = catalogue.type_of_id(observation.object_id) if observation.object_id else ""
     if kind not in catalogue.OBJECT_TYPES or not catalogue.object_type(kind).pickupable:
         return None
-    if abs(observation.yaw / 90.0 - round(observation.yaw / 90.0)) * 90.0 > YAW_TOLERANCE:
+    if not near_quarter_turn(observation.yaw):
         return None
     return kind
+
+
+def near_quarter_turn(yaw: float) -> bool:
+    """Whether ``yaw`` (degrees) lies within :data:`YAW_TOLERANCE` of a quarter turn."""
+    return abs(yaw / 90.0 - round(yaw / 90.0)) * 90.0 <= YAW_TOLERANCE
 
 
 def lying_votes(observations: Iterable[MaskObservation]) -> dict[str, tuple[int, int]]:
@@ -97,7 +102,8 @@ def lying_votes(observations: Iterable[MaskObservation]) -> dict[str, tuple[int,
     return {kind: (along[kind], across[kind]) for kind in sorted(set(along) | set(across))}
 
 
-def _whole_in_frame(observation: MaskObservation) -> bool:
+def whole_in_frame(observation: MaskObservation) -> bool:
+    """Whether the mask's bounding box stays off the frame's edges (the frame cut no part of it)."""
     x1, y1, x2, y2 = observation.box
     last = FRAME_SIZE - 1
     return x1 > 0 and y1 > 0 and x2 < last and y2 < last
@@ -113,7 +119,7 @@ def origin_offsets(observations: Iterable[MaskObservation]) -> dict[str, tuple[f
         if kind is None:
             continue
         sx, sy, sz = own_size(kind)
-        if sy > max(sx, sz) / 2 or not _whole_in_frame(observation):
+        if sy > max(sx, sz) / 2 or not whole_in_frame(observation):
             continue  # a standing object's mask is cast long by its height, away from the camera
         cast = cast_corners(observation)
         if cast is None:

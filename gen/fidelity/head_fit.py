@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from alfred_gen.fidelity.axis_fit import FRAME_SIZE, YAW_TOLERANCE, cast_corners
+from alfred_gen.fidelity.axis_fit import cast_corners, near_quarter_turn, whole_in_frame
 from alfred_gen.fidelity.camera_fit import MaskObservation
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
@@ -45,10 +45,7 @@ def cast_centroid(observation: MaskObservation) -> np.ndarray | None:
 def head_offset(observation: MaskObservation) -> tuple[float, float] | None:
     """(own x, own z) of the cast centroid off the cast bounding box's middle, metres; None for a
     yaw off the quarter turns or a mask the frame's edge cuts."""
-    residual = abs(((observation.yaw + 45.0) % 90.0) - 45.0)
-    x1, y1, x2, y2 = observation.box
-    last = FRAME_SIZE - 1
-    if residual > YAW_TOLERANCE or min(x1, y1) == 0 or max(x2, y2) == last:
+    if not near_quarter_turn(observation.yaw) or not whole_in_frame(observation):
         return None
     corners = cast_corners(observation)
     centroid = cast_centroid(observation)

@@ -28,8 +28,6 @@ not visible (fidelity 99.6% to 97.2%); their IoU fell for tomatoes and apples.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import BODY, DARKER, Part, shape_parts
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
@@ -111,17 +109,26 @@ def _long_axis(box: Box) -> tuple[int, int]:
     return (0, 2) if size[0] >= size[2] else (2, 0)
 
 
+def _along_end(box: Box, yaw: int, own: tuple[int, int]) -> tuple[int, int, int] | None:
+    """(the box's long axis, the axis across it, +1 or -1: the end of the long axis the own-frame
+    direction ``own`` turns to at ``yaw``); None when the yaw turns it across the long side (the
+    box does not lie as the model does)."""
+    along, across = _long_axis(box)
+    wx, wz = turn_horizontal(float(own[0]), float(own[1]), quarter_turns(yaw))
+    sign = round(wx if along == 0 else wz)
+    return None if sign == 0 else (along, across, sign)
+
+
 def head_on_handle(box: Box, yaw: int, head_at: tuple[int, int], head: float, handle: float,
                    object_type: str = "") -> list[Part] | None:
     """A head ``head`` of the box's long side at the end ``head_at`` (own frame) turns to, and a
     handle ``handle`` as wide as the box along the rest; None when the yaw turns ``head_at`` across
     the long side (the box does not lie as the model does). The head is drawn in ``object_type``'s
     own shape within its part of the box (a pan's body is a round basin, its contents seen)."""
-    along, across = _long_axis(box)
-    wx, wz = turn_horizontal(float(head_at[0]), float(head_at[1]), quarter_turns(yaw))
-    sign = round(wx if along == 0 else wz)
-    if sign == 0:
+    end = _along_end(box, yaw, head_at)
+    if end is None:
         return None
+    along, across, sign = end
     a = (1.0 - handle) / 2.0
     if sign > 0:
         head_span, handle_span = (1.0 - head, 1.0), (0.0, 1.0 - head)
@@ -174,11 +181,10 @@ def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_widt
     from its own -x end, which the yaw turns), ``half_width`` either side of the box's middle
     across and ``height`` tall from ``below`` under its bottom: wider and lower than the box itself
     may be. None when the yaw turns own x across the box's long side."""
-    along, across = _long_axis(box)
-    wx, wz = turn_horizontal(1.0, 0.0, quarter_turns(yaw))
-    sign = round(wx if along == 0 else wz)
-    if sign == 0:
+    end = _along_end(box, yaw, (1, 0))
+    if end is None:
         return None
+    along, across, sign = end
     span = (along_from, along_to) if sign > 0 else (1.0 - along_to, 1.0 - along_from)
     lo, hi = list(box.lo), list(box.hi)
     lo[along], hi[along] = _span(box, along, *span)
@@ -198,19 +204,15 @@ def has_thor_shape(object_type: str) -> bool:
 def thor_parts(object_type: str, box: Box, facing: int) -> list[Part] | None:
     """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
 
-    ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces."""
-    makers: list[Callable[[], list[Part] | None]] = []
+    ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces. A type
+    lies in one table at most."""
     if object_type in HEAD_SHAPES and object_type in HEAD_AT:
         head, handle = HEAD_SHAPES[object_type]
-        makers.append(lambda: head_on_handle(box, facing, HEAD_AT[object_type], head, handle, object_type))
+        return head_on_handle(box, facing, HEAD_AT[object_type], head, handle, object_type)
     if object_type in RING_SHAPES:
-        makers.append(lambda: ring(box, *RING_SHAPES[object_type]))
+        return ring(box, *RING_SHAPES[object_type])
     if object_type in FLAT_SHAPES:
-        makers.append(lambda: lying_flat(box, facing, *FLAT_SHAPES[object_type]))
+        return lying_flat(box, facing, *FLAT_SHAPES[object_type])
     if object_type in SPOUT_SHAPES:
-        makers.append(lambda: neck_and_spout(box, facing, *SPOUT_SHAPES[object_type]))
-    for make in makers:
-        parts = make()
-        if parts is not None:
-            return parts
+        return neck_and_spout(box, facing, *SPOUT_SHAPES[object_type])
     return None
