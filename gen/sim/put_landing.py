@@ -179,16 +179,12 @@ def _anchor(name: str, world: World, receptacle: WorldObject, floor: float) -> P
     if name.startswith("middle") or name.startswith("surface_middle"):
         cx, _, cz = receptacle.center
         return (cx, floor, cz)
-    if name.startswith("cavity_body"):
+    if name.startswith(("surface_body", "cavity_body")):
         a = world.agent
         return (float(a.x), float(a.y), float(a.z))
     if name.startswith("cavity"):
         return _cavity_middle(world, receptacle, floor)
-    if name.startswith("surface_body"):
-        a = world.agent
-        return (float(a.x), float(a.y), float(a.z))
     return world.hand_center()
-
 
 
 def _across(world: World, receptacle: WorldObject) -> tuple[float, float, float, float, float]:
