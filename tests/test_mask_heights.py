@@ -1,9 +1,17 @@
-"""Bathroom faucets: raised to where THOR's masks show them, drawn with their two handles; others centred."""
+"""Bathroom faucets: raised to where THOR's masks show them, drawn with their two handles; others centred.
+Microwaves: lifted off their id to where THOR's masks show them; other appliances stay on it."""
 
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.mask_heights import HANDLES, MIDDLE_ABOVE_ID, handle_parts, raise_to_masks
+from alfred_gen.scenes.alfred.mask_heights import (
+    BASE_ABOVE_ID,
+    HANDLES,
+    MIDDLE_ABOVE_ID,
+    handle_parts,
+    lift_to_masks,
+    raise_to_masks,
+)
 
 
 def _centred(kind: str, y: float = 1.02, height: float = 0.2) -> Block:
@@ -52,3 +60,24 @@ def test_a_bathroom_faucet_has_a_handle_at_either_side_across_its_front() -> Non
 def test_kitchen_faucets_other_fixtures_and_procedural_rooms_get_no_handles() -> None:
     for kind, floor_plan in (("Faucet", "FloorPlan13"), ("Toaster", "FloorPlan408"), ("Faucet", "LiteKitchen3")):
         assert handle_parts(_centred(kind), floor_plan) == ()
+
+
+def _standing(kind: str, y: float = 0.9, height: float = 0.353) -> Block:
+    return Block(f"{kind}|+00.28|+00.90|-01.33", kind, (0.28, y, -1.33), [-0.02, y, -1.51], [0.58, y + height, -1.15],
+                 False, 0)
+
+
+def test_a_microwave_is_lifted_off_its_id_and_keeps_its_height() -> None:
+    block = _standing("Microwave")
+    lift_to_masks(block)
+    assert BASE_ABOVE_ID["Microwave"] > 0
+    assert abs(block.lo[1] - (0.9 + BASE_ABOVE_ID["Microwave"])) < 1e-9
+    assert abs(block.hi[1] - block.lo[1] - 0.353) < 1e-9
+    assert (block.lo[0], block.hi[2]) == (-0.02, -1.15)  # only the height moves
+
+
+def test_other_appliances_stay_on_their_id() -> None:
+    for kind in ("Toaster", "CoffeeMachine"):
+        block = _standing(kind)
+        lift_to_masks(block)
+        assert (block.lo[1], block.hi[1]) == (0.9, 0.9 + 0.353)

@@ -61,8 +61,11 @@ RULES = ("hand", "middle", "surface", "surface_body", "surface_middle", "inset",
 
 #: How far above lite's drawn floor a ``_plate`` rule puts the object's bottom (metres): THOR's
 #: microwaves have a turntable plate on a raised cavity floor, and its spawn points lie on the
-#: plate (the ray down from the receptacle box's top stops on the first collider).
-PLATE_RISE = 0.08
+#: plate (the ray down from the receptacle box's top stops on the first collider). 0.08 m while an
+#: imported microwave's box stood on its id; it now stands 0.04 m higher
+#: (:data:`~alfred_gen.scenes.alfred.mask_heights.BASE_ABOVE_ID`), and the plate where it was, 0.11
+#: m above the id, where THOR's start states rest things in microwaves.
+PLATE_RISE = 0.04
 
 #: The share of the receptacle's front, from its left end as the agent faces it, a ``cavity_``
 #: rule keeps the held object's footprint in: a THOR microwave's cavity stands beside its control

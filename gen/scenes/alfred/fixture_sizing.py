@@ -22,7 +22,7 @@ from alfred_gen.scenes.alfred.fixture_block import (
     inner_floor,
     origin_on_floor,
 )
-from alfred_gen.scenes.alfred.mask_heights import raise_to_masks
+from alfred_gen.scenes.alfred.mask_heights import lift_to_masks, raise_to_masks
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, room_type_of
@@ -604,6 +604,7 @@ def initial_block(object_id: str, floor_y: float, floor_plan: str, sizes: ThorSi
         block.lo[1], block.hi[1] = max(floor_y, top - sy), top
     elif asset_type:
         block.lo[1], block.hi[1] = y, y + sy  # assets (appliances on counters, a loft bed): origin at the base
+        lift_to_masks(block)  # microwaves: where THOR's masks show them
     elif kind == "SinkBasin":
         block.lo[1], block.hi[1] = min(y - 0.15, y + (learnt if learnt is not None else -0.1)) - 0.03, y + 0.01
     else:
