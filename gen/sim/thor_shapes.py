@@ -175,6 +175,27 @@ def neck_and_spout(box: Box, facing: int, neck_back: float, neck_front: float, n
     ]
 
 
+#: A fixture drawn as a slab facing the view (its masks fitted it so: at most this deep, metres) is
+#: drawn in the pattern THOR's masks fill in their bounding box.
+SLAB_DEPTH = 0.05
+
+#: Per type, the parts of the pattern THOR's masks fill in their bounding box, each (from, to)
+#: across the slab's width and (from, to) up its height, fractions.
+SLAB_PATTERNS: dict[str, tuple[tuple[float, float, float, float], ...]] = {
+    "Faucet": ((0.0, 1.0, 0.0, 1.0),),
+}
+
+
+def slab_pattern(box: Box, pattern: tuple[tuple[float, float, float, float], ...]) -> list[Part] | None:
+    """``pattern``'s parts across the box's wide side and up its height, its whole depth deep;
+    None unless the box is a slab (its thin side at most :data:`SLAB_DEPTH`)."""
+    along, across = _long_axis(box)
+    if box.size[across] > SLAB_DEPTH:
+        return None
+    return [(_sub(box, {along: (w0, w1), 1: (h0, h1)}), BODY if k == 0 else DARKER)
+            for k, (w0, w1, h0, h1) in enumerate(pattern)]
+
+
 def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_width: float,
                height: float, below: float = 0.0) -> list[Part] | None:
     """A flat slab along the box's long side from ``along_from`` to ``along_to`` of it (fractions
@@ -213,6 +234,10 @@ def thor_parts(object_type: str, box: Box, facing: int) -> list[Part] | None:
         return ring(box, *RING_SHAPES[object_type])
     if object_type in FLAT_SHAPES:
         return lying_flat(box, facing, *FLAT_SHAPES[object_type])
+    if object_type in SLAB_PATTERNS:
+        slab = slab_pattern(box, SLAB_PATTERNS[object_type])
+        if slab is not None:
+            return slab
     if object_type in SPOUT_SHAPES:
         return neck_and_spout(box, facing, *SPOUT_SHAPES[object_type])
     return None

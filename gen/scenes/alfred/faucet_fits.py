@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_extents import headings
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import room_type_of
 
@@ -38,6 +39,8 @@ MIN_MASKS = 2
 MAX_SHIFT = 0.3
 #: Room types whose faucets are fitted.
 ROOM_TYPES = frozenset({"kitchen"})
+#: Room types whose faucets are drawn to their masks' extents.
+DRAWN_ROOM_TYPES = frozenset({"kitchen"})
 
 
 def nearest_point(sights: Sequence[SightFact], target: str, prior: Sequence[float]) -> np.ndarray | None:
@@ -85,3 +88,81 @@ def faucets_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], flo
             shift = float(np.clip(point[axis] - middle[axis], -MAX_SHIFT, MAX_SHIFT))
             block.lo[axis] += shift
             block.hi[axis] += shift
+
+
+#: The farthest one side of a faucet's drawing moves to its masks (metres).
+MAX_SIDE_MOVE = 0.3
+#: The least a fitted faucet is drawn across and tall (metres).
+MIN_DRAWN = 0.03
+#: How deep a faucet drawn to its masks is, along the way its masks look at it (metres).
+SLAB = 0.03
+
+
+def facing_axis(block: Block, sights: Sequence[SightFact]) -> int | None:
+    """The world axis (0 x, 2 z) most of ``block``'s masks look along; None without masks."""
+    axes = [h[0] for h in (headings(f) for f in sights if f.target == block.object_id and len(f.sides) == 4)
+            if h is not None]
+    return max(set(axes), key=axes.count) if axes else None
+
+
+def plane_sides(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
+    """Per (world axis, 0 low end / 1 high end): where each of ``block``'s masks puts that side, its
+    side rays (:func:`~alfred_gen.scenes.alfred.sight_facts.side_rays`) cast onto the upright plane
+    through the box's middle that faces the camera: the left and right rays give the ends across
+    the view, the top and bottom rays the top and the bottom."""
+    out: dict[tuple[int, int], list[float]] = {}
+    middle = [(lo + hi) / 2.0 for lo, hi in zip(block.lo, block.hi)]
+    for fact in sights:
+        if fact.target != block.object_id or len(fact.sides) != 4:
+            continue
+        heading = headings(fact)
+        if heading is None:
+            continue
+        fwd, fsign, right, rsign = heading
+        for ray, side in zip(fact.sides, ("left", "right", "top", "bottom")):
+            if ray is None or ray[fwd] * fsign <= 1e-6:
+                continue
+            t = (middle[fwd] - fact.eye[fwd]) / ray[fwd]
+            if t <= 0.0:
+                continue
+            if side in ("left", "right"):
+                key = (right, int((rsign > 0) != (side == "left")))
+                out.setdefault(key, []).append(fact.eye[right] + t * ray[right])
+            else:
+                out.setdefault((1, int(side == "top")), []).append(fact.eye[1] + t * ray[1])
+    return out
+
+
+def faucets_drawn_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], floor_plan: str) -> None:
+    """Each kitchen faucet whose masks bound a side is drawn to the median of where they put it
+    (:attr:`Block.drawn_margins`), across the view and from bottom to top; its box is unchanged."""
+    try:
+        room_type = room_type_of(int(floor_plan.removeprefix("FloorPlan")))
+    except ValueError:
+        return
+    if room_type not in DRAWN_ROOM_TYPES:
+        return
+    for block in blocks:
+        if block.kind != "Faucet":
+            continue
+        lo, hi = list(block.lo), list(block.hi)
+        for (axis, end), values in plane_sides(block, sights).items():
+            if len(values) < MIN_MASKS:
+                continue
+            current = hi[axis] if end else lo[axis]
+            value = current + float(np.clip(float(np.median(values)) - current, -MAX_SIDE_MOVE, MAX_SIDE_MOVE))
+            if end:
+                hi[axis] = value
+            else:
+                lo[axis] = value
+        fwd = facing_axis(block, sights)
+        if fwd is not None:
+            middle = (lo[fwd] + hi[fwd]) / 2.0
+            lo[fwd], hi[fwd] = middle - SLAB / 2.0, middle + SLAB / 2.0
+        for axis in (0, 1, 2):
+            if hi[axis] - lo[axis] < MIN_DRAWN:
+                middle = (lo[axis] + hi[axis]) / 2.0
+                lo[axis], hi[axis] = middle - MIN_DRAWN / 2.0, middle + MIN_DRAWN / 2.0
+        margins = tuple(round(a - b, 4) for a, b in zip((*block.lo, *hi), (*lo, *block.hi)))
+        if any(abs(m) >= 1e-3 for m in margins):
+            block.drawn_margins = margins
