@@ -32,6 +32,8 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
 - Furniture (not pickupable, not openable) is carved where a smaller object overlaps its box (a
   sink basin set in a sink, a cabinet in a full-height counter, a book sunk into a bed): see
   :func:`_carves`. THOR's meshes are hollow there; a solid box would hide the nested object.
+- In a room imported from ALFRED, a sink basin's walls are hugged from outside by a skirt drawn as
+  no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -531,7 +533,9 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
 
 
 @lru_cache(maxsize=256)
-def _skirt_boxes_cut(box: Box, color: tuple[int, int, int], cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _skirt_boxes_cut(box: Box, color: tuple[int, int, int],
+                     cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
     rows = [(np.array(b.lo, float), np.array(b.hi, float), color) for b in skirt_boxes(box)]
     for cut in cuts:
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
