@@ -14,7 +14,11 @@ walls from outside, from its bottom to its top, drawn with no instance of its ow
 (:data:`SKIRT_OWNER`), which hides the outside of the walls and leaves the inside, seen over the
 rim, to the basin. The skirt is cut where the basin's drawing is (its holes reach past its box),
 so it never stands above the rim. Drawing only: placement, physics and reach keep the basin's box.
-Procedural rooms draw basins as before.
+Procedural rooms draw basins as before. Wide sample, held out: sink basins' IoU 0.525 to 0.609 over
+78 puts (kitchens 0.497 to 0.574, bathrooms 0.630 to 0.744), ALFRED's rule unchanged (2,015 of
+2,099); measured set, held out: 0.520 to 0.616 over 13. Tried with the openings fitted without
+their 2 cm margin (:data:`~alfred_gen.scenes.alfred.basin_openings.MARGIN` 0): basins 0.04 higher
+again, but three rule picks lost net (things beside or in a basin lost to it).
 """
 
 from __future__ import annotations
