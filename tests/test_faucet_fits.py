@@ -1,4 +1,5 @@
-"""A kitchen faucet moved onto the lines of sight of THOR's masks of it (gen/scenes/alfred/faucet_fits.py)."""
+"""A kitchen faucet moved onto the lines of sight of THOR's masks of it, and drawn as a slab as wide
+and as tall as they show it (gen/scenes/alfred/faucet_fits.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ import math
 
 import pytest
 
-from alfred_gen.scenes.alfred.faucet_fits import MAX_SHIFT, faucets_to_their_masks
+from alfred_gen.scenes.alfred.faucet_fits import (
+    MAX_SHIFT,
+    MAX_SIDE_MOVE,
+    SLAB,
+    faucets_drawn_to_their_masks,
+    faucets_to_their_masks,
+)
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 
@@ -41,3 +48,42 @@ def test_one_mask_a_bathroom_and_a_far_line_of_sight() -> None:
     assert block.lo == _faucet().lo
     faucets_to_their_masks([block], [_fact((1.0, 0.93, -0.8))] * 2, "FloorPlan17")
     assert block.lo[0] - _faucet().lo[0] == pytest.approx(MAX_SHIFT)
+
+
+def _sides_fact(low_x: float, high_x: float, top: float, bottom: float) -> SightFact:
+    """A mask of the faucet seen looking along -z from EYE (THOR's frame is left-handed: screen-left
+    is +x), its sides where the rays cross z = -0.8."""
+    def ray(x: float, y: float) -> tuple[float, float, float]:
+        d = (x - EYE[0], y - EYE[1], -0.8 - EYE[2])
+        n = math.sqrt(sum(v * v for v in d))
+        return (d[0] / n, d[1] / n, d[2] / n)
+    middle = ray((low_x + high_x) / 2, (top + bottom) / 2)
+    return SightFact(FAUCET, EYE, (middle,) * 5, None, (),
+                     (ray(high_x, 0.93), ray(low_x, 0.93), ray(0.0, top), ray(0.0, bottom)))
+
+
+def test_a_kitchen_faucet_is_drawn_as_a_slab_where_its_masks_put_its_sides() -> None:
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_sides_fact(-0.03, 0.04, 1.0, 0.9)] * 2, "FloorPlan17")
+    lo = [a - m for a, m in zip(block.lo, block.drawn_margins[:3])]
+    hi = [a + m for a, m in zip(block.hi, block.drawn_margins[3:])]
+    assert lo[0] == pytest.approx(-0.03, abs=1e-3) and hi[0] == pytest.approx(0.04, abs=1e-3)
+    assert lo[1] == pytest.approx(0.9, abs=1e-3) and hi[1] == pytest.approx(1.0, abs=1e-3)
+    assert hi[2] - lo[2] == pytest.approx(SLAB) and (lo[2] + hi[2]) / 2 == pytest.approx(-0.8)
+    assert block.lo == _faucet().lo and block.hi == _faucet().hi  # drawing only
+
+
+def test_a_bathroom_faucet_or_one_mask_keeps_its_drawing() -> None:
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_sides_fact(-0.03, 0.04, 1.0, 0.9)], "FloorPlan17")
+    faucets_drawn_to_their_masks([block], [_sides_fact(-0.03, 0.04, 1.0, 0.9)] * 2, "FloorPlan417")
+    assert block.drawn_margins == ()
+
+
+def test_a_side_the_frame_cuts_keeps_the_box_and_a_far_one_moves_at_most_the_limit() -> None:
+    block = _faucet()
+    fact = _sides_fact(-1.0, 0.04, 1.0, 0.9)  # the right ray (low x) 0.95 m off the box
+    cut = SightFact(fact.target, fact.eye, fact.rays, None, (), (fact.sides[0], fact.sides[1], None, fact.sides[3]))
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    assert block.drawn_margins[0] == pytest.approx(MAX_SIDE_MOVE)  # the low x side moved out by the limit
+    assert block.drawn_margins[4] == 0.0  # no top ray: the top stays

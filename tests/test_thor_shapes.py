@@ -21,6 +21,7 @@ from alfred_gen.sim.thor_shapes import (
     lying_flat,
     neck_and_spout,
     ring,
+    slab_pattern,
     thor_parts,
 )
 
@@ -190,3 +191,12 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
+
+
+def test_a_faucet_fitted_to_its_masks_is_drawn_as_its_slab_and_an_unfitted_one_as_a_spout() -> None:
+    slab = Box((0.0, 0.9, 0.0), (0.2, 1.2, 0.03))
+    parts = thor_parts("Faucet", slab, 0)
+    assert parts is not None and [p for p, _ in parts] == [slab]
+    whole = Box((0.0, 0.9, 0.0), (0.25, 1.2, 0.25))
+    assert thor_parts("Faucet", whole, 0) == neck_and_spout(whole, 0, *thor_shapes.SPOUT_SHAPES["Faucet"])
+    assert slab_pattern(whole, thor_shapes.SLAB_PATTERNS["Faucet"]) is None

@@ -32,6 +32,8 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
 - Furniture (not pickupable, not openable) is carved where a smaller object overlaps its box (a
   sink basin set in a sink, a cabinet in a full-height counter, a book sunk into a bed): see
   :func:`_carves`. THOR's meshes are hollow there; a solid box would hide the nested object.
+- In a room imported from ALFRED, a sink basin's walls are hugged from outside by a skirt drawn as
+  no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -62,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.sim import render as render_module
+from alfred_gen.sim.basin_skirts import SKIRT_OWNER, SKIRTED, skirt_boxes
 from alfred_gen.sim.camera import Camera as RenderCamera
 from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color, varied_color
 from alfred_gen.sim.render import (
@@ -499,6 +502,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
     cuts = _carves(cutters, carvable, facings)
     chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
+    skirt_owner = -1
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
@@ -506,6 +510,12 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                                   world.color_variation, obj.object_id in structure.mirrored,
                                   drawn_scale(obj.type_name, from_alfred), thor=from_alfred)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
+        if from_alfred and obj.type_name in SKIRTED and offset == (0.0, 0.0, 0.0):
+            if skirt_owner < 0:
+                owners.append(SKIRT_OWNER)
+                skirt_owner = len(owners) - 1
+            lo, hi, colors = _skirt_rows(obj, (*obj.holes, *cuts.get(obj.index, ())))
+            chunks.append((lo, hi, colors, np.full(len(lo), skirt_owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
         np.concatenate([c[1] for c in chunks]).reshape(-1, 3),
@@ -520,6 +530,22 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     )
     return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt,
                    world.color_variation)
+
+
+@lru_cache(maxsize=256)
+def _skirt_boxes_cut(box: Box, color: tuple[int, int, int],
+                     cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
+    rows = [(np.array(b.lo, float), np.array(b.hi, float), color) for b in skirt_boxes(box)]
+    for cut in cuts:
+        cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
+        rows = [(p_lo, p_hi, c) for lo, hi, c in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
+    return frozen_rows(rows)
+
+
+def _skirt_rows(obj: WorldObject, cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The skirt round a basin's bowl (:mod:`alfred_gen.sim.basin_skirts`), cut where its drawing is."""
+    return _skirt_boxes_cut(obj.drawn_box(), type_color(obj.type_name, obj.object_id), cuts)
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:

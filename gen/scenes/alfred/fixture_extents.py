@@ -52,7 +52,7 @@ MAX_MOVE = 0.3
 MIN_KEEP = 0.5
 
 
-def _headings(fact: SightFact) -> tuple[int, float, int, float] | None:
+def headings(fact: SightFact) -> tuple[int, float, int, float] | None:
     """(forward axis, its sign, right axis, its sign) of the camera a fact's rays were cast from:
     the agent turns in quarter turns, so forward is the world axis its rays mostly follow."""
     if not fact.rays:
@@ -125,7 +125,7 @@ def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, in
     for fact in sights:
         if fact.target != block.object_id or len(fact.sides) != 4:
             continue
-        heading = _headings(fact)
+        heading = headings(fact)
         if heading is None:
             continue
         fwd, fsign, right, rsign = heading

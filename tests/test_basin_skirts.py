@@ -1,0 +1,61 @@
+"""A sink basin's mask is the inside of its bowl in rooms imported from ALFRED (gen/sim/basin_skirts.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.basin_skirts import SKIRT, skirt_boxes
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+
+BASIN = Box((-0.3, 0.6, 0.8), (0.3, 0.9, 1.2))
+
+
+def test_the_skirt_hugs_each_wall_from_outside_as_tall_as_the_basin() -> None:
+    boxes = skirt_boxes(BASIN)
+    assert len(boxes) == 4
+    for box in boxes:
+        assert box.lo[1] == BASIN.lo[1] and box.hi[1] == BASIN.hi[1]
+        inside = all(BASIN.lo[a] < (box.lo[a] + box.hi[a]) / 2 < BASIN.hi[a] for a in (0, 2))
+        assert not inside  # outside the walls, never in the bowl
+        assert min(box.hi[a] - box.lo[a] for a in (0, 2)) == pytest.approx(SKIRT)
+
+
+def _basin_mask(imported: bool) -> np.ndarray:
+    """The basin's instance mask, seen from its front and above."""
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    basin = SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN)
+    room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
+                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [basin.box]),
+                 objects=[basin], start=Pose(0.0, 0.25, 0, 30),
+                 camera=ALFRED_CAMERA if imported else None)
+    event = LiteController(room, render_image=False, render_object_image=True).last_event
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "SinkBasin")
+    return np.asarray(event.instance_masks[target])
+
+
+def test_an_imported_basin_shows_its_bowl_and_not_the_outside_of_its_front_wall(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels
+
+    skirted = _basin_mask(True)
+    monkeypatch.setattr(pixels, "SKIRTED", frozenset())
+    bare = _basin_mask(True)
+    # Seen from the front and above, the outside of the front wall lies under the bowl's inside in
+    # the frame: without the skirt it is drawn as the basin; with it, only the bowl is.
+    assert 0 < skirted.sum() < bare.sum()
+    assert skirted.any(axis=1).nonzero()[0].max() < bare.any(axis=1).nonzero()[0].max()
+    assert not (skirted & ~bare).any()
+
+
+def test_a_procedural_room_draws_its_basin_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels
+
+    with_skirts = _basin_mask(False)
+    monkeypatch.setattr(pixels, "SKIRTED", frozenset())
+    assert (with_skirts == _basin_mask(False)).all()
