@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +86,7 @@ from alfred_gen.sim.scene import Box, Scene
 from alfred_gen.sim.shapes import (
     LEFT_HINGED,
     SIDE_HINGED,
+    Swing,
     broken_parts,
     content_offset,
     door_pair,
@@ -94,7 +95,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_shapes import has_thor_shape, thor_parts
+from alfred_gen.sim.thor_shapes import has_thor_shape, thor_parts, thor_swing
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -185,7 +186,7 @@ def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
     (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`, with pairs found by
     :func:`~alfred_gen.sim.shapes.door_pair`; an object's own :attr:`~alfred_gen.sim.scene.SceneObject.hinge`
     wins)."""
-    hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED or o.object_type in LEFT_HINGED]
+    hinged = [o for o in scene.objects if o.object_type in SIDE_HINGED or o.object_type in LEFT_HINGED or o.hinge]
     mirrored = set()
     for obj in hinged:
         facing = facings.get(obj.object_id, 0)
@@ -201,6 +202,15 @@ def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
         if hinged_at_high_end(obj.object_type, obj.box, obj.position, facing, paired):
             mirrored.add(obj.object_id)
     return frozenset(mirrored)
+
+
+def scene_swings(scene: Scene) -> dict[str, Swing]:
+    """How an imported room's fridges and microwaves stand their open doors, by id
+    (:func:`~alfred_gen.sim.thor_shapes.thor_swing`); none in a procedural room."""
+    if not scene.from_alfred:
+        return {}
+    swings = {o.object_id: thor_swing(o.object_type, o.hinge) for o in scene.objects}
+    return {k: v for k, v in swings.items() if v is not None}
 
 
 def _quarter(yaw: float) -> int:
@@ -286,6 +296,7 @@ def _object_rows(
     mirrored: bool = False,
     open_tray: tuple[float, ...] = (),
     thor: bool = False,
+    swing: Swing | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
@@ -293,14 +304,15 @@ def _object_rows(
     its shape drawn with its door on the other side (:func:`~alfred_gen.sim.shapes.hinged_at_high_end`);
     ``open_tray``: an open drawer's tray drawn wider and taller (:func:`~alfred_gen.sim.shapes.shape_parts`);
     ``thor``: in a room imported from ALFRED, the shape THOR's mesh covers where one is known
-    (:func:`~alfred_gen.sim.thor_shapes.thor_parts`)."""
+    (:func:`~alfred_gen.sim.thor_shapes.thor_parts`); ``swing``: how its open doors stand there
+    (:func:`scene_swings`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
         thor_shape = thor_parts(object_type, box, facing) if thor and not is_open else None
         shape = thor_shape if thor_shape is not None else shape_parts(
-            object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray)
+            object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
             shape += state_parts(object_type, box, facing, liquid=look.liquid, lit=look.lit, is_open=is_open)
     rows = [(np.array(part.lo, float), np.array(part.hi, float), tone.apply(base)) for part, tone in shape]
@@ -328,10 +340,11 @@ def _grimy(color: tuple[int, int, int]) -> tuple[int, int, int]:
 def _rows_of(
     obj: WorldObject, facing: int, offset: tuple[float, float, float] = (0.0, 0.0, 0.0), cuts: tuple[Box, ...] = (),
     look: Look | None = None, varied: bool = False, mirrored: bool = False, scale: float = 1.0,
-    thor: bool = False,
+    thor: bool = False, swing: Swing | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``scale``: the object drawn in its box shrunk by it (:func:`~alfred_gen.sim.thor_drawn.shrunk`);
-    ``thor``: in the shape THOR's mesh covers, where one is known (an imported room)."""
+    ``thor``: in the shape THOR's mesh covers, where one is known (an imported room); ``swing``:
+    how its open doors stand (:func:`scene_swings`)."""
     box = shrunk(obj.drawn_box(), scale)
     parts = tuple(obj.part_boxes()) if obj.parts else ()
     if offset != (0.0, 0.0, 0.0):
@@ -340,7 +353,9 @@ def _rows_of(
     elif obj.holes:
         cuts = cuts + obj.holes
     # Only objects THOR draws in their own shape carry the flag, so every other cache key stays as it was.
-    extra = {"thor": True} if thor and has_thor_shape(obj.type_name) else {}
+    extra: dict[str, Any] = {"thor": True} if thor and has_thor_shape(obj.type_name) else {}
+    if swing is not None:
+        extra["swing"] = swing
     if obj.open_tray and obj.is_open:
         return _object_rows(obj.type_name, obj.object_id, box, True, facing, parts, cuts, look, varied,
                             mirrored=mirrored, open_tray=obj.open_tray, **extra)
@@ -436,6 +451,8 @@ class _Structure:
     boxes: BoxList
     facings: dict[str, int]
     mirrored: frozenset[str] = frozenset()
+    #: How the open doors of an imported room's fridges and microwaves stand (:func:`scene_swings`).
+    swings: dict[str, Swing] = field(default_factory=dict)
 
 
 def _build_structure(scene: Scene) -> _Structure:
@@ -449,7 +466,7 @@ def _build_structure(scene: Scene) -> _Structure:
     for wall in drawn_walls:
         builder.add_box(wall, wall_color, "Wall")
     facings = scene_facings(scene)
-    return _Structure(scene, builder.build(), facings, scene_mirrored(scene, facings))
+    return _Structure(scene, builder.build(), facings, scene_mirrored(scene, facings), scene_swings(scene))
 
 
 @dataclass
@@ -508,7 +525,8 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
         look = look_of(obj, show_dirt)
         lo, hi, colors = _rows_of(obj, facing_of(obj, facings), offset, cuts.get(obj.index, ()), look,
                                   world.color_variation, obj.object_id in structure.mirrored,
-                                  drawn_scale(obj.type_name, from_alfred), thor=from_alfred)
+                                  drawn_scale(obj.type_name, from_alfred), thor=from_alfred,
+                                  swing=structure.swings.get(obj.object_id))
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
         if from_alfred and obj.type_name in SKIRTED and offset == (0.0, 0.0, 0.0):
             if skirt_owner < 0:

@@ -16,7 +16,9 @@ receptacle's front faces the agent at its interaction pose, i.e. ``(pose.rotatio
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from alfred_gen.sim.palette import Tone
 from alfred_gen.sim.scene import Box
@@ -31,6 +33,25 @@ HANDLE = Tone(part="handle")
 SEAM = Tone(part="seam")
 
 
+@dataclass(frozen=True)
+class Swing:
+    """How a side-hinged receptacle's open doors stand, where THOR's models are known (imported rooms).
+
+    ``both_ends``: a door at each end of the front, each half the front wide (a fridge's French
+    doors), instead of one door hinged at w = 0; ``reach``: how far the leaf reaches out from its
+    hinge, a fraction of its door's width; ``angle``: degrees it has turned from shut (90 stands it
+    square to the front, more turns it further, outwards past its hinge end).
+    """
+
+    both_ends: bool = False
+    reach: float = 1.0
+    angle: float = 90.0
+
+
+#: Boxes a leaf turned past square is drawn as: a staircase along its slant.
+LEAF_STEPS = 4
+
+
 class _Local:
     """An object's box in its own frame: w across the front, y up, d from back (0) to front (1).
 
@@ -40,9 +61,10 @@ class _Local:
     shape drawn with its hinge at w = 0 hangs its door on the other side (:func:`hinged_at_high_end`).
     """
 
-    def __init__(self, box: Box, facing: int, mirrored: bool = False) -> None:
+    def __init__(self, box: Box, facing: int, mirrored: bool = False, swing: Swing | None = None) -> None:
         self.facing = facing
         self.mirrored = mirrored
+        self.swing = swing
         quarter = int(round(facing / 90.0)) % 4
         self.d_axis = 2 if quarter in (0, 2) else 0
         self.w_axis = 2 - self.d_axis
@@ -82,7 +104,8 @@ class _Local:
 
     def inset(self, fraction: float) -> _Local:
         """The same frame over a box ``fraction`` of the width and depth inside this one on each side."""
-        return _Local(self.part(fraction, 1 - fraction, 0, 1, fraction, 1 - fraction), self.facing, self.mirrored)
+        return _Local(self.part(fraction, 1 - fraction, 0, 1, fraction, 1 - fraction), self.facing, self.mirrored,
+                      self.swing)
 
     def forward(self, metres: float) -> tuple[float, float, float]:
         """A world offset of ``metres`` towards the front."""
@@ -113,7 +136,10 @@ def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float
         ]
     else:
         parts = [back, bottom]
-    if is_open:
+    if is_open and f.swing is not None:
+        for y0, y1 in doors:
+            parts += _swung_leaves(f, wall, f.swing, y0, y1)
+    elif is_open:
         reach = f.width / f.depth  # the door, hinged at w=0, stands perpendicular to the front
         thick = min(wall / f.width, 0.2)
         for y0, y1 in doors:
@@ -126,6 +152,28 @@ def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float
             parts.append((f.part(0.86, 0.90, y0 + 0.25 * span, y1 - 0.25 * span, 1, 1 + handle_d), HANDLE))
         for (_, y_top), (y_next, _) in zip(doors, doors[1:]):
             parts.append((f.part(0, 1, y_top, y_next, 1 - door_t, 1 + 0.004 / f.depth), SEAM))
+    return parts
+
+
+def _swung_leaves(f: _Local, wall: float, swing: Swing, y0: float, y1: float) -> list[Part]:
+    """The open leaves of one door row (``y0`` to ``y1``) as ``swing`` stands them: hinged at w = 0
+    (and at w = 1 too, ``both_ends``), reaching out ``swing.reach`` of their door's width."""
+    ends = ((0.0, 1.0), (1.0, -1.0)) if swing.both_ends else ((0.0, 1.0),)
+    length = swing.reach * f.width / len(ends)
+    turn = math.radians(swing.angle)
+    across, out = math.cos(turn) * length / f.width, math.sin(turn) * length / f.depth
+    half = min(wall / f.width, 0.2) / 2.0
+    steps = 1 if abs(across) < 1e-9 else LEAF_STEPS
+    parts: list[Part] = []
+    for hinge, sign in ends:
+        for k in range(steps):
+            w0, w1 = hinge + sign * across * k / steps, hinge + sign * across * (k + 1) / steps
+            lo_w, hi_w = min(w0, w1), max(w0, w1)
+            if steps == 1:  # square to the front: the leaf's thickness lies inside the box
+                lo_w, hi_w = (hinge, hinge + 2 * half) if sign > 0 else (hinge - 2 * half, hinge)
+            else:
+                lo_w, hi_w = lo_w - half, hi_w + half
+            parts.append((f.part(lo_w, hi_w, y0, y1, 1.0 + out * k / steps, 1.0 + out * (k + 1) / steps), DOOR))
     return parts
 
 
@@ -236,7 +284,7 @@ def _widened(f: _Local, open_tray: tuple[float, ...]) -> _Local:
     """The frame of a drawer's open tray, ``open_tray[0]`` metres wider each side and
     ``open_tray[1]`` taller above: same depth, so it slides out as far and its contents with it."""
     side, above = open_tray[0] / f.width, open_tray[1] / f.height
-    return _Local(f.part(-side, 1 + side, 0, 1 + above, 0, 1), f.facing, f.mirrored)
+    return _Local(f.part(-side, 1 + side, 0, 1 + above, 0, 1), f.facing, f.mirrored, f.swing)
 
 
 def _table(f: _Local) -> list[Part]:
@@ -720,15 +768,16 @@ def drawn_box(object_type: str, box: Box) -> Box:
 
 
 def shape_parts(object_type: str, box: Box, is_open: bool = False, facing: int = 0,
-                mirrored: bool = False, open_tray: tuple[float, ...] = ()) -> list[Part]:
+                mirrored: bool = False, open_tray: tuple[float, ...] = (), swing: Swing | None = None) -> list[Part]:
     """The render parts of an object, each a box with the :class:`Tone` it is painted in.
 
     ``mirrored``: drawn reflected across the middle of its front, so a door hangs on the other side
     (:func:`hinged_at_high_end`). ``open_tray``: (metres each side, metres above) an open drawer's
     tray is drawn wider and taller than its box (:attr:`~alfred_gen.sim.scene.SceneObject.open_tray`).
+    ``swing``: how its open doors stand, where not as lite draws them by default (:class:`Swing`).
     """
     box = drawn_box(object_type, box)
-    f = _Local(box, facing, mirrored)
+    f = _Local(box, facing, mirrored, swing)
     if object_type == "Drawer" and is_open and open_tray:
         f = _widened(f, open_tray)
     if object_type in _OPENABLE:

@@ -26,6 +26,13 @@ from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
 
 #: Rays kept per interaction mask (evenly spread over the mask's pixels in row-major order).
 RAYS_PER_MASK = 5
+#: Rays kept per mask of a type whose open door's place :mod:`~alfred_gen.scenes.alfred.door_hinges`
+#: reads from its masks (:attr:`SightFact.door_rays`): an open fridge's mask mostly shows its
+#: inside, so :data:`RAYS_PER_MASK` rays seldom meet the door (with them, 3 of the 26 kitchens'
+#: fridges had masks that named a layout).
+RAYS_PER_DOOR_MASK = 60
+#: Types whose masks keep :data:`RAYS_PER_DOOR_MASK` rays.
+DOOR_RAY_TYPES = ("Fridge",)
 
 
 @dataclass(frozen=True)
@@ -46,14 +53,20 @@ class SightFact:
     #: (:func:`side_rays`), None on a side where the mask reaches the frame's border (THOR's object
     #: may go on past it), which :mod:`alfred_gen.scenes.alfred.fixture_extents` fits the drawing to.
     sides: tuple[tuple[float, float, float] | None, ...] = ()
+    #: For a fridge only (:data:`DOOR_RAY_TYPES`): :data:`RAYS_PER_DOOR_MASK` rays evenly spread
+    #: over the mask, which :mod:`~alfred_gen.scenes.alfred.door_hinges` hangs its door by. Kept
+    #: apart from ``rays``, which other passes cut fixtures by.
+    door_rays: tuple[tuple[float, float, float], ...] = ()
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
         out: list[Any] = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
-        if self.edges or self.sides:
+        if self.edges or self.sides or self.door_rays:
             out.append([list(r) for r in self.edges])
-        if self.sides:
+        if self.sides or self.door_rays:
             out.append([list(r) if r is not None else None for r in self.sides])
+        if self.door_rays:
+            out.append([list(r) for r in self.door_rays])
         return out
 
     @staticmethod
@@ -67,7 +80,8 @@ class SightFact:
         edges = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[4]) if len(data) > 4 else ()
         sides = tuple((float(r[0]), float(r[1]), float(r[2])) if r is not None else None
                       for r in data[5]) if len(data) > 5 else ()
-        return SightFact(str(data[0]), eye, rays, loose, edges, sides)
+        door = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[6]) if len(data) > 6 else ()
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -175,9 +189,10 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         except (ValueError, TypeError):
             continue
         edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
+        door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
         sides = side_rays(runs, camera) if loose is None else ()
         known = [r for r in sides if r is not None]
-        if rays and all(math.isfinite(c) for r in rays + edges + tuple(known) for c in r):
+        if rays and all(math.isfinite(c) for r in rays + edges + door + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose, edges, sides))
+            out.append(SightFact(target, eye, rays, loose, edges, sides, door))
     return out
