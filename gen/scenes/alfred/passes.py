@@ -422,8 +422,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          lambda c: door_hinges.hinge_pairs_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a double door whose open masks show its leaves at the middle hangs them there"),
     Pass("extents_to_their_masks", "drawing", fixture_extents.extents_to_their_masks,
-         lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
-         "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show"),
+         lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights, c.resting),
+         _SIGHTS + ", " + _RESTING,
+         "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
+         "cabinets to their door in the masks of them shut"),
     Pass("rest_heights", "objects", origin_height, _rest_heights, _RESTING + ", fixture boxes",
          "a loose object's box sits as far below its origin as its poses show"),
     Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks",
@@ -470,6 +472,9 @@ START_PASSES: tuple[Pass[StartContext], ...] = (
     Pass("desks_end_before_posed", "start", start_fit.desks_end_before_posed,
          _start(start_fit.desks_end_before_posed, True), _LOOSE,
          "a desk ends before what lies on the floor past its end"),
+    Pass("drawings_hold_posed", "start", fixture_extents.drawings_hold_posed,
+         _start(fixture_extents.drawings_hold_posed, False), _POSED,
+         "a cabinet drawn to its shut masks is drawn round what the start state puts in it"),
 )
 
 #: Every pass, build time then restore time, in the order they run.

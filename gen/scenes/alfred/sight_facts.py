@@ -46,14 +46,19 @@ class SightFact:
     #: (:func:`side_rays`), None on a side where the mask reaches the frame's border (THOR's object
     #: may go on past it), which :mod:`alfred_gen.scenes.alfred.fixture_extents` fits the drawing to.
     sides: tuple[tuple[float, float, float] | None, ...] = ()
+    #: The interaction's action (``OpenObject``, ``PutObject``, ...): THOR recorded the mask before
+    #: acting, so an ``OpenObject`` mask shows its target shut and a ``CloseObject`` one open.
+    action: str = ""
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
         out: list[Any] = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
-        if self.edges or self.sides:
+        if self.edges or self.sides or self.action:
             out.append([list(r) for r in self.edges])
-        if self.sides:
+        if self.sides or self.action:
             out.append([list(r) if r is not None else None for r in self.sides])
+        if self.action:
+            out.append(self.action)
         return out
 
     @staticmethod
@@ -67,7 +72,8 @@ class SightFact:
         edges = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[4]) if len(data) > 4 else ()
         sides = tuple((float(r[0]), float(r[1]), float(r[2])) if r is not None else None
                       for r in data[5]) if len(data) > 5 else ()
-        return SightFact(str(data[0]), eye, rays, loose, edges, sides)
+        action = str(data[6]) if len(data) > 6 else ""
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides, action)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -179,5 +185,5 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         known = [r for r in sides if r is not None]
         if rays and all(math.isfinite(c) for r in rays + edges + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose, edges, sides))
+            out.append(SightFact(target, eye, rays, loose, edges, sides, str(api.get("action") or "")))
     return out
