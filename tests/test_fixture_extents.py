@@ -112,3 +112,19 @@ def test_the_drawn_margins_survive_the_scene_file_and_draw_the_world_object() ->
     assert math.isclose(drawn.lo[0], -0.8) and math.isclose(drawn.hi[2], 2.2)
     plain = SceneObject("SideTable", (0.0, 0.75, 1.75), box)
     assert "drawn_margins" not in plain.to_dict()
+
+
+def test_a_counter_top_is_drawn_to_the_band_its_masks_show() -> None:
+    counter = _table("CounterTop", "CounterTop|+00.00|+00.75|+01.75")
+    counter.lo[1] = 0.71  # a slab
+    eye = EYE
+    near, far = _ray((0.0, 0.75, 1.6), eye), _ray((0.0, 0.75, 1.85), eye)
+    fact = SightFact(counter.object_id, eye, (_ray((0.0, 0.75, 1.75), eye),), None, (), (None, None, far, near))
+    extents_to_their_masks([counter], [fact, fact])
+    _, _, lo_z, _, _, hi_z = counter.drawn_margins
+    assert math.isclose(lo_z, -0.1, abs_tol=0.01) and math.isclose(hi_z, -0.15, abs_tol=0.01)
+    # a side table's near edge is its front face, not a band: only its far edge is fitted
+    table = _table()
+    fact = SightFact(TABLE, eye, (_ray((0.0, 0.5, 1.75), eye),), None, (), (None, None, far, near))
+    extents_to_their_masks([table], [fact, fact])
+    assert table.drawn_margins[2] == 0.0 and math.isclose(table.drawn_margins[5], -0.15, abs_tol=0.01)

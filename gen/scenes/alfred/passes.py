@@ -425,8 +425,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          lambda c: door_hinges.hinge_single_doors_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a fridge whose open masks show its door at one end hangs it there, else a door at each end"),
     Pass("extents_to_their_masks", "drawing", fixture_extents.extents_to_their_masks,
-         lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
-         "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show"),
+         lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights, c.resting),
+         _SIGHTS + ", " + _RESTING,
+         "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
+         "cabinets to their door in the masks of them shut"),
     Pass("faucets_drawn_to_their_masks", "drawing", faucet_fits.faucets_drawn_to_their_masks,
          lambda c: faucet_fits.faucets_drawn_to_their_masks(c.ordered, c.evidence.sights, c.evidence.name), _SIGHTS,
          "a kitchen faucet is drawn as wide and as tall as THOR's masks of it show"),
@@ -476,6 +478,9 @@ START_PASSES: tuple[Pass[StartContext], ...] = (
     Pass("desks_end_before_posed", "start", start_fit.desks_end_before_posed,
          _start(start_fit.desks_end_before_posed, True), _LOOSE,
          "a desk ends before what lies on the floor past its end"),
+    Pass("drawings_hold_posed", "start", fixture_extents.drawings_hold_posed,
+         _start(fixture_extents.drawings_hold_posed, False), _POSED,
+         "a cabinet drawn to its shut masks is drawn round what the start state puts in it"),
 )
 
 #: Every pass, build time then restore time, in the order they run.

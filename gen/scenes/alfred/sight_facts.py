@@ -57,16 +57,21 @@ class SightFact:
     #: over the mask, which :mod:`~alfred_gen.scenes.alfred.door_hinges` hangs its door by. Kept
     #: apart from ``rays``, which other passes cut fixtures by.
     door_rays: tuple[tuple[float, float, float], ...] = ()
+    #: The interaction's action (``OpenObject``, ``PutObject``, ...): THOR recorded the mask before
+    #: acting, so an ``OpenObject`` mask shows its target shut and a ``CloseObject`` one open.
+    action: str = ""
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
         out: list[Any] = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
-        if self.edges or self.sides or self.door_rays:
+        if self.edges or self.sides or self.door_rays or self.action:
             out.append([list(r) for r in self.edges])
-        if self.sides or self.door_rays:
+        if self.sides or self.door_rays or self.action:
             out.append([list(r) if r is not None else None for r in self.sides])
-        if self.door_rays:
+        if self.door_rays or self.action:
             out.append([list(r) for r in self.door_rays])
+        if self.action:
+            out.append(self.action)
         return out
 
     @staticmethod
@@ -81,7 +86,8 @@ class SightFact:
         sides = tuple((float(r[0]), float(r[1]), float(r[2])) if r is not None else None
                       for r in data[5]) if len(data) > 5 else ()
         door = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[6]) if len(data) > 6 else ()
-        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door)
+        action = str(data[7]) if len(data) > 7 else ""
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -194,5 +200,5 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         known = [r for r in sides if r is not None]
         if rays and all(math.isfinite(c) for r in rays + edges + door + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose, edges, sides, door))
+            out.append(SightFact(target, eye, rays, loose, edges, sides, door, str(api.get("action") or "")))
     return out
