@@ -48,7 +48,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import headings
+from alfred_gen.scenes.alfred.fixture_extents import headed_sights
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import room_type_of
 
@@ -119,8 +119,7 @@ SLAB = 0.03
 
 def facing_axis(block: Block, sights: Sequence[SightFact]) -> int | None:
     """The world axis (0 x, 2 z) most of ``block``'s masks look along; None without masks."""
-    axes = [h[0] for h in (headings(f) for f in sights if f.target == block.object_id and len(f.sides) == 4)
-            if h is not None]
+    axes = [heading[0] for _, heading in headed_sights(block, sights)]
     return max(set(axes), key=axes.count) if axes else None
 
 
@@ -131,13 +130,7 @@ def plane_sides(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, in
     the view, the top and bottom rays the top and the bottom."""
     out: dict[tuple[int, int], list[float]] = {}
     middle = [(lo + hi) / 2.0 for lo, hi in zip(block.lo, block.hi)]
-    for fact in sights:
-        if fact.target != block.object_id or len(fact.sides) != 4:
-            continue
-        heading = headings(fact)
-        if heading is None:
-            continue
-        fwd, fsign, right, rsign = heading
+    for fact, (fwd, fsign, right, rsign) in headed_sights(block, sights):
         for ray, side in zip(fact.sides, ("left", "right", "top", "bottom")):
             if ray is None or ray[fwd] * fsign <= 1e-6:
                 continue

@@ -28,7 +28,7 @@ own fits. Only imported rooms are built here, so procedural rooms are untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -124,16 +124,22 @@ def _slab(block: Block, fwd: int, fwd_sign: float) -> tuple[list[float], list[fl
     return lo, hi
 
 
-def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
-    """Per (world axis, 0 low end / 1 high end): where each of the block's masks says it ends."""
-    out: dict[tuple[int, int], list[float]] = {}
+def headed_sights(block: Block,
+                  sights: Sequence[SightFact]) -> Iterator[tuple[SightFact, tuple[int, float, int, float]]]:
+    """``block``'s masks that have all four side rays, each with its camera's heading
+    (:func:`headings`): the masks an extent can be read from."""
     for fact in sights:
         if fact.target != block.object_id or len(fact.sides) != 4:
             continue
         heading = headings(fact)
-        if heading is None:
-            continue
-        fwd, fsign, right, rsign = heading
+        if heading is not None:
+            yield fact, heading
+
+
+def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
+    """Per (world axis, 0 low end / 1 high end): where each of the block's masks says it ends."""
+    out: dict[tuple[int, int], list[float]] = {}
+    for fact, (fwd, fsign, right, rsign) in headed_sights(block, sights):
         left_ray, right_ray, top_ray, bottom_ray = fact.sides
         lo, hi = _slab(block, fwd, fsign)
         for ray, left_side in ((left_ray, True), (right_ray, False)):
@@ -173,13 +179,9 @@ def front_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, i
     front says its front ends, across and up (the outline's rays met with the front's plane)."""
     out: dict[tuple[int, int], list[float]] = {}
     axis, sign = block.front_axis
-    for fact in sights:
-        if fact.target != block.object_id or fact.action != SHUT_ACTION or len(fact.sides) != 4:
+    for fact, (fwd, fsign, right, rsign) in headed_sights(block, sights):
+        if fact.action != SHUT_ACTION or fwd != axis or fsign != -sign:
             continue
-        heading = headings(fact)
-        if heading is None or heading[0] != axis or heading[1] != -sign:
-            continue
-        _, _, right, rsign = heading
         left_ray, right_ray, top_ray, bottom_ray = fact.sides
         for ray, on, end in ((left_ray, right, int(rsign < 0)), (right_ray, right, int(rsign > 0)),
                              (top_ray, 1, 1), (bottom_ray, 1, 0)):
