@@ -319,10 +319,16 @@ def _object_rows(
     rows += [(np.array(part.lo, float), np.array(part.hi, float), base) for part in parts]
     if look is not None and look.dirty:
         rows = [(lo, hi, _grimy(color)) for lo, hi, color in rows]
+    return frozen_rows(_minus_cuts(rows, cuts))
+
+
+def _minus_cuts(rows: list[tuple[np.ndarray, np.ndarray, tuple[int, int, int]]],
+                cuts: tuple[Box, ...]) -> list[tuple[np.ndarray, np.ndarray, tuple[int, int, int]]]:
+    """``rows`` (lo, hi, colour) with every box of ``cuts`` taken out of them."""
     for cut in cuts:
         cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
         rows = [(p_lo, p_hi, color) for lo, hi, color in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
-    return frozen_rows(rows)
+    return rows
 
 
 def forget_shapes() -> None:
@@ -555,10 +561,7 @@ def _skirt_boxes_cut(box: Box, color: tuple[int, int, int],
                      cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
     rows = [(np.array(b.lo, float), np.array(b.hi, float), color) for b in skirt_boxes(box)]
-    for cut in cuts:
-        cut_lo, cut_hi = np.array(cut.lo, float), np.array(cut.hi, float)
-        rows = [(p_lo, p_hi, c) for lo, hi, c in rows for p_lo, p_hi in subtract_box(lo, hi, cut_lo, cut_hi)]
-    return frozen_rows(rows)
+    return frozen_rows(_minus_cuts(rows, cuts))
 
 
 def _skirt_rows(obj: WorldObject, cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
