@@ -48,9 +48,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import headed_sights
+from alfred_gen.scenes.alfred.fixture_extents import headed_sights, margins_of, on_plane
 from alfred_gen.scenes.alfred.sight_facts import SightFact
-from alfred_gen.sim.scene import room_type_of
+from alfred_gen.sim.scene import plan_room_type
 
 #: Masks of a faucet the room's demos must have recorded before it moves to them.
 MIN_MASKS = 2
@@ -90,11 +90,7 @@ def nearest_point(sights: Sequence[SightFact], target: str, prior: Sequence[floa
 
 def faucets_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], floor_plan: str) -> None:
     """Each faucet of a kitchen whose masks say where it is moves there (see the module docstring)."""
-    try:
-        room_type = room_type_of(int(floor_plan.removeprefix("FloorPlan")))
-    except ValueError:
-        return
-    if room_type not in ROOM_TYPES:
+    if plan_room_type(floor_plan) not in ROOM_TYPES:
         return
     for block in blocks:
         if block.kind != "Faucet":
@@ -134,14 +130,12 @@ def plane_sides(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, in
         for ray, side in zip(fact.sides, ("left", "right", "top", "bottom")):
             if ray is None or ray[fwd] * fsign <= 1e-6:
                 continue
-            t = (middle[fwd] - fact.eye[fwd]) / ray[fwd]
-            if t <= 0.0:
+            across = side in ("left", "right")
+            value = on_plane(fact.eye, ray, fwd, middle[fwd], right if across else 1)
+            if value is None:
                 continue
-            if side in ("left", "right"):
-                key = (right, int((rsign > 0) != (side == "left")))
-                out.setdefault(key, []).append(fact.eye[right] + t * ray[right])
-            else:
-                out.setdefault((1, int(side == "top")), []).append(fact.eye[1] + t * ray[1])
+            key = (right, int((rsign > 0) != (side == "left"))) if across else (1, int(side == "top"))
+            out.setdefault(key, []).append(value)
     return out
 
 
@@ -150,11 +144,7 @@ def faucets_drawn_to_their_masks(blocks: list[Block], sights: Sequence[SightFact
     :data:`SLAB` deep across the way they look at it (:func:`facing_axis`), each side at the median
     of where they put it, at most :data:`MAX_SIDE_MOVE` off its box (:attr:`Block.drawn_margins`;
     see the module docstring); its box is unchanged."""
-    try:
-        room_type = room_type_of(int(floor_plan.removeprefix("FloorPlan")))
-    except ValueError:
-        return
-    if room_type not in DRAWN_ROOM_TYPES:
+    if plan_room_type(floor_plan) not in DRAWN_ROOM_TYPES:
         return
     for block in blocks:
         if block.kind != "Faucet":
@@ -178,6 +168,6 @@ def faucets_drawn_to_their_masks(blocks: list[Block], sights: Sequence[SightFact
             if hi[axis] - lo[axis] < MIN_DRAWN:
                 middle = (lo[axis] + hi[axis]) / 2.0
                 lo[axis], hi[axis] = middle - MIN_DRAWN / 2.0, middle + MIN_DRAWN / 2.0
-        margins = tuple(round(a - b, 4) for a, b in zip((*block.lo, *hi), (*lo, *block.hi)))
+        margins = margins_of(block.box(), lo, hi)
         if any(abs(m) >= 1e-3 for m in margins):
             block.drawn_margins = margins

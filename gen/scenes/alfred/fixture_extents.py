@@ -165,7 +165,7 @@ FRONT_TYPES = frozenset({"Cabinet"})
 SHUT_ACTION = "OpenObject"
 
 
-def _on_front(eye: Sequence[float], ray: Sequence[float], fwd: int, front: float, axis: int) -> float | None:
+def on_plane(eye: Sequence[float], ray: Sequence[float], fwd: int, front: float, axis: int) -> float | None:
     """Coordinate ``axis`` of where ``ray`` from ``eye`` meets the plane ``fwd`` = ``front``; None
     when it runs parallel to it or met it behind the eye."""
     if abs(ray[fwd]) < 1e-9:
@@ -185,7 +185,7 @@ def front_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, i
         left_ray, right_ray, top_ray, bottom_ray = fact.sides
         for ray, on, end in ((left_ray, right, int(rsign < 0)), (right_ray, right, int(rsign > 0)),
                              (top_ray, 1, 1), (bottom_ray, 1, 0)):
-            value = None if ray is None else _on_front(fact.eye, ray, axis, block.front(), on)
+            value = None if ray is None else on_plane(fact.eye, ray, axis, block.front(), on)
             if value is not None:
                 out.setdefault((on, end), []).append(value)
     return out
