@@ -76,6 +76,15 @@ def room_type_of(scene_num: int) -> str:
     raise ValueError(f"scene number {scene_num} is outside ALFRED's ranges 1-30, 201-230, 301-330, 401-430")
 
 
+def plan_room_type(floor_plan: str) -> str | None:
+    """:func:`room_type_of` for a scene named ``FloorPlanN``; None for a name outside ALFRED's
+    numbering (a procedural room), which type-level rules for ALFRED's rooms then leave alone."""
+    try:
+        return room_type_of(int(floor_plan.removeprefix("FloorPlan")))
+    except ValueError:
+        return None
+
+
 _HUNDREDTH = Decimal("0.01")
 
 

@@ -31,7 +31,7 @@ here, so procedural rooms are untouched.
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.sim.scene import room_type_of
+from alfred_gen.sim.scene import plan_room_type
 
 #: Room type -> (how much wider, as a fraction of the width, each side; how much taller, as a
 #: fraction of the height, above) an open drawer's tray is drawn (fit and check: the module docstring).
@@ -48,11 +48,7 @@ def open_tray(block: Block, floor_plan: str) -> tuple[float, ...]:
     (:attr:`alfred_gen.sim.scene.SceneObject.open_tray`); empty for other types and rooms."""
     if block.kind != "Drawer":
         return ()
-    try:
-        room_type = room_type_of(int(floor_plan.removeprefix("FloorPlan")))
-    except ValueError:
-        return ()
-    fractions = OPEN_TRAYS.get(room_type)
+    fractions = OPEN_TRAYS.get(plan_room_type(floor_plan) or "")
     if fractions is None:
         return ()
     axis, _sign = block.front_axis

@@ -25,7 +25,7 @@ from alfred_gen.scenes.alfred.fixture_block import (
 from alfred_gen.scenes.alfred.mask_heights import lift_to_masks, raise_to_masks
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
-from alfred_gen.sim.scene import Box, room_type_of
+from alfred_gen.sim.scene import Box, plan_room_type
 from alfred_gen.sim.shapes import door_pair
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
 
@@ -55,11 +55,7 @@ ROOM_SCALE = {("GarbageCan", "bathroom"): 0.65, ("GarbageCan", "bedroom"): 0.8}
 
 def room_scale(kind: str, floor_plan: str) -> float:
     """:data:`ROOM_SCALE` for a fixture type in ``FloorPlanN``; 1 outside ALFRED's numbering."""
-    try:
-        room_type = room_type_of(int(floor_plan.removeprefix("FloorPlan")))
-    except ValueError:
-        return 1.0
-    return ROOM_SCALE.get((kind, room_type), 1.0)
+    return ROOM_SCALE.get((kind, plan_room_type(floor_plan) or ""), 1.0)
 
 
 #: Fixtures the agent must face square to use: a drawer slides straight out towards it, a

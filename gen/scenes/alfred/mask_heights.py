@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.sim.scene import Box, room_type_of
+from alfred_gen.sim.scene import Box, plan_room_type
 
 #: (type, room type) -> height of the box's middle above the id, metres (see the module docstring).
 MIDDLE_ABOVE_ID: dict[tuple[str, str], float] = {("Faucet", "bathroom"): 0.08}
@@ -81,17 +81,10 @@ HANDLES: dict[tuple[str, str], Handles] = {
     ("Faucet", "bathroom"): Handles(0.445, 0.12, -0.05, 0.20, 0.075, stem=0.04, bar=0.05)}
 
 
-def _room_type(floor_plan: str) -> str | None:
-    try:
-        return room_type_of(int(floor_plan.removeprefix("FloorPlan")))
-    except ValueError:
-        return None
-
-
 def handle_parts(block: Block, floor_plan: str) -> tuple[Box, ...]:
     """The drawing parts of a fixture's handles (:data:`HANDLES`), world boxes at its id across its
     front and at its box's middle in depth; none for other types, rooms and procedural rooms."""
-    handles = HANDLES.get((block.kind, _room_type(floor_plan) or ""))
+    handles = HANDLES.get((block.kind, plan_room_type(floor_plan) or ""))
     if handles is None:
         return ()
     axis, _sign = block.front_axis
@@ -123,7 +116,7 @@ def lift_to_masks(block: Block) -> None:
 
 def raise_to_masks(block: Block, floor_plan: str) -> None:
     """Move a centred fixture's box up so its middle is :data:`MIDDLE_ABOVE_ID` above its id."""
-    room_type = _room_type(floor_plan)
+    room_type = plan_room_type(floor_plan)
     if room_type is None:
         return
     rise = MIDDLE_ABOVE_ID.get((block.kind, room_type))
