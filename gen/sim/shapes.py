@@ -167,12 +167,11 @@ def _swung_leaves(f: _Local, wall: float, swing: Swing, y0: float, y1: float) ->
     parts: list[Part] = []
     for hinge, sign in ends:
         for k in range(steps):
-            w0, w1 = hinge + sign * across * k / steps, hinge + sign * across * (k + 1) / steps
-            lo_w, hi_w = min(w0, w1), max(w0, w1)
             if steps == 1:  # square to the front: the leaf's thickness lies inside the box
                 lo_w, hi_w = (hinge, hinge + 2 * half) if sign > 0 else (hinge - 2 * half, hinge)
             else:
-                lo_w, hi_w = lo_w - half, hi_w + half
+                w0, w1 = hinge + sign * across * k / steps, hinge + sign * across * (k + 1) / steps
+                lo_w, hi_w = min(w0, w1) - half, max(w0, w1) + half
             parts.append((f.part(lo_w, hi_w, y0, y1, 1.0 + out * k / steps, 1.0 + out * (k + 1) / steps), DOOR))
     return parts
 

@@ -28,6 +28,8 @@ not visible (fidelity 99.6% to 97.2%); their IoU fell for tomatoes and apples.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.shapes import BODY, DARKER, Part, Swing, shape_parts
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
@@ -244,9 +246,7 @@ def thor_swing(object_type: str, hinge: int) -> Swing | None:
     """How an imported room draws ``object_type``'s open doors, None for lite's own drawing;
     ``hinge`` (:attr:`~alfred_gen.sim.scene.SceneObject.hinge`) set: one door, at the end it names."""
     swing = THOR_SWINGS.get(object_type)
-    if swing is not None and hinge:
-        return Swing(False, swing.reach, swing.angle)
-    return swing
+    return replace(swing, both_ends=False) if swing is not None and hinge else swing
 
 
 def has_thor_shape(object_type: str) -> bool:
