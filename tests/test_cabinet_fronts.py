@@ -10,6 +10,7 @@ from alfred_gen.scenes.alfred.fixture_extents import FRONT_GROW, drawings_hold_p
 from alfred_gen.scenes.alfred.passes import START_PASSES
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box, SceneObject
+from tests.helpers.sight_rays import ray_to
 
 CABINET = "Cabinet|+00.00|+00.45|+01.50"
 EYE = (0.0, 1.5, 0.0)
@@ -21,9 +22,7 @@ def _cabinet() -> Block:
 
 
 def _ray(point: tuple[float, float, float]) -> tuple[float, float, float]:
-    d = [p - e for p, e in zip(point, EYE)]
-    n = math.sqrt(sum(c * c for c in d))
-    return (d[0] / n, d[1] / n, d[2] / n)
+    return ray_to(EYE, point)
 
 
 def _mask(action: str, left: float = -0.3, right: float = 0.4, top: float = 0.7, bottom: float = 0.2) -> SightFact:

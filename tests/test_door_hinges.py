@@ -3,13 +3,12 @@ and lite drawing a door at the end its scene object names (SceneObject.hinge).""
 
 from __future__ import annotations
 
-import math
-
 from alfred_gen.scenes.alfred.door_hinges import hinge_pairs_at_their_masks, pair_votes
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.pixels import scene_mirrored
 from alfred_gen.sim.scene import Box, Scene, SceneObject
+from tests.helpers.sight_rays import ray_to
 
 LOW_ID = "Cabinet|+00.00|+00.40|+00.50"
 HIGH_ID = "Cabinet|+00.02|+00.40|+00.50"
@@ -24,12 +23,7 @@ def _pair() -> tuple[Block, Block]:
 
 
 def _fact(target: str, points: list[tuple[float, float, float]]) -> SightFact:
-    rays = []
-    for p in points:
-        d = [p[i] - EYE[i] for i in range(3)]
-        n = math.sqrt(sum(v * v for v in d))
-        rays.append((d[0] / n, d[1] / n, d[2] / n))
-    return SightFact(target, EYE, tuple(rays))
+    return SightFact(target, EYE, tuple(ray_to(EYE, p) for p in points))
 
 
 #: Points on the low door's leaf swung out at the pair's middle (x 0.01, in front of z 0.5), seen

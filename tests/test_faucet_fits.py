@@ -3,8 +3,6 @@ and as tall as they show it (gen/scenes/alfred/faucet_fits.py)."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from alfred_gen.scenes.alfred.faucet_fits import (
@@ -16,6 +14,7 @@ from alfred_gen.scenes.alfred.faucet_fits import (
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
+from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
 EYE = (0.0, 1.58, 0.0)
@@ -26,9 +25,7 @@ def _faucet() -> Block:
 
 
 def _fact(point: tuple[float, float, float]) -> SightFact:
-    d = [point[i] - EYE[i] for i in range(3)]
-    n = math.sqrt(sum(v * v for v in d))
-    return SightFact(FAUCET, EYE, ((d[0] / n, d[1] / n, d[2] / n),) * 5)
+    return SightFact(FAUCET, EYE, (ray_to(EYE, point),) * 5)
 
 
 def test_a_kitchen_faucet_moves_onto_its_masks_line_of_sight_keeping_its_depth() -> None:
@@ -54,9 +51,7 @@ def _sides_fact(low_x: float, high_x: float, top: float, bottom: float) -> Sight
     """A mask of the faucet seen looking along -z from EYE (THOR's frame is left-handed: screen-left
     is +x), its sides where the rays cross z = -0.8."""
     def ray(x: float, y: float) -> tuple[float, float, float]:
-        d = (x - EYE[0], y - EYE[1], -0.8 - EYE[2])
-        n = math.sqrt(sum(v * v for v in d))
-        return (d[0] / n, d[1] / n, d[2] / n)
+        return ray_to(EYE, (x, y, -0.8))
     middle = ray((low_x + high_x) / 2, (top + bottom) / 2)
     return SightFact(FAUCET, EYE, (middle,) * 5, None, (),
                      (ray(high_x, 0.93), ray(low_x, 0.93), ray(0.0, top), ray(0.0, bottom)))

@@ -10,6 +10,7 @@ from alfred_gen.scenes.alfred.sight_facts import SightFact, side_rays
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
 from alfred_gen.sim.world_objects import WorldObject
+from tests.helpers.sight_rays import ray_to
 
 TABLE = "SideTable|+00.00|+00.75|+01.75"
 EYE = (0.0, 1.5, 0.0)
@@ -21,9 +22,7 @@ def _table(kind: str = "SideTable", object_id: str = TABLE) -> Block:
 
 
 def _ray(point: tuple[float, float, float], eye: tuple[float, float, float] = EYE) -> tuple[float, float, float]:
-    d = [p - e for p, e in zip(point, eye)]
-    n = math.sqrt(sum(c * c for c in d))
-    return (d[0] / n, d[1] / n, d[2] / n)
+    return ray_to(eye, point)
 
 
 def _mask(left: float | None, right: float | None, far: float | None, target: str = TABLE,

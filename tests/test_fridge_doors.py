@@ -3,8 +3,6 @@ how an imported room draws open fridges and microwaves (Swing, gen/sim/thor_shap
 
 from __future__ import annotations
 
-import math
-
 from alfred_gen.scenes.alfred.door_hinges import (
     BOTH_ENDS,
     HIGH_END,
@@ -17,6 +15,7 @@ from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.pixels import scene_mirrored, scene_swings
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneObject
 from alfred_gen.sim.shapes import DOOR, Swing, shape_parts
+from tests.helpers.sight_rays import ray_to
 
 FRIDGE_ID = "Fridge|+00.00|+00.00|+00.36"
 EYE = (0.0, 1.5, 2.0)
@@ -29,12 +28,7 @@ def _fridge() -> Block:
 
 
 def _fact(points: list[tuple[float, float, float]]) -> SightFact:
-    rays = []
-    for p in points:
-        d = [p[i] - EYE[i] for i in range(3)]
-        n = math.sqrt(sum(v * v for v in d))
-        rays.append((d[0] / n, d[1] / n, d[2] / n))
-    return SightFact(FRIDGE_ID, EYE, tuple(rays))
+    return SightFact(FRIDGE_ID, EYE, tuple(ray_to(EYE, p) for p in points))
 
 
 #: Points on a door square to the front at the high end (x 0.5), further out than half its width.
