@@ -95,7 +95,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_shapes import has_thor_shape, thor_parts, thor_swing
+from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, has_thor_shape, thor_parts, thor_swing
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -335,6 +335,7 @@ def forget_shapes() -> None:
     """Drop every cached shape, lite's and the plain renderer's: a study that rebinds a type's shape
     (``bench/shape_fit.py``, ``bench/round_shapes.py``) must not draw the shapes cached before it."""
     _object_rows.cache_clear()
+    _carcass_boxes_cut.cache_clear()
     render_module.forget_shapes()
 
 
@@ -525,7 +526,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
     cuts = _carves(cutters, carvable, facings)
     chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
-    skirt_owner = -1
+    skirt_owner = carcass_owner = -1
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
@@ -540,6 +541,13 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                 skirt_owner = len(owners) - 1
             lo, hi, colors = _skirt_rows(obj, (*obj.holes, *cuts.get(obj.index, ())))
             chunks.append((lo, hi, colors, np.full(len(lo), skirt_owner, np.int32)))
+        if from_alfred and obj.type_name in FRONT_ONLY and not obj.is_open and offset == (0.0, 0.0, 0.0):
+            if carcass_owner < 0:
+                owners.append(CARCASS_OWNER)
+                carcass_owner = len(owners) - 1
+            lo, hi, colors = _carcass_rows(obj, facing_of(obj, facings), (*obj.holes, *cuts.get(obj.index, ())),
+                                           drawn_scale(obj.type_name, from_alfred))
+            chunks.append((lo, hi, colors, np.full(len(lo), carcass_owner, np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
         np.concatenate([c[1] for c in chunks]).reshape(-1, 3),
@@ -567,6 +575,28 @@ def _skirt_boxes_cut(box: Box, color: tuple[int, int, int],
 def _skirt_rows(obj: WorldObject, cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The skirt round a basin's bowl (:mod:`alfred_gen.sim.basin_skirts`), cut where its drawing is."""
     return _skirt_boxes_cut(obj.drawn_box(), type_color(obj.type_name, obj.object_id), cuts)
+
+
+#: The owner a shut cabinet's carcass is drawn under in an imported room
+#: (:data:`~alfred_gen.sim.thor_shapes.FRONT_ONLY`): no ``|``, so it is no instance, as THOR's
+#: counter or wall unit round the door is none of the cabinet's.
+CARCASS_OWNER = "CabinetCarcass"
+
+
+@lru_cache(maxsize=1024)
+def _carcass_boxes_cut(object_type: str, box: Box, facing: int, color: tuple[int, int, int],
+                       cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = [(np.array(b.lo, float), np.array(b.hi, float), tone.apply(color))
+            for b, tone in carcass_parts(object_type, box, facing)]
+    return frozen_rows(_minus_cuts(rows, cuts))
+
+
+def _carcass_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...],
+                  scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The carcass round a shut cabinet's door (:func:`~alfred_gen.sim.thor_shapes.carcass_parts`),
+    in its drawing's box and cut as its door is."""
+    return _carcass_boxes_cut(obj.type_name, shrunk(obj.drawn_box(), scale), facing,
+                              type_color(obj.type_name, obj.object_id), cuts)
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:

@@ -1,0 +1,65 @@
+"""A shut cabinet's mask is its door in rooms imported from ALFRED: its carcass is drawn as
+structure (FRONT_ONLY, gen/sim/thor_shapes.py; CARCASS_OWNER, gen/sim/pixels.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.shapes import BODY
+from alfred_gen.sim.thor_shapes import carcass_parts, front_parts
+
+#: A base cabinet 0.5 m wide facing +z (towards the agent), its front at z 0.9.
+CABINET = Box((-0.25, 0.05, 0.4), (0.25, 0.75, 0.9))
+
+
+def test_front_and_carcass_split_the_shut_shape() -> None:
+    front = front_parts("Cabinet", CABINET, 0)
+    carcass = carcass_parts("Cabinet", CABINET, 0)
+    assert front and carcass
+    assert all(tone is BODY for _, tone in carcass) and not any(tone is BODY for _, tone in front)
+    # The door is the front face: nothing of it lies in the back half of the box.
+    assert min(b.lo[2] for b, _ in front) > (CABINET.lo[2] + CABINET.hi[2]) / 2
+
+
+def _cabinet_view(imported: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(the cabinet's instance mask, the depth frame), seen from its front and above."""
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    cabinet = SceneObject("Cabinet", (-0.25, 0.4, 0.65), CABINET)
+    room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
+                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
+                 objects=[cabinet], start=Pose(0.0, 1.5, 180, 45),
+                 camera=ALFRED_CAMERA if imported else None)
+    event = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True).last_event
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Cabinet")
+    return np.asarray(event.instance_masks[target]), np.asarray(event.depth_frame)
+
+
+def test_an_imported_shut_cabinet_shows_its_door_not_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels, thor_shapes
+
+    door, depth = _cabinet_view(True)
+    monkeypatch.setattr(pixels, "FRONT_ONLY", frozenset())
+    monkeypatch.setattr(thor_shapes, "FRONT_ONLY", frozenset())
+    whole, whole_depth = _cabinet_view(True)
+    # Seen from above, the top lies above the door in the frame: it is drawn still (the depth
+    # frame is unchanged) but no part of the cabinet's mask.
+    assert 0 < door.sum() < whole.sum()
+    assert door.any(axis=1).nonzero()[0].min() > whole.any(axis=1).nonzero()[0].min()
+    assert not (door & ~whole).any()
+    assert np.allclose(depth, whole_depth)
+
+
+def test_a_procedural_room_draws_its_cabinet_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels, thor_shapes
+
+    mask, _ = _cabinet_view(False)
+    monkeypatch.setattr(pixels, "FRONT_ONLY", frozenset())
+    monkeypatch.setattr(thor_shapes, "FRONT_ONLY", frozenset())
+    assert (mask == _cabinet_view(False)[0]).all()
