@@ -189,7 +189,8 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
 
     from alfred_gen.sim import thor_shapes
 
-    tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES)
+    tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
+              thor_shapes.SLICE_FACES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -200,3 +201,56 @@ def test_a_faucet_fitted_to_its_masks_is_drawn_as_its_slab_and_an_unfitted_one_a
     whole = Box((0.0, 0.9, 0.0), (0.25, 1.2, 0.25))
     assert thor_parts("Faucet", whole, 0) == neck_and_spout(whole, 0, *thor_shapes.SPOUT_SHAPES["Faucet"])
     assert slab_pattern(whole, thor_shapes.SLAB_PATTERNS["Faucet"]) is None
+
+
+def test_a_slice_face_keeps_its_thickness_and_trims_across_and_in_height() -> None:
+    # A tomato's slice cut along z: thin in z, its face across x.
+    slice_box = Box((0.0, 0.9, 0.0), (0.12, 1.0, 0.02))
+    [(part, _)] = thor_shapes.slice_face(slice_box, 0.8, 0.15, 0.7)
+    assert part.lo[2] == slice_box.lo[2] and part.hi[2] == slice_box.hi[2]
+    assert part.lo[0] == pytest.approx(0.012) and part.hi[0] == pytest.approx(0.108)
+    assert part.lo[1] == pytest.approx(0.915) and part.hi[1] == pytest.approx(0.97)
+
+
+def _slice_pixels(imported: bool, as_cut: bool) -> int:
+    """Pixels of a tomato's first slice, cut on a counter straight ahead of the agent, lying in its
+    row (``as_cut``) or not."""
+    from alfred_gen.sim import pixels
+    from alfred_gen.sim.actions import make_slices
+
+    pixels.forget_shapes()
+    room = _room(imported)
+    at = (0.0, COUNTER_TOP, 1.0)
+    tomato = SceneObject("Tomato", at, Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.1, 1.06)),
+                         name="Tomato_1", parent=room.objects[0].object_id)
+    room.objects[1:] = [tomato]
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    world = sim.world
+    first = make_slices(world, world.by_id[sim.last_event.metadata["objects"][1]["objectId"]])[0]
+    assert first.lies_as_cut
+    first.lies_as_cut = as_cut
+    world.touch(first)
+    event = sim.step({"action": "Pass"})
+    return int(event.instance_masks[first.object_id].sum())
+
+
+def test_an_imported_room_draws_a_slice_in_its_row_as_the_part_thor_shows_and_a_moved_one_whole() -> None:
+    # THOR's masks of a slice still in its row cover the middle of lite's slab (a tomato's cap);
+    # once picked up and put down alone, a slice shows whole.
+    in_row, moved = _slice_pixels(True, True), _slice_pixels(True, False)
+    assert 0 < in_row < moved
+    assert _slice_pixels(False, True) == _slice_pixels(False, False)
+
+
+def test_picking_up_a_slice_takes_it_out_of_its_row() -> None:
+    from alfred_gen.sim.actions import make_slices
+
+    room = _room(True)
+    at = (0.0, COUNTER_TOP, 1.0)
+    room.objects[1:] = [SceneObject("Tomato", at, Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.1, 1.06)),
+                                    name="Tomato_1", parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    pieces = make_slices(sim.world, next(o for o in sim.world.objects if o.type_name == "Tomato"))
+    event = sim.step({"action": "PickupObject", "objectId": pieces[0].object_id, "forceAction": True})
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+    assert not pieces[0].lies_as_cut and all(p.lies_as_cut for p in pieces[1:])

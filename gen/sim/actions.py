@@ -354,6 +354,7 @@ def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
         raise ActionFailed(f"Agent is already holding {world.held}")
     require_in_reach_unless_forced(sim, obj, args)
     world.detach(obj)
+    obj.lies_as_cut = False
     world.held = obj.object_id
     world.sight_changed()
     world.touch_family(obj)
@@ -561,6 +562,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             obj.rotation,
             box,
         )
+        piece.lies_as_cut = True
         piece.temperature = obj.temperature
         piece.is_cooked = obj.is_cooked and piece.otype.cookable
         world.add_object(piece)

@@ -95,7 +95,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, has_thor_shape, thor_parts, thor_swing
+from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, thor_parts, thor_shaped, thor_swing
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -360,7 +360,7 @@ def _rows_of(
     elif obj.holes:
         cuts = cuts + obj.holes
     # Only objects THOR draws in their own shape carry the flag, so every other cache key stays as it was.
-    extra: dict[str, Any] = {"thor": True} if thor and has_thor_shape(obj.type_name) else {}
+    extra: dict[str, Any] = {"thor": True} if thor and thor_shaped(obj.type_name, obj.lies_as_cut) else {}
     if swing is not None:
         extra["swing"] = swing
     if obj.open_tray and obj.is_open:

@@ -144,6 +144,7 @@ class WorldObject:
         "is_open",
         "is_sliced",
         "is_toggled",
+        "lies_as_cut",
         "liquid",
         "name",
         "object_id",
@@ -202,6 +203,10 @@ class WorldObject:
         self.children: list[str] = []
         self.is_toggled = False
         self.is_sliced = False
+        #: A slice still lying in the row its whole was cut into (cleared when it is picked up): an
+        #: imported room draws only the part of its face THOR's masks show there
+        #: (:data:`alfred_gen.sim.thor_shapes.SLICE_FACES`).
+        self.lies_as_cut = False
         self.is_dirty = False
         self.is_cooked = False
         self.is_filled = False
