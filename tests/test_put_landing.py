@@ -162,3 +162,21 @@ def test_the_point_rule_of_a_basin_lands_on_thors_line_of_sight() -> None:
     world.put_point = lambda receptacle, kind, any_type=True: None
     got = put_landing.land("surface_point", world, basin, held, spots, _sight(set()))
     assert got == pytest.approx((0.0, 0.75, 0.85))
+
+
+def test_the_typed_point_rule_uses_the_held_types_own_point_only() -> None:
+    # Another type's point says little about where THOR's first fitting spot for this one is: with
+    # no point of the held type's, the put falls back to surface_body_inset (off the basin's edge).
+    world, basin = _world_with_a_point(None), _basin()
+    asked: list[bool] = []
+
+    def put_point(receptacle: Any, kind: str, any_type: bool = True) -> Any:
+        asked.append(any_type)
+        return None
+
+    world.put_point = put_point
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    got = put_landing.land("typed_point", world, basin, held, spots, _sight(set()))
+    assert asked == [False]
+    assert got == pytest.approx((0.0, 0.75, 0.95))  # the spot at 0.85 touches the front edge
