@@ -40,10 +40,11 @@ def _middle(points: list[Point]) -> Point:
 
 def fridge_put_points(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
     """Fridge (or sink basin: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
-    put points, for each fridge some fact inside its box (widened by its type's margin) names: per pose, one
-    point per object type (the median of that type's facts), and one for any type (the median of
-    the types' points, each type one vote: a room's demos put some types far more often than
-    others, and THOR puts a tall bottle in the door, a plate on a wide shelf)."""
+    put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
+    :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts),
+    and one for any type (the median of the types' points, each type one vote: a room's demos put
+    some types far more often than others, and THOR puts a tall bottle in the door, a plate on a
+    wide shelf)."""
     boxes = {o.object_id: (o.box, MARGINS.get(o.object_type, MARGIN))
              for o in objects if o.object_type in PUT_FACT_TYPES}
     groups: dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]] = {}
