@@ -75,7 +75,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "surface_body_inset"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -104,7 +104,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "surface_body_inset"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point"
 
 
 def test_unknown_rules_are_refused() -> None:
@@ -127,3 +127,56 @@ def test_the_cavity_rules_keep_to_the_left_of_the_control_panel() -> None:
     assert body[1] == pytest.approx(0.75 + put_landing.PLATE_RISE)
     world.agent.rotation = 180  # looking along -z from the other side: the left is +x
     assert choose_landing("cavity_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set()))[0] == 0.1
+
+
+def _world_with_a_point(point: Any) -> Any:
+    world = _world()
+    world.camera_y_offset = 0.675  # the eye at y 1.575 over (0, 0)
+    world.put_point = lambda receptacle, kind, any_type=True: point
+    world.support_levels = lambda receptacle: [0.72]
+    return world
+
+
+def test_the_sight_line_anchor_slides_thors_point_down_to_the_objects_middle() -> None:
+    world = _world_with_a_point(None)
+    # The eye at (0, 1.575, 0); a point read too far along the line, 0.3 m above the floor's middles.
+    got = put_landing.sight_line_anchor(world, (0.0, 0.45, 1.5), 0.75)
+    assert got[1] == 0.75
+    assert got[2] == pytest.approx(1.5 * (1.575 - 0.75) / (1.575 - 0.45))
+    # A line that does not come down says nothing about a floor: the point stays.
+    assert put_landing.sight_line_anchor(world, (0.0, 1.6, 1.5), 0.75) == (0.0, 1.6, 1.5)
+
+
+def test_the_point_rule_of_a_basin_lands_on_thors_line_of_sight() -> None:
+    # THOR's point lies on the line through z 1.08 at the object's middle height (0.75 over a 0.72
+    # floor for a 0.06 m object), read 0.2 m too far: the spot at z 1.05 is nearest that line.
+    eye_y, middle_y = 1.575, 0.75
+    far = 1.08 * 1.3
+    point = (0.0, eye_y - (eye_y - middle_y) * 1.3, far)
+    world, basin = _world_with_a_point(point), _basin()
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    got = put_landing.land("surface_point", world, basin, held, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 1.05))
+    # No point known for the pose: nearest the agent's body, as surface_body.
+    world.put_point = lambda receptacle, kind, any_type=True: None
+    got = put_landing.land("surface_point", world, basin, held, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 0.85))
+
+
+def test_the_typed_point_rule_uses_the_held_types_own_point_only() -> None:
+    # Another type's point says little about where THOR's first fitting spot for this one is: with
+    # no point of the held type's, the put falls back to surface_body_inset (off the basin's edge).
+    world, basin = _world_with_a_point(None), _basin()
+    asked: list[bool] = []
+
+    def put_point(receptacle: Any, kind: str, any_type: bool = True) -> Any:
+        asked.append(any_type)
+        return None
+
+    world.put_point = put_point
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    got = put_landing.land("typed_point", world, basin, held, spots, _sight(set()))
+    assert asked == [False]
+    assert got == pytest.approx((0.0, 0.75, 0.95))  # the spot at 0.85 touches the front edge

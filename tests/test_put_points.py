@@ -190,3 +190,33 @@ def test_a_types_own_point_comes_before_the_point_for_any_type() -> None:
     assert world.put_point(fridge, "Apple") == (2.0, 0.5, 1.0)
     go(sim, 1.0, 1.0, 180, 0)  # another pose: no point
     assert world.put_point(fridge, "Potato") is None
+
+
+SINK = "Sink|+01.00|+00.90|+01.00|SinkBasin"
+FAUCET = "Faucet|+01.00|+01.00|+01.30"
+
+
+def test_a_clean_tasks_put_into_a_sink_basin_and_its_pickup_make_a_fact() -> None:
+    # Put into the basin, faucet on and off, pick up, all from one pose: the pickup's mask shows
+    # where THOR put the apple.
+    pose = [1.0, 0.0, 0.0, 45.0]
+    middle = (1.0, 0.83, 0.95)
+    sx, sy, sz = catalogue.object_type("Apple").size
+    runs = _runs(_box_mask(_camera(*pose), middle, (max(sx, sz), sy, max(sx, sz))))
+    low = [_low("PutObject", APPLE, SINK), _low("ToggleObjectOn", FAUCET), _low("ToggleObjectOff", FAUCET),
+           _low("PickupObject", APPLE, runs=runs)]
+    facts = put_facts(low, [(i, SINK, pose) for i in range(4)], 0.9)
+    assert [(f.receptacle, f.kind) for f in facts] == [(SINK, "Apple")]
+    assert np.allclose(facts[0].point, middle, atol=0.05)
+
+
+def test_a_sink_basins_points_may_lie_further_off_its_box_than_a_fridges() -> None:
+    # A basin's point is only its line of sight (the landing brings it down to the floor): one read
+    # 0.2 m past the basin's back still counts; a fridge's would not.
+    box = Box((0.8, 0.8, 0.8), (1.2, 0.95, 1.2))
+    basin = SceneObject("SinkBasin", (1.0, 0.8, 1.0), box)
+    fridge = SceneObject("Fridge", (1.0, 0.8, 1.0), box)
+    pose = (1.0, 0.0, 0.0, 45.0)
+    fact = PutFact(basin.object_id, "Apple", pose, (1.0, 0.75, 1.4))
+    assert fridge_put_points([basin], [fact])[basin.object_id][0] == ("", (*pose, 1.0, 0.75, 1.4))
+    assert fridge_put_points([fridge], [replace(fact, receptacle=fridge.object_id)]) == {}

@@ -32,10 +32,20 @@ point they are ranked by are the rule (:data:`RULES`):
   :attr:`~alfred_gen.sim.scene.SceneObject.put_points`), on a shelf of its own at the point's
   height when no known level is near (THOR's fridges have shelves no start pose shows); else
   nearest the hand.
+- ``surface_point``: seen as for ``surface``; nearest where the line of sight through THOR's known
+  put point for the agent's pose (the held type's, else any type's) comes down to the height of
+  the object's middle on the receptacle's floor (:func:`sight_line_anchor`); else nearest the
+  agent's body, as ``surface_body``. A sink basin's point is read from the pickup mask after a put
+  from the same pose (:mod:`alfred_gen.scenes.alfred.put_facts`): its depth along the line is the
+  least sure part (read a median 1.15x too far), and the object rests on the basin's floor, so
+  only the line is kept.
+- ``typed_point``: as ``surface_point`` with the held type's own point only (THOR's first fitting
+  spot depends on the object's size: another type's point put a lettuce or a cup where THOR had
+  not); else as ``surface_body_inset``.
 
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
-Imported rooms use :data:`IMPORTED_RULES` (sink basins ``surface_body_inset``, microwaves
+Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
 ``cavity_body_plate``, fridges ``point``); procedural rooms and other receptacles ``hand``. The drawn
 microwave floor stays where it is (shapes are shared with procedural rooms); objects a restored
 start state puts in a microwave sit at THOR's own heights, on the plate, as the put now does.
@@ -57,7 +67,8 @@ Point = tuple[float, float, float]
 Sight = Callable[[list[Point]], list[bool]]
 
 RULES = ("hand", "middle", "surface", "surface_body", "surface_middle", "inset", "surface_inset",
-         "surface_body_inset", "middle_inset", "middle_plate", "cavity_plate", "cavity_body_plate", "point")
+         "surface_body_inset", "middle_inset", "middle_plate", "cavity_plate", "cavity_body_plate", "point",
+         "surface_point", "typed_point")
 
 #: How far above lite's drawn floor a ``_plate`` rule puts the object's bottom (metres): THOR's
 #: microwaves have a turntable plate on a raised cavity floor, and its spawn points lie on the
@@ -96,8 +107,11 @@ FOOT_RISE = 0.01
 #: 10th demo with a put into a microwave: 53/91 ``middle_plate``, 50 ``cavity_plate``, 66
 #: ``cavity_body_plate`` (THOR's misses lay a median 30 px left of lite's object, its hits 1 px);
 #: every 10th with a put into a fridge, microwave or sink basin (269 pairs), microwaves 57/90 ->
-#: 64/90, fridges 54/91 and basins 57/86 as before.
-IMPORTED_RULES = {"SinkBasin": "surface_body_inset", "Microwave": "cavity_body_plate", "Fridge": "point"}
+#: 64/90, fridges 54/91 and basins 57/86 as before. Session 80, every 10th demo with a put into a
+#: sink basin (87 pairs): 55/87 ``surface_body_inset``, 63 ``surface_point``, 66 ``typed_point``
+#: (also tried: the point with the inset 59, any type's point else the inset 64, the point without
+#: the sight test 62, the type's point from the nearest other pose facing the same way 66).
+IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
 def check_rule(rule: str) -> str:
@@ -129,7 +143,10 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     and the shelves its contents show; the ``point`` rule adds the known put point's shelf), and
     ``sight`` tells which points the agent sees."""
     levels = world.support_levels(receptacle)
-    anchor = world.put_point(receptacle, held.type_name) if rule == "point" else None
+    name = rule.partition("@")[0]
+    if name in SIGHT_LINE_RULES:
+        return _land_on_sight_line(name, world, receptacle, held, spots, sight, levels)
+    anchor = world.put_point(receptacle, held.type_name) if name == "point" else None
     if anchor is not None:
         bottom = anchor[1] - held.size[1] / 2
         if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
@@ -138,6 +155,30 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
     return choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0], places, feet,
                           sight, anchor=anchor)
+
+
+#: The rules that rank by the line of sight through THOR's known point (:func:`sight_line_anchor`):
+#: rule -> (whether the point for any type stands in for the held type's, the rule used when no
+#: point is known). Both count a spot seen as ``surface`` does.
+SIGHT_LINE_RULES = {
+    "surface_point": (True, "surface_body"),
+    "typed_point": (False, "surface_body_inset"),
+}
+
+
+def _land_on_sight_line(name: str, world: World, receptacle: WorldObject, held: WorldObject,
+                        spots: Sequence[tuple[float, float]], sight: Sight, levels: list[float]) -> Point:
+    """A put under a :data:`SIGHT_LINE_RULES` rule: nearest THOR's line of sight when the pose has a
+    known point, else by the rule's fallback."""
+    any_type, fallback = SIGHT_LINE_RULES[name]
+    places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
+    feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
+    half = (held.size[0] / 2, held.size[2] / 2)
+    known = world.put_point(receptacle, held.type_name, any_type=any_type)
+    if known is None:
+        return choose_landing(fallback, world, receptacle, half, levels[0], places, feet, sight)
+    anchor = sight_line_anchor(world, known, levels[0] + held.size[1] / 2)
+    return choose_landing("surface", world, receptacle, half, levels[0], places, feet, sight, anchor=anchor)
 
 
 def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple[float, float], floor: float,
@@ -217,3 +258,18 @@ def _cavity_middle(world: World, receptacle: WorldObject, floor: float) -> Point
     along = (CAVITY[0] + CAVITY[1]) / 2 * width
     cx, _, cz = receptacle.center
     return (x0 + rx * along if rx else cx, floor, z0 + rz * along if rz else cz)
+
+
+def sight_line_anchor(world: World, point: Point, height: float, eye: Point | None = None) -> Point:
+    """Where the line from the agent's eye (or ``eye``) through ``point`` comes down to ``height``
+    (the point itself when the line does not fall: it then says nothing about where on a floor it
+    lies)."""
+    a = world.agent
+    if eye is None:
+        eye = (float(a.x), float(a.y) + float(world.camera_y_offset), float(a.z))
+    drop = eye[1] - point[1]
+    if drop <= 1e-6 or eye[1] <= height:
+        return point
+    t = (eye[1] - height) / drop
+    return (eye[0] + t * (point[0] - eye[0]), height, eye[2] + t * (point[2] - eye[2]))
+

@@ -65,10 +65,10 @@ class Placement(Containment):
                 levels.append(bottom)
         return sorted(levels)
 
-    def put_point(self, receptacle: WorldObject, kind: str) -> tuple[float, float, float] | None:
+    def put_point(self, receptacle: WorldObject, kind: str, any_type: bool = True) -> tuple[float, float, float] | None:
         """Where THOR put a ``kind`` into ``receptacle`` from the agent's pose now (x, y, z of the put
         object's middle), when the scene knows (:attr:`SceneObject.put_points`): the point of that
-        type, else the point for any type, else None."""
+        type, else (``any_type``) the point for any type, else None."""
         a = self.agent
         found: dict[str, tuple[float, float, float]] = {}
         for name, (x, z, rotation, horizon, px, py, pz) in self.put_points.get(receptacle.object_id, ()):
@@ -76,7 +76,7 @@ class Placement(Containment):
                     and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
                     and abs(a.horizon - horizon) < POSE_TOLERANCE:
                 found[name] = (px, py, pz)
-        return found.get(kind, found.get(""))
+        return found.get(kind, found.get("") if any_type else None)
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.

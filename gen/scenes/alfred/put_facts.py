@@ -29,8 +29,9 @@ from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
 
-#: Receptacle types whose puts are read.
-PUT_FACT_TYPES = frozenset({"Fridge"})
+#: Receptacle types whose puts are read: fridges, and sink basins (a clean task puts the object
+#: into the basin, turns the faucet on and off and picks it up, all from the pose of the put).
+PUT_FACT_TYPES = frozenset({"Fridge", "SinkBasin"})
 
 #: Percentiles of the mask's columns and rows taken as its extent (a stray pixel does not stretch it).
 EXTENT_PERCENTILES = (2.0, 98.0)

@@ -1,4 +1,4 @@
-"""Where THOR put things into each fridge of an imported room, by the pose put from: from its demos'
+"""Where THOR put things into each fridge (and sink basin) of an imported room, by the pose put from: from its demos'
 :class:`~alfred_gen.scenes.alfred.put_facts.PutFact` s.
 
 Facts are grouped by fridge, by the pose of the put (x, z, rotation, horizon) and by the object's
@@ -20,6 +20,12 @@ from alfred_gen.sim.scene import SceneObject
 #: Metres a fact's point may lie outside its fridge's box and still count.
 MARGIN = 0.05
 
+#: The same for a sink basin's box: its point is only the line of sight through the mask (the
+#: landing rule, :mod:`alfred_gen.sim.put_landing`'s ``surface_point_inset``, slides it along that
+#: line to the basin's floor), and :func:`~alfred_gen.scenes.alfred.put_facts.locate` reads a
+#: median 1.15x too far along it, up to 0.2 m past a basin seen 1.3 m away.
+MARGINS = {"SinkBasin": 0.3}
+
 #: A put point: the object's type ("" for any), then the pose put from (x, z, rotation, horizon)
 #: and THOR's point (x, y, z).
 PutPoint = tuple[str, tuple[float, float, float, float, float, float, float]]
@@ -33,15 +39,18 @@ def _middle(points: list[Point]) -> Point:
 
 
 def fridge_put_points(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
-    """Fridge id -> its put points, for each fridge some fact inside its box names: per pose, one
-    point per object type (the median of that type's facts), and one for any type (the median of
-    the types' points, each type one vote: a room's demos put some types far more often than
-    others, and THOR puts a tall bottle in the door, a plate on a wide shelf)."""
-    boxes = {o.object_id: o.box for o in objects if o.object_type in PUT_FACT_TYPES}
+    """Fridge (or sink basin: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
+    put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
+    :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts),
+    and one for any type (the median of the types' points, each type one vote: a room's demos put
+    some types far more often than others, and THOR puts a tall bottle in the door, a plate on a
+    wide shelf)."""
+    boxes = {o.object_id: (o.box, MARGINS.get(o.object_type, MARGIN))
+             for o in objects if o.object_type in PUT_FACT_TYPES}
     groups: dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]] = {}
     for fact in facts:
-        box = boxes.get(fact.receptacle)
-        if box is None or not all(box.lo[a] - MARGIN <= fact.point[a] <= box.hi[a] + MARGIN for a in range(3)):
+        box, margin = boxes.get(fact.receptacle, (None, MARGIN))
+        if box is None or not all(box.lo[a] - margin <= fact.point[a] <= box.hi[a] + margin for a in range(3)):
             continue
         x, z, rotation, horizon = fact.pose
         pose = (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
