@@ -76,6 +76,12 @@ def _low(action: str, object_id: str, receptacle: str | None = None, runs: list[
     return {"api_action": api, "discrete_action": {"args": {"mask": runs} if runs else {}}}
 
 
+def _apple_mask_runs(pose: list[float], middle: tuple[float, float, float]) -> list[list[int]]:
+    """THOR's mask of an apple at ``middle`` seen from ``pose``, as ALFRED's run-length pairs."""
+    sx, sy, sz = catalogue.object_type("Apple").size
+    return _runs(_box_mask(_camera(*pose), middle, (max(sx, sz), sy, max(sx, sz))))
+
+
 FRIDGE = "Fridge|+00.00|+00.00|+01.20"
 APPLE = "Apple|+01.00|+00.90|+00.00"
 
@@ -83,8 +89,7 @@ APPLE = "Apple|+01.00|+00.90|+00.00"
 def test_a_put_into_a_fridge_and_the_next_pickup_from_the_same_pose_make_a_fact() -> None:
     pose = [0.0, 0.0, 0.0, 60.0]
     middle = (0.0, 0.5, 1.1)
-    sx, sy, sz = catalogue.object_type("Apple").size
-    runs = _runs(_box_mask(_camera(*pose), middle, (max(sx, sz), sy, max(sx, sz))))
+    runs = _apple_mask_runs(pose, middle)
     low = [_low("OpenObject", FRIDGE), _low("PutObject", APPLE, FRIDGE), _low("CloseObject", FRIDGE),
            _low("OpenObject", FRIDGE), _low("PickupObject", APPLE, runs=runs)]
     steps = [(i, FRIDGE if i != 4 else APPLE, pose) for i in range(5)]
@@ -201,8 +206,7 @@ def test_a_clean_tasks_put_into_a_sink_basin_and_its_pickup_make_a_fact() -> Non
     # where THOR put the apple.
     pose = [1.0, 0.0, 0.0, 45.0]
     middle = (1.0, 0.83, 0.95)
-    sx, sy, sz = catalogue.object_type("Apple").size
-    runs = _runs(_box_mask(_camera(*pose), middle, (max(sx, sz), sy, max(sx, sz))))
+    runs = _apple_mask_runs(pose, middle)
     low = [_low("PutObject", APPLE, SINK), _low("ToggleObjectOn", FAUCET), _low("ToggleObjectOff", FAUCET),
            _low("PickupObject", APPLE, runs=runs)]
     facts = put_facts(low, [(i, SINK, pose) for i in range(4)], 0.9)
