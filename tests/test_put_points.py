@@ -12,7 +12,7 @@ import pytest
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
 from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts
-from alfred_gen.scenes.alfred.put_points import fridge_put_points
+from alfred_gen.scenes.alfred.put_points import put_points_by_pose
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
@@ -123,7 +123,7 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
              PutFact(fridge.object_id, "Apple", (0.25, 0.0, 360.0, 60.0), (0.1, 0.9, 1.0)),
              PutFact(fridge.object_id, "Apple", (0.5, 0.0, 0.0, 60.0), (0.0, 0.5, 2.5)),  # behind the fridge
              PutFact("Fridge|+09.00|+00.00|+09.00", "Apple", pose, (9.0, 0.5, 9.0))]  # no such fridge
-    points = fridge_put_points([fridge], facts)
+    points = put_points_by_pose([fridge], facts)
     first, turned = (0.0, 0.0, 0.0, 60.0), (0.25, 0.0, 0.0, 60.0)
     assert points == {fridge.object_id: (
         ("", (*first, 0.02, 0.52, 1.12)),  # each type one vote
@@ -133,7 +133,7 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
     )}
     # A type the demos put often does not outvote the others in the point for any type.
     many = facts[:3] + [PutFact(fridge.object_id, "WineBottle", pose, (0.2, 0.3, 0.9))] * 5
-    anyone = dict(fridge_put_points([fridge], many)[fridge.object_id])[""]
+    anyone = dict(put_points_by_pose([fridge], many)[fridge.object_id])[""]
     assert anyone[4:] == (0.03, 0.51, 1.11)
 
 
@@ -222,5 +222,5 @@ def test_a_sink_basins_points_may_lie_further_off_its_box_than_a_fridges() -> No
     fridge = SceneObject("Fridge", (1.0, 0.8, 1.0), box)
     pose = (1.0, 0.0, 0.0, 45.0)
     fact = PutFact(basin.object_id, "Apple", pose, (1.0, 0.75, 1.4))
-    assert fridge_put_points([basin], [fact])[basin.object_id][0] == ("", (*pose, 1.0, 0.75, 1.4))
-    assert fridge_put_points([fridge], [replace(fact, receptacle=fridge.object_id)]) == {}
+    assert put_points_by_pose([basin], [fact])[basin.object_id][0] == ("", (*pose, 1.0, 0.75, 1.4))
+    assert put_points_by_pose([fridge], [replace(fact, receptacle=fridge.object_id)]) == {}

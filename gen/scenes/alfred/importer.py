@@ -39,7 +39,7 @@ from alfred_gen.scenes.alfred.floor import margin_points, scene_footprints
 from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
-from alfred_gen.scenes.alfred.put_points import fridge_put_points
+from alfred_gen.scenes.alfred.put_points import put_points_by_pose
 from alfred_gen.scenes.alfred.rest_height import FITTED_TYPES, origin_height, rested
 from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
 from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
@@ -210,7 +210,7 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
     shelves = receptacle_shelves(objects, evidence.objects, geometry.floor_y)
     shelves.update(learnt_shelves(objects, shelves, stats, geometry.floor_y))
     objects = [replace(o, shelves=shelves[o.object_id]) if o.object_id in shelves else o for o in objects]
-    puts = fridge_put_points(objects, evidence.puts)
+    puts = put_points_by_pose(objects, evidence.puts)
     objects = [replace(o, put_points=puts[o.object_id]) if o.object_id in puts else o for o in objects]
     scene = Scene(
         name=evidence.name,

@@ -1,4 +1,5 @@
-"""Where THOR put an object into a fridge, read from the mask of the next interaction with it.
+"""Where THOR put an object into a fridge or a sink basin, read from the mask of the next interaction
+with it.
 
 THOR 2.1's PutObject puts the held object on one of the receptacle's spawn points, chosen by the
 agent's pose; a THOR fridge has shelves lite does not know (lite knows only the heights where
@@ -12,8 +13,9 @@ something into it) before anything else moves it records THOR's mask of that obj
 known pose (dead reckoning), usually the pose of the put. The object's size is the catalogue's,
 so the mask's extent on screen says how far along the ray through the mask's centroid it lies
 (:func:`locate`): a :class:`PutFact` keeps the put's pose and that point. The importer keeps each
-fridge's facts (:func:`alfred_gen.scenes.alfred.put_points.fridge_put_points`) and lite's
-PutObject, from a pose a fact names, puts the object nearest the point THOR put it at.
+fridge's and basin's facts (:func:`alfred_gen.scenes.alfred.put_points.put_points_by_pose`) and lite's
+PutObject, from a pose a fact names, puts the object nearest the point THOR put it at (in a basin,
+nearest the line of sight through it: :mod:`alfred_gen.sim.put_landing`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""Where THOR put things into each fridge (and sink basin) of an imported room, by the pose put from: from its demos'
-:class:`~alfred_gen.scenes.alfred.put_facts.PutFact` s.
+"""Where THOR put things into each fridge and sink basin of an imported room, by the pose put from:
+from its demos' :class:`~alfred_gen.scenes.alfred.put_facts.PutFact` s.
 
-Facts are grouped by fridge, by the pose of the put (x, z, rotation, horizon) and by the object's
+Facts are grouped by receptacle, by the pose of the put (x, z, rotation, horizon) and by the object's
 type; a group's point is the median of its facts' points, coordinate by coordinate, and each pose
-also has a point for types no fact shows (:func:`fridge_put_points`). A point is kept only inside
-its fridge's box, widened by :data:`MARGIN` (the depth read from a mask's extent is off by a few
-centimetres; a point outside the fridge is a mask cut by a shelf's edge or the door). Lite's
-PutObject from one of these poses puts the object nearest the point (:func:`alfred_gen.sim.actions.put_object`).
+also has a point for types no fact shows (:func:`put_points_by_pose`). A point is kept only inside
+its receptacle's box, widened by :data:`MARGIN` (:data:`MARGINS` for a basin): the depth read from
+a mask's extent is off by a few centimetres, and a point outside a fridge is a mask cut by a
+shelf's edge or the door. Lite's PutObject from one of these poses puts the object nearest the
+point (:mod:`alfred_gen.sim.put_landing`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from alfred_gen.sim.scene import SceneObject
 MARGIN = 0.05
 
 #: The same for a sink basin's box: its point is only the line of sight through the mask (the
-#: landing rule, :mod:`alfred_gen.sim.put_landing`'s ``surface_point_inset``, slides it along that
-#: line to the basin's floor), and :func:`~alfred_gen.scenes.alfred.put_facts.locate` reads a
+#: landing rules, :mod:`alfred_gen.sim.put_landing`'s ``typed_point`` and ``surface_point``, bring
+#: that line down to the basin's floor), and :func:`~alfred_gen.scenes.alfred.put_facts.locate` reads a
 #: median 1.15x too far along it, up to 0.2 m past a basin seen 1.3 m away.
 MARGINS = {"SinkBasin": 0.3}
 
@@ -38,7 +39,7 @@ def _middle(points: list[Point]) -> Point:
             round(median(p[2] for p in points), 4))
 
 
-def fridge_put_points(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
+def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
     """Fridge (or sink basin: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
     put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
     :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts),
