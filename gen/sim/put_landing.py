@@ -148,13 +148,15 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     ``sight`` tells which points the agent sees."""
     levels = world.support_levels(receptacle)
     name = rule.partition("@")[0]
+    anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
-        return _land_on_sight_line(name, world, receptacle, held, spots, sight, levels)
-    anchor = world.put_point(receptacle, held.type_name) if name == "point" else None
-    if anchor is not None:
-        bottom = anchor[1] - held.size[1] / 2
-        if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
-            levels = sorted([*levels, round(bottom, 4)])
+        rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0])
+    elif name == "point":
+        anchor = world.put_point(receptacle, held.type_name)
+        if anchor is not None:
+            bottom = anchor[1] - held.size[1] / 2
+            if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
+                levels = sorted([*levels, round(bottom, 4)])
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
     return choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0], places, feet,
@@ -170,19 +172,15 @@ SIGHT_LINE_RULES = {
 }
 
 
-def _land_on_sight_line(name: str, world: World, receptacle: WorldObject, held: WorldObject,
-                        spots: Sequence[tuple[float, float]], sight: Sight, levels: list[float]) -> Point:
-    """A put under a :data:`SIGHT_LINE_RULES` rule: nearest THOR's line of sight when the pose has a
-    known point, else by the rule's fallback."""
+def _on_sight_line(name: str, world: World, receptacle: WorldObject, held: WorldObject,
+                   floor: float) -> tuple[str, Point | None]:
+    """The rule a :data:`SIGHT_LINE_RULES` rule ranks places by, and its anchor: ``surface`` nearest
+    THOR's line of sight when the pose has a known point, else the rule's fallback, unanchored."""
     any_type, fallback = SIGHT_LINE_RULES[name]
-    places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
-    feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
-    half = (held.size[0] / 2, held.size[2] / 2)
     known = world.put_point(receptacle, held.type_name, any_type=any_type)
     if known is None:
-        return choose_landing(fallback, world, receptacle, half, levels[0], places, feet, sight)
-    anchor = sight_line_anchor(world, known, levels[0] + held.size[1] / 2)
-    return choose_landing("surface", world, receptacle, half, levels[0], places, feet, sight, anchor=anchor)
+        return fallback, None
+    return "surface", sight_line_anchor(world, known, floor + held.size[1] / 2)
 
 
 def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple[float, float], floor: float,
