@@ -34,6 +34,8 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
   :func:`_carves`. THOR's meshes are hollow there; a solid box would hide the nested object.
 - In a room imported from ALFRED, a sink basin's walls are hugged from outside by a skirt drawn as
   no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
+  Likewise a shut cabinet's carcass round its door (:data:`CARCASS_OWNER`): THOR's mask of a shut
+  cabinet is its door.
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -56,7 +58,7 @@ RGB + depth + segmentation frame with THOR's instance outputs ~3-4 ms per step a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -526,7 +528,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     cutters = [o for o, _ in drawn if not _inside_openable(world, o)]
     cuts = _carves(cutters, carvable, facings)
     chunks = [(structure.boxes.lo, structure.boxes.hi, structure.boxes.color, structure.boxes.owner)]
-    skirt_owner = carcass_owner = -1
+    ownerless: dict[str, int] = {}
     for obj, owner in drawn:
         offset = _drawn_offset(world, obj, facings) if obj.parent is not None else (0.0, 0.0, 0.0)
         look = look_of(obj, show_dirt)
@@ -535,19 +537,13 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                                   drawn_scale(obj.type_name, from_alfred), thor=from_alfred,
                                   swing=structure.swings.get(obj.object_id))
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
-        if from_alfred and obj.type_name in SKIRTED and offset == (0.0, 0.0, 0.0):
-            if skirt_owner < 0:
-                owners.append(SKIRT_OWNER)
-                skirt_owner = len(owners) - 1
-            lo, hi, colors = _skirt_rows(obj, (*obj.holes, *cuts.get(obj.index, ())))
-            chunks.append((lo, hi, colors, np.full(len(lo), skirt_owner, np.int32)))
-        if from_alfred and obj.type_name in FRONT_ONLY and not obj.is_open and offset == (0.0, 0.0, 0.0):
-            if carcass_owner < 0:
-                owners.append(CARCASS_OWNER)
-                carcass_owner = len(owners) - 1
-            lo, hi, colors = _carcass_rows(obj, facing_of(obj, facings), (*obj.holes, *cuts.get(obj.index, ())),
-                                           drawn_scale(obj.type_name, from_alfred))
-            chunks.append((lo, hi, colors, np.full(len(lo), carcass_owner, np.int32)))
+        if from_alfred and offset == (0.0, 0.0, 0.0):
+            for name, (lo, hi, colors) in _ownerless_rows(obj, facing_of(obj, facings),
+                                                           (*obj.holes, *cuts.get(obj.index, ()))):
+                if name not in ownerless:
+                    owners.append(name)
+                    ownerless[name] = len(owners) - 1
+                chunks.append((lo, hi, colors, np.full(len(lo), ownerless[name], np.int32)))
     boxes = BoxList(
         np.concatenate([c[0] for c in chunks]).reshape(-1, 3),
         np.concatenate([c[1] for c in chunks]).reshape(-1, 3),
@@ -564,17 +560,19 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                    world.color_variation)
 
 
-@lru_cache(maxsize=256)
-def _skirt_boxes_cut(box: Box, color: tuple[int, int, int],
-                     cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
-    rows = [(np.array(b.lo, float), np.array(b.hi, float), color) for b in skirt_boxes(box)]
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _boxes_minus_cuts(parts: Iterable[tuple[Box, tuple[int, int, int]]], cuts: tuple[Box, ...]) -> Rows:
+    """Render rows of coloured ``parts``, with every box of ``cuts`` taken out of them."""
+    rows = [(np.array(b.lo, float), np.array(b.hi, float), color) for b, color in parts]
     return frozen_rows(_minus_cuts(rows, cuts))
 
 
-def _skirt_rows(obj: WorldObject, cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The skirt round a basin's bowl (:mod:`alfred_gen.sim.basin_skirts`), cut where its drawing is."""
-    return _skirt_boxes_cut(obj.drawn_box(), type_color(obj.type_name, obj.object_id), cuts)
+@lru_cache(maxsize=256)
+def _skirt_boxes_cut(box: Box, color: tuple[int, int, int], cuts: tuple[Box, ...]) -> Rows:
+    """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
+    return _boxes_minus_cuts(((b, color) for b in skirt_boxes(box)), cuts)
 
 
 #: The owner a shut cabinet's carcass is drawn under in an imported room
@@ -585,18 +583,24 @@ CARCASS_OWNER = "CabinetCarcass"
 
 @lru_cache(maxsize=1024)
 def _carcass_boxes_cut(object_type: str, box: Box, facing: int, color: tuple[int, int, int],
-                       cuts: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rows = [(np.array(b.lo, float), np.array(b.hi, float), tone.apply(color))
-            for b, tone in carcass_parts(object_type, box, facing)]
-    return frozen_rows(_minus_cuts(rows, cuts))
+                       cuts: tuple[Box, ...]) -> Rows:
+    """The carcass's rows round a shut cabinet's door in ``box``, minus ``cuts`` (cached: static)."""
+    return _boxes_minus_cuts(((b, tone.apply(color)) for b, tone in carcass_parts(object_type, box, facing)), cuts)
 
 
-def _carcass_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...],
-                  scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The carcass round a shut cabinet's door (:func:`~alfred_gen.sim.thor_shapes.carcass_parts`),
-    in its drawing's box and cut as its door is."""
-    return _carcass_boxes_cut(obj.type_name, shrunk(obj.drawn_box(), scale), facing,
-                              type_color(obj.type_name, obj.object_id), cuts)
+def _ownerless_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...]) -> list[tuple[str, Rows]]:
+    """What an imported room draws round ``obj`` under an owner that is no instance, because THOR
+    draws it as part of another object, cut where ``obj``'s drawing is: a sink basin's skirt
+    (:mod:`alfred_gen.sim.basin_skirts`, owner :data:`~alfred_gen.sim.basin_skirts.SKIRT_OWNER`)
+    and a shut cabinet's carcass round its door (:func:`~alfred_gen.sim.thor_shapes.carcass_parts`,
+    in its drawing's box, owner :data:`CARCASS_OWNER`)."""
+    color = type_color(obj.type_name, obj.object_id)
+    if obj.type_name in SKIRTED:
+        return [(SKIRT_OWNER, _skirt_boxes_cut(obj.drawn_box(), color, cuts))]
+    if obj.type_name in FRONT_ONLY and not obj.is_open:
+        box = shrunk(obj.drawn_box(), drawn_scale(obj.type_name, True))
+        return [(CARCASS_OWNER, _carcass_boxes_cut(obj.type_name, box, facing, color, cuts))]
+    return []
 
 
 def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
