@@ -10,7 +10,7 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from alfred_gen.sim.shapes import BODY
-from alfred_gen.sim.thor_shapes import carcass_parts, front_parts
+from alfred_gen.sim.thor_shapes import carcass_parts, front_parts, open_top_parts
 
 #: A base cabinet 0.5 m wide facing +z (towards the agent), its front at z 0.9.
 CABINET = Box((-0.25, 0.05, 0.4), (0.25, 0.75, 0.9))
@@ -63,3 +63,47 @@ def test_a_procedural_room_draws_its_cabinet_as_before(monkeypatch: pytest.Monke
     monkeypatch.setattr(pixels, "FRONT_ONLY", frozenset())
     monkeypatch.setattr(thor_shapes, "FRONT_ONLY", frozenset())
     assert (mask == _cabinet_view(False)[0]).all()
+
+
+#: A wall cabinet: the same box hung 1.5 m higher.
+WALL_CABINET = Box((-0.25, 1.55, 0.4), (0.25, 2.25, 0.9))
+
+
+def test_an_open_base_cabinet_keeps_its_top_a_wall_cabinet_none() -> None:
+    top = open_top_parts("Cabinet", CABINET, 0)
+    assert len(top) == 1 and top[0][1] is BODY
+    (box, _), = top
+    # The top panel: at the box's top, across its width, not reaching past its front.
+    assert box.hi[1] == pytest.approx(CABINET.hi[1]) and box.lo[1] > CABINET.hi[1] - 0.05
+    assert box.hi[2] <= CABINET.hi[2]
+    assert open_top_parts("Cabinet", WALL_CABINET, 0) == []
+
+
+def _open_cabinet_view() -> tuple[np.ndarray, np.ndarray]:
+    """(the open cabinet's instance mask, the depth frame), seen from its front and above."""
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    cabinet = SceneObject("Cabinet", (-0.25, 0.4, 0.65), CABINET)
+    room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
+                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
+                 objects=[cabinet], start=Pose(0.0, 1.5, 180, 45), camera=ALFRED_CAMERA)
+    sim = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True)
+    target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
+    event = sim.step(action="OpenObject", objectId=target, forceAction=True)
+    assert event.metadata["lastActionSuccess"]
+    return np.asarray(event.instance_masks[target]), np.asarray(event.depth_frame)
+
+
+def test_an_imported_open_base_cabinet_hides_its_floor_under_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels
+
+    covered, depth = _open_cabinet_view()
+    monkeypatch.setattr(pixels, "open_top_parts", lambda *_: [])
+    bare, bare_depth = _open_cabinet_view()
+    # Seen from above, the floor inside was the cabinet's: the top (no instance) now hides it, and
+    # the depth frame sees the top where it saw the floor.
+    assert 0 < covered.sum() < bare.sum()
+    assert not (covered & ~bare).any()
+    assert (depth <= bare_depth + 1e-6).all() and (depth < bare_depth - 1e-3).any()

@@ -35,7 +35,7 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
 - In a room imported from ALFRED, a sink basin's walls are hugged from outside by a skirt drawn as
   no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
   Likewise a shut cabinet's carcass round its door (:data:`CARCASS_OWNER`): THOR's mask of a shut
-  cabinet is its door.
+  cabinet is its door; and the top over an open base cabinet, where THOR's counter stands.
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -97,7 +97,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, thor_parts, thor_shaped, thor_swing
+from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, open_top_parts, thor_parts, thor_shaped, thor_swing
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -583,9 +583,11 @@ CARCASS_OWNER = "CabinetCarcass"
 
 @lru_cache(maxsize=1024)
 def _carcass_boxes_cut(object_type: str, box: Box, facing: int, color: tuple[int, int, int],
-                       cuts: tuple[Box, ...]) -> Rows:
-    """The carcass's rows round a shut cabinet's door in ``box``, minus ``cuts`` (cached: static)."""
-    return _boxes_minus_cuts(((b, tone.apply(color)) for b, tone in carcass_parts(object_type, box, facing)), cuts)
+                       cuts: tuple[Box, ...], is_open: bool = False) -> Rows:
+    """The carcass's rows round a shut cabinet's door in ``box`` (``is_open``: the top over an open
+    base cabinet, :func:`~alfred_gen.sim.thor_shapes.open_top_parts`), minus ``cuts`` (cached: static)."""
+    parts = (open_top_parts if is_open else carcass_parts)(object_type, box, facing)
+    return _boxes_minus_cuts(((b, tone.apply(color)) for b, tone in parts), cuts)
 
 
 def _ownerless_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...]) -> list[tuple[str, Rows]]:
@@ -593,13 +595,15 @@ def _ownerless_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...]) -> lis
     draws it as part of another object, cut where ``obj``'s drawing is: a sink basin's skirt
     (:mod:`alfred_gen.sim.basin_skirts`, owner :data:`~alfred_gen.sim.basin_skirts.SKIRT_OWNER`)
     and a shut cabinet's carcass round its door (:func:`~alfred_gen.sim.thor_shapes.carcass_parts`,
-    in its drawing's box, owner :data:`CARCASS_OWNER`)."""
+    in its drawing's box, owner :data:`CARCASS_OWNER`), or the top over an open base cabinet
+    (:func:`~alfred_gen.sim.thor_shapes.open_top_parts`, the counter THOR draws over it)."""
     color = type_color(obj.type_name, obj.object_id)
     if obj.type_name in SKIRTED:
         return [(SKIRT_OWNER, _skirt_boxes_cut(obj.drawn_box(), color, cuts))]
-    if obj.type_name in FRONT_ONLY and not obj.is_open:
+    if obj.type_name in FRONT_ONLY:
         box = shrunk(obj.drawn_box(), drawn_scale(obj.type_name, True))
-        return [(CARCASS_OWNER, _carcass_boxes_cut(obj.type_name, box, facing, color, cuts))]
+        rows = _carcass_boxes_cut(obj.type_name, box, facing, color, cuts, bool(obj.is_open))
+        return [(CARCASS_OWNER, rows)] if len(rows[0]) else []
     return []
 
 
