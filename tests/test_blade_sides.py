@@ -52,25 +52,3 @@ def test_a_room_whose_knife_fell_to_own_minus_z_draws_it_there_and_other_objects
     assert high < 0.0 and low < -0.04
     assert fork.blade_across == ()
     assert SceneObject.from_dict(knife.to_dict()).blade_across == knife.blade_across
-
-
-def test_every_copy_of_a_knife_the_start_state_poses_keeps_its_rooms_side() -> None:
-    # ALFRED's start states pose two or three knives of one name (one model) in a room.
-    from alfred_gen.sim import fixtures
-    from alfred_gen.sim.lite import LiteController
-    from alfred_gen.sim.scene import Pose, Scene
-
-    counter = SceneObject("CounterTop", (0.0, 0.9, 1.0), Box((-1.0, 0.0, 0.7), (1.0, 0.9, 1.3)))
-    knife = SceneObject("Knife", (0.0, 0.95, 1.0), Box((-0.2, 0.9, 0.99), (0.1, 0.95, 1.01)), name="Knife_1",
-                        parent=counter.object_id, blade_across=(-0.06, -0.02))
-    room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
-                 objects=[counter, knife], start=Pose(0.0, 0.25, 0, 30))
-    sim = LiteController(room, render_image=False)
-    poses = [{"objectName": "Knife_1", "position": {"x": x, "y": 0.95, "z": 1.0}, "rotation": {"x": 0, "y": 0, "z": 0}}
-             for x in (-0.5, 0.5)]
-    event = sim.step({"action": "SetObjectPoses", "objectPoses": poses})
-    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
-    knives = [o for o in sim.world.objects if o.type_name == "Knife" and o.present]
-    assert len(knives) == 2 and all(k.blade_across == (-0.06, -0.02) for k in knives)

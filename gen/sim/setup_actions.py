@@ -129,7 +129,6 @@ def _copy_object(world: World, original: WorldObject, index: int) -> WorldObject
     x, y, z = original.position
     copy = WorldObject(temp_id, original.type_name, original.name, (x, y, z), original.rotation, box)
     copy.offset = original.offset
-    copy.blade_across = original.blade_across  # the same model falls the same way in its room
     copy.position = [copy.center[i] + copy.offset[i] for i in range(3)]
     world.add_object(copy)
     return copy
