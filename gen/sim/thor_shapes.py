@@ -91,6 +91,9 @@ SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Fau
 #: to 2,014 (knife pickups missed 11 to 2), mean IoU 0.598 to 0.600, knives 0.158 to 0.174 (28),
 #: butter knives 0.325 to 0.483 (32). Tried: a knife 10 cm wide at the box's bottom, 5 mm tall:
 #: knives 0.181, rule and mean IoU the same; 1 cm tall: 0.176 (butter knives 6 mm: 0.478).
+#: Which side a knife falls to is a fact of its room: a knife whose room's masks show it lies across
+#: the band they fit (:mod:`alfred_gen.scenes.alfred.blade_sides`, ``lying_flat``'s ``band``);
+#: wide sample, held out: knives 0.174 to 0.235 (28), ALFRED's rule 2,021 of 2,099 before and after.
 FLAT_SHAPES: dict[str, tuple[float, float, float, float, float]] = {"Knife": (0.08, 0.98, 0.035, 0.025, 0.02),
                                                                     "ButterKnife": (0.0, 1.0, 0.008, 0.005, 0.0)}
 
