@@ -155,9 +155,10 @@ def test_a_flat_slab_turned_across_its_box_falls_back_to_lites_shape() -> None:
     assert lying_flat(ALONG_X, 90, 0.0, 1.0, 0.01, 0.01) is None
 
 
-def _knife_columns(imported: bool) -> tuple[int, int]:
-    """First and last image column of a knife lying along the agent's view (yaw 90: own x along z),
-    straight ahead of it (column 150), in an imported or a procedural room."""
+def _knife_columns(imported: bool, across: tuple[float, ...] = ()) -> tuple[int, int]:
+    """First and last image column of a knife lying along the agent's view (yaw 90: own x along z,
+    own +z along +x, to the right in the frame), straight ahead of it (column 150), in an imported
+    or a procedural room; ``across``: its room's fitted band (:attr:`SceneObject.blade_across`)."""
     from alfred_gen.sim import pixels
 
     pixels.forget_shapes()
@@ -165,7 +166,7 @@ def _knife_columns(imported: bool) -> tuple[int, int]:
     counter = room.objects[0]
     at = (0.0, COUNTER_TOP, 1.0)
     knife = SceneObject("Knife", at, loose_box("Knife", at, 90.0, 0.0), name="Knife_1", parent=counter.object_id,
-                        rotation=(0.0, 90.0, 0.0))
+                        rotation=(0.0, 90.0, 0.0), blade_across=across)
     room.objects[1:] = [knife]
     sim = LiteController(room, render_image=False, render_object_image=True)
     event = sim.last_event
@@ -181,6 +182,30 @@ def test_an_imported_room_draws_the_knife_over_both_sides_it_may_have_fallen_to(
     assert lo <= 145 and hi >= 155
     lo, hi = _knife_columns(False)
     assert lo > 145 and hi < 155
+
+
+def test_a_knife_whose_room_shows_its_side_is_drawn_lying_there_and_only_in_an_imported_room() -> None:
+    # Own +z turns to world +x at yaw 90: right of the middle column; own -z to its left.
+    lo, hi = _knife_columns(True, (0.02, 0.07))
+    assert lo > 150 and hi >= 155
+    lo, hi = _knife_columns(True, (-0.07, -0.02))
+    assert hi < 150 and lo <= 145
+    lo, hi = _knife_columns(True, (-0.01, 0.01))
+    assert lo > 145 and hi < 155
+    assert _knife_columns(False, (0.02, 0.07)) == _knife_columns(False)
+
+
+@pytest.mark.parametrize("yaw", [0, 90, 180, 270])
+def test_a_blades_band_turns_with_its_yaw(yaw: int) -> None:
+    box = loose_box("Knife", (0.0, COUNTER_TOP, 0.0), float(yaw), 0.0)
+    parts = thor_parts("Knife", box, yaw, (0.02, 0.07))
+    assert parts is not None
+    drawn = parts[0][0]
+    # Own +z is world +z at yaw 0, +x at 90, -z at 180, -x at 270.
+    axis, sign = {0: (2, 1), 90: (0, 1), 180: (2, -1), 270: (0, -1)}[yaw]
+    middle = (box.lo[axis] + box.hi[axis]) / 2.0
+    near, far = sorted((sign * (drawn.lo[axis] - middle), sign * (drawn.hi[axis] - middle)))
+    assert near == pytest.approx(0.02) and far == pytest.approx(0.07)
 
 
 def test_each_type_has_one_thor_shape_at_most() -> None:

@@ -299,6 +299,7 @@ def _object_rows(
     open_tray: tuple[float, ...] = (),
     thor: bool = False,
     swing: Swing | None = None,
+    across: tuple[float, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
@@ -307,12 +308,13 @@ def _object_rows(
     ``open_tray``: an open drawer's tray drawn wider and taller (:func:`~alfred_gen.sim.shapes.shape_parts`);
     ``thor``: in a room imported from ALFRED, the shape THOR's mesh covers where one is known
     (:func:`~alfred_gen.sim.thor_shapes.thor_parts`); ``swing``: how its open doors stand there
-    (:func:`scene_swings`)."""
+    (:func:`scene_swings`); ``across``: a fallen blade's own-z band there
+    (:attr:`~alfred_gen.sim.scene.SceneObject.blade_across`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        thor_shape = thor_parts(object_type, box, facing) if thor and not is_open else None
+        thor_shape = thor_parts(object_type, box, facing, across) if thor and not is_open else None
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
@@ -365,6 +367,8 @@ def _rows_of(
     extra: dict[str, Any] = {"thor": True} if thor and thor_shaped(obj.type_name, obj.lies_as_cut) else {}
     if swing is not None:
         extra["swing"] = swing
+    if "thor" in extra and obj.blade_across:
+        extra["across"] = obj.blade_across
     if obj.open_tray and obj.is_open:
         return _object_rows(obj.type_name, obj.object_id, box, True, facing, parts, cuts, look, varied,
                             mirrored=mirrored, open_tray=obj.open_tray, **extra)

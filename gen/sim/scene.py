@@ -232,6 +232,11 @@ class SceneObject:
     #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
     #: fit cuts keeps them. Drawing only; empty: its box.
     drawn_margins: tuple[float, ...] = ()
+    #: (low, high) own z, metres off its origin, across which a blade THOR lets fall flat to one
+    #: side is drawn in an imported room, where its room's masks show the side
+    #: (:mod:`alfred_gen.scenes.alfred.blade_sides`). Turns with the object's yaw. Drawing only;
+    #: empty: its type's shape (:data:`~alfred_gen.sim.thor_shapes.FLAT_SHAPES`).
+    blade_across: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -264,6 +269,8 @@ class SceneObject:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         if self.drawn_margins:
             data["drawn_margins"] = list(self.drawn_margins)
+        if self.blade_across:
+            data["blade_across"] = list(self.blade_across)
         return data
 
     @staticmethod
@@ -283,6 +290,7 @@ class SceneObject:
             hinge=int(data.get("hinge", 0)),
             put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
+            blade_across=tuple(float(v) for v in data.get("blade_across", ())),
         )
 
 

@@ -91,6 +91,9 @@ SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Fau
 #: to 2,014 (knife pickups missed 11 to 2), mean IoU 0.598 to 0.600, knives 0.158 to 0.174 (28),
 #: butter knives 0.325 to 0.483 (32). Tried: a knife 10 cm wide at the box's bottom, 5 mm tall:
 #: knives 0.181, rule and mean IoU the same; 1 cm tall: 0.176 (butter knives 6 mm: 0.478).
+#: Which side a knife falls to is a fact of its room: a knife whose room's masks show it lies across
+#: the band they fit (:mod:`alfred_gen.scenes.alfred.blade_sides`, ``lying_flat``'s ``band``);
+#: wide sample, held out: knives 0.174 to 0.235 (28), ALFRED's rule 2,021 of 2,099 before and after.
 FLAT_SHAPES: dict[str, tuple[float, float, float, float, float]] = {"Knife": (0.08, 0.98, 0.035, 0.025, 0.02),
                                                                     "ButterKnife": (0.0, 1.0, 0.008, 0.005, 0.0)}
 
@@ -236,11 +239,13 @@ def slab_pattern(box: Box, pattern: tuple[tuple[float, float, float, float], ...
 
 
 def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_width: float,
-               height: float, below: float = 0.0) -> list[Part] | None:
+               height: float, below: float = 0.0, band: tuple[float, ...] = ()) -> list[Part] | None:
     """A flat slab along the box's long side from ``along_from`` to ``along_to`` of it (fractions
     from its own -x end, which the yaw turns), ``half_width`` either side of the box's middle
     across and ``height`` tall from ``below`` under its bottom: wider and lower than the box itself
-    may be. None when the yaw turns own x across the box's long side."""
+    may be. ``band``: (low, high) own z off the box's middle it lies across instead, where its
+    room's masks show the side it fell to (:attr:`~alfred_gen.sim.scene.SceneObject.blade_across`;
+    the yaw turns own z too). None when the yaw turns own x across the box's long side."""
     end = _along_end(box, yaw, (1, 0))
     if end is None:
         return None
@@ -250,6 +255,10 @@ def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_widt
     lo[along], hi[along] = _span(box, along, *span)
     middle = (box.lo[across] + box.hi[across]) / 2.0
     lo[across], hi[across] = middle - half_width, middle + half_width
+    if len(band) == 2:
+        wx, wz = turn_horizontal(0.0, 1.0, quarter_turns(yaw))
+        side = round(wx if across == 0 else wz)
+        lo[across], hi[across] = sorted((middle + side * band[0], middle + side * band[1]))
     lo[1] = box.lo[1] - below
     hi[1] = lo[1] + height
     return [(Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2])), BODY)]
@@ -342,10 +351,12 @@ def thor_shaped(object_type: str, lies_as_cut: bool) -> bool:
     return has_thor_shape(object_type) and (lies_as_cut or object_type not in SLICE_FACES)
 
 
-def thor_parts(object_type: str, box: Box, facing: int) -> list[Part] | None:
+def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...] = ()) -> list[Part] | None:
     """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
 
-    ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces. A type
+    ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces;
+    ``across``: the own-z band a :data:`FLAT_SHAPES` blade lies across in its room (empty: the
+    type's width, both sides of its middle). A type
     lies in one table at most, but for :data:`SLAB_PATTERNS`, which a slab-shaped box of its type
     is drawn in before its table is read."""
     if object_type in HEAD_SHAPES and object_type in HEAD_AT:
@@ -354,7 +365,7 @@ def thor_parts(object_type: str, box: Box, facing: int) -> list[Part] | None:
     if object_type in RING_SHAPES:
         return ring(box, *RING_SHAPES[object_type])
     if object_type in FLAT_SHAPES:
-        return lying_flat(box, facing, *FLAT_SHAPES[object_type])
+        return lying_flat(box, facing, *FLAT_SHAPES[object_type], band=across)
     if object_type in SLICE_FACES:
         return slice_face(box, *SLICE_FACES[object_type])
     if object_type in SLAB_PATTERNS:

@@ -132,6 +132,7 @@ class WorldObject:
     """One object's current state. ``center``/``size`` give its world axis-aligned box."""
 
     __slots__ = (
+        "blade_across",
         "center",
         "children",
         "drawn_margins",
@@ -173,6 +174,7 @@ class WorldObject:
         holes: tuple[Box, ...] = (),
         open_tray: tuple[float, ...] = (),
         drawn_margins: tuple[float, ...] = (),
+        blade_across: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -199,6 +201,9 @@ class WorldObject:
         #: How far each side of its drawing lies outside its box:
         #: :attr:`alfred_gen.sim.scene.SceneObject.drawn_margins`.
         self.drawn_margins = tuple(drawn_margins)
+        #: Across which own-z band a fallen blade is drawn:
+        #: :attr:`alfred_gen.sim.scene.SceneObject.blade_across`.
+        self.blade_across = tuple(blade_across)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False

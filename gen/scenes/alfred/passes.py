@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred import (
     basin_openings,
+    blade_sides,
     built_ins,
     door_hinges,
     faucet_fits,
@@ -438,6 +439,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "the fixtures as the scene's objects", required=True),
     Pass("loose_objects", "output", rested, _loose_objects, "objects' first recorded pose",
          "the loose objects at their first pose, rested", required=True),
+    Pass("blades_to_their_masks", "drawing", blade_sides.blades_to_their_masks,
+         lambda c: blade_sides.blades_to_their_masks(c.objects, c.evidence.sights), _SIGHTS,
+         "a knife is drawn lying to the side (or standing) where THOR's masks of it in the room show it"),
     Pass("front_poses", "poses", fixture_sizing.front_pose, _front_poses, _POSES,
          "each fixture's interaction pose: the one that shows its front", required=True),
     Pass("missing_poses", "poses", missing_poses, _missing_poses, _FLOOR + ", the boxes",
