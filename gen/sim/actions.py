@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.domains import catalogue
-from alfred_gen.sim import put_landing
+from alfred_gen.sim import put_landing, put_yaw
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.visibility import reach_distances
@@ -382,6 +382,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
         raise ActionFailed(f"{receptacle.object_id} is closed")
     if not catalogue.thor_accepts(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
+    put_yaw.turn_for_put(world, receptacle, held)  # THOR turns it to the receptacle's axes first
     spots = world.put_spots(receptacle, held)
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")

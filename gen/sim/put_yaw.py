@@ -1,0 +1,83 @@
+"""The yaw an object put into a receptacle ends at, as THOR 2.1 turns it.
+
+THOR's put (``InstantiatePrefabTest.PlaceObject``) does not keep the held object's yaw: it first
+turns the object to the rotation of the receptacle's trigger box (for the receptacles here the
+receptacle's own yaw), then tries 90-degree turns about y, and places it at the first turn whose
+box fits (``CheckSpawnArea`` clear, its corners inside the trigger box). Lite kept the yaw the
+object had where it was picked up, so a thing put into a microwave could lie across where THOR had
+laid it along the microwave's axes, and its later pickup's mask fell beside it.
+
+Only puts into :data:`TURNED_TYPES` in imported rooms turn the object (:func:`turn_for_put`);
+procedural rooms and other receptacles keep the held yaw, as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from alfred_gen.sim.world_objects import quarter_turns
+
+if TYPE_CHECKING:
+    from alfred_gen.sim.world import World, WorldObject
+
+#: The receptacles a put into turns the object (imported rooms only). THOR's start states show
+#: its loop (its random spawn places objects through it too): of the distinct start poses inside a
+#: microwave in every 15th train demo (439 demos), 241 of 253 lie at the microwave's own yaw, the
+#: first turn tried; inside a fridge 927 of 968; in sink basins only 293 of 554 (152 across, 93
+#: half round; knives 7 along, 12 across; forks 20/20; spatulas 16/25; spoons 27/26): there the
+#: bowl's colliders and the spot order decide which turn fits first, which lite does not model.
+#: Measured held out (session 81): turning in sink basins moved 3 knife and spatula pickups off
+#: THOR's masks (bench/put_landing.py, SinkBasin, 87 pairs: 66 right -> 65, mean IoU 0.307 ->
+#: 0.298); turning in fridges and microwaves, on the wide sample (every 20th train demo), pickups
+#: after a microwave put 11 -> 8 rule misses (IoU 0.286 -> 0.305) but after a fridge put 13 -> 15
+#: (IoU 0.236 -> 0.245: a bread slice and a lettuce slice lost, lite's fridge spots being other
+#: than THOR's shelves), so fridges and basins keep the held yaw.
+TURNED_TYPES = frozenset({"Microwave"})
+
+#: Slack (metres) when comparing a footprint with the receptacle's: boxes are rounded to mm.
+FIT_SLACK = 1e-6
+
+
+def thor_yaws(receptacle: WorldObject) -> list[float]:
+    """The yaws THOR tries for an object put into ``receptacle``, in its order: the receptacle's
+    yaw, then three 90-degree steps on."""
+    base = float(receptacle.rotation[1])
+    return [(base + 90.0 * k) % 360.0 for k in range(4)]
+
+
+def footprint_at(held: WorldObject, yaw: float) -> tuple[float, float]:
+    """``held``'s footprint (x, z extents) were it turned to ``yaw``: an odd number of quarter
+    turns from its yaw now swaps them (lite's boxes stay axis-aligned)."""
+    sx, _, sz = held.size
+    if (quarter_turns(yaw) - quarter_turns(held.rotation[1])) % 2:
+        return sz, sx
+    return sx, sz
+
+
+def fits_inside(receptacle: WorldObject, footprint: tuple[float, float]) -> bool:
+    """Whether a footprint fits within the receptacle's footprint (THOR's corner test: the placed
+    box's corners must lie in the receptacle's trigger box)."""
+    return footprint[0] <= receptacle.size[0] + FIT_SLACK and footprint[1] <= receptacle.size[2] + FIT_SLACK
+
+
+def turns_on_put(world: World, receptacle: WorldObject) -> bool:
+    """Whether a put into ``receptacle`` turns the object: into one of :data:`TURNED_TYPES` in an
+    imported room."""
+    return bool(world.scene.from_alfred) and receptacle.type_name in TURNED_TYPES
+
+
+def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> None:
+    """Turn ``held`` to the first of :func:`thor_yaws` at which it fits in ``receptacle`` with a
+    free spot (:meth:`~alfred_gen.sim.world.World.put_spots`); when no yaw fits, or the put does
+    not turn objects (:func:`turns_on_put`), it keeps its yaw (a put that then fails leaves the
+    held object as it was, as THOR resets it)."""
+    if not turns_on_put(world, receptacle):
+        return
+    original = float(held.rotation[1])
+    for yaw in thor_yaws(receptacle):
+        if not fits_inside(receptacle, footprint_at(held, yaw)):
+            continue
+        world.set_rotation(held, yaw)
+        if world.put_spots(receptacle, held):
+            return
+    world.set_rotation(held, original)

@@ -1,0 +1,80 @@
+"""A put into an imported microwave turns the object as THOR's PlaceObject does (issue 69)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+from alfred_gen.sim import fixtures, put_yaw
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA
+from tests.helpers.sim_actions import go, oid, ok
+
+
+def _put_the_knife_in(kind: str, imported: bool, yaw: float) -> tuple[tuple[float, float, float], float]:
+    """Turn the kitchen's ``kind`` (a microwave or a fridge) to ``yaw``, hold the knife a quarter
+    turn off it, put the knife in (opened) and return the knife's box size and yaw after the put."""
+    scene = fixtures.kitchen()
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA) if imported else scene)
+    world = sim.world
+    receptacle = world.by_id[oid(sim, kind)]
+    receptacle.rotation = (0.0, yaw, 0.0)
+    if kind == "Fridge":
+        go(sim, 1.25, 1.0, 90, 0)
+    else:
+        go(sim, -2.0, 1.5, 0, 30)
+    ok(sim, "OpenObject", objectId=receptacle.object_id)
+    knife = world.by_id[oid(sim, "Knife")]
+    world.detach(knife)
+    world.set_rotation(knife, yaw + 90.0)
+    world.held = knife.object_id
+    world.sight_changed()
+    ok(sim, "PutObject", objectId=knife.object_id, receptacleObjectId=receptacle.object_id)
+    return knife.size, knife.rotation[1]
+
+
+def test_a_long_thing_put_into_an_imported_microwave_lies_along_its_axes() -> None:
+    # The kitchen's knife is long along its own z. Held a quarter turn off the microwave, THOR
+    # first turns it to the microwave's yaw, where it fits: its long side ends along the
+    # microwave's own z.
+    size, yaw = _put_the_knife_in("Microwave", imported=True, yaw=0.0)
+    assert yaw == 0.0 and size[2] > 0.3 > size[0]
+    size, yaw = _put_the_knife_in("Microwave", imported=True, yaw=90.0)
+    assert yaw == 90.0 and size[0] > 0.3 > size[2]
+
+
+def test_a_procedural_room_and_an_imported_fridge_keep_the_held_yaw() -> None:
+    size, yaw = _put_the_knife_in("Microwave", imported=False, yaw=0.0)
+    assert yaw == 90.0 and size[0] > 0.3 > size[2]
+    size, yaw = _put_the_knife_in("Fridge", imported=True, yaw=0.0)
+    assert yaw == 90.0 and size[0] > 0.3 > size[2]
+
+
+def _thing(kind: str, size: tuple[float, float, float], yaw: float) -> SimpleNamespace:
+    return SimpleNamespace(type_name=kind, size=size, rotation=(0.0, yaw, 0.0))
+
+
+def test_thors_turns_start_at_the_receptacles_yaw() -> None:
+    assert put_yaw.thor_yaws(_thing("Fridge", (1, 1, 1), 270.0)) == [270.0, 0.0, 90.0, 180.0]
+
+
+def test_the_footprint_swaps_on_an_odd_quarter_turn() -> None:
+    knife = _thing("Knife", (0.33, 0.05, 0.01), 0.0)
+    assert put_yaw.footprint_at(knife, 180.0) == (0.33, 0.01)
+    assert put_yaw.footprint_at(knife, 90.0) == (0.01, 0.33)
+    assert put_yaw.footprint_at(knife, 269.0) == (0.01, 0.33)
+
+
+def test_a_turn_fits_only_when_the_footprint_lies_within_the_receptacles() -> None:
+    microwave = _thing("Microwave", (0.4, 0.3, 0.3), 0.0)
+    assert put_yaw.fits_inside(microwave, (0.35, 0.1))
+    assert not put_yaw.fits_inside(microwave, (0.1, 0.35))
+
+
+def test_only_microwaves_of_imported_rooms_turn_what_is_put_in() -> None:
+    imported = SimpleNamespace(scene=SimpleNamespace(from_alfred=True))
+    procedural = SimpleNamespace(scene=SimpleNamespace(from_alfred=False))
+    assert put_yaw.turns_on_put(imported, _thing("Microwave", (1, 1, 1), 0.0))
+    assert not put_yaw.turns_on_put(imported, _thing("Fridge", (1, 1, 1), 0.0))
+    assert not put_yaw.turns_on_put(imported, _thing("SinkBasin", (1, 1, 1), 0.0))
+    assert not put_yaw.turns_on_put(procedural, _thing("Microwave", (1, 1, 1), 0.0))
