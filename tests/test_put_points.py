@@ -230,8 +230,8 @@ def test_a_sink_basins_points_may_lie_further_off_its_box_than_a_fridges() -> No
 
 def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
     # An egg on the fridge's floor right under THOR's point, 1 m up: THOR's fit check is of the
-    # potato's own box, so the shelf rule puts it at the point; the footprint rule (point) slid it
-    # along the shelf, off the egg's footprint.
+    # potato's own box, so the shelf rule (point_shelf) puts it at the point; the footprint rule
+    # (point, the registry's) slides it along the shelf, off the egg's footprint.
     probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
     fridge = probe.world.by_id[fridge_id]
     target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])

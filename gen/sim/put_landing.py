@@ -54,7 +54,8 @@ point they are ranked by are the rule (:data:`RULES`):
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
-``cavity_sight_plate``, fridges ``point_shelf``); procedural rooms and other receptacles ``hand``. The drawn
+``cavity_sight_plate``, fridges ``point``; ``point_shelf`` is measured but not registered: it lost
+one cool demo of the in-sample eval); procedural rooms and other receptacles ``hand``. The drawn
 microwave floor stays where it is (shapes are shared with procedural rooms); objects a restored
 start state puts in a microwave sit at THOR's own heights, on the plate, as the put now does.
 
@@ -124,13 +125,15 @@ FOOT_RISE = 0.01
 #: (also tried: the point with the inset 59, any type's point else the inset 64, the point without
 #: the sight test 62, the type's point from the nearest other pose facing the same way 66).
 #: Session 81, every 10th demo with a put into a fridge (90 pairs measured): ``point`` 50/90 (mean
-#: IoU 0.191), ``point_shelf`` 54 (0.231; 5 gained, 1 lost); into a microwave (91):
+#: IoU 0.191), ``point_shelf`` 54 (0.231; 5 gained, 1 lost; not registered: on the wide sample its
+#: fridge pickups rose from IoU 0.236 to 0.280 but missed 14 times, not 13, and the in-sample eval
+#: lost a LettuceSliced cool demo, 3 episodes); into a microwave (91):
 #: ``cavity_body_plate`` 71 (0.257), ``cavity_sight_plate`` 71 (0.363; the same pairs right);
 #: tried and dropped: the fridge point's line of sight brought to the level it names (50, 0.199),
 #: with its depth corrected by 1.15 (52, 0.189; 6 gained, 4 lost), ``point_shelf`` with lite's
 #: footprint slack (54, 0.228), nearest the body on the point's shelf when the point's place is
 #: taken (53, 0.217); the microwave line through any type's point (69, 0.363).
-IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_sight_plate", "Fridge": "point_shelf"}
+IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_sight_plate", "Fridge": "point"}
 
 
 def check_rule(rule: str) -> str:
