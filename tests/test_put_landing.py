@@ -74,7 +74,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
-    assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
+    assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_sight_plate"
     assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
@@ -103,7 +103,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     world = _world()
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
-    assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
+    assert rule_for(world, _basin("Microwave"), overrides) == "cavity_sight_plate"
     assert rule_for(world, _basin("SinkBasin")) == "typed_point"
 
 
@@ -180,3 +180,30 @@ def test_the_typed_point_rule_uses_the_held_types_own_point_only() -> None:
     got = put_landing.land("typed_point", world, basin, held, spots, _sight(set()))
     assert asked == [False]
     assert got == pytest.approx((0.0, 0.75, 0.95))  # the spot at 0.85 touches the front edge
+
+
+def test_the_cavity_sight_rule_lands_on_thors_line_of_sight_over_the_plate() -> None:
+    # A microwave 0.5 m wide seen along +z; THOR's point of the held type read too far along the
+    # line through x -0.2 at the plate: the spot nearest that line wins, not the one nearest the
+    # body (x 0) nor the cavity's middle (x -0.07), and the object rests on the plate.
+    world = _world_with_a_point(None)
+    world.agent.rotation = 0
+    oven = SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    eye_y, middle_y = 1.575, 0.72 + put_landing.PLATE_RISE + 0.03
+    point = (-0.2 * 1.3, eye_y - (eye_y - middle_y) * 1.3, 0.95 * 1.3)
+    asked: list[bool] = []
+
+    def put_point(receptacle: Any, kind: str, any_type: bool = True) -> Any:
+        asked.append(any_type)
+        return point
+
+    world.put_point = put_point
+    spots = [(x, 0.95) for x in (-0.2, -0.1, 0.0, 0.1)]
+    got = put_landing.land("cavity_sight_plate", world, oven, held, spots, _sight(set()))
+    assert asked == [False]  # the held type's own point only
+    assert got == pytest.approx((-0.2, 0.75 + put_landing.PLATE_RISE, 0.95))
+    # No point of the held type's for the pose: as cavity_body_plate, nearest the body.
+    world.put_point = lambda receptacle, kind, any_type=True: None
+    got = put_landing.land("cavity_sight_plate", world, oven, held, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75 + put_landing.PLATE_RISE, 0.95))

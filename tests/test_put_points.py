@@ -224,3 +224,25 @@ def test_a_sink_basins_points_may_lie_further_off_its_box_than_a_fridges() -> No
     fact = PutFact(basin.object_id, "Apple", pose, (1.0, 0.75, 1.4))
     assert put_points_by_pose([basin], [fact])[basin.object_id][0] == ("", (*pose, 1.0, 0.75, 1.4))
     assert put_points_by_pose([fridge], [replace(fact, receptacle=fridge.object_id)]) == {}
+    oven = SceneObject("Microwave", (1.0, 0.8, 1.0), box)  # a microwave's point is its line too
+    assert put_points_by_pose([oven], [replace(fact, receptacle=oven.object_id)])[oven.object_id][0][0] == ""
+
+
+def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
+    # An egg on the fridge's floor right under THOR's point, 1 m up: THOR's fit check is of the
+    # potato's own box, so the shelf rule (point_shelf) puts it at the point; the footprint rule
+    # (point, the registry's) slides it along the shelf, off the egg's footprint.
+    probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
+    fridge = probe.world.by_id[fridge_id]
+    target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])
+    landed = {}
+    for rule in ("point_shelf", "point"):
+        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0), landing_rules={"Fridge": rule})
+        egg = sim.world.by_id[oid(sim, "Egg")]
+        assert egg.object_id in sim.world.by_id[fridge_id].children
+        sim.world.move_to(egg, (target[0], egg.center[1], target[2]))
+        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+    shelf, footprint = landed["point_shelf"], landed["point"]
+    assert abs(shelf[1] - target[1]) < 0.05 and abs(footprint[1] - target[1]) < 0.05
+    assert np.hypot(shelf[0] - target[0], shelf[2] - target[2]) < 0.03
+    assert np.hypot(footprint[0] - target[0], footprint[2] - target[2]) > 0.045  # a grid step or more

@@ -117,19 +117,8 @@ class Placement(Containment):
         """
         if receptacle.otype.capacity <= 1:  # a one-object holder: a burner, a coffee machine, a hanger
             return self.free_spots(receptacle, obj) if self.has_room(receptacle) else []
-        sx, _, sz = receptacle.size
-        cx, _, cz = receptacle.center
         hx, hz = obj.size[0] / 2, obj.size[2] / 2
-
-        def axis(centre: float, size: float, half: float) -> np.ndarray:
-            room = size / 2 - half
-            if room <= 0:
-                return np.array([centre])
-            n = int(math.floor(room / PUT_STEP))
-            return centre + PUT_STEP * np.arange(-n, n + 1)
-
-        xs, zs = np.meshgrid(axis(cx, sx, hx), axis(cz, sz, hz), indexing="ij")
-        px, pz = xs.ravel(), zs.ravel()
+        px, pz = self.put_grid(receptacle, obj)
         free = np.ones(len(px), bool)
         keep = 1.0 - PUT_OVERLAP
         for child_id in receptacle.children:
@@ -142,6 +131,24 @@ class Placement(Containment):
         if self.has_room(receptacle):
             spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)
         return spots
+
+    def put_grid(self, receptacle: WorldObject, obj: WorldObject) -> tuple[np.ndarray, np.ndarray]:
+        """The x and z of every candidate centre (``PUT_STEP`` apart) that keeps ``obj``'s footprint
+        on ``receptacle``'s (the middle only, when the object is wider), before anything in it is
+        considered (:meth:`put_spots` then drops those a child takes)."""
+        sx, _, sz = receptacle.size
+        cx, _, cz = receptacle.center
+        hx, hz = obj.size[0] / 2, obj.size[2] / 2
+
+        def axis(centre: float, size: float, half: float) -> np.ndarray:
+            room = size / 2 - half
+            if room <= 0:
+                return np.array([centre])
+            n = int(math.floor(room / PUT_STEP))
+            return centre + PUT_STEP * np.arange(-n, n + 1)
+
+        xs, zs = np.meshgrid(axis(cx, sx, hx), axis(cz, sz, hz), indexing="ij")
+        return xs.ravel(), zs.ravel()
 
     def has_room(self, receptacle: WorldObject) -> bool:
         """Whether the receptacle holds fewer things than its capacity. Only what it may hold counts:

@@ -1,5 +1,5 @@
-"""Where THOR put an object into a fridge or a sink basin, read from the mask of the next interaction
-with it.
+"""Where THOR put an object into a fridge, a sink basin or a microwave, read from the mask of the next
+interaction with it.
 
 THOR 2.1's PutObject puts the held object on one of the receptacle's spawn points, chosen by the
 agent's pose; a THOR fridge has shelves lite does not know (lite knows only the heights where
@@ -31,9 +31,10 @@ from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
 
-#: Receptacle types whose puts are read: fridges, and sink basins (a clean task puts the object
-#: into the basin, turns the faucet on and off and picks it up, all from the pose of the put).
-PUT_FACT_TYPES = frozenset({"Fridge", "SinkBasin"})
+#: Receptacle types whose puts are read: fridges, sink basins (a clean task puts the object
+#: into the basin, turns the faucet on and off and picks it up, all from the pose of the put) and
+#: microwaves (a heat task's put, toggles and pickup, likewise).
+PUT_FACT_TYPES = frozenset({"Fridge", "SinkBasin", "Microwave"})
 
 #: Percentiles of the mask's columns and rows taken as its extent (a stray pixel does not stretch it).
 EXTENT_PERCENTILES = (2.0, 98.0)

@@ -1,4 +1,4 @@
-"""Where THOR put things into each fridge and sink basin of an imported room, by the pose put from:
+"""Where THOR put things into each fridge, sink basin and microwave of an imported room, by the pose put from:
 from its demos' :class:`~alfred_gen.scenes.alfred.put_facts.PutFact` s.
 
 Facts are grouped by receptacle, by the pose of the put (x, z, rotation, horizon) and by the object's
@@ -24,8 +24,9 @@ MARGIN = 0.05
 #: The same for a sink basin's box: its point is only the line of sight through the mask (the
 #: landing rules, :mod:`alfred_gen.sim.put_landing`'s ``typed_point`` and ``surface_point``, bring
 #: that line down to the basin's floor), and :func:`~alfred_gen.scenes.alfred.put_facts.locate` reads a
-#: median 1.15x too far along it, up to 0.2 m past a basin seen 1.3 m away.
-MARGINS = {"SinkBasin": 0.3}
+#: median 1.15x too far along it, up to 0.2 m past a basin seen 1.3 m away. A microwave's likewise
+#: (``cavity_sight_plate`` brings its line down to the plate).
+MARGINS = {"SinkBasin": 0.3, "Microwave": 0.3}
 
 #: A put point: the object's type ("" for any), then the pose put from (x, z, rotation, horizon)
 #: and THOR's point (x, y, z).
@@ -40,7 +41,7 @@ def _middle(points: list[Point]) -> Point:
 
 
 def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutPoint, ...]]:
-    """Fridge (or sink basin: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
+    """Fridge (or sink basin, microwave: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
     put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
     :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts),
     and one for any type (the median of the types' points, each type one vote: a room's demos put
