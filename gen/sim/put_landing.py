@@ -54,10 +54,11 @@ point they are ranked by are the rule (:data:`RULES`):
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
-``cavity_sight_plate``, fridges ``point``; ``point_shelf`` is measured but not registered: it lost
-one cool demo of the in-sample eval); procedural rooms and other receptacles ``hand``. The drawn
-microwave floor stays where it is (shapes are shared with procedural rooms); objects a restored
-start state puts in a microwave sit at THOR's own heights, on the plate, as the put now does.
+``cavity_sight_plate``, fridges ``point``; ``point_shelf`` is in the registry for the bench but is
+not the fridges' rule: it lost one cool demo of the in-sample eval); procedural rooms and other
+receptacles ``hand``. The drawn microwave floor stays where it is (shapes are shared with
+procedural rooms); objects a restored start state puts in a microwave sit at THOR's own heights,
+on the plate, as the put now does.
 
 :func:`rule_for` says which rule a put uses, a controller's ``landing_rules`` (receptacle type ->
 rule) overriding the registry: bench/put_landing.py compares rules that way, rooms held out by
