@@ -54,8 +54,9 @@ point they are ranked by are the rule (:data:`RULES`):
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
-``cavity_sight_plate``, fridges ``point``; ``point_shelf`` is in the registry for the bench but is
-not the fridges' rule: it lost one cool demo of the in-sample eval); procedural rooms and other
+``cavity_body_plate``, fridges ``point``; ``cavity_sight_plate`` and ``point_shelf`` are in the
+registry for the bench but are not the microwaves' and fridges' rules: each lost a demo of the
+in-sample eval, see :data:`IMPORTED_RULES`); procedural rooms and other
 receptacles ``hand``. The drawn microwave floor stays where it is (shapes are shared with
 procedural rooms); objects a restored start state puts in a microwave sit at THOR's own heights,
 on the plate, as the put now does.
@@ -133,8 +134,12 @@ FOOT_RISE = 0.01
 #: tried and dropped: the fridge point's line of sight brought to the level it names (50, 0.199),
 #: with its depth corrected by 1.15 (52, 0.189; 6 gained, 4 lost), ``point_shelf`` with lite's
 #: footprint slack (54, 0.228), nearest the body on the point's shelf when the point's place is
-#: taken (53, 0.217); the microwave line through any type's point (69, 0.363).
-IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_sight_plate", "Fridge": "point"}
+#: taken (53, 0.217); the microwave line through any type's point (69, 0.363). With microwave puts
+#: turning the object (:mod:`~alfred_gen.sim.put_yaw`), on the wide sample held out by folds:
+#: ``cavity_sight_plate`` 2025/2099 rule picks (IoU 0.635), ``cavity_body_plate`` 2024 (0.634), but
+#: the in-sample mask eval 710/757 against 713 (a PotatoSliced heat demo lost), so microwaves keep
+#: ``cavity_body_plate``.
+IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
 def check_rule(rule: str) -> str:
