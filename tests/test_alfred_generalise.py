@@ -493,6 +493,24 @@ def test_an_object_under_a_desk_whose_top_holds_things_does_not_bring_the_top_do
     assert bare.hi[1] < 0.05
 
 
+def test_a_top_that_holds_things_is_not_brought_down_to_hold_what_lies_lower_beside_it() -> None:
+    # FloorPlan420: soap and toilet paper lie on the side table's top at 0.867 m; candles and soap
+    # lie at 0.76 m just past its end, on a ledge the room lacks. Lowering the top to them had cut
+    # the drawer under it to a sliver.
+    def table() -> Block:
+        return _block("SideTable|-00.16|+00.00|-01.46", (-0.324, 0.0, -1.789), (0.004, 0.862, -1.131))
+
+    soap_on_top = ("SoapBar", Box((-0.269, 0.867, -1.587), (-0.214, 0.892, -1.496)))
+    candle_beyond = ("Candle", Box((-0.474, 0.764, -2.068), (-0.423, 0.932, -2.017)))
+    held = table()
+    fit_resting_objects({held.object_id: held}, [soap_on_top, candle_beyond])
+    assert held.hi[1] == 0.862 and held.lo[2] == -1.789  # neither lowered nor grown to the candle
+    # With nothing on its top, the table is still grown down to hold what lies beside it.
+    bare = table()
+    fit_resting_objects({bare.object_id: bare}, [candle_beyond])
+    assert bare.hi[1] < 0.764 and bare.lo[2] < -2.04
+
+
 def test_a_cabinet_cut_away_from_a_basin_above_it_may_grow_beneath_it_but_a_slab_may_not() -> None:
     # A vanity: the basin is set into the counter over the cabinet, which was cut back from the
     # basin's footprint; THOR says a soap bottle lies in the cabinet, under the basin.
