@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 from enum import Enum, IntEnum
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -178,6 +179,18 @@ class UserError(Exception):
     def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
         super().__init__(message)
         self.code = ExitCode(code)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its class, message and code, whatever the subclass's constructor takes: a
+        worker process's UserError reaches the parent's error boundary as it was raised (plain
+        pickling would call the constructor with the message alone and lose the code)."""
+        return _restore_user_error, (type(self), str(self), self.code)
+
+
+def _restore_user_error(cls: type[UserError], message: str, code: ExitCode) -> UserError:
+    error = cls.__new__(cls)
+    UserError.__init__(error, message, code)
+    return error
 
 
 def describe_os_error(error: OSError) -> str:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
+import signal
 
-from alfred_gen.parallel import run_ordered, run_unordered
+import pytest
+
+from alfred_gen.errors import ExitCode, UserError
+from alfred_gen.parallel import WorkerDied, run_ordered, run_unordered
 
 _STATE: dict[str, int] = {}
 
@@ -46,3 +51,38 @@ def test_ordered_results_keep_the_order_of_the_work_whatever_the_jobs() -> None:
     for jobs in (1, 2, 3):
         assert [item for item, _, _ in run_ordered(_square_with_pid, work, jobs, chunksize=4)] == work
     assert not multiprocessing.active_children()
+
+
+def _die_on_seven(item: int) -> int:
+    if item == 7:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    return item
+
+
+def test_a_worker_that_dies_ends_the_run_with_one_error_instead_of_waiting_for_ever() -> None:
+    seen: list[int] = []
+    with pytest.raises(WorkerDied) as died:
+        for item in run_ordered(_die_on_seven, list(range(40)), 2):
+            seen.append(item)
+    assert died.value.code == ExitCode.FAILED and "worker process died" in str(died.value)
+    assert seen == list(range(len(seen))) and 7 not in seen
+    assert not multiprocessing.active_children()
+
+
+def _refuse(_: int) -> None:
+    raise UserError("no THOR build here", ExitCode.BACKEND_UNAVAILABLE)
+
+
+def test_an_initializer_that_raises_reaches_the_caller_with_its_message_and_code() -> None:
+    for runner in (run_ordered, run_unordered):
+        with pytest.raises(UserError) as refused:
+            list(runner(_square_with_pid, list(range(6)), 2, _refuse, (0,)))
+        assert refused.value.code == ExitCode.BACKEND_UNAVAILABLE
+        assert str(refused.value) == "no THOR build here"
+    assert not multiprocessing.active_children()
+
+
+def test_a_user_error_subclass_crosses_processes_with_its_class_and_code() -> None:
+    error = WorkerDied(3, 10)
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is WorkerDied and copy.code == ExitCode.FAILED and str(copy) == str(error)

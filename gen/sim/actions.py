@@ -382,8 +382,9 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
         raise ActionFailed(f"{receptacle.object_id} is closed")
     if not catalogue.thor_accepts(held.type_name, receptacle.type_name):
         raise ActionFailed(f"{held.type_name} cannot be placed in/on {receptacle.type_name}")
-    put_yaw.turn_for_put(world, receptacle, held)  # THOR turns it to the receptacle's axes first
-    spots = world.put_spots(receptacle, held)
+    spots = put_yaw.turn_for_put(world, receptacle, held)  # THOR turns it to the receptacle's axes first
+    if spots is None:
+        spots = world.put_spots(receptacle, held)
     if not spots:
         raise ActionFailed(f"No valid positions to place object found: {receptacle.object_id} is full")
     # Every spot on every level (a fridge's floor and the shelves its contents show); which of

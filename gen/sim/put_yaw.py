@@ -66,18 +66,21 @@ def turns_on_put(world: World, receptacle: WorldObject) -> bool:
     return bool(world.scene.from_alfred) and receptacle.type_name in TURNED_TYPES
 
 
-def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> None:
+def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> list[tuple[float, float]] | None:
     """Turn ``held`` to the first of :func:`thor_yaws` at which it fits in ``receptacle`` with a
-    free spot (:meth:`~alfred_gen.sim.world.World.put_spots`); when no yaw fits, or the put does
-    not turn objects (:func:`turns_on_put`), it keeps its yaw (a put that then fails leaves the
-    held object as it was, as THOR resets it)."""
+    free spot (:meth:`~alfred_gen.sim.world.World.put_spots`) and return those spots, so the put
+    does not search them again. When no yaw fits, or the put does not turn objects
+    (:func:`turns_on_put`), ``held`` keeps its yaw and None is returned (a put that then fails
+    leaves the held object as it was, as THOR resets it)."""
     if not turns_on_put(world, receptacle):
-        return
+        return None
     original = float(held.rotation[1])
     for yaw in thor_yaws(receptacle):
         if not fits_inside(receptacle, footprint_at(held, yaw)):
             continue
         world.set_rotation(held, yaw)
-        if world.put_spots(receptacle, held):
-            return
+        spots = world.put_spots(receptacle, held)
+        if spots:
+            return spots
     world.set_rotation(held, original)
+    return None
