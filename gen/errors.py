@@ -28,7 +28,7 @@ class ExitCode(IntEnum):
     """Process exit codes of `alfred-gen` (documented in the README and in `--help`)."""
 
     OK = 0  #: everything asked for was done
-    FAILED = 1  #: the command ran, but some items failed (invalid files, failed replays, ...)
+    FAILED = 1  #: the command ran, but some items failed (invalid files, failed replays, ...), or a worker died
     USAGE = 2  #: bad command-line usage (unknown option, missing argument, a malformed or reversed range)
     BAD_INPUT = 3  #: an input file is unreadable, malformed or fails the schema, or an output cannot be written
     NOT_FOUND = 4  #: a named input that does not exist: a path, an empty directory, a scene, object, task, class
@@ -44,7 +44,8 @@ class ExitCode(IntEnum):
 
 EXIT_CODE_MEANINGS: dict[int, str] = {
     ExitCode.OK: "success",
-    ExitCode.FAILED: "ran, but some items failed (invalid files, failed replays or generations)",
+    ExitCode.FAILED: "ran, but some items failed (invalid files, failed replays or generations), or a worker "
+                     "process died",
     ExitCode.USAGE: "bad command-line usage (also a malformed or reversed range such as --scenes 30-1)",
     ExitCode.BAD_INPUT: "unreadable, malformed or schema-invalid input file, or an output path that cannot be "
                         "written (a file in the way, /dev/null, read-only, disk full)",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -44,8 +44,8 @@ class WorkerDied(UserError):
 
     def __init__(self, done: int, total: int) -> None:
         super().__init__(
-            f"a worker process died (killed, or out of memory?) after {done} of {total} items; "
-            "finished work is kept: free memory or use fewer --jobs, then run the command again",
+            f"a worker process died (killed, or out of memory?) after {done} of {total} items were done; "
+            "free memory or use fewer --jobs, then run the command again (what was written is kept)",
             ExitCode.FAILED,
         )
 
@@ -99,7 +99,7 @@ def _run(job: Callable[[Item], Result], work: Sequence[Item], jobs: int,
         if finished:
             executor.shutdown(wait=True)
         else:
-            _stop(executor, futures)
+            _stop(executor)
 
 
 def _chunks(work: Sequence[Item], size: int) -> list[list[Item]]:
@@ -130,14 +130,15 @@ def _remember_initializer_error(initializer: Callable[..., Any] | None, initargs
         _INITIALIZER_ERROR.append(error)
 
 
-def _stop(executor: Executor, futures: list[Future[Any]]) -> None:
-    """Cancel what has not started and terminate the workers: a consumer that stopped early, an
-    exception or Ctrl-C must not wait for jobs nobody will read (a replay or a room fit can take
-    minutes). The executor has no public way to terminate its processes, hence ``_processes``."""
-    for future in futures:
-        future.cancel()
+def _stop(executor: Executor) -> None:
+    """Terminate the workers and wait for the executor to wind down: a consumer that stopped early,
+    an exception or Ctrl-C must not wait for jobs nobody will read (a replay or a room fit can take
+    minutes). The executor has no public way to terminate its processes, hence ``_processes``; its
+    own thread then finds the pool broken and fails every pending future, which nobody reads
+    (futures are not cancelled here first: that thread cannot fail a cancelled one, and says so on
+    stderr)."""
     workers = dict(getattr(executor, "_processes", None) or {})
     for process in workers.values():
         if process.is_alive():
             process.terminate()
-    executor.shutdown(wait=True, cancel_futures=True)
+    executor.shutdown(wait=True)
