@@ -207,3 +207,23 @@ def test_the_cavity_sight_rule_lands_on_thors_line_of_sight_over_the_plate() -> 
     world.put_point = lambda receptacle, kind, any_type=True: None
     got = put_landing.land("cavity_sight_plate", world, oven, held, spots, _sight(set()))
     assert got == pytest.approx((0.0, 0.75 + put_landing.PLATE_RISE, 0.95))
+
+
+def test_the_point_foot_rule_lands_at_thors_point_only_where_its_foot_is_seen() -> None:
+    # THOR's point of the held type at z 0.95 on a fridge's floor; a thing in front hides the floor
+    # under the spots at 0.95 and 1.05 but not the object's middle there. THOR's spawn point is on
+    # the surface, so the put lands on the nearest spot whose foot is seen (1.15), where the point
+    # rule (middle or foot seen) had put it at the point itself. Without a point: the hand's rule.
+    fridge = SimpleNamespace(type_name="Fridge", center=(0.0, 0.8, 1.0), size=(0.4, 0.2, 0.4))
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    world = _world_with_a_point((0.0, 0.75, 0.95))
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    feet = {(0.0, 0.73, 0.95), (0.0, 0.73, 1.05), (0.0, 0.73, 0.85)}
+    hidden = feet | {(0.0, 0.75, 0.85)}
+    point = put_landing.land("point", world, fridge, held, spots, _sight(hidden))
+    assert point == pytest.approx((0.0, 0.75, 0.95))
+    foot = put_landing.land("point_foot", world, fridge, held, spots, _sight(hidden))
+    assert foot == pytest.approx((0.0, 0.75, 1.15))
+    world.put_point = lambda receptacle, kind, any_type=True: None
+    assert put_landing.land("point_foot", world, fridge, held, spots, _sight(set())) \
+        == put_landing.land("point", world, fridge, held, spots, _sight(set()))

@@ -51,12 +51,18 @@ point they are ranked by are the rule (:data:`RULES`):
   boxes of the receptacle's contents (:func:`free_on_shelves`), so a thing on another shelf does not
   take the place above or below it, as lite's footprint test (every level at once) had.
 
+- ``point_foot``: as ``point``, but a spot counts as seen only when the point on the surface under
+  it is in sight (as ``surface``) whenever THOR's point is known: THOR's check is of the spawn point
+  itself, so a spot whose floor a thing in front hides is passed over even though the object's
+  middle, risen over that thing, would be seen; without a point as ``point``. In the registry for
+  the bench, not the fridges' rule (no measurable gain, see :data:`IMPORTED_RULES`).
+
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
 ``cavity_body_plate``, fridges ``point``; ``cavity_sight_plate`` and ``point_shelf`` are in the
 registry for the bench but are not the microwaves' and fridges' rules: each lost a demo of the
-in-sample eval, see :data:`IMPORTED_RULES`); procedural rooms and other
+in-sample eval; ``point_foot`` neither gained nor lost; see :data:`IMPORTED_RULES`); procedural rooms and other
 receptacles ``hand``. The drawn microwave floor stays where it is (shapes are shared with
 procedural rooms); objects a restored start state puts in a microwave sit at THOR's own heights,
 on the plate, as the put now does.
@@ -79,7 +85,7 @@ Sight = Callable[[list[Point]], list[bool]]
 
 RULES = ("hand", "middle", "surface", "surface_body", "surface_middle", "inset", "surface_inset",
          "surface_body_inset", "middle_inset", "middle_plate", "cavity_plate", "cavity_body_plate", "point",
-         "surface_point", "typed_point", "cavity_sight_plate", "point_shelf")
+         "surface_point", "typed_point", "cavity_sight_plate", "point_shelf", "point_foot")
 
 #: How far above lite's drawn floor a ``_plate`` rule puts the object's bottom (metres): THOR's
 #: microwaves have a turntable plate on a raised cavity floor, and its spawn points lie on the
@@ -138,7 +144,20 @@ FOOT_RISE = 0.01
 #: turning the object (:mod:`~alfred_gen.sim.put_yaw`), on the wide sample held out by folds:
 #: ``cavity_sight_plate`` 2025/2099 rule picks (IoU 0.635), ``cavity_body_plate`` 2024 (0.634), but
 #: the in-sample mask eval 710/757 against 713 (a PotatoSliced heat demo lost), so microwaves keep
-#: ``cavity_body_plate``.
+#: ``cavity_body_plate``. Session 82, fridges, every 5th demo with a put into a fridge (179 pairs
+#: measured): ``point`` 101/179 (IoU 0.196), ``point_foot`` 102 (0.198; 1 gained, none lost);
+#: every 3rd (299): both 164 (1 gained, 1 lost); on the wide sample (fridge pickups 33/46, IoU
+#: 0.236) and the in-sample mask eval (713/757) ``point_foot`` changed no pick and no episode, so
+#: fridges keep ``point``. Tried on every 5th and dropped (not in the registry): when something in
+#: the fridge takes the known point (box overlap past :data:`~alfred_gen.sim.world_objects.PUT_OVERLAP`),
+#: land at the next place THOR's order (distance to the agent's body) gives: over all levels 98/179,
+#: on the point's level no nearer the front 100, nearest the point no nearer the front 100, at the
+#: nearest free known point of another type from the pose 100 (no pair gained by any). THOR's
+#: pickup masks (the put fact of the pair's own demo) show why: where lite's boxes overlap at the
+#: point (19 of 134 pairs with one fact), THOR went beside it on the same shelf 8 times, to another
+#: shelf 8, stayed at the point twice and went in front of it once; and of the 66 misses among 163
+#: pairs, 32 have the point clear of every box in the fridge while THOR put the object more than
+#: 0.08 m from it (14 more have it taken).
 IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
@@ -175,7 +194,7 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
         rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0])
-    elif name in ("point", "point_shelf"):
+    elif name in ("point", "point_shelf", "point_foot"):
         anchor = world.put_point(receptacle, held.type_name)
         if anchor is not None:
             bottom = anchor[1] - held.size[1] / 2
@@ -184,6 +203,8 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     places = [(x, bottom + held.size[1] / 2, z) for bottom in levels for x, z in spots]
     if name == "point_shelf":
         rule, places = "point", free_on_shelves(world, receptacle, held, levels) or places
+    if name == "point_foot":
+        rule = "surface" if anchor is not None else "point"
     feet = [(x, y - held.size[1] / 2 + FOOT_RISE, z) for x, y, z in places]
     return choose_landing(rule, world, receptacle, (held.size[0] / 2, held.size[2] / 2), levels[0], places, feet,
                           sight, anchor=anchor)
