@@ -107,3 +107,42 @@ def test_an_imported_open_base_cabinet_hides_its_floor_under_its_top(monkeypatch
     assert 0 < covered.sum() < bare.sum()
     assert not (covered & ~bare).any()
     assert (depth <= bare_depth + 1e-6).all() and (depth < bare_depth - 1e-3).any()
+
+
+def test_an_open_wall_cabinet_is_drawn_whole_a_base_cabinet_as_lite_draws_it() -> None:
+    from alfred_gen.sim.shapes import shape_parts
+    from alfred_gen.sim.thor_shapes import open_wall_parts
+
+    assert open_wall_parts("Cabinet", CABINET, 0) is None
+    assert open_wall_parts("Fridge", WALL_CABINET, 0) is None
+    whole = open_wall_parts("Cabinet", WALL_CABINET, 0)
+    bare = shape_parts("Cabinet", WALL_CABINET, is_open=True, facing=0)
+    assert whole is not None and all(part in whole for part in bare)
+    # Its carcass's sides and top, which lite's open drawing leaves off, are its own parts here.
+    sides = [b for b, _ in whole if b.hi[1] - b.lo[1] > 0.5 and b.hi[0] - b.lo[0] < 0.05 and b.lo[2] < 0.5]
+    assert {round(b.lo[0], 2) for b in sides} == {-0.25, 0.23}
+    top = WALL_CABINET.hi[1] - 0.05
+    assert any(b.lo[1] > top for b, _ in whole) and not any(b.lo[1] > top for b, _ in bare)
+
+
+def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels
+
+    def view() -> np.ndarray:
+        pixels.forget_shapes()
+        cabinet = SceneObject("Cabinet", (-0.25, 1.9, 0.65), WALL_CABINET)
+        room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
+                     walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                     reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
+                     objects=[cabinet], start=Pose(0.0, 1.5, 180, 0), camera=ALFRED_CAMERA)
+        sim = LiteController(room, render_image=False, render_object_image=True)
+        target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
+        event = sim.step(action="OpenObject", objectId=target, forceAction=True)
+        assert event.metadata["lastActionSuccess"]
+        return np.asarray(event.instance_masks[target])
+
+    whole = view()
+    monkeypatch.setattr(pixels, "open_wall_parts", lambda *_: None)
+    bare = view()
+    # Looking up into it, its sides and ceiling are the cabinet's pixels too (THOR's mask has them).
+    assert bare.sum() < whole.sum() and not (bare & ~whole).any()

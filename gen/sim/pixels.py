@@ -35,7 +35,8 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
 - In a room imported from ALFRED, a sink basin's walls are hugged from outside by a skirt drawn as
   no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
   Likewise a shut cabinet's carcass round its door (:data:`CARCASS_OWNER`): THOR's mask of a shut
-  cabinet is its door; and the top over an open base cabinet, where THOR's counter stands.
+  cabinet is its door; and the top over an open base cabinet, where THOR's counter stands. An open
+  wall cabinet there is drawn whole, its sides and top its own (:func:`~alfred_gen.sim.thor_shapes.open_wall_parts`).
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -97,7 +98,15 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_shapes import FRONT_ONLY, carcass_parts, open_top_parts, thor_parts, thor_shaped, thor_swing
+from alfred_gen.sim.thor_shapes import (
+    FRONT_ONLY,
+    carcass_parts,
+    open_top_parts,
+    open_wall_parts,
+    thor_parts,
+    thor_shaped,
+    thor_swing,
+)
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -314,7 +323,12 @@ def _object_rows(
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
     else:
-        thor_shape = thor_parts(object_type, box, facing, across) if thor and not is_open else None
+        if not thor:
+            thor_shape = None
+        elif is_open:
+            thor_shape = open_wall_parts(object_type, box, facing, mirrored, swing)
+        else:
+            thor_shape = thor_parts(object_type, box, facing, across)
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
