@@ -237,6 +237,23 @@ def test_a_cabinet_reaches_to_the_side_of_its_contents_and_away_from_a_garbage_c
     assert (low.lo[0], low.hi[0], high.lo[0], high.hi[0]) == pytest.approx((2.52, 3.02, 3.02, 3.52))
 
 
+def test_what_stands_on_a_counter_does_not_say_which_side_a_cabinet_on_it_reaches() -> None:
+    # FloorPlan414: a cabinet standing on the counter (its box's bottom at the counter's top) had
+    # the soap and spray bottles on the counter beside it counted as its contents; its box reached
+    # over them, the demos' rays to them cut it to a 2 cm sliver and the hand towel put into it
+    # resolved to the counter. What rests on a surface's top is the surface's.
+    counter = Block("CounterTop|-01.00|+00.90|+00.65", "CounterTop", (-1.0, 0.9, 0.65), [-3.0, 0.88, 0.3],
+                    [0.6, 0.92, 1.0], True)
+    def cabinet() -> Block:
+        return Block("Cabinet|+00.00|+01.26|+00.90", "Cabinet", (0.0, 1.26, 0.9), [-0.25, 0.91, 0.4],
+                     [0.25, 1.61, 0.92], False, 0)
+    on_counter = [("SoapBottle", Box((x - 0.05, 0.92, 0.6), (x + 0.05, 1.15, 0.7))) for x in (-0.3, -0.2, -0.1)]
+    inside = [("SoapBar", Box((0.15, 0.96, 0.6), (0.25, 0.99, 0.7)))]
+    block = cabinet()
+    spans_toward_contents([block, counter], on_counter + inside)
+    assert (block.lo[0], block.hi[0]) == pytest.approx((0.0, 0.5))
+
+
 def test_what_lies_at_a_cabinets_hinge_line_does_not_say_which_side_it_reaches() -> None:
     # FloorPlan3's cabinet under the counter: things a centimetre past its hinge (on the carcass's
     # wall, on neither side) outnumbered the ones well inside on the other side, and its box

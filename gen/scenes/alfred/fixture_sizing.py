@@ -349,12 +349,17 @@ def spans_toward_contents(blocks: list[Block], resting: Sequence[tuple[str, Box]
     where the agent's side is right 171 times; where the agent gave no side (the box centred),
     20 times in 22. What lies inside another cabinet's box is that cabinet's, not evidence for
     this one, and a box does not move over another cabinet's middle (a row's contents had pulled a
-    box over its neighbour's inside and hidden a cup there; with them counted, 189 of 202). A
-    fixture standing on the floor that a cabinet cannot hold (a garbage can) bars its side. A door
-    of a pair keeps its half (:func:`split_door_pairs`).
+    box over its neighbour's inside and hidden a cup there; with them counted, 189 of 202). Nor is
+    what rests on a surface's top (:func:`_rests_on`): FloorPlan414's cabinet standing on its
+    counter reached over the bottles on the counter beside it, away from what lay on its own
+    floor; the rays to the bottles then cut it to a 2 cm sliver and the hand towel put into it
+    resolved to the counter. A fixture standing on the floor that a cabinet cannot hold (a garbage
+    can) bars its side. A door of a pair keeps its half (:func:`split_door_pairs`).
     """
     cabinets = [b for b in blocks if b.kind == "Cabinet"]
-    contents = [box for kind, box in resting if catalogue.object_type(kind).pickupable]
+    surfaces = [b for b in blocks if b.surface]
+    contents = [box for kind, box in resting if catalogue.object_type(kind).pickupable
+                and not any(_rests_on(box, s) for s in surfaces)]
     barring = [b.box() for b in blocks if b.floor_origin and b.kind not in _BUILT_INTO_ROWS
                and not catalogue.thor_accepts(b.kind, "Cabinet")]
     # Which contents lie in each cabinet's box, kept up to date as boxes move (a later cabinet sees
@@ -438,6 +443,18 @@ def _side_by_side(one: Block, other: Block) -> bool:
         return False
     shared = min(one.hi[1], other.hi[1]) - max(one.lo[1], other.lo[1])
     return shared >= ROW_SHARE * min(one.hi[1] - one.lo[1], other.hi[1] - other.lo[1])
+
+
+#: A thing whose bottom lies this close to a surface's top, its middle over the surface, rests on it (metres).
+ON_SURFACE = 0.02
+
+
+def _rests_on(box: Box, surface: Block) -> bool:
+    """Whether ``box`` rests on ``surface``'s top: its middle over the surface's footprint, its
+    bottom within :data:`ON_SURFACE` of the top."""
+    cx, _, cz = box.center
+    return (surface.lo[0] <= cx <= surface.hi[0] and surface.lo[2] <= cz <= surface.hi[2]
+            and abs(box.lo[1] - surface.hi[1]) <= ON_SURFACE)
 
 
 def _held(contents: Sequence[Box], box: Box) -> set[int]:
