@@ -75,7 +75,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_rise"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -104,7 +104,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "typed_point"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point_rise"
 
 
 def test_unknown_rules_are_refused() -> None:
@@ -180,6 +180,25 @@ def test_the_typed_point_rule_uses_the_held_types_own_point_only() -> None:
     got = put_landing.land("typed_point", world, basin, held, spots, _sight(set()))
     assert asked == [False]
     assert got == pytest.approx((0.0, 0.75, 0.95))  # the spot at 0.85 touches the front edge
+
+
+def test_the_rise_rule_lifts_the_object_and_follows_the_line_to_its_middle_there() -> None:
+    # The line from the eye (y 1.575 over z 0) falls 0.7174 per metre: at the object's middle over
+    # the floor (0.75) it is at z 1.15; BASIN_RISE higher (0.80) at z 1.08, nearest the spot at 1.05.
+    slope = 0.825 / 1.15
+    world, basin = _world_with_a_point((0.0, 1.575 - slope * 1.3, 1.3)), _basin()
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    assert put_landing.BASIN_RISE == 0.05
+    assert put_landing.land("typed_point", world, basin, held, spots, _sight(set())) == pytest.approx((0.0, 0.75, 1.15))
+    got = put_landing.land("typed_point_rise", world, basin, held, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.80, 1.05))
+    # No point for the pose: off the front edge as typed_point, as high. The sight test stays on
+    # the floor: the spots' feet are asked at the floor's height.
+    world.put_point = lambda receptacle, kind, any_type=True: None
+    sight = _sight(set())
+    assert put_landing.land("typed_point_rise", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
+    assert {round(p[1], 4) for p in sight.calls[0]} == {0.73}
 
 
 def test_the_cavity_sight_rule_lands_on_thors_line_of_sight_over_the_plate() -> None:
