@@ -79,16 +79,18 @@ def test_an_open_base_cabinet_keeps_its_top_a_wall_cabinet_none() -> None:
     assert open_top_parts("Cabinet", WALL_CABINET, 0) == []
 
 
-def _open_cabinet_view() -> tuple[np.ndarray, np.ndarray]:
-    """(the open cabinet's instance mask, the depth frame), seen from its front and above."""
+def _open_cabinet_view(position: tuple[float, float, float] = (-0.25, 0.4, 0.65), box: Box = CABINET,
+                       horizon: int = 45) -> tuple[np.ndarray, np.ndarray]:
+    """(the open cabinet's instance mask, the depth frame), seen from its front (from above for a
+    base cabinet at the default horizon)."""
     from alfred_gen.sim import pixels
 
     pixels.forget_shapes()
-    cabinet = SceneObject("Cabinet", (-0.25, 0.4, 0.65), CABINET)
+    cabinet = SceneObject("Cabinet", position, box)
     room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
                  walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
                  reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
-                 objects=[cabinet], start=Pose(0.0, 1.5, 180, 45), camera=ALFRED_CAMERA)
+                 objects=[cabinet], start=Pose(0.0, 1.5, 180, horizon), camera=ALFRED_CAMERA)
     sim = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True)
     target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
     event = sim.step(action="OpenObject", objectId=target, forceAction=True)
@@ -129,17 +131,7 @@ def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: 
     from alfred_gen.sim import pixels
 
     def view() -> np.ndarray:
-        pixels.forget_shapes()
-        cabinet = SceneObject("Cabinet", (-0.25, 1.9, 0.65), WALL_CABINET)
-        room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
-                     walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                     reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
-                     objects=[cabinet], start=Pose(0.0, 1.5, 180, 0), camera=ALFRED_CAMERA)
-        sim = LiteController(room, render_image=False, render_object_image=True)
-        target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
-        event = sim.step(action="OpenObject", objectId=target, forceAction=True)
-        assert event.metadata["lastActionSuccess"]
-        return np.asarray(event.instance_masks[target])
+        return _open_cabinet_view((-0.25, 1.9, 0.65), WALL_CABINET, horizon=0)[0]
 
     whole = view()
     monkeypatch.setattr(pixels, "open_wall_parts", lambda *_: None)
