@@ -62,10 +62,11 @@ point they are ranked by are the rule (:data:`RULES`):
 
 A rule may name its plate rise after an ``@`` (``middle_plate@0.05``: the bench's variants).
 
-Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point_rise``, microwaves
+Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point``, microwaves
 ``cavity_body_plate``, fridges ``point``; ``cavity_sight_plate`` and ``point_shelf`` are in the
 registry for the bench but are not the microwaves' and fridges' rules: each lost a demo of the
-in-sample eval; ``point_foot`` neither gained nor lost; see :data:`IMPORTED_RULES`); procedural rooms and other
+in-sample eval; ``point_foot`` neither gained nor lost; ``typed_point_rise`` stopped a replay in an
+unseen room; see :data:`IMPORTED_RULES`); procedural rooms and other
 receptacles ``hand``. The drawn microwave floor stays where it is (shapes are shared with
 procedural rooms); objects a restored start state puts in a microwave sit at THOR's own heights,
 on the plate, as the put now does.
@@ -174,8 +175,11 @@ FOOT_RISE = 0.01
 #: pairs, 32 have the point clear of every box in the fridge while THOR put the object more than
 #: 0.08 m from it (14 more have it taken).
 #: Session 82, every 10th demo with a put into a sink basin (87 pairs): ``typed_point`` 66/87 (mean
-#: IoU 0.307), ``typed_point_rise`` 71/87 (0.318; 6 gained, 1 lost; a 0.03 m rise 65/87, 0.312).
-IMPORTED_RULES = {"SinkBasin": "typed_point_rise", "Microwave": "cavity_body_plate", "Fridge": "point"}
+#: IoU 0.307), ``typed_point_rise`` 71/87 (0.318; 6 gained, 1 lost; a 0.03 m rise 65/87, 0.312);
+#: but in unseen rooms completed from the file (``--unseen-only --every 20``) it stopped a replay
+#: (Ladle-None-Cabinet-25: the ladle put into the basin then not visible; 97.2% -> 96.9%), and on
+#: the wide sample it won one pick and lost one, so sink basins keep ``typed_point``.
+IMPORTED_RULES = {"SinkBasin": "typed_point", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
 def check_rule(rule: str) -> str:
