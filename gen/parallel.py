@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -130,7 +130,7 @@ def _remember_initializer_error(initializer: Callable[..., Any] | None, initargs
         _INITIALIZER_ERROR.append(error)
 
 
-def _stop(executor: Executor) -> None:
+def _stop(executor: ProcessPoolExecutor) -> None:
     """Terminate the workers and wait for the executor to wind down: a consumer that stopped early,
     an exception or Ctrl-C must not wait for jobs nobody will read (a replay or a room fit can take
     minutes). The executor has no public way to terminate its processes, hence ``_processes``; its
