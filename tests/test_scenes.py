@@ -34,7 +34,7 @@ from alfred_gen.scenes.procedural.build import (
 )
 from alfred_gen.scenes.procedural.surfaces import surfaces_of
 from alfred_gen.scenes.procedural.vocab import FLOOR_ITEMS
-from alfred_gen.sim.scene import GRID_SIZE, Scene, format_object_id, grid_key, room_type_of
+from alfred_gen.sim.scene import GRID_SIZE, Box, Scene, format_object_id, grid_key, room_type_of
 
 NUMBERS = scene_numbers()
 
@@ -215,6 +215,13 @@ def test_every_receptacle_lamp_and_faucet_is_visible_from_its_pose(scenes: dict[
             camera = camera_position(pose.x, pose.z, scene.agent_y)
             nearest = np.clip(camera, obj.box.lo, obj.box.hi)
             assert np.linalg.norm(camera - nearest) <= 1.5 + 1e-9
+
+
+@pytest.mark.parametrize(("x", "z", "over"), [(0.5, 0.5, True), (0.0, 1.0, True), (1.01, 0.5, False),
+                                               (0.5, -0.01, False)])
+def test_a_point_is_over_a_boxs_footprint_edges_included_whatever_the_height(x: float, z: float, over: bool) -> None:
+    box = Box((0.0, 2.0, 0.0), (1.0, 3.0, 1.0))
+    assert box.over_footprint(x, z) is over
 
 
 def test_scene_builder_uses_the_simulators_camera_height() -> None:

@@ -156,6 +156,11 @@ class Box:
         lo, hi = self.lo, self.hi
         return (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])
 
+    def over_footprint(self, x: float, z: float) -> bool:
+        """Whether the point (x, z) lies over the box's footprint, edges included: the question an
+        importer asks of an object's position against a fixture, whatever its height."""
+        return self.lo[0] <= x <= self.hi[0] and self.lo[2] <= z <= self.hi[2]
+
     def translated(self, dx: float, dy: float, dz: float) -> Box:
         """The same box moved by (dx, dy, dz)."""
         d = (dx, dy, dz)

@@ -102,7 +102,7 @@ def _make_room(objects: Sequence[SceneObject], blocks: Sequence[Block], floor_y:
             current = out.get(obj.object_id, obj)
             other = current.box
             if (catalogue.object_type(obj.object_type).pickupable or other.lo[1] > floor_y + OVERHEAD
-                    or not _overlap(box, other) or _over(box, obj.position)):
+                    or not _overlap(box, other) or box.over_footprint(obj.position[0], obj.position[2])):
                 continue
             cut = _cut_back(other, box, obj.position)
             if cut is not None:
@@ -126,10 +126,6 @@ def _cut_back(box: Box, away: Box, position: Sequence[float]) -> Box | None:
     corners = [list(box.lo), list(box.hi)]
     corners[side][axis] = value
     return Box((corners[0][0], corners[0][1], corners[0][2]), (corners[1][0], corners[1][1], corners[1][2]))
-
-
-def _over(box: Box, position: Sequence[float]) -> bool:
-    return box.lo[0] <= position[0] <= box.hi[0] and box.lo[2] <= position[2] <= box.hi[2]
 
 
 def _overlap(a: Box, b: Box) -> bool:

@@ -224,11 +224,6 @@ LOWER_TOP = 0.02
 KNEE_SPACE = frozenset({"Desk"})
 
 
-def _over(position: tuple[float, float, float], box: Box) -> bool:
-    """Whether ``position`` lies over ``box``'s footprint."""
-    return box.lo[0] <= position[0] <= box.hi[0] and box.lo[2] <= position[2] <= box.hi[2]
-
-
 def top_holds_things(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
     """Whether something the demos show at rest lies on ``block``'s top as it is: then the top is
     where THOR has it, and an object lower down inside a desk's box lies under the top, in its knee
@@ -241,7 +236,7 @@ def on_the_floor_past_its_end(block: Block, box: Box) -> bool:
     """Whether ``box``, inside a desk's box under a top that holds things, lies on the floor beyond
     the end of the desk its id stands over: the desk ends before it (a basketball past FloorPlan320's
     desk's near end); what lies under the id is in the knee space, under the top."""
-    return box.lo[1] - block.lo[1] <= ON_FLOOR and not _over(block.position, box)
+    return box.lo[1] - block.lo[1] <= ON_FLOOR and not box.over_footprint(block.position[0], block.position[2])
 
 
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
