@@ -127,9 +127,11 @@ def test_a_bathroom_faucet_is_drawn_to_its_masks_only_with_a_pattern() -> None:
 def test_mask_fill_reads_the_share_of_each_cell_and_none_for_a_mask_the_frame_cuts() -> None:
     # A 10 x 10 square at rows 100-109, columns 50-59, with its left half's top 5 rows missing.
     runs = [[row * 300 + (55 if row < 105 else 50), 5 if row < 105 else 10] for row in range(100, 110)]
-    fill = mask_fill(runs, 2)
-    assert fill == (0.0, 1.0, 1.0, 1.0)
-    assert mask_fill([[0, 10]], 2) == ()  # the top row of the frame
+    fill, cut = mask_fill(runs, 2)
+    assert fill == (0.0, 1.0, 1.0, 1.0) and cut is None
+    assert mask_fill([[0 * 300, 10]], 2) == ((), None)  # the frame's left border
+    fill, cut = mask_fill([[row * 300 + 50, 10] for row in range(0, 10)], 2)  # cut by the frame's top
+    assert fill == (1.0,) * 4 and cut == 55
     fact = SightFact(FAUCET, EYE, (ray_to(EYE, (0.0, 0.9, -0.8)),), None, (), (None,) * 4, (), "", fill)
     assert SightFact.from_list(fact.to_list()) == fact
 
@@ -147,3 +149,18 @@ def test_the_drawn_pattern_survives_the_scene_file_and_reaches_the_world_object(
     world = WorldObject(again.object_id, again.object_type, again.name, again.position, again.rotation, again.box,
                         drawn_pattern=again.drawn_pattern)
     assert world.drawn_pattern == pattern
+
+
+def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_meets_it() -> None:
+    block = _faucet()
+    whole = _sides_fact(-0.03, 0.04, 1.0, 0.9)
+    # The frame's top meets the slab's plane half way up (0.95): the mask's rows lie below it.
+    cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
+                    (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    # The top stays the box's (0.98); the bottom 0.9: the cut at 0.95 is 5/8 of the way up, so the
+    # slab's bottom 3 rows take the mask's rows, the 2 above are unknown and drawn whole.
+    step = 1.0 / FILL_GRID
+    assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))
+    assert parts[-2:] == [pytest.approx((0.0, 1.0, 3 * step, 4 * step)), pytest.approx((0.0, 1.0, 4 * step, 1.0))]
