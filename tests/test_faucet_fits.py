@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from alfred_gen.scenes.alfred.faucet_fits import (
+    FILL_SHARE,
     MAX_SHIFT,
     MAX_SIDE_MOVE,
     SLAB,
@@ -13,7 +14,7 @@ from alfred_gen.scenes.alfred.faucet_fits import (
     faucets_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill
 from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
@@ -82,3 +83,84 @@ def test_a_side_the_frame_cuts_keeps_the_box_and_a_far_one_moves_at_most_the_lim
     faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
     assert block.drawn_margins[0] == pytest.approx(MAX_SIDE_MOVE)  # the low x side moved out by the limit
     assert block.drawn_margins[4] == 0.0  # no top ray: the top stays
+
+
+def _filled(fact: SightFact, fill: tuple[float, ...]) -> SightFact:
+    return SightFact(fact.target, fact.eye, fact.rays, None, (), fact.sides, (), "ToggleObjectOn", fill)
+
+
+#: A gooseneck seen from the front: the bottom row and the screen-left column of its bounding box.
+GOOSENECK = tuple(1.0 if row == FILL_GRID - 1 or col == 0 else 0.1 for row in range(FILL_GRID)
+                  for col in range(FILL_GRID))
+
+
+def test_a_faucet_s_slab_is_drawn_where_its_masks_fill_their_boxes_turned_to_the_world() -> None:
+    block = _faucet()
+    fact = _filled(_sides_fact(-0.03, 0.04, 1.0, 0.9), GOOSENECK)
+    faucets_drawn_to_their_masks([block], [fact] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    step = 1.0 / FILL_GRID
+    # Looking along -z, screen-left is +x: the column lies at the slab's high-x end.
+    assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))  # the bottom row, whole
+    assert [p[2] for p in parts[1:]] == pytest.approx([step * r for r in range(1, FILL_GRID)])
+    assert all(p[:2] == pytest.approx((1.0 - step, 1.0)) for p in parts[1:])
+
+
+def test_no_pattern_without_two_filled_masks_or_when_the_whole_box_is_filled() -> None:
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_filled(_sides_fact(-0.03, 0.04, 1.0, 0.9), GOOSENECK),
+                                           _sides_fact(-0.03, 0.04, 1.0, 0.9)], "FloorPlan17")
+    assert block.drawn_margins and block.drawn_pattern == ()
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_filled(_sides_fact(-0.03, 0.04, 1.0, 0.9),
+                                                   (FILL_SHARE,) * FILL_GRID ** 2)] * 2, "FloorPlan17")
+    assert block.drawn_margins and block.drawn_pattern == ()
+
+
+def test_a_bathroom_faucet_is_drawn_to_its_masks_only_with_a_pattern() -> None:
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_filled(_sides_fact(-0.03, 0.04, 1.0, 0.9), GOOSENECK)] * 2,
+                                 "FloorPlan417")
+    assert block.drawn_margins and block.drawn_pattern
+
+
+def test_mask_fill_reads_the_share_of_each_cell_and_none_for_a_mask_the_frame_cuts() -> None:
+    # A 10 x 10 square at rows 100-109, columns 50-59, with its left half's top 5 rows missing.
+    runs = [[row * 300 + (55 if row < 105 else 50), 5 if row < 105 else 10] for row in range(100, 110)]
+    fill, cut = mask_fill(runs, 2)
+    assert fill == (0.0, 1.0, 1.0, 1.0) and cut is None
+    assert mask_fill([[0 * 300, 10]], 2) == ((), None)  # the frame's left border
+    fill, cut = mask_fill([[row * 300 + 50, 10] for row in range(0, 10)], 2)  # cut by the frame's top
+    assert fill == (1.0,) * 4 and cut == 55
+    fact = SightFact(FAUCET, EYE, (ray_to(EYE, (0.0, 0.9, -0.8)),), None, (), (None,) * 4, (), "", fill)
+    assert SightFact.from_list(fact.to_list()) == fact
+
+
+def test_the_drawn_pattern_survives_the_scene_file_and_reaches_the_world_object() -> None:
+    from alfred_gen.sim.scene import Box, SceneObject
+    from alfred_gen.sim.world_objects import WorldObject
+
+    pattern = (0.0, 1.0, 0.0, 0.2)
+    obj = SceneObject("Faucet", (0.0, 0.93, -0.8), Box((-0.05, 0.88, -0.85), (0.05, 0.98, -0.75)),
+                      drawn_pattern=pattern)
+    again = SceneObject.from_dict(obj.to_dict())
+    assert again.drawn_pattern == pattern
+    assert "drawn_pattern" not in SceneObject("Faucet", obj.position, obj.box).to_dict()
+    world = WorldObject(again.object_id, again.object_type, again.name, again.position, again.rotation, again.box,
+                        drawn_pattern=again.drawn_pattern)
+    assert world.drawn_pattern == pattern
+
+
+def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_meets_it() -> None:
+    block = _faucet()
+    whole = _sides_fact(-0.03, 0.04, 1.0, 0.9)
+    # The frame's top meets the slab's plane half way up (0.95): the mask's rows lie below it.
+    cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
+                    (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    # The top stays the box's (0.98); the bottom 0.9: the cut at 0.95 is 5/8 of the way up, so the
+    # slab's bottom 3 rows take the mask's rows, the 2 above are unknown and drawn whole.
+    step = 1.0 / FILL_GRID
+    assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))
+    assert parts[-2:] == [pytest.approx((0.0, 1.0, 3 * step, 4 * step)), pytest.approx((0.0, 1.0, 4 * step, 1.0))]

@@ -228,6 +228,15 @@ def test_a_faucet_fitted_to_its_masks_is_drawn_as_its_slab_and_an_unfitted_one_a
     assert slab_pattern(whole, thor_shapes.SLAB_PATTERNS["Faucet"]) is None
 
 
+def test_a_faucet_s_own_pattern_draws_the_parts_of_its_slab_its_masks_fill() -> None:
+    slab = Box((0.0, 0.9, 0.0), (0.2, 1.2, 0.03))
+    parts = thor_parts("Faucet", slab, 0, (), (0.0, 1.0, 0.0, 0.2, 0.8, 1.0, 0.2, 1.0))
+    assert parts is not None
+    boxes = [p for p, _ in parts]
+    assert boxes[0].lo == pytest.approx((0.0, 0.9, 0.0)) and boxes[0].hi == pytest.approx((0.2, 0.96, 0.03))
+    assert boxes[1].lo == pytest.approx((0.16, 0.96, 0.0)) and boxes[1].hi == pytest.approx((0.2, 1.2, 0.03))
+
+
 def test_a_slice_face_keeps_its_thickness_and_trims_across_and_in_height() -> None:
     # A tomato's slice cut along z: thin in z, its face across x.
     slice_box = Box((0.0, 0.9, 0.0), (0.12, 1.0, 0.02))

@@ -309,6 +309,7 @@ def _object_rows(
     thor: bool = False,
     swing: Swing | None = None,
     across: tuple[float, ...] = (),
+    pattern: tuple[float, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
@@ -318,7 +319,8 @@ def _object_rows(
     ``thor``: in a room imported from ALFRED, the shape THOR's mesh covers where one is known
     (:func:`~alfred_gen.sim.thor_shapes.thor_parts`); ``swing``: how its open doors stand there
     (:func:`scene_swings`); ``across``: a fallen blade's own-z band there
-    (:attr:`~alfred_gen.sim.scene.SceneObject.blade_across`)."""
+    (:attr:`~alfred_gen.sim.scene.SceneObject.blade_across`); ``pattern``: the parts of its slab
+    drawn there (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
@@ -328,7 +330,7 @@ def _object_rows(
         elif is_open:
             thor_shape = open_wall_parts(object_type, box, facing, mirrored, swing)
         else:
-            thor_shape = thor_parts(object_type, box, facing, across)
+            thor_shape = thor_parts(object_type, box, facing, across, pattern)
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
@@ -383,6 +385,8 @@ def _rows_of(
         extra["swing"] = swing
     if "thor" in extra and obj.blade_across:
         extra["across"] = obj.blade_across
+    if "thor" in extra and obj.drawn_pattern:
+        extra["pattern"] = obj.drawn_pattern
     if obj.open_tray and obj.is_open:
         return _object_rows(obj.type_name, obj.object_id, box, True, facing, parts, cuts, look, varied,
                             mirrored=mirrored, open_tray=obj.open_tray, **extra)

@@ -242,6 +242,12 @@ class SceneObject:
     #: (:mod:`alfred_gen.scenes.alfred.blade_sides`). Turns with the object's yaw. Drawing only;
     #: empty: its type's shape (:data:`~alfred_gen.sim.thor_shapes.FLAT_SHAPES`).
     blade_across: tuple[float, ...] = ()
+    #: The parts of a fixture drawn as a slab (:func:`~alfred_gen.sim.thor_shapes.slab_pattern`)
+    #: in an imported room, where its room's masks show what of the slab THOR draws
+    #: (:func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern`): flat (from, to) across the
+    #: slab and (from, to) up it, fractions, 4 per part. Drawing only; empty: its type's
+    #: (:data:`~alfred_gen.sim.thor_shapes.SLAB_PATTERNS`).
+    drawn_pattern: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -276,6 +282,8 @@ class SceneObject:
             data["drawn_margins"] = list(self.drawn_margins)
         if self.blade_across:
             data["blade_across"] = list(self.blade_across)
+        if self.drawn_pattern:
+            data["drawn_pattern"] = list(self.drawn_pattern)
         return data
 
     @staticmethod
@@ -296,6 +304,7 @@ class SceneObject:
             put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
+            drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),
         )
 
 

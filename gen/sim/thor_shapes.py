@@ -376,12 +376,15 @@ def thor_shaped(object_type: str, lies_as_cut: bool) -> bool:
     return has_thor_shape(object_type) and (lies_as_cut or object_type not in SLICE_FACES)
 
 
-def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...] = ()) -> list[Part] | None:
+def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...] = (),
+               pattern: tuple[float, ...] = ()) -> list[Part] | None:
     """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
 
     ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces;
     ``across``: the own-z band a :data:`FLAT_SHAPES` blade lies across in its room (empty: the
-    type's width, both sides of its middle). A type
+    type's width, both sides of its middle); ``pattern``: the parts a slab is drawn as in its room,
+    4 fractions each (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`; empty: its type's
+    :data:`SLAB_PATTERNS`). A type
     lies in one table at most, but for :data:`SLAB_PATTERNS`, which a slab-shaped box of its type
     is drawn in before its table is read."""
     if object_type in HEAD_SHAPES and object_type in HEAD_AT:
@@ -394,7 +397,9 @@ def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...
     if object_type in SLICE_FACES:
         return slice_face(box, *SLICE_FACES[object_type])
     if object_type in SLAB_PATTERNS:
-        slab = slab_pattern(box, SLAB_PATTERNS[object_type])
+        parts = tuple((pattern[k], pattern[k + 1], pattern[k + 2], pattern[k + 3])
+                      for k in range(0, len(pattern) - 3, 4)) or SLAB_PATTERNS[object_type]
+        slab = slab_pattern(box, parts)
         if slab is not None:
             return slab
     if object_type in SPOUT_SHAPES:

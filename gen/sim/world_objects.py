@@ -136,6 +136,7 @@ class WorldObject:
         "center",
         "children",
         "drawn_margins",
+        "drawn_pattern",
         "holes",
         "index",
         "is_broken",
@@ -175,6 +176,7 @@ class WorldObject:
         open_tray: tuple[float, ...] = (),
         drawn_margins: tuple[float, ...] = (),
         blade_across: tuple[float, ...] = (),
+        drawn_pattern: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -204,6 +206,8 @@ class WorldObject:
         #: Across which own-z band a fallen blade is drawn:
         #: :attr:`alfred_gen.sim.scene.SceneObject.blade_across`.
         self.blade_across = tuple(blade_across)
+        #: The parts of its slab it is drawn as: :attr:`alfred_gen.sim.scene.SceneObject.drawn_pattern`.
+        self.drawn_pattern = tuple(drawn_pattern)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False

@@ -236,13 +236,19 @@ def _rest_heights(c: RoomContext) -> None:
                  for name in sorted(c.evidence.objects)}
 
 
+def _handles(block: Block, floor_plan: str) -> tuple[Box, ...]:
+    """A faucet's handles (:func:`handle_parts`), unless its slab is drawn in its masks' pattern
+    (:func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern`), which shows them where THOR has them."""
+    return () if block.drawn_pattern else handle_parts(block, floor_plan)
+
+
 def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
-                             parts=(handle_parts(block, c.evidence.name) + back_parts(block, c.ordered)
+                             parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
                                     + frame_parts(block)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
-                             drawn_margins=block.drawn_margins)
+                             drawn_margins=block.drawn_margins, drawn_pattern=block.drawn_pattern)
                  for block in c.ordered]
 
 

@@ -33,6 +33,12 @@ RAYS_PER_MASK = 5
 RAYS_PER_DOOR_MASK = 60
 #: Types whose masks keep :data:`RAYS_PER_DOOR_MASK` rays.
 DOOR_RAY_TYPES = ("Fridge",)
+#: Types whose masks keep how they fill their bounding box (:attr:`SightFact.fill`), which
+#: :func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern` draws a faucet's slab in.
+FILL_TYPES = ("Faucet",)
+#: Cells across and up a mask's bounding box that :func:`mask_fill` reads (see
+#: :mod:`~alfred_gen.scenes.alfred.faucet_fits` for how the grid was chosen).
+FILL_GRID = 5
 
 
 @dataclass(frozen=True)
@@ -60,18 +66,29 @@ class SightFact:
     #: The interaction's action (``OpenObject``, ``PutObject``, ...): THOR recorded the mask before
     #: acting, so an ``OpenObject`` mask shows its target shut and a ``CloseObject`` one open.
     action: str = ""
+    #: For a type of :data:`FILL_TYPES` whose mask lies in the frame but perhaps for its top: the
+    #: share of each cell of a :data:`FILL_GRID` square grid over the mask's bounding box that the
+    #: mask covers, rows from the top, each from the left (:func:`mask_fill`).
+    fill: tuple[float, ...] = ()
+    #: With ``fill``, for a mask the frame's top cuts: the ray through the frame's top row where the
+    #: mask meets it (the fill's top row lies there, not at the object's top); None: not cut.
+    fill_top: tuple[float, float, float] | None = None
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
         out: list[Any] = [self.target, list(self.eye), [list(r) for r in self.rays], loose]
-        if self.edges or self.sides or self.door_rays or self.action:
+        if self.edges or self.sides or self.door_rays or self.action or self.fill:
             out.append([list(r) for r in self.edges])
-        if self.sides or self.door_rays or self.action:
+        if self.sides or self.door_rays or self.action or self.fill:
             out.append([list(r) if r is not None else None for r in self.sides])
-        if self.door_rays or self.action:
+        if self.door_rays or self.action or self.fill:
             out.append([list(r) for r in self.door_rays])
-        if self.action:
+        if self.action or self.fill:
             out.append(self.action)
+        if self.fill:
+            out.append(list(self.fill))
+        if self.fill_top is not None:
+            out.append(list(self.fill_top))
         return out
 
     @staticmethod
@@ -87,7 +104,9 @@ class SightFact:
                       for r in data[5]) if len(data) > 5 else ()
         door = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[6]) if len(data) > 6 else ()
         action = str(data[7]) if len(data) > 7 else ""
-        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action)
+        fill = tuple(float(v) for v in data[8]) if len(data) > 8 else ()
+        fill_top = (float(data[9][0]), float(data[9][1]), float(data[9][2])) if len(data) > 9 else None
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action, fill, fill_top)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -155,6 +174,38 @@ def _edge_picks(runs: Any) -> list[tuple[int, bool]]:
     return picks
 
 
+def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int | None]:
+    """How a mask fills its bounding box: per cell of a ``grid`` x ``grid`` split of the box, rows
+    from the top and each from the left, the share of its pixels in the mask (3 decimals); and,
+    for a mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of
+    it (where the frame cut the object), else None. Empty for a mask that does not fit a frame or
+    meets the frame's left, right or bottom border."""
+    pairs = _pairs(runs)
+    if pairs is None:
+        return (), None
+    flat = np.zeros(FRAME_WIDTH * FRAME_HEIGHT, dtype=bool)
+    for start, length in pairs.tolist():
+        flat[start:start + length] = True
+    mask = flat.reshape(FRAME_HEIGHT, FRAME_WIDTH)
+    rows, cols = np.nonzero(mask)
+    top, bottom, left, right = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
+    if left <= 0 or bottom >= FRAME_HEIGHT or right >= FRAME_WIDTH:
+        return (), None
+    cut = None
+    if top <= 0:
+        on_top = np.nonzero(mask[0])[0]
+        cut = int(on_top[len(on_top) // 2])
+    out = []
+    for a in range(grid):
+        r0 = top + (bottom - top) * a // grid
+        r1 = max(top + (bottom - top) * (a + 1) // grid, r0 + 1)
+        for b in range(grid):
+            c0 = left + (right - left) * b // grid
+            c1 = max(left + (right - left) * (b + 1) // grid, c0 + 1)
+            out.append(round(float(mask[r0:r1, c0:c1].mean()), 3))
+    return tuple(out), cut
+
+
 def side_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
     """:func:`edge_rays`, with None on each side (left, right, top, bottom) where the mask reaches
     the frame's border: there the mask is cut by the frame, not by the object's outline."""
@@ -197,8 +248,11 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
         sides = side_rays(runs, camera) if loose is None else ()
-        known = [r for r in sides if r is not None]
+        fill, cut = mask_fill(runs) if loose is None and target.split("|")[0] in FILL_TYPES else ((), None)
+        fill_top = _directions(camera, [cut])[0] if fill and cut is not None else None
+        known = [r for r in sides if r is not None] + ([fill_top] if fill_top is not None else [])
         if rays and all(math.isfinite(c) for r in rays + edges + door + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
-            out.append(SightFact(target, eye, rays, loose, edges, sides, door, str(api.get("action") or "")))
+            out.append(SightFact(target, eye, rays, loose, edges, sides, door, str(api.get("action") or ""), fill,
+                                 fill_top))
     return out
