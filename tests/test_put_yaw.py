@@ -78,3 +78,27 @@ def test_only_microwaves_of_imported_rooms_turn_what_is_put_in() -> None:
     assert not put_yaw.turns_on_put(imported, _thing("Fridge", (1, 1, 1), 0.0))
     assert not put_yaw.turns_on_put(imported, _thing("SinkBasin", (1, 1, 1), 0.0))
     assert not put_yaw.turns_on_put(procedural, _thing("Microwave", (1, 1, 1), 0.0))
+
+
+def test_an_apple_slice_put_into_an_imported_microwave_shows_its_face_at_the_door() -> None:
+    # Lite cuts an apple along its own x, so a slice is thin along x at the apple's yaw; THOR's own
+    # frame of the slice is thin along z, and THOR turns it to the microwave's axes, its face to the
+    # door (the microwave at yaw 0 faces along z here, as the agent standing at z 1.5 sees it).
+    from alfred_gen.sim.actions import make_slices
+
+    scene = fixtures.kitchen()
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA))
+    world = sim.world
+    microwave = world.by_id[oid(sim, "Microwave")]
+    microwave.rotation = (0.0, 0.0, 0.0)
+    apple = world.by_id[oid(sim, "Apple")]
+    world.set_rotation(apple, 0.0)
+    piece = make_slices(world, apple)[0]
+    assert piece.size[0] < piece.size[2]
+    go(sim, -2.0, 1.5, 0, 30)
+    ok(sim, "OpenObject", objectId=microwave.object_id)
+    world.detach(piece)
+    world.held = piece.object_id
+    world.sight_changed()
+    ok(sim, "PutObject", objectId=piece.object_id, receptacleObjectId=microwave.object_id)
+    assert piece.size[2] < piece.size[0]
