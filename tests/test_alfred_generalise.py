@@ -169,6 +169,25 @@ def test_a_fixture_in_a_proven_line_of_sight_is_cut_back_or_windowed() -> None:
     assert (shelf.lo, shelf.hi) == ([-0.5, 0.95, 0.6], [0.5, 1.0, 1.5])
 
 
+def test_a_cabinet_holding_things_is_windowed_not_cut() -> None:
+    # FloorPlan24's base cabinet (Cabinet|+00.58|+00.39|+02.69, holding what THOR reported on its
+    # floor) was cut by the rays through it to y -0.01..0.17: one-face cuts keep the box round
+    # those points, not round the space the agent reaches into. A cabinet with contents keeps its
+    # box and gets a window round each ray; one holding nothing is still cut back.
+    eye = (0.0, 1.5, 0.0)
+    target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
+    direction = np.array([0.0, 0.5 - 1.5, 2.0])
+    fact = SightFact(target.object_id, eye, (tuple(direction / np.linalg.norm(direction)),))  # type: ignore[arg-type]  # a unit 3-vector
+    lo, hi = (-0.5, 0.8, 0.6), (0.5, 1.3, 1.3)
+    cabinet = _block("Cabinet|+00.00|+01.00|+01.00", lo, hi)
+    keep = {cabinet.object_id: [(0.3, 0.85, 0.7)]}  # on its floor, clear of the ray
+    assert clear_sight_lines([target, cabinet], [fact], 0.0, keep, {}) == (0, 1)
+    assert (cabinet.lo, cabinet.hi) == (list(lo), list(hi)) and len(cabinet.holes) == 1
+    empty = _block("Cabinet|+00.00|+01.00|+01.00", lo, hi)
+    assert clear_sight_lines([target, empty], [fact], 0.0, {}, {}) == (1, 0)
+    assert (empty.lo, empty.hi) != (list(lo), list(hi)) and not empty.holes
+
+
 @pytest.mark.parametrize("stands_on_the_floor", [True, False])
 def test_a_cut_never_lifts_what_stands_on_the_floor_off_it(stands_on_the_floor: bool) -> None:
     # FloorPlan218: a ray to the phone on the coffee table passed through the low part of the sofa's

@@ -254,6 +254,28 @@ def test_what_stands_on_a_counter_does_not_say_which_side_a_cabinet_on_it_reache
     assert (block.lo[0], block.hi[0]) == pytest.approx((0.0, 0.5))
 
 
+def test_only_what_rests_on_a_cabinets_floor_says_which_side_it_reaches() -> None:
+    # FloorPlan12's wall cabinet over the counter: tall things standing on the counter under it
+    # (their middles inside its box, their bottoms below it) and the cups on the floor of the
+    # cabinet beside it (0.43 m above its own floor) outvoted the salt shakers on its floor; its box
+    # reached away from them, out of the agent's view, and opening it failed as not visible.
+    def cabinet() -> Block:
+        return Block("Cabinet|+00.00|+01.39|+00.90", "Cabinet", (0.0, 1.39, 0.9), [-0.5, 1.04, 0.3],
+                     [0.0, 1.74, 0.92], False, 0)
+    def thing(x: float, bottom: float, height: float) -> tuple[str, Box]:
+        return ("Cup", Box((x - 0.05, bottom, 0.55), (x + 0.05, bottom + height, 0.65)))
+    own = [thing(-0.3, 1.07, 0.1), thing(-0.2, 1.07, 0.1)]
+    on_counter = [thing(x, 0.937, 0.24) for x in (0.1, 0.2, 0.3)]
+    next_door = [thing(x, 1.5, 0.1) for x in (0.15, 0.25, 0.35)]
+    block = cabinet()
+    spans_toward_contents([block], own + on_counter + next_door)
+    assert (block.lo[0], block.hi[0]) == pytest.approx((-0.5, 0.0))
+    # The same things on its own floor still turn it.
+    block = cabinet()
+    spans_toward_contents([block], own + [thing(x, 1.07, 0.1) for x in (0.1, 0.2, 0.3)])
+    assert (block.lo[0], block.hi[0]) == pytest.approx((0.0, 0.5))
+
+
 def test_what_lies_at_a_cabinets_hinge_line_does_not_say_which_side_it_reaches() -> None:
     # FloorPlan3's cabinet under the counter: things a centimetre past its hinge (on the carcass's
     # wall, on neither side) outnumbered the ones well inside on the other side, and its box

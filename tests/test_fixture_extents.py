@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_extents import MAX_MOVE, extents_to_their_masks, lateral_bound
@@ -127,3 +128,18 @@ def test_a_counter_top_is_drawn_to_the_band_its_masks_show() -> None:
     fact = SightFact(TABLE, eye, (_ray((0.0, 0.5, 1.75), eye),), None, (), (None, None, far, near))
     extents_to_their_masks([table], [fact, fact])
     assert table.drawn_margins[2] == 0.0 and math.isclose(table.drawn_margins[5], -0.15, abs_tol=0.01)
+
+
+def test_a_drawer_is_fitted_across_its_front_only() -> None:
+    # FloorPlan8's and FloorPlan13's drawers, seen from along their counter row: the axis across the
+    # view was the drawer's depth, the masks of it open spanned the tray pulled out, and the shut
+    # drawing stood 0.2 m out of the row (THOR's mask of it shut is a sliver in the row's front).
+    masks = [_mask(-0.8, 0.5, None), _mask(-0.8, 0.5, None)]
+    side_on = Block("Drawer|+00.00|+00.75|+01.75", "Drawer", (0.0, 0.75, 1.75), [-0.5, 0.0, 1.5], [0.5, 0.75, 2.0],
+                    False, 90)
+    extents_to_their_masks([side_on], [replace(m, target=side_on.object_id) for m in masks])
+    assert all(abs(m) < 1e-3 for m in side_on.drawn_margins)
+    facing = Block("Drawer|+00.00|+00.75|+01.75", "Drawer", (0.0, 0.75, 1.75), [-0.5, 0.0, 1.5], [0.5, 0.75, 2.0],
+                   False, 180)
+    extents_to_their_masks([facing], [replace(m, target=facing.object_id) for m in masks])
+    assert facing.drawn_margins and abs(facing.drawn_margins[0]) > 0.01  # its width is still fitted
