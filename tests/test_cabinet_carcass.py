@@ -138,3 +138,47 @@ def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: 
     bare = view()
     # Looking up into it, its sides and ceiling are the cabinet's pixels too (THOR's mask has them).
     assert bare.sum() < whole.sum() and not (bare & ~whole).any()
+
+
+#: A shut drawer 0.5 m wide, 0.2 m tall and 0.45 m deep facing +z, its front at z 0.9.
+DRAWER = Box((-0.25, 0.55, 0.45), (0.25, 0.75, 0.9))
+
+
+def test_a_shut_drawer_is_its_front_the_box_behind_it_carcass() -> None:
+    from alfred_gen.sim.thor_shapes import DRAWER_FRONT
+
+    front = front_parts("Drawer", DRAWER, 0)
+    carcass = carcass_parts("Drawer", DRAWER, 0)
+    assert front and carcass
+    # The front: the box's whole width and height, DRAWER_FRONT deep at its front face (the knob on it).
+    assert min(b.lo[2] for b, _ in front) == pytest.approx(DRAWER.hi[2] - DRAWER_FRONT)
+    assert max(b.hi[1] for b, _ in front) == pytest.approx(DRAWER.hi[1])
+    # The carcass is the rest of the box, behind the front.
+    (box, tone), = carcass
+    assert tone is BODY and box.hi[2] == pytest.approx(DRAWER.hi[2] - DRAWER_FRONT) and box.lo == DRAWER.lo
+    # An open drawer slides out whole: no top is kept over it.
+    assert open_top_parts("Drawer", DRAWER, 0) == []
+
+
+def test_an_imported_shut_drawer_shows_its_front_not_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels, thor_shapes
+
+    def view() -> np.ndarray:
+        pixels.forget_shapes()
+        drawer = SceneObject("Drawer", (0.0, 0.65, 0.7), DRAWER)
+        room = Scene(name="FloorPlan303", scene_num=303, room_type="bedroom",
+                     walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
+                     reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [drawer.box]),
+                     objects=[drawer], start=Pose(0.0, 1.75, 180, 45), camera=ALFRED_CAMERA)
+        event = LiteController(room, render_image=False, render_object_image=True).last_event
+        target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Drawer")
+        return np.asarray(event.instance_masks[target])
+
+    front = view()
+    monkeypatch.setattr(pixels, "FRONT_ONLY", frozenset({"Cabinet"}))
+    monkeypatch.setattr(thor_shapes, "FRONT_ONLY", frozenset({"Cabinet"}))
+    whole = view()
+    # Seen from above, the drawer's top lay above its front in the frame: no part of its mask now.
+    assert 0 < front.sum() < whole.sum()
+    assert front.any(axis=1).nonzero()[0].min() > whole.any(axis=1).nonzero()[0].min()
+    assert not (front & ~whole).any()
