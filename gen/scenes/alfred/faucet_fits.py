@@ -224,9 +224,10 @@ def fill_pattern(block: Block, sights: Sequence[SightFact], fwd: int,
         grid = np.asarray(fact.fill, dtype=float).reshape(FILL_GRID, FILL_GRID)[::-1]  # rows from the bottom
         grid = grid if rsign > 0 else grid[:, ::-1]  # columns from the low end of the across axis
         if fact.fill_top is not None:
-            seen = on_plane(fact.eye, fact.fill_top, fwd, middle, 1) if bottom is not None and top is not None \
-                else None
-            if seen is None or bottom is None or top is None or seen <= bottom:
+            if bottom is None or top is None:
+                continue
+            seen = on_plane(fact.eye, fact.fill_top, fwd, middle, 1)
+            if seen is None or seen <= bottom:
                 continue
             spread = np.full((FILL_GRID, FILL_GRID), np.nan)
             for row in range(FILL_GRID):

@@ -22,7 +22,7 @@ import numpy as np
 
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
-from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
+from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
 
 #: Rays kept per interaction mask (evenly spread over the mask's pixels in row-major order).
 RAYS_PER_MASK = 5
@@ -183,10 +183,7 @@ def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int 
     pairs = _pairs(runs)
     if pairs is None:
         return (), None
-    flat = np.zeros(FRAME_WIDTH * FRAME_HEIGHT, dtype=bool)
-    for start, length in pairs.tolist():
-        flat[start:start + length] = True
-    mask = flat.reshape(FRAME_HEIGHT, FRAME_WIDTH)
+    mask = decode_mask(pairs.tolist())
     rows, cols = np.nonzero(mask)
     top, bottom, left, right = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
     if left <= 0 or bottom >= FRAME_HEIGHT or right >= FRAME_WIDTH:
