@@ -40,12 +40,14 @@ class Swing:
     ``both_ends``: a door at each end of the front, each half the front wide (a fridge's French
     doors), instead of one door hinged at w = 0; ``reach``: how far the leaf reaches out from its
     hinge, a fraction of its door's width; ``angle``: degrees it has turned from shut (90 stands it
-    square to the front, more turns it further, outwards past its hinge end).
+    square to the front, more turns it further, outwards past its hinge end); ``top_gap``: how far
+    below its door row's top the leaf ends, a fraction of the row's height (a door set in a frame).
     """
 
     both_ends: bool = False
     reach: float = 1.0
     angle: float = 90.0
+    top_gap: float = 0.0
 
 
 #: Boxes a leaf turned past square is drawn as: a staircase along its slant.
@@ -164,6 +166,7 @@ def _swung_leaves(f: _Local, wall: float, swing: Swing, y0: float, y1: float) ->
     across, out = math.cos(turn) * length / f.width, math.sin(turn) * length / f.depth
     half = min(wall / f.width, 0.2) / 2.0
     steps = 1 if abs(across) < 1e-9 else LEAF_STEPS
+    y1 -= swing.top_gap * (y1 - y0)
     parts: list[Part] = []
     for hinge, sign in ends:
         for k in range(steps):

@@ -278,9 +278,26 @@ def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_widt
 #: IoU 0.788 against 0.769 square and full width over 125 CloseObject masks, 0.810 against 0.791
 #: over 73 PutObject ones (reaching 0.85 at 90 degrees: 0.777 and 0.797; 0.75: 0.782 and 0.803;
 #: 0.8 at 105 degrees: 0.782 and 0.804; full width at 120 or 135 degrees: lower than square).
+#:
+#: Session 84 fitted the microwave's again, on the lite of 5539798 (its masks re-drawn per variant
+#: just before each interaction, held out as the wide sample; fit on every other demo, 62
+#: CloseObject and 36 PutObject masks, checked on the other half, 63 and 37). THOR's leaf turns
+#: just past square (93 degrees), reaches 0.8 of the front, and ends a tenth of the front's height
+#: below the box's top (its door is set in the body's frame; lite's leaf reaching the top drew a
+#: strip over THOR's door that the agent, looking down at a counter microwave, saw). Fit half:
+#: Close 0.821 -> 0.850, Put 0.845 -> 0.872 (100 degrees 0.85 with the gap: 0.842, 0.865; 93
+#: degrees without it: 0.842, 0.864; 90 degrees, drawn square, is better without it: 0.840, 0.861;
+#: 95 or 97 degrees, 0.85 or 0.9 reach: lower). Other half: Close 0.798 -> 0.831, Put 0.819 ->
+#: 0.852, every pick kept. Wide sample (kitchens, the only rooms with a microwave): Close 0.809 ->
+#: 0.841, Put 0.831 -> 0.862, ALFRED's rule 1,489 of 1,537 before and after, mean IoU of all
+#: 2,104 interactions 0.6501 -> 0.6530; in-sample mask eval 725 of 757, the same episodes.
+#: The leaf's thickness (0.015 or 0.05 m for 0.03) and a door of a fixed width in metres (0.45,
+#: 0.5) gained under 0.004. A fridge's doors (a door at each end, square)
+#: stayed: 80 or 100 degrees, 0.9 reach, leaves 0.02 to 0.12 m thick (shelves in the door) or
+#: 5% short at the top or bottom all scored at most the same (69 Close, 33 Put masks).
 THOR_SWINGS: dict[str, Swing] = {
     "Fridge": Swing(both_ends=True),
-    "Microwave": Swing(reach=0.85, angle=100.0),
+    "Microwave": Swing(reach=0.8, angle=93.0, top_gap=0.1),
 }
 
 
