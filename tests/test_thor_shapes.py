@@ -215,7 +215,7 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
     from alfred_gen.sim import thor_shapes
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
-              thor_shapes.SLICE_FACES)
+              thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -288,3 +288,33 @@ def test_picking_up_a_slice_takes_it_out_of_its_row() -> None:
     event = sim.step({"action": "PickupObject", "objectId": pieces[0].object_id, "forceAction": True})
     assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
     assert not pieces[0].lies_as_cut and all(p.lies_as_cut for p in pieces[1:])
+
+
+def test_a_pencil_lying_is_drawn_its_whole_length_and_low() -> None:
+    # THOR's masks of a pencil run the box's whole length: lite's pencil shrunk about its middle
+    # fell short of both ends.
+    pencil = Box((0.0, 0.9, 0.0), (0.2, 0.92, 0.02))
+    parts = thor_parts("Pencil", pencil, 0)
+    assert parts is not None
+    [(strip, _)] = parts
+    assert strip.lo[0] == pytest.approx(0.0) and strip.hi[0] == pytest.approx(0.2)
+    assert strip.lo[2] == pytest.approx(0.0) and strip.hi[2] == pytest.approx(0.02)
+    assert strip.lo[1] == pytest.approx(0.9) and strip.hi[1] == pytest.approx(0.912)
+    assert "Pencil" not in __import__("alfred_gen.sim.thor_drawn", fromlist=["DRAWN_SCALE"]).DRAWN_SCALE
+
+
+def test_a_pen_standing_in_a_cup_keeps_its_height() -> None:
+    pen = Box((0.0, 0.9, 0.0), (0.01, 1.04, 0.01))
+    parts = thor_parts("Pen", pen, 0)
+    assert parts is not None and [p for p, _ in parts] == [pen]
+    lying = thor_parts("Pen", Box((0.0, 0.9, 0.0), (0.14, 0.91, 0.01)), 90)
+    assert lying is not None and lying[0][0].hi[1] == pytest.approx(0.906)
+
+
+def test_a_tomato_slice_in_its_row_is_drawn_short_of_its_bottom_and_top() -> None:
+    # THOR's masks of a tomato slice in its row cover a band of its face, not its rim below or above.
+    slice_box = Box((0.0, 0.9, 0.0), (0.12, 1.0, 0.02))
+    parts = thor_parts("TomatoSliced", slice_box, 0)
+    assert parts is not None
+    [(face, _)] = parts
+    assert face.lo[1] == pytest.approx(0.915) and face.hi[1] == pytest.approx(0.985)
