@@ -109,7 +109,8 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
 
 def test_unknown_rules_are_refused() -> None:
     assert check_rule("middle_plate@0.05") == "middle_plate@0.05"
-    for bad in ("nearest_the_moon", "hand@0.05", "middle_plate@high"):
+    assert check_rule("hand@0.05") == "hand@0.05"  # any rule may name a rise
+    for bad in ("nearest_the_moon", "typed_point_rise", "middle_plate@high"):
         with pytest.raises(ValueError):
             check_rule(bad)
 
@@ -190,14 +191,16 @@ def test_the_rise_rule_lifts_the_object_and_follows_the_line_to_its_middle_there
     held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
     spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
     assert put_landing.BASIN_RISE == 0.05
+    assert put_landing.rise_of("typed_point@0.05") == 0.05
+    assert put_landing.rise_of("cavity_plate") == put_landing.PLATE_RISE
     assert put_landing.land("typed_point", world, basin, held, spots, _sight(set())) == pytest.approx((0.0, 0.75, 1.15))
-    got = put_landing.land("typed_point_rise", world, basin, held, spots, _sight(set()))
+    got = put_landing.land("typed_point@0.05", world, basin, held, spots, _sight(set()))
     assert got == pytest.approx((0.0, 0.80, 1.05))
     # No point for the pose: off the front edge as typed_point, as high. The sight test stays on
     # the floor: the spots' feet are asked at the floor's height.
     world.put_point = lambda receptacle, kind, any_type=True: None
     sight = _sight(set())
-    assert put_landing.land("typed_point_rise", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
+    assert put_landing.land("typed_point@0.05", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
     assert {round(p[1], 4) for p in sight.calls[0]} == {0.73}
 
 
