@@ -57,6 +57,16 @@ def test_nothing_seen_falls_back_to_the_first_level() -> None:
     assert got in PLACES
 
 
+def test_no_foot_seen_falls_back_to_the_spots_whose_middle_is_seen() -> None:
+    # A basin's front wall hides its whole floor (lite's box-size basin in a room completed from the
+    # file, FloorPlan25): the spots whose risen middle clears the rim are the candidates, not every
+    # spot (the nearest the body, behind the wall, then out of sight).
+    hidden = set(FEET) | {PLACES[0], PLACES[1]}
+    world, basin = _world(), _basin()
+    got = choose_landing("surface_body@0.05", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(hidden))
+    assert got == PLACES[2]
+
+
 def test_the_inset_rule_keeps_the_footprint_off_the_receptacles_edge() -> None:
     # The basin spans z 0.8-1.2; a 0.06 m deep object at z 0.85 touches the front edge.
     world, basin = _world(), _basin()
@@ -75,7 +85,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -104,7 +114,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "typed_point"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point@0.05"
 
 
 def test_unknown_rules_are_refused() -> None:
