@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rules", default=",".join((DEFAULT, *put_landing.RULES)),
-                        help=f"rules to compare ({DEFAULT}: the registry's); RULE_plate@H rises H metres")
+                        help=f"rules to compare ({DEFAULT}: the registry's); RULE@H: H metres above the floor")
     parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
     parser.add_argument("--json", type=Path, help="write every record here")
     args = parser.parse_args(argv)

@@ -57,6 +57,16 @@ def test_nothing_seen_falls_back_to_the_first_level() -> None:
     assert got in PLACES
 
 
+def test_no_foot_seen_falls_back_to_the_spots_whose_middle_is_seen() -> None:
+    # A basin's front wall hides its whole floor (lite's box-size basin in a room completed from the
+    # file, FloorPlan25): the spots whose risen middle clears the rim are the candidates, not every
+    # spot (the nearest the body, behind the wall, then out of sight).
+    hidden = set(FEET) | {PLACES[0], PLACES[1]}
+    world, basin = _world(), _basin()
+    got = choose_landing("surface_body@0.05", world, basin, (0.03, 0.03), 0.7, PLACES, FEET, _sight(hidden))
+    assert got == PLACES[2]
+
+
 def test_the_inset_rule_keeps_the_footprint_off_the_receptacles_edge() -> None:
     # The basin spans z 0.8-1.2; a 0.06 m deep object at z 0.85 touches the front edge.
     world, basin = _world(), _basin()
@@ -75,7 +85,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -104,12 +114,13 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "typed_point"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point@0.05"
 
 
 def test_unknown_rules_are_refused() -> None:
     assert check_rule("middle_plate@0.05") == "middle_plate@0.05"
-    for bad in ("nearest_the_moon", "hand@0.05", "middle_plate@high"):
+    assert check_rule("hand@0.05") == "hand@0.05"  # any rule may name a rise
+    for bad in ("nearest_the_moon", "typed_point_rise", "middle_plate@high"):
         with pytest.raises(ValueError):
             check_rule(bad)
 
@@ -190,14 +201,16 @@ def test_the_rise_rule_lifts_the_object_and_follows_the_line_to_its_middle_there
     held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
     spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
     assert put_landing.BASIN_RISE == 0.05
+    assert put_landing.rise_of("typed_point@0.05") == 0.05
+    assert put_landing.rise_of("cavity_plate") == put_landing.PLATE_RISE
     assert put_landing.land("typed_point", world, basin, held, spots, _sight(set())) == pytest.approx((0.0, 0.75, 1.15))
-    got = put_landing.land("typed_point_rise", world, basin, held, spots, _sight(set()))
+    got = put_landing.land("typed_point@0.05", world, basin, held, spots, _sight(set()))
     assert got == pytest.approx((0.0, 0.80, 1.05))
     # No point for the pose: off the front edge as typed_point, as high. The sight test stays on
     # the floor: the spots' feet are asked at the floor's height.
     world.put_point = lambda receptacle, kind, any_type=True: None
     sight = _sight(set())
-    assert put_landing.land("typed_point_rise", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
+    assert put_landing.land("typed_point@0.05", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
     assert {round(p[1], 4) for p in sight.calls[0]} == {0.73}
 
 
