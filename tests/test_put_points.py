@@ -33,7 +33,7 @@ def _box_mask(camera: Camera, middle: tuple[float, float, float], size: tuple[fl
     corners = OUTLINE * half + np.array(middle)
     u, v, _ = camera.project(corners)
     mask = np.zeros((FRAME_HEIGHT, FRAME_WIDTH), bool)
-    mask[int(round(v.min())):int(round(v.max())), int(round(u.min())):int(round(u.max()))] = True
+    mask[max(int(round(v.min())), 0):int(round(v.max())), int(round(u.min())):int(round(u.max()))] = True
     return mask
 
 
@@ -67,6 +67,19 @@ def test_locate_refuses_a_mask_the_frame_cuts() -> None:
     mask = np.zeros((FRAME_HEIGHT, FRAME_WIDTH), bool)
     mask[280:, 100:140] = True  # reaches the bottom edge: its true extent is unknown
     assert locate(mask, camera, (0.1, 0.1, 0.1)) is None
+
+
+@pytest.mark.parametrize("middle", [(0.0, 0.95, 1.0), (0.15, 0.86, 1.15), (-0.1, 1.01, 0.9)])
+def test_locate_reads_a_mask_the_frames_top_cuts_by_its_columns_and_bottom(middle: tuple[float, float, float]) -> None:
+    # A thing on a fridge's upper shelf, seen looking down at 60 degrees: its top is above the frame.
+    camera = _camera(0.0, 0.0, 0.0, 60.0)
+    size = (0.2, 0.2, 0.2)
+    mask = _box_mask(camera, middle, size)
+    assert mask[0].any() and not mask[-1].any()
+    assert locate(mask, camera, size) is None
+    found = locate(mask, camera, size, cut_top=True)
+    assert found is not None
+    assert np.allclose(found, middle, atol=0.05)
 
 
 def _low(action: str, object_id: str, receptacle: str | None = None, runs: list[list[int]] | None = None) -> dict:
