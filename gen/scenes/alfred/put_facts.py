@@ -58,7 +58,8 @@ OUTLINE = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0,
 CUT_TOP_ROUNDS = 4
 
 #: Receptacle types whose put object is read from a mask the frame's top edge cuts (:func:`locate`'s
-#: ``cut_top``); none: measured for fridges and left off (session 84). A cool task puts into a
+#: ``cut_top``): fridges (session 84; the helper left them off for the wide pick below, the lead
+#: switched them on). A cool task puts into a
 #: fridge looking down (horizon 30-60), so a thing THOR put on an upper shelf shows cut by the
 #: frame's top: of 920 cool demos in the train set, 153 pickups after a fridge put (from the put's
 #: pose) are cut at the top only and are not read, so a pose's points (medians of its facts) know
