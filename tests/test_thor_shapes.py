@@ -13,6 +13,7 @@ from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.sim import fixtures, thor_shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.thor_drawn import DRAWN_SCALE
 from alfred_gen.sim.thor_shapes import (
     HEAD_AT,
     HEAD_SHAPES,
@@ -300,7 +301,7 @@ def test_a_pencil_lying_is_drawn_its_whole_length_and_low() -> None:
     assert strip.lo[0] == pytest.approx(0.0) and strip.hi[0] == pytest.approx(0.2)
     assert strip.lo[2] == pytest.approx(0.0) and strip.hi[2] == pytest.approx(0.02)
     assert strip.lo[1] == pytest.approx(0.9) and strip.hi[1] == pytest.approx(0.912)
-    assert "Pencil" not in __import__("alfred_gen.sim.thor_drawn", fromlist=["DRAWN_SCALE"]).DRAWN_SCALE
+    assert "Pencil" not in DRAWN_SCALE
 
 
 def test_a_pen_standing_in_a_cup_keeps_its_height() -> None:

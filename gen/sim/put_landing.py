@@ -191,7 +191,7 @@ FOOT_RISE = 0.01
 #: IoU 0.6501 -> 0.6504 (pickups after a sink put 30/45 as before, IoU 0.263 -> 0.279); in-sample
 #: mask eval 725/757, no episode changed. Landing bench (SinkBasin, every 10th demo, 87 pairs):
 #: ``typed_point`` 65/87 (IoU 0.303), ``typed_point@0.05`` 70/87 (0.319; 6 gained, 1 lost).
-IMPORTED_RULES = {"SinkBasin": "typed_point@0.05", "Microwave": "cavity_body_plate", "Fridge": "point"}
+IMPORTED_RULES = {"SinkBasin": f"typed_point@{BASIN_RISE}", "Microwave": "cavity_body_plate", "Fridge": "point"}
 
 
 def check_rule(rule: str) -> str:
@@ -232,10 +232,9 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     and the shelves its contents show; the ``point`` rule adds the known put point's shelf), and
     ``sight`` tells which points the agent sees."""
     levels = world.support_levels(receptacle)
-    name = rule.partition("@")[0]
+    name, at, rise_text = rule.partition("@")
     anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
-        at, rise_text = rule.partition("@")[1:]
         line_rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0], rise_of(rule))
         rule = line_rule + at + rise_text
     elif name in ("point", "point_shelf", "point_foot"):

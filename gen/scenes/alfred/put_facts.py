@@ -123,7 +123,9 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float],
         top = 0.0
     width, height = right_edge - left + 1, bottom - top + 1  # the last pixel covers one more
     aim = np.array([(left + right_edge) / 2, (top + bottom) / 2])
-    target = aim.copy()
+    # Where the best box's outline should stand: its extent's middle, or for a topless mask the
+    # middle of its columns and its bottom row.
+    target = np.array([aim[0], bottom]) if topless else aim.copy()
     rounds = CUT_TOP_ROUNDS if topless else AIM_ROUNDS
     right, up, forward = camera.basis()
     us, vs = camera.pixel_offsets()
@@ -137,21 +139,18 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float],
         middles = camera.position[None, :] + DEPTHS[:, None] * direction[None, :]
         pu, pv, depth = camera.project((middles[:, None, :] + corners[None, :, :]).reshape(-1, 3))
         pu, pv = pu.reshape(len(DEPTHS), len(OUTLINE)), pv.reshape(len(DEPTHS), len(OUTLINE))
+        widths = np.abs(pu.max(axis=1) - pu.min(axis=1) - width)
         if topless:  # the columns' extent and the bottom row; the top lies above the frame
-            error = np.abs(pu.max(axis=1) - pu.min(axis=1) - width) + np.abs(pv.max(axis=1) - (bottom + 1))
+            error = widths + np.abs(pv.max(axis=1) - (bottom + 1))
         else:
-            error = np.abs(pu.max(axis=1) - pu.min(axis=1) - width) + np.abs(pv.max(axis=1) - pv.min(axis=1) - height)
+            error = widths + np.abs(pv.max(axis=1) - pv.min(axis=1) - height)
         error[~(depth.reshape(len(DEPTHS), len(OUTLINE)) > 0).all(axis=1)] = np.inf
         best = int(np.argmin(error))
         if not np.isfinite(error[best]):
             return None
         best_middle = middles[best]
-        if topless:
-            shown = np.array([(pu[best].max() + pu[best].min()) / 2, pv[best].max() - 1])
-            aim = aim + (np.array([target[0], bottom]) - shown)
-        else:
-            shown = np.array([(pu[best].max() + pu[best].min()) / 2, (pv[best].max() + pv[best].min()) / 2])
-            aim = aim + (target - shown)
+        shown_row = pv[best].max() - 1 if topless else (pv[best].max() + pv[best].min()) / 2
+        aim = aim + (target - np.array([(pu[best].max() + pu[best].min()) / 2, shown_row]))
     assert best_middle is not None
     return (round(float(best_middle[0]), 4), round(float(best_middle[1]), 4), round(float(best_middle[2]), 4))
 
