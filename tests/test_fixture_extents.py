@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_extents import MAX_MOVE, extents_to_their_masks, lateral_bound
+from alfred_gen.scenes.alfred.fridge_fronts import fronts_to_their_masks
 from alfred_gen.scenes.alfred.sight_facts import SightFact, side_rays
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
@@ -143,3 +144,21 @@ def test_a_drawer_is_fitted_across_its_front_only() -> None:
                    False, 180)
     extents_to_their_masks([facing], [replace(m, target=facing.object_id) for m in masks])
     assert facing.drawn_margins and abs(facing.drawn_margins[0]) > 0.01  # its width is still fitted
+
+
+def test_a_fridge_s_front_is_drawn_where_its_shut_masks_meet_the_floor_and_its_box_stays() -> None:
+    # Lite's fridge box is the catalogue's 0.723 m deep; THOR's front stands 0.1 m further back
+    # (FloorPlan30's shallow fridge: lite's masks of it lay 17 px below THOR's). Only the bottom of a
+    # shut fridge's mask is inside the frame; its ray meets the floor at THOR's front.
+    fridge_id = "Fridge|+00.00|+00.00|+01.36"
+    fridge = Block(fridge_id, "Fridge", (0.0, 0.0, 1.36), [-0.5, 0.0, 1.0], [0.5, 1.842, 1.723], True, 180)
+    shut = SightFact(fridge_id, EYE, (_ray((0.0, 1.0, 1.1)),), None, (), (None, None, None, _ray((0.0, 0.0, 1.1))),
+                     action="OpenObject")
+    fronts_to_their_masks([fridge], [shut, shut])
+    assert fridge.drawn_margins == ()  # two masks are too few
+    fronts_to_their_masks([fridge], [replace(shut, action="CloseObject")] * 3)
+    assert fridge.drawn_margins == ()  # an open fridge's mask shows its door, not its front
+    fronts_to_their_masks([fridge], [shut] * 3)
+    assert fridge.lo == [-0.5, 0.0, 1.0] and fridge.hi == [0.5, 1.842, 1.723]  # drawing only: landings stay
+    assert math.isclose(fridge.drawn_margins[2], -0.1, abs_tol=0.005)
+    assert all(abs(m) < 1e-6 for i, m in enumerate(fridge.drawn_margins) if i != 2)

@@ -32,6 +32,7 @@ from alfred_gen.scenes.alfred import (
     fixture_cuts,
     fixture_extents,
     fixture_sizing,
+    fridge_fronts,
     sight_cuts,
     start_fit,
     support_fit,
@@ -436,6 +437,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          _SIGHTS + ", " + _RESTING,
          "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
          "cabinets to their door in the masks of them shut"),
+    Pass("fridge_fronts_to_their_masks", "drawing", fridge_fronts.fronts_to_their_masks,
+         lambda c: fridge_fronts.fronts_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "a fridge's front is drawn where THOR's masks of it shut meet the floor"),
     Pass("faucets_drawn_to_their_masks", "drawing", faucet_fits.faucets_drawn_to_their_masks,
          lambda c: faucet_fits.faucets_drawn_to_their_masks(c.ordered, c.evidence.sights, c.evidence.name), _SIGHTS,
          "a kitchen faucet is drawn as wide and as tall as THOR's masks of it show"),
