@@ -162,3 +162,22 @@ def test_a_fridge_s_front_is_drawn_where_its_shut_masks_meet_the_floor_and_its_b
     assert fridge.lo == [-0.5, 0.0, 1.0] and fridge.hi == [0.5, 1.842, 1.723]  # drawing only: landings stay
     assert math.isclose(fridge.drawn_margins[2], -0.1, abs_tol=0.005)
     assert all(abs(m) < 1e-6 for i, m in enumerate(fridge.drawn_margins) if i != 2)
+
+
+def test_a_fridge_is_drawn_at_least_as_wide_as_its_shut_masks_reach() -> None:
+    # THOR's fridge is 1.2 m wide (FloorPlan7's is 1.17 m), lite's box the catalogue's 1.0 m: the
+    # rays through a shut mask that fills the frame reach 0.1 m past either side of the box.
+    fridge_id = "Fridge|+00.00|+00.00|+01.36"
+    fridge = Block(fridge_id, "Fridge", (0.0, 0.0, 1.36), [-0.5, 0.0, 1.0], [0.5, 1.842, 1.723], True, 180)
+    door = tuple(_ray((x, y, 1.0)) for x in (-0.6, -0.3, 0.0, 0.3, 0.6) for y in (0.3, 1.0, 1.6))
+    shut = SightFact(fridge_id, EYE, (_ray((0.0, 1.0, 1.0)),), None, (), (None, None, None, _ray((0.0, 0.0, 1.0))),
+                     door, "OpenObject")
+    fronts_to_their_masks([fridge], [shut] * 3)
+    assert fridge.lo == [-0.5, 0.0, 1.0] and fridge.hi == [0.5, 1.842, 1.723]  # drawing only
+    assert math.isclose(fridge.drawn_margins[0], 0.1, abs_tol=0.005)
+    assert math.isclose(fridge.drawn_margins[3], 0.1, abs_tol=0.005)
+    # a narrower reach does not shrink it: the frame, not the fridge, may have ended the mask
+    narrow = replace(shut, door_rays=tuple(_ray((x, 1.0, 1.0)) for x in (-0.2, 0.2)))
+    fridge.drawn_margins = ()
+    fronts_to_their_masks([fridge], [narrow] * 3)
+    assert all(abs(m) < 1e-6 for m in fridge.drawn_margins)

@@ -439,7 +439,7 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "cabinets to their door in the masks of them shut"),
     Pass("fridge_fronts_to_their_masks", "drawing", fridge_fronts.fronts_to_their_masks,
          lambda c: fridge_fronts.fronts_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
-         "a fridge's front is drawn where THOR's masks of it shut meet the floor"),
+         "a fridge's front is drawn where THOR's masks of it shut meet the floor, its sides as far as they reach"),
     Pass("faucets_drawn_to_their_masks", "drawing", faucet_fits.faucets_drawn_to_their_masks,
          lambda c: faucet_fits.faucets_drawn_to_their_masks(c.ordered, c.evidence.sights, c.evidence.name), _SIGHTS,
          "a kitchen faucet is drawn as wide and as tall as THOR's masks of it show"),
