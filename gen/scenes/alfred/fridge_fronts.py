@@ -78,6 +78,9 @@ def foot_points(block: Block, sights: Sequence[SightFact]) -> list[float]:
 
 
 #: Percentile of the shut masks' reach past each side the drawing grows to (:func:`reach_points`).
+#: On the wide sample's kitchens (held out) the 25th gave 0.35 IoU units less than the 10th, the 3rd
+#: 0.14 more (Open 0.927 / 0.929 / 0.930), no pick changing: the 10th is kept, less exposed to a
+#: mask that shows the fridge's side face past its front.
 REACH_PERCENTILE = 10.0
 
 
