@@ -24,7 +24,7 @@ Where the importer knows the basin's opening from its masks
 (:attr:`~alfred_gen.sim.scene.SceneObject.opening`, which the box outgrows to hold what rests in the
 bowl), the skirt also has a deck: a plate just under the rim over the rest of the footprint
 (:func:`deck_boxes`), so the basin shows only through the opening THOR's masks show
-(:mod:`alfred_gen.scenes.alfred.basin_openings`: basin puts' IoU 0.590 to 0.795 on the wide sample).
+(:mod:`alfred_gen.scenes.alfred.basin_openings`: basin puts' IoU 0.590 to 0.669 on the wide sample).
 """
 
 from __future__ import annotations
