@@ -119,7 +119,7 @@ def test_the_drawn_opening_is_what_the_masks_show_not_what_the_box_keeps() -> No
     assert abs(x0 - (-1.30 - OPEN_MARGIN)) < 1e-3 and abs(x1 - (-1.05 + OPEN_MARGIN)) < 1e-3
     assert abs(z0 - (0.50 - OPEN_MARGIN)) < 1e-3 and abs(z1 - (0.72 + OPEN_MARGIN)) < 1e-3
     assert rim == basin.hi[1]
-    assert basin.lo[0] < x0 - 0.2 and basin.lo[2] < z0 - 0.2  # the box still holds the bowl's contents
+    assert basin.lo[0] < x0 - 0.15 and basin.lo[2] < z0 - 0.15  # the box still holds the bowl's contents
     narrow = _basin()
     basins_to_their_masks([narrow], [_sight([(-1.40, 0.99, 0.50), (-1.38, 0.99, 0.51)])] * MIN_MASKS, [])
     assert narrow.opening[1] - narrow.opening[0] < MIN_OPENING  # the box's least width is not drawn open
