@@ -11,6 +11,7 @@ from alfred_gen.scenes.alfred.basin_openings import (
     MARGIN,
     MIN_MASKS,
     MIN_OPENING,
+    OPEN_MARGIN,
     basins_to_their_masks,
     mask_extents,
     rim_height,
@@ -105,6 +106,24 @@ def test_what_rests_in_the_bowl_stays_over_it_and_what_stands_beside_it_does_not
     basin.keep.append((-1.0, 0.9, 0.45))  # a support fact's object
     basins_to_their_masks([basin], sights, [])
     assert abs(basin.hi[0] - (-1.0 + KEEP_INSIDE)) < 1e-3
+
+
+def test_the_drawn_opening_is_what_the_masks_show_not_what_the_box_keeps() -> None:
+    # The box grows over what rests in the bowl and keeps a margin; the opening drawn open at the
+    # rim is the masks' own extent (the rest of the footprint is drawn as the sink's deck).
+    sights = [_sight([(-1.30, 0.99, 0.50), (-1.05, 0.99, 0.72)])] * MIN_MASKS
+    in_bowl = Box((-1.62, 0.80, 0.25), (-1.56, 0.86, 0.31))
+    basin = _basin()
+    basins_to_their_masks([basin], sights, [in_bowl])
+    x0, x1, z0, z1, rim = basin.opening
+    assert abs(x0 - (-1.30 - OPEN_MARGIN)) < 1e-3 and abs(x1 - (-1.05 + OPEN_MARGIN)) < 1e-3
+    assert abs(z0 - (0.50 - OPEN_MARGIN)) < 1e-3 and abs(z1 - (0.72 + OPEN_MARGIN)) < 1e-3
+    assert rim == basin.hi[1]
+    assert basin.lo[0] < x0 - 0.15 and basin.lo[2] < z0 - 0.15  # the box still holds the bowl's contents
+    narrow = _basin()
+    basins_to_their_masks([narrow], [_sight([(-1.40, 0.99, 0.50), (-1.38, 0.99, 0.51)])] * MIN_MASKS, [])
+    assert narrow.opening[1] - narrow.opening[0] < MIN_OPENING  # the box's least width is not drawn open
+    assert _basin().opening == ()
 
 
 def test_a_narrow_spread_keeps_the_smallest_opening_round_its_middle() -> None:

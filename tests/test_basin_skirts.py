@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from alfred_gen.sim import fixtures
-from alfred_gen.sim.basin_skirts import SKIRT, skirt_boxes
+from alfred_gen.sim.basin_skirts import DECK, SKIRT, deck_boxes, skirt_boxes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 
@@ -23,12 +23,25 @@ def test_the_skirt_hugs_each_wall_from_outside_as_tall_as_the_basin() -> None:
         assert min(box.hi[a] - box.lo[a] for a in (0, 2)) == pytest.approx(SKIRT)
 
 
-def _basin_mask(imported: bool) -> np.ndarray:
+def test_the_deck_covers_the_footprint_outside_the_opening_just_under_the_rim() -> None:
+    opening = (-0.2, 0.1, 0.9, 1.1, 0.88)
+    boxes = deck_boxes(BASIN, opening)
+    assert boxes and all(b.hi[1] == 0.88 and b.lo[1] == pytest.approx(0.88 - DECK) for b in boxes)
+    area = sum((b.hi[0] - b.lo[0]) * (b.hi[2] - b.lo[2]) for b in boxes)
+    whole = (0.6 + 2 * SKIRT) * (0.4 + 2 * SKIRT)
+    assert area == pytest.approx(whole - 0.3 * 0.2)
+    for b in boxes:  # none reaches into the opening
+        assert not (b.lo[0] < 0.1 - 1e-9 and b.hi[0] > -0.2 + 1e-9 and b.lo[2] < 1.1 - 1e-9 and b.hi[2] > 0.9 + 1e-9)
+    assert deck_boxes(BASIN, ()) == []
+    assert len(deck_boxes(BASIN, (-0.4, 0.4, 0.7, 1.3, 0.88))) == 0  # an opening over the whole box: no deck
+
+
+def _basin_mask(imported: bool, opening: tuple[float, ...] = ()) -> np.ndarray:
     """The basin's instance mask, seen from its front and above."""
     from alfred_gen.sim import pixels
 
     pixels.forget_shapes()
-    basin = SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN)
+    basin = SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN, opening=opening)
     room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
                  walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
                  reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [basin.box]),
@@ -59,3 +72,17 @@ def test_a_procedural_room_draws_its_basin_as_before(monkeypatch: pytest.MonkeyP
     with_skirts = _basin_mask(False)
     monkeypatch.setattr(pixels, "SKIRTED", frozenset())
     assert (with_skirts == _basin_mask(False)).all()
+
+
+def test_an_imported_basin_with_an_opening_is_drawn_only_where_its_opening_shows_it() -> None:
+    whole = _basin_mask(True)
+    opened = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9))
+    assert 0 < opened.sum() < 0.7 * whole.sum()
+    assert not (opened & ~whole).any()
+    cols = opened.any(axis=0).nonzero()[0]
+    whole_cols = whole.any(axis=0).nonzero()[0]
+    assert cols.min() > whole_cols.min() and cols.max() < whole_cols.max()
+    again = SceneObject.from_dict(SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN,
+                                              opening=(-0.15, 0.15, 0.9, 1.1, 0.9)).to_dict())
+    assert again.opening == (-0.15, 0.15, 0.9, 1.1, 0.9)
+    assert "opening" not in SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN).to_dict()

@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.sim import render as render_module
-from alfred_gen.sim.basin_skirts import SKIRT_OWNER, SKIRTED, skirt_boxes
+from alfred_gen.sim.basin_skirts import SKIRT_OWNER, SKIRTED, deck_boxes, skirt_boxes
 from alfred_gen.sim.camera import Camera as RenderCamera
 from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color, varied_color
 from alfred_gen.sim.render import (
@@ -592,9 +592,11 @@ def _boxes_minus_cuts(parts: Iterable[tuple[Box, tuple[int, int, int]]], cuts: t
 
 
 @lru_cache(maxsize=256)
-def _skirt_boxes_cut(box: Box, color: tuple[int, int, int], cuts: tuple[Box, ...]) -> Rows:
-    """The skirt's rows round ``box`` in ``color``, minus ``cuts`` (cached: the skirt is static)."""
-    return _boxes_minus_cuts(((b, color) for b in skirt_boxes(box)), cuts)
+def _skirt_boxes_cut(box: Box, color: tuple[int, int, int], cuts: tuple[Box, ...],
+                     opening: tuple[float, ...] = ()) -> Rows:
+    """The skirt's rows round ``box`` in ``color``, and the deck round its ``opening``, minus
+    ``cuts`` (cached: the skirt is static)."""
+    return _boxes_minus_cuts(((b, color) for b in [*skirt_boxes(box), *deck_boxes(box, opening)]), cuts)
 
 
 #: The owner a shut cabinet's carcass is drawn under in an imported room
@@ -621,7 +623,7 @@ def _ownerless_rows(obj: WorldObject, facing: int, cuts: tuple[Box, ...]) -> lis
     (:func:`~alfred_gen.sim.thor_shapes.open_top_parts`, the counter THOR draws over it)."""
     color = type_color(obj.type_name, obj.object_id)
     if obj.type_name in SKIRTED:
-        return [(SKIRT_OWNER, _skirt_boxes_cut(obj.drawn_box(), color, cuts))]
+        return [(SKIRT_OWNER, _skirt_boxes_cut(obj.drawn_box(), color, cuts, obj.opening))]
     if obj.type_name in FRONT_ONLY:
         box = shrunk(obj.drawn_box(), drawn_scale(obj.type_name, True))
         rows = _carcass_boxes_cut(obj.type_name, box, facing, color, cuts, bool(obj.is_open))

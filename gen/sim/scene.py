@@ -248,6 +248,12 @@ class SceneObject:
     #: slab and (from, to) up it, fractions, 4 per part. Drawing only; empty: its type's
     #: (:data:`~alfred_gen.sim.thor_shapes.SLAB_PATTERNS`).
     drawn_pattern: tuple[float, ...] = ()
+    #: For a sink basin of an imported room: the part of its rim's level plane THOR's masks of it
+    #: show open (x lo, x hi, z lo, z hi, then the rim's height); the rest of its footprint is drawn
+    #: as the sink's deck there (:func:`~alfred_gen.sim.basin_skirts.deck_boxes`;
+    #: :func:`~alfred_gen.scenes.alfred.basin_openings.basins_to_their_masks`). Drawing only;
+    #: empty: no deck.
+    opening: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.object_id:
@@ -284,6 +290,8 @@ class SceneObject:
             data["blade_across"] = list(self.blade_across)
         if self.drawn_pattern:
             data["drawn_pattern"] = list(self.drawn_pattern)
+        if self.opening:
+            data["opening"] = list(self.opening)
         return data
 
     @staticmethod
@@ -305,6 +313,7 @@ class SceneObject:
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
             drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),
+            opening=tuple(float(v) for v in data.get("opening", ())),
         )
 
 

@@ -36,7 +36,8 @@ class WorldCore:
         self.put_points = {so.object_id: so.put_points for so in scene.objects if so.put_points}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
-                              so.holes, so.open_tray, so.drawn_margins, so.blade_across, so.drawn_pattern)
+                              so.holes, so.open_tray, so.drawn_margins, so.blade_across, so.drawn_pattern,
+                              so.opening)
             self._register(obj)
         for so in scene.objects:
             if so.parent:

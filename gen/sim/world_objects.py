@@ -152,6 +152,7 @@ class WorldObject:
         "object_id",
         "offset",
         "open_tray",
+        "opening",
         "otype",
         "parent",
         "parts",
@@ -177,6 +178,7 @@ class WorldObject:
         drawn_margins: tuple[float, ...] = (),
         blade_across: tuple[float, ...] = (),
         drawn_pattern: tuple[float, ...] = (),
+        opening: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -208,6 +210,8 @@ class WorldObject:
         self.blade_across = tuple(blade_across)
         #: The parts of its slab it is drawn as: :attr:`alfred_gen.sim.scene.SceneObject.drawn_pattern`.
         self.drawn_pattern = tuple(drawn_pattern)
+        #: The part of a basin's rim plane drawn open: :attr:`alfred_gen.sim.scene.SceneObject.opening`.
+        self.opening = tuple(opening)
         self.parent: str | None = None
         self.children: list[str] = []
         self.is_toggled = False

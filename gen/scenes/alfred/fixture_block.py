@@ -80,6 +80,9 @@ class Block:
     #: The parts of its drawn slab its masks fill (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`);
     #: empty: its type's. Drawing only.
     drawn_pattern: tuple[float, ...] = ()
+    #: A sink basin's opening where its masks show it (:attr:`~alfred_gen.sim.scene.SceneObject.opening`);
+    #: empty: no deck. Drawing only.
+    opening: tuple[float, ...] = ()
 
     @property
     def container(self) -> bool:

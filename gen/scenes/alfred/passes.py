@@ -249,7 +249,8 @@ def _fixture_objects(c: RoomContext) -> None:
                              parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
                                     + frame_parts(block)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
-                             drawn_margins=block.drawn_margins, drawn_pattern=block.drawn_pattern)
+                             drawn_margins=block.drawn_margins, drawn_pattern=block.drawn_pattern,
+                             opening=block.opening)
                  for block in c.ordered]
 
 
@@ -398,7 +399,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "a basin set into a counter has its rim at the counter's top"),
     Pass("basins_to_their_masks", "basin", basin_openings.basins_to_their_masks,
          lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting),
-         _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it"),
+         _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it; "
+         "the rest of its box is drawn decked over at the rim"),
     Pass("basins_are_bowls", "basin", built_ins.basins_are_bowls, _on_ordered(built_ins.basins_are_bowls), _IDS,
          "a sink basin is a bowl under its rim, not a box to the floor"),
     Pass("bathroom_bowls_shallow", "basin", basin_openings.bathroom_bowls_shallow,
