@@ -140,6 +140,33 @@ def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: 
     assert bare.sum() < whole.sum() and not (bare & ~whole).any()
 
 
+def _open_leaf(box: Box) -> list[Box]:
+    """An imported room's open cabinet's door leaf, as drawn with the cabinet's swing."""
+    from alfred_gen.sim.shapes import DOOR, shape_parts
+    from alfred_gen.sim.thor_shapes import open_wall_parts, thor_swing
+
+    swing = thor_swing("Cabinet", 0)
+    parts = open_wall_parts("Cabinet", box, 0, swing=swing) or shape_parts(
+        "Cabinet", box, is_open=True, facing=0, swing=swing)
+    return [b for b, tone in parts if tone is DOOR]
+
+
+def test_an_imported_open_cabinet_s_leaf_is_thick_and_a_wall_cabinet_s_reaches_further() -> None:
+    """THOR's cabinet doors stand at angles from 60 to 120 degrees by model: a leaf 0.1 m thick at
+    square covers their spread (session 85, masks of open cabinets held out); a wall cabinet's door
+    reaches 1.2 of its front's width."""
+    from alfred_gen.sim.shapes import DOOR, shape_parts
+
+    (leaf,) = _open_leaf(CABINET)
+    assert leaf.lo[0] == pytest.approx(-0.25) and leaf.hi[0] == pytest.approx(-0.15)  # inside, from the hinge
+    assert leaf.hi[2] == pytest.approx(CABINET.hi[2] + 0.5)  # as wide as the front, square
+    (wall_leaf,) = _open_leaf(WALL_CABINET)
+    assert wall_leaf.hi[2] == pytest.approx(WALL_CABINET.hi[2] + 0.6)
+    # Lite's own drawing (a procedural room, no swing): a leaf as thin as the wall.
+    (own,) = [b for b, tone in shape_parts("Cabinet", CABINET, is_open=True, facing=0) if tone is DOOR]
+    assert own.hi[0] - own.lo[0] < 0.02
+
+
 #: A shut drawer 0.5 m wide, 0.2 m tall and 0.45 m deep facing +z, its front at z 0.9.
 DRAWER = Box((-0.25, 0.55, 0.45), (0.25, 0.75, 0.9))
 
