@@ -216,7 +216,7 @@ def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
 
 
 def scene_swings(scene: Scene) -> dict[str, Swing]:
-    """How an imported room's fridges, microwaves and cabinets stand their open doors, by id
+    """How an imported room's fridges and microwaves stand their open doors, by id
     (:func:`~alfred_gen.sim.thor_shapes.thor_swing`); none in a procedural room."""
     if not scene.from_alfred:
         return {}
@@ -482,7 +482,7 @@ class _Structure:
     boxes: BoxList
     facings: dict[str, int]
     mirrored: frozenset[str] = frozenset()
-    #: How the open doors of an imported room's fridges, microwaves and cabinets stand (:func:`scene_swings`).
+    #: How the open doors of an imported room's fridges and microwaves stand (:func:`scene_swings`).
     swings: dict[str, Swing] = field(default_factory=dict)
 
 

@@ -333,31 +333,25 @@ def lying_flat(box: Box, yaw: int, along_from: float, along_to: float, half_widt
 #: 0.5) gained under 0.004. A fridge's doors (a door at each end, square)
 #: stayed: 80 or 100 degrees, 0.9 reach, leaves 0.02 to 0.12 m thick (shelves in the door) or
 #: 5% short at the top or bottom all scored at most the same (69 Close, 33 Put masks).
-#:
-#: A cabinet's door (session 85) stands square as lite drew it, but its leaf is drawn 0.1 m thick
-#: (a fifth of the front's width at most), lying inside the box from the hinge. No one angle fits
-#: THOR's cabinet doors: re-drawn with the door at 60 to 120 degrees, each mask's best angle ran
-#: from 60 to 120 (the wide sample's Close and Put masks of cabinets, held out, every other demo: 32
-#: masks, 20 Close and 12 Put), and the best single angle is square (85 and 95 lower, 60 to 80 and
-#: 100 to 120 lower still). A thicker leaf covers the spread of the door's face near square: fit
-#: half, base cabinets 0.408 -> 0.444 (24 masks; 0.05 m: 0.434, leaf as thin as the wall but 1.2
-#: wide: 0.416), and one pick won (a Kettle put into FloorPlan5's base cabinet under a drawer);
-#: other half (34 masks) base cabinets' Close 0.414 -> 0.417 (17), Put 0.383 -> 0.392 (11), every
-#: pick kept. (Moved half or all of its thickness out of the box: 0.425 and 0.392 on the fit half.)
-#: A wall cabinet's door reaches further (:data:`WALL_CABINET_REACH`).
 THOR_SWINGS: dict[str, Swing] = {
     "Fridge": Swing(both_ends=True),
     "Microwave": Swing(reach=0.8, angle=93.0, top_gap=0.1),
-    "Cabinet": Swing(thick=0.1),
 }
 
-#: How far an open wall cabinet's door reaches out from its hinge, a fraction of its front's width:
-#: further than the box lite builds for it (the box's width is the catalogue's, THOR's wall doors
-#: are often wider). Wide sample, held out, the Close and Put masks of wall cabinets re-drawn with
-#: the 0.1 m leaf: fit half (8 masks) 0.674 at 1.0 -> 0.702 at 1.2 (1.1: 0.690, 1.25: 0.700, 1.3: 0.693, 1.5:
-#: 0.677); other half (6 masks) Close 0.430 -> 0.442, Put 0.508 -> 0.573; lite's door as it was
-#: (thin, 1.0): 0.676, 0.420 and 0.452. Every pick kept.
-WALL_CABINET_REACH = 1.2
+#: How an imported room's open wall cabinet stands its door (session 85): square, as lite draws
+#: it, but reaching 1.2 of its front's width (the box is the catalogue's width, THOR's wall doors
+#: are often wider) with a leaf 0.1 m thick (a fifth of the front's width at most), lying inside the
+#: box from its hinge. No one angle fits THOR's cabinet doors: re-drawn with the door at 60 to 120
+#: degrees, each mask's best angle ran from 60 to 120 (the wide sample's Close and Put masks of
+#: cabinets, held out; 66 masks), the best single angle is square, and a thick leaf covers the
+#: spread of the door's face near square. Wall cabinets' masks, fit half (every other demo, 8
+#: masks): 0.676 -> 0.702 (reach 1.0 with the thick leaf: 0.674; 1.1: 0.690, 1.25: 0.700, 1.3:
+#: 0.693, 1.5: 0.677; the thin leaf at 1.2: 0.700); other half (6 masks): Close 0.420 -> 0.442,
+#: Put 0.452 -> 0.573; every pick kept. A base cabinet's door stays as lite draws it: the same
+#: thick leaf gained there too (fit half 24 masks 0.408 -> 0.444, other half 28 masks about
+#: +0.005), but it hid what lies inside behind it (unseen rooms (b): a candle in FloorPlan417's
+#: cabinet under the sink was no longer visible to pick up).
+WALL_CABINET_SWING = Swing(reach=1.2, thick=0.1)
 
 
 def thor_swing(object_type: str, hinge: int) -> Swing | None:
@@ -468,8 +462,8 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
                     swing: Swing | None = None) -> list[Part] | None:
     """An open :data:`FRONT_ONLY` wall cabinet (not :func:`stands_under_counter`)
     drawn whole: lite's open drawing (back, floor, the door swung out) and its carcass's sides and
-    top, all its own pixels, its door reaching :data:`WALL_CABINET_REACH` of its front where
-    ``swing`` is given; None for any other object (drawn as lite draws it open).
+    top, all its own pixels, its door standing as :data:`WALL_CABINET_SWING` unless ``swing``
+    says otherwise; None for any other object (drawn as lite draws it open).
 
     THOR's open wall cabinet is its door and the inside of its box, sides and ceiling too: the agent
     looking up into it sees them, and they are the cabinet's mask. Lite's open cabinet has no sides
@@ -479,9 +473,8 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
     to 0.592 (sides only 0.542, top only 0.471), ALFRED's rule 13 of 13 either way."""
     if object_type != "Cabinet" or stands_under_counter(box):
         return None
-    if swing is not None:
-        swing = replace(swing, reach=WALL_CABINET_REACH)
-    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored, swing=swing),
+    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored,
+                         swing=swing or WALL_CABINET_SWING),
             *carcass_parts(object_type, box, facing)]
 
 
