@@ -112,14 +112,15 @@ def test_an_imported_open_base_cabinet_hides_its_floor_under_its_top(monkeypatch
 
 
 def test_an_open_wall_cabinet_is_drawn_whole_a_base_cabinet_as_lite_draws_it() -> None:
-    from alfred_gen.sim.shapes import shape_parts
+    from alfred_gen.sim.shapes import DOOR, shape_parts
     from alfred_gen.sim.thor_shapes import open_wall_parts
 
     assert open_wall_parts("Cabinet", CABINET, 0) is None
     assert open_wall_parts("Fridge", WALL_CABINET, 0) is None
     whole = open_wall_parts("Cabinet", WALL_CABINET, 0)
     bare = shape_parts("Cabinet", WALL_CABINET, is_open=True, facing=0)
-    assert whole is not None and all(part in whole for part in bare)
+    # Lite's open drawing but its door (drawn as THOR stands it: the next test).
+    assert whole is not None and all(part in whole for part in bare if part[1] is not DOOR)
     # Its carcass's sides and top, which lite's open drawing leaves off, are its own parts here.
     sides = [b for b, _ in whole if b.hi[1] - b.lo[1] > 0.5 and b.hi[0] - b.lo[0] < 0.05 and b.lo[2] < 0.5]
     assert {round(b.lo[0], 2) for b in sides} == {-0.25, 0.23}
@@ -138,6 +139,22 @@ def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: 
     bare = view()
     # Looking up into it, its sides and ceiling are the cabinet's pixels too (THOR's mask has them).
     assert bare.sum() < whole.sum() and not (bare & ~whole).any()
+
+
+def test_an_imported_open_wall_cabinet_s_leaf_is_thick_and_reaches_past_its_front() -> None:
+    """THOR's cabinet doors stand at angles from 60 to 120 degrees by model: a leaf 0.1 m thick at
+    square covers their spread, and a wall cabinet's door reaches 1.2 of its front's width (session
+    85, masks of open wall cabinets held out). A base cabinet's door stays as lite draws it."""
+    from alfred_gen.sim.shapes import DOOR, shape_parts
+    from alfred_gen.sim.thor_shapes import open_wall_parts
+
+    wall = open_wall_parts("Cabinet", WALL_CABINET, 0)
+    assert wall is not None
+    (leaf,) = [b for b, tone in wall if tone is DOOR]
+    assert leaf.lo[0] == pytest.approx(-0.25) and leaf.hi[0] == pytest.approx(-0.15)  # inside, from the hinge
+    assert leaf.hi[2] == pytest.approx(WALL_CABINET.hi[2] + 0.6)  # square, 1.2 of the front out
+    (own,) = [b for b, tone in shape_parts("Cabinet", CABINET, is_open=True, facing=0) if tone is DOOR]
+    assert own.hi[0] - own.lo[0] < 0.02 and own.hi[2] == pytest.approx(CABINET.hi[2] + 0.5)
 
 
 #: A shut drawer 0.5 m wide, 0.2 m tall and 0.45 m deep facing +z, its front at z 0.9.

@@ -41,13 +41,16 @@ class Swing:
     doors), instead of one door hinged at w = 0; ``reach``: how far the leaf reaches out from its
     hinge, a fraction of its door's width; ``angle``: degrees it has turned from shut (90 stands it
     square to the front, more turns it further, outwards past its hinge end); ``top_gap``: how far
-    below its door row's top the leaf ends, a fraction of the row's height (a door set in a frame).
+    below its door row's top the leaf ends, a fraction of the row's height (a door set in a frame);
+    ``thick``: the leaf's thickness in metres, 0 for its shell's wall (capped, as every leaf, at a
+    fifth of the front's width; a leaf standing square lies inside the box from its hinge).
     """
 
     both_ends: bool = False
     reach: float = 1.0
     angle: float = 90.0
     top_gap: float = 0.0
+    thick: float = 0.0
 
 
 #: Boxes a leaf turned past square is drawn as: a staircase along its slant.
@@ -164,7 +167,7 @@ def _swung_leaves(f: _Local, wall: float, swing: Swing, y0: float, y1: float) ->
     length = swing.reach * f.width / len(ends)
     turn = math.radians(swing.angle)
     across, out = math.cos(turn) * length / f.width, math.sin(turn) * length / f.depth
-    half = min(wall / f.width, 0.2) / 2.0
+    half = min((swing.thick or wall) / f.width, 0.2) / 2.0
     steps = 1 if abs(across) < 1e-9 else LEAF_STEPS
     y1 -= swing.top_gap * (y1 - y0)
     parts: list[Part] = []

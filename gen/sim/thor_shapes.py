@@ -338,6 +338,21 @@ THOR_SWINGS: dict[str, Swing] = {
     "Microwave": Swing(reach=0.8, angle=93.0, top_gap=0.1),
 }
 
+#: How an imported room's open wall cabinet stands its door (session 85): square, as lite draws
+#: it, but reaching 1.2 of its front's width (the box is the catalogue's width, THOR's wall doors
+#: are often wider) with a leaf 0.1 m thick (a fifth of the front's width at most), lying inside the
+#: box from its hinge. No one angle fits THOR's cabinet doors: re-drawn with the door at 60 to 120
+#: degrees, each mask's best angle ran from 60 to 120 (the wide sample's Close and Put masks of
+#: cabinets, held out; 66 masks), the best single angle is square, and a thick leaf covers the
+#: spread of the door's face near square. Wall cabinets' masks, fit half (every other demo, 8
+#: masks): 0.676 -> 0.702 (reach 1.0 with the thick leaf: 0.674; 1.1: 0.690, 1.25: 0.700, 1.3:
+#: 0.693, 1.5: 0.677; the thin leaf at 1.2: 0.700); other half (6 masks): Close 0.420 -> 0.442,
+#: Put 0.452 -> 0.573; every pick kept. A base cabinet's door stays as lite draws it: the same
+#: thick leaf gained there too (fit half 24 masks 0.408 -> 0.444, other half 28 masks about
+#: +0.005), but it hid what lies inside behind it (unseen rooms (b): a candle in FloorPlan417's
+#: cabinet under the sink was no longer visible to pick up).
+WALL_CABINET_SWING = Swing(reach=1.2, thick=0.1)
+
 
 def thor_swing(object_type: str, hinge: int) -> Swing | None:
     """How an imported room draws ``object_type``'s open doors, None for lite's own drawing;
@@ -447,7 +462,8 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
                     swing: Swing | None = None) -> list[Part] | None:
     """An open :data:`FRONT_ONLY` wall cabinet (not :func:`stands_under_counter`)
     drawn whole: lite's open drawing (back, floor, the door swung out) and its carcass's sides and
-    top, all its own pixels; None for any other object (drawn as lite draws it open).
+    top, all its own pixels, its door standing as :data:`WALL_CABINET_SWING` unless ``swing``
+    says otherwise; None for any other object (drawn as lite draws it open).
 
     THOR's open wall cabinet is its door and the inside of its box, sides and ceiling too: the agent
     looking up into it sees them, and they are the cabinet's mask. Lite's open cabinet has no sides
@@ -457,7 +473,8 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
     to 0.592 (sides only 0.542, top only 0.471), ALFRED's rule 13 of 13 either way."""
     if object_type != "Cabinet" or stands_under_counter(box):
         return None
-    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored, swing=swing),
+    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored,
+                         swing=swing or WALL_CABINET_SWING),
             *carcass_parts(object_type, box, facing)]
 
 
