@@ -330,7 +330,7 @@ def _object_rows(
         elif is_open:
             thor_shape = open_wall_parts(object_type, box, facing, mirrored, swing)
         else:
-            thor_shape = thor_parts(object_type, box, facing, across, pattern)
+            thor_shape = thor_parts(object_type, box, facing, across, pattern, object_id)
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
