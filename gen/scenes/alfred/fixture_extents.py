@@ -182,14 +182,21 @@ def on_plane(eye: Sequence[float], ray: Sequence[float], fwd: int, front: float,
     return eye[axis] + t * ray[axis] if t > 0.0 else None
 
 
+def shut_front_sights(block: Block, sights: Sequence[SightFact]) -> Iterator[tuple[SightFact, int, float]]:
+    """``block``'s masks of it shut (:data:`SHUT_ACTION`) taken from in front of it, each with its
+    camera's right axis and that axis's sign (:func:`headings`)."""
+    axis, sign = block.front_axis
+    for fact, (fwd, fsign, right, rsign) in headed_sights(block, sights):
+        if fact.action == SHUT_ACTION and fwd == axis and fsign == -sign:
+            yield fact, right, rsign
+
+
 def front_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
     """Per (world axis, 0 low end / 1 high end): where each shut mask of ``block`` seen from in
     front says its front ends, across and up (the outline's rays met with the front's plane)."""
     out: dict[tuple[int, int], list[float]] = {}
-    axis, sign = block.front_axis
-    for fact, (fwd, fsign, right, rsign) in headed_sights(block, sights):
-        if fact.action != SHUT_ACTION or fwd != axis or fsign != -sign:
-            continue
+    axis, _ = block.front_axis
+    for fact, right, rsign in shut_front_sights(block, sights):
         left_ray, right_ray, top_ray, bottom_ray = fact.sides
         for ray, on, end in ((left_ray, right, int(rsign < 0)), (right_ray, right, int(rsign > 0)),
                              (top_ray, 1, 1), (bottom_ray, 1, 0)):

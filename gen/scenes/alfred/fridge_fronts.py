@@ -49,7 +49,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import SHUT_ACTION, headed_sights, margins_of
+from alfred_gen.scenes.alfred.fixture_extents import margins_of, on_plane, shut_front_sights
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -64,16 +64,15 @@ MAX_MOVE = 0.25
 def foot_points(block: Block, sights: Sequence[SightFact]) -> list[float]:
     """Where along the front's axis each shut mask of ``block`` seen from in front says its front
     stands: its bottommost ray (when the frame does not cut it) met with the plane of the box's bottom."""
-    axis, sign = block.front_axis
+    axis, _ = block.front_axis
     out = []
-    for fact, (fwd, fsign, _right, _rsign) in headed_sights(block, sights):
-        if fact.action != SHUT_ACTION or fwd != axis or fsign != -sign:
-            continue
+    for fact, _right, _rsign in shut_front_sights(block, sights):
         ray = fact.sides[3]
         if ray is None or ray[1] >= 0.0:
             continue
-        t = (block.lo[1] - fact.eye[1]) / ray[1]
-        out.append(fact.eye[axis] + t * ray[axis])
+        foot = on_plane(fact.eye, ray, 1, block.lo[1], axis)
+        if foot is not None:
+            out.append(foot)
     return out
 
 
@@ -88,14 +87,12 @@ def reach_points(block: Block, sights: Sequence[SightFact], front: float) -> tup
     """Per shut mask of ``block`` seen from in front: how far across its front (the low and the high
     end along the world axis across it) its door rays reach, met with the plane ``front``. Every
     such ray sees the shut fridge, so THOR's front spans at least that far."""
-    axis, sign = block.front_axis
+    axis, _ = block.front_axis
     across = 2 - axis
     lows, highs = [], []
-    for fact, (fwd, fsign, _right, _rsign) in headed_sights(block, sights):
-        if fact.action != SHUT_ACTION or fwd != axis or fsign != -sign or not fact.door_rays:
-            continue
-        points = [fact.eye[across] + (front - fact.eye[axis]) / ray[axis] * ray[across]
-                  for ray in fact.door_rays if abs(ray[axis]) > 1e-9 and (front - fact.eye[axis]) / ray[axis] > 0.0]
+    for fact, _right, _rsign in shut_front_sights(block, sights):
+        met = (on_plane(fact.eye, ray, axis, front, across) for ray in fact.door_rays)
+        points = [point for point in met if point is not None]
         if points:
             lows.append(min(points))
             highs.append(max(points))
