@@ -216,7 +216,8 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
     from alfred_gen.sim import thor_shapes
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
-              thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES)
+              thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES, thor_shapes.NARROW_TOPS,
+              thor_shapes.FRUIT_HEIGHTS)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -310,6 +311,46 @@ def test_a_pen_standing_in_a_cup_keeps_its_height() -> None:
     assert parts is not None and [p for p, _ in parts] == [pen]
     lying = thor_parts("Pen", Box((0.0, 0.9, 0.0), (0.14, 0.91, 0.01)), 90)
     assert lying is not None and lying[0][0].hi[1] == pytest.approx(0.906)
+
+
+def test_a_key_chain_is_drawn_low_in_its_box_and_a_spatula_its_full_height() -> None:
+    # THOR's key chain lies flat: drawn its box's full height, its sides covered pixels round it.
+    box = Box((0.0, 0.9, 0.0), (0.1, 0.94, 0.05))
+    for object_type in ("KeyChain", "Spatula"):
+        parts = thor_parts(object_type, box, 0)
+        assert parts is not None and all(p.lo[1] == pytest.approx(0.9) for p, _ in parts)
+        top = max(p.hi[1] for p, _ in parts)
+        assert (top < 0.94) == (object_type == "KeyChain")
+
+
+def test_an_apple_is_drawn_in_its_round_shape_lower_than_its_box() -> None:
+    from alfred_gen.sim.shapes import shape_parts
+
+    box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.1))
+    parts = thor_parts("Apple", box, 0)
+    assert parts is not None and len(parts) == len(shape_parts("Apple", box))
+    lo = [min(p.lo[k] for p, _ in parts) for k in range(3)]
+    hi = [max(p.hi[k] for p, _ in parts) for k in range(3)]
+    assert lo[1] == pytest.approx(0.9) and 0.9 < hi[1] < 1.0
+    assert (lo[0] + hi[0]) / 2.0 == pytest.approx(0.05) and (lo[2] + hi[2]) / 2.0 == pytest.approx(0.05)
+
+
+def test_a_spray_bottle_is_drawn_full_below_and_narrow_above_about_its_middle() -> None:
+    # THOR's spray bottle is a narrow body under a trigger reaching out to its box's side; its foot
+    # stays as wide as lite drew it, so a bottle seen only by its foot stays in view.
+    from alfred_gen.sim.shapes import drawn_box
+
+    bottle = Box((0.0, 0.9, 0.0), (0.1, 1.2, 0.2))
+    parts = thor_parts("SprayBottle", bottle, 0)
+    assert parts is not None
+    (foot, _), (top, _) = sorted(parts, key=lambda part: part[0].lo[1])
+    assert foot == Box(drawn_box("SprayBottle", bottle).lo, (foot.hi[0], foot.hi[1], foot.hi[2]))
+    assert foot.lo[1] == pytest.approx(0.9) and foot.hi[1] == pytest.approx(top.lo[1])
+    assert top.hi[1] == pytest.approx(1.2)
+    assert (top.lo[0] + top.hi[0]) / 2.0 == pytest.approx(0.05)
+    assert (top.lo[2] + top.hi[2]) / 2.0 == pytest.approx(0.1)
+    assert top.size[0] < foot.size[0] and top.size[2] < foot.size[2]
+    assert has_thor_shape("SprayBottle")
 
 
 def test_a_tomato_slice_in_its_row_is_drawn_short_of_its_bottom_and_top() -> None:
