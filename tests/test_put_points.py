@@ -259,3 +259,44 @@ def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
     assert abs(shelf[1] - target[1]) < 0.05 and abs(footprint[1] - target[1]) < 0.05
     assert np.hypot(shelf[0] - target[0], shelf[2] - target[2]) < 0.03
     assert np.hypot(footprint[0] - target[0], footprint[2] - target[2]) > 0.045  # a grid step or more
+
+
+def _with_potato_point(sim: LiteController, fridge_id: str, point: tuple[float, float, float]) -> None:
+    world = sim.world
+    world.put_points[fridge_id] = (*world.put_points[fridge_id], ("Potato", (1.0, 1.0, 90.0, 0.0, *point)))
+
+
+def test_a_put_with_its_types_point_rests_exactly_there() -> None:
+    # THOR's point of the held type, 3 cm over a level lite knows (a thing resting in the fridge):
+    # the exact rule puts the potato at the point itself; the point rule (the registry's) rests its
+    # bottom on that level and its middle on the grid.
+    probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
+    fridge = probe.world.by_id[fridge_id]
+    potato = probe.world.by_id[oid(probe, "Potato")]
+    level = fridge.lo[1] + 0.9
+    target = (fridge.center[0] + 0.013, level + potato.size[1] / 2 + 0.03, fridge.center[2] - 0.017)
+    landed = {}
+    for rule in ("point_exact", "point", None):
+        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0),
+                                           landing_rules=None if rule is None else {"Fridge": rule})
+        sim.world.shelves[fridge_id] = (round(level, 4),)
+        _with_potato_point(sim, fridge_id, target)
+        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+    assert np.allclose(landed["point_exact"], target, atol=1e-6)
+    assert landed[None] == landed["point"]
+    assert abs(landed["point"][1] - target[1]) > 0.02
+
+
+def test_a_thing_whose_box_takes_the_types_point_sends_the_put_to_the_point_rule() -> None:
+    probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
+    fridge = probe.world.by_id[fridge_id]
+    target = (fridge.center[0], fridge.lo[1] + 0.5, fridge.center[2])
+    landed = {}
+    for rule in ("point_exact", "point"):
+        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0), landing_rules={"Fridge": rule})
+        _with_potato_point(sim, fridge_id, target)
+        egg = sim.world.by_id[oid(sim, "Egg")]
+        sim.world.move_to(egg, target)  # the egg's box at the point itself
+        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+    assert landed["point_exact"] == landed["point"]
+    assert np.hypot(landed["point"][0] - target[0], landed["point"][2] - target[2]) > 0.045
