@@ -214,6 +214,24 @@ def test_the_rise_rule_lifts_the_object_and_follows_the_line_to_its_middle_there
     assert {round(p[1], 4) for p in sight.calls[0]} == {0.73}
 
 
+def test_a_plate_put_into_a_sink_basin_rests_on_the_drawn_floor_under_a_rise_rule() -> None:
+    # The same line as above: a plate (flat, 0.06 m tall here) is not lifted, so it follows the
+    # line to its middle over the floor (z 1.15), as under typed_point; an apple is lifted.
+    slope = 0.825 / 1.15
+    world, basin = _world_with_a_point((0.0, 1.575 - slope * 1.3, 1.3)), _basin()
+    spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+    assert "Plate" in put_landing.BASIN_UNRISEN
+    plate = SimpleNamespace(type_name="Plate", size=(0.06, 0.06, 0.06))
+    apple = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    got = put_landing.land("typed_point@0.05", world, basin, plate, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 1.15))
+    got = put_landing.land("typed_point@0.05", world, basin, apple, spots, _sight(set()))
+    assert got == pytest.approx((0.0, 0.80, 1.05))
+    # Only in a sink basin: elsewhere the rule's rise holds for a plate too.
+    other = _basin("BathtubBasin")
+    assert put_landing.land("typed_point@0.05", world, other, plate, spots, _sight(set()))[1] == pytest.approx(0.80)
+
+
 def test_the_cavity_sight_rule_lands_on_thors_line_of_sight_over_the_plate() -> None:
     # A microwave 0.5 m wide seen along +z; THOR's point of the held type read too far along the
     # line through x -0.2 at the plate: the spot nearest that line wins, not the one nearest the
