@@ -140,6 +140,34 @@ def test_the_cavity_rules_keep_to_the_left_of_the_control_panel() -> None:
     assert choose_landing("cavity_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set()))[0] == 0.1
 
 
+def test_a_cavity_rule_keeps_to_the_cavity_when_no_spot_is_seen() -> None:
+    # A microwave above the eye hides its whole floor: every spot is a candidate, and the one nearest
+    # the agent's body (standing before the control panel, x 0.2) must still lie in the cavity.
+    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world.agent.rotation, world.agent.x = 0, 0.2
+    row = [(x, 0.75, 0.95) for x in (-0.2, -0.1, 0.0, 0.1, 0.2)]
+    feet = [(x, 0.71, z) for x, _, z in row]
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, row, feet, _sight(set(row + feet)))
+    right_end = -0.25 + put_landing.CAVITY[1] * 0.5 - 0.03
+    assert got[0] <= right_end
+    assert got[0] == max(x for x, _, _ in row if x <= right_end)
+
+
+def test_a_cavity_rule_keeps_behind_the_front_share_of_the_depth() -> None:
+    # The agent at z 0 looks along +z into a microwave whose box spans z 0.8-1.2: the spot nearest
+    # its body lies against the front, THOR's spawn points lie behind the door's frame.
+    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world.agent.rotation = 0
+    column = [(0.0, 0.75, z) for z in (0.84, 0.9, 0.96, 1.02, 1.08, 1.14)]
+    feet = [(x, 0.71, z) for x, _, z in column]
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, column, feet, _sight(set()))
+    nearest = 0.8 + put_landing.CAVITY_DEPTH[0] * 0.4 + 0.03
+    assert got[2] == min(z for _, _, z in column if z >= nearest - 1e-9)
+    world.agent.rotation, world.agent.z = 180, 2.0  # from behind, the front is the far side
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, column, feet, _sight(set()))
+    assert got[2] == max(z for _, _, z in column if z <= 1.2 - put_landing.CAVITY_DEPTH[0] * 0.4 - 0.03 + 1e-9)
+
+
 def _world_with_a_point(point: Any) -> Any:
     world = _world()
     world.camera_y_offset = 0.675  # the eye at y 1.575 over (0, 0)

@@ -26,7 +26,12 @@ point they are ranked by are the rule (:data:`RULES`):
   THOR's turntable plate.
 - ``cavity_plate``: as ``middle_plate``, but only spots whose footprint lies in the :data:`CAVITY`
   share of the front (when any is seen), ranked by that share's middle: a THOR microwave's cavity
-  stands beside its control panel. ``cavity_body_plate``: the same spots, nearest the agent's body.
+  stands beside its control panel, and in the :data:`CAVITY_DEPTH` share of its depth (behind the
+  door's frame); also when no spot is seen (a microwave hung above the eye hides its whole floor:
+  the spot nearest the body then lay outside the cavity, before the panel, and THOR's mask of the
+  later pickup fell on the microwave: Plate-None-CounterTop-1; on the wide sample rule picks 2036 ->
+  2037/2104, IoU 0.6603 -> 0.6604, no pick lost, session 86). ``cavity_body_plate``: the same
+  spots, nearest the agent's body.
 - ``point``: seen as for ``hand``; nearest THOR's own put point when the room knows it for the
   agent's pose (:meth:`~alfred_gen.sim.world.World.put_point`, an imported fridge's
   :attr:`~alfred_gen.sim.scene.SceneObject.put_points`), on a shelf of its own at the point's
@@ -113,6 +118,22 @@ PLATE_RISE = 0.06
 #: rule keeps the held object's footprint in: a THOR microwave's cavity stands beside its control
 #: panel, on the right (lite draws the window over 0.07-0.66 of the front, the panel 0.72-0.94).
 CAVITY = (0.03, 0.68)
+
+#: The share of the receptacle's depth, from its front as the agent faces it, a ``cavity_`` rule
+#: keeps the held object's footprint in (when any seen spot is there): THOR's spawn points lie on the
+#: turntable plate behind the door's frame, while lite's spot nearest the body lay against the front.
+#: Lite's object was drawn nearer the camera than THOR's: larger (a median 1.4x THOR's pixels over
+#: the wide sample's 46 pickups after a microwave put) and off THOR's mask the way a nearer thing
+#: moves on screen: below it in a microwave on a counter (a median 3-6 px, 63 pairs), above it in one
+#: hung high (6-20 px, 28 pairs with the microwave 1.4-1.8 m up). bench/put_landing.py, Microwave,
+#: every 10th demo (91 pairs, rooms held out by 5 folds): a front share of 0.2 put 80/91 right (76
+#: without it), mean IoU 0.357 (0.311). On the wide sample (held out) a larger share loses picks:
+#: with the front spots taken (a cup, a shaker) the object went to the back corner where THOR left
+#: it in front (Tomato-None-Fridge-30), or the next spot nearest the body stood 0.1 m across
+#: (Apple-None-Fridge-25): shares 0.05 / 0.1 / 0.2: rule picks 2037 / 2036 / 2036 of 2104 (2037
+#: without), IoU 0.6609 / 0.6616 / 0.6610 (0.6604); on the measured set (every 3rd, not tuned on)
+#: 0.05 keeps 330/336 with IoU 0.6352 -> 0.6355, 0.2 lost IoU (0.6342) (session 86).
+CAVITY_DEPTH = (0.05, 1.0)
 
 #: How far inside the receptacle's box edge an ``_inset`` rule keeps the held object's footprint
 #: (metres): THOR's fit check (``CheckSpawnArea``) refuses a place where the object's box touches
@@ -406,6 +427,8 @@ def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple
     if not candidates:
         first_level = min(p[1] for p in places)
         candidates = [p for p in places if p[1] == first_level]
+        if name.startswith("cavity"):  # a microwave hung above the eye hides its whole floor
+            candidates = _in_cavity(world, receptacle, half, candidates) or candidates
     if anchor is None:
         anchor = _anchor(name, world, receptacle, floor)
     x, y, z = min(candidates, key=lambda p: ((p[0] - anchor[0]) ** 2 + (p[1] - anchor[1]) ** 2
@@ -441,11 +464,19 @@ def _across(world: World, receptacle: WorldObject) -> tuple[float, float, float,
 
 def _in_cavity(world: World, receptacle: WorldObject, half: tuple[float, float],
                candidates: Sequence[Point]) -> list[Point]:
-    """The candidates whose footprint lies within :data:`CAVITY` of the receptacle's front."""
+    """The candidates whose footprint lies within :data:`CAVITY` of the receptacle's front and
+    :data:`CAVITY_DEPTH` of its depth."""
     x0, z0, rx, rz, width = _across(world, receptacle)
     reach = abs(rx) * half[0] + abs(rz) * half[1]
     lo, hi = CAVITY[0] * width + reach, CAVITY[1] * width - reach
-    return [p for p in candidates if lo - 1e-9 <= (p[0] - x0) * rx + (p[2] - z0) * rz <= hi + 1e-9]
+    fx, fz = -rz, rx  # the way the agent faces
+    cx, _, cz = receptacle.center
+    depth = receptacle.size[2] if rx else receptacle.size[0]
+    deep = abs(fx) * half[0] + abs(fz) * half[1]
+    near, far = CAVITY_DEPTH[0] * depth + deep, CAVITY_DEPTH[1] * depth - deep
+    front_x, front_z = cx - fx * depth / 2, cz - fz * depth / 2
+    return [p for p in candidates if lo - 1e-9 <= (p[0] - x0) * rx + (p[2] - z0) * rz <= hi + 1e-9
+            and near - 1e-9 <= (p[0] - front_x) * fx + (p[2] - front_z) * fz <= far + 1e-9]
 
 
 def _cavity_middle(world: World, receptacle: WorldObject, floor: float) -> Point:
