@@ -373,9 +373,10 @@ def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject)
     """THOR's own point for the held type from the agent's pose (the ``point_exact`` rule), when
     the held object's box there clears the box of everything already in ``receptacle``; else None.
 
-    The point is where THOR's mask of the later pickup showed the object (THOR is deterministic:
-    the same pose, type and room put it at the same place), so resting it there, not on the
-    nearest lite level and grid spot, draws it where THOR did: the ``point`` rule moved an egg
+    The point is where THOR's masks of later pickups showed the object put from that pose (the
+    median of the room's facts: THOR's first fitting spot also depends on what already lies
+    there, so demos from one pose can disagree), so resting it there, not on the nearest lite
+    level and grid spot, draws it where THOR did when they agree: the ``point`` rule moved an egg
     4.5 cm down onto a level its point's bottom was near. Lite's spots are judged on footprints,
     so a tomato on the shelf above took the point from a potato below it."""
     known = world.put_point(receptacle, held.type_name, any_type=False)
