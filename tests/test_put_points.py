@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -248,13 +249,13 @@ def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
     probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
     fridge = probe.world.by_id[fridge_id]
     target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])
-    landed = {}
-    for rule in ("point_shelf", "point"):
-        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0), landing_rules={"Fridge": rule})
+
+    def egg_under_the_point(sim: LiteController) -> None:
         egg = sim.world.by_id[oid(sim, "Egg")]
         assert egg.object_id in sim.world.by_id[fridge_id].children
         sim.world.move_to(egg, (target[0], egg.center[1], target[2]))
-        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+
+    landed = _landings_by_rule(target, ("point_shelf", "point"), fridge_id, egg_under_the_point)
     shelf, footprint = landed["point_shelf"], landed["point"]
     assert abs(shelf[1] - target[1]) < 0.05 and abs(footprint[1] - target[1]) < 0.05
     assert np.hypot(shelf[0] - target[0], shelf[2] - target[2]) < 0.03
@@ -266,6 +267,19 @@ def _with_potato_point(sim: LiteController, fridge_id: str, point: tuple[float, 
     world.put_points[fridge_id] = (*world.put_points[fridge_id], ("Potato", (1.0, 1.0, 90.0, 0.0, *point)))
 
 
+def _landings_by_rule(point: tuple[float, float, float], rules: tuple[str | None, ...], fridge_id: str,
+                      prepare: Callable[[LiteController], None]) -> dict[str | None, tuple[float, float, float]]:
+    """Where the potato lands in the kitchen whose fridge knows ``point``, under each of ``rules``
+    (None: the registry's own), ``prepare`` run on each fresh kitchen first."""
+    landed = {}
+    for rule in rules:
+        sim, _ = _kitchen_with_a_put_point(point, (1.0, 1.0, 90.0, 0.0),
+                                           landing_rules=None if rule is None else {"Fridge": rule})
+        prepare(sim)
+        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+    return landed
+
+
 def test_a_put_with_its_types_point_rests_exactly_there() -> None:
     # THOR's point of the held type, 3 cm over a level lite knows (a thing resting in the fridge):
     # the exact rule puts the potato at the point itself; the point rule (the registry's) rests its
@@ -275,13 +289,12 @@ def test_a_put_with_its_types_point_rests_exactly_there() -> None:
     potato = probe.world.by_id[oid(probe, "Potato")]
     level = fridge.lo[1] + 0.9
     target = (fridge.center[0] + 0.013, level + potato.size[1] / 2 + 0.03, fridge.center[2] - 0.017)
-    landed = {}
-    for rule in ("point_exact", "point", None):
-        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0),
-                                           landing_rules=None if rule is None else {"Fridge": rule})
+
+    def a_level_and_the_point(sim: LiteController) -> None:
         sim.world.shelves[fridge_id] = (round(level, 4),)
         _with_potato_point(sim, fridge_id, target)
-        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+
+    landed = _landings_by_rule(target, ("point_exact", "point", None), fridge_id, a_level_and_the_point)
     assert np.allclose(landed["point_exact"], target, atol=1e-6)
     assert landed[None] == landed["point"]
     assert abs(landed["point"][1] - target[1]) > 0.02
@@ -291,12 +304,11 @@ def test_a_thing_whose_box_takes_the_types_point_sends_the_put_to_the_point_rule
     probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
     fridge = probe.world.by_id[fridge_id]
     target = (fridge.center[0], fridge.lo[1] + 0.5, fridge.center[2])
-    landed = {}
-    for rule in ("point_exact", "point"):
-        sim, _ = _kitchen_with_a_put_point(target, (1.0, 1.0, 90.0, 0.0), landing_rules={"Fridge": rule})
+
+    def the_egg_at_the_point(sim: LiteController) -> None:
         _with_potato_point(sim, fridge_id, target)
-        egg = sim.world.by_id[oid(sim, "Egg")]
-        sim.world.move_to(egg, target)  # the egg's box at the point itself
-        landed[rule] = _put_the_potato(sim, fridge_id, 1.0, 1.0)
+        sim.world.move_to(sim.world.by_id[oid(sim, "Egg")], target)  # the egg's box at the point itself
+
+    landed = _landings_by_rule(target, ("point_exact", "point"), fridge_id, the_egg_at_the_point)
     assert landed["point_exact"] == landed["point"]
     assert np.hypot(landed["point"][0] - target[0], landed["point"][2] - target[2]) > 0.045
