@@ -357,16 +357,23 @@ def free_on_shelves(world: World, receptacle: WorldObject, held: WorldObject, le
     shelf does not take its place. A box touching another only by :data:`SHELF_CLEARANCE` (a
     bottom resting at the height a restored thing's box reaches) does not count."""
     xs, zs = world.put_grid(receptacle, held)
-    hx, hy, hz = (held.size[0] / 2, held.size[1] / 2, held.size[2] / 2)
     taken = [world.by_id[c] for c in sorted(receptacle.children)]
     out = []
     for level in levels:
-        y = level + hy
+        y = level + held.size[1] / 2
         for x, z in zip(xs.tolist(), zs.tolist()):
-            if all(abs(t.center[0] - x) >= t.size[0] / 2 + hx or abs(t.center[2] - z) >= t.size[2] / 2 + hz
-                   or abs(t.center[1] - y) >= t.size[1] / 2 + hy - SHELF_CLEARANCE for t in taken):
+            if _box_clears(held, (x, y, z), taken):
                 out.append((float(x), y, float(z)))
     return out
+
+
+def _box_clears(held: WorldObject, centre: Point, taken: Sequence[WorldObject]) -> bool:
+    """Whether ``held``'s box centred at ``centre`` clears every box of ``taken`` (touching one only
+    by :data:`SHELF_CLEARANCE` upwards does not count)."""
+    hx, hy, hz = (held.size[0] / 2, held.size[1] / 2, held.size[2] / 2)
+    x, y, z = centre
+    return all(abs(t.center[0] - x) >= t.size[0] / 2 + hx or abs(t.center[2] - z) >= t.size[2] / 2 + hz
+               or abs(t.center[1] - y) >= t.size[1] / 2 + hy - SHELF_CLEARANCE for t in taken)
 
 
 def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject) -> Point | None:
@@ -380,15 +387,8 @@ def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject)
     4.5 cm down onto a level its point's bottom was near. Lite's spots are judged on footprints,
     so a tomato on the shelf above took the point from a potato below it."""
     known = world.put_point(receptacle, held.type_name, any_type=False)
-    if known is None:
+    if known is None or not _box_clears(held, known, [world.by_id[c] for c in sorted(receptacle.children)]):
         return None
-    hx, hy, hz = (held.size[0] / 2, held.size[1] / 2, held.size[2] / 2)
-    x, y, z = known
-    for child_id in sorted(receptacle.children):
-        t = world.by_id[child_id]
-        if abs(t.center[0] - x) < t.size[0] / 2 + hx and abs(t.center[2] - z) < t.size[2] / 2 + hz \
-                and abs(t.center[1] - y) < t.size[1] / 2 + hy - SHELF_CLEARANCE:
-            return None
     return known
 
 
