@@ -10,11 +10,12 @@ from alfred_gen.scenes.alfred.faucet_fits import (
     MAX_SHIFT,
     MAX_SIDE_MOVE,
     SLAB,
+    WHOLE_SLAB,
     faucets_drawn_to_their_masks,
     faucets_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill
+from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill, mask_fill_cut
 from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
@@ -164,3 +165,40 @@ def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_mee
     step = 1.0 / FILL_GRID
     assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))
     assert parts[-2:] == [pytest.approx((0.0, 1.0, 3 * step, 4 * step)), pytest.approx((0.0, 1.0, 4 * step, 1.0))]
+
+
+def test_a_bathroom_faucet_whose_masks_fill_their_whole_box_is_drawn_as_the_whole_slab() -> None:
+    # A narrow neck fills its mask's bounding box: the slab is drawn whole, not left to the handles.
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_filled(_sides_fact(-0.03, 0.04, 1.0, 0.9), (1.0,) * FILL_GRID ** 2)] * 2,
+                                 "FloorPlan417")
+    assert block.drawn_margins and block.drawn_pattern == WHOLE_SLAB
+
+
+def test_mask_fill_cut_reads_a_mask_the_frame_s_side_cuts() -> None:
+    # A 10 x 10 square at rows 100-109 against the frame's left border, its top half 5 wide.
+    runs = [[row * 300, 5 if row < 105 else 10] for row in range(100, 110)]
+    fill, top, side = mask_fill_cut(runs, 2)
+    assert fill == (1.0, 0.0, 1.0, 1.0) and top is None and side == (105 * 300, True)
+    assert mask_fill(runs, 2) == ((), None)  # mask_fill keeps leaving side cuts out
+    right = mask_fill_cut([[row * 300 + 290, 10] for row in range(100, 110)], 2)[2]
+    assert right == (105 * 300 + 299, False)
+    fact = SightFact(FAUCET, EYE, (ray_to(EYE, (0.0, 0.9, -0.8)),), None, (), (None,) * 4, (), "", fill, None,
+                     ray_to(EYE, (0.0, 0.9, -0.8)), True)
+    assert SightFact.from_list(fact.to_list()) == fact
+
+
+def test_a_mask_the_frame_s_side_cuts_fills_the_slab_only_up_to_where_the_cut_meets_it() -> None:
+    block = _faucet()
+    whole = _sides_fact(-0.05, 0.05, 0.98, 0.88)
+    # Looking along -z screen-left is +x: the frame's left border meets the slab's plane at x 0.0,
+    # so the mask's columns lie over the slab's low-x half; the columns past the cut are unknown.
+    left_column = tuple(1.0 if col == 0 else 0.0 for row in range(FILL_GRID) for col in range(FILL_GRID))
+    cut = SightFact(FAUCET, EYE, whole.rays, None, (), (None, whole.sides[1], whole.sides[2], whole.sides[3]),
+                    (), "ToggleObjectOn", left_column, None, ray_to(EYE, (0.0, 0.93, -0.8)), True)
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    step = 1.0 / FILL_GRID
+    # The mask is empty away from the cut: the slab's two low-x columns, which it shows, are not
+    # drawn; the columns from the cut on, which no mask shows, are.
+    assert parts and all(p[:2] == pytest.approx((2 * step, 1.0)) for p in parts)

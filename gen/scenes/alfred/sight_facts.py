@@ -73,6 +73,11 @@ class SightFact:
     #: With ``fill``, for a mask the frame's top cuts: the ray through the frame's top row where the
     #: mask meets it (the fill's top row lies there, not at the object's top); None: not cut.
     fill_top: tuple[float, float, float] | None = None
+    #: With ``fill``, for a mask the frame's left or right border cuts: the ray through that border's
+    #: column where the mask meets it (the fill's column at that end lies there); None: not cut.
+    fill_side: tuple[float, float, float] | None = None
+    #: Whether ``fill_side`` is on the frame's left border (else its right).
+    fill_side_left: bool = False
 
     def to_list(self) -> list[Any]:
         loose = [self.loose[0], list(self.loose[1]), self.loose[2]] if self.loose else None
@@ -87,8 +92,10 @@ class SightFact:
             out.append(self.action)
         if self.fill:
             out.append(list(self.fill))
-        if self.fill_top is not None:
-            out.append(list(self.fill_top))
+        if self.fill_top is not None or self.fill_side is not None:
+            out.append(list(self.fill_top) if self.fill_top is not None else None)
+        if self.fill_side is not None:
+            out += [list(self.fill_side), self.fill_side_left]
         return out
 
     @staticmethod
@@ -105,8 +112,11 @@ class SightFact:
         door = tuple((float(r[0]), float(r[1]), float(r[2])) for r in data[6]) if len(data) > 6 else ()
         action = str(data[7]) if len(data) > 7 else ""
         fill = tuple(float(v) for v in data[8]) if len(data) > 8 else ()
-        fill_top = (float(data[9][0]), float(data[9][1]), float(data[9][2])) if len(data) > 9 else None
-        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action, fill, fill_top)
+        fill_top = (float(data[9][0]), float(data[9][1]), float(data[9][2])) if len(data) > 9 and data[9] else None
+        fill_side = (float(data[10][0]), float(data[10][1]), float(data[10][2])) if len(data) > 10 else None
+        side_left = bool(data[11]) if len(data) > 11 else False
+        return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action, fill, fill_top, fill_side,
+                         side_left)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
@@ -179,19 +189,34 @@ def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int 
     from the top and each from the left, the share of its pixels in the mask (3 decimals); and,
     for a mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of
     it (where the frame cut the object), else None. Empty for a mask that does not fit a frame or
-    meets the frame's left, right or bottom border."""
+    meets the frame's left, right or bottom border (:func:`mask_fill_cut` reads those at a side)."""
+    fill, cut, side = mask_fill_cut(runs, grid)
+    return ((), None) if side is not None else (fill, cut)
+
+
+def mask_fill_cut(runs: Any, grid: int = FILL_GRID
+                  ) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
+    """:func:`mask_fill`, also for a mask the frame's left or right border cuts (not both, and not
+    its bottom): then also (the pixel of that border's column at the middle of the mask's part of
+    it, whether it is the left border), else None. THOR's bathroom faucets are often seen at the
+    frame's side (every switch of FloorPlan406's, 422's, 426's, 427's and 430's)."""
     pairs = _pairs(runs)
     if pairs is None:
-        return (), None
+        return (), None, None
     mask = decode_mask(pairs.tolist())
     rows, cols = np.nonzero(mask)
     top, bottom, left, right = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
-    if left <= 0 or bottom >= FRAME_HEIGHT or right >= FRAME_WIDTH:
-        return (), None
+    if bottom >= FRAME_HEIGHT or (left <= 0 and right >= FRAME_WIDTH):
+        return (), None, None
     cut = None
     if top <= 0:
         on_top = np.nonzero(mask[0])[0]
         cut = int(on_top[len(on_top) // 2])
+    side = None
+    if left <= 0 or right >= FRAME_WIDTH:
+        column = 0 if left <= 0 else FRAME_WIDTH - 1
+        on_side = np.nonzero(mask[:, column])[0]
+        side = (int(on_side[len(on_side) // 2]) * FRAME_WIDTH + column, left <= 0)
     out = []
     for a in range(grid):
         r0 = top + (bottom - top) * a // grid
@@ -200,7 +225,7 @@ def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int 
             c0 = left + (right - left) * b // grid
             c1 = max(left + (right - left) * (b + 1) // grid, c0 + 1)
             out.append(round(float(mask[r0:r1, c0:c1].mean()), 3))
-    return tuple(out), cut
+    return tuple(out), cut, side
 
 
 def side_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
@@ -245,11 +270,13 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
         sides = side_rays(runs, camera) if loose is None else ()
-        fill, cut = mask_fill(runs) if loose is None and target.split("|")[0] in FILL_TYPES else ((), None)
+        fill, cut, side = mask_fill_cut(runs) if loose is None and target.split("|")[0] in FILL_TYPES \
+            else ((), None, None)
         fill_top = _directions(camera, [cut])[0] if fill and cut is not None else None
-        known = [r for r in sides if r is not None] + ([fill_top] if fill_top is not None else [])
+        fill_side = _directions(camera, [side[0]])[0] if fill and side is not None else None
+        known = [r for r in sides if r is not None] + [r for r in (fill_top, fill_side) if r is not None]
         if rays and all(math.isfinite(c) for r in rays + edges + door + tuple(known) for c in r):
             eye = (float(x), round(agent_y + ALFRED_CAMERA.height, 5), float(z))
             out.append(SightFact(target, eye, rays, loose, edges, sides, door, str(api.get("action") or ""), fill,
-                                 fill_top))
+                                 fill_top, fill_side, bool(side[1]) if fill_side is not None and side else False))
     return out
