@@ -12,6 +12,7 @@ from alfred_gen.scenes.alfred.basin_openings import (
     MIN_MASKS,
     MIN_OPENING,
     OPEN_MARGIN,
+    OPEN_MARGIN_DEEP,
     basins_to_their_masks,
     mask_extents,
     rim_height,
@@ -117,7 +118,9 @@ def test_the_drawn_opening_is_what_the_masks_show_not_what_the_box_keeps() -> No
     basins_to_their_masks([basin], sights, [in_bowl])
     x0, x1, z0, z1, rim = basin.opening
     assert abs(x0 - (-1.30 - OPEN_MARGIN)) < 1e-3 and abs(x1 - (-1.05 + OPEN_MARGIN)) < 1e-3
-    assert abs(z0 - (0.50 - OPEN_MARGIN)) < 1e-3 and abs(z1 - (0.72 + OPEN_MARGIN)) < 1e-3
+    # Facing 180 (along z): front to back the opening follows the masks closer than across.
+    assert abs(z0 - (0.50 - OPEN_MARGIN_DEEP)) < 1e-3 and abs(z1 - (0.72 + OPEN_MARGIN_DEEP)) < 1e-3
+    assert OPEN_MARGIN_DEEP < OPEN_MARGIN
     assert rim == basin.hi[1]
     assert basin.lo[0] < x0 - 0.15 and basin.lo[2] < z0 - 0.15  # the box still holds the bowl's contents
     narrow = _basin()
