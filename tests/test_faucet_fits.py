@@ -15,7 +15,7 @@ from alfred_gen.scenes.alfred.faucet_fits import (
     faucets_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill, mask_fill_cut
+from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill
 from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
@@ -125,13 +125,14 @@ def test_a_bathroom_faucet_is_drawn_to_its_masks_only_with_a_pattern() -> None:
     assert block.drawn_margins and block.drawn_pattern
 
 
-def test_mask_fill_reads_the_share_of_each_cell_and_none_for_a_mask_the_frame_cuts() -> None:
+def test_mask_fill_reads_each_cell_s_share_and_the_frame_s_top_cut_and_skips_unreadable_masks() -> None:
     # A 10 x 10 square at rows 100-109, columns 50-59, with its left half's top 5 rows missing.
     runs = [[row * 300 + (55 if row < 105 else 50), 5 if row < 105 else 10] for row in range(100, 110)]
-    fill, cut = mask_fill(runs, 2)
-    assert fill == (0.0, 1.0, 1.0, 1.0) and cut is None
-    assert mask_fill([[0 * 300, 10]], 2) == ((), None)  # the frame's left border
-    fill, cut = mask_fill([[row * 300 + 50, 10] for row in range(0, 10)], 2)  # cut by the frame's top
+    fill, cut, side = mask_fill(runs, 2)
+    assert fill == (0.0, 1.0, 1.0, 1.0) and cut is None and side is None
+    assert mask_fill([[0 * 300, 300]], 2) == ((), None, None)  # both side borders
+    assert mask_fill([[299 * 300, 10]], 2) == ((), None, None)  # the frame's bottom border
+    fill, cut, side = mask_fill([[row * 300 + 50, 10] for row in range(0, 10)], 2)  # cut by the frame's top
     assert fill == (1.0,) * 4 and cut == 55
     fact = SightFact(FAUCET, EYE, (ray_to(EYE, (0.0, 0.9, -0.8)),), None, (), (None,) * 4, (), "", fill)
     assert SightFact.from_list(fact.to_list()) == fact
@@ -175,13 +176,12 @@ def test_a_bathroom_faucet_whose_masks_fill_their_whole_box_is_drawn_as_the_whol
     assert block.drawn_margins and block.drawn_pattern == WHOLE_SLAB
 
 
-def test_mask_fill_cut_reads_a_mask_the_frame_s_side_cuts() -> None:
+def test_mask_fill_reads_a_mask_the_frame_s_side_cuts() -> None:
     # A 10 x 10 square at rows 100-109 against the frame's left border, its top half 5 wide.
     runs = [[row * 300, 5 if row < 105 else 10] for row in range(100, 110)]
-    fill, top, side = mask_fill_cut(runs, 2)
+    fill, top, side = mask_fill(runs, 2)
     assert fill == (1.0, 0.0, 1.0, 1.0) and top is None and side == (105 * 300, True)
-    assert mask_fill(runs, 2) == ((), None)  # mask_fill keeps leaving side cuts out
-    right = mask_fill_cut([[row * 300 + 290, 10] for row in range(100, 110)], 2)[2]
+    right = mask_fill([[row * 300 + 290, 10] for row in range(100, 110)], 2)[2]
     assert right == (105 * 300 + 299, False)
     fact = SightFact(FAUCET, EYE, (ray_to(EYE, (0.0, 0.9, -0.8)),), None, (), (None,) * 4, (), "", fill, None,
                      ray_to(EYE, (0.0, 0.9, -0.8)), True)

@@ -184,22 +184,16 @@ def _edge_picks(runs: Any) -> list[tuple[int, bool]]:
     return picks
 
 
-def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int | None]:
-    """How a mask fills its bounding box: per cell of a ``grid`` x ``grid`` split of the box, rows
-    from the top and each from the left, the share of its pixels in the mask (3 decimals); and,
-    for a mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of
-    it (where the frame cut the object), else None. Empty for a mask that does not fit a frame or
-    meets the frame's left, right or bottom border (:func:`mask_fill_cut` reads those at a side)."""
-    fill, cut, side = mask_fill_cut(runs, grid)
-    return ((), None) if side is not None else (fill, cut)
-
-
-def mask_fill_cut(runs: Any, grid: int = FILL_GRID
+def mask_fill(runs: Any, grid: int = FILL_GRID
                   ) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
-    """:func:`mask_fill`, also for a mask the frame's left or right border cuts (not both, and not
-    its bottom): then also (the pixel of that border's column at the middle of the mask's part of
-    it, whether it is the left border), else None. THOR's bathroom faucets are often seen at the
-    frame's side (every switch of FloorPlan406's, 422's, 426's, 427's and 430's)."""
+    """How a mask fills its bounding box: per cell of a ``grid`` x ``grid`` split of the box, rows
+    from the top and each from the left, the share of its pixels in the mask (3 decimals); for a
+    mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of it
+    (where the frame cut the object), else None; for a mask the frame's left or right border cuts,
+    (the pixel of that border's column at the middle of the mask's part of it, whether it is the
+    left border), else None: THOR's bathroom faucets are often seen at the frame's side (every
+    switch of FloorPlan406's, 422's, 426's, 427's and 430's). Empty for a mask that does not fit a
+    frame, meets the frame's bottom border or both its side borders."""
     pairs = _pairs(runs)
     if pairs is None:
         return (), None, None
@@ -270,7 +264,7 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
         edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
         sides = side_rays(runs, camera) if loose is None else ()
-        fill, cut, side = mask_fill_cut(runs) if loose is None and target.split("|")[0] in FILL_TYPES \
+        fill, cut, side = mask_fill(runs) if loose is None and target.split("|")[0] in FILL_TYPES \
             else ((), None, None)
         fill_top = _directions(camera, [cut])[0] if fill and cut is not None else None
         fill_side = _directions(camera, [side[0]])[0] if fill and side is not None else None
