@@ -4,9 +4,10 @@ THOR's box of a spatula, a ladle, a spoon or a pan is the extent of a head at on
 handle; a watch lying on a table is a strap closed into a ring; a key chain is a ring with its
 keys gathered towards one end; a faucet a neck under a spout; a knife or a butter knife a flat
 blade, where the catalogue's box stands it on edge; a spray bottle a narrow body under a trigger
-that reaches out to its box's side; an apple or a tomato a round body lower than its box. Drawn
-as their whole box (or a box shrunk about its middle, :mod:`alfred_gen.sim.thor_drawn`), they
-cover pixels THOR's masks of them do not, and miss the end where THOR's pixels gather.
+that reaches out to its box's side; an apple or a tomato a round body lower than its box; a
+lamp a shade narrower than its box over a stem. Drawn as their whole box (or a box shrunk about
+its middle, :mod:`alfred_gen.sim.thor_drawn`), they cover pixels THOR's masks of them do not, and
+miss the end where THOR's pixels gather.
 
 Which end holds the head is a fact of the model, so it turns with the object: :data:`HEAD_AT` gives
 it in the object's own frame (THOR's yaw turns own +z towards +x), and the drawn head lands at the
