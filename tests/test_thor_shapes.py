@@ -217,7 +217,7 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
               thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES, thor_shapes.NARROW_TOPS,
-              thor_shapes.FRUIT_HEIGHTS)
+              thor_shapes.FRUIT_HEIGHTS, thor_shapes.LAMP_SHAPES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -372,3 +372,21 @@ def test_a_tomatos_last_slice_is_drawn_as_a_lower_cap_than_the_slices_before_it(
     assert cap.size[0] == pytest.approx(middle.size[0])  # as wide: narrower, it hid behind slice 5
     assert cap.hi[1] < middle.hi[1] - 0.01
     assert (cap.lo[2], cap.hi[2]) == (middle.lo[2], middle.hi[2])  # as thick along the row
+
+
+@pytest.mark.parametrize("lamp", ["DeskLamp", "FloorLamp"])
+def test_a_lamp_is_drawn_as_a_shade_narrower_than_its_box_over_a_stem_and_base(lamp: str) -> None:
+    # THOR's lamp shades are narrower than their boxes (lite's masks of them had 1.2-1.8 times THOR's
+    # pixels); a desk lamp's shade also ends below its box's top and narrows towards it.
+    box = Box((0.0, 0.7, 0.0), (0.3, 1.2, 0.3))
+    parts = thor_parts(lamp, box, 90)
+    assert parts is not None and has_thor_shape(lamp)
+    boxes = sorted((p for p, _ in parts), key=lambda b: b.lo[1])
+    assert boxes[0].lo[1] == pytest.approx(0.7)  # the base stands on the box's bottom
+    shades = [b for b in boxes if b.size[0] > 0.2 * 0.3 + 1e-9 and b.lo[1] > 0.75]
+    assert shades and all(b.size[0] < 0.3 * 0.9 and b.size[2] < 0.3 * 0.9 for b in shades)
+    for b in boxes:  # centred in the footprint, inside the box
+        assert (b.lo[0] + b.hi[0]) / 2.0 == pytest.approx(0.15) and (b.lo[2] + b.hi[2]) / 2.0 == pytest.approx(0.15)
+        assert b.hi[1] <= 1.2 + 1e-9
+    widths = [b.size[0] for b in sorted(shades, key=lambda b: b.lo[1])]
+    assert widths == sorted(widths, reverse=True)  # no wider above than below
