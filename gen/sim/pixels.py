@@ -146,6 +146,8 @@ def _carved_box(obj: WorldObject) -> Box:
     lo = tuple(min(b.lo[a] for b in boxes) for a in range(3))
     hi = tuple(max(b.hi[a] for b in boxes) for a in range(3))
     return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
+
+
 #: Owner names of the room structure (THOR's segmentation also colours them).
 STRUCTURE = ("Floor", "Wall", "Ceiling")
 
