@@ -129,6 +129,25 @@ CARVE_MIN_OVERLAP = 0.002
 FRONT_OPEN = frozenset({"CoffeeMachine"})
 #: Open basins built into furniture: they cut the furniture they overlap, never the reverse.
 OPEN_BASINS = frozenset({"SinkBasin", "BathtubBasin"})
+#: Seats drawn with parts above their box (an imported room's armchair or sofa, its back rest and
+#: arms over the seat, :mod:`alfred_gen.scenes.alfred.seat_backs`): what rests on the seat carves
+#: them too, up and out through the seat's front, so a remote lying where lite draws the back rest
+#: (THOR's is thinner than the box's back share) is drawn, and seen, in front of it.
+CARVED_AS_DRAWN = frozenset({"ArmChair", "Sofa"})
+
+
+def _carved_box(obj: WorldObject) -> Box:
+    """The box a carvable object is carved in: its box, and for :data:`CARVED_AS_DRAWN` the hull
+    of its box and its drawing parts."""
+    box = obj.box()
+    if obj.type_name not in CARVED_AS_DRAWN or not obj.parts:
+        return box
+    boxes = [box, *obj.part_boxes()]
+    lo = tuple(min(b.lo[a] for b in boxes) for a in range(3))
+    hi = tuple(max(b.hi[a] for b in boxes) for a in range(3))
+    return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
+
+
 #: Owner names of the room structure (THOR's segmentation also colours them).
 STRUCTURE = ("Floor", "Wall", "Ceiling")
 
@@ -417,8 +436,9 @@ def _carves(
     """
     if not carvable or not drawn:
         return {}
-    a_lo = np.array([o.lo for o in carvable])
-    a_hi = np.array([o.hi for o in carvable])
+    a_boxes = [_carved_box(o) for o in carvable]
+    a_lo = np.array([b.lo for b in a_boxes])
+    a_hi = np.array([b.hi for b in a_boxes])
     b_lo = np.array([o.lo for o in drawn])
     b_hi = np.array([o.hi for o in drawn])
     overlap = np.minimum(a_hi[:, None, :], b_hi[None, :, :]) - np.maximum(a_lo[:, None, :], b_lo[None, :, :])
@@ -450,7 +470,14 @@ def _carves(
             else:
                 lo[axis] = min(lo[axis], a.lo[axis] - 0.01)
         else:
-            hi[1] = max(hi[1], a.hi[1] + 0.01)
+            hi[1] = max(hi[1], a_boxes[ia].hi[1] + 0.01)
+            if a.type_name in CARVED_AS_DRAWN and a.parts:  # and out through the seat's front, past the back rest
+                quarter = facing_of(a, facings) // 90
+                axis = 2 if quarter in (0, 2) else 0
+                if quarter in (0, 1):
+                    hi[axis] = max(hi[axis], a_boxes[ia].hi[axis] + 0.01)
+                else:
+                    lo[axis] = min(lo[axis], a_boxes[ia].lo[axis] - 0.01)
         cuts.setdefault(a.index, []).append(Box(tuple(lo), tuple(hi)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     return {k: tuple(v) for k, v in cuts.items()}
 

@@ -45,6 +45,7 @@ from alfred_gen.scenes.alfred.floor import margin_points, proven_floor
 from alfred_gen.scenes.alfred.loose import Shift, loose_box, loose_shifts
 from alfred_gen.scenes.alfred.mask_heights import handle_parts
 from alfred_gen.scenes.alfred.rest_height import origin_height, rested
+from alfred_gen.scenes.alfred.seat_backs import rest_parts
 from alfred_gen.scenes.alfred.shelf_backs import back_parts
 from alfred_gen.scenes.alfred.support_facts import fixture_ids, resolved_facts
 from alfred_gen.scenes.alfred.support_fit import Floor
@@ -247,7 +248,7 @@ def _fixture_objects(c: RoomContext) -> None:
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
                              parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
-                                    + frame_parts(block)),
+                                    + frame_parts(block) + rest_parts(block)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
                              drawn_margins=block.drawn_margins, drawn_pattern=block.drawn_pattern,
                              opening=block.opening)

@@ -1,0 +1,64 @@
+"""An imported armchair or sofa drawn with its back rest and arms above its seat (gen/scenes/alfred/seat_backs.py),
+and what rests on the seat carving them (gen/sim/pixels.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.seat_backs import ARM_TOP, back_height, rest_parts
+from alfred_gen.sim import fixtures
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+
+#: An armchair facing -z (180): the agent sits down towards +z, its back rest along the high z side.
+SEAT = Block("ArmChair|+00.00|+00.00|+01.00", "ArmChair", (0.0, 0.0, 1.0), [-0.45, 0.0, 0.55], [0.45, 0.45, 1.45],
+             True, 180)
+
+
+def test_a_floor_standing_armchair_gets_a_back_rest_at_its_back_and_an_arm_at_each_end() -> None:
+    back, left, right = rest_parts(SEAT)
+    assert back.lo[1] == pytest.approx(0.45) and back.hi[1] == pytest.approx(back_height("ArmChair"))
+    assert back.hi[2] == pytest.approx(1.45) and 1.1 < back.lo[2] < 1.45  # along the back, not the front
+    assert (back.lo[0], back.hi[0]) == pytest.approx((-0.45, 0.45))
+    for arm in (left, right):
+        assert arm.lo[1] == pytest.approx(0.45) and arm.hi[1] == pytest.approx(ARM_TOP)
+        assert (arm.lo[2], arm.hi[2]) == pytest.approx((0.55, 1.45))
+    assert left.lo[0] == pytest.approx(-0.45) and right.hi[0] == pytest.approx(0.45)
+    assert left.hi[0] < 0.0 < right.lo[0]
+
+
+def test_other_fixtures_raised_seats_and_tall_boxes_get_none() -> None:
+    table = Block("SideTable|+00.00|+00.00|+00.00", "SideTable", (0.0, 0.0, 0.0), [-0.3, 0.0, -0.2], [0.3, 0.7, 0.2],
+                  True, 0)
+    assert rest_parts(table) == ()
+    raised = Block(SEAT.object_id, "ArmChair", SEAT.position, list(SEAT.lo), list(SEAT.hi), False, 180)
+    assert rest_parts(raised) == ()
+    tall = Block(SEAT.object_id, "ArmChair", SEAT.position, list(SEAT.lo), [0.45, 1.2, 1.45], True, 180)
+    assert rest_parts(tall) == ()
+
+
+def _card_pixels(with_parts: bool) -> int:
+    """The credit card's pixels, lying on the seat against the back rest, seen from the front and above."""
+    from alfred_gen.sim import pixels
+
+    pixels.forget_shapes()
+    parts = rest_parts(SEAT) if with_parts else ()
+    chair = SceneObject("ArmChair", SEAT.position, SEAT.box(), object_id=SEAT.object_id, rotation=(0.0, 180.0, 0.0),
+                        parts=parts)
+    card = SceneObject("CreditCard", (0.0, 0.455, 1.38), Box((-0.04, 0.45, 1.35), (0.04, 0.46, 1.41)))
+    room = Scene(name="FloorPlan201", scene_num=201, room_type="living",
+                 walls=tuple(fixtures.room_walls(-2.0, 2.0, -2.0, 2.5)),
+                 reachable=fixtures.reachable_grid(-2.0, 2.0, -2.0, 2.5, [chair.box]),
+                 objects=[chair, card], start=Pose(0.0, 0.0, 0, 30), camera=ALFRED_CAMERA)
+    event = LiteController(room, render_image=False, render_object_image=True).last_event
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "CreditCard")
+    return int(np.asarray(event.instance_masks[target]).sum()) if target in event.instance_masks else 0
+
+
+def test_what_rests_against_the_back_rest_is_carved_out_of_it() -> None:
+    # The card's box lies inside the back rest's drawn part: without the carve it would be hidden.
+    shown = _card_pixels(True)
+    assert shown > 0
+    assert shown == pytest.approx(_card_pixels(False), rel=0.35)
