@@ -159,13 +159,28 @@ def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_mee
     # The frame's top meets the slab's plane half way up (0.95): the mask's rows lie below it.
     cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
                     (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
-    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan417")
     parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
     # The top stays the box's (0.98); the bottom 0.9: the cut at 0.95 is 5/8 of the way up, so the
-    # slab's bottom 3 rows take the mask's rows, the 2 above are unknown and drawn whole.
+    # slab's bottom 3 rows take the mask's rows, the 2 above are unknown and (in a bathroom) drawn whole.
     step = 1.0 / FILL_GRID
     assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))
     assert parts[-2:] == [pytest.approx((0.0, 1.0, 3 * step, 4 * step)), pytest.approx((0.0, 1.0, 4 * step, 1.0))]
+
+
+def test_a_kitchen_faucet_cut_by_the_frame_s_top_goes_on_up_as_its_highest_seen_row() -> None:
+    block = _faucet()
+    whole = _sides_fact(-0.03, 0.04, 1.0, 0.9)
+    cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
+                    (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
+    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    step = 1.0 / FILL_GRID
+    # The slab's 3rd row shows the gooseneck's column alone (looking along -z it lies at the high-x
+    # end); the 2 rows above no mask shows go on as that column, not whole rows.
+    assert parts[0] == pytest.approx((0.0, 1.0, 0.0, step))
+    assert parts[-2:] == [pytest.approx((1.0 - step, 1.0, 3 * step, 4 * step)),
+                          pytest.approx((1.0 - step, 1.0, 4 * step, 1.0))]
 
 
 def test_a_bathroom_faucet_whose_masks_fill_their_whole_box_is_drawn_as_the_whole_slab() -> None:
