@@ -46,7 +46,9 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
   and it never pierces furniture. Kept that low and small, it hides the target of no interaction
   pose of the procedural rooms (measured: every pickupable type held at every receptacle pose of
   25 rooms, 9,936 cases; centred at 80% and up to 30% of the height it hid 182 of them, a pot or
-  a box over a garbage can or a burner). The held object itself is never ``visible``.
+  a box over a garbage can or a burner). The held object itself is never ``visible``. In a room
+  imported from ALFRED a held pot, pan or plate is drawn as large as THOR draws it
+  (:mod:`alfred_gen.sim.thor_held`): THOR's masks of the receptacle it is put on have its hole.
 
 Renders are cached per (world, ``world.version``, camera pose and intrinsics): the visibility hook
 and the image fields of one state share one render when the frame size is 300x300. The arrays an
@@ -98,6 +100,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
+from alfred_gen.sim.thor_held import held_span
 from alfred_gen.sim.thor_shapes import (
     FRONT_ONLY,
     carcass_parts,
@@ -544,6 +547,8 @@ class _Layers:
     show_dirt: bool = False
     #: Whether objects take their varied colours (the world's ``color_variation``).
     varied: bool = False
+    #: Whether the room is imported from ALFRED (the held object is then drawn as THOR draws it).
+    from_alfred: bool = False
 
 
 @lru_cache(maxsize=64)
@@ -606,7 +611,7 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
         [index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects], dtype=np.int64
     )
     return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt,
-                   world.color_variation)
+                   world.color_variation, from_alfred)
 
 
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -668,6 +673,9 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
     tan_half = math.tan(math.radians(camera.fov_deg) / 2.0)
     # Largest extent covers span * focal / d pixels; keep it within HAND_MAX_SPAN of the height.
     distance = max(HAND_DISTANCE, span / (2.0 * tan_half * HAND_MAX_SPAN))
+    thor_span = held_span(layers.held) if layers.from_alfred else None
+    if thor_span is not None:
+        distance = span / (2.0 * tan_half * thor_span)
     _right, up, forward = camera.basis()
     row_offset = (0.5 - HAND_ROW) * 2.0 * tan_half  # image-plane y of the target row at depth 1
     target = camera.position + distance * (forward + row_offset * up)
