@@ -153,14 +153,19 @@ def test_the_drawn_pattern_survives_the_scene_file_and_reaches_the_world_object(
     assert world.drawn_pattern == pattern
 
 
-def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_meets_it() -> None:
+def _top_cut_parts(floor_plan: str) -> list[tuple[float, ...]]:
+    """The drawn pattern's parts of a faucet whose two gooseneck masks the frame's top cuts where
+    it meets the slab's plane half way up (0.95): the masks' rows lie below it."""
     block = _faucet()
     whole = _sides_fact(-0.03, 0.04, 1.0, 0.9)
-    # The frame's top meets the slab's plane half way up (0.95): the mask's rows lie below it.
     cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
                     (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
-    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan417")
-    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    faucets_drawn_to_their_masks([block], [cut] * 2, floor_plan)
+    return [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+
+
+def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_meets_it() -> None:
+    parts = _top_cut_parts("FloorPlan417")
     # The top stays the box's (0.98); the bottom 0.9: the cut at 0.95 is 5/8 of the way up, so the
     # slab's bottom 3 rows take the mask's rows, the 2 above are unknown and (in a bathroom) drawn whole.
     step = 1.0 / FILL_GRID
@@ -169,12 +174,7 @@ def test_a_mask_the_frame_s_top_cuts_fills_the_slab_only_up_to_where_the_cut_mee
 
 
 def test_a_kitchen_faucet_cut_by_the_frame_s_top_goes_on_up_as_its_highest_seen_row() -> None:
-    block = _faucet()
-    whole = _sides_fact(-0.03, 0.04, 1.0, 0.9)
-    cut = SightFact(FAUCET, EYE, whole.rays, None, (), (whole.sides[0], whole.sides[1], None, whole.sides[3]),
-                    (), "ToggleObjectOn", GOOSENECK, ray_to(EYE, (0.0, 0.95, -0.8)))
-    faucets_drawn_to_their_masks([block], [cut] * 2, "FloorPlan17")
-    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    parts = _top_cut_parts("FloorPlan17")
     step = 1.0 / FILL_GRID
     # The slab's 3rd row shows the gooseneck's column alone (looking along -z it lies at the high-x
     # end); the 2 rows above no mask shows go on as that column, not whole rows.
