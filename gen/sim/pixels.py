@@ -100,7 +100,7 @@ from alfred_gen.sim.shapes import (
     state_parts,
 )
 from alfred_gen.sim.thor_drawn import drawn_scale, shrunk
-from alfred_gen.sim.thor_held import held_span
+from alfred_gen.sim.thor_held import HELD_SPAN
 from alfred_gen.sim.thor_shapes import (
     FRONT_ONLY,
     carcass_parts,
@@ -547,8 +547,10 @@ class _Layers:
     show_dirt: bool = False
     #: Whether objects take their varied colours (the world's ``color_variation``).
     varied: bool = False
-    #: Whether the room is imported from ALFRED (the held object is then drawn as THOR draws it).
-    from_alfred: bool = False
+    #: The share of the frame's height the held group's largest extent covers as THOR draws it
+    #: (:data:`~alfred_gen.sim.thor_held.HELD_SPAN` of the held object's type, in a room imported
+    #: from ALFRED); None: lite's own small drawing (:data:`HAND_MAX_SPAN`).
+    held_span: float | None = None
 
 
 @lru_cache(maxsize=64)
@@ -610,8 +612,9 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
     owner_of_object = np.array(
         [index_of.get(o.object_id, -1) if o.present else -1 for o in world.objects], dtype=np.int64
     )
+    held_span = HELD_SPAN.get(world.by_id[world.held].type_name) if from_alfred and world.held else None
     return _Layers(boxes, held, boxes.owners, _colors_for(boxes.owners), owner_of_object, facings, show_dirt,
-                   world.color_variation, from_alfred)
+                   world.color_variation, held_span)
 
 
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -671,11 +674,12 @@ def _held_boxes(layers: _Layers, camera: RenderCamera) -> BoxList | None:
     hi = np.array([o.hi for o in layers.held]).max(axis=0)
     span = float((hi - lo).max())
     tan_half = math.tan(math.radians(camera.fov_deg) / 2.0)
-    # Largest extent covers span * focal / d pixels; keep it within HAND_MAX_SPAN of the height.
-    distance = max(HAND_DISTANCE, span / (2.0 * tan_half * HAND_MAX_SPAN))
-    thor_span = held_span(layers.held) if layers.from_alfred else None
-    if thor_span is not None:
-        distance = span / (2.0 * tan_half * thor_span)
+    # Largest extent covers span * focal / d pixels: THOR's share of the height where it is known,
+    # else within HAND_MAX_SPAN of it.
+    if layers.held_span is not None:
+        distance = span / (2.0 * tan_half * layers.held_span)
+    else:
+        distance = max(HAND_DISTANCE, span / (2.0 * tan_half * HAND_MAX_SPAN))
     _right, up, forward = camera.basis()
     row_offset = (0.5 - HAND_ROW) * 2.0 * tan_half  # image-plane y of the target row at depth 1
     target = camera.position + distance * (forward + row_offset * up)

@@ -11,10 +11,6 @@ share of the image height THOR's drawing of it covers, read off THOR's receptacl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from alfred_gen.sim.world import WorldObject
-
 #: Largest extent of the held object as a share of the image height, per held type. THOR's hole
 #: in the receptacle's mask is a dome as wide as the frame (its top ~0.39 of the height down).
 #: Chosen on the wide sample's puts of each held type (every 20th train demo; rooms replayed
@@ -25,12 +21,3 @@ from alfred_gen.sim.world import WorldObject
 #: wholly (Plate-None-Cabinet-27, CloseObject: the pick lost); at 0.6 it is kept, so 0.6.
 HELD_SPAN: dict[str, float] = {"Pot": 0.95, "Pan": 0.9, "Plate": 0.6}
 
-
-def held_span(held: Sequence[WorldObject]) -> float | None:
-    """The share of the height THOR's drawing of the held group covers, by the type of the object
-    held (the one whose parent is not in the group); None when THOR's size is not known."""
-    ids = {o.object_id for o in held}
-    for obj in held:
-        if obj.parent not in ids:
-            return HELD_SPAN.get(obj.type_name)
-    return None
