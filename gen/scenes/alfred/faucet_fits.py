@@ -222,9 +222,10 @@ def faucets_drawn_to_their_masks(blocks: list[Block], sights: Sequence[SightFact
                 lo[axis], hi[axis] = middle - MIN_DRAWN / 2.0, middle + MIN_DRAWN / 2.0
         margins = margins_of(block.box(), lo, hi)
         if any(abs(m) >= 1e-3 for m in margins):
-            pattern_only = plan_room_type(floor_plan) in PATTERN_ONLY_ROOM_TYPES
+            room_type = plan_room_type(floor_plan)
+            pattern_only = room_type in PATTERN_ONLY_ROOM_TYPES
             whole = WHOLE_SLAB if pattern_only else ()
-            seen_up = plan_room_type(floor_plan) in SEEN_UP_ROOM_TYPES
+            seen_up = room_type in SEEN_UP_ROOM_TYPES
             pattern = fill_pattern(block, sights, fwd, lo[1], hi[1], whole, (lo[2 - fwd], hi[2 - fwd]), seen_up) \
                 if fwd is not None else ()
             if not pattern and pattern_only:
@@ -276,11 +277,23 @@ def _spread_side(grid: np.ndarray, fact: SightFact, fwd: int, axis: int, middle:
     if seen is None or not low < seen < high:
         return None
     start, end = (seen, high) if cut_low else (low, seen)
+    return _spread(grid, 1, (low, high), (start, end))
+
+
+def _spread(grid: np.ndarray, axis: int, slab: tuple[float, float], seen: tuple[float, float]) -> np.ndarray:
+    """``grid``'s cells along ``axis`` (0: rows from the bottom, 1: columns from the low end)
+    stretched over the part of the slab the frame showed (``seen``, from, to, metres, within the
+    slab's ``slab``): each cell of the slab whose middle lies there takes the mask's cell at the
+    same share of that part; the cells past it are unknown (NaN). A mask cut by the frame's top
+    or side covers only that part of the slab."""
+    low, high = slab
+    start, end = seen
     spread = np.full(grid.shape, np.nan)
-    for col in range(FILL_GRID):
-        place = low + (col + 0.5) / FILL_GRID * (high - low)
+    source, target = (grid, spread) if axis == 0 else (grid.T, spread.T)  # views: rows along ``axis``
+    for cell in range(FILL_GRID):
+        place = low + (cell + 0.5) / FILL_GRID * (high - low)
         if start <= place < end:
-            spread[:, col] = grid[:, min(FILL_GRID - 1, int((place - start) / (end - start) * FILL_GRID))]
+            target[cell] = source[min(FILL_GRID - 1, int((place - start) / (end - start) * FILL_GRID))]
     return spread
 
 
@@ -320,12 +333,7 @@ def fill_pattern(block: Block, sights: Sequence[SightFact], fwd: int,
             seen = on_plane(fact.eye, fact.fill_top, fwd, middle, 1)
             if seen is None or seen <= bottom:
                 continue
-            spread = np.full((FILL_GRID, FILL_GRID), np.nan)
-            for row in range(FILL_GRID):
-                height = bottom + (row + 0.5) / FILL_GRID * (top - bottom)
-                if height < seen:
-                    spread[row] = grid[min(FILL_GRID - 1, int((height - bottom) / (seen - bottom) * FILL_GRID))]
-            grid = spread
+            grid = _spread(grid, 0, (bottom, top), (bottom, seen))
         grids.append(grid)
     if len(grids) < MIN_MASKS:
         return ()

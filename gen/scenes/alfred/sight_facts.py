@@ -184,8 +184,7 @@ def _edge_picks(runs: Any) -> list[tuple[int, bool]]:
     return picks
 
 
-def mask_fill(runs: Any, grid: int = FILL_GRID
-                  ) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
+def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
     """How a mask fills its bounding box: per cell of a ``grid`` x ``grid`` split of the box, rows
     from the top and each from the left, the share of its pixels in the mask (3 decimals); for a
     mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of it
