@@ -18,6 +18,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any
 
+from alfred_gen.sim.start_falls import FallZone
+
 #: Room types, in ALFRED's scene-number order (kitchens 1-30, living rooms 201-230, ...).
 ROOM_TYPES = ("kitchen", "living_room", "bedroom", "bathroom")
 
@@ -445,6 +447,9 @@ class Scene:
     margin: tuple[tuple[float, float], ...] = ()
     rooms: tuple[Room, ...] = ()
     doorways: tuple[Doorway, ...] = ()
+    #: Where THOR's physics lets a posed object fall before the demo sees it (rooms imported from
+    #: ALFRED, :mod:`alfred_gen.sim.start_falls`); none for procedural rooms.
+    falls: tuple[FallZone, ...] = ()
 
     def object(self, object_id: str) -> SceneObject:
         """The object with this id; KeyError if there is none."""
@@ -508,6 +513,7 @@ class Scene:
             **({"camera": self.camera.to_list()} if self.camera is not None else {}),
             **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
             **({"float32_ids": True} if self.float32_ids else {}),
+            **({"falls": [f.to_list() for f in self.falls]} if self.falls else {}),
         }
         if self.rooms:  # only houses carry these keys, so a single room's dict is what it always was
             data["rooms"] = [r.to_dict() for r in self.rooms]
@@ -532,6 +538,7 @@ class Scene:
             float32_ids=bool(data.get("float32_ids", False)),
             rooms=tuple(Room.from_dict(r) for r in data.get("rooms", ())),
             doorways=tuple(Doorway.from_dict(d) for d in data.get("doorways", ())),
+            falls=tuple(FallZone.from_list(f) for f in data.get("falls", ())),
         )
 
 

@@ -20,6 +20,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.scene import GRID_SIZE
+from alfred_gen.sim.start_falls import fallen_shift
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
 
 if TYPE_CHECKING:
@@ -439,7 +440,24 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
         if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
             world.attach(obj, support)
     _reassign_spawn_ids(world, [o for o, _, _ in posed])
+    _let_fall(world, posed)
     world.sight_changed()
+
+
+def _let_fall(world: World, posed: list[tuple[WorldObject, tuple[float, float, float], float]]) -> None:
+    """Put each object posed in one of the room's fall zones on the floor where it landed: THOR's
+    physics drops it there before the demo first sees it (:mod:`alfred_gen.sim.start_falls`; only
+    imported rooms have zones). It keeps the id of its pose, as THOR's object does."""
+    zones = world.scene.falls
+    if not zones:
+        return
+    for obj, position, _ in posed:
+        shift = fallen_shift(zones, obj.name, position)
+        if shift is None:
+            continue
+        world.detach(obj)
+        centre = (obj.center[0] + shift[0], world.scene.floor_y + obj.size[1] / 2, obj.center[2] + shift[1])
+        world.move_to(obj, centre)
 
 
 # --- toggles and states -------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from alfred_gen.scenes.alfred.memory import peak_memory_mb
 from alfred_gen.scenes.alfred.put_points import put_points_by_pose
 from alfred_gen.scenes.alfred.rest_height import FITTED_TYPES, origin_height, rested
 from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
+from alfred_gen.scenes.alfred.start_falls import fall_zones
 from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
@@ -226,7 +227,9 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
         float32_ids=True,
         margin=tuple(geometry.margin),
     )
-    return _with_parents(scene)
+    # The falls are added once the parents are set: a pickupable's starting receptacle is the one
+    # its pose names, as ALFRED's planner has it.
+    return replace(_with_parents(scene), falls=fall_zones(evidence.sights, geometry.floor_y))
 
 
 def build_scene(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None,
@@ -344,7 +347,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any],
         walls = _room_walls(objects, reachable, scene.floor_y)
     return Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                  scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                 scene.float32_ids, margin)
+                 scene.float32_ids, margin, falls=scene.falls)
 
 
 # --------------------------------------------------------------------------------------------
