@@ -429,3 +429,9 @@ def test_a_board_inside_imported_furniture_carves_it_through_the_front_not_the_t
     assert imported.lo[0] < table.box().lo[0]  # open at the front the agent reaches in from
     (procedural,) = _carves([table, shelf], [table], facings)[0]
     assert procedural.hi[1] > table.box().hi[1]  # as before: up through the top
+    # A lamp a board meets has no top over the board: carved up through it, as before.
+    lamp = WorldObject("DeskLamp|+01.56|+00.30|-00.47", "DeskLamp", "DeskLamp", (1.56, 0.30, -0.47),
+                       (0.0, 270.0, 0.0), Box((1.30, 0.30, -0.85), (1.80, 0.75, -0.10)))
+    lamp.index = 0
+    (carved,) = _carves([lamp, shelf], [lamp], {**facings, lamp.object_id: 270}, from_alfred=True)[0]
+    assert carved.hi[1] > lamp.box().hi[1]
