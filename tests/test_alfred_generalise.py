@@ -1058,6 +1058,22 @@ def test_a_top_comes_down_to_what_the_start_state_rests_on_it() -> None:
     assert moved[drawer.object_id].box.hi[1] < 0.85 and moved[drawer.object_id].box.lo == drawer.box.lo
 
 
+def test_a_top_holding_things_stays_over_what_rests_on_a_shelf_under_it() -> None:
+    from alfred_gen.scenes.alfred.start_fit import tops_under_posed
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan313's side table: a credit card on its top (1.3 cm over the top the demos fitted), a
+    # CD and a key chain alike on the shelf inside it, 0.21 m lower.
+    table = SceneObject("SideTable", (1.56, -0.01, -0.47), Box((1.366, -0.01, -0.781), (1.755, 0.696, -0.159)),
+                        object_id="SideTable|+01.56|-00.01|-00.47")
+    card = ("CreditCard", Box((1.481, 0.708, -0.333), (1.567, 0.712, -0.279)))
+    cd = ("CD", Box((1.428, 0.488, -0.447), (1.533, 0.492, -0.342)))
+    keys = ("KeyChain", Box((1.536, 0.489, -0.560), (1.609, 0.498, -0.429)))
+    assert tops_under_posed([table], [card, cd, keys], {}) == {}
+    # Without the card the shelf's level is the only one the start state shows: the top comes down.
+    assert tops_under_posed([table], [cd, keys], {})[table.object_id].box.hi[1] == cd[1].lo[1]
+
+
 
 def test_a_desk_ends_before_what_the_start_state_lays_on_the_floor_past_it() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state

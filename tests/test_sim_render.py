@@ -410,3 +410,28 @@ def test_artifacts_of_procedural_rooms() -> None:
     assert pixels(event, fridge) > 1000
     assert any(meta(event, object_id)["visible"] for object_id in inside)
     write_triptych("sim_litescene1_fridge_open", event)
+
+
+def test_a_board_inside_imported_furniture_carves_it_through_the_front_not_the_top() -> None:
+    from alfred_gen.sim.pixels import _carves
+    from alfred_gen.sim.scene import Box
+    from alfred_gen.sim.world_objects import WorldObject
+
+    # FloorPlan313's side table (facing -x, yaw 270) and the shelf inside it, 0.21 m under its top.
+    table = WorldObject("SideTable|+01.56|-00.01|-00.47", "SideTable", "SideTable", (1.56, -0.01, -0.47),
+                        (0.0, 270.0, 0.0), Box((1.366, -0.01, -0.781), (1.755, 0.696, -0.159)))
+    shelf = WorldObject("Shelf|+01.54|+00.48|-00.47", "Shelf", "Shelf", (1.54, 0.48, -0.47),
+                        (0.0, 270.0, 0.0), Box((1.365, 0.439, -0.784), (1.715, 0.481, -0.189)))
+    table.index, shelf.index = 0, 1
+    facings = {table.object_id: 270, shelf.object_id: 270}
+    (imported,) = _carves([table, shelf], [table], facings, from_alfred=True)[0]
+    assert imported.hi[1] == shelf.box().hi[1]  # the top over it stays
+    assert imported.lo[0] < table.box().lo[0]  # open at the front the agent reaches in from
+    (procedural,) = _carves([table, shelf], [table], facings)[0]
+    assert procedural.hi[1] > table.box().hi[1]  # as before: up through the top
+    # A lamp a board meets has no top over the board: carved up through it, as before.
+    lamp = WorldObject("DeskLamp|+01.56|+00.30|-00.47", "DeskLamp", "DeskLamp", (1.56, 0.30, -0.47),
+                       (0.0, 270.0, 0.0), Box((1.30, 0.30, -0.85), (1.80, 0.75, -0.10)))
+    lamp.index = 0
+    (carved,) = _carves([lamp, shelf], [lamp], {**facings, lamp.object_id: 270}, from_alfred=True)[0]
+    assert carved.hi[1] > lamp.box().hi[1]
