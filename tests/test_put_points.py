@@ -312,3 +312,26 @@ def test_a_thing_whose_box_takes_the_types_point_sends_the_put_to_the_point_rule
     landed = _landings_by_rule(target, ("point_exact", "point"), fridge_id, the_egg_at_the_point)
     assert landed["point_exact"] == landed["point"]
     assert np.hypot(landed["point"][0] - target[0], landed["point"][2] - target[2]) > 0.045
+
+
+def test_a_thin_things_basin_fact_read_past_the_floor_counts_along_its_line_of_sight() -> None:
+    # A spoon's mask is narrower than the box locate matches it to, so it is read far past the
+    # basin, below its floor: its line of sight still names the spot, brought down to the floor.
+    box = Box((0.8, 0.8, 0.8), (1.2, 0.95, 1.2))
+    basin = SceneObject("SinkBasin", (1.0, 0.8, 1.0), box)
+    pose = (1.0, 0.0, 0.0, 45.0)
+    eye_y = 1.5
+    far = (1.0, -1.3, 4.0)  # on the line from (1.0, 1.5, 0.0) through (1.0, 0.8, 1.0)
+    spoon = PutFact(basin.object_id, "Spoon", pose, far)
+    points = dict(put_points_by_pose([basin], [spoon], eye_y)[basin.object_id])
+    assert np.allclose(points["Spoon"][4:], (1.0, 0.8, 1.0), atol=1e-3)
+    assert put_points_by_pose([basin], [spoon]) == {}  # without the eye, as before
+    # a round thing read off the box is a cut mask: its line is not trusted
+    assert put_points_by_pose([basin], [replace(spoon, kind="Potato")], eye_y) == {}
+    # a fridge's off-box fact stays out
+    fridge = SceneObject("Fridge", (1.0, 0.8, 1.0), box)
+    assert put_points_by_pose([fridge], [replace(spoon, receptacle=fridge.object_id)], eye_y) == {}
+    # a fact inside the box of the same type and pose wins over the rescued one
+    inside = replace(spoon, point=(0.9, 0.85, 1.1))
+    points = dict(put_points_by_pose([basin], [spoon, inside], eye_y)[basin.object_id])
+    assert points["Spoon"][4:] == (0.9, 0.85, 1.1)

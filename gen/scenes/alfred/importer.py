@@ -211,7 +211,7 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
     shelves = receptacle_shelves(objects, evidence.objects, geometry.floor_y)
     shelves.update(learnt_shelves(objects, shelves, stats, geometry.floor_y))
     objects = [replace(o, shelves=shelves[o.object_id]) if o.object_id in shelves else o for o in objects]
-    puts = put_points_by_pose(objects, evidence.puts)
+    puts = put_points_by_pose(objects, evidence.puts, geometry.agent_y + ALFRED_CAMERA.height)
     objects = [replace(o, put_points=puts[o.object_id]) if o.object_id in puts else o for o in objects]
     scene = Scene(
         name=evidence.name,
