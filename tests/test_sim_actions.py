@@ -379,12 +379,13 @@ def test_an_apples_first_two_slices_lie_on_either_side_of_its_middle() -> None:
 
     offsets = slice_offsets("Apple", 0.1, 8)
     # THOR's slice 1 on the apple's own +x side, slice 2 on its -x side; the places are the even
-    # spread's, only their numbering changes.
+    # spread's over the middle 0.85 of the apple (THOR's slices lie closer together than the whole
+    # apple's length), only their numbering changes.
     assert offsets[0] == max(offsets) and offsets[1] == min(offsets)
-    assert sorted(offsets) == sorted(0.05 - (i + 0.5) * 0.0125 for i in range(8))
+    assert offsets == pytest.approx([0.0372, -0.0372, 0.0266, 0.0159, 0.0053, -0.0053, -0.0159, -0.0266], abs=1e-4)
     assert offsets[2:] == sorted(offsets[2:], reverse=True)
     # A count the table does not cover keeps the even spread from the positive end.
-    assert slice_offsets("Apple", 0.1, 4) == [0.05 - (i + 0.5) * 0.025 for i in range(4)]
+    assert slice_offsets("Apple", 0.1, 4) == pytest.approx([0.0425 - (i + 0.5) * 0.02125 for i in range(4)])
 
 
 def test_clean(kitchen: LiteController) -> None:

@@ -362,13 +362,16 @@ def test_a_tomato_slice_in_its_row_is_drawn_short_of_its_bottom_and_top() -> Non
     assert face.lo[1] == pytest.approx(0.915) and face.hi[1] == pytest.approx(0.985)
 
 
-def test_a_tomatos_last_slice_is_drawn_as_a_lower_cap_than_the_slices_before_it() -> None:
-    # THOR's last tomato slice is the end cap: seen from its end it covers a third of the face lite drew.
+@pytest.mark.parametrize(("whole_type", "last"), [("Tomato", 6), ("Lettuce", 7)])
+def test_a_last_slice_is_drawn_as_a_lower_cap_than_the_slices_before_it(whole_type: str, last: int) -> None:
+    # THOR's last tomato slice is the end cap: seen from its end it covers a third of the face lite
+    # drew; a lettuce's is its heel, over which THOR's agents see and pick slice 6.
     slice_box = Box((0.0, 0.9, 0.0), (0.12, 1.0, 0.02))
-    whole = "Tomato|+00.10|+00.90|+00.20"
-    [(middle, _)] = thor_parts("TomatoSliced", slice_box, 0, object_id=f"{whole}|TomatoSliced_5") or []
-    [(cap, _)] = thor_parts("TomatoSliced", slice_box, 0, object_id=f"{whole}|TomatoSliced_6") or []
-    assert cap.lo[1] == pytest.approx(middle.lo[1], abs=0.003)  # it still stands on the board
+    whole = f"{whole_type}|+00.10|+00.90|+00.20"
+    sliced = f"{whole_type}Sliced"
+    [(middle, _)] = thor_parts(sliced, slice_box, 0, object_id=f"{whole}|{sliced}_{last - 1}") or []
+    [(cap, _)] = thor_parts(sliced, slice_box, 0, object_id=f"{whole}|{sliced}_{last}") or []
+    assert cap.lo[1] == pytest.approx(middle.lo[1], abs=0.01)  # it still stands on the board
     assert cap.size[0] == pytest.approx(middle.size[0])  # as wide: narrower, it hid behind slice 5
     assert cap.hi[1] < middle.hi[1] - 0.01
     assert (cap.lo[2], cap.hi[2]) == (middle.lo[2], middle.hi[2])  # as thick along the row
