@@ -60,7 +60,8 @@ def test_a_stay_as_far_out_as_a_fall_or_an_object_on_the_floor_makes_no_zone() -
 
 def _with_fall(scene: Scene, name: str) -> tuple[Scene, dict]:
     knife = next(o for o in scene.objects if o.name == name)
-    pose = {"objectName": name, "position": dict(zip("xyz", knife.position)), "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}
+    pose = {"objectName": name, "position": dict(zip("xyz", knife.position)),
+            "rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}
     x, y, z = knife.position
     zone = FallZone(name, (x - 0.01, y - 0.01, z - 0.01), (x + 0.01, y + 0.01, z + 0.01), (0.0, 0.2))
     return replace(scene, falls=(zone,)), pose
