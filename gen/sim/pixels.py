@@ -61,7 +61,7 @@ RGB + depth + segmentation frame with THOR's instance outputs ~3-4 ms per step a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -478,23 +478,25 @@ def _carves(
         lo, hi = list(b.lo), list(b.hi)
         if b.otype.openable or a.type_name in FRONT_OPEN or (
                 from_alfred and b.type_name in FRONT_SEEN and a.type_name in TOPPED_FURNITURE):
-            quarter = facing_of(a if a.type_name in FRONT_OPEN else b, facings) // 90
-            axis = 2 if quarter in (0, 2) else 0
-            if quarter in (0, 1):
-                hi[axis] = max(hi[axis], a.hi[axis] + 0.01)
-            else:
-                lo[axis] = min(lo[axis], a.lo[axis] - 0.01)
+            _out_through_front(lo, hi, facing_of(a if a.type_name in FRONT_OPEN else b, facings), a.lo, a.hi)
         else:
             hi[1] = max(hi[1], a_boxes[ia].hi[1] + 0.01)
             if a.type_name in CARVED_AS_DRAWN and a.parts:  # and out through the seat's front, past the back rest
-                quarter = facing_of(a, facings) // 90
-                axis = 2 if quarter in (0, 2) else 0
-                if quarter in (0, 1):
-                    hi[axis] = max(hi[axis], a_boxes[ia].hi[axis] + 0.01)
-                else:
-                    lo[axis] = min(lo[axis], a_boxes[ia].lo[axis] - 0.01)
+                _out_through_front(lo, hi, facing_of(a, facings), a_boxes[ia].lo, a_boxes[ia].hi)
         cuts.setdefault(a.index, []).append(Box(tuple(lo), tuple(hi)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
     return {k: tuple(v) for k, v in cuts.items()}
+
+
+def _out_through_front(lo: list[float], hi: list[float], facing: int, box_lo: Sequence[float],
+                       box_hi: Sequence[float]) -> None:
+    """Stretch the cut ``lo``-``hi`` 1 cm past the side of the box ``box_lo``-``box_hi`` that a front
+    facing ``facing`` (degrees, THOR's yaw) looks out of, so what the cut holds is seen from there."""
+    quarter = facing // 90
+    axis = 2 if quarter in (0, 2) else 0
+    if quarter in (0, 1):
+        hi[axis] = max(hi[axis], box_hi[axis] + 0.01)
+    else:
+        lo[axis] = min(lo[axis], box_lo[axis] - 0.01)
 
 
 def _inside_openable(world: World, obj: WorldObject) -> bool:
