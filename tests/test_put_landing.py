@@ -101,6 +101,17 @@ def test_the_plate_rule_lifts_the_object_off_the_drawn_floor() -> None:
     assert got[1] == pytest.approx(plain[1] + put_landing.PLATE_RISE)
 
 
+def test_the_plate_rule_rests_the_object_where_thors_start_states_rest_things_in_a_microwave() -> None:
+    # An imported microwave's box stands BASE_ABOVE_ID over its id and lite draws its floor; THOR's
+    # start states rest mugs, cups and bowls 0.10-0.11 m over the id, hung or on a counter alike: a
+    # put object's bottom goes there (a higher rise drew it above THOR's mask in hung microwaves).
+    from alfred_gen.scenes.alfred.mask_heights import BASE_ABOVE_ID
+    from alfred_gen.sim.shapes import inner_floor
+    height = 0.353  # the catalogue's microwave
+    bottom = BASE_ABOVE_ID["Microwave"] + inner_floor("Microwave", height) + put_landing.PLATE_RISE
+    assert bottom == pytest.approx(0.11, abs=0.005)
+
+
 def test_the_plate_rise_can_be_named_with_the_rule() -> None:
     world, oven = _world(), _basin("Microwave")
     plain = choose_landing("middle", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))
