@@ -85,7 +85,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point@0.05"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_clear@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -125,7 +125,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "typed_point@0.05"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point_clear@0.05"
 
 
 def test_unknown_rules_are_refused() -> None:
@@ -251,6 +251,57 @@ def test_the_rise_rule_lifts_the_object_and_follows_the_line_to_its_middle_there
     sight = _sight(set())
     assert put_landing.land("typed_point@0.05", world, basin, held, spots, sight) == pytest.approx((0.0, 0.80, 0.95))
     assert {round(p[1], 4) for p in sight.calls[0]} == {0.73}
+
+
+def _basin_holding(*things: Any) -> tuple[Any, Any]:
+    """The world with THOR's point whose line comes down at z 1.15 (as above), and a basin holding ``things``."""
+    slope = 0.825 / 1.15
+    world, basin = _world_with_a_point((0.0, 1.575 - slope * 1.3, 1.3)), _basin()
+    world.by_id = {t.object_id: t for t in things}
+    basin.children = {t.object_id for t in things}
+    return world, basin
+
+
+SPOTS = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
+
+
+def test_the_clear_rule_gives_up_the_point_when_something_in_the_basin_takes_its_place() -> None:
+    # An egg lying where the line comes down (this demo's start state, not the other demos') took
+    # THOR's spot: THOR went on nearest the body, as surface_body_inset (0.95: the spot at 0.85
+    # touches the front edge). An egg beside the place changes nothing.
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.0, 0.75, 1.17), size=(0.05, 0.08, 0.05))
+    world, basin = _basin_holding(egg)
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    assert put_landing.land("typed_point", world, basin, held, SPOTS, _sight(set())) == pytest.approx((0.0, 0.75, 1.15))
+    got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 0.95))
+    egg.center = (0.12, 0.75, 1.15)  # footprints apart by 0.065 across: not taken
+    got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 1.15))
+
+
+def test_a_place_a_long_thing_fits_turned_is_not_taken() -> None:
+    # A spoon lying across (x) meets the egg 0.09 m to its side; turned a quarter it clears it, as
+    # THOR's fit check turns it: the point stands.
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.09, 0.75, 1.15), size=(0.04, 0.04, 0.04))
+    world, basin = _basin_holding(egg)
+    spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
+    assert put_landing.taken_at(world, basin, spoon, (0.0, 0.75, 1.15)) is False
+    assert put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))[2] == pytest.approx(1.15)
+    egg.center = (0.0, 0.75, 1.15)
+    assert put_landing.taken_at(world, basin, spoon, (0.0, 0.75, 1.15)) is True
+
+
+def test_the_clear_rule_lands_on_the_basins_floor_only() -> None:
+    # A thing in the basin rests 0.13 m above its floor (a level for lite's shelves); THOR's spawn
+    # points lie on the basin's own collider, so the put does not land up there, nearer the body.
+    world, basin = _basin_holding()
+    world.support_levels = lambda receptacle: [0.72, 0.85]
+    world.put_point = lambda receptacle, kind, any_type=True: None
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    assert put_landing.land("typed_point", world, basin, held, SPOTS, _sight(set())) == pytest.approx((0.0, 0.88, 0.95))
+    got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 0.95))
 
 
 def test_a_plate_put_into_a_sink_basin_rests_on_the_drawn_floor_under_a_rise_rule() -> None:
