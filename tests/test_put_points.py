@@ -151,6 +151,27 @@ def test_put_points_are_medians_per_fridge_and_pose_inside_the_fridge() -> None:
     assert anyone[4:] == (0.03, 0.51, 1.11)
 
 
+def test_a_fridge_point_is_the_densest_cluster_of_its_facts_not_their_median() -> None:
+    """THOR puts a type from one pose at one of a few places: a fridge's point is the landing most
+    facts share (ties: nearest the median), never a mix of two; a basin keeps the median."""
+    fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
+    pose = (0.0, 0.0, 0.0, 60.0)
+    shelves = [(0.2, 0.75, 1.1), (0.2, 0.75, 1.1), (0.0, 0.99, 1.3), (0.0, 0.99, 1.3), (-0.2, 0.5, 1.0)]
+    facts = [PutFact(fridge.object_id, "Bowl", pose, point) for point in shelves]
+    bowl = dict(put_points_by_pose([fridge], facts)[fridge.object_id])["Bowl"]
+    assert bowl[4:] == (0.2, 0.75, 1.1)  # the median, (0.0, 0.75, 1.1), mixes two landings
+    low, high = (0.0, 0.75, 1.1), (0.0, 0.99, 1.1)
+    split = [PutFact(fridge.object_id, "Bowl", pose, point) for point in (low, high)]
+    assert dict(put_points_by_pose([fridge], split)[fridge.object_id])["Bowl"][4:] in (low, high)
+    scattered = split + [PutFact(fridge.object_id, "Bowl", pose, (0.0, 0.3, 1.1))]
+    assert dict(put_points_by_pose([fridge], scattered)[fridge.object_id])["Bowl"][4:] == low  # nearest the median
+    near = [PutFact(fridge.object_id, "Bowl", pose, (0.0, 0.75, z)) for z in (1.0, 1.1, 1.4)]
+    assert dict(put_points_by_pose([fridge], near)[fridge.object_id])["Bowl"][4:] == (0.0, 0.75, 1.05)
+    basin = SceneObject("SinkBasin", (0.0, 0.8, 1.2), Box((-0.3, 0.7, 0.9), (0.3, 0.9, 1.5)))
+    wet = [PutFact(basin.object_id, "Bowl", pose, (0.0, 0.8, z)) for z in (1.0, 1.1, 1.4)]
+    assert dict(put_points_by_pose([basin], wet)[basin.object_id])["Bowl"][4:] == (0.0, 0.8, 1.1)
+
+
 def _kitchen_with_a_put_point(point: tuple[float, float, float], pose: tuple[float, float, float, float],
                               landing_rules: dict[str, str] | None = None) -> tuple[LiteController, str]:
     scene = fixtures.kitchen()
