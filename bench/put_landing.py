@@ -1,7 +1,7 @@
 """Where a put lands, rule against rule: THOR's mask of the later pickup against lite's frame.
 
 usage: put_landing.py TRAIN_DIR [--exclude DIR] [--every N] [--folds K] [--workers N]
-                      [--rules R[,R]] [--types T[,T]] [--json OUT]
+                      [--rules R[,R]] [--types T[,T]] [--later pickup|receptacle] [--json OUT]
 
 A PutObject in a released demo records where THOR's agent stood, not where the object landed; a
 later PickupObject of the same object records THOR's mask of it, so it shows where THOR put it.
@@ -14,7 +14,15 @@ bench/alfred_fidelity.py builds it), once per landing rule of :mod:`alfred_gen.s
 registry's own rules), up to the pickup. At the pickup ALFRED's
 evaluator rule (:func:`alfred_gen.replay.masks.resolve_mask`, ``va_interact``) resolves THOR's
 mask in lite's frame: right when it picks the put object. Printed per receptacle type and rule:
-right / measured, and how many pairs the replay did not reach (an earlier action failed).
+right / measured, mean IoU, and how many pairs the replay did not reach (an earlier action failed).
+
+Nothing picks a thing out of a pan again: a put into a movable receptacle (pan, pot, plate, bowl,
+mug, cup, box) is followed by picking up the receptacle. ``--later receptacle`` pairs each put with
+the next interaction naming the receptacle instead: THOR's instance mask of a container leaves out
+the pixels of what lies in it, so its IoU with lite's container (whose mask lite's put object
+covers where it lands) shows where THOR's content lies. Also printed then: the mean share of lite's
+put-object pixels, within the rows' span of THOR's mask, that fall on THOR's mask (lower: lite's
+object lies where THOR's hides the container).
 """
 
 from __future__ import annotations
@@ -29,11 +37,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
-from alfred_gen.fidelity.masks import compare
+from alfred_gen.fidelity.masks import compare, target_of, thor_mask
 from alfred_gen.parallel import run_ordered
 from alfred_gen.scenes.alfred.importer import complete_for_start_state
 from alfred_gen.sim import put_landing
@@ -55,8 +65,11 @@ def _known(rule: str) -> bool:
     return True
 
 
-def pairs_of(traj: dict[str, Any], types: Sequence[str]) -> list[Pair]:
-    """Each PutObject into one of ``types`` and the first later PickupObject of the same object."""
+def pairs_of(traj: dict[str, Any], types: Sequence[str], later: str = "pickup") -> list[Pair]:
+    """Each PutObject into one of ``types`` and the first later PickupObject of the same object
+    (``later`` "pickup"), or the first later interaction naming the receptacle ("receptacle": THOR's
+    instance mask of a container leaves out the pixels of what lies in it, so picking up a pan
+    with a lettuce slice in it shows where the slice lies)."""
     lows = traj["plan"]["low_actions"]
     out: list[Pair] = []
     for i, low in enumerate(lows):
@@ -69,8 +82,9 @@ def pairs_of(traj: dict[str, Any], types: Sequence[str]) -> list[Pair]:
             continue
         held = api.get("objectId")
         for j in range(i + 1, len(lows)):
-            later = lows[j].get("api_action") or {}
-            if later.get("action") == "PickupObject" and later.get("objectId") == held:
+            then = lows[j].get("api_action") or {}
+            if (then.get("objectId") == receptacle and target_of(then) == receptacle) if later == "receptacle" \
+                    else (then.get("action") == "PickupObject" and then.get("objectId") == held):
                 out.append((i, j, kind))
                 break
     return out
@@ -80,17 +94,20 @@ def _trial_key(path: Path) -> tuple[str, str]:
     return (path.parent.parent.name, path.parent.name)
 
 
-def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks: set[int],
-            rules: dict[str, str] | None) -> tuple[dict[int, Any], str]:
+def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks: dict[int, str],
+            rules: dict[str, str] | None) -> tuple[dict[int, tuple[Any, float | None]], str]:
     """Replay ``lows`` in ``scene`` with puts into each receptacle type of ``rules`` landing by its
-    rule (None: the registry's everywhere); THOR's mask against lite's frame at each of ``picks``,
-    and why the replay stopped ("" when it did not)."""
+    rule (None: the registry's everywhere); at each of ``picks`` (low index -> the put object),
+    THOR's mask against lite's frame and the share of lite's pixels of the put object that fall on
+    THOR's mask (None when lite draws none: when the mask is a container's, THOR's leaves out where
+    its content lies, so the share is where lite's content and THOR's disagree), and why the
+    replay stopped ("" when it did not)."""
     from alfred_gen.replay.execute import execute_low_actions
     from alfred_gen.replay.restore import restore_scene
     from alfred_gen.scenes.library import SceneLibrary
     from alfred_gen.sim.lite import LiteController
 
-    got: dict[int, Any] = {}
+    got: dict[int, tuple[Any, float | None]] = {}
     sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
                          render_object_image=True, landing_rules=rules)
     state = {"before": restore_scene(sim, traj["scene"])}
@@ -99,11 +116,29 @@ def _replay(scene: Any, traj: dict[str, Any], path: Path, lows: list[Any], picks
         if low_idx in picks:
             found = compare(path, low_idx, lows[low_idx], state["before"])
             if found is not None:
-                got[low_idx] = found
+                got[low_idx] = (found, _content_share(state["before"], picks[low_idx], thor_mask(lows[low_idx])))
         state["before"] = event
 
     run = execute_low_actions(sim, lows, state["before"], on_step=on_step)
     return got, run.failures[0].describe() if run.failures else ""
+
+
+def _content_share(event: Any, content: str, thor: Any) -> float | None:
+    """The share of lite's pixels of ``content`` in ``event`` that lie on THOR's mask ``thor``, of
+    those within the mask's span on their row (a thing drawn past a container's edge says nothing
+    of where THOR's content lies; one in its middle covers THOR's mask unless THOR's lies there)."""
+    lite = (getattr(event, "instance_masks", None) or {}).get(content)
+    if lite is None or thor is None or lite.shape != thor.shape:
+        return None
+    cols = np.arange(thor.shape[1])
+    span = np.zeros_like(thor)
+    for row in np.flatnonzero(thor.any(axis=1)):
+        on = np.flatnonzero(thor[row])
+        span[row] = (cols >= on[0]) & (cols <= on[-1])
+    inside = lite & span
+    if not inside.any():
+        return None
+    return round(float((inside & thor).sum() / inside.sum()), 4)
 
 
 Item = tuple[held_out.RoomJob, tuple[str, ...], tuple[str, ...], dict[Path, list[Pair]]]  # job, rules, types, pairs
@@ -126,15 +161,16 @@ def _job(item: Item) -> list[dict[str, Any]]:
                 try:
                     scene = complete_for_start_state(room, traj["scene"], job.without)
                     forced = None if rule == DEFAULT else {kind: rule for kind in types}
-                    got, stop = _replay(scene, traj, path, lows, {j for _, j, _ in wanted}, forced)
+                    picks = {j: traj["plan"]["low_actions"][i]["api_action"]["objectId"] for i, j, _ in wanted}
+                    got, stop = _replay(scene, traj, path, lows, picks, forced)
                 except Exception as failure:  # a bench row, not a crash
                     stop = f"{type(failure).__name__}: {failure}"
             for put, pick, kind in wanted:
-                found = got.get(pick)
+                found, share = got.get(pick, (None, None))
                 out.append({"path": str(path), "put": put, "pick": pick, "type": kind, "rule": rule,
                             "right": None if found is None else found.right,
                             "iou": None if found is None else round(found.iou, 4),
-                            "offset": None if found is None else found.offset,
+                            "offset": None if found is None else found.offset, "content_on_mask": share,
                             "stop": "" if found is not None else stop})
     return out
 
@@ -149,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default=",".join((DEFAULT, *put_landing.RULES)),
                         help=f"rules to compare ({DEFAULT}: the registry's); RULE@H: H metres above the floor")
     parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
+    parser.add_argument("--later", choices=("pickup", "receptacle"), default="pickup",
+                        help="compare at the put object's next pickup, or at the next interaction with the receptacle")
     parser.add_argument("--json", type=Path, help="write every record here")
     args = parser.parse_args(argv)
     rules = tuple(r for r in args.rules.split(",") if r)
@@ -166,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         text = path.read_text()
         if not pattern.search(text):
             continue
-        found = pairs_of(json.loads(text), types)
+        found = pairs_of(json.loads(text), types, args.later)
         if found:
             candidates[path] = found
     chosen = {p: v for i, (p, v) in enumerate(sorted(candidates.items())) if i % args.every == 0}
@@ -186,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     for record in records:
         table[(record["type"], record["rule"])].append(record)
         table[("all", record["rule"])].append(record)
-    print(f"\nheld out ({args.folds} folds): THOR's pickup mask resolves to the put object in lite's frame")
+    print(f"\nheld out ({args.folds} folds): THOR's mask resolves to its target in lite's frame; right/measured, "
+          "mean IoU, mean share of lite's put object on THOR's mask")
     print("| receptacle | " + " | ".join(rules) + " |")
     print("|---|" + "---|" * len(rules))
     for kind in [*types, "all"]:
@@ -195,8 +234,11 @@ def main(argv: list[str] | None = None) -> int:
             rows = table.get((kind, rule), [])
             measured = [r for r in rows if r["right"] is not None]
             right = sum(1 for r in measured if r["right"])
-            cells.append(f"{right}/{len(measured)}" + (f" ({len(rows) - len(measured)} unreached)"
-                                                        if len(rows) > len(measured) else ""))
+            shares = [r["content_on_mask"] for r in measured if r["content_on_mask"] is not None]
+            mean_iou = sum(r["iou"] for r in measured) / len(measured) if measured else 0.0
+            cells.append(f"{right}/{len(measured)} {mean_iou:.3f}"
+                         + (f" {sum(shares) / len(shares):.3f}" if shares else "")
+                         + (f" ({len(rows) - len(measured)} unreached)" if len(rows) > len(measured) else ""))
         print(f"| {kind} | " + " | ".join(cells) + " |")
     if args.json:
         args.json.write_text(json.dumps(records, indent=1) + "\n")

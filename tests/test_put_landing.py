@@ -93,6 +93,16 @@ def test_rules_by_receptacle_and_room() -> None:
     assert rule_for(_world(imported=True), _basin("CounterTop")) == "hand"
 
 
+def test_bowls_and_pans_land_things_in_their_middle_in_imported_rooms_only() -> None:
+    # THOR's masks of a bowl or pan picked up after a put show its content in the middle; a plate
+    # (flat) and a pot keep the hand's rule, as every receptacle of a procedural room does.
+    for kind in ("Bowl", "Pan"):
+        assert rule_for(_world(imported=True), _basin(kind)) == "middle"
+        assert rule_for(_world(imported=False), _basin(kind)) == "hand"
+    for kind in ("Plate", "Pot", "Mug", "Cup", "Box"):
+        assert rule_for(_world(imported=True), _basin(kind)) == "hand"
+
+
 def test_the_plate_rule_lifts_the_object_off_the_drawn_floor() -> None:
     world, oven = _world(), _basin("Microwave")
     got = choose_landing("middle_plate", world, oven, (0.03, 0.03), 0.7, PLACES, FEET, _sight(set()))

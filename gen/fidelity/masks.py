@@ -81,7 +81,8 @@ def target_of(api_action: Mapping[str, Any]) -> str | None:
     return target if isinstance(target, str) else None
 
 
-def _thor_mask(low: Mapping[str, Any]) -> np.ndarray | None:
+def thor_mask(low: Mapping[str, Any]) -> np.ndarray | None:
+    """THOR's recorded instance mask of ``low``'s target, None when it carries none."""
     runs = ((low.get("discrete_action") or {}).get("args") or {}).get("mask")
     if not isinstance(runs, list) or not runs:
         return None
@@ -95,7 +96,7 @@ def compare(path: Path, low_idx: int, low: Mapping[str, Any], event: Any) -> Mas
 
     api = low.get("api_action") or {}
     target = target_of(api)
-    thor = _thor_mask(low)
+    thor = thor_mask(low)
     if target is None or thor is None:
         return None
     instances = getattr(event, "instance_masks", None) or {}
@@ -129,7 +130,7 @@ def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
     from alfred_gen.sim.lite import LiteController
 
     lows = traj["plan"]["low_actions"]
-    wanted = [i for i, low in enumerate(lows) if target_of(low.get("api_action") or {}) and _thor_mask(low) is not None]
+    wanted = [i for i, low in enumerate(lows) if target_of(low.get("api_action") or {}) and thor_mask(low) is not None]
     out = DemoMasks(path, [])
     # The room of the figure, as the held-out replay has it: not completed from the file.
     sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
