@@ -81,7 +81,7 @@ that follows a line of sight brings it down to the object's middle there,
 and a spot's foot stays on the floor for the sight test. A ``_plate`` rule's rise (default
 :data:`PLATE_RISE`) is added after the choice instead (its places are seen and ranked on the floor).
 
-Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point@0.05``, microwaves
+Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point_clear@0.05``, microwaves
 ``cavity_body_plate``, fridges ``point``, bowls and pans ``middle``; ``cavity_sight_plate`` and
 ``point_shelf`` are in the registry for the bench but are not the microwaves' and fridges' rules:
 each lost a demo of the in-sample eval; ``point_foot`` neither gained nor lost; see
