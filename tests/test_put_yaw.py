@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from types import SimpleNamespace
 
 from alfred_gen.sim import fixtures, put_yaw
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA
+from alfred_gen.sim.thor_shapes import thor_shaped
+from alfred_gen.sim.world_objects import WorldObject
 from tests.helpers.sim_actions import go, oid, ok
 
 
@@ -80,25 +83,40 @@ def test_only_microwaves_of_imported_rooms_turn_what_is_put_in() -> None:
     assert not put_yaw.turns_on_put(procedural, _thing("Microwave", (1, 1, 1), 0.0))
 
 
-def test_an_apple_slice_put_into_an_imported_microwave_shows_its_face_at_the_door() -> None:
-    # Lite cuts an apple along its own x, so a slice is thin along x at the apple's yaw; THOR's own
-    # frame of the slice is thin along z, and THOR turns it to the microwave's axes, its face to the
-    # door (the microwave at yaw 0 faces along z here, as the agent standing at z 1.5 sees it).
+def _put_an_apple_slice_into_the_microwave(imported: bool) -> tuple[WorldObject, WorldObject]:
+    """Cut the kitchen's apple (at yaw 0, the microwave too), put its first slice into the opened
+    microwave and return the slice as it was cut (a copy) and after the put."""
     from alfred_gen.sim.actions import make_slices
 
     scene = fixtures.kitchen()
-    sim = LiteController(replace(scene, camera=ALFRED_CAMERA))
+    sim = LiteController(replace(scene, camera=ALFRED_CAMERA) if imported else scene)
     world = sim.world
     microwave = world.by_id[oid(sim, "Microwave")]
     microwave.rotation = (0.0, 0.0, 0.0)
     apple = world.by_id[oid(sim, "Apple")]
     world.set_rotation(apple, 0.0)
     piece = make_slices(world, apple)[0]
-    assert piece.size[0] < piece.size[2]
+    as_cut = copy.copy(piece)
     go(sim, -2.0, 1.5, 0, 30)
     ok(sim, "OpenObject", objectId=microwave.object_id)
-    world.detach(piece)
-    world.held = piece.object_id
-    world.sight_changed()
+    ok(sim, "PickupObject", objectId=piece.object_id, forceAction=True)
     ok(sim, "PutObject", objectId=piece.object_id, receptacleObjectId=microwave.object_id)
+    return as_cut, piece
+
+
+def test_an_apple_slice_put_into_an_imported_microwave_shows_its_face_at_the_door() -> None:
+    # Lite cuts an apple along its own x, so a slice is thin along x at the apple's yaw; THOR's own
+    # frame of the slice is thin along z, and THOR turns it to the microwave's axes, its face to the
+    # door (the microwave at yaw 0 faces along z here, as the agent standing at z 1.5 sees it).
+    as_cut, piece = _put_an_apple_slice_into_the_microwave(imported=True)
+    assert as_cut.size[0] < as_cut.size[2]
     assert piece.size[2] < piece.size[0]
+
+
+def test_a_slice_put_into_an_imported_microwave_is_drawn_trimmed_as_in_its_row() -> None:
+    # Face to the door, THOR's slice shows its round face as in its row, not lite's whole slab:
+    # an imported room draws it trimmed (SLICE_FACES) again; a procedural room's stays whole.
+    _, piece = _put_an_apple_slice_into_the_microwave(imported=True)
+    assert piece.lies_as_cut and thor_shaped(piece.type_name, piece.lies_as_cut)
+    _, piece = _put_an_apple_slice_into_the_microwave(imported=False)
+    assert not piece.lies_as_cut

@@ -62,6 +62,25 @@ FIT_SLACK = 1e-6
 #: lost; in-sample mask eval 716/757 unchanged.
 OWN_QUARTER = {"AppleSliced": 90.0}
 
+#: Slices a turning put (:func:`turn_for_put`) stands face to the door as they stood in their row,
+#: so an imported room draws them trimmed as there (:data:`~alfred_gen.sim.thor_shapes.SLICE_FACES`)
+#: instead of as their whole slab. On the wide sample (held out) lite drew apple, potato and tomato
+#: slices picked up out of a microwave at a median 1.9, 1.9 and 3.0 times THOR's pixels (5, 4 and 4
+#: pickups). Session 89b, bench/put_landing.py (Microwave, every 10th train demo outside the 238,
+#: held out by 5 folds, 91 pairs), the 26 apple, potato and tomato slice pairs split alternately:
+#: trimming all three on the chosen half, apple slices IoU 0.315 -> 0.404 (5 right -> 5), potato
+#: 0.344 -> 0.322 (4 -> 3: a pick lost), tomato 0.388 -> 0.320 (3 -> 3), so only apple slices are
+#: trimmed; on the other half apple 0.301 -> 0.381 (3 -> 3; potato 0.487 -> 0.414, tomato 0.319 ->
+#: 0.264 had they been): where lite's potato or tomato slice lies on THOR's (within 5 px), its whole
+#: slab often matches THOR's mask (a potato pair IoU 0.71 whole, 0.48 trimmed; a tomato 0.82,
+#: 0.63); their wide-sample excess came from few pickups, such as a tomato's end cap (slice 6: THOR
+#: 87 and 212 pixels, lite 490 and 956). Whole bench, apple slices trimmed: 76 -> 76/91 right,
+#: mean IoU 0.384 -> 0.392.
+#: Wide sample (every 20th train demo, held out), its rooms with an apple slice put into a microwave
+#: (7, 14, 21, 22, 24; 362 interactions): rule 347 -> 347, IoU 0.7148 -> 0.7165; the 5 apple slice
+#: pickups out of a microwave IoU 0.391 -> 0.508, lite's pixels a median 1.90 -> 1.33 of THOR's.
+FACE_TRIMMED = frozenset({"AppleSliced"})
+
 
 def thor_yaws(receptacle: WorldObject, held_type: str = "") -> list[float]:
     """The yaws (of lite's box of ``held_type``) THOR tries for an object put into ``receptacle``,
@@ -107,6 +126,7 @@ def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> li
         world.set_rotation(held, yaw)
         spots = world.put_spots(receptacle, held)
         if spots:
+            held.lies_as_cut = held.type_name in FACE_TRIMMED
             return spots
     world.set_rotation(held, original)
     return None

@@ -134,7 +134,8 @@ FLAT_SHAPES: dict[str, tuple[float, float, float, float, float]] = {"Knife": (0.
 #: lost 6 of 55 picks to its neighbours. Bread is left whole: every trim that raised its IoU lost
 #: picks. A slice picked up and put down is drawn whole: THOR's masks of a slice lying alone are
 #: larger than lite's slab already (apple slices after a fridge or microwave: 525 and 863 pixels
-#: against 243 and 338), and trimmed there the wide sample lost two picks.
+#: against 243 and 338), and trimmed there the wide sample lost two picks (but an apple slice put
+#: into an imported microwave is trimmed again: :data:`~alfred_gen.sim.put_yaw.FACE_TRIMMED`).
 #:
 #: Session 84, re-drawn the same way before every first pickup of a slice in the wide sample (every
 #: 20th train demo, held out by folds) and checked on a second set (every 20th from the 10th):

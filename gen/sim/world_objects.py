@@ -216,7 +216,8 @@ class WorldObject:
         self.children: list[str] = []
         self.is_toggled = False
         self.is_sliced = False
-        #: A slice still lying in the row its whole was cut into (cleared when it is picked up): an
+        #: A slice still lying in the row its whole was cut into (cleared when it is picked up), or
+        #: stood face to the door again by a put (:data:`alfred_gen.sim.put_yaw.FACE_TRIMMED`): an
         #: imported room draws only the part of its face THOR's masks show there
         #: (:data:`alfred_gen.sim.thor_shapes.SLICE_FACES`).
         self.lies_as_cut = False
