@@ -154,6 +154,7 @@ def _job(item: Item) -> list[dict[str, Any]]:
         traj = fidelity.load(path)
         wanted = pairs[path]
         lows = traj["plan"]["low_actions"][: max(j for _, j, _ in wanted) + 1]
+        picks = {j: lows[i]["api_action"]["objectId"] for i, j, _ in wanted}  # later index -> the put object
         for rule in rules:
             got: dict[int, Any] = {}
             stop = error
@@ -161,7 +162,6 @@ def _job(item: Item) -> list[dict[str, Any]]:
                 try:
                     scene = complete_for_start_state(room, traj["scene"], job.without)
                     forced = None if rule == DEFAULT else {kind: rule for kind in types}
-                    picks = {j: traj["plan"]["low_actions"][i]["api_action"]["objectId"] for i, j, _ in wanted}
                     got, stop = _replay(scene, traj, path, lows, picks, forced)
                 except Exception as failure:  # a bench row, not a crash
                     stop = f"{type(failure).__name__}: {failure}"

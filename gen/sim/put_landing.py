@@ -411,12 +411,17 @@ def taken_at(world: World, receptacle: WorldObject, held: WorldObject, place: Po
     check tries the object turned by 90 degrees steps, so a long thing fits where only one way
     clears; footprints of boxes, no slack)."""
     taken = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+    x, z = place[0], place[2]
+    half_x, half_z = held.size[0] / 2, held.size[2] / 2
+    return (any(_footprints_meet(t, x, z, half_x, half_z) for t in taken)
+            and any(_footprints_meet(t, x, z, half_z, half_x) for t in taken))
 
-    def meets(hx: float, hz: float) -> bool:
-        return any(abs(t.center[0] - place[0]) < t.size[0] / 2 + hx and abs(t.center[2] - place[2]) < t.size[2] / 2 + hz
-                   for t in taken)
 
-    return meets(held.size[0] / 2, held.size[2] / 2) and meets(held.size[2] / 2, held.size[0] / 2)
+def _footprints_meet(other: WorldObject, x: float, z: float, half_x: float, half_z: float) -> bool:
+    """Whether ``other``'s footprint overlaps a footprint ``half_x`` by ``half_z`` either side of
+    (``x``, ``z``) (touching is not overlapping)."""
+    return (abs(other.center[0] - x) < other.size[0] / 2 + half_x
+            and abs(other.center[2] - z) < other.size[2] / 2 + half_z)
 
 
 def _rise(rule: str, receptacle: WorldObject, held: WorldObject) -> float:
@@ -464,8 +469,8 @@ def _box_clears(held: WorldObject, centre: Point, taken: Sequence[WorldObject]) 
     by :data:`SHELF_CLEARANCE` upwards does not count)."""
     hx, hy, hz = (held.size[0] / 2, held.size[1] / 2, held.size[2] / 2)
     x, y, z = centre
-    return all(abs(t.center[0] - x) >= t.size[0] / 2 + hx or abs(t.center[2] - z) >= t.size[2] / 2 + hz
-               or abs(t.center[1] - y) >= t.size[1] / 2 + hy - SHELF_CLEARANCE for t in taken)
+    return all(not _footprints_meet(t, x, z, hx, hz) or abs(t.center[1] - y) >= t.size[1] / 2 + hy - SHELF_CLEARANCE
+               for t in taken)
 
 
 def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject) -> Point | None:
