@@ -18,7 +18,8 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene, SceneObject
 from alfred_gen.traj.format import load_trajectory
-from tests.helpers.sim_actions import go, oid, ok
+from tests.helpers.sim_actions import go
+from tests.test_put_points import _put_the_potato as put_the_potato
 
 POSE = (1.0, 1.0, 90.0, 0.0)
 
@@ -33,17 +34,7 @@ def _kitchen(room_point: tuple[float, float, float]) -> tuple[Scene, str]:
 
 
 def _put_the_potato(scene: Scene, fridge_id: str) -> tuple[float, float, float]:
-    sim = LiteController(scene)
-    world = sim.world
-    go(sim, 1.25, 1.0, 90, 0)
-    ok(sim, "OpenObject", objectId=fridge_id)
-    go(sim, POSE[0], POSE[1], 90, 0)
-    potato = oid(sim, "Potato")
-    world.detach(world.by_id[potato])
-    world.held = potato
-    world.sight_changed()
-    ok(sim, "PutObject", objectId=potato, receptacleObjectId=fridge_id)
-    return world.by_id[potato].center
+    return put_the_potato(LiteController(scene), fridge_id, POSE[0], POSE[1])
 
 
 def test_a_files_own_fact_comes_before_the_rooms_point_for_its_type_and_pose_only() -> None:
