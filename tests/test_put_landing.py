@@ -193,6 +193,7 @@ def _world_with_a_point(point: Any) -> Any:
     world = _world()
     world.camera_y_offset = 0.675  # the eye at y 1.575 over (0, 0)
     world.put_point = lambda receptacle, kind, any_type=True: point
+    world.file_put_point = lambda receptacle, kind: None
     world.support_levels = lambda receptacle: [0.72]
     return world
 
@@ -288,6 +289,26 @@ def test_the_clear_rule_gives_up_the_point_when_something_in_the_basin_takes_its
     egg.center = (0.12, 0.75, 1.15)  # footprints apart by 0.065 across: not taken
     got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
     assert got == pytest.approx((0.0, 0.75, 1.15))
+
+
+def test_the_replayed_files_own_point_lands_exactly_on_its_line_even_where_a_thing_takes_it() -> None:
+    # The egg takes the room's point (above); THOR's landing in this very episode, read from the
+    # file's own mask, says its place was free: the clear rule lands exactly where that line comes
+    # down to the object's middle (no grid spot, no taken test), with the basin's rise.
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.0, 0.75, 1.17), size=(0.05, 0.08, 0.05))
+    world, basin = _basin_holding(egg)
+    slope = 0.825 / 1.15
+    world.file_put_point = lambda receptacle, kind: (0.02, 1.575 - slope * 1.3, 1.3) if kind == "Apple" else None
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    got = put_landing.land("typed_point_clear@0.05", world, basin, held, SPOTS, _sight(set()))
+    line = put_landing.sight_line_anchor(world, (0.02, 1.575 - slope * 1.3, 1.3), 0.80)
+    assert got == pytest.approx(line) and got[1] == pytest.approx(0.80)
+    # Another type has no point of the file's own: the room's rules as before (the egg takes the point).
+    other = SimpleNamespace(type_name="Tomato", size=(0.06, 0.06, 0.06), object_id="Tomato|1")
+    got = put_landing.land("typed_point_clear", world, basin, other, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 0.95))
+    # Rules outside the clear rule ignore it (the fridges' point rule takes it through put_point).
+    assert put_landing.land("typed_point", world, basin, held, SPOTS, _sight(set())) == pytest.approx((0.0, 0.75, 1.15))
 
 
 def test_a_place_a_long_thing_fits_turned_is_not_taken() -> None:

@@ -54,6 +54,8 @@ point they are ranked by are the rule (:data:`RULES`):
   something already in the basin takes the object's place on the point's line in every quarter
   turn THOR's fit check tries (:func:`taken_at`), THOR went on in its order, so the point is given
   up for the fallback (``surface_body_inset``). The sink basins' rule, see :data:`IMPORTED_RULES`.
+  When the replayed file's own masks show where THOR put the held type from the agent's pose, the
+  object lands exactly on that point's line of sight instead (:func:`file_landing`).
 
 - ``cavity_sight_plate``: as ``cavity_plate``, ranked by where the line of sight through THOR's
   known put point of the held type for the agent's pose comes down to the object's middle over the
@@ -353,6 +355,10 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     if name in CLEAR_RULES:  # THOR's spawn points lie on the basin itself, never on a thing in it
         levels = levels[:1]
     anchor: Point | None = None
+    if name in CLEAR_RULES:
+        own = file_landing(world, receptacle, held, levels[0] + _rise(rule, receptacle, held))
+        if own is not None:
+            return own
     if name in SIGHT_LINE_RULES:
         line_rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0], _rise(rule, receptacle, held))
         if name in CLEAR_RULES and anchor is not None and taken_at(world, receptacle, held, anchor):
@@ -403,6 +409,24 @@ SIGHT_LINE_RULES = {
 #: point (for their fallback) when something already in the receptacle takes its place
 #: (:func:`taken_at`): ``typed_point_clear``, the sink basins' rule.
 CLEAR_RULES = frozenset({"typed_point_clear"})
+
+
+def file_landing(world: World, receptacle: WorldObject, held: WorldObject, bottom: float) -> Point | None:
+    """Where a :data:`CLEAR_RULES` put lands when the replayed file's own masks show where THOR put
+    the held type from the agent's pose (:meth:`~alfred_gen.sim.world.World.file_put_point`): exactly
+    where the line of sight through that point comes down to the object's middle resting at
+    ``bottom`` (:func:`sight_line_anchor`); None without such a point.
+
+    The rules' other steps stand in for what a point made of other demos cannot know, and this
+    episode's own landing does: the nearest grid spot, and giving the point up when lite's boxes of
+    what lies in the basin take its place (:func:`taken_at`; THOR put the object there in this very
+    episode, so its place was free). In the in-sample mask eval (session 90) the ladle of
+    Ladle-None-DiningTable-20 lies on the plate in THOR's frame; the plate's box took the point and
+    the fallback laid the ladle 0.22 m across, where the later pickup's mask fell on the plate."""
+    own = world.file_put_point(receptacle, held.type_name)
+    if own is None:
+        return None
+    return sight_line_anchor(world, own, bottom + held.size[1] / 2)
 
 
 def taken_at(world: World, receptacle: WorldObject, held: WorldObject, place: Point) -> bool:

@@ -234,6 +234,10 @@ class SceneObject:
     #: point x, y, z)), read from its demos' masks (:mod:`alfred_gen.scenes.alfred.put_points`).
     #: Empty: lite's own rule.
     put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: Where THOR put things into this receptacle in the episode being replayed, read from that
+    #: file's own masks (:mod:`alfred_gen.scenes.alfred.file_landings`), as :attr:`put_points` but
+    #: typed points only; they come before :attr:`put_points` for their type and pose. Empty: none.
+    file_put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
     #: How far each side of a fixture's drawing lies outside its box (low x, y, z, then high x, y,
     #: z; negative: inside), where an imported room's masks show another extent than its box
     #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
@@ -286,6 +290,8 @@ class SceneObject:
             data["hinge"] = self.hinge
         if self.put_points:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
+        if self.file_put_points:
+            data["file_put_points"] = [[kind, list(p)] for kind, p in self.file_put_points]
         if self.drawn_margins:
             data["drawn_margins"] = list(self.drawn_margins)
         if self.blade_across:
@@ -311,12 +317,18 @@ class SceneObject:
             shelves=tuple(float(y) for y in data.get("shelves", ())),
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
             hinge=int(data.get("hinge", 0)),
-            put_points=tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data.get("put_points", ())),
+            put_points=_put_points(data.get("put_points", ())),
+            file_put_points=_put_points(data.get("file_put_points", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
             drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),
             opening=tuple(float(v) for v in data.get("opening", ())),
         )
+
+
+def _put_points(data: Any) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """Put points as :meth:`SceneObject.to_dict` stores them ([type, [x, z, rotation, horizon, x, y, z]])."""
+    return tuple((str(kind), tuple(float(v) for v in p)) for kind, p in data)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ class WorldCore:
         self.shelves = {so.object_id: so.shelves for so in scene.objects if so.shelves}
         #: Where THOR put things into fixed receptacles, by pose (:attr:`SceneObject.put_points`).
         self.put_points = {so.object_id: so.put_points for so in scene.objects if so.put_points}
+        #: The same from the replayed file's own masks (:attr:`SceneObject.file_put_points`).
+        self.file_put_points = {so.object_id: so.file_put_points for so in scene.objects if so.file_put_points}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
                               so.holes, so.open_tray, so.drawn_margins, so.blade_across, so.drawn_pattern,

@@ -67,16 +67,31 @@ class Placement(Containment):
 
     def put_point(self, receptacle: WorldObject, kind: str, any_type: bool = True) -> tuple[float, float, float] | None:
         """Where THOR put a ``kind`` into ``receptacle`` from the agent's pose now (x, y, z of the put
-        object's middle), when the scene knows (:attr:`SceneObject.put_points`): the point of that
-        type, else (``any_type``) the point for any type, else None."""
+        object's middle), when the scene knows: the replayed file's own point of that type
+        (:meth:`file_put_point`), else the room's (:attr:`SceneObject.put_points`) of that type, else
+        (``any_type``) the room's point for any type, else None."""
+        own = self.file_put_point(receptacle, kind)
+        if own is not None:
+            return own
+        found = self._points_from_here(self.put_points.get(receptacle.object_id, ()))
+        return found.get(kind, found.get("") if any_type else None)
+
+    def file_put_point(self, receptacle: WorldObject, kind: str) -> tuple[float, float, float] | None:
+        """Where THOR put a ``kind`` into ``receptacle`` from the agent's pose now in the episode being
+        replayed, read from its file's own masks (:attr:`SceneObject.file_put_points`); else None."""
+        return self._points_from_here(self.file_put_points.get(receptacle.object_id, ())).get(kind)
+
+    def _points_from_here(self, points: tuple[tuple[str, tuple[float, ...]], ...],
+                          ) -> dict[str, tuple[float, float, float]]:
+        """Type -> point of the put points declared for the agent's pose now."""
         a = self.agent
         found: dict[str, tuple[float, float, float]] = {}
-        for name, (x, z, rotation, horizon, px, py, pz) in self.put_points.get(receptacle.object_id, ()):
+        for name, (x, z, rotation, horizon, px, py, pz) in points:
             if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
                     and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
                     and abs(a.horizon - horizon) < POSE_TOLERANCE:
                 found[name] = (px, py, pz)
-        return found.get(kind, found.get("") if any_type else None)
+        return found
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
