@@ -6,7 +6,12 @@ import math
 from dataclasses import replace
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import MAX_MOVE, extents_to_their_masks, lateral_bound
+from alfred_gen.scenes.alfred.fixture_extents import (
+    MAX_MOVE,
+    SLAB_MIN_KEEP,
+    extents_to_their_masks,
+    lateral_bound,
+)
 from alfred_gen.scenes.alfred.fridge_fronts import fronts_to_their_masks
 from alfred_gen.scenes.alfred.sight_facts import SightFact, side_rays
 from alfred_gen.sim.camera import Camera
@@ -82,6 +87,25 @@ def test_moves_are_bounded_and_doors_are_left_alone() -> None:
     cabinet = _table("Cabinet", "Cabinet|+00.00|+00.75|+01.75")
     extents_to_their_masks([cabinet], [_mask(-0.8, 0.5, 2.2, cabinet.object_id)] * 2)
     assert cabinet.drawn_margins == ()
+
+
+def test_a_counter_slab_shrinks_to_its_masks_far_edge_past_the_cap_but_grows_no_more_than_it() -> None:
+    counter_id = "CounterTop|+00.00|+00.90|+02.00"
+    # a counter box 1.5 m deep (z 1.5..3.0), top at 0.9; every mask's top leaves it at z 2.1
+    counter = Block(counter_id, "CounterTop", (0.0, 0.9, 2.0), [-0.5, 0.86, 1.5], [0.5, 0.9, 3.0], True, 180)
+    far = SightFact(counter_id, EYE, (_ray((0.0, 0.88, 2.0)),), None, (), (None, None, _ray((0.0, 0.9, 2.1)), None))
+    extents_to_their_masks([counter], [far, far])
+    assert math.isclose(counter.drawn_margins[5], -0.9, abs_tol=0.01)  # 0.9 m in: no MAX_MOVE inward
+    # never thinner than SLAB_MIN_KEEP of its box
+    extents_to_their_masks([counter], [replace(far, sides=(None, None, _ray((0.0, 0.9, 1.55)), None))] * 2)
+    assert math.isclose(counter.drawn_margins[5], -(1 - SLAB_MIN_KEEP) * 1.5, abs_tol=0.01)
+    # outward it moves no more than MAX_MOVE, as any fixture
+    extents_to_their_masks([counter], [replace(far, sides=(None, None, _ray((0.0, 0.9, 4.0)), None))] * 2)
+    assert math.isclose(counter.drawn_margins[5], MAX_MOVE, abs_tol=1e-6)
+    # a table as deep, its masks the same, still moves at most MAX_MOVE inward
+    table = Block(TABLE, "SideTable", (0.0, 0.9, 2.0), [-0.5, 0.0, 1.5], [0.5, 0.9, 3.0], True, 180)
+    extents_to_their_masks([table], [replace(far, target=TABLE)] * 2)
+    assert math.isclose(table.drawn_margins[5], -MAX_MOVE, abs_tol=1e-6)
 
 
 def test_a_table_seen_facing_minus_x_is_fitted_along_z() -> None:
