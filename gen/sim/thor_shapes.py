@@ -588,10 +588,10 @@ def carcass_parts(object_type: str, box: Box, facing: int) -> list[Part]:
 
 #: A :data:`FRONT_ONLY` object whose box's middle lies below this height (metres) stands under a
 #: counter (a base cabinet): its open drawing keeps its carcass's top (:func:`open_top_parts`) and
-#: no side panels (drawn as no instance, they hid contents seen through the side: on the 36
-#: wide-sample demos with a cabinet mask, held out, 2 replays stopped more and 4 rule picks were
-#: lost). Above it hangs a wall cabinet, drawn open with its sides and top as its own
-#: (:func:`open_wall_parts`).
+#: of its side panels only the one at its hinge, as its own (:func:`open_base_parts`; both drawn as
+#: no instance, they hid contents seen through the side: on the 36 wide-sample demos with a cabinet
+#: mask, held out, 2 replays stopped more and 4 rule picks were lost). Above it hangs a wall
+#: cabinet, drawn open with its sides and top as its own (:func:`open_wall_parts`).
 BASE_MIDDLE_MAX = 1.0
 
 
