@@ -135,7 +135,7 @@ def test_an_imported_open_wall_cabinet_shows_its_inside_as_its_own(monkeypatch: 
         return _open_cabinet_view((-0.25, 1.9, 0.65), WALL_CABINET, horizon=0)[0]
 
     whole = view()
-    monkeypatch.setattr(pixels, "open_wall_parts", lambda *_: None)
+    monkeypatch.setattr(pixels, "open_parts", lambda *_: None)
     bare = view()
     # Looking up into it, its sides and ceiling are the cabinet's pixels too (THOR's mask has them).
     assert bare.sum() < whole.sum() and not (bare & ~whole).any()
@@ -155,6 +155,38 @@ def test_an_imported_open_wall_cabinet_s_leaf_is_thick_and_reaches_past_its_fron
     assert leaf.hi[2] == pytest.approx(WALL_CABINET.hi[2] + 0.6)  # square, 1.2 of the front out
     (own,) = [b for b, tone in shape_parts("Cabinet", CABINET, is_open=True, facing=0) if tone is DOOR]
     assert own.hi[0] - own.lo[0] < 0.02 and own.hi[2] == pytest.approx(CABINET.hi[2] + 0.5)
+
+
+def test_an_open_base_cabinet_keeps_its_side_at_the_hinge_only() -> None:
+    from alfred_gen.sim.shapes import shape_parts
+    from alfred_gen.sim.thor_shapes import open_base_parts, open_parts
+
+    assert open_base_parts("Cabinet", WALL_CABINET, 0) is None and open_base_parts("Fridge", CABINET, 0) is None
+    bare = shape_parts("Cabinet", CABINET, is_open=True, facing=0)
+    for mirrored, hinge in ((False, CABINET.lo[0]), (True, CABINET.hi[0])):
+        drawn = open_base_parts("Cabinet", CABINET, 0, mirrored)
+        assert drawn is not None and drawn == open_parts("Cabinet", CABINET, 0, mirrored)
+        lite = shape_parts("Cabinet", CABINET, is_open=True, facing=0, mirrored=mirrored)
+        assert all(part in drawn for part in lite)
+        # One panel more: the full-height side at the door's hinge end, inside the box.
+        (side, _), = [part for part in drawn if part not in lite]
+        assert side.hi[0] - side.lo[0] < 0.05 and side.hi[1] - side.lo[1] == pytest.approx(0.7)
+        assert hinge in (pytest.approx(side.lo[0]), pytest.approx(side.hi[0]))
+        assert CABINET.lo[2] <= side.lo[2] and side.hi[2] <= CABINET.hi[2]
+    assert len(bare) + 1 == len(open_base_parts("Cabinet", CABINET, 0) or [])
+
+
+def test_an_imported_open_base_cabinet_shows_its_hinge_side_as_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from alfred_gen.sim import pixels
+
+    # Seen from its front and to the right of its hinge (low x), so the inner face of that side shows.
+    def view() -> np.ndarray:
+        return _open_cabinet_view((-0.25, 0.4, 0.65))[0]
+
+    sided = view()
+    monkeypatch.setattr(pixels, "open_parts", lambda *_: None)
+    bare = view()
+    assert bare.sum() < sided.sum()
 
 
 #: A shut drawer 0.5 m wide, 0.2 m tall and 0.45 m deep facing +z, its front at z 0.9.

@@ -36,7 +36,8 @@ What is drawn (see :mod:`alfred_gen.sim.render` for the renderer's own contract)
   no instance (:mod:`alfred_gen.sim.basin_skirts`): THOR's mask of a basin is its bowl's inside.
   Likewise a shut cabinet's carcass round its door (:data:`CARCASS_OWNER`): THOR's mask of a shut
   cabinet is its door; and the top over an open base cabinet, where THOR's counter stands. An open
-  wall cabinet there is drawn whole, its sides and top its own (:func:`~alfred_gen.sim.thor_shapes.open_wall_parts`).
+  wall cabinet there is drawn whole, its sides and top its own (:func:`~alfred_gen.sim.thor_shapes.open_wall_parts`),
+  an open base cabinet with its side at the hinge (:func:`~alfred_gen.sim.thor_shapes.open_base_parts`).
 - Objects shut inside a closed fridge, cabinet, drawer, microwave, safe or box are not drawn.
 - The held object (with what it carries) is drawn as THOR shows it: at the bottom middle of the
   view, in front of everything. It is composited over the scene frame in every modality (RGB,
@@ -104,8 +105,8 @@ from alfred_gen.sim.thor_held import HELD_SPAN
 from alfred_gen.sim.thor_shapes import (
     FRONT_ONLY,
     carcass_parts,
+    open_parts,
     open_top_parts,
-    open_wall_parts,
     thor_parts,
     thor_shaped,
     thor_swing,
@@ -359,7 +360,7 @@ def _object_rows(
         if not thor:
             thor_shape = None
         elif is_open:
-            thor_shape = open_wall_parts(object_type, box, facing, mirrored, swing)
+            thor_shape = open_parts(object_type, box, facing, mirrored, swing)
         else:
             thor_shape = thor_parts(object_type, box, facing, across, pattern, object_id)
         shape = thor_shape if thor_shape is not None else shape_parts(
