@@ -220,7 +220,10 @@ class SceneLibrary:
 
         # A catalogue room built with demonstrations knows its floor: a walk off it stays a failure.
         extra = any(s.name == name for s in self.extra)
-        return complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
+        scene, completed = complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
+        from alfred_gen.scenes.alfred.file_sights import clear_file_sights
+
+        return clear_file_sights(scene, trajectory)[0], completed
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,
