@@ -177,8 +177,10 @@ class SceneLibrary:
     the fly, e.g. for a test or a held-out measurement).
 
     ``complete`` (the default) completes an imported THOR room with the fixtures the replayed
-    trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`); the commands'
-    ``--no-complete`` turns it off (the room as the catalogue has it)."""
+    trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`), and draws the
+    loose objects its masks see over no taller than they allow
+    (:mod:`alfred_gen.scenes.alfred.file_sights`); the commands' ``--no-complete`` turns it off
+    (the room as the catalogue has it)."""
 
     extra: tuple[Scene, ...] = ()
     complete: bool = True
@@ -217,13 +219,13 @@ class SceneLibrary:
             return scene, ()
         from alfred_gen.scenes.alfred.catalogue_store import floor_known
         from alfred_gen.scenes.alfred.complete import complete_from_file
+        from alfred_gen.scenes.alfred.file_landings import with_file_landings
+        from alfred_gen.scenes.alfred.file_sights import clear_file_sights
 
         # A catalogue room built with demonstrations knows its floor: a walk off it stays a failure.
         extra = any(s.name == name for s in self.extra)
         scene, added = complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
-        from alfred_gen.scenes.alfred.file_landings import with_file_landings
-
-        return with_file_landings(scene, trajectory), added
+        return with_file_landings(clear_file_sights(scene, trajectory)[0], trajectory), added
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,
