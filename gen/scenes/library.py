@@ -177,10 +177,11 @@ class SceneLibrary:
     the fly, e.g. for a test or a held-out measurement).
 
     ``complete`` (the default) completes an imported THOR room with the fixtures the replayed
-    trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`), and draws the
+    trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`), draws the
     loose objects its masks see over no taller than they allow
-    (:mod:`alfred_gen.scenes.alfred.file_sights`); the commands' ``--no-complete`` turns it off
-    (the room as the catalogue has it)."""
+    (:mod:`alfred_gen.scenes.alfred.file_sights`) and puts things where its masks show THOR put
+    them (:mod:`alfred_gen.scenes.alfred.file_landings`); the commands' ``--no-complete`` turns it
+    off (the room as the catalogue has it)."""
 
     extra: tuple[Scene, ...] = ()
     complete: bool = True
