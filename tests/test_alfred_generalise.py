@@ -28,7 +28,7 @@ from alfred_gen.scenes.alfred.sight_cuts import (
     clear_sight_lines,
     drawers_share_their_row_front,
 )
-from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_rays
+from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_ray_array, mask_rays
 from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_objects
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
@@ -149,6 +149,19 @@ def test_mask_rays_go_through_the_masks_pixels() -> None:
     for ray in rays:
         u, v, depth = camera.project(np.array(ray) * 2.0 + camera.position)
         assert depth > 0 and decode_mask(encode_mask(mask))[int(v), int(u)]
+
+
+def test_mask_ray_array_casts_the_same_rays_as_mask_rays_unrounded() -> None:
+    camera = Camera(0.4, 1.5, -0.2, 90.0, 30.0, 60.0)
+    mask = np.zeros((300, 300), bool)
+    mask[40:60, 10:290] = True
+    mask[200:230, 120:125] = True
+    runs = encode_mask(mask)
+    rays = mask_ray_array(runs, camera, 500)
+    assert rays.shape == (len(mask_rays(runs, camera, 500)), 3)
+    assert np.allclose(rays, np.array(mask_rays(runs, camera, 500)), atol=1e-5)
+    assert np.allclose(np.linalg.norm(rays, axis=1), 1.0)
+    assert mask_ray_array([], camera, 10).shape == (0, 3)
 
 
 def test_a_fixture_in_a_proven_line_of_sight_is_cut_back_or_windowed() -> None:

@@ -16,7 +16,7 @@ pixels off THOR's, which this does not change.)
 So, at restore (:meth:`~alfred_gen.scenes.library.SceneLibrary.for_start_state`, when the room is
 completed from the file), each interaction of the file with a mask is cast again (pose by dead
 reckoning, :func:`~alfred_gen.scenes.alfred.evidence.interaction_steps`; the camera of ALFRED's
-frames), through every pixel of its mask (:func:`~alfred_gen.scenes.alfred.sight_facts.mask_rays`),
+frames), through every pixel of its mask (:func:`~alfred_gen.scenes.alfred.sight_facts.mask_ray_array`),
 up to where the ray enters lite's box of the target
 (:data:`~alfred_gen.scenes.alfred.sight_cuts.SHORT_OF_TARGET` short of it, as the importer's
 :func:`~alfred_gen.scenes.alfred.sight_cuts.clear_sight_lines` does for fixtures). A loose object
@@ -52,7 +52,7 @@ import numpy as np
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import interaction_steps, is_static_id, type_of_name
 from alfred_gen.scenes.alfred.sight_cuts import CUT_MARGIN, SHORT_OF_TARGET
-from alfred_gen.scenes.alfred.sight_facts import mask_rays
+from alfred_gen.scenes.alfred.sight_facts import mask_ray_array
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneObject, format_object_id
 from alfred_gen.sim.world import quarter_turns, turn_horizontal
@@ -171,7 +171,7 @@ def sight_crossings(scene: Scene, traj: Mapping[str, Any]) -> dict[str, list[tup
         camera = Camera(x, eye_y, z, rotation, horizon, ALFRED_CAMERA.field_of_view)
         try:
             pixels = int(np.asarray(runs, dtype=np.int64).reshape(-1, 2)[:, 1].sum())
-            rays = np.asarray(mask_rays(runs, camera, min(pixels, MAX_RAYS)), dtype=float).reshape(-1, 3)
+            rays = mask_ray_array(runs, camera, min(pixels, MAX_RAYS))
         except (ValueError, TypeError):
             continue
         if not len(rays):
