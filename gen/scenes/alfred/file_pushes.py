@@ -22,17 +22,18 @@ landings; the held-out fidelity bench never does (a mask measured against itself
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from alfred_gen.fidelity.camera_fit import MaskObservation, mask_observations
+from alfred_gen.scenes.alfred.evidence import interaction_steps, type_of_name
 from alfred_gen.scenes.alfred.file_sights import _poses, posed_box
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, format_object_id
 from alfred_gen.sim.start_falls import FallZone
+from alfred_gen.traj.rle import decode_mask
 
 #: The types pushed: long thin pickupables whose origin is their middle (within 6 mm,
 #: :data:`alfred_gen.scenes.alfred.loose.DEFAULT_SHIFT`), so a mask's middle is where the origin went.
@@ -47,47 +48,61 @@ def _overlaps(a: Box, b: Box) -> bool:
     return all(min(a.hi[i], b.hi[i]) > max(a.lo[i], b.lo[i]) for i in range(3))
 
 
-def _cast_centroid(sight: MaskObservation) -> np.ndarray | None:
-    """Where the mask's centroid ray meets the horizontal plane through the pose; None above the eye."""
-    camera = Camera(sight.agent[0], sight.agent[1] + ALFRED_CAMERA.height, sight.agent[2], sight.rotation,
-                    sight.horizon, ALFRED_CAMERA.field_of_view)
+def _cast_centroid(agent: Sequence[float], mask: np.ndarray, plane_y: float) -> np.ndarray | None:
+    """Where the ray through ``mask``'s centroid, seen from ``agent`` (x, y, z, rotation, horizon),
+    meets the horizontal plane at ``plane_y``; None at or above the eye."""
+    camera = Camera(agent[0], agent[1] + ALFRED_CAMERA.height, agent[2], agent[3], agent[4],
+                    ALFRED_CAMERA.field_of_view)
     right, up, forward = camera.basis()
-    u, v = sight.centroid
+    rows, cols = np.nonzero(mask)
+    u, v = float(cols.mean()) + 0.5, float(rows.mean()) + 0.5
     ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
     if ray[1] >= -1e-6:
         return None
-    return np.asarray(camera.position + (sight.target[1] - camera.y) / ray[1] * ray)
+    return np.asarray(camera.position + (plane_y - camera.y) / ray[1] * ray)
+
+
+def _first_sights(traj: Mapping[str, Any]) -> list[tuple[str, tuple[float, float, float], np.ndarray, list[float]]]:
+    """Each pen or pencil of the start state the file interacts with before it moves: (name, pose,
+    mask, agent (x, y, z, rotation, horizon)) at that first interaction."""
+    lows = traj["plan"]["low_actions"]
+    start = {format_object_id(type_of_name(name), position, True): (name, position)
+             for name, found in _poses(traj).items() for position, _ in found}
+    agent_y = float(traj["scene"]["init_action"]["y"])
+    seen: set[str] = set()
+    out = []
+    for index, target, (x, z, rotation, horizon) in interaction_steps(traj["scene"], lows)[1]:
+        runs = ((lows[index].get("discrete_action") or {}).get("args") or {}).get("mask")
+        if target in start and target not in seen and runs and target.split("|")[0] in PUSHED_TYPES:
+            mask = decode_mask(runs)
+            if mask.any():
+                out.append((*start[target], mask, [x, agent_y, z, rotation, horizon]))
+        seen.add(target)
+    return out
 
 
 def file_pushes(scene: Scene, traj: Mapping[str, Any]) -> list[FallZone]:
     """The pushes ``traj``'s own first sights show (none for a malformed file)."""
     try:
-        sights = mask_observations(traj)
+        sights = _first_sights(traj)
         poses = _poses(traj)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return []
     boxes = [(o.name, position, posed_box(o, position, yaw))
              for o in scene.objects for position, yaw in poses.get(o.name, ())]
     zones = []
-    for sight in sights:
-        if sight.object_id.split("|")[0] not in PUSHED_TYPES:
+    for name, position, mask, agent in sights:
+        mine = [box for other, at, box in boxes if other == name and at == position]
+        if len(mine) != 1 or not any(other != name and _overlaps(mine[0], b) for other, _, b in boxes):
             continue
-        mine = [(name, position, box) for name, position, box in boxes
-                if np.allclose(position, sight.target, atol=ZONE)
-                and name.split("_")[0] == sight.object_id.split("|")[0]]
-        if len(mine) != 1:
-            continue
-        name, position, box = mine[0]
-        if not any(other != name and _overlaps(box, b) for other, _, b in boxes):
-            continue
-        seen = _cast_centroid(sight)
+        seen = _cast_centroid(agent, mask, position[1])
         if seen is None:
             continue
         shift = (float(seen[0] - position[0]), float(seen[2] - position[2]))
         if float(np.hypot(*shift)) <= PUSHED:
             continue
-        zones.append(FallZone(name, tuple(p - ZONE for p in position), tuple(p + ZONE for p in position),  # type: ignore[arg-type]  # three coordinates
-                              shift, to_floor=False))
+        zones.append(FallZone(name, (position[0] - ZONE, position[1] - ZONE, position[2] - ZONE),
+                              (position[0] + ZONE, position[1] + ZONE, position[2] + ZONE), shift, to_floor=False))
     return zones
 
 
