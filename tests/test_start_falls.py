@@ -67,20 +67,27 @@ def _with_fall(scene: Scene, name: str) -> tuple[Scene, dict]:
     return replace(scene, falls=(zone,)), pose
 
 
+def _posed(plain: Scene, zoned: Scene, name: str, pose: dict) -> tuple[dict, dict]:
+    """``name``'s metadata after SetObjectPoses puts it at ``pose`` in ``plain`` and in ``zoned``."""
+    found = []
+    for scene in (plain, zoned):
+        sim = LiteController(scene)
+        others = [{"objectName": o["name"], "position": o["position"], "rotation": o["rotation"]}
+                  for o in sim.last_event.metadata["objects"] if o["pickupable"] and o["name"] != name]
+        ok(sim, "SetObjectPoses", objectPoses=[*others, pose])
+        found.append(next(o for o in sim.last_event.metadata["objects"] if o["name"] == name))
+    return found[0], found[1]
+
+
 def test_set_object_poses_drops_an_object_posed_in_a_fall_zone_keeping_its_pose_id() -> None:
     kitchen = fixtures.kitchen()
     name = next(o.name for o in kitchen.objects if o.object_type == "Knife")
     fallen, pose = _with_fall(kitchen, name)
-    before, after = LiteController(kitchen), LiteController(fallen)
-    for sim in (before, after):
-        others = [{"objectName": o["name"], "position": o["position"], "rotation": o["rotation"]}
-                  for o in sim.last_event.metadata["objects"] if o["pickupable"] and o["name"] != name]
-        ok(sim, "SetObjectPoses", objectPoses=[*others, pose])
-    knife = {s: next(o for o in s.last_event.metadata["objects"] if o["name"] == name) for s in (before, after)}
-    assert knife[after]["objectId"] == knife[before]["objectId"]
-    assert knife[after]["position"]["z"] == knife[before]["position"]["z"] + 0.2
-    assert knife[after]["position"]["y"] < knife[before]["position"]["y"] - 0.5
-    assert not knife[after]["parentReceptacles"] and knife[before]["parentReceptacles"]
+    before, after = _posed(kitchen, fallen, name, pose)
+    assert after["objectId"] == before["objectId"]
+    assert after["position"]["z"] == before["position"]["z"] + 0.2
+    assert after["position"]["y"] < before["position"]["y"] - 0.5
+    assert not after["parentReceptacles"] and before["parentReceptacles"]
 
 
 def test_a_scene_keeps_its_fall_zones_on_disk_and_a_room_without_them_writes_none() -> None:
@@ -88,3 +95,18 @@ def test_a_scene_keeps_its_fall_zones_on_disk_and_a_room_without_them_writes_non
     assert "falls" not in kitchen.to_dict()
     fallen, _ = _with_fall(kitchen, next(o.name for o in kitchen.objects if o.object_type == "Knife"))
     assert Scene.from_dict(fallen.to_dict()).falls == fallen.falls
+
+
+def test_a_push_zone_moves_an_object_along_its_support_at_its_posed_height_keeping_its_pose_id() -> None:
+    kitchen = fixtures.kitchen()
+    name = next(o.name for o in kitchen.objects if o.object_type == "Knife")
+    fallen, pose = _with_fall(kitchen, name)
+    pushed = replace(fallen, falls=tuple(replace(z, to_floor=False) for z in fallen.falls))
+    before, after = _posed(kitchen, pushed, name, pose)
+    assert after["objectId"] == before["objectId"]
+    assert math.isclose(after["position"]["z"], before["position"]["z"] + 0.2)
+    assert after["position"]["y"] == before["position"]["y"]
+    assert after["parentReceptacles"] == before["parentReceptacles"]
+    # on disk a push says so, a fall keeps its four fields
+    assert Scene.from_dict(pushed.to_dict()).falls == pushed.falls
+    assert len(fallen.falls[0].to_list()) == 4 and pushed.falls[0].to_list()[4] is False

@@ -179,8 +179,10 @@ class SceneLibrary:
     ``complete`` (the default) completes an imported THOR room with the fixtures the replayed
     trajectory names and the room lacks (:mod:`alfred_gen.scenes.alfred.complete`), draws the
     loose objects its masks see over no taller than they allow
-    (:mod:`alfred_gen.scenes.alfred.file_sights`) and puts things where its masks show THOR put
-    them (:mod:`alfred_gen.scenes.alfred.file_landings`); the commands' ``--no-complete`` turns it
+    (:mod:`alfred_gen.scenes.alfred.file_sights`), draws a pen or pencil posed through another
+    object where its first sight shows THOR pushed it (:mod:`alfred_gen.scenes.alfred.file_pushes`)
+    and puts things where its masks show THOR put them
+    (:mod:`alfred_gen.scenes.alfred.file_landings`); the commands' ``--no-complete`` turns it
     off (the room as the catalogue has it)."""
 
     extra: tuple[Scene, ...] = ()
@@ -221,12 +223,14 @@ class SceneLibrary:
         from alfred_gen.scenes.alfred.catalogue_store import floor_known
         from alfred_gen.scenes.alfred.complete import complete_from_file
         from alfred_gen.scenes.alfred.file_landings import with_file_landings
+        from alfred_gen.scenes.alfred.file_pushes import with_file_pushes
         from alfred_gen.scenes.alfred.file_sights import clear_file_sights
 
         # A catalogue room built with demonstrations knows its floor: a walk off it stays a failure.
         extra = any(s.name == name for s in self.extra)
         scene, added = complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
-        return with_file_landings(clear_file_sights(scene, trajectory)[0], trajectory), added
+        scene = with_file_pushes(clear_file_sights(scene, trajectory)[0], trajectory)
+        return with_file_landings(scene, trajectory), added
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,

@@ -20,7 +20,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.scene import GRID_SIZE
-from alfred_gen.sim.start_falls import fallen_shift
+from alfred_gen.sim.start_falls import fallen_zone
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
 
 if TYPE_CHECKING:
@@ -447,16 +447,21 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
 def _let_fall(world: World, posed: list[tuple[WorldObject, tuple[float, float, float], float]]) -> None:
     """Put each object posed in one of the room's fall zones on the floor where it landed: THOR's
     physics drops it there before the demo first sees it (:mod:`alfred_gen.sim.start_falls`; only
-    imported rooms have zones). It keeps the id of its pose, as THOR's object does."""
+    imported rooms have zones). It keeps the id of its pose, as THOR's object does. A zone that is
+    no fall pushes the object along its support, at its posed height and on the same support."""
     zones = world.scene.falls
     if not zones:
         return
     for obj, position, _ in posed:
-        shift = fallen_shift(zones, obj.name, position)
-        if shift is None:
+        zone = fallen_zone(zones, obj.name, position)
+        if zone is None:
             continue
-        world.detach(obj)
-        centre = (obj.center[0] + shift[0], world.scene.floor_y + obj.size[1] / 2, obj.center[2] + shift[1])
+        shift = zone.shift
+        if zone.to_floor:
+            world.detach(obj)
+            centre = (obj.center[0] + shift[0], world.scene.floor_y + obj.size[1] / 2, obj.center[2] + shift[1])
+        else:
+            centre = (obj.center[0] + shift[0], obj.center[1], obj.center[2] + shift[1])
         world.move_to(obj, centre)
 
 

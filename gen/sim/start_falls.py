@@ -19,34 +19,45 @@ from typing import Any
 @dataclass(frozen=True)
 class FallZone:
     """The object named ``object_name``, posed with its origin inside ``lo``-``hi`` (metres), falls
-    ``shift`` (dx, dz) to the floor."""
+    ``shift`` (dx, dz) to the floor; with ``to_floor`` False it is pushed ``shift`` along its support
+    instead, at its posed height (:mod:`alfred_gen.scenes.alfred.file_pushes`)."""
 
     object_name: str
     lo: tuple[float, float, float]
     hi: tuple[float, float, float]
     shift: tuple[float, float]
+    to_floor: bool = True
 
     def holds(self, object_name: str, position: Sequence[float]) -> bool:
         return object_name == self.object_name and all(
             lo <= p <= hi for lo, p, hi in zip(self.lo, position, self.hi))
 
     def to_list(self) -> list[Any]:
-        return [self.object_name, list(self.lo), list(self.hi), list(self.shift)]
+        pushed = [] if self.to_floor else [False]  # a fall keeps its four fields (catalogue bytes)
+        return [self.object_name, list(self.lo), list(self.hi), list(self.shift), *pushed]
 
     @staticmethod
     def from_list(data: Sequence[Any]) -> FallZone:
         lo, hi, shift = data[1], data[2], data[3]
         return FallZone(str(data[0]), (float(lo[0]), float(lo[1]), float(lo[2])),
-                        (float(hi[0]), float(hi[1]), float(hi[2])), (float(shift[0]), float(shift[1])))
+                        (float(hi[0]), float(hi[1]), float(hi[2])), (float(shift[0]), float(shift[1])),
+                        bool(data[4]) if len(data) > 4 else True)
 
 
-def fallen_shift(zones: Sequence[FallZone], object_name: str,
-                 position: Sequence[float]) -> tuple[float, float] | None:
-    """How far (dx, dz) the object named ``object_name`` posed at ``position`` moves falling to the
-    floor, by the zone whose fall lies nearest; None when no zone holds it."""
+def fallen_zone(zones: Sequence[FallZone], object_name: str, position: Sequence[float]) -> FallZone | None:
+    """The zone whose fall of the object named ``object_name`` posed at ``position`` lies nearest;
+    None when no zone holds it."""
     holding = [z for z in zones if z.holds(object_name, position)]
     if not holding:
         return None
     def centre_distance(zone: FallZone) -> float:
         return math.hypot((zone.lo[0] + zone.hi[0]) / 2 - position[0], (zone.lo[2] + zone.hi[2]) / 2 - position[2])
-    return min(holding, key=centre_distance).shift
+    return min(holding, key=centre_distance)
+
+
+def fallen_shift(zones: Sequence[FallZone], object_name: str,
+                 position: Sequence[float]) -> tuple[float, float] | None:
+    """How far (dx, dz) the object named ``object_name`` posed at ``position`` moves (to the floor,
+    or along its support), by :func:`fallen_zone`; None when no zone holds it."""
+    zone = fallen_zone(zones, object_name, position)
+    return None if zone is None else zone.shift
