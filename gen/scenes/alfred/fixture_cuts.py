@@ -167,18 +167,12 @@ def cut_away(block: Block, box: Box, keep: Sequence[Box] = ()) -> None:
             return
 
 
-def inside_built_in(box: Box, blocks: Sequence[Block], sink_reach: float = 0.0) -> bool:
+def inside_built_in(box: Box, blocks: Sequence[Block]) -> bool:
     """Whether an object lies inside a drawer or cabinet, or under a sink's opening (a basin's
-    first box may not yet reach down to what lies in it: its footprint is enough; a kitchen sink
-    basin's widened by ``sink_reach`` metres on every side)."""
+    first box may not yet reach down to what lies in it: its footprint is enough)."""
     c = box.center
-
-    def in_basin(b: Block) -> bool:
-        reach = sink_reach if b.kind == "SinkBasin" else 0.0
-        return all(b.lo[a] - reach <= c[a] <= b.hi[a] + reach for a in (0, 2))
-
     return any((b.kind in BUILT_IN_CONTAINERS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 1, 2)))
-               or (b.kind in SET_IN_BASINS and in_basin(b))
+               or (b.kind in SET_IN_BASINS and all(b.lo[a] <= c[a] <= b.hi[a] for a in (0, 2)))
                for b in blocks)
 
 
@@ -197,13 +191,12 @@ def resting_on(slab: Block, boxes: Iterable[Box]) -> list[Box]:
 
 
 def cut_off_what_lies_under(slab: Block, boxes: Iterable[Box], blocks: Sequence[Block],
-                            on_top: Sequence[Box] = (), sink_reach: float = 0.0) -> None:
+                            on_top: Sequence[Box] = ()) -> None:
     """Cut a counter slab away from every box lying up to :data:`UNDER_SLAB_DEPTH` under it outside a
-    drawer, a cabinet or a sink's opening (:func:`cut_away`, keeping ``on_top`` where it can;
-    ``sink_reach``: :func:`inside_built_in`)."""
+    drawer, a cabinet or a sink's opening (:func:`cut_away`, keeping ``on_top`` where it can)."""
     for box in boxes:
         if slab.lo[1] - UNDER_SLAB_DEPTH < box.hi[1] < slab.lo[1] and slab.overlaps_box(box) \
-                and not inside_built_in(box, blocks, sink_reach):
+                and not inside_built_in(box, blocks):
             cut_away(slab, box, on_top)
 
 

@@ -53,17 +53,6 @@ def _block(obj: SceneObject) -> Block:
     return Block(obj.object_id, obj.object_type, obj.position, list(obj.box.lo), list(obj.box.hi), False)
 
 
-#: How far beside a kitchen sink basin's box a start state's object may lie and still be in the sink, not
-#: under the counter (metres). A double sink has one SinkBasin id, and its box (sized from that id and
-#: the demos) holds one bowl: FloorPlan24's start states lay a spoon and a sponge in its second bowl,
-#: 0.18-0.23 m beside the catalogue's box, and the counter slab round them (its masks: near edge
-#: 3.39 m, 26 masks within 3 cm) was cut back to 3.76 m. On the wide sample (every 20th train demo, held out
-#: by folds) its two counter puts went IoU 0.15 -> 0.43 and 0.19 -> 0.45 with 0.3 m (0.15 m: no
-#: change, 0.5 m: as 0.3 m). The importer's own cut (:func:`~alfred_gen.scenes.alfred.fixture_cuts.cut_around`)
-#: keeps the basin's footprint.
-START_SINK_REACH = 0.3
-
-
 def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
                     changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
     """Counter tops cut away from the posed objects lying under them outside a drawer or cabinet.
@@ -82,7 +71,7 @@ def slabs_off_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]]
     for obj, slab in zip(current, blocks):
         if slab.kind != "CounterTop":
             continue
-        cut_off_what_lies_under(slab, boxes, blocks, resting_on(slab, boxes), START_SINK_REACH)
+        cut_off_what_lies_under(slab, boxes, blocks, resting_on(slab, boxes))
         if slab.box() != obj.box:
             out[obj.object_id] = replace(obj, box=slab.box())
     return out
