@@ -100,7 +100,8 @@ def simulator_for(backend: str, thor: dict[str, Any], complete: bool = True) -> 
 no_complete_option = click.option(
     "--no-complete", is_flag=True,
     help="Replay imported THOR rooms as the catalogue has them: do not add the fixtures the file acts on "
-         "and the room lacks (made at their ids' positions).")
+         "and the room lacks (made at their ids' positions), and do not use the file's own masks (where "
+         "THOR put things, what it saw past).")
 
 
 def task_options(command: Any) -> Any:

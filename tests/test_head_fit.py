@@ -55,3 +55,13 @@ def test_votes_are_counted_per_type_and_decide_the_direction() -> None:
 def test_an_undecided_type_has_no_direction() -> None:
     assert head_direction((10, 9, 3, 4)) is None
     assert head_direction((0, 0, 1, 9)) == (0, -1)
+
+
+def test_a_frame_point_cast_onto_a_plane_projects_back_to_it() -> None:
+    camera = Camera(0.3, 1.5, -0.4, 90.0, 30.0, ALFRED_CAMERA.field_of_view)
+    point = camera.on_plane(120.5, 200.5, 0.9)
+    assert point is not None and point[1] == pytest.approx(0.9)
+    u, v, depth = camera.project(np.array([point]))
+    assert (u[0], v[0]) == (pytest.approx(120.5), pytest.approx(200.5)) and depth[0] > 0
+    assert camera.on_plane(150.0, 10.0, 0.9) is not None  # looking down 30 degrees, the top row still goes down
+    assert Camera(0.0, 1.5, 0.0, 0.0, 0.0, 60.0).on_plane(150.0, 20.0, 0.9) is None  # above the horizon

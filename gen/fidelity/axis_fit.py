@@ -46,15 +46,13 @@ def cast_corners(observation: MaskObservation) -> np.ndarray | None:
     """The mask's bounding-box corners cast onto the horizontal plane through the origin (4 x 3)."""
     camera = Camera(observation.agent[0], observation.agent[1] + ALFRED_CAMERA.height, observation.agent[2],
                     observation.rotation, observation.horizon, ALFRED_CAMERA.field_of_view)
-    right, up, forward = camera.basis()
     x1, y1, x2, y2 = observation.box
     points = []
     for u, v in ((x1, y1), (x2 + 1, y1), (x1, y2 + 1), (x2 + 1, y2 + 1)):
-        ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
-        if ray[1] >= -1e-6:
+        point = camera.on_plane(u, v, observation.target[1])
+        if point is None:
             return None  # a corner at or above the horizon never meets the plane below the eye
-        t = (observation.target[1] - camera.y) / ray[1]
-        points.append(camera.position + t * ray)
+        points.append(point)
     return np.asarray(points)
 
 

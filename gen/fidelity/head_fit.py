@@ -34,12 +34,8 @@ def cast_centroid(observation: MaskObservation) -> np.ndarray | None:
     """The mask's centroid cast onto the horizontal plane through the object's origin."""
     camera = Camera(observation.agent[0], observation.agent[1] + ALFRED_CAMERA.height, observation.agent[2],
                     observation.rotation, observation.horizon, ALFRED_CAMERA.field_of_view)
-    right, up, forward = camera.basis()
     u, v = observation.centroid
-    ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
-    if ray[1] >= -1e-6:
-        return None
-    return np.asarray(camera.position + ((observation.target[1] - camera.y) / ray[1]) * ray)
+    return camera.on_plane(u, v, observation.target[1])
 
 
 def head_offset(observation: MaskObservation) -> tuple[float, float] | None:

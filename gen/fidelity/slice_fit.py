@@ -35,12 +35,7 @@ def _cast_centroid(mask: np.ndarray, agent: tuple[float, float, float], rotation
         return None  # the frame's edge cuts the mask: its centroid is not the slice's
     camera = Camera(agent[0], agent[1] + ALFRED_CAMERA.height, agent[2], rotation, horizon,
                     ALFRED_CAMERA.field_of_view)
-    right, up, forward = camera.basis()
-    u, v = float(cols.mean()) + 0.5, float(rows.mean()) + 0.5
-    ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
-    if ray[1] >= -1e-6:
-        return None
-    return camera.position + ((plane_y - camera.y) / ray[1]) * ray
+    return camera.on_plane(float(cols.mean()) + 0.5, float(rows.mean()) + 0.5, plane_y)
 
 
 def slice_positions(traj: Mapping[str, Any]) -> dict[str, list[SlicePoint]]:

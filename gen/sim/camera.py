@@ -54,6 +54,20 @@ class Camera:
         """World-space unit vectors (right, up, forward) of the camera."""
         return _basis(float(self.rotation_deg), float(self.horizon_deg))
 
+    def ray(self, u: float, v: float) -> np.ndarray:
+        """The world direction (not unit) through the frame point (``u``, ``v``): pixels from the
+        frame's left and top edges, a pixel's middle at +0.5."""
+        right, up, forward = self.basis()
+        return forward + ((u - self.width / 2) / self.focal) * right - ((v - self.height / 2) / self.focal) * up
+
+    def on_plane(self, u: float, v: float, plane_y: float) -> np.ndarray | None:
+        """Where the ray through the frame point (``u``, ``v``) meets the horizontal plane at
+        ``plane_y``; None when the ray does not go down (it never meets a plane below the eye)."""
+        ray = self.ray(u, v)
+        if ray[1] >= -1e-6:
+            return None
+        return np.asarray(self.position + ((plane_y - self.y) / ray[1]) * ray)
+
     @property
     def yaw_quadrant(self) -> int | None:
         """0-3 when the yaw is a multiple of 90 degrees (the renderer's fast path), else None."""

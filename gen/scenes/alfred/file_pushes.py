@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.scenes.alfred.evidence import interaction_steps, type_of_name
-from alfred_gen.scenes.alfred.file_sights import _poses, posed_box
+from alfred_gen.scenes.alfred.file_sights import posed_box, start_poses
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, format_object_id
 from alfred_gen.sim.start_falls import FallZone
@@ -53,13 +53,8 @@ def _cast_centroid(agent: Sequence[float], mask: np.ndarray, plane_y: float) -> 
     meets the horizontal plane at ``plane_y``; None at or above the eye."""
     camera = Camera(agent[0], agent[1] + ALFRED_CAMERA.height, agent[2], agent[3], agent[4],
                     ALFRED_CAMERA.field_of_view)
-    right, up, forward = camera.basis()
     rows, cols = np.nonzero(mask)
-    u, v = float(cols.mean()) + 0.5, float(rows.mean()) + 0.5
-    ray = forward + ((u - camera.width / 2) / camera.focal) * right - ((v - camera.height / 2) / camera.focal) * up
-    if ray[1] >= -1e-6:
-        return None
-    return np.asarray(camera.position + (plane_y - camera.y) / ray[1] * ray)
+    return camera.on_plane(float(cols.mean()) + 0.5, float(rows.mean()) + 0.5, plane_y)
 
 
 def _first_sights(traj: Mapping[str, Any]) -> list[tuple[str, tuple[float, float, float], np.ndarray, list[float]]]:
@@ -67,7 +62,7 @@ def _first_sights(traj: Mapping[str, Any]) -> list[tuple[str, tuple[float, float
     mask, agent (x, y, z, rotation, horizon)) at that first interaction."""
     lows = traj["plan"]["low_actions"]
     start = {format_object_id(type_of_name(name), position, True): (name, position)
-             for name, found in _poses(traj).items() for position, _ in found}
+             for name, found in start_poses(traj).items() for position, _ in found}
     agent_y = float(traj["scene"]["init_action"]["y"])
     seen: set[str] = set()
     out = []
@@ -85,7 +80,7 @@ def file_pushes(scene: Scene, traj: Mapping[str, Any]) -> list[FallZone]:
     """The pushes ``traj``'s own first sights show (none for a malformed file)."""
     try:
         sights = _first_sights(traj)
-        poses = _poses(traj)
+        poses = start_poses(traj)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return []
     boxes = [(o.name, position, posed_box(o, position, yaw))
