@@ -11,7 +11,7 @@ from alfred_gen.scenes.alfred.start_falls import fall_zones
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Scene
-from alfred_gen.sim.start_falls import FallZone, fallen_shift
+from alfred_gen.sim.start_falls import FallZone, fallen_zone
 from tests.helpers.sim_actions import ok
 
 EYE = (-2.0, 1.575, 1.0)
@@ -41,12 +41,12 @@ def _floorplan25_like() -> list[SightFact]:
 def test_a_knife_posed_past_the_edge_its_falls_show_falls_where_they_landed() -> None:
     zones = fall_zones(_floorplan25_like(), floor_y=0.0)
     assert zones
-    shift = fallen_shift(zones, KNIFE, (-1.71, 0.849, 0.549))
-    assert shift is not None and shift[0] == 0.0 and 0.1 <= shift[1] <= 0.25
+    zone = fallen_zone(zones, KNIFE, (-1.71, 0.849, 0.549))
+    assert zone is not None and zone.shift[0] == 0.0 and 0.1 <= zone.shift[1] <= 0.25
     # behind the edge (between the farthest stay and the nearest fall), another object, another height:
-    assert fallen_shift(zones, KNIFE, (-1.71, 0.849, 0.529)) is None
-    assert fallen_shift(zones, "ButterKnife_1a2b3c4d", (-1.71, 0.849, 0.549)) is None
-    assert fallen_shift(zones, KNIFE, (-1.71, 1.2, 0.549)) is None
+    assert fallen_zone(zones, KNIFE, (-1.71, 0.849, 0.529)) is None
+    assert fallen_zone(zones, "ButterKnife_1a2b3c4d", (-1.71, 0.849, 0.549)) is None
+    assert fallen_zone(zones, KNIFE, (-1.71, 1.2, 0.549)) is None
 
 
 def test_a_stay_as_far_out_as_a_fall_or_an_object_on_the_floor_makes_no_zone() -> None:

@@ -354,11 +354,10 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     name, at, rise_text = rule.partition("@")
     if name in CLEAR_RULES:  # THOR's spawn points lie on the basin itself, never on a thing in it
         levels = levels[:1]
-    anchor: Point | None = None
-    if name in CLEAR_RULES:
         own = file_landing(world, receptacle, held, levels[0] + _rise(rule, receptacle, held))
         if own is not None:
             return own
+    anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
         line_rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0], _rise(rule, receptacle, held))
         if name in CLEAR_RULES and anchor is not None and taken_at(world, receptacle, held, anchor):

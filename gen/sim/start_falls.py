@@ -54,10 +54,3 @@ def fallen_zone(zones: Sequence[FallZone], object_name: str, position: Sequence[
         return math.hypot((zone.lo[0] + zone.hi[0]) / 2 - position[0], (zone.lo[2] + zone.hi[2]) / 2 - position[2])
     return min(holding, key=centre_distance)
 
-
-def fallen_shift(zones: Sequence[FallZone], object_name: str,
-                 position: Sequence[float]) -> tuple[float, float] | None:
-    """How far (dx, dz) the object named ``object_name`` posed at ``position`` moves (to the floor,
-    or along its support), by :func:`fallen_zone`; None when no zone holds it."""
-    zone = fallen_zone(zones, object_name, position)
-    return None if zone is None else zone.shift
