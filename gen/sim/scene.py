@@ -163,6 +163,11 @@ class Box:
         importer asks of an object's position against a fixture, whatever its height."""
         return self.lo[0] <= x <= self.hi[0] and self.lo[2] <= z <= self.hi[2]
 
+    def overlaps(self, other: Box, eps: float = 0.0) -> bool:
+        """Whether the two boxes' insides overlap by more than ``eps`` on every axis (touching faces
+        do not count)."""
+        return all(self.lo[k] < other.hi[k] - eps and other.lo[k] < self.hi[k] - eps for k in range(3))
+
     def translated(self, dx: float, dy: float, dz: float) -> Box:
         """The same box moved by (dx, dy, dz)."""
         d = (dx, dy, dz)

@@ -31,7 +31,7 @@ import numpy as np
 from alfred_gen.scenes.alfred.evidence import interaction_steps, type_of_name
 from alfred_gen.scenes.alfred.file_sights import posed_box, start_poses
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, format_object_id
+from alfred_gen.sim.scene import ALFRED_CAMERA, Scene, format_object_id
 from alfred_gen.sim.start_falls import FallZone
 from alfred_gen.traj.rle import decode_mask
 
@@ -42,10 +42,6 @@ PUSHED_TYPES = frozenset({"Pen", "Pencil"})
 PUSHED = 0.05
 #: Half the side of the zone about the pose (metres): it holds that pose only.
 ZONE = 0.005
-
-
-def _overlaps(a: Box, b: Box) -> bool:
-    return all(min(a.hi[i], b.hi[i]) > max(a.lo[i], b.lo[i]) for i in range(3))
 
 
 def _cast_centroid(agent: Sequence[float], mask: np.ndarray, plane_y: float) -> np.ndarray | None:
@@ -88,7 +84,7 @@ def file_pushes(scene: Scene, traj: Mapping[str, Any]) -> list[FallZone]:
     zones = []
     for name, position, mask, agent in sights:
         mine = [box for other, at, box in boxes if other == name and at == position]
-        if len(mine) != 1 or not any(other != name and _overlaps(mine[0], b) for other, _, b in boxes):
+        if len(mine) != 1 or not any(other != name and mine[0].overlaps(b) for other, _, b in boxes):
             continue
         seen = _cast_centroid(agent, mask, position[1])
         if seen is None:

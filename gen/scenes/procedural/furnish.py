@@ -479,8 +479,9 @@ def edge_behind(builder: RoomBuilder, box: Box, rotation: float) -> WallEdge | N
 
 
 def overlaps3(a: Box, b: Box, eps: float = 1e-4) -> bool:
-    """Whether two boxes' interiors overlap (touching faces do not count)."""
-    return all(a.lo[k] < b.hi[k] - eps and b.lo[k] < a.hi[k] - eps for k in range(3))
+    """Whether two boxes' interiors overlap (touching faces do not count), with the furnishing
+    passes' default slack (:meth:`Box.overlaps`)."""
+    return a.overlaps(b, eps)
 
 
 def add_light_switch(builder: RoomBuilder) -> SceneObject | None:
