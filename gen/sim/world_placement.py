@@ -12,11 +12,11 @@ from alfred_gen.sim import shapes
 from alfred_gen.sim.world_containment import Containment
 from alfred_gen.sim.world_objects import (
     INSIDE_RECEPTACLES,
-    PUT_OVERLAP,
     PUT_STEP,
     SHELF_MIN_RISE,
     WorldObject,
     _middle_over,
+    footprints_clash,
 )
 
 #: Metres (and degrees) the agent's pose may differ from a put point's and still match it (the grid
@@ -135,13 +135,8 @@ class Placement(Containment):
         hx, hz = obj.size[0] / 2, obj.size[2] / 2
         px, pz = self.put_grid(receptacle, obj)
         free = np.ones(len(px), bool)
-        keep = 1.0 - PUT_OVERLAP
         for child_id in receptacle.children:
-            t = self.by_id[child_id]
-            clash = (np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep) & (
-                np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep
-            )
-            free &= ~clash
+            free &= ~footprints_clash(self.by_id[child_id], px, pz, hx, hz)
         spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
         if self.has_room(receptacle):
             spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)
