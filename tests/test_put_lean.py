@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+from alfred_gen.replay.execute import execute_low_actions
+from alfred_gen.replay.restore import restore_scene
+from alfred_gen.scenes.alfred.file_headings import file_put_headings
+from alfred_gen.scenes.alfred.importer import build_scene, find_sources, gather_evidence
+from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim import fixtures, put_lean
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene
 from alfred_gen.sim.world import World
+from alfred_gen.traj.format import load_trajectory
 from tests.helpers.sim_actions import oid
 
 
@@ -68,3 +77,47 @@ def test_a_leaning_drawing_rises_in_steps_towards_its_raised_end() -> None:
     assert np.allclose(up_hi[:, 1] - up_lo[:, 1], 0.01) and (up_colors == colors[0]).all()
     down_lo, _, _ = put_lean.ramp(lo, hi, colors, box, (2.0, -1.0, 0.1))
     assert np.allclose(down_lo[np.argsort(down_lo[:, 2]), 1], lifts[::-1])  # the other end raised
+
+
+#: The in-sample demo whose spoon THOR laid along the sight, its bowl on an egg (session 91).
+SPOON_DEMO = "pick_clean_then_place_in_recep-Spoon-None-DiningTable-20/trial_T20190909_034703_947964"
+EGG = "Egg|-00.06|+00.82|-02.12"
+
+
+def _replay_to_the_pickup(path: Path, room: Scene) -> tuple[str | None, str | None]:
+    """What ALFRED's rule resolves the spoon demo's low 41 mask (its pickup after the basin put) to,
+    replayed in ``room`` with completion on, and what the spoon leans on then."""
+    from alfred_gen.fidelity.masks import compare
+
+    traj = json.loads(path.read_text())
+    sim = LiteController(scene_lookup=SceneLibrary(extra=(room,)), render_image=False, render_object_image=True)
+    before = restore_scene(sim, traj["scene"], traj)
+    lows = traj["plan"]["low_actions"]
+    seen: dict[str, object] = {"event": before}
+    found: list[str | None] = []
+
+    def on_step(index: int, api: dict, event: object) -> None:
+        if index == 38:  # the put into the basin
+            found.append(sim.world.by_id[api["objectId"]].leans_on)
+        if index == 41:
+            agreement = compare(path, index, lows[index], seen["event"])
+            found.insert(0, None if agreement is None else agreement.picked)
+        seen["event"] = event
+
+    execute_low_actions(sim, lows[:42], before, on_step=on_step)
+    return found[0], found[1]
+
+
+def test_the_spoon_demos_spoon_turned_to_its_files_heading_leans_on_the_egg(alfred_data: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = alfred_data / "json_2.1.0" / "train" / SPOON_DEMO / "traj_data.json"
+    traj = load_trajectory(path)
+    assert [(r.split("|")[-1], k, p, y) for r, k, p, y in file_put_headings(traj)] == [
+        ("SinkBasin", "Spoon", (-0.25, -1.25, 180.0, 45.0), 180.0)]  # its bowl away from the agent
+    room = build_scene(gather_evidence(find_sources(alfred_data))[20])  # FloorPlan20 from the shared demos
+    spoon = traj["plan"]["low_actions"][41]["api_action"]["objectId"]
+    # Turned along the sight, it came down partly over the egg and leans on it.
+    assert _replay_to_the_pickup(path, room) == (spoon, EGG)
+    # Turned but lying flat through the egg, the egg's drawing covers it.
+    monkeypatch.setattr(put_lean, "settle", lambda world, receptacle, held: None)
+    assert _replay_to_the_pickup(path, room) == (EGG, None)

@@ -81,16 +81,28 @@ class Placement(Containment):
         replayed, read from its file's own masks (:attr:`SceneObject.file_put_points`); else None."""
         return self._points_from_here(self.file_put_points.get(receptacle.object_id, ())).get(kind)
 
+    def file_put_heading(self, receptacle: WorldObject, kind: str) -> float | None:
+        """Which way (THOR's yaw of a world direction) THOR laid a ``kind`` put into ``receptacle``
+        from the agent's pose now in the episode being replayed, read from its file's own masks
+        (:attr:`SceneObject.file_put_headings`); else None."""
+        found = self._from_here(self.file_put_headings.get(receptacle.object_id, ())).get(kind)
+        return None if found is None else found[0]
+
     def _points_from_here(self, points: tuple[tuple[str, tuple[float, ...]], ...],
                           ) -> dict[str, tuple[float, float, float]]:
         """Type -> point of the put points declared for the agent's pose now."""
+        return {name: (p[0], p[1], p[2]) for name, p in self._from_here(points).items()}
+
+    def _from_here(self, facts: tuple[tuple[str, tuple[float, ...]], ...]) -> dict[str, tuple[float, ...]]:
+        """Type -> what follows the pose (x, z, rotation, horizon) of the facts declared for the
+        agent's pose now."""
         a = self.agent
-        found: dict[str, tuple[float, float, float]] = {}
-        for name, (x, z, rotation, horizon, px, py, pz) in points:
+        found: dict[str, tuple[float, ...]] = {}
+        for name, (x, z, rotation, horizon, *rest) in facts:
             if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
                     and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
                     and abs(a.horizon - horizon) < POSE_TOLERANCE:
-                found[name] = (px, py, pz)
+                found[name] = tuple(rest)
         return found
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
