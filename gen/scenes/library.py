@@ -182,7 +182,7 @@ class SceneLibrary:
     (:mod:`alfred_gen.scenes.alfred.file_sights`), draws a pen or pencil posed through another
     object where its first sight shows THOR pushed it (:mod:`alfred_gen.scenes.alfred.file_pushes`)
     and puts things where its masks show THOR put them
-    (:mod:`alfred_gen.scenes.alfred.file_landings`), long things into a sink basin at the yaw they
+    (:mod:`alfred_gen.scenes.alfred.file_landings`), long things into a sink basin the way they
     show (:mod:`alfred_gen.scenes.alfred.file_headings`); the commands' ``--no-complete`` turns it
     off (the room as the catalogue has it)."""
 
