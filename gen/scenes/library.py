@@ -182,7 +182,8 @@ class SceneLibrary:
     (:mod:`alfred_gen.scenes.alfred.file_sights`), draws a pen or pencil posed through another
     object where its first sight shows THOR pushed it (:mod:`alfred_gen.scenes.alfred.file_pushes`)
     and puts things where its masks show THOR put them
-    (:mod:`alfred_gen.scenes.alfred.file_landings`); the commands' ``--no-complete`` turns it
+    (:mod:`alfred_gen.scenes.alfred.file_landings`), long things into a sink basin the way they
+    show (:mod:`alfred_gen.scenes.alfred.file_headings`); the commands' ``--no-complete`` turns it
     off (the room as the catalogue has it)."""
 
     extra: tuple[Scene, ...] = ()
@@ -222,6 +223,7 @@ class SceneLibrary:
             return scene, ()
         from alfred_gen.scenes.alfred.catalogue_store import floor_known
         from alfred_gen.scenes.alfred.complete import complete_from_file
+        from alfred_gen.scenes.alfred.file_headings import with_file_headings
         from alfred_gen.scenes.alfred.file_landings import with_file_landings
         from alfred_gen.scenes.alfred.file_pushes import with_file_pushes
         from alfred_gen.scenes.alfred.file_sights import clear_file_sights
@@ -230,7 +232,7 @@ class SceneLibrary:
         extra = any(s.name == name for s in self.extra)
         scene, added = complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
         scene = with_file_pushes(clear_file_sights(scene, trajectory)[0], trajectory)
-        return with_file_landings(scene, trajectory), added
+        return with_file_headings(with_file_landings(scene, trajectory), trajectory), added
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,

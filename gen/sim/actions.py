@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from alfred_gen.domains import catalogue
-from alfred_gen.sim import put_landing, put_yaw
+from alfred_gen.sim import put_landing, put_lean, put_yaw
 from alfred_gen.sim.pixels import render_camera
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.visibility import reach_distances
@@ -406,6 +406,7 @@ def put_object(sim: LiteController, args: dict[str, Any]) -> None:
     world.touch_family(held)
     world.sight_changed()
     world.place_at_spot(held, receptacle, (x, z), y - held.size[1] / 2)
+    put_lean.settle(world, receptacle, held)
     apply_container_effects(world, held)
 
 

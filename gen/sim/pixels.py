@@ -73,6 +73,7 @@ from alfred_gen.sim import render as render_module
 from alfred_gen.sim.basin_skirts import SKIRT_OWNER, SKIRTED, deck_boxes, skirt_boxes
 from alfred_gen.sim.camera import Camera as RenderCamera
 from alfred_gen.sim.palette import GRIME, GRIME_SHARE, owner_colors, type_color, varied_color
+from alfred_gen.sim.put_lean import ramp
 from alfred_gen.sim.render import (
     FAR_DEPTH,
     MIN_VISIBLE_PIXELS,
@@ -607,6 +608,8 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                                   world.color_variation, obj.object_id in structure.mirrored,
                                   drawn_scale(obj.type_name, from_alfred), thor=from_alfred,
                                   swing=structure.swings.get(obj.object_id))
+        if obj.lean:  # a long thing resting on a taller one (:mod:`alfred_gen.sim.put_lean`)
+            lo, hi, colors = ramp(lo, hi, colors, obj.box().translated(*offset), obj.lean)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
         if from_alfred and offset == (0.0, 0.0, 0.0):
             for name, (lo, hi, colors) in _ownerless_rows(obj, facing_of(obj, facings),

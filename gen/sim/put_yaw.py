@@ -7,15 +7,17 @@ box fits (``CheckSpawnArea`` clear, its corners inside the trigger box). Lite ke
 object had where it was picked up, so a thing put into a microwave could lie across where THOR had
 laid it along the microwave's axes, and its later pickup's mask fell beside it.
 
-Only puts into :data:`TURNED_TYPES` in imported rooms turn the object (:func:`turn_for_put`);
-procedural rooms and other receptacles keep the held yaw, as before.
+Only puts into :data:`TURNED_TYPES` in imported rooms turn the object (:func:`turn_for_put`),
+and, replaying a file, puts whose next sighting in the file shows which way THOR laid a long thing
+(:func:`file_yaw`); procedural rooms and other receptacles keep the held yaw, as before.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from alfred_gen.sim.world_objects import quarter_turns
+from alfred_gen.sim.thor_shapes import HEAD_AT
+from alfred_gen.sim.world_objects import quarter_turns, turn_horizontal
 
 if TYPE_CHECKING:
     from alfred_gen.sim.world import World, WorldObject
@@ -111,16 +113,40 @@ def turns_on_put(world: World, receptacle: WorldObject) -> bool:
     return bool(world.scene.from_alfred) and receptacle.type_name in TURNED_TYPES
 
 
+def file_yaw(world: World, receptacle: WorldObject, held: WorldObject) -> float | None:
+    """The yaw at which ``held`` lies as the replayed file's own masks show THOR laid it in
+    ``receptacle`` from the agent's pose (:meth:`~alfred_gen.sim.world.World.file_put_heading`,
+    :mod:`alfred_gen.scenes.alfred.file_headings`): a :data:`~alfred_gen.sim.thor_shapes.HEAD_AT`
+    type's head turned to the heading, another's long side along it by the fewer quarter turns (its
+    mask does not tell its ends apart); None when unknown."""
+    heading = world.file_put_heading(receptacle, held.type_name)
+    if heading is None:
+        return None
+    if held.type_name in HEAD_AT:
+        want = turn_horizontal(0.0, 1.0, quarter_turns(heading))  # heading 0 is +z, 90 is +x
+        head = HEAD_AT[held.type_name]
+        turns = next(q for q in range(4) if turn_horizontal(float(head[0]), float(head[1]), q) == want)
+        return 90.0 * turns
+    long_in_x = held.size[0] >= held.size[2]
+    along_x = quarter_turns(heading) % 2 == 1
+    return float(held.rotation[1]) if long_in_x == along_x else (float(held.rotation[1]) + 90.0) % 360.0
+
+
 def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> list[tuple[float, float]] | None:
-    """Turn ``held`` to the first of :func:`thor_yaws` at which it fits in ``receptacle`` with a
-    free spot (:meth:`~alfred_gen.sim.world.World.put_spots`) and return those spots, so the put
-    does not search them again. When no yaw fits, or the put does not turn objects
-    (:func:`turns_on_put`), ``held`` keeps its yaw and None is returned (a put that then fails
-    leaves the held object as it was, as THOR resets it)."""
-    if not turns_on_put(world, receptacle):
+    """Turn ``held`` to the first yaw at which it fits in ``receptacle`` with a free spot
+    (:meth:`~alfred_gen.sim.world.World.put_spots`) and return those spots, so the put does not
+    search them again: the yaw the replayed file's own masks show (:func:`file_yaw`), then, for a
+    put that turns objects (:func:`turns_on_put`), :func:`thor_yaws`. When no yaw fits or none is
+    tried, ``held`` keeps its yaw and None is returned (a put that then fails leaves the held object
+    as it was, as THOR resets it)."""
+    own = file_yaw(world, receptacle, held)
+    yaws = [] if own is None else [own]
+    if turns_on_put(world, receptacle):
+        yaws += thor_yaws(receptacle, held.type_name)
+    if not yaws:
         return None
     original = float(held.rotation[1])
-    for yaw in thor_yaws(receptacle, held.type_name):
+    for yaw in yaws:
         if not fits_inside(receptacle, footprint_at(held, yaw)):
             continue
         world.set_rotation(held, yaw)

@@ -243,6 +243,11 @@ class SceneObject:
     #: file's own masks (:mod:`alfred_gen.scenes.alfred.file_landings`), as :attr:`put_points` but
     #: typed points only; they come before :attr:`put_points` for their type and pose. Empty: none.
     file_put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: Which way THOR laid a long thing put into this receptacle in the episode being replayed, read
+    #: from that file's own masks (:mod:`alfred_gen.scenes.alfred.file_headings`): (type, (x, z,
+    #: rotation, horizon of the put, then the heading: THOR's yaw of the world direction its long
+    #: side, or its head, points to)). Empty: none.
+    file_put_headings: tuple[tuple[str, tuple[float, ...]], ...] = ()
     #: How far each side of a fixture's drawing lies outside its box (low x, y, z, then high x, y,
     #: z; negative: inside), where an imported room's masks show another extent than its box
     #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
@@ -297,6 +302,8 @@ class SceneObject:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         if self.file_put_points:
             data["file_put_points"] = [[kind, list(p)] for kind, p in self.file_put_points]
+        if self.file_put_headings:
+            data["file_put_headings"] = [[kind, list(p)] for kind, p in self.file_put_headings]
         if self.drawn_margins:
             data["drawn_margins"] = list(self.drawn_margins)
         if self.blade_across:
@@ -324,6 +331,7 @@ class SceneObject:
             hinge=int(data.get("hinge", 0)),
             put_points=_put_points(data.get("put_points", ())),
             file_put_points=_put_points(data.get("file_put_points", ())),
+            file_put_headings=_put_points(data.get("file_put_headings", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
             drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),

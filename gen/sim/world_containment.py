@@ -22,10 +22,15 @@ class Containment(WorldCore):
         self.sight_changed()
 
     def detach(self, obj: WorldObject) -> None:
-        """Take an object out of its parent (it keeps its own contents)."""
+        """Take an object out of its parent (it keeps its own contents); it, and what leaned on it
+        (:mod:`alfred_gen.sim.put_lean`), lie level again."""
         if obj.parent is None:
             return
         self.touch_family(obj)
+        for leaning in [obj, *(self.by_id[c] for c in self.by_id[obj.parent].children)]:
+            if leaning.lean and (leaning is obj or leaning.leans_on == obj.object_id):  # nothing holds it up now
+                leaning.lean, leaning.leans_on = (), None
+                self.touch(leaning)
         self.by_id[obj.parent].children.remove(obj.object_id)
         obj.parent = None
         self.touch_family(obj)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import ObjectType
@@ -122,6 +123,15 @@ def overlap_deeper_than(a: WorldObject, b: WorldObject, depth: float) -> bool:
     return all(min(a_hi[k], b_hi[k]) - max(a_lo[k], b_lo[k]) > depth for k in range(3))
 
 
+def footprints_clash(other: WorldObject, x: Any, z: Any, half_x: float, half_z: float) -> Any:
+    """Whether ``other``'s footprint overlaps a footprint ``half_x`` by ``half_z`` either side of
+    (``x``, ``z``) (floats, or arrays of centres) by more than :data:`PUT_OVERLAP` of each summed
+    half-extent: what a put counts as taken (bounding boxes are looser than THOR's colliders)."""
+    keep = 1.0 - PUT_OVERLAP
+    return (abs(other.center[0] - x) < (other.size[0] / 2 + half_x) * keep) & (
+        abs(other.center[2] - z) < (other.size[2] / 2 + half_z) * keep)
+
+
 def _middle_over(obj: WorldObject, receptacle: WorldObject) -> bool:
     """Whether ``obj``'s middle lies over ``receptacle``'s footprint (seen from above)."""
     (x, _, z), (lo, hi) = obj.center, (receptacle.lo, receptacle.hi)
@@ -146,6 +156,8 @@ class WorldObject:
         "is_open",
         "is_sliced",
         "is_toggled",
+        "lean",
+        "leans_on",
         "lies_as_cut",
         "liquid",
         "name",
@@ -221,6 +233,11 @@ class WorldObject:
         #: imported room draws only the part of its face THOR's masks show there
         #: (:data:`alfred_gen.sim.thor_shapes.SLICE_FACES`).
         self.lies_as_cut = False
+        #: How it leans on a taller thing it came down on (:mod:`alfred_gen.sim.put_lean`): (the axis
+        #: of its long side, 0 or 2; +1 or -1, the end raised; the rise, metres), drawing only;
+        #: empty: level. :attr:`leans_on` is that thing's id.
+        self.lean: tuple[float, ...] = ()
+        self.leans_on: str | None = None
         self.is_dirty = False
         self.is_cooked = False
         self.is_filled = False

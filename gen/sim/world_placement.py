@@ -12,11 +12,11 @@ from alfred_gen.sim import shapes
 from alfred_gen.sim.world_containment import Containment
 from alfred_gen.sim.world_objects import (
     INSIDE_RECEPTACLES,
-    PUT_OVERLAP,
     PUT_STEP,
     SHELF_MIN_RISE,
     WorldObject,
     _middle_over,
+    footprints_clash,
 )
 
 #: Metres (and degrees) the agent's pose may differ from a put point's and still match it (the grid
@@ -81,16 +81,28 @@ class Placement(Containment):
         replayed, read from its file's own masks (:attr:`SceneObject.file_put_points`); else None."""
         return self._points_from_here(self.file_put_points.get(receptacle.object_id, ())).get(kind)
 
+    def file_put_heading(self, receptacle: WorldObject, kind: str) -> float | None:
+        """Which way (THOR's yaw of a world direction) THOR laid a ``kind`` put into ``receptacle``
+        from the agent's pose now in the episode being replayed, read from its file's own masks
+        (:attr:`SceneObject.file_put_headings`); else None."""
+        found = self._from_here(self.file_put_headings.get(receptacle.object_id, ())).get(kind)
+        return None if found is None else found[0]
+
     def _points_from_here(self, points: tuple[tuple[str, tuple[float, ...]], ...],
                           ) -> dict[str, tuple[float, float, float]]:
         """Type -> point of the put points declared for the agent's pose now."""
+        return {name: (p[0], p[1], p[2]) for name, p in self._from_here(points).items()}
+
+    def _from_here(self, facts: tuple[tuple[str, tuple[float, ...]], ...]) -> dict[str, tuple[float, ...]]:
+        """Type -> what follows the pose (x, z, rotation, horizon) of the facts declared for the
+        agent's pose now."""
         a = self.agent
-        found: dict[str, tuple[float, float, float]] = {}
-        for name, (x, z, rotation, horizon, px, py, pz) in points:
+        found: dict[str, tuple[float, ...]] = {}
+        for name, (x, z, rotation, horizon, *rest) in facts:
             if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
                     and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
                     and abs(a.horizon - horizon) < POSE_TOLERANCE:
-                found[name] = (px, py, pz)
+                found[name] = tuple(rest)
         return found
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
@@ -135,13 +147,8 @@ class Placement(Containment):
         hx, hz = obj.size[0] / 2, obj.size[2] / 2
         px, pz = self.put_grid(receptacle, obj)
         free = np.ones(len(px), bool)
-        keep = 1.0 - PUT_OVERLAP
         for child_id in receptacle.children:
-            t = self.by_id[child_id]
-            clash = (np.abs(t.center[0] - px) < (t.size[0] / 2 + hx) * keep) & (
-                np.abs(t.center[2] - pz) < (t.size[2] / 2 + hz) * keep
-            )
-            free &= ~clash
+            free &= ~footprints_clash(self.by_id[child_id], px, pz, hx, hz)
         spots = [(float(x), float(z)) for x, z in zip(px[free], pz[free])]
         if self.has_room(receptacle):
             spots.extend(p for p in self.free_spots(receptacle, obj) if p not in spots)

@@ -155,14 +155,13 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float],
     return (round(float(best_middle[0]), 4), round(float(best_middle[1]), 4), round(float(best_middle[2]), 4))
 
 
-def put_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
-              agent_y: float) -> list[PutFact]:
-    """The put facts of one demo: ``steps`` are its interactions (low action index, target id,
-    [x, z, rotation, horizon]) by dead reckoning.
-
-    A fact needs a PutObject into a :data:`PUT_FACT_TYPES` receptacle and the next interaction
-    that shows the put object (a PickupObject of it, or a PutObject into it), taken from the pose
-    of the put (from elsewhere the object might have been seen past the door's edge)."""
+def put_sightings(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
+                  ) -> list[tuple[str, str, list[float], Any]]:
+    """Each put into a :data:`PUT_FACT_TYPES` receptacle whose object the next interaction showing
+    it (a PickupObject of it, or a PutObject into it) sees from the pose of the put (from elsewhere
+    the object might have been seen past the door's edge): (receptacle id, object id, that pose,
+    that interaction's mask runs). ``steps`` are the demo's interactions (low action index, target
+    id, [x, z, rotation, horizon]) by dead reckoning."""
     pose_of = {index: pose for index, _, pose in steps}
     waiting: dict[str, tuple[str, list[float]]] = {}  # object id -> (receptacle id, put pose)
     out = []
@@ -176,14 +175,23 @@ def put_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[in
             runs = ((low.get("discrete_action") or {}).get("args") or {}).get("mask")
             pose = pose_of.get(index)
             if runs and pose is not None and list(pose) == list(put_pose):
-                fact = _fact(runs, pose, agent_y, where, catalogue.type_of_id(shown))
-                if fact is not None:
-                    out.append(fact)
+                out.append((where, shown, pose, runs))
         if action == "PutObject" and isinstance(object_id, str) and isinstance(receptacle, str) \
                 and catalogue.type_of_id(receptacle) in PUT_FACT_TYPES and index in pose_of:
             waiting[object_id] = (receptacle, pose_of[index])
         elif action == "PickupObject" and isinstance(object_id, str):
             waiting.pop(object_id, None)
+    return out
+
+
+def put_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
+              agent_y: float) -> list[PutFact]:
+    """The put facts of one demo: where each of its :func:`put_sightings` shows the object."""
+    out = []
+    for where, shown, pose, runs in put_sightings(low_actions, steps):
+        fact = _fact(runs, pose, agent_y, where, catalogue.type_of_id(shown))
+        if fact is not None:
+            out.append(fact)
     return out
 
 
