@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from alfred_gen.scenes.alfred import faucet_fits, sight_facts
 from alfred_gen.scenes.alfred.faucet_fits import (
     FILL_SHARE,
     MAX_SHIFT,
@@ -15,10 +16,18 @@ from alfred_gen.scenes.alfred.faucet_fits import (
     faucets_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact, mask_fill
+from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_fill
 from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
+#: The grid these tests' patterns are drawn on (the importer's was 5 until session 91), so a
+#: cell is a fifth of the slab.
+FILL_GRID = 5
+
+
+@pytest.fixture(autouse=True)
+def _grid_of_five(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(faucet_fits, "FILL_GRID", FILL_GRID)
 EYE = (0.0, 1.58, 0.0)
 
 
@@ -217,3 +226,16 @@ def test_a_mask_the_frame_s_side_cuts_fills_the_slab_only_up_to_where_the_cut_me
     # The mask is empty away from the cut: the slab's two low-x columns, which it shows, are not
     # drawn; the columns from the cut on, which no mask shows, are.
     assert parts and all(p[:2] == pytest.approx((2 * step, 1.0)) for p in parts)
+
+
+def test_the_importer_s_grid_draws_a_neck_a_tenth_of_the_slab_wide_no_wider(monkeypatch: pytest.MonkeyPatch) -> None:
+    # THOR's kitchen necks are about a tenth of their masks' boxes wide; a 5 x 5 grid drew them a
+    # fifth wide (session 91: the faucets' extra pixels lay inside THOR's boxes).
+    grid = sight_facts.FILL_GRID
+    monkeypatch.setattr(faucet_fits, "FILL_GRID", grid)
+    neck = tuple(1.0 if row == grid - 1 or col < grid // 10 else 0.0 for row in range(grid) for col in range(grid))
+    block = _faucet()
+    faucets_drawn_to_their_masks([block], [_filled(_sides_fact(-0.03, 0.04, 1.0, 0.9), neck)] * 2, "FloorPlan17")
+    parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
+    assert parts[0][:2] == pytest.approx((0.0, 1.0))  # the bottom row, whole
+    assert len(parts) == grid and all(p[0] == pytest.approx(0.9) and p[1] == pytest.approx(1.0) for p in parts[1:])

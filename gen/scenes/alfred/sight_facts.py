@@ -37,8 +37,9 @@ DOOR_RAY_TYPES = ("Fridge",)
 #: :func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern` draws a faucet's slab in.
 FILL_TYPES = ("Faucet",)
 #: Cells across and up a mask's bounding box that :func:`mask_fill` reads (see
-#: :mod:`~alfred_gen.scenes.alfred.faucet_fits` for how the grid was chosen).
-FILL_GRID = 5
+#: :mod:`~alfred_gen.scenes.alfred.faucet_fits` for how the grid was chosen: 5 drew a faucet's
+#: thin neck a whole cell wide, 20 follows it).
+FILL_GRID = 20
 
 
 @dataclass(frozen=True)
