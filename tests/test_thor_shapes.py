@@ -139,14 +139,15 @@ def test_a_pans_body_is_drawn_hollow_at_its_end_and_its_handle_beyond() -> None:
 
 
 @pytest.mark.parametrize("yaw", [0, 180])
-def test_a_knife_is_drawn_flat_its_length_as_thors_and_wide_across(yaw: int) -> None:
-    # THOR's knife spans own x -0.18 to +0.12 m of its origin; its box, 4 cm towards own -x, is longer.
+def test_a_knife_is_drawn_flat_short_of_thors_tapered_ends(yaw: int) -> None:
+    # THOR's knife spans own x -0.18 to +0.12 m of its origin, narrowing to its tip and handle: the
+    # slab stops short of both ends, and covers 3.5 cm each side it may have fallen to.
     box = loose_box("Knife", (0.0, COUNTER_TOP, 0.0), float(yaw), 0.0)
     parts = thor_parts("Knife", box, yaw)
     assert parts is not None and len(parts) == 1
     drawn = parts[0][0]
     own_lo, own_hi = (drawn.lo[0], drawn.hi[0]) if yaw == 0 else (-drawn.hi[0], -drawn.lo[0])
-    assert own_lo == pytest.approx(-0.18, abs=0.005) and own_hi == pytest.approx(0.12, abs=0.005)
+    assert own_lo == pytest.approx(-0.157, abs=0.005) and own_hi == pytest.approx(0.110, abs=0.005)
     assert drawn.lo[2] == pytest.approx(-0.035) and drawn.hi[2] == pytest.approx(0.035)
     # From 2 cm under the box (THOR's knife lies below its origin) to 5 mm over its bottom.
     assert drawn.lo[1] == pytest.approx(COUNTER_TOP - 0.02) and drawn.hi[1] == pytest.approx(COUNTER_TOP + 0.005)
