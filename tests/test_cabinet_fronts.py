@@ -6,7 +6,12 @@ from __future__ import annotations
 import math
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import FRONT_GROW, drawings_hold_posed, extents_to_their_masks
+from alfred_gen.scenes.alfred.fixture_extents import (
+    FRONT_GROW,
+    FRONT_GROW_ACROSS,
+    drawings_hold_posed,
+    extents_to_their_masks,
+)
 from alfred_gen.scenes.alfred.passes import START_PASSES
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box, SceneObject
@@ -49,11 +54,33 @@ def test_masks_of_it_open_say_nothing() -> None:
         assert cabinet.drawn_margins == ()
 
 
-def test_a_cabinet_grows_no_more_than_front_grow() -> None:
+def test_a_cabinet_grows_up_no_more_than_front_grow_and_sideways_to_front_grow_across() -> None:
     cabinet = _cabinet()
     extents_to_their_masks([cabinet], [_mask("OpenObject", left=-0.9, top=1.1)] * 2)
-    assert math.isclose(cabinet.drawn_margins[0], FRONT_GROW, abs_tol=1e-6)
+    assert FRONT_GROW_ACROSS > FRONT_GROW
+    assert math.isclose(cabinet.drawn_margins[0], FRONT_GROW_ACROSS, abs_tol=1e-6)  # 0.4 m shown, capped
     assert math.isclose(cabinet.drawn_margins[4], FRONT_GROW, abs_tol=1e-6)
+    wider = _cabinet()
+    extents_to_their_masks([wider], [_mask("OpenObject", left=-0.6)] * 2)
+    assert math.isclose(wider.drawn_margins[0], 0.1, abs_tol=0.01)  # as far as the masks show
+
+
+def _basin(x0: float, x1: float) -> Block:
+    """A sink basin over the cabinet's row, its bowl's floor at y 0.6, x ``x0``..``x1``."""
+    return Block("Sink|+00.00|+00.90|+01.75|SinkBasin", "SinkBasin", (0.5 * (x0 + x1), 0.9, 1.75),
+                 [x0, 0.6, 1.55], [x1, 0.92, 1.95], False, 180)
+
+
+def test_a_cabinet_grows_sideways_no_farther_than_a_sink_bowl_beside_it() -> None:
+    # the masks show the door reaching 0.3 m past the box's left end (x -0.8); a bowl stands from x -0.7 on
+    cabinet = _cabinet()
+    extents_to_their_masks([cabinet, _basin(-1.2, -0.7)], [_mask("OpenObject", left=-0.8)] * 2)
+    assert math.isclose(cabinet.drawn_margins[0], 0.2, abs_tol=1e-6)
+    # a cabinet already under a bowl grows towards it no more than FRONT_GROW, away from it freely
+    under = _cabinet()
+    extents_to_their_masks([under, _basin(-0.9, -0.3)], [_mask("OpenObject", left=-0.8, right=0.7)] * 2)
+    assert math.isclose(under.drawn_margins[0], FRONT_GROW, abs_tol=1e-6)
+    assert math.isclose(under.drawn_margins[3], 0.2, abs_tol=0.01)
 
 
 def test_the_drawing_keeps_what_lies_in_the_cabinet() -> None:

@@ -10,6 +10,8 @@ they are under, fronts uncovered, basin rims at the counter's top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from alfred_gen.scenes.alfred.evidence import SupportFact
 from alfred_gen.scenes.alfred.fixture_block import BUILT_IN_CONTAINERS, SET_IN_BASINS, Block, set_top
 from alfred_gen.sim.scene import Box
@@ -187,12 +189,20 @@ def bowls_cut_out_of_cabinets(blocks: list[Block]) -> None:
         if block.kind not in BUILT_IN_CONTAINERS:
             continue
         for basin in basins:
-            overlap = [min(block.hi[a], basin.hi[a]) - max(block.lo[a], basin.lo[a]) for a in (0, 2)]
-            bottom = basin.lo[1] - NESTED_GAP
-            if min(overlap) > NESTED_GAP and block.hi[1] > bottom and bottom - block.lo[1] >= MIN_SOLID:
-                block.holes.append(Box((basin.lo[0] - HOLE_MARGIN, bottom, basin.lo[2] - HOLE_MARGIN),
-                                       (basin.hi[0] + HOLE_MARGIN, block.hi[1] + HOLE_MARGIN,
-                                        basin.hi[2] + HOLE_MARGIN)))
+            hole = bowl_hole(block.lo, block.hi, basin)
+            if hole is not None:
+                block.holes.append(hole)
+
+
+def bowl_hole(lo: Sequence[float], hi: Sequence[float], basin: Block) -> Box | None:
+    """The hole :func:`bowls_cut_out_of_cabinets` cuts round ``basin``'s bowl out of the drawing of a
+    drawer or cabinet spanning ``lo``..``hi``; None when that box is not under the basin."""
+    overlap = [min(hi[a], basin.hi[a]) - max(lo[a], basin.lo[a]) for a in (0, 2)]
+    bottom = basin.lo[1] - NESTED_GAP
+    if min(overlap) > NESTED_GAP and hi[1] > bottom and bottom - lo[1] >= MIN_SOLID:
+        return Box((basin.lo[0] - HOLE_MARGIN, bottom, basin.lo[2] - HOLE_MARGIN),
+                   (basin.hi[0] + HOLE_MARGIN, hi[1] + HOLE_MARGIN, basin.hi[2] + HOLE_MARGIN))
+    return None
 
 
 #: Something kept in a cupboard resting at least this far below a basin's id lies under the basin's
