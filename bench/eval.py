@@ -3,7 +3,8 @@
 Side by side, on the same trajectories, in one process (each row with one reused simulator):
 
 * ``bare``           restore_scene, then ``controller.step(api_action)`` for every low action and a
-                     look at ``lastActionSuccess``: the least any rollout can do;
+                     look at ``lastActionSuccess`` (and, with images, at the frame: lite renders one
+                     only when it is read): the least any rollout can do;
 * ``env object_id``  the expert through ``AlfredEnv`` in ``object_id`` mode: observations, goal
                      conditions and ALFRED's bookkeeping after every step;
 * ``env mask``       the expert through ``mask`` mode: also decodes the recorded masks and resolves
@@ -47,6 +48,8 @@ def _bare(paths: list[Path], rgb: bool, seg: bool) -> tuple[float, int]:
         restore_scene(controller, traj["scene"])
         for low in traj["plan"]["low_actions"]:
             event = controller.step(dict(low["api_action"]))
+            if rgb:
+                _ = event.frame  # lite renders a frame only when it is read, as an agent reads it
             steps += 1
             if not event.metadata["lastActionSuccess"]:
                 break

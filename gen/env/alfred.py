@@ -277,6 +277,8 @@ class AlfredEnv(gymnasium.Env):
         assert self.controller is not None
         event = self.controller.step(api_action)
         self._event = event
+        if self.rgb:  # the frame the observation shows, drawn first: the metadata's visibility then
+            _ = event.frame  # counts its pixels instead of drawing a frame of its own (lite)
         metadata = event.metadata
         success = bool(metadata.get("lastActionSuccess", False))
         if success and "objectId" in api_action:
