@@ -27,6 +27,7 @@ unchanged. Imported rooms only: procedural rooms keep their level boxes.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,9 +47,10 @@ LONG_RATIO = 3.0
 STEP = 0.01
 
 
-def is_long(obj: WorldObject) -> bool:
-    """Whether ``obj``'s longer horizontal side is :data:`LONG_RATIO` times its shorter."""
-    sx, _, sz = obj.size
+def long_in_plan(size: Sequence[float]) -> bool:
+    """Whether a box of ``size`` (x, y, z) has its longer horizontal side :data:`LONG_RATIO` times
+    its shorter."""
+    sx, _, sz = size
     return max(sx, sz) >= LONG_RATIO * min(sx, sz)
 
 
@@ -56,7 +58,7 @@ def support_of(world: World, receptacle: WorldObject, held: WorldObject) -> Worl
     """The tallest loose thing in ``receptacle`` whose top stands above ``held``'s and whose
     footprint clashes with ``held``'s where it lies, for a long ``held`` in an imported room; None
     when there is none."""
-    if not world.scene.from_alfred or not is_long(held):
+    if not world.scene.from_alfred or not long_in_plan(held.size):
         return None
     half_x, half_z = held.size[0] / 2, held.size[2] / 2
     under = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]

@@ -25,7 +25,7 @@ from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.drawer_trays import open_tray
-from alfred_gen.scenes.alfred.evidence import is_static_id, trajectory_facts
+from alfred_gen.scenes.alfred.evidence import MALFORMED, is_static_id, trajectory_facts
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD, clear_reachable
 from alfred_gen.scenes.alfred.fixture_sizing import front_pose, initial_block
@@ -51,7 +51,7 @@ def named_fixtures(traj: Mapping[str, Any]) -> tuple[list[str], dict[str, list[l
     completed). A malformed trajectory names none (its replay reports what is wrong with it)."""
     try:
         facts = trajectory_facts(traj)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except MALFORMED:
         return [], {}
     poses: dict[str, list[list[float]]] = {}
     for object_id, pose in facts.interaction_poses:
@@ -67,7 +67,7 @@ def _walked(traj: Mapping[str, Any]) -> list[tuple[float, float]]:
     """The floor points the file's own moves prove reachable (none for a malformed file)."""
     try:
         return [(float(x), float(z)) for x, z in trajectory_facts(traj).points]
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except MALFORMED:
         return []
 
 

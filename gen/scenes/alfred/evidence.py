@@ -165,6 +165,12 @@ def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping
     return points, [(target, pose) for _, target, pose in steps]
 
 
+#: What reading a malformed trajectory's evidence raises (a missing key, a value of the wrong kind,
+#: a short list): the passes that read a replayed file's own evidence then read none, and its replay
+#: says what is wrong with it.
+MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 def interaction_steps(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
                       ) -> tuple[list[tuple[float, float]], list[tuple[int, str, list[float]]]]:
     """As :func:`dead_reckoning`, each interaction with the index of its low action."""

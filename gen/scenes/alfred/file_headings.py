@@ -37,10 +37,11 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.domains import catalogue
-from alfred_gen.scenes.alfred.evidence import interaction_steps
-from alfred_gen.scenes.alfred.put_facts import MIN_PIXELS, put_sightings
+from alfred_gen.scenes.alfred.evidence import MALFORMED
+from alfred_gen.scenes.alfred.file_landings import file_put_sightings
+from alfred_gen.scenes.alfred.put_facts import MIN_PIXELS
 from alfred_gen.sim.camera import Camera
-from alfred_gen.sim.put_lean import LONG_RATIO
+from alfred_gen.sim.put_lean import long_in_plan
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene
 from alfred_gen.sim.thor_shapes import HEAD_AT
 from alfred_gen.traj.rle import decode_mask
@@ -63,8 +64,7 @@ def is_long_type(kind: str) -> bool:
     """Whether a ``kind``'s longer horizontal side is :data:`~alfred_gen.sim.put_lean.LONG_RATIO` times
     its shorter (spoons 5.0; knives, forks, ladles, spatulas, butter knives): what a mask shows the
     heading of."""
-    sx, _, sz = catalogue.object_type(kind).size
-    return max(sx, sz) >= LONG_RATIO * min(sx, sz)
+    return long_in_plan(catalogue.object_type(kind).size)
 
 
 def mask_heading(mask: np.ndarray, camera: Camera, kind: str) -> float | None:
@@ -113,12 +113,10 @@ def file_put_headings(traj: Mapping[str, Any]) -> list[tuple[str, str, tuple[flo
     :data:`HEADING_RECEPTACLES` receptacle whose sighting from the pose of the put shows its heading
     (:func:`mask_heading`); none for a malformed file."""
     try:
-        scene = traj["scene"]
-        low_actions = (traj.get("plan") or {}).get("low_actions") or []
-        steps = interaction_steps(scene, low_actions)[1]
-        eye = float(scene["init_action"].get("y", 0.0)) + ALFRED_CAMERA.height
+        sightings, agent_y = file_put_sightings(traj)
+        eye = agent_y + ALFRED_CAMERA.height
         out = []
-        for receptacle, shown, pose, runs in put_sightings(low_actions, steps):
+        for receptacle, shown, pose, runs in sightings:
             kind = catalogue.type_of_id(shown)
             if catalogue.type_of_id(receptacle) not in HEADING_RECEPTACLES or kind not in catalogue.OBJECT_TYPES:
                 continue
@@ -128,7 +126,7 @@ def file_put_headings(traj: Mapping[str, Any]) -> list[tuple[str, str, tuple[flo
             if heading is not None:
                 out.append((receptacle, kind, (x, z, rotation, horizon), heading))
         return out
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except MALFORMED:
         return []
 
 

@@ -27,22 +27,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from alfred_gen.scenes.alfred.evidence import interaction_steps
-from alfred_gen.scenes.alfred.put_facts import PutFact, put_facts
+from alfred_gen.scenes.alfred.evidence import MALFORMED, interaction_steps
+from alfred_gen.scenes.alfred.put_facts import PutFact, Sighting, put_sightings, sighting_facts
 from alfred_gen.scenes.alfred.put_points import put_points_by_pose
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene
+
+
+def file_put_sightings(traj: Mapping[str, Any]) -> tuple[list[Sighting], float]:
+    """``traj``'s put sightings (:func:`~alfred_gen.scenes.alfred.put_facts.put_sightings`, its
+    interactions' poses by dead reckoning) and the agent's floor height; raises one of
+    :data:`~alfred_gen.scenes.alfred.evidence.MALFORMED` for a malformed file."""
+    scene = traj["scene"]
+    low_actions = (traj.get("plan") or {}).get("low_actions") or []
+    steps = interaction_steps(scene, low_actions)[1]
+    return put_sightings(low_actions, steps), float(scene["init_action"].get("y", 0.0))
 
 
 def file_put_facts(traj: Mapping[str, Any]) -> list[PutFact]:
     """The put facts ``traj``'s own masks show, read as the importer reads a demo's
     (:func:`~alfred_gen.scenes.alfred.evidence.trajectory_facts`' ``puts``, without the rest of its
-    facts); none for a malformed file: its replay says what is wrong."""
+    facts); none for a malformed file."""
     try:
-        scene = traj["scene"]
-        low_actions = (traj.get("plan") or {}).get("low_actions") or []
-        steps = interaction_steps(scene, low_actions)[1]
-        return put_facts(low_actions, steps, float(scene["init_action"].get("y", 0.0)))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return sighting_facts(*file_put_sightings(traj))
+    except MALFORMED:
         return []
 
 

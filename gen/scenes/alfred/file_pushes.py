@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from alfred_gen.scenes.alfred.evidence import interaction_steps, type_of_name
+from alfred_gen.scenes.alfred.evidence import MALFORMED, interaction_steps, type_of_name
 from alfred_gen.scenes.alfred.file_sights import posed_box, start_poses
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene, format_object_id
@@ -77,7 +77,7 @@ def file_pushes(scene: Scene, traj: Mapping[str, Any]) -> list[FallZone]:
     try:
         sights = _first_sights(traj)
         poses = start_poses(traj)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except MALFORMED:
         return []
     boxes = [(o.name, position, posed_box(o, position, yaw))
              for o in scene.objects for position, yaw in poses.get(o.name, ())]

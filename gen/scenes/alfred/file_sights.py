@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.domains import catalogue
-from alfred_gen.scenes.alfred.evidence import interaction_steps, is_static_id, type_of_name
+from alfred_gen.scenes.alfred.evidence import MALFORMED, interaction_steps, is_static_id, type_of_name
 from alfred_gen.scenes.alfred.sight_cuts import CUT_MARGIN, SHORT_OF_TARGET
 from alfred_gen.scenes.alfred.sight_facts import mask_ray_array
 from alfred_gen.sim.camera import Camera
@@ -192,7 +192,7 @@ def clear_file_sights(scene: Scene, traj: Mapping[str, Any]) -> tuple[Scene, dic
     malformed: its replay reports what is wrong with it)."""
     try:
         crossings = sight_crossings(scene, traj)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except MALFORMED:
         return scene, {}
     poses = start_poses(traj)
     lowered: dict[str, float] = {}

@@ -155,8 +155,13 @@ def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float],
     return (round(float(best_middle[0]), 4), round(float(best_middle[1]), 4), round(float(best_middle[2]), 4))
 
 
+#: A put's sighting (:func:`put_sightings`): receptacle id, object id, the pose of the put (x, z,
+#: rotation, horizon), the mask runs of the next interaction showing the object from that pose.
+Sighting = tuple[str, str, list[float], Any]
+
+
 def put_sightings(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
-                  ) -> list[tuple[str, str, list[float], Any]]:
+                  ) -> list[Sighting]:
     """Each put into a :data:`PUT_FACT_TYPES` receptacle whose object the next interaction showing
     it (a PickupObject of it, or a PutObject into it) sees from the pose of the put (from elsewhere
     the object might have been seen past the door's edge): (receptacle id, object id, that pose,
@@ -187,8 +192,13 @@ def put_sightings(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tupl
 def put_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
               agent_y: float) -> list[PutFact]:
     """The put facts of one demo: where each of its :func:`put_sightings` shows the object."""
+    return sighting_facts(put_sightings(low_actions, steps), agent_y)
+
+
+def sighting_facts(sightings: Sequence[Sighting], agent_y: float) -> list[PutFact]:
+    """Where each of ``sightings`` shows its object (the agent's floor at ``agent_y``)."""
     out = []
-    for where, shown, pose, runs in put_sightings(low_actions, steps):
+    for where, shown, pose, runs in sightings:
         fact = _fact(runs, pose, agent_y, where, catalogue.type_of_id(shown))
         if fact is not None:
             out.append(fact)
