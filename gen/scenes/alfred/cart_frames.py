@@ -33,7 +33,7 @@ def frame_parts(block: Block) -> tuple[Box, ...]:
     top = block.position[1] + RACK_HEIGHT
     if top <= block.hi[1]:
         return ()
-    across = 2 - block.front_axis[0]
+    across = block.across_axis
     parts = []
     for end in (block.lo[across], block.hi[across] - THICKNESS):
         lo, hi = list(block.lo), list(block.hi)

@@ -81,7 +81,7 @@ def _hits_leaf(eye: Sequence[float], ray: Sequence[float], block: Block, hinge: 
 def mask_vote(fact: SightFact, block: Block, middle: float) -> int:
     """+1 when ``fact``'s mask is better explained by ``block``'s door hanging at the pair's
     ``middle``, -1 at its outer end, 0 when neither explains more rays."""
-    across = 2 - block.front_axis[0]
+    across = block.across_axis
     lo, hi = block.lo[across], block.hi[across]
     width = hi - lo
     inner, outer = (lo, hi) if abs(lo - middle) <= abs(hi - middle) else (hi, lo)
@@ -95,7 +95,7 @@ def mask_vote(fact: SightFact, block: Block, middle: float) -> int:
 
 def pair_votes(block: Block, partner: Block, sights: Sequence[SightFact]) -> tuple[int, int]:
     """(masks of the pair's doors voting for the middle, voting for the outer ends)."""
-    across = 2 - block.front_axis[0]
+    across = block.across_axis
     middle = (block.position[across] + partner.position[across]) / 2.0
     votes = [mask_vote(fact, door, middle) for door in (block, partner)
              for fact in sights if fact.target == door.object_id]
@@ -114,7 +114,7 @@ def hinge_pairs_at_their_masks(blocks: list[Block], sights: Sequence[SightFact])
         done |= {block.object_id, partner.object_id}
         middle_votes, outer_votes = pair_votes(block, partner, sights)
         if middle_votes >= MIN_VOTES and middle_votes >= SHARE * (middle_votes + outer_votes):
-            across = 2 - block.front_axis[0]
+            across = block.across_axis
             middle = (block.position[across] + partner.position[across]) / 2.0
             for door in (block, partner):
                 centre = (door.lo[across] + door.hi[across]) / 2.0
@@ -140,7 +140,7 @@ def layout_vote(fact: SightFact, block: Block) -> int | None:
     rays through its outermost pixels) that miss the opening, :data:`LOW_END` when some meet a leaf
     square to the front at the low end and none the high end's, :data:`HIGH_END` the other way
     round, :data:`BOTH_ENDS` when some meet each; None when none meets either (a shut door)."""
-    across = 2 - block.front_axis[0]
+    across = block.across_axis
     lo, hi = block.lo[across], block.hi[across]
     width = hi - lo
     low = high = 0

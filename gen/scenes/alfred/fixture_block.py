@@ -98,6 +98,11 @@ class Block:
         """(axis, sign) of the front: the box face the agent looks at."""
         return front_axis_of(self.facing)
 
+    @property
+    def across_axis(self) -> int:
+        """The world axis along its front (0 x, 2 z): the horizontal axis the front does not face."""
+        return 2 - self.front_axis[0]
+
     def front(self) -> float:
         axis, sign = self.front_axis
         return self.hi[axis] if sign > 0 else self.lo[axis]

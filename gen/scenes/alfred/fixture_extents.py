@@ -269,7 +269,7 @@ FRONT_GROW_ACROSS = MAX_MOVE
 def front_grow(block: Block, axis: int) -> float:
     """How far a shut door's drawing may grow past ``block``'s box along world ``axis``: across its
     front :data:`FRONT_GROW_ACROSS`, up, down and in depth :data:`FRONT_GROW`."""
-    return FRONT_GROW_ACROSS if axis == 2 - block.front_axis[0] else FRONT_GROW
+    return FRONT_GROW_ACROSS if axis == block.across_axis else FRONT_GROW
 
 
 def _holding(own: Box, lo: list[float], hi: list[float], resting: Iterable[Box]) -> None:
@@ -340,7 +340,7 @@ def clear_of_bowls(block: Block, drawn: Box, basins: Sequence[Block]) -> Box:
     out by folds): FloorPlan1's cabinet under the sink, grown 0.3 m along it, lowered the 6 puts into
     that sink 0.79-0.83 to 0.63-0.67 and the pickups of a plate and a kettle from it 0.80-0.83 to
     0.22-0.28."""
-    axis = 2 - block.front_axis[0]
+    axis = block.across_axis
     lo, hi = list(drawn.lo), list(drawn.hi)
     for basin in basins:
         if bowl_hole(lo, hi, basin) is None:

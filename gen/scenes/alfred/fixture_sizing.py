@@ -436,7 +436,7 @@ def neighbours_meet(blocks: list[Block]) -> None:
         for other in cabinets[i + 1:]:
             if one.facing != other.facing or partner_of[id(one)] is other or not _side_by_side(one, other):
                 continue
-            across = 2 - one.front_axis[0]
+            across = one.across_axis
             low, high = sorted((one, other), key=lambda c: (hangs_at(c, across), c.object_id))
             low_at, high_at = hangs_at(low, across), hangs_at(high, across)
             if high_at - low_at < MIN_NEIGHBOUR_GAP or low.hi[across] <= high.lo[across]:

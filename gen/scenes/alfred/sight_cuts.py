@@ -246,7 +246,7 @@ def _frames(boards: Sequence[Block]) -> list[list[Block]]:
         rows.setdefault((board.facing, round(board.position[axis], 2)), []).append(board)
     frames: list[list[Block]] = []
     for row in rows.values():
-        across = 2 - row[0].front_axis[0]
+        across = row[0].across_axis
         run: list[Block] = []
         reach = 0.0  # how far the run reaches across the front
         for board in sorted(row, key=lambda b: (b.lo[across], b.object_id)):

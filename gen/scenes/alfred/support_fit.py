@@ -106,7 +106,7 @@ def _swing_to_hold(block: Block, obj: WorldObject, walked: Floor, others: Iterab
     if block.kind != "Cabinet":
         return False
     side = hinge_side(block)
-    across = 2 - block.front_axis[0]
+    across = block.across_axis
     if side == 0 or (obj.center[across] - block.position[across]) * side >= 0:
         return False
     turned = reaching(block, -side)
