@@ -36,7 +36,7 @@ from alfred_gen.replay.goals import (
     trajectory_goal,
     trajectory_goal_status,
 )
-from alfred_gen.replay.restore import completed_from_file, restore_trajectory
+from alfred_gen.replay.restore import file_evidence, restore_trajectory
 from alfred_gen.sim.controller import Controller, Simulator
 from alfred_gen.traj.format import (
     DEPTH_IMAGES_DIR,
@@ -237,10 +237,12 @@ def replay_command(
     if len(outcome.failures) > MAX_FAILURE_LINES:
         echo(f"... and {len(outcome.failures) - MAX_FAILURE_LINES} more failed steps")
     echo(f"goal: {outcome.goal.describe()}")
-    completed = completed_from_file(controller, traj)
-    if completed:
+    evidence = file_evidence(controller, traj)
+    if evidence.completed:
         echo(f"completed from the file (the room lacked them; --no-complete to replay without): "
-             f"{', '.join(completed)}")
+             f"{', '.join(evidence.completed)}")
+    if evidence.uses():
+        echo(f"placed from the file's own masks (--no-complete for the room alone): {', '.join(evidence.uses())}")
     seconds = time.monotonic() - began
     if outcome.ok:
         echo(f"replay ok: {total} actions, {outcome.frames} frames written to "

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from alfred_gen.errors import ExitCode, UserError
-from alfred_gen.sim.controller import Controller
+from alfred_gen.sim.controller import Controller, FileEvidence
 from alfred_gen.sim.event import head_of
 
 #: ALFRED's ``Initialize`` for recording and replay (its gen/constants.py values).
@@ -111,15 +111,21 @@ def restore_trajectory(controller: Controller, trajectory: Mapping[str, Any]) ->
 def completed_from_file(controller: Controller, trajectory: Mapping[str, Any]) -> tuple[str, ...]:
     """The ids of the objects :func:`restore_trajectory` added to the room from the trajectory (none
     for THOR, a lookup that completes nothing, or a room that already held them)."""
+    return file_evidence(controller, trajectory).completed
+
+
+def file_evidence(controller: Controller, trajectory: Mapping[str, Any]) -> FileEvidence:
+    """What :func:`restore_trajectory` took from the trajectory itself (:class:`FileEvidence`):
+    nothing for THOR, a lookup that takes nothing, or a malformed file (its replay says what is wrong)."""
     lookup = getattr(controller, "scene_lookup", None)
-    completed = getattr(lookup, "completed_from_file", None)
+    evidence = getattr(lookup, "file_evidence", None)
     scene_block = trajectory.get("scene") if isinstance(trajectory, Mapping) else None
-    if completed is None or not isinstance(scene_block, Mapping) or not isinstance(scene_block.get("floor_plan"), str):
-        return ()
+    if evidence is None or not isinstance(scene_block, Mapping) or not isinstance(scene_block.get("floor_plan"), str):
+        return FileEvidence()
     try:
-        return tuple(completed(scene_block["floor_plan"], scene_block, trajectory))
+        return evidence(scene_block["floor_plan"], scene_block, trajectory)
     except (UserError, KeyError, LookupError, ValueError, TypeError):
-        return ()
+        return FileEvidence()
 
 
 def _setup_step(controller: Controller, action: dict[str, Any], step: str) -> Any:

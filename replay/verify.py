@@ -162,6 +162,10 @@ def verify_directory(
         objects = sum(len(result.completed) for result in completed)
         line += (f"; {len(completed)} {'room' if len(completed) == 1 else 'rooms'} completed from the file "
                  f"({objects} object{'s' if objects != 1 else ''} the room lacked; --no-complete to replay without)")
+    used = sum(1 for result in done if result.used)
+    if used:
+        line += (f"; {used} {'replay' if used == 1 else 'replays'} also placed things where the file's own masks "
+                 f"show them (--no-complete for the room alone)")
     if missing:
         line += f"; {len(missing)} trial {'directory' if len(missing) == 1 else 'directories'} without {TRAJ_FILE_NAME}"
     echo(line)

@@ -26,7 +26,7 @@ from alfred_gen.replay.goals import (
     trajectory_goal,
     trajectory_goal_status,
 )
-from alfred_gen.replay.restore import RestoreError, completed_from_file, restore_trajectory
+from alfred_gen.replay.restore import RestoreError, file_evidence, restore_trajectory
 from alfred_gen.sim.controller import Controller
 
 #: Gives the simulator to vet with (a fresh one, or this process's own: the restore resets it).
@@ -49,6 +49,8 @@ class VetResult:
     #: Ids of the objects the room was completed with from the file itself (a room known from
     #: evidence lacking fixtures the file acts on: :func:`~alfred_gen.replay.restore.restore_trajectory`).
     completed: tuple[str, ...] = ()
+    #: What else the room took from the file's own masks (:meth:`~alfred_gen.sim.controller.FileEvidence.uses`).
+    used: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """One line: ``ok (4/4 goal conditions)`` or ``action_failed: low_idx 12 ...``."""
@@ -141,13 +143,14 @@ def vet_trajectory(
         return _failed(VetReason.SIMULATOR_ERROR, str(error))
     except Exception as error:
         return _failed(VetReason.SIMULATOR_ERROR, f"{type(error).__name__}: {error}")
-    completed = completed_from_file(controller, traj)
+    evidence = file_evidence(controller, traj)
     if run.failure is not None:
         return replace(_failed(run.failure.reason, run.failure.describe(), run.failure.low_idx, goal),
-                       completed=completed)
+                       completed=evidence.completed, used=evidence.uses())
     if not goal.done:
-        return replace(_failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal), completed=completed)
-    return VetResult(True, VetReason.OK, None, "", goal, completed)
+        return replace(_failed(VetReason.GOAL_UNSATISFIED, goal.describe(), None, goal),
+                       completed=evidence.completed, used=evidence.uses())
+    return VetResult(True, VetReason.OK, None, "", goal, evidence.completed, evidence.uses())
 
 
 class TrialRejected(Exception):

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import numpy as np
 
+from alfred_gen.replay.restore import file_evidence
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
 from alfred_gen.scenes.alfred.file_landings import file_put_facts, with_file_landings, with_put_facts
 from alfred_gen.scenes.alfred.importer import build_scene, read_layout
 from alfred_gen.scenes.alfred.put_facts import PutFact
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim import fixtures
+from alfred_gen.sim.controller import FileEvidence
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene, SceneObject
 from alfred_gen.traj.format import load_trajectory
@@ -71,16 +73,19 @@ def test_a_files_own_fact_moves_the_fridge_landing() -> None:
 LETTUCE_DEMO = "pick_cool_then_place_in_recep-Lettuce-None-DiningTable-24"
 
 
-def test_the_lookup_gives_a_files_own_landings_only_when_completing(alfred_data: Path) -> None:
+def _lettuce_demo_in_its_layout_room(alfred_data: Path) -> tuple[dict, Scene]:
     paths = sorted((alfred_data / "json_2.1.0" / "train" / LETTUCE_DEMO).glob("*/traj_data.json"))
     assert paths, f"{LETTUCE_DEMO} is missing from {alfred_data}"
-    traj = load_trajectory(paths[0])
+    evidence = SceneEvidence(24)  # the room from its layout files only: its fridge knows no point
+    read_layout(alfred_data / "layouts", 24, evidence)
+    return load_trajectory(paths[0]), build_scene(evidence)
+
+
+def test_the_lookup_gives_a_files_own_landings_only_when_completing(alfred_data: Path) -> None:
+    traj, room = _lettuce_demo_in_its_layout_room(alfred_data)
     facts = file_put_facts(traj)
     fridge_facts = [f for f in facts if f.receptacle.startswith("Fridge") and f.kind == "Lettuce"]
     assert fridge_facts
-    evidence = SceneEvidence(24)  # the room from its layout files only: its fridge knows no point
-    read_layout(alfred_data / "layouts", 24, evidence)
-    room = build_scene(evidence)
     name = traj["scene"]["floor_plan"]
     on = SceneLibrary(extra=(room,)).for_start_state(name, traj["scene"], traj)
     off = SceneLibrary(extra=(room,), complete=False).for_start_state(name, traj["scene"], traj)
@@ -89,3 +94,18 @@ def test_the_lookup_gives_a_files_own_landings_only_when_completing(alfred_data:
     assert off.object(fact.receptacle).file_put_points == ()
     assert file_put_facts({"scene": "bad"}) == []
     assert with_file_landings(off, {"scene": "bad"}) is off
+
+
+def test_a_replay_reports_the_landings_it_took_from_the_file_only_when_completing(alfred_data: Path) -> None:
+    traj, room = _lettuce_demo_in_its_layout_room(alfred_data)
+    on = LiteController(scene_lookup=SceneLibrary(extra=(room,)), render_image=False)
+    off = LiteController(scene_lookup=SceneLibrary(extra=(room,), complete=False), render_image=False)
+    used = file_evidence(on, traj)
+    assert used.landings >= 1 and any(words.startswith("put landings") for words in used.uses())
+    assert file_evidence(off, traj) == FileEvidence()
+    assert file_evidence(on, {"scene": "bad"}) == FileEvidence()
+
+
+def test_file_evidence_names_only_what_was_used() -> None:
+    assert FileEvidence(completed=("DeskLamp|+00.10|+00.80|-01.20",)).uses() == ()
+    assert FileEvidence(landings=2, pushes=1).uses() == ("put landings 2", "pushes 1")

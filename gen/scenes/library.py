@@ -25,7 +25,7 @@ from alfred_gen.scenes.houses.filter import HouseFilter
 from alfred_gen.scenes.houses.names import DEFAULT_HOUSES, HOUSE_NUMBERS, HOUSE_PREFIX, house_of_name, is_house_name
 from alfred_gen.scenes.procedural.build import NAME_PREFIX, build_scene
 from alfred_gen.sim import fixtures
-from alfred_gen.sim.controller import Simulator
+from alfred_gen.sim.controller import FileEvidence, Simulator
 from alfred_gen.sim.scene import Scene, room_type_of
 
 _NUMBER = re.compile(r"^\d+$")
@@ -207,20 +207,25 @@ class SceneLibrary:
                             trajectory: Mapping[str, Any]) -> tuple[str, ...]:
         """The ids of the fixtures :meth:`for_start_state` adds to the room from ``trajectory``
         (none without ``complete``, or in a room that holds them all)."""
+        return self.file_evidence(name, start, trajectory).completed
+
+    def file_evidence(self, name: str, start: Mapping[str, Any], trajectory: Mapping[str, Any]) -> FileEvidence:
+        """What :meth:`for_start_state` takes from ``trajectory`` itself: the fixtures it adds and how
+        many landings, headings, lowered objects and pushes its masks give (none without ``complete``)."""
         if not self.complete:
-            return ()
+            return FileEvidence()
         return self._for_start_state(name, start, trajectory)[1]
 
     def _for_start_state(self, name: str, start: Mapping[str, Any],
-                         trajectory: Mapping[str, Any] | None) -> tuple[Scene, tuple[str, ...]]:
+                         trajectory: Mapping[str, Any] | None) -> tuple[Scene, FileEvidence]:
         scene = self(name)
         if not name.startswith("FloorPlan"):
-            return scene, ()
+            return scene, FileEvidence()
         from alfred_gen.scenes.alfred.importer import complete_for_start_state
 
         scene = complete_for_start_state(scene, start)
         if not self.complete or trajectory is None:
-            return scene, ()
+            return scene, FileEvidence()
         from alfred_gen.scenes.alfred.catalogue_store import floor_known
         from alfred_gen.scenes.alfred.complete import complete_from_file
         from alfred_gen.scenes.alfred.file_headings import with_file_headings
@@ -231,8 +236,15 @@ class SceneLibrary:
         # A catalogue room built with demonstrations knows its floor: a walk off it stays a failure.
         extra = any(s.name == name for s in self.extra)
         scene, added = complete_from_file(scene, trajectory, walked_floor=extra or not floor_known(name))
-        scene = with_file_pushes(clear_file_sights(scene, trajectory)[0], trajectory)
-        return with_file_headings(with_file_landings(scene, trajectory), trajectory), added
+        scene, lowered = clear_file_sights(scene, trajectory)
+        falls_before = len(scene.falls)
+        scene = with_file_pushes(scene, trajectory)
+        pushes = len(scene.falls) - falls_before
+        scene = with_file_headings(with_file_landings(scene, trajectory), trajectory)
+        return scene, FileEvidence(
+            completed=tuple(added), lowered=len(lowered), pushes=pushes,
+            landings=sum(len(o.file_put_points) for o in scene.objects),
+            headings=sum(len(o.file_put_headings) for o in scene.objects))
 
 
 def simulator(backend: str = "lite", options: Mapping[str, Any] | None = None,

@@ -69,6 +69,30 @@ class SceneLookup(Protocol):
 
 
 @dataclass(frozen=True)
+class FileEvidence:
+    """What a scene lookup took from a replayed file itself, beyond its start state: a user
+    re-rendering a released demonstration should know which parts of the room its own masks
+    placed, since such a replay is not a replay in the room alone (``--no-complete`` is)."""
+
+    #: Ids of the fixtures the file names and the room lacked, created at their ids' positions.
+    completed: tuple[str, ...] = ()
+    #: Loose objects drawn lower because the file's masks see over them.
+    lowered: int = 0
+    #: Things posed where the file's first sight shows THOR pushed them.
+    pushes: int = 0
+    #: Places where the file's masks show THOR put a thing into a receptacle.
+    landings: int = 0
+    #: Headings a long thing put into a sink basin takes from the file's masks.
+    headings: int = 0
+
+    def uses(self) -> tuple[str, ...]:
+        """The evidence beyond completion, in words (``("put landings 2", "pushes 1")``); empty when none."""
+        counts = (("put landings", self.landings), ("put headings", self.headings),
+                  ("objects lowered for sight lines", self.lowered), ("pushes", self.pushes))
+        return tuple(f"{words} {n}" for words, n in counts if n)
+
+
+@dataclass(frozen=True)
 class PlainLookup:
     """A :class:`SceneLookup` from a plain ``name -> Scene`` function (fixtures, tests): the start
     state changes nothing."""
