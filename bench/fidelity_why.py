@@ -2,6 +2,7 @@
 
     python bench/fidelity_why.py ALFRED_JSON_DIR DEMO [--room-from heldout|unseen|in-sample]
                                  [--folds K] [--alfred-dir DIR] [--show TEXT ...] [--image PNG]
+                                 [--at LOW_IDX]
 
 ``DEMO`` is any part of one demonstration's path (``Mug-None-CoffeeMachine-1/trial_T20190909_134710_542972``
 names one). Its room is built exactly as ``bench/alfred_fidelity.py`` builds it for the figure
@@ -21,9 +22,14 @@ prints:
   of its neighbours are, the fixtures standing within the margin's clearance of it (they refuse it
   as margin floor) and the loose objects meeting the agent's footprint there.
 
+``--at LOW_IDX`` explains one interaction of a demonstration that may well replay: why ALFRED's rule
+(``va_interact``: the instances under THOR's mask ranked by IoU) picks what it picks in lite's frame
+before that action, with the same lines as for a failure, the target's IoU and the rule's ranking: a
+miss on the mask figure of ``bench/alfred_fidelity.py --masks`` (its records give ``low_idx``).
+
 ``--image PNG`` saves lite's frame (600x600) with THOR's mask in red and lite's target in green.
-Exit codes: 0 printed (whether or not the demonstration replays), 2 bad arguments, or a DEMO that
-names no demonstration or more than one, 3 no layouts beside the trajectories.
+Exit codes: 0 printed (whether or not the demonstration replays), 2 bad arguments, a DEMO that
+names no demonstration or more than one, or an ``--at`` past its last low action, 3 no layouts beside the trajectories.
 """
 
 from __future__ import annotations
@@ -38,10 +44,14 @@ from typing import Any
 
 import numpy as np
 
-from alfred_gen.errors import UserError
+from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.fidelity import held_out
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool
+from alfred_gen.fidelity.masks import compare
+from alfred_gen.replay.execute import execute_low_actions
+from alfred_gen.replay.masks import ranked_candidates
+from alfred_gen.replay.restore import restore_scene
 from alfred_gen.replay.vet import vet_trajectory
 from alfred_gen.scenes.alfred.floor import MARGIN_CLEARANCE, bars_margin, scene_footprints
 from alfred_gen.scenes.alfred.importer import build_scene, complete_for_start_state
@@ -164,12 +174,53 @@ def explain_failure(traj: Mapping[str, Any], low_idx: int, error: str, controlle
     return lines
 
 
+#: How many of the rule's candidates ``--at`` lists.
+RANKED_SHOWN = 5
+
+
+def explain_interaction(traj: Mapping[str, Any], path: Path, low_idx: int, scene: Any, show: Sequence[str],
+                        image: Path | None) -> list[str]:
+    """Lines saying what ALFRED's rule picks with THOR's mask of low action ``low_idx`` in lite's frame
+    before it (``traj`` replayed up to there in ``scene``, not completed from the file)."""
+    lows = traj["plan"]["low_actions"]
+    controller = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False),
+                                render_image=image is not None, render_object_image=True)
+    run = execute_low_actions(controller, lows[:low_idx], restore_scene(controller, traj["scene"]))
+    lines = [f"replay up to low_idx {low_idx}: {run.failures[0].describe() if run.failures else 'ok'}"]
+    event = controller.last_event
+    found = compare(path, low_idx, lows[low_idx], event)
+    if found is None:
+        action = lows[low_idx]["api_action"].get("action")
+        return [*lines, f"low_idx {low_idx}: {action} names no object or carries no mask"]
+    lines.append(f"{found.action} {found.target}: IoU {found.iou:.3f} (lite {found.lite_pixels} px, THOR "
+                 f"{found.thor_pixels} px); ALFRED's rule picks {found.picked or 'nothing'}"
+                 f" ({'right' if found.right else 'wrong'})")
+    held = {item.get("objectId") for item in event.metadata.get("inventoryObjects") or ()}
+    mask = compare_mask(lows[low_idx])
+    for object_id, iou, overlap in ranked_candidates(mask, event.instance_masks or {})[:RANKED_SHOWN]:
+        skipped = " (held: skipped)" if object_id in held else ""
+        lines.append(f"  IoU {iou:.3f} overlap {overlap:5d} {object_id}{skipped}")
+    return lines + explain_failure(traj, low_idx, "", controller, show, image)
+
+
+def compare_mask(low: Mapping[str, Any]) -> np.ndarray:
+    """THOR's recorded mask of ``low`` (``compare`` has checked it carries one)."""
+    return decode_mask(low["discrete_action"]["args"]["mask"])
+
+
 def why(pool: EvidencePool, path: Path, rooms_from: str, folds: int, show: Sequence[str],
-        image: Path | None) -> list[str]:
-    """Replay ``path`` in its room for the figure ``rooms_from``; lines saying how it went."""
+        image: Path | None, at: int | None = None) -> list[str]:
+    """Replay ``path`` in its room for the figure ``rooms_from``; lines saying how it went (with
+    ``at``, how ALFRED's rule fares on that interaction's mask)."""
     job = room_job(pool, path, rooms_from, folds)
     traj = fidelity.load(path)
     scene = complete_for_start_state(build_scene(job.evidence, job.sizes, job.stats), traj["scene"])
+    if at is not None:
+        if not 0 <= at < len(traj["plan"]["low_actions"]):
+            raise UserError(f"--at {at}: the demonstration has {len(traj['plan']['low_actions'])} low actions",
+                            ExitCode.USAGE)
+        return [f"demo: {path}", f"room: FloorPlan{job.evidence.scene_num} built for the {rooms_from} figure",
+                *explain_interaction(traj, path, at, scene, show, image)]
     controllers: list[LiteController] = []
 
     def factory() -> LiteController:
@@ -202,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--show", action="append", default=[], metavar="TEXT",
                         help="also print the boxes of objects whose id contains TEXT (repeatable)")
     parser.add_argument("--image", type=Path, help="save lite's frame with THOR's mask over it here (PNG)")
+    parser.add_argument("--at", type=int, metavar="LOW_IDX",
+                        help="explain ALFRED's rule on this interaction's mask (the replay may pass)")
     args = parser.parse_args(argv)
     if args.folds < 2:
         parser.error("--folds must be at least 2")
@@ -219,7 +272,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool = EvidencePool.read(sources, files, workers=1)
     if chosen[0] in pool.unreadable:
         parser.error(f"{chosen[0]}: not a readable demonstration")
-    for line in why(pool, chosen[0], args.room_from, args.folds, args.show, args.image):
+    try:
+        lines = why(pool, chosen[0], args.room_from, args.folds, args.show, args.image, args.at)
+    except UserError as error:
+        print(f"fidelity_why: error: {error}", file=sys.stderr)
+        return int(error.code)
+    for line in lines:
         print(line)
     return 0
 

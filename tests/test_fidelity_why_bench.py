@@ -86,3 +86,21 @@ def test_a_refused_move_says_where_the_point_stands(alfred_data: Path, tmp_path:
     assert point.startswith(f"point: {refusal.split('cannot move to ')[1].split(':')[0]} is no floor")
     assert any(line.startswith("fixtures standing within ") for line in lines)
     assert lines[-1].startswith("loose objects meeting the agent's footprint there: 0")
+
+
+def test_at_explains_alfreds_rule_on_one_interaction_of_a_demo_that_replays(alfred_data: Path) -> None:
+    traj = json.loads((alfred_data / "json_2.1.0" / "train" / DEMO / "traj_data.json").read_text())
+    low = traj["plan"]["low_actions"]
+    pickup = next(i for i, a in enumerate(low) if a["api_action"]["action"] == "PickupObject")
+    target = low[pickup]["api_action"]["objectId"]
+    done = _run(str(alfred_data / "json_2.1.0"), DEMO, "--room-from", "in-sample", "--at", str(pickup))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert f"replay up to low_idx {pickup}: ok" in out
+    verdict = next(line for line in out if line.startswith(f"PickupObject {target}: IoU "))
+    assert verdict.endswith(f"ALFRED's rule picks {target} (right)")
+    ranked = [line.split()[-1] for line in out if line.startswith("  IoU ")]
+    assert ranked and ranked[0] == target  # the rule's first candidate is the one it picks
+    past = _run(str(alfred_data / "json_2.1.0"), DEMO, "--room-from", "in-sample", "--at", str(len(low)))
+    assert past.returncode == 2
+    assert past.stderr.strip() == f"fidelity_why: error: --at {len(low)}: the demonstration has {len(low)} low actions"
