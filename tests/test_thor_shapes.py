@@ -421,3 +421,17 @@ def test_an_imported_rooms_apple_slices_lie_off_its_middle_to_its_own_minus_z() 
     # A quarter turn takes own -z to world -x; the row then runs along world z.
     assert all(x == pytest.approx(-0.015) for x, _ in _apple_slice_middles(True, 90.0))
 
+
+
+def test_a_round_slice_face_is_a_cross_without_the_rectangles_corners() -> None:
+    # An apple's slice cut along z: thin in z, its face across x (0.1 wide, 0.1 tall).
+    slice_box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.0125))
+    [(face, _)] = thor_shapes.slice_face(slice_box, 0.8, 0.15, 1.0)
+    tall, wide = (part for part, _ in thor_shapes.slice_face(slice_box, 0.8, 0.15, 1.0, 0.6))
+    assert tall.lo[1] == face.lo[1] and tall.hi[1] == face.hi[1]
+    assert tall.lo[0] == pytest.approx(0.026) and tall.hi[0] == pytest.approx(0.074)
+    assert wide.lo[0] == face.lo[0] and wide.hi[0] == face.hi[0]
+    assert wide.lo[1] == pytest.approx(0.932) and wide.hi[1] == pytest.approx(0.983)
+    assert all(p.lo[2] == slice_box.lo[2] and p.hi[2] == slice_box.hi[2] for p in (tall, wide))
+    parts = thor_parts("AppleSliced", slice_box, 0, object_id="Apple|1|2|3|AppleSliced_1")
+    assert parts is not None and len(parts) == 2
