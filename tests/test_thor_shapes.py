@@ -394,3 +394,44 @@ def test_a_lamp_is_drawn_as_a_shade_narrower_than_its_box_over_a_stem_and_base(l
         assert b.hi[1] <= 1.2 + 1e-9
     widths = [b.size[0] for b in sorted(shades, key=lambda b: b.lo[1])]
     assert widths == sorted(widths, reverse=True)  # no wider above than below
+
+
+def _apple_slice_middles(imported: bool, yaw: float) -> list[tuple[float, float]]:
+    """(x, z) of each slice of an apple on the middle of a counter at (0, 1), turned to ``yaw`` (its
+    own x a little longer than its own z: its row runs along its own x)."""
+    from alfred_gen.sim.actions import make_slices
+
+    room = _room(imported)
+    room.objects[1:] = [SceneObject("Apple", (0.0, COUNTER_TOP, 1.0),
+                                    Box((-0.051, COUNTER_TOP, 0.95), (0.051, COUNTER_TOP + 0.1, 1.05)),
+                                    name="Apple_1", parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=False)
+    apple = next(o for o in sim.world.objects if o.type_name == "Apple")
+    sim.world.set_rotation(apple, yaw)
+    return [(p.center[0], p.center[2]) for p in make_slices(sim.world, apple)]
+
+
+def test_an_imported_rooms_apple_slices_lie_off_its_middle_to_its_own_minus_z() -> None:
+    # THOR's apple halves lie 0.015 m to the apple's own -z (the masks' centroids); the row runs
+    # along its own x, and the offset turns with the apple. Procedural rooms lay them on the middle.
+    plain = _apple_slice_middles(False, 0.0)
+    assert all(z == pytest.approx(1.0) for _, z in plain)
+    assert all(z == pytest.approx(0.985) for _, z in _apple_slice_middles(True, 0.0))
+    assert [x for x, _ in _apple_slice_middles(True, 0.0)] == pytest.approx([x for x, _ in plain])
+    # A quarter turn takes own -z to world -x; the row then runs along world z.
+    assert all(x == pytest.approx(-0.015) for x, _ in _apple_slice_middles(True, 90.0))
+
+
+
+def test_a_round_slice_face_is_a_cross_without_the_rectangles_corners() -> None:
+    # An apple's slice cut along z: thin in z, its face across x (0.1 wide, 0.1 tall).
+    slice_box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.0125))
+    [(face, _)] = thor_shapes.slice_face(slice_box, 0.8, 0.15, 1.0)
+    tall, wide = (part for part, _ in thor_shapes.slice_face(slice_box, 0.8, 0.15, 1.0, 0.6))
+    assert tall.lo[1] == face.lo[1] and tall.hi[1] == face.hi[1]
+    assert tall.lo[0] == pytest.approx(0.026) and tall.hi[0] == pytest.approx(0.074)
+    assert wide.lo[0] == face.lo[0] and wide.hi[0] == face.hi[0]
+    assert wide.lo[1] == pytest.approx(0.932) and wide.hi[1] == pytest.approx(0.983)
+    assert all(p.lo[2] == slice_box.lo[2] and p.hi[2] == slice_box.hi[2] for p in (tall, wide))
+    parts = thor_parts("AppleSliced", slice_box, 0, object_id="Apple|1|2|3|AppleSliced_1")
+    assert parts is not None and len(parts) == 2

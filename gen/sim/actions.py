@@ -518,6 +518,18 @@ SLICE_PLACES: dict[str, tuple[int, ...]] = {"Apple": (0, 7, 1, 2, 3, 4, 5, 6)}
 #: demos): 0.85 picked 70 of 91 right where the whole length picked 67 (0.7: 66, 1.15: 52); on the
 #: even-numbered demos 73 to 78 of 98.
 SLICE_SPREAD: dict[str, float] = {"Apple": 0.85}
+#: Where an imported room's slices of a whole lie off its middle besides their places along the row,
+#: in the whole's own frame (x, z metres; procedural rooms: none). THOR's apple halves lie towards
+#: the apple's own -z: the mask centroids of the first pickups of an apple slice (the 904 train
+#: demos that slice, :mod:`alfred_gen.fidelity.slice_fit`, cast on the plane through the apple's
+#: origin) lie a median 0.015 m to its own -z, slice 1 (85) and slice 2 (96) alike, in either half
+#: of the demos (-0.013 to -0.017), where lite laid them on the middle; seen face on, THOR's disc
+#: lay a few pixels to one side of lite's slice in 7 of the wide sample's 10 first pickups.
+#: Re-drawn before every first pickup of a slice (rooms from the other 4 of 5 folds), apple slices'
+#: IoU with THOR's masks: wide sample (10) 0.416 to 0.479 at -0.01 m, 0.497 at -0.015, 0.492 at
+#: -0.02, 0.346 at +0.01; every 20th train demo from the 5th, 10th and 15th (27, not chosen on)
+#: 0.297 to 0.325, 0.329 and 0.329, no pick lost (-0.02 won one); other kinds unchanged.
+SLICE_SHIFT: dict[str, tuple[float, float]] = {"Apple": (0.0, -0.015)}
 
 
 def slice_offsets(kind: str, length: float, count: int) -> list[float]:
@@ -564,6 +576,8 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     length = sx if along_x else sz
     suffix = obj.name.rsplit("_", 1)[-1]
     offsets = slice_offsets(obj.type_name, length, count)
+    shift = SLICE_SHIFT.get(obj.type_name, (0.0, 0.0)) if world.scene.from_alfred else (0.0, 0.0)
+    sx_off, sz_off = turn_horizontal(*shift, turns)
     pieces = []
     for i in range(count):
         if count == 1:
@@ -574,6 +588,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             offset = sign * offsets[i]
             size = (t, sy, sz) if along_x else (sx, sy, t)
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
+            center = (center[0] + sx_off, center[1], center[2] + sz_off)
         box = Box.from_center(center, size)
         piece = WorldObject(
             f"{obj.object_id}|{sliced_type}_{i + 1}",

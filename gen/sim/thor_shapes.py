@@ -168,6 +168,20 @@ SLICE_FACES: dict[str, tuple[float, float, float]] = {
     "AppleSliced": (0.8, 0.15, 1.0),
 }
 
+#: Per sliced type, the share of its :data:`SLICE_FACES` face's width and height a slice's face keeps
+#: at its corners (:func:`slice_face`: a cross of two boxes, each as long as the face one way and this
+#: share of it the other). THOR cuts an apple into round slices: seen face on, its mask of an apple
+#: half is a disc where lite drew a rectangle (wide sample, first pickups of a slice). Re-drawn
+#: before every first pickup of a slice (rooms from the other 4 of 5 folds, apple slices already laid
+#: off their middle by :data:`~alfred_gen.sim.actions.SLICE_SHIFT`): IoU over all kinds' first slice
+#: pickups, wide sample 0.3705 to 0.3767 (43; 0.6; 0.7: 0.3759), every 20th train demo from the 5th,
+#: 10th and 15th (124 measured, not chosen on) 0.2826 to 0.2852 (apple slices 0.497 to 0.523 over 10
+#: and 0.329 to 0.341 over 27), no pick changed in either; without the shift, 0.6 won a pick on the
+#: wide sample (AppleSliced_2 of Microwave-7; 38 of 43). Lettuce
+#: slices cut alike gained on the wide sample (0.503 to 0.536 over 7) but lost on the other set
+#: (0.333 to 0.323 over 19): not kept; tomatoes lost a pick, potatoes changed little.
+ROUND_FACES: dict[str, float] = {"AppleSliced": 0.6}
+
 #: Per sliced type, the box of the whole's last slice (the end cap, at its own -z end) shrunk before
 #: its face is trimmed by :data:`SLICE_FACES`: (share across the row, about its middle; share of its
 #: height, from its bottom). THOR's end slice is a cap, smaller than the slices cut through the
@@ -311,12 +325,18 @@ def end_cap(box: Box, object_type: str, object_id: str) -> Box:
     return _sub(box, {along: (half, 1.0 - half), 1: (0.0, cap[1])})
 
 
-def slice_face(box: Box, across_share: float, low: float, high: float) -> list[Part]:
+def slice_face(box: Box, across_share: float, low: float, high: float, round_share: float = 1.0) -> list[Part]:
     """A slice drawn as the middle ``across_share`` of its box across its face (the long horizontal
-    side) and from ``low`` to ``high`` of its height, its full thickness along the row."""
+    side) and from ``low`` to ``high`` of its height, its full thickness along the row; with
+    ``round_share`` under 1 that face's corners are cut off (:data:`ROUND_FACES`): drawn as a cross
+    of two boxes, one ``round_share`` as wide, the other ``round_share`` as tall."""
     along, _ = _long_axis(box)
     half = (1.0 - across_share) / 2.0
-    return [(_sub(box, {along: (half, 1.0 - half), 1: (low, high)}), BODY)]
+    face = _sub(box, {along: (half, 1.0 - half), 1: (low, high)})
+    if round_share >= 1.0:
+        return [(face, BODY)]
+    narrow = (1.0 - round_share) / 2.0
+    return [(_sub(face, {along: (narrow, 1.0 - narrow)}), BODY), (_sub(face, {1: (narrow, 1.0 - narrow)}), BODY)]
 
 
 def thin_strip(box: Box, across_share: float, height_share: float, standing_scale: float) -> list[Part]:
@@ -723,7 +743,8 @@ def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...
     if object_type in FLAT_SHAPES:
         return lying_flat(box, facing, *FLAT_SHAPES[object_type], band=across)
     if object_type in SLICE_FACES:
-        return slice_face(end_cap(box, object_type, object_id), *SLICE_FACES[object_type])
+        return slice_face(end_cap(box, object_type, object_id), *SLICE_FACES[object_type],
+                          ROUND_FACES.get(object_type, 1.0))
     if object_type in THIN_SHAPES:
         return thin_strip(box, *THIN_SHAPES[object_type])
     if object_type in NARROW_TOPS:
