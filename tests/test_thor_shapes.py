@@ -13,6 +13,7 @@ from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.sim import fixtures, thor_shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.shapes import shape_parts
 from alfred_gen.sim.thor_drawn import DRAWN_SCALE
 from alfred_gen.sim.thor_shapes import (
     HEAD_AT,
@@ -218,7 +219,7 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
               thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES, thor_shapes.NARROW_TOPS,
-              thor_shapes.FRUIT_HEIGHTS, thor_shapes.LAMP_SHAPES)
+              thor_shapes.FRUIT_HEIGHTS, thor_shapes.LAMP_SHAPES, thor_shapes.TABLE_BODIES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -394,3 +395,15 @@ def test_a_lamp_is_drawn_as_a_shade_narrower_than_its_box_over_a_stem_and_base(l
         assert b.hi[1] <= 1.2 + 1e-9
     widths = [b.size[0] for b in sorted(shades, key=lambda b: b.lo[1])]
     assert widths == sorted(widths, reverse=True)  # no wider above than below
+
+
+def test_a_side_table_is_drawn_with_a_body_under_its_top_and_a_dining_table_on_legs_alone() -> None:
+    box = Box((0.0, 0.0, 0.0), (0.5, 0.7, 0.5))
+    parts = thor_parts("SideTable", box, 0)
+    assert parts is not None
+    share = thor_shapes.TABLE_BODIES["SideTable"]
+    bodies = [p for p, _ in parts if p.lo[0] == 0.0 and p.hi[0] == 0.5 and p.lo[2] == 0.0 and p.hi[2] == 0.5
+              and p.hi[1] == pytest.approx(0.7) and p.lo[1] == pytest.approx(0.7 * (1 - share))]
+    assert len(bodies) == 1  # the whole footprint, from the top down the body's share
+    assert len(parts) == len(shape_parts("SideTable", box)) + 1  # lite's top and legs stay
+    assert thor_parts("DiningTable", box, 0) is None
