@@ -13,6 +13,7 @@ from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.sim import fixtures, thor_shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.shapes import shape_parts
 from alfred_gen.sim.thor_drawn import DRAWN_SCALE
 from alfred_gen.sim.thor_shapes import (
     HEAD_AT,
@@ -218,7 +219,7 @@ def test_each_type_has_one_thor_shape_at_most() -> None:
 
     tables = (thor_shapes.HEAD_SHAPES, thor_shapes.RING_SHAPES, thor_shapes.FLAT_SHAPES, thor_shapes.SPOUT_SHAPES,
               thor_shapes.SLICE_FACES, thor_shapes.THIN_SHAPES, thor_shapes.NARROW_TOPS,
-              thor_shapes.FRUIT_HEIGHTS, thor_shapes.LAMP_SHAPES)
+              thor_shapes.FRUIT_HEIGHTS, thor_shapes.LAMP_SHAPES, thor_shapes.TABLE_BODIES)
     assert not [kind for a, b in combinations(tables, 2) for kind in set(a) & set(b)]
 
 
@@ -325,7 +326,6 @@ def test_a_key_chain_is_drawn_low_in_its_box_and_a_spatula_its_full_height() -> 
 
 
 def test_an_apple_is_drawn_in_its_round_shape_lower_than_its_box() -> None:
-    from alfred_gen.sim.shapes import shape_parts
 
     box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.1))
     parts = thor_parts("Apple", box, 0)
@@ -422,7 +422,6 @@ def test_an_imported_rooms_apple_slices_lie_off_its_middle_to_its_own_minus_z() 
     assert all(x == pytest.approx(-0.015) for x, _ in _apple_slice_middles(True, 90.0))
 
 
-
 def test_a_round_slice_face_is_a_cross_without_the_rectangles_corners() -> None:
     # An apple's slice cut along z: thin in z, its face across x (0.1 wide, 0.1 tall).
     slice_box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.0125))
@@ -435,3 +434,15 @@ def test_a_round_slice_face_is_a_cross_without_the_rectangles_corners() -> None:
     assert all(p.lo[2] == slice_box.lo[2] and p.hi[2] == slice_box.hi[2] for p in (tall, wide))
     parts = thor_parts("AppleSliced", slice_box, 0, object_id="Apple|1|2|3|AppleSliced_1")
     assert parts is not None and len(parts) == 2
+
+
+def test_a_side_table_is_drawn_with_a_body_under_its_top_and_a_dining_table_on_legs_alone() -> None:
+    box = Box((0.0, 0.0, 0.0), (0.5, 0.7, 0.5))
+    parts = thor_parts("SideTable", box, 0)
+    assert parts is not None
+    share = thor_shapes.TABLE_BODIES["SideTable"]
+    bodies = [p for p, _ in parts if p.lo[0] == 0.0 and p.hi[0] == 0.5 and p.lo[2] == 0.0 and p.hi[2] == 0.5
+              and p.hi[1] == pytest.approx(0.7) and p.lo[1] == pytest.approx(0.7 * (1 - share))]
+    assert len(bodies) == 1  # the whole footprint, from the top down the body's share
+    assert len(parts) == len(shape_parts("SideTable", box)) + 1  # lite's top and legs stay
+    assert thor_parts("DiningTable", box, 0) is None
