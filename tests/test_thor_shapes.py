@@ -326,7 +326,6 @@ def test_a_key_chain_is_drawn_low_in_its_box_and_a_spatula_its_full_height() -> 
 
 
 def test_an_apple_is_drawn_in_its_round_shape_lower_than_its_box() -> None:
-
     box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.1))
     parts = thor_parts("Apple", box, 0)
     assert parts is not None and len(parts) == len(shape_parts("Apple", box))
