@@ -39,7 +39,7 @@ import statistics
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import margins_of, on_plane, shut_front_sights
+from alfred_gen.scenes.alfred.fixture_extents import draw_each, on_plane, shut_front_sights
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -93,7 +93,4 @@ def drawn_outline(block: Block, sights: Sequence[SightFact]) -> Box | None:
 def outlines_to_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
     """Each microwave whose shut masks bound its top or bottom is drawn to them
     (:attr:`Block.drawn_margins`), its box unchanged."""
-    for block in blocks:
-        drawn = drawn_outline(block, sights)
-        if drawn is not None:
-            block.drawn_margins = margins_of(block.box(), drawn.lo, drawn.hi)
+    draw_each(blocks, lambda block: drawn_outline(block, sights))
