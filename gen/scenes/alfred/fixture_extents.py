@@ -29,7 +29,7 @@ own fits. Only imported rooms are built here, so procedural rooms are untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -327,6 +327,15 @@ def extents_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], res
         if drawn is not None:
             if block.kind in FRONT_TYPES:
                 drawn = clear_of_bowls(block, drawn, basins)
+            block.drawn_margins = margins_of(block.box(), drawn.lo, drawn.hi)
+
+
+def draw_each(blocks: Iterable[Block], drawn_of: Callable[[Block], Box | None]) -> None:
+    """Each block ``drawn_of`` gives a box is drawn in that box (:attr:`Block.drawn_margins`), its own
+    box unchanged: the fridges' and microwaves' fits set their drawings this way."""
+    for block in blocks:
+        drawn = drawn_of(block)
+        if drawn is not None:
             block.drawn_margins = margins_of(block.box(), drawn.lo, drawn.hi)
 
 

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import margins_of, on_plane, shut_front_sights
+from alfred_gen.scenes.alfred.fixture_extents import draw_each, on_plane, shut_front_sights
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -128,7 +128,4 @@ def drawn_front(block: Block, sights: Sequence[SightFact]) -> Box | None:
 def fronts_to_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
     """Each fridge whose shut masks show its foot is drawn with its front there
     (:attr:`Block.drawn_margins`), its box unchanged."""
-    for block in blocks:
-        drawn = drawn_front(block, sights)
-        if drawn is not None:
-            block.drawn_margins = margins_of(block.box(), drawn.lo, drawn.hi)
+    draw_each(blocks, lambda block: drawn_front(block, sights))
