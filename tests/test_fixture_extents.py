@@ -232,3 +232,7 @@ def test_a_fridge_is_drawn_no_wider_than_its_masks_uncut_sides_open_ones_away_fr
     fronts_to_their_masks([away, at_door, unknown], opened)
     assert math.isclose(away.drawn_margins[3], -0.1, abs_tol=0.005)
     assert abs(at_door.drawn_margins[3]) < 1e-6 and abs(unknown.drawn_margins[3]) < 1e-6
+    # a one-door fridge's hinge end stays as drawn even where its shut masks end inside it
+    hinged = fridge(1)
+    fronts_to_their_masks([hinged], [shut] * 3)
+    assert abs(hinged.drawn_margins[3]) < 1e-6
