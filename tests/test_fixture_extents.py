@@ -205,3 +205,34 @@ def test_a_fridge_is_drawn_at_least_as_wide_as_its_shut_masks_reach() -> None:
     fridge.drawn_margins = ()
     fronts_to_their_masks([fridge], [narrow] * 3)
     assert all(abs(m) < 1e-6 for m in fridge.drawn_margins)
+
+
+def test_a_fridge_is_drawn_no_wider_than_its_masks_uncut_sides_open_ones_away_from_the_door() -> None:
+    # THOR's fridge is 0.9 m wide (FloorPlan25's ends 0.13 m inside lite's 1.0 m box at its high end):
+    # a mask whose right edge the frame does not cut ends at x 0.4 on the front, so the drawing comes
+    # in to it there; the left edge, cut by the frame, says nothing.
+    fridge_id = "Fridge|+00.00|+00.00|+01.36"
+
+    def fridge(hinge: int) -> Block:
+        block = Block(fridge_id, "Fridge", (0.0, 0.0, 1.36), [-0.5, 0.0, 1.0], [0.5, 1.842, 1.723], True, 180)
+        block.hinge = hinge
+        return block
+
+    sides = (None, _ray((0.4, 1.0, 1.0)), None, _ray((0.0, 0.0, 1.0)))
+    shut = SightFact(fridge_id, EYE, (_ray((0.0, 1.0, 1.0)),), None, (), sides, (), "OpenObject")
+    block = fridge(0)
+    fronts_to_their_masks([block], [shut] * 3)
+    assert block.lo == [-0.5, 0.0, 1.0] and block.hi == [0.5, 1.842, 1.723]  # drawing only
+    assert math.isclose(block.drawn_margins[3], -0.1, abs_tol=0.005)
+    assert abs(block.drawn_margins[0]) < 1e-6
+    # masks of it open (CloseObject's) count at the end away from the door's hinge only
+    # (with three shut masks whose sides the frame cuts: the front's foot is read from them)
+    opened = [replace(shut, action="CloseObject")] * 3 + [replace(shut, sides=(None, None, None, sides[3]))] * 3
+    away, at_door, unknown = fridge(-1), fridge(1), fridge(0)
+    fronts_to_their_masks([away, at_door, unknown], opened)
+    assert math.isclose(away.drawn_margins[3], -0.1, abs_tol=0.005)
+    assert abs(at_door.drawn_margins[3]) < 1e-6 and abs(unknown.drawn_margins[3]) < 1e-6
+    # a one-door fridge's hinge end stays as drawn even where its shut masks end inside it
+    hinged = fridge(1)
+    fronts_to_their_masks([hinged], [shut] * 3)
+    assert abs(hinged.drawn_margins[3]) < 1e-6
