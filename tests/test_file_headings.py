@@ -17,7 +17,7 @@ from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, SceneObject
 from alfred_gen.sim.world_objects import turn_horizontal
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
-from tests.helpers.sim_actions import go, oid, ok
+from tests.helpers.sim_actions import put_held_at_yaw
 
 EYE = (0.0, 0.9 + ALFRED_CAMERA.height, 0.0)
 
@@ -82,15 +82,7 @@ def _put_the_knife(heading: float, pose: tuple[float, float, float, float] = POS
     assert SceneObject.from_dict(json.loads(json.dumps(declared.to_dict()))) == declared
     assert with_put_headings(scene, [("Sink|+09.00|+00.00|+09.00|SinkBasin", "Knife", POSE, heading)]) is scene
     sim = LiteController(own)
-    world = sim.world
-    knife = world.by_id[oid(sim, "Knife")]
-    world.detach(knife)
-    world.set_rotation(knife, held_yaw)
-    world.held = knife.object_id
-    world.sight_changed()
-    go(sim, pose[0], pose[1], int(pose[2]), pose[3])
-    ok(sim, "PutObject", objectId=knife.object_id, receptacleObjectId=basin.object_id)
-    return knife.rotation[1]
+    return put_held_at_yaw(sim, "Knife", held_yaw, pose, basin.object_id)
 
 
 def test_a_put_from_the_files_pose_turns_a_long_thing_along_the_files_heading() -> None:

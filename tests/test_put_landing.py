@@ -318,9 +318,29 @@ def test_a_place_a_long_thing_fits_turned_is_not_taken() -> None:
     world, basin = _basin_holding(egg)
     spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
     assert put_landing.taken_at(world, basin, spoon, (0.0, 0.75, 1.15)) is False
-    assert put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))[2] == pytest.approx(1.15)
+    assert put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))[2] > 1.1
     egg.center = (0.0, 0.75, 1.15)
     assert put_landing.taken_at(world, basin, spoon, (0.0, 0.75, 1.15)) is True
+
+
+def test_the_clear_rule_lands_a_long_thing_on_the_line_itself_a_round_one_on_the_nearest_spot() -> None:
+    # The line comes down to a spoon's middle (0.73 over the 0.72 floor) at z 1.178, between lite's
+    # 5 cm grid's spots: a thin strip's mask is a few pixels wide, so the spoon lands on the line;
+    # an apple on the nearest spot (1.15), as before. Where a thing takes the place, both fall back.
+    world, basin = _basin_holding()
+    spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
+    apple = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    slope = 0.825 / 1.15
+    line = put_landing.sight_line_anchor(world, (0.0, 1.575 - slope * 1.3, 1.3), 0.73)
+    assert put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set())) == pytest.approx(line)
+    assert line[2] == pytest.approx(1.1779, abs=1e-4)
+    got = put_landing.land("typed_point_clear", world, basin, apple, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 1.15))
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.0, 0.75, 1.17), size=(0.05, 0.08, 0.05))
+    world.by_id = {egg.object_id: egg}
+    basin.children = {egg.object_id}
+    got = put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))
+    assert got[2] in {z for _, z in SPOTS}
 
 
 def test_the_clear_rule_lands_on_the_basins_floor_only() -> None:

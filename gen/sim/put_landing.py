@@ -53,7 +53,9 @@ point they are ranked by are the rule (:data:`RULES`):
   the object lands on the basin's floor only, never on a level a thing in the basin makes; and when
   something already in the basin takes the object's place on the point's line in every quarter
   turn THOR's fit check tries (:func:`taken_at`), THOR went on in its order, so the point is given
-  up for the fallback (``surface_body_inset``). The sink basins' rule, see :data:`IMPORTED_RULES`.
+  up for the fallback (``surface_body_inset``). A long thing (:func:`~alfred_gen.sim.put_lean.long_in_plan`)
+  whose point is not given up lands on the point's line itself, not on the nearest spot of lite's
+  grid (:data:`CLEAR_RULES`). The sink basins' rule, see :data:`IMPORTED_RULES`.
   When the replayed file's own masks show where THOR put the held type from the agent's pose, the
   object lands exactly on that point's line of sight instead (:func:`file_landing`).
 
@@ -100,6 +102,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
+
+from alfred_gen.sim.put_lean import long_in_plan
 
 if TYPE_CHECKING:
     from alfred_gen.sim.world import World, WorldObject
@@ -360,8 +364,11 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
         line_rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0], _rise(rule, receptacle, held))
-        if name in CLEAR_RULES and anchor is not None and taken_at(world, receptacle, held, anchor):
-            line_rule, anchor = SIGHT_LINE_RULES[name][1], None
+        if name in CLEAR_RULES and anchor is not None:
+            if taken_at(world, receptacle, held, anchor):
+                line_rule, anchor = SIGHT_LINE_RULES[name][1], None
+            elif long_in_plan(held.size):  # a thin strip lands on the line itself, see CLEAR_RULES
+                return anchor
         rule = line_rule + at + rise_text
     elif name in ("point", "point_shelf", "point_foot", "point_exact"):
         if name == "point_exact":
@@ -406,7 +413,22 @@ SIGHT_LINE_RULES = {
 
 #: The :data:`SIGHT_LINE_RULES` rules that land on the receptacle's floor only and give up THOR's
 #: point (for their fallback) when something already in the receptacle takes its place
-#: (:func:`taken_at`): ``typed_point_clear``, the sink basins' rule.
+#: (:func:`taken_at`): ``typed_point_clear``, the sink basins' rule. A long thing (a knife, fork,
+#: spoon, ladle, spatula, a slice: :func:`~alfred_gen.sim.put_lean.long_in_plan`) whose point stands
+#: lands where the point's line of sight comes down to its middle, not on the nearest of lite's 5 cm
+#: grid of spots: its mask is a strip a few pixels wide, and the grid's lateral snap (up to 2.5 cm,
+#: about 10 px at a basin's distance) laid it beside THOR's strip (Ladle-None-Cabinet-25, 10 px; the
+#: room's heading, :mod:`alfred_gen.scenes.alfred.put_headings`, turned it right but it then missed).
+#: Session 92, bench/put_landing.py (SinkBasin, every 10th train demo outside the 238, 87 pairs,
+#: rooms held out by 5 folds): main 73/87 right, mean IoU 0.340; the room's heading alone 73 (0.348:
+#: 2 won, both ladles lost); heading and landing on the line 74 (0.374, +3.0 IoU units: won
+#: AppleSliced-None-CounterTop-22, ButterKnife-None-SideTable-21, Spatula-None-Drawer-8; lost
+#: Ladle-None-Drawer-16, Knife-None-DiningTable-26). Wide sample (held out; its 14 rooms with a long
+#: thing put into a basin re-run): heading alone rule picks 2042 -> 2041/2104 (won
+#: Spatula-None-DiningTable-24, lost Fork-None-SideTable-21 and Ladle-None-Cabinet-25: both turned
+#: as THOR laid them, then a strip beside THOR's where one across it had crossed), IoU 0.6804 ->
+#: 0.6806; both 2042 -> 2043/2104 (the spatula won, none lost), IoU 0.6812, pickups after a sink put
+#: 33 -> 34/45, IoU 0.309 -> 0.345; in-sample mask eval 757/757 as before.
 CLEAR_RULES = frozenset({"typed_point_clear"})
 
 

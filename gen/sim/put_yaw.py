@@ -116,10 +116,14 @@ def turns_on_put(world: World, receptacle: WorldObject) -> bool:
 def file_yaw(world: World, receptacle: WorldObject, held: WorldObject) -> float | None:
     """The yaw at which ``held`` lies as the replayed file's own masks show THOR laid it in
     ``receptacle`` from the agent's pose (:meth:`~alfred_gen.sim.world.World.file_put_heading`,
-    :mod:`alfred_gen.scenes.alfred.file_headings`): a :data:`~alfred_gen.sim.thor_shapes.HEAD_AT`
-    type's head turned to the heading, another's long side along it by the fewer quarter turns (its
-    mask does not tell its ends apart); None when unknown."""
+    :mod:`alfred_gen.scenes.alfred.file_headings`), else as the room's demos show its type laid there
+    (:meth:`~alfred_gen.sim.world.World.put_heading`, :mod:`alfred_gen.scenes.alfred.put_headings`):
+    a :data:`~alfred_gen.sim.thor_shapes.HEAD_AT` type's head turned to the heading, another's long
+    side along it by the fewer quarter turns (its mask does not tell its ends apart); None when
+    unknown."""
     heading = world.file_put_heading(receptacle, held.type_name)
+    if heading is None:
+        heading = world.put_heading(receptacle, held.type_name)
     if heading is None:
         return None
     if held.type_name in HEAD_AT:

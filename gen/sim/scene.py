@@ -248,6 +248,10 @@ class SceneObject:
     #: rotation, horizon of the put, then the heading: THOR's yaw of the world direction its long
     #: side, or its head, points to)). Empty: none.
     file_put_headings: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: Which way this receptacle (a sink basin of an imported room) lays a long thing of each type,
+    #: the majority of its demos' masks (:mod:`alfred_gen.scenes.alfred.put_headings`): (type,
+    #: (quarter turns from the way the agent faces,)). Empty: none known.
+    put_headings: tuple[tuple[str, tuple[float, ...]], ...] = ()
     #: How far each side of a fixture's drawing lies outside its box (low x, y, z, then high x, y,
     #: z; negative: inside), where an imported room's masks show another extent than its box
     #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
@@ -304,6 +308,8 @@ class SceneObject:
             data["file_put_points"] = [[kind, list(p)] for kind, p in self.file_put_points]
         if self.file_put_headings:
             data["file_put_headings"] = [[kind, list(p)] for kind, p in self.file_put_headings]
+        if self.put_headings:
+            data["put_headings"] = [[kind, list(p)] for kind, p in self.put_headings]
         if self.drawn_margins:
             data["drawn_margins"] = list(self.drawn_margins)
         if self.blade_across:
@@ -332,6 +338,7 @@ class SceneObject:
             put_points=_put_points(data.get("put_points", ())),
             file_put_points=_put_points(data.get("file_put_points", ())),
             file_put_headings=_put_points(data.get("file_put_headings", ())),
+            put_headings=_put_points(data.get("put_headings", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
             drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),

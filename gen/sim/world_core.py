@@ -38,6 +38,8 @@ class WorldCore:
         self.file_put_points = {so.object_id: so.file_put_points for so in scene.objects if so.file_put_points}
         #: Which way THOR laid long things there (:attr:`SceneObject.file_put_headings`).
         self.file_put_headings = {so.object_id: so.file_put_headings for so in scene.objects if so.file_put_headings}
+        #: Which way the room's demos show long things laid there (:attr:`SceneObject.put_headings`).
+        self.put_headings = {so.object_id: dict(so.put_headings) for so in scene.objects if so.put_headings}
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
                               so.holes, so.open_tray, so.drawn_margins, so.blade_across, so.drawn_pattern,

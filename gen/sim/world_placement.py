@@ -88,6 +88,13 @@ class Placement(Containment):
         found = self._from_here(self.file_put_headings.get(receptacle.object_id, ())).get(kind)
         return None if found is None else found[0]
 
+    def put_heading(self, receptacle: WorldObject, kind: str) -> float | None:
+        """Which way (THOR's yaw of a world direction) the room's demos show a ``kind`` put into
+        ``receptacle`` laid, as a turn from the way the agent faces now
+        (:attr:`SceneObject.put_headings`); else None."""
+        turns = self.put_headings.get(receptacle.object_id, {}).get(kind)
+        return None if turns is None else (float(self.agent.rotation) + 90.0 * turns[0]) % 360.0
+
     def _points_from_here(self, points: tuple[tuple[str, tuple[float, ...]], ...],
                           ) -> dict[str, tuple[float, float, float]]:
         """Type -> point of the put points declared for the agent's pose now."""

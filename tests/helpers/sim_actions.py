@@ -64,3 +64,18 @@ def random_step(sim: LiteController, rng: random.Random):
         return None
     return sim.step({"action": rng.choice(["PickupObject", "PutObject", "OpenObject", "CloseObject"]),
                      "objectId": rng.choice(ids)})
+
+
+def put_held_at_yaw(sim: LiteController, kind: str, yaw: float, pose: tuple[float, float, float, float],
+                    receptacle_id: str) -> float:
+    """Hold the room's ``kind`` at ``yaw`` (taken off where it lies), put it into ``receptacle_id``
+    from ``pose`` (x, z, rotation, horizon); its yaw after."""
+    world = sim.world
+    thing = world.by_id[oid(sim, kind)]
+    world.detach(thing)
+    world.set_rotation(thing, yaw)
+    world.held = thing.object_id
+    world.sight_changed()
+    go(sim, pose[0], pose[1], int(pose[2]), pose[3])
+    ok(sim, "PutObject", objectId=thing.object_id, receptacleObjectId=receptacle_id)
+    return thing.rotation[1]

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.domains import catalogue
-from alfred_gen.scenes.alfred.put_facts import PutFact, put_facts
+from alfred_gen.scenes.alfred.put_facts import PutFact, put_sightings, sighting_facts
+from alfred_gen.scenes.alfred.put_headings import HeadingFact, sighting_headings
 from alfred_gen.scenes.alfred.sight_facts import SightFact, sight_facts
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
 
@@ -151,6 +152,7 @@ class TrajectoryFacts:
     clearances: list[ClearanceFact] = field(default_factory=list)
     sights: list[SightFact] = field(default_factory=list)
     puts: list[PutFact] = field(default_factory=list)
+    headings: list[HeadingFact] = field(default_factory=list)
 
 
 def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
@@ -378,6 +380,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
     interactions = [(target, pose) for _, target, pose in steps]
     points = walked + _planner_locations(high_pddl)
     agent_y = float(scene["init_action"].get("y", 0.0))
+    sightings = put_sightings(low_actions, steps)
     return TrajectoryFacts(
         scene_num=int(scene["scene_num"]),
         agent_y=agent_y,
@@ -389,7 +392,8 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         contents=content_facts(traj, start_ids, poses),
         clearances=clearance_facts(scene, low_actions, poses),
         sights=sight_facts(low_actions, steps, agent_y, start_ids, is_static_id),
-        puts=put_facts(low_actions, steps, agent_y),
+        puts=sighting_facts(sightings, agent_y),
+        headings=sighting_headings(sightings, agent_y),
     )
 
 
@@ -414,6 +418,8 @@ class SceneEvidence:
     sights: list[SightFact] = field(default_factory=list)
     #: Where THOR put objects into fridges, from the pose of the put (:mod:`put_facts`).
     puts: list[PutFact] = field(default_factory=list)
+    #: Which way THOR laid long things put into sink basins, from the pose of the put (:mod:`put_headings`).
+    headings: list[HeadingFact] = field(default_factory=list)
     trajectories: int = 0
 
     @property
@@ -448,6 +454,7 @@ class SceneEvidence:
                 self.clearances.append(clearance)
         self.sights.extend(facts.sights)
         self.puts.extend(facts.puts)
+        self.headings.extend(facts.headings)
 
     def agent_y(self, default: float) -> float:
         """The agent's height in this room: the median over its trajectories' start teleports."""
@@ -473,6 +480,7 @@ class SceneEvidence:
             "clearances": [c.to_list() for c in self.clearances],
             "sights": [f.to_list() for f in self.sights],
             "puts": [f.to_list() for f in self.puts],
+            "headings": [f.to_list() for f in self.headings],
             "trajectories": self.trajectories,
         }
 
@@ -495,6 +503,7 @@ class SceneEvidence:
         evidence.clearances = [ClearanceFact.from_list(c) for c in data.get("clearances", ())]
         evidence.sights = [SightFact.from_list(f) for f in data.get("sights", ())]
         evidence.puts = [PutFact.from_list(f) for f in data.get("puts", ())]
+        evidence.headings = [HeadingFact.from_list(f) for f in data.get("headings", ())]
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 
