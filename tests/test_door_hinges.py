@@ -3,7 +3,11 @@ and lite drawing a door at the end its scene object names (SceneObject.hinge).""
 
 from __future__ import annotations
 
-from alfred_gen.scenes.alfred.door_hinges import hinge_pairs_at_their_masks, pair_votes
+from alfred_gen.scenes.alfred.door_hinges import (
+    hinge_pairs_at_their_masks,
+    hinge_single_doors_at_their_masks,
+    pair_votes,
+)
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.pixels import scene_mirrored
@@ -75,3 +79,28 @@ def test_hinge_round_trips_and_is_left_out_when_unset() -> None:
     obj = SceneObject("Cabinet", (0.0, 0.4, 0.5), Box((-0.49, 0.0, 0.0), (0.01, 0.8, 0.5)), hinge=-1)
     assert SceneObject.from_dict(obj.to_dict()).hinge == -1
     assert "hinge" not in SceneObject("Cabinet", obj.position, obj.box).to_dict()
+
+
+def _single() -> Block:
+    """One cabinet door facing +z, its id at the high end of its front (the rule hangs it there)."""
+    return Block(LOW_ID, "Cabinet", (0.0, 0.4, 0.5), [-0.49, 0.0, 0.0], [0.01, 0.8, 0.5], True, 0)
+
+
+def test_a_single_cabinet_hangs_its_door_where_its_open_masks_show_the_leaf() -> None:
+    door = _single()
+    hinge_single_doors_at_their_masks([door], [_fact(LOW_ID, OUTER_LEAF), _fact(LOW_ID, OUTER_LEAF),
+                                               _fact(LOW_ID, OPENING)])
+    assert door.hinge == -1
+
+
+def test_a_single_cabinet_keeps_the_rule_without_two_masks_of_its_leaf() -> None:
+    door = _single()
+    hinge_single_doors_at_their_masks([door], [_fact(LOW_ID, OUTER_LEAF), _fact(LOW_ID, OPENING),
+                                               _fact(LOW_ID, OPENING)])
+    assert door.hinge == 0
+
+
+def test_a_door_of_a_pair_is_left_to_the_pair_rule() -> None:
+    low, high = _pair()
+    hinge_single_doors_at_their_masks([low, high], [_fact(LOW_ID, OUTER_LEAF), _fact(LOW_ID, OUTER_LEAF)])
+    assert (low.hinge, high.hinge) == (0, 0)

@@ -435,7 +435,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "a double door whose open masks show its leaves at the middle hangs them there"),
     Pass("hinge_single_doors_at_their_masks", "size", door_hinges.hinge_single_doors_at_their_masks,
          lambda c: door_hinges.hinge_single_doors_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
-         "a fridge whose open masks show its door at one end hangs it there, else a door at each end"),
+         "a fridge whose open masks show its door at one end hangs it there, else a door at each end; "
+         "a single cabinet's door hangs at the end its open masks show"),
     Pass("extents_to_their_masks", "drawing", fixture_extents.extents_to_their_masks,
          lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights, c.resting),
          _SIGHTS + ", " + _RESTING,

@@ -31,8 +31,10 @@ RAYS_PER_MASK = 5
 #: inside, so :data:`RAYS_PER_MASK` rays seldom meet the door (with them, 3 of the 26 kitchens'
 #: fridges had masks that named a layout).
 RAYS_PER_DOOR_MASK = 60
-#: Types whose masks keep :data:`RAYS_PER_DOOR_MASK` rays.
-DOOR_RAY_TYPES = ("Fridge",)
+#: Types whose masks keep :data:`RAYS_PER_DOOR_MASK` rays: fridges, and cabinets, whose open
+#: masks' leaf :func:`~alfred_gen.scenes.alfred.door_hinges.end_vote` reads (with 5 rays, too few met
+#: it to tell one end from the other).
+DOOR_RAY_TYPES = ("Fridge", "Cabinet")
 #: Types whose masks keep how they fill their bounding box (:attr:`SightFact.fill`), which
 #: :func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern` draws a faucet's slab in.
 FILL_TYPES = ("Faucet",)
