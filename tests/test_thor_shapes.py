@@ -150,8 +150,8 @@ def test_a_knife_is_drawn_flat_short_of_thors_tapered_ends(yaw: int) -> None:
     own_lo, own_hi = (drawn.lo[0], drawn.hi[0]) if yaw == 0 else (-drawn.hi[0], -drawn.lo[0])
     assert own_lo == pytest.approx(-0.157, abs=0.005) and own_hi == pytest.approx(0.110, abs=0.005)
     assert drawn.lo[2] == pytest.approx(-0.035) and drawn.hi[2] == pytest.approx(0.035)
-    # From 2 cm under the box (THOR's knife lies below its origin) to 5 mm over its bottom.
-    assert drawn.lo[1] == pytest.approx(COUNTER_TOP - 0.02) and drawn.hi[1] == pytest.approx(COUNTER_TOP + 0.005)
+    # From 1.5 cm under the box (THOR's knife lies below its origin) to 5 mm over its bottom.
+    assert drawn.lo[1] == pytest.approx(COUNTER_TOP - 0.015) and drawn.hi[1] == pytest.approx(COUNTER_TOP + 0.005)
 
 
 def test_a_flat_slab_turned_across_its_box_falls_back_to_lites_shape() -> None:
@@ -302,8 +302,8 @@ def test_a_pencil_lying_is_drawn_its_whole_length_and_low() -> None:
     assert parts is not None
     [(strip, _)] = parts
     assert strip.lo[0] == pytest.approx(0.0) and strip.hi[0] == pytest.approx(0.2)
-    assert strip.lo[2] == pytest.approx(0.0) and strip.hi[2] == pytest.approx(0.02)
-    assert strip.lo[1] == pytest.approx(0.9) and strip.hi[1] == pytest.approx(0.912)
+    assert strip.lo[2] == pytest.approx(0.001) and strip.hi[2] == pytest.approx(0.019)
+    assert strip.lo[1] == pytest.approx(0.9) and strip.hi[1] == pytest.approx(0.91)
     assert "Pencil" not in DRAWN_SCALE
 
 
@@ -312,7 +312,7 @@ def test_a_pen_standing_in_a_cup_keeps_its_height() -> None:
     parts = thor_parts("Pen", pen, 0)
     assert parts is not None and [p for p, _ in parts] == [pen]
     lying = thor_parts("Pen", Box((0.0, 0.9, 0.0), (0.14, 0.91, 0.01)), 90)
-    assert lying is not None and lying[0][0].hi[1] == pytest.approx(0.906)
+    assert lying is not None and lying[0][0].hi[1] == pytest.approx(0.902)
 
 
 def test_a_key_chain_is_drawn_low_in_its_box_and_a_spatula_its_full_height() -> None:
@@ -323,6 +323,24 @@ def test_a_key_chain_is_drawn_low_in_its_box_and_a_spatula_its_full_height() -> 
         assert parts is not None and all(p.lo[1] == pytest.approx(0.9) for p, _ in parts)
         top = max(p.hi[1] for p, _ in parts)
         assert (top < 0.94) == (object_type == "KeyChain")
+
+
+@pytest.mark.parametrize(("object_type", "height"), [("Spoon", 0.5), ("Ladle", 0.25)])
+def test_a_spoon_or_a_ladle_is_drawn_low_in_its_box(object_type: str, height: float) -> None:
+    # THOR's spoon and ladle lie flat, lower than their boxes: drawn their full height, their
+    # sides covered pixels round THOR's masks.
+    box = Box((0.0, 0.9, 0.0), (0.2, 0.98, 0.06))
+    parts = thor_parts(object_type, box, 0)
+    assert parts is not None and all(p.lo[1] == pytest.approx(0.9) for p, _ in parts)
+    assert max(p.hi[1] for p, _ in parts) == pytest.approx(0.9 + 0.08 * height)
+
+
+def test_a_watchs_ring_is_drawn_low_with_thick_walls() -> None:
+    box = Box((0.0, 0.9, 0.0), (0.08, 0.94, 0.05))
+    parts = thor_parts("Watch", box, 0)
+    assert parts is not None and len(parts) == 4
+    assert max(p.hi[1] for p, _ in parts) == pytest.approx(0.912)
+    assert min(p.size[0] for p, _ in parts) == pytest.approx(0.02)
 
 
 def test_an_apple_is_drawn_in_its_round_shape_lower_than_its_box() -> None:

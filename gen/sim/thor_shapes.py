@@ -72,11 +72,28 @@ HEAD_SHAPES: dict[str, tuple[float, float]] = {"Spatula": (0.35, 0.3), "Ladle": 
 #: handle (0.4 of the box's width, 0.254) or a shorter head (0.35 of its length, 0.254) on top of
 #: the lower height lost some of it, and the head drawn as a ring (THOR's key ring shows the seat
 #: through it) lowered it (walls 0.2 to 0.3 of its width: 0.205 to 0.231).
-HEAD_HEIGHTS: dict[str, float] = {"KeyChain": 0.35}
+#:
+#: Session 93 lowered spoons and ladles alike: THOR's lie flat, and drawn their box's full height
+#: lite covered 1.79 and 2.69 times THOR's pixels (medians of 8 and 5 first pickups, wide sample,
+#: held out). Chosen by re-drawing lite's frame before every first pickup in the wide sample's
+#: odd-numbered FloorPlans (each in its room built from the other 4 of 5 folds), checked on the
+#: even-numbered ones: spoons at 0.5 of the height 0.519 to 0.580 (4; 0.45: 0.578, 0.35: 0.560,
+#: 0.25: 0.554) and 0.475 to 0.562 (4); ladles at 0.25 0.277 to 0.357 (2; 0.5: 0.351, 0.35: 0.345)
+#: and 0.206 to 0.370 (3); no pick changed in either half. Narrower handles (0.15 to 0.2 of the
+#: box's width) and shorter heads (0.25 of its length) gained less or lost. Key chains at 0.3
+#: gained 0.004 and 0.001: left at 0.35. Wide sample run (2,104 interactions): spoon pickups 0.442 to
+#: 0.507 (9), ladle pickups 0.183 to 0.271 (7), mean IoU 0.6883 to 0.6895, ALFRED's rule 2,042 both.
+HEAD_HEIGHTS: dict[str, float] = {"KeyChain": 0.35, "Spoon": 0.5, "Ladle": 0.25}
 
 #: A ring's wall (fraction of the box's width and depth) and height (fraction of its height).
-#: Watches: IoU 0.211 to 0.282 (5, wide sample, held out).
-RING_SHAPES: dict[str, tuple[float, float]] = {"Watch": (0.15, 0.5)}
+#: Watches: IoU 0.211 to 0.282 (5, wide sample, held out). Session 93: a watch lies flat, its strap
+#: lower than its box and its face filling more of the ring than walls 0.15 thick (lite drew 2.03
+#: times THOR's pixels, median of 5 first pickups). Re-drawn before every first pickup of a watch,
+#: chosen on the wide sample's odd-numbered FloorPlans and checked on the even ones: walls 0.25
+#: thick, 0.3 of the height, 0.231 to 0.275 (3) and 0.358 to 0.416 (2); (0.15, 0.3) 0.266 and
+#: 0.422, (0.15, 0.2) 0.269 and 0.424, (0.2, 0.3) 0.258 and 0.430; thinner walls (0.1) lost on both.
+#: Wide sample run: watch pickups 0.282 to 0.332 (5), no pick changed.
+RING_SHAPES: dict[str, tuple[float, float]] = {"Watch": (0.25, 0.3)}
 
 #: Fixtures with a front (a faucet faces the agent at its interaction pose): a neck at the back
 #: (depth from, to; width) and a spout at the top reaching forward (depth to; height; width).
@@ -132,7 +149,13 @@ SPOUT_SHAPES: dict[str, tuple[float, float, float, float, float, float]] = {"Fau
 #: THOR's fallen blade lies (wide sample 0.191, and 0.152 to 0.178 drawn lower still); thinner
 #: slabs (1 to 1.5 cm: 0.245 to 0.249 of 28, up to 1 pick lost, and 5 and 6 lost of 77); a blade
 #: stepped narrower at either end (0.5 of its width over 0.2 of its length: 0.243 and 0.196).
-FLAT_SHAPES: dict[str, tuple[float, float, float, float, float]] = {"Knife": (0.15, 0.95, 0.035, 0.025, 0.02),
+#: Session 93 drew the slab 2 cm tall from 1.5 cm under the box (its top still 5 mm over it): re-drawn
+#: before every first knife pickup of the wide sample, chosen on its odd-numbered FloorPlans, 0.229
+#: to 0.236 (10, rule 9 both), checked on the even ones 0.271 to 0.274 (16, rule 16 both); 1.5 cm
+#: tall from 1.5 cm under 0.235 and 0.279; 1.5 cm tall from 2 cm under 0.218 and a pick lost; 1 cm
+#: 0.214 and a pick lost; 6 cm wide 0.231 and 0.270; 0.2 to 0.9 of the length 0.212, a pick lost.
+#: Wide sample run: knife pickups 0.242 to 0.246 (28), no pick changed.
+FLAT_SHAPES: dict[str, tuple[float, float, float, float, float]] = {"Knife": (0.15, 0.95, 0.035, 0.02, 0.015),
                                                                     "ButterKnife": (0.0, 1.0, 0.008, 0.005, 0.0)}
 
 #: Per sliced type, how an imported room draws a slice that still lies in the row its whole was cut
@@ -223,7 +246,16 @@ END_CAPS: dict[str, tuple[float, float]] = {"TomatoSliced": (1.0, 0.85), "Lettuc
 #: changed fork pickups 0.317 to 0.392, but the re-pickup of a fork put into a sink basin
 #: (Fork-None-SideTable-21, IoU 0.026 before, lite's fork lying elsewhere in the basin) then
 #: resolved to the basin: a pick lost, so forks keep their shrunk box.
-THIN_SHAPES: dict[str, tuple[float, float, float]] = {"Pen": (1.0, 0.6, 1.0), "Pencil": (1.0, 0.6, 0.75)}
+#:
+#: Session 93 re-drew the strips before every first pickup of the wide sample (each in its room
+#: built from the other 4 of 5 folds), chose on its odd-numbered FloorPlans and checked on the even
+#: ones: pens (lite drew 1.69 times THOR's pixels) at 0.2 of the height, 0.315 to 0.379 (5; 0.3:
+#: 0.350, 0.4: 0.345, 0.5: 0.321) and 0.202 to 0.211 (5); pencils (1.66 times) 0.9 across at 0.5 of
+#: the height, 0.312 to 0.329 (6; 0.2 full across: 0.319) and 0.284 to 0.302 (2); no pick changed.
+#: Wide sample run: pen pickups 0.258 to 0.295 (10), pencil pickups 0.305 to 0.322 (8), no pick
+#: changed. A pen 0.8 across lost a pick on the even half. Forks as strips (0.7 to 1 across, 0.4 or 0.5 of
+#: the height, 0.6 when standing) lost on the odd half (0.348 to 0.339-0.346): not drawn so.
+THIN_SHAPES: dict[str, tuple[float, float, float]] = {"Pen": (1.0, 0.2, 1.0), "Pencil": (0.9, 0.5, 0.75)}
 
 #: Upright things THOR models narrower above than below, drawn in their type's drawn box
 #: (:func:`~alfred_gen.sim.shapes.drawn_box`) full across up to ``split`` of its height and
