@@ -148,11 +148,10 @@ SINGLE_CABINETS = frozenset({"Cabinet"})
 LOW_END, HIGH_END, BOTH_ENDS = 0, 1, 2
 
 
-def layout_vote(fact: SightFact, block: Block) -> int | None:
-    """The layout of ``block``'s open door that ``fact``'s mask shows: of its door rays (and the
-    rays through its outermost pixels) that miss the opening, :data:`LOW_END` when some meet a leaf
-    square to the front at the low end and none the high end's, :data:`HIGH_END` the other way
-    round, :data:`BOTH_ENDS` when some meet each; None when none meets either (a shut door)."""
+def leaf_hits(fact: SightFact, block: Block) -> tuple[int, int]:
+    """How many of ``fact``'s door rays (and the rays through its outermost pixels) that miss
+    ``block``'s opening meet an open leaf square to the front at its low end, and at its high end:
+    what both a fridge's layout vote and a cabinet's end vote count."""
     across = block.across_axis
     lo, hi = block.lo[across], block.hi[across]
     width = hi - lo
@@ -162,6 +161,15 @@ def layout_vote(fact: SightFact, block: Block) -> int | None:
             continue
         low += _hits_leaf(fact.eye, ray, block, lo, width)
         high += _hits_leaf(fact.eye, ray, block, hi, width)
+    return low, high
+
+
+def layout_vote(fact: SightFact, block: Block) -> int | None:
+    """The layout of ``block``'s open door that ``fact``'s mask shows: of its door rays (and the
+    rays through its outermost pixels) that miss the opening, :data:`LOW_END` when some meet a leaf
+    square to the front at the low end and none the high end's, :data:`HIGH_END` the other way
+    round, :data:`BOTH_ENDS` when some meet each; None when none meets either (a shut door)."""
+    low, high = leaf_hits(fact, block)
     if low and high:
         return BOTH_ENDS
     if low or high:
@@ -178,15 +186,7 @@ def single_door_votes(block: Block, sights: Sequence[SightFact]) -> list[int]:
 def end_vote(fact: SightFact, block: Block) -> int | None:
     """The end of ``block``'s front whose open leaf (square to the front) more of ``fact``'s rays
     that miss the opening meet: :data:`LOW_END` or :data:`HIGH_END`; None on a tie (a shut door)."""
-    across = block.across_axis
-    lo, hi = block.lo[across], block.hi[across]
-    width = hi - lo
-    low = high = 0
-    for ray in (*(fact.door_rays or fact.rays), *(side for side in fact.sides if side is not None)):
-        if _hits_opening(fact.eye, ray, block, lo, hi):
-            continue
-        low += _hits_leaf(fact.eye, ray, block, lo, width)
-        high += _hits_leaf(fact.eye, ray, block, hi, width)
+    low, high = leaf_hits(fact, block)
     if low == high:
         return None
     return LOW_END if low > high else HIGH_END
