@@ -200,14 +200,8 @@ class SceneLibrary:
         """The room, and for an imported THOR room (``FloorPlanN``) what the recorded start state
         proves it holds: its objects and its start point
         (:func:`alfred_gen.scenes.alfred.importer.complete_for_start_state`); with ``complete``
-        and a ``trajectory``, also the fixtures its actions name (:meth:`completed_from_file`)."""
+        and a ``trajectory``, also the fixtures its actions name and what its masks show (:meth:`file_evidence`)."""
         return self._for_start_state(name, start, trajectory)[0]
-
-    def completed_from_file(self, name: str, start: Mapping[str, Any],
-                            trajectory: Mapping[str, Any]) -> tuple[str, ...]:
-        """The ids of the fixtures :meth:`for_start_state` adds to the room from ``trajectory``
-        (none without ``complete``, or in a room that holds them all)."""
-        return self.file_evidence(name, start, trajectory).completed
 
     def file_evidence(self, name: str, start: Mapping[str, Any], trajectory: Mapping[str, Any]) -> FileEvidence:
         """What :meth:`for_start_state` takes from ``trajectory`` itself: the fixtures it adds and how

@@ -25,14 +25,17 @@ masks show one end (:data:`~alfred_gen.sim.thor_shapes.THOR_SWINGS`). Each mask 
 outermost pixels) that miss the opening votes for the end whose leaf, square to the front, they
 meet, or for a door at each end when they meet both ends' leaves; a fridge whose masks vote
 :data:`MIN_VOTES` or more and more than :data:`SINGLE_SHARE` of them for one end hangs its door
-there (:func:`hinge_single_doors_at_their_masks`).
+there (:func:`hinge_single_doors_at_their_masks`). A single cabinet (no door of a pair) hangs its
+door by the same masks: each votes for the end whose leaf more of its rays meet (:func:`end_vote`),
+and :data:`MIN_VOTES` and :data:`SHARE` of the votes for one end hang it there
+(:data:`SINGLE_CABINETS`).
 
 Only imported rooms are built here, so procedural rooms are untouched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_sizing import door_partner
@@ -177,9 +180,11 @@ def layout_vote(fact: SightFact, block: Block) -> int | None:
     return None
 
 
-def single_door_votes(block: Block, sights: Sequence[SightFact]) -> list[int]:
-    """Masks of ``block`` voting for each layout (:func:`layout_vote`), by layout."""
-    votes = [layout_vote(fact, block) for fact in sights if fact.target == block.object_id]
+def single_door_votes(block: Block, sights: Sequence[SightFact],
+                      vote: Callable[[SightFact, Block], int | None] = layout_vote) -> list[int]:
+    """Masks of ``block`` voting for each layout by ``vote`` (a fridge's :func:`layout_vote`, a
+    cabinet's :func:`end_vote`, which never names both ends), by layout."""
+    votes = [vote(fact, block) for fact in sights if fact.target == block.object_id]
     return [votes.count(layout) for layout in (LOW_END, HIGH_END, BOTH_ENDS)]
 
 
@@ -192,12 +197,6 @@ def end_vote(fact: SightFact, block: Block) -> int | None:
     return LOW_END if low > high else HIGH_END
 
 
-def cabinet_votes(block: Block, sights: Sequence[SightFact]) -> list[int]:
-    """Masks of ``block`` voting for each end (:func:`end_vote`), by layout (none for both ends)."""
-    votes = [end_vote(fact, block) for fact in sights if fact.target == block.object_id]
-    return [votes.count(layout) for layout in (LOW_END, HIGH_END, BOTH_ENDS)]
-
-
 def hinge_single_doors_at_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
     """Each fridge, and each cabinet that is no door of a pair (:func:`door_partner`), whose masks
     show its door at one end hangs it there (see the module docstring): :attr:`Block.hinge` is -1
@@ -205,7 +204,7 @@ def hinge_single_doors_at_their_masks(blocks: list[Block], sights: Sequence[Sigh
     cabinets = [b for b in blocks if b.kind == "Cabinet"]
     for block in blocks:
         if block.kind in SINGLE_CABINETS and door_partner(block, cabinets) is None:
-            share, votes = SHARE, cabinet_votes(block, sights)
+            share, votes = SHARE, single_door_votes(block, sights, end_vote)
         elif block.kind in SINGLE_DOOR_TYPES:
             share, votes = SINGLE_SHARE, single_door_votes(block, sights)
         else:

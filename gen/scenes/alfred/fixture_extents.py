@@ -322,17 +322,19 @@ def extents_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], res
     them (:attr:`Block.drawn_margins`: how far each side of the drawn box lies outside the box);
     ``resting``: the boxes of what demos show at rest, which a cabinet's drawing keeps inside."""
     basins = [b for b in blocks if b.kind == "SinkBasin"]
-    for block in blocks:
+
+    def drawn_of(block: Block) -> Box | None:
         drawn = drawn_extent(block, sights, resting)
-        if drawn is not None:
-            if block.kind in FRONT_TYPES:
-                drawn = clear_of_bowls(block, drawn, basins)
-            block.drawn_margins = margins_of(block.box(), drawn.lo, drawn.hi)
+        if drawn is not None and block.kind in FRONT_TYPES:
+            drawn = clear_of_bowls(block, drawn, basins)
+        return drawn
+
+    draw_each(blocks, drawn_of)
 
 
 def draw_each(blocks: Iterable[Block], drawn_of: Callable[[Block], Box | None]) -> None:
     """Each block ``drawn_of`` gives a box is drawn in that box (:attr:`Block.drawn_margins`), its own
-    box unchanged: the fridges' and microwaves' fits set their drawings this way."""
+    box unchanged: the extents', fridges' and microwaves' fits set their drawings this way."""
     for block in blocks:
         drawn = drawn_of(block)
         if drawn is not None:

@@ -163,15 +163,14 @@ def drawn_front(block: Block, sights: Sequence[SightFact]) -> Box | None:
         hi[axis] = max(value, lo[axis] + 0.1)
     else:
         lo[axis] = min(value, hi[axis] - 0.1)
+    across = block.across_axis
     lows, highs = reach_points(block, sights, value)
     if len(lows) >= MIN_MASKS:
-        across = 2 - axis
         low = float(np.percentile(lows, REACH_PERCENTILE))
         high = float(np.percentile(highs, 100.0 - REACH_PERCENTILE))
         lo[across] = max(min(lo[across], low), lo[across] - MAX_MOVE)
         hi[across] = min(max(hi[across], high), hi[across] + MAX_MOVE)
     lows, highs = side_points(block, sights, value)
-    across = 2 - axis
     if len(lows) >= MIN_MASKS:
         lo[across] = min(max(lo[across], float(np.percentile(lows, 100.0 - NARROW_PERCENTILE))), lo[across] + MAX_MOVE)
     if len(highs) >= MIN_MASKS:
