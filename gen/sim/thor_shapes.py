@@ -272,6 +272,8 @@ END_CAPS: dict[str, tuple[float, float]] = {"TomatoSliced": (1.0, 0.85), "Lettuc
 #: strip (0.4 or 0.7 of the height) or a narrower one (0.8 across) gained less. Drawing only: the
 #: box (what a pen rests on, what rests on it) stays where the origin puts it. Forks gained on the
 #: even half (0.351 to 0.404 over 4) but not on the odd (0.290 to 0.296 over 7): left as they were.
+#: Wide sample run: pen pickups 0.295 to 0.706 (10), pencil pickups 0.322 to 0.577 (8), ALFRED's rule
+#: 2,043 to 2,045 of 2,104 (two pencils won), mean IoU 0.6907 to 0.6937; the 238's masks 0.659 to 0.661.
 THIN_SHAPES: dict[str, tuple[float, float, float, float]] = {"Pen": (1.0, 0.2, 1.0, 0.01),
                                                              "Pencil": (0.9, 0.5, 0.75, 0.01)}
 
