@@ -112,12 +112,28 @@ def test_door_rays_round_trip_and_are_what_the_vote_reads() -> None:
     assert layout_vote(fact, _fridge()) == HIGH_END  # the door rays, not the few shut ones
 
 
-def test_an_imported_microwave_s_open_door_ends_below_the_top_of_its_box() -> None:
-    """THOR's microwave door is set in the body's frame: its leaf, swung open, stops a tenth of the
-    front's height below the box's top (session 84, masks of open microwaves held out)."""
+def test_an_imported_microwave_s_open_door_reaches_seven_tenths_of_its_front() -> None:
+    """THOR's microwave leaf, swung open, is narrower than the front (the control panel beside the
+    door) and as tall as the drawn front (session 94, masks of open microwaves held out)."""
     box = Box((1.7, 0.9, 0.0), (2.3, 1.25, 0.36))
     swings = scene_swings(_scene(0, imported=True))
     leaves = [b for b, tone in shape_parts("Microwave", box, is_open=True, facing=0,
                                             swing=swings["Microwave|+02.00|+01.00|+00.20"]) if tone is DOOR]
-    assert leaves and max(b.hi[1] for b in leaves) < box.hi[1] - 0.03
+    assert leaves and max(b.hi[1] for b in leaves) == box.hi[1]
     assert min(b.lo[1] for b in leaves) == box.lo[1]
+    assert 0.40 < max(b.hi[2] for b in leaves) - box.hi[2] < 0.43  # 0.7 of 0.6 m, sin 93
+
+
+def _open_body_front(swing: Swing | None) -> float:
+    """How far forward the open fridge's body (not its leaves) reaches."""
+    return max(b.hi[2] for b, tone in shape_parts("Fridge", BOX, is_open=True, facing=0, swing=swing)
+               if tone is not DOOR)
+
+
+def test_an_imported_fridge_s_open_body_ends_behind_its_box_s_front() -> None:
+    """The box's front is the shut door's face; open, THOR's body shows its front the door's
+    thickness behind it, while the leaves still swing from the front (session 94)."""
+    swing = scene_swings(_scene(0, imported=True))[FRIDGE_ID]
+    assert abs(_open_body_front(swing) - (FRONT - 0.02)) < 1e-9
+    assert _open_body_front(Swing(both_ends=True)) == FRONT
+    assert min(b.lo[2] for b in _door_boxes(swing)) == FRONT

@@ -43,7 +43,9 @@ class Swing:
     square to the front, more turns it further, outwards past its hinge end); ``top_gap``: how far
     below its door row's top the leaf ends, a fraction of the row's height (a door set in a frame);
     ``thick``: the leaf's thickness in metres, 0 for its shell's wall (capped, as every leaf, at a
-    fifth of the front's width; a leaf standing square lies inside the box from its hinge).
+    fifth of the front's width; a leaf standing square lies inside the box from its hinge);
+    ``recess``: how far (metres) behind the box's front the open body's sides, top and floor end
+    (the shut door's thickness, which the box's front includes), the leaves still swung from the front.
     """
 
     both_ends: bool = False
@@ -51,6 +53,7 @@ class Swing:
     angle: float = 90.0
     top_gap: float = 0.0
     thick: float = 0.0
+    recess: float = 0.0
 
 
 #: Boxes a leaf turned past square is drawn as: a staircase along its slant.
@@ -129,6 +132,8 @@ def _shell(f: _Local, wall: float, is_open: bool, doors: list[tuple[float, float
     tw, ty, td = f.fw(wall), f.fy(wall), f.fd(wall)
     door_t = f.fd(wall)
     side_front = 1.0 if is_open else 1.0 - door_t
+    if is_open and f.swing is not None:
+        side_front -= f.fd(f.swing.recess)
     back = (f.part(0, 1, 0, 1, 0, td), BODY)
     bottom = (f.part(tw, 1 - tw, 0, ty, td, side_front), BODY)
     if carcass:
