@@ -181,3 +181,15 @@ def test_a_bathroom_bowl_is_shallow_and_a_kitchen_s_keeps_its_depth() -> None:
     first = pedestal.lo[1]
     bathroom_bowls_shallow([pedestal], [], "bathroom")
     assert pedestal.lo[1] == first
+
+
+def test_a_bathroom_basin_s_opening_carries_its_room_type_s_roundness() -> None:
+    from alfred_gen.scenes.alfred.basin_openings import ROUNDNESS
+
+    sights = [_sight([(-1.30, 0.99, 0.50), (-1.05, 0.99, 0.72)])] * MIN_MASKS
+    kitchen, bathroom = _basin(), _basin()
+    basins_to_their_masks([kitchen], sights, [], "kitchen")
+    basins_to_their_masks([bathroom], sights, [], "bathroom")
+    assert bathroom.opening[:5] == kitchen.opening[:5]
+    assert bathroom.opening[5:] == ((ROUNDNESS["bathroom"],) if ROUNDNESS["bathroom"] > 0 else ())
+    assert kitchen.opening[5:] == ((ROUNDNESS["kitchen"],) if ROUNDNESS["kitchen"] > 0 else ())

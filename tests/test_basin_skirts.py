@@ -86,3 +86,37 @@ def test_an_imported_basin_with_an_opening_is_drawn_only_where_its_opening_shows
                                               opening=(-0.15, 0.15, 0.9, 1.1, 0.9)).to_dict())
     assert again.opening == (-0.15, 0.15, 0.9, 1.1, 0.9)
     assert "opening" not in SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN).to_dict()
+
+
+def test_rounded_corners_fill_each_corner_outside_its_quarter_ellipse() -> None:
+    from alfred_gen.sim.basin_skirts import CORNER_STEPS, corner_boxes
+
+    rect = (-0.2, 0.2, 0.9, 1.1)
+    assert corner_boxes(rect, 0.0, 0.87, 0.88) == []
+    boxes = corner_boxes(rect, 1.0, 0.87, 0.88)
+    assert len(boxes) == 4 * CORNER_STEPS
+    area = sum((b.hi[0] - b.lo[0]) * (b.hi[2] - b.lo[2]) for b in boxes)
+    # An ellipse inscribed in the rectangle leaves 1 - pi/4 of it to the corners (steps approximate it).
+    assert area == pytest.approx((1 - np.pi / 4) * 0.4 * 0.2, rel=0.15)
+    for b in boxes:  # each box lies in the rectangle, in a corner, outside the ellipse at its own inner corner
+        assert rect[0] - 1e-9 <= b.lo[0] < b.hi[0] <= rect[1] + 1e-9
+        assert rect[2] - 1e-9 <= b.lo[2] < b.hi[2] <= rect[3] + 1e-9
+        x = b.hi[0] if b.lo[0] == rect[0] else b.lo[0]
+        z = b.hi[2] if b.lo[2] < 1.0 else b.lo[2]
+        assert ((x / 0.2) ** 2 + ((z - 1.0) / 0.1) ** 2) ** 0.5 > 0.85  # the strips meet the arc at their middles
+    half = corner_boxes(rect, 0.5, 0.87, 0.88)  # radii half the half-extents: a quarter of the area
+    assert max(b.hi[0] - b.lo[0] for b in half) <= 0.5 * 0.2 + 1e-9
+    assert sum((b.hi[0] - b.lo[0]) * (b.hi[2] - b.lo[2]) for b in half) == pytest.approx(area / 4, rel=0.01)
+
+
+def test_a_deck_with_a_roundness_also_fills_the_opening_s_corners() -> None:
+    square = deck_boxes(BASIN, (-0.2, 0.1, 0.9, 1.1, 0.88))
+    rounded = deck_boxes(BASIN, (-0.2, 0.1, 0.9, 1.1, 0.88, 0.6))
+    assert len(rounded) > len(square) and rounded[:len(square)] == square
+    assert all(b.hi[1] == 0.88 for b in rounded)
+
+
+def test_an_imported_basin_with_rounded_corners_shows_less_of_its_bowl() -> None:
+    square = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9))
+    rounded = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9, 1.0))
+    assert 0 < rounded.sum() < square.sum() and not (rounded & ~square).any()

@@ -25,6 +25,10 @@ Where the importer knows the basin's opening from its masks
 bowl), the skirt also has a deck: a plate just under the rim over the rest of the footprint
 (:func:`deck_boxes`), so the basin shows only through the opening THOR's masks show
 (:mod:`alfred_gen.scenes.alfred.basin_openings`: basin puts' IoU 0.590 to 0.669 on the wide sample).
+THOR's bowls are rounded (kitchens' rounded rectangles, bathrooms' ovals) where the opening is a
+rectangle; where the importer gives the opening a roundness (its sixth value,
+:data:`~alfred_gen.scenes.alfred.basin_openings.ROUNDNESS`: bathrooms' only), the deck also fills the
+opening's four corners outside a quarter ellipse (:func:`corner_boxes`).
 """
 
 from __future__ import annotations
@@ -55,13 +59,42 @@ def skirt_boxes(box: Box, thickness: float = SKIRT) -> list[Box]:
 DECK = 0.01
 
 
-def deck_boxes(box: Box, opening: tuple[float, ...], thickness: float = DECK) -> list[Box]:
-    """The deck round a basin's ``opening`` (x lo, x hi, z lo, z hi, rim height; see
-    :attr:`~alfred_gen.sim.scene.SceneObject.opening`): up to four boxes ``thickness`` thick under
-    the rim, covering ``box``'s footprint (and its skirt) outside the opening."""
-    if len(opening) != 5:
+#: How many steps each rounded corner of an opening is drawn in (:func:`corner_boxes`).
+CORNER_STEPS = 4
+
+
+def corner_boxes(opening: tuple[float, float, float, float], roundness: float, y0: float,
+                 y1: float, steps: int = CORNER_STEPS) -> list[Box]:
+    """Boxes from ``y0`` to ``y1`` filling the four corners of the rectangle ``opening`` (x lo,
+    x hi, z lo, z hi) outside a quarter ellipse whose radii are ``roundness`` of the rectangle's
+    half width and half depth (0: square corners, none; 1: the rectangle's inscribed ellipse), each
+    corner in ``steps`` strips along z, each strip reaching the arc at its middle."""
+    if roundness <= 0.0:
         return []
-    x0, x1, z0, z1, rim = opening
+    x0, x1, z0, z1 = opening
+    rx, rz = roundness * (x1 - x0) / 2.0, roundness * (z1 - z0) / 2.0
+    out = []
+    for k in range(steps):
+        u = 1.0 - (k + 0.5) / steps  # the strip's middle, from the arc's centre, in radii along z
+        reach = rx * (1.0 - (1.0 - u * u) ** 0.5)  # how far the corner's fill reaches along x
+        if reach <= 1e-6:
+            continue
+        near, far = rz * k / steps, rz * (k + 1) / steps
+        for zs, ze in ((z0 + near, z0 + far), (z1 - far, z1 - near)):
+            out.append(Box((x0, y0, zs), (x0 + reach, y1, ze)))
+            out.append(Box((x1 - reach, y0, zs), (x1, y1, ze)))
+    return out
+
+
+def deck_boxes(box: Box, opening: tuple[float, ...], thickness: float = DECK) -> list[Box]:
+    """The deck round a basin's ``opening`` (x lo, x hi, z lo, z hi, rim height, and optionally the
+    roundness of its corners; see :attr:`~alfred_gen.sim.scene.SceneObject.opening`): up to four
+    boxes ``thickness`` thick under the rim, covering ``box``'s footprint (and its skirt) outside
+    the opening, and the corners of the opening outside its rounding (:func:`corner_boxes`)."""
+    if len(opening) not in (5, 6):
+        return []
+    x0, x1, z0, z1, rim = opening[:5]
+    roundness = opening[5] if len(opening) == 6 else 0.0
     t = SKIRT
     (bx0, _, bz0), (bx1, _, bz1) = box.lo, box.hi
     bx0, bz0, bx1, bz1 = bx0 - t, bz0 - t, bx1 + t, bz1 + t
@@ -76,4 +109,5 @@ def deck_boxes(box: Box, opening: tuple[float, ...], thickness: float = DECK) ->
         ((bx0, y0, z0), (x0, y1, z1)),
         ((x1, y0, z0), (bx1, y1, z1)),
     ]
-    return [Box(lo, hi) for lo, hi in strips if all(h - lo_ > 1e-6 for lo_, h in zip(lo, hi))]
+    return [Box(lo, hi) for lo, hi in strips if all(h - lo_ > 1e-6 for lo_, h in zip(lo, hi))] \
+        + corner_boxes((x0, x1, z0, z1), roundness, y0, y1)

@@ -269,7 +269,8 @@ class SceneObject:
     #: (:data:`~alfred_gen.sim.thor_shapes.SLAB_PATTERNS`).
     drawn_pattern: tuple[float, ...] = ()
     #: For a sink basin of an imported room: the part of its rim's level plane THOR's masks of it
-    #: show open (x lo, x hi, z lo, z hi, then the rim's height); the rest of its footprint is drawn
+    #: show open (x lo, x hi, z lo, z hi, then the rim's height, and optionally how round its corners
+    #: are: :func:`~alfred_gen.sim.basin_skirts.corner_boxes`); the rest of its footprint is drawn
     #: as the sink's deck there (:func:`~alfred_gen.sim.basin_skirts.deck_boxes`;
     #: :func:`~alfred_gen.scenes.alfred.basin_openings.basins_to_their_masks`). Drawing only;
     #: empty: no deck.

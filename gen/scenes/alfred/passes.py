@@ -400,7 +400,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          _on_ordered(built_ins.basins_reach_counters), _IDS,
          "a basin set into a counter has its rim at the counter's top"),
     Pass("basins_to_their_masks", "basin", basin_openings.basins_to_their_masks,
-         lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting),
+         lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting,
+                                                        room_type_of(c.evidence.scene_num)),
          _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it; "
          "the rest of its box is drawn decked over at the rim"),
     Pass("basins_are_bowls", "basin", built_ins.basins_are_bowls, _on_ordered(built_ins.basins_are_bowls), _IDS,
