@@ -4,6 +4,7 @@ and lite drawing a door at the end its scene object names (SceneObject.hinge).""
 from __future__ import annotations
 
 from alfred_gen.scenes.alfred.door_hinges import (
+    hinge_drawn_cabinets_at_their_masks,
     hinge_pairs_at_their_masks,
     hinge_single_doors_at_their_masks,
     pair_votes,
@@ -104,3 +105,39 @@ def test_a_door_of_a_pair_is_left_to_the_pair_rule() -> None:
     low, high = _pair()
     hinge_single_doors_at_their_masks([low, high], [_fact(LOW_ID, OUTER_LEAF), _fact(LOW_ID, OUTER_LEAF)])
     assert (low.hinge, high.hinge) == (0, 0)
+
+
+def _drawn_aside() -> Block:
+    """A single cabinet whose box lies 0.3 m to +x of where its shut masks drew it: drawn over
+    x -0.79..-0.29, its box -0.49..0.01."""
+    door = _single()
+    door.drawn_margins = (0.3, 0.0, 0.0, -0.3, 0.0, 0.0)
+    return door
+
+
+#: Points on a leaf swung out at the drawn box's low end (x -0.79), in front of the front.
+DRAWN_LOW_LEAF = [(-0.79, 0.2 + 0.1 * k, 0.6 + 0.05 * k) for k in range(5)]
+
+
+def test_a_cabinet_drawn_aside_hangs_its_door_where_its_masks_show_it_on_the_drawing() -> None:
+    door = _drawn_aside()
+    sights = [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, DRAWN_LOW_LEAF)]
+    hinge_single_doors_at_their_masks([door], sights)
+    assert door.hinge == 0  # on its box the leaf stands at neither end
+    hinge_drawn_cabinets_at_their_masks([door], sights)
+    assert door.hinge == -1
+
+
+def test_the_vote_on_the_drawing_wins_over_the_vote_on_the_box() -> None:
+    hung = _drawn_aside()
+    hung.hinge = 1
+    hinge_drawn_cabinets_at_their_masks([hung], [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, DRAWN_LOW_LEAF)])
+    assert hung.hinge == -1
+
+
+def test_a_cabinet_drawn_in_its_box_or_without_a_vote_on_its_drawing_keeps_its_hinge() -> None:
+    in_box, hung = _single(), _drawn_aside()
+    hung.hinge = 1
+    hinge_drawn_cabinets_at_their_masks([in_box], [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, DRAWN_LOW_LEAF)])
+    hinge_drawn_cabinets_at_their_masks([hung], [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, OPENING)])
+    assert (in_box.hinge, hung.hinge) == (0, 1)

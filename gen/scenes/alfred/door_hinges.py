@@ -28,13 +28,15 @@ meet, or for a door at each end when they meet both ends' leaves; a fridge whose
 there (:func:`hinge_single_doors_at_their_masks`). A single cabinet (no door of a pair) hangs its
 door by the same masks: each votes for the end whose leaf more of its rays meet (:func:`end_vote`),
 and :data:`MIN_VOTES` and :data:`SHARE` of the votes for one end hang it there
-(:data:`SINGLE_CABINETS`).
+(:data:`SINGLE_CABINETS`); a cabinet whose shut masks moved its drawing votes again on the drawn box,
+where its door is drawn (:func:`hinge_drawn_cabinets_at_their_masks`).
 
 Only imported rooms are built here, so procedural rooms are untouched.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
@@ -209,6 +211,40 @@ def hinge_single_doors_at_their_masks(blocks: list[Block], sights: Sequence[Sigh
             share, votes = SINGLE_SHARE, single_door_votes(block, sights)
         else:
             continue
-        for layout, hinge in ((LOW_END, -1), (HIGH_END, 1)):
-            if votes[layout] >= MIN_VOTES and votes[layout] > share * sum(votes):
-                block.hinge = hinge
+        _hang_by_votes(block, votes, share)
+
+
+def _hang_by_votes(block: Block, votes: Sequence[int], share: float) -> None:
+    """Hang ``block``'s door at the end :data:`MIN_VOTES` or more masks and more than ``share`` of
+    the voting masks name (:attr:`Block.hinge`); leave it as it is otherwise."""
+    for layout, hinge in ((LOW_END, -1), (HIGH_END, 1)):
+        if votes[layout] >= MIN_VOTES and votes[layout] > share * sum(votes):
+            block.hinge = hinge
+
+
+def drawn_block(block: Block) -> Block:
+    """A copy of ``block`` whose box is the one it is drawn in (:attr:`Block.drawn_margins`)."""
+    out = copy.copy(block)
+    margins = block.drawn_margins
+    out.lo = [v - m for v, m in zip(block.lo, margins[:3])]
+    out.hi = [v + m for v, m in zip(block.hi, margins[3:])]
+    return out
+
+
+def hinge_drawn_cabinets_at_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
+    """A single cabinet whose drawing its shut masks moved
+    (:func:`~alfred_gen.scenes.alfred.fixture_extents.extents_to_their_masks`) votes again on the
+    box it is drawn in, where lite draws its door (:func:`end_vote`, :data:`MIN_VOTES`,
+    :data:`SHARE`); where that vote names an end, it wins over the vote on its box.
+
+    The box vote reads the leaf at the ends of the box the importer built from the id. Where the
+    shut masks moved the drawing across its front, the door is drawn at an end of the drawn box,
+    and the box's ends can read the open masks the other way round: FloorPlan13's
+    ``Cabinet|-03.19|+00.39|+02.09``, its drawing 0.2-0.3 m to the low side of its box, got 8 votes
+    for the low end on its box (held out by folds, as the mask figure builds it) and 9 for the high
+    end on its drawing, where THOR's images show the leaf."""
+    cabinets = [b for b in blocks if b.kind in SINGLE_CABINETS]
+    for block in cabinets:
+        if not block.drawn_margins or door_partner(block, cabinets) is not None:
+            continue
+        _hang_by_votes(block, single_door_votes(drawn_block(block), sights, end_vote), SHARE)

@@ -443,6 +443,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          _SIGHTS + ", " + _RESTING,
          "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
          "cabinets to their door in the masks of them shut"),
+    Pass("hinge_drawn_cabinets_at_their_masks", "drawing", door_hinges.hinge_drawn_cabinets_at_their_masks,
+         lambda c: door_hinges.hinge_drawn_cabinets_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "a single cabinet whose drawing its shut masks moved hangs its door where its open masks show "
+         "it on the drawn box"),
     Pass("fridge_fronts_to_their_masks", "drawing", fridge_fronts.fronts_to_their_masks,
          lambda c: fridge_fronts.fronts_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a fridge's front is drawn where THOR's masks of it shut meet the floor, its sides as far as they reach"),
