@@ -148,11 +148,26 @@ def test_a_counter_top_is_drawn_to_the_band_its_masks_show() -> None:
     extents_to_their_masks([counter], [fact, fact])
     _, _, lo_z, _, _, hi_z = counter.drawn_margins
     assert math.isclose(lo_z, -0.1, abs_tol=0.01) and math.isclose(hi_z, -0.15, abs_tol=0.01)
-    # a side table's near edge is its front face, not a band: only its far edge is fitted
+
+
+def test_a_sofa_s_near_side_is_where_its_lowest_ray_meets_the_floor() -> None:
+    # a sofa's mask's bottommost ray leaves it where its front meets the floor, 0.1 m behind the
+    # box's near face here
+    sofa_id = "Sofa|+00.00|+00.00|+01.75"
+    foot = _ray((0.0, 0.0, 1.6))
+    fact = SightFact(sofa_id, EYE, (_ray((0.0, 0.4, 1.75)),), None, (), (None, None, None, foot))
+    sofa = _table("Sofa", sofa_id)
+    extents_to_their_masks([sofa], [fact, fact])
+    assert math.isclose(sofa.drawn_margins[2], -0.1, abs_tol=0.01)
+    # a mask cut short by something in front says less: inward only as far as every mask agrees
+    hidden = replace(fact, sides=(None, None, None, _ray((0.0, 0.0, 1.8))))
+    sofa = _table("Sofa", sofa_id)
+    extents_to_their_masks([sofa], [fact, hidden])
+    assert math.isclose(sofa.drawn_margins[2], -0.1, abs_tol=0.01)
+    # a side table's near edge is its front legs', under a top that overhangs them: not fitted so
     table = _table()
-    fact = SightFact(TABLE, eye, (_ray((0.0, 0.5, 1.75), eye),), None, (), (None, None, far, near))
-    extents_to_their_masks([table], [fact, fact])
-    assert table.drawn_margins[2] == 0.0 and math.isclose(table.drawn_margins[5], -0.15, abs_tol=0.01)
+    extents_to_their_masks([table], [replace(fact, target=TABLE)] * 2)
+    assert table.drawn_margins == () or table.drawn_margins[2] == 0.0
 
 
 def test_a_drawer_is_fitted_across_its_front_only() -> None:
