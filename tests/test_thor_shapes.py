@@ -358,7 +358,7 @@ def test_a_watchs_ring_is_drawn_low_with_thick_walls() -> None:
 def test_an_apple_is_drawn_in_its_round_shape_lower_than_its_box() -> None:
     box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.1))
     parts = thor_parts("Apple", box, 0)
-    assert parts is not None and len(parts) == len(shape_parts("Apple", box))
+    assert parts is not None and {tone for _, tone in parts} == {tone for _, tone in shape_parts("Apple", box)}
     lo = [min(p.lo[k] for p, _ in parts) for k in range(3)]
     hi = [max(p.hi[k] for p, _ in parts) for k in range(3)]
     assert lo[1] == pytest.approx(0.9) and 0.9 < hi[1] < 1.0
@@ -475,3 +475,20 @@ def test_a_side_table_is_drawn_with_a_body_under_its_top_and_a_dining_table_on_l
     assert len(bodies) == 1  # the whole footprint, from the top down the body's share
     assert len(parts) == len(shape_parts("SideTable", box)) + 1  # lite's top and legs stay
     assert thor_parts("DiningTable", box, 0) is None
+
+
+def test_a_whole_round_thing_is_drawn_without_its_boxs_vertical_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ROUND_WHOLES type keeps its drawn box's extent and height but not the corners of its
+    footprint; its box (what it rests on, what rests on it) is not this drawing's to change."""
+    monkeypatch.setitem(thor_shapes.ROUND_WHOLES, "Mug", 0.6)
+    box = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.1))
+    parts = thor_parts("Mug", box, 0)
+    assert parts is not None
+    whole = shape_parts("Mug", box)
+    for k in range(3):
+        assert min(p.lo[k] for p, _ in parts) == pytest.approx(min(p.lo[k] for p, _ in whole))
+        assert max(p.hi[k] for p, _ in parts) == pytest.approx(max(p.hi[k] for p, _ in whole))
+    corner = (0.011, 0.95, 0.011)  # inside the drawn box's footprint, 0.1 of it from two sides
+    assert any(all(p.lo[k] <= corner[k] <= p.hi[k] for k in range(3)) for p, _ in whole)
+    assert not any(all(p.lo[k] <= corner[k] <= p.hi[k] for k in range(3)) for p, _ in parts)
+    assert has_thor_shape("Mug")
