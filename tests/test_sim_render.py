@@ -435,3 +435,26 @@ def test_a_board_inside_imported_furniture_carves_it_through_the_front_not_the_t
     lamp.index = 0
     (carved,) = _carves([lamp, shelf], [lamp], {**facings, lamp.object_id: 270}, from_alfred=True)[0]
     assert carved.hi[1] > lamp.box().hi[1]
+
+
+def test_a_lying_pen_carves_imported_furniture_as_deep_as_its_strip_is_drawn() -> None:
+    from alfred_gen.sim.pixels import _carves
+    from alfred_gen.sim.scene import Box
+    from alfred_gen.sim.thor_shapes import THIN_SHAPES, drawn_under
+    from alfred_gen.sim.world_objects import WorldObject
+
+    # A desk whose top was drawn 5 mm over the pen's bottom (a room built from its layout only).
+    desk = WorldObject("Desk|+00.00|+00.00|+00.00", "Desk", "Desk", (0.0, 0.0, 0.0),
+                       (0.0, 0.0, 0.0), Box((-0.5, 0.0, -0.3), (0.5, 0.755, 0.3)))
+    pen = WorldObject("Pen|+00.00|+00.76|+00.00", "Pen", "Pen", (0.0, 0.76, 0.0),
+                      (0.0, 0.0, 0.0), Box((-0.07, 0.75, -0.005), (0.07, 0.76, 0.005)))
+    desk.index, pen.index = 0, 1
+    below = THIN_SHAPES["Pen"][3]
+    assert drawn_under("Pen", pen.box()) == below > 0.0
+    (cut,) = _carves([desk, pen], [desk], {desk.object_id: 0, pen.object_id: 0}, from_alfred=True)[0]
+    assert cut.lo[1] == pytest.approx(pen.box().lo[1] - below)  # the lowered strip is not buried in the top
+    # A procedural room draws the pen in its box: the carve reaches only as deep as the box.
+    (plain,) = _carves([desk, pen], [desk], {desk.object_id: 0, pen.object_id: 0})[0]
+    assert plain.lo[1] == pytest.approx(pen.box().lo[1])
+    # A standing pen is drawn in its box: nothing under it.
+    assert drawn_under("Pen", Box((0.0, 0.75, 0.0), (0.01, 0.89, 0.01))) == 0.0

@@ -106,6 +106,7 @@ from alfred_gen.sim.thor_held import HELD_SPAN
 from alfred_gen.sim.thor_shapes import (
     FRONT_ONLY,
     carcass_parts,
+    drawn_under,
     open_parts,
     open_top_parts,
     thor_parts,
@@ -456,6 +457,8 @@ def _carves(
     a_lo = np.array([b.lo for b in a_boxes])
     a_hi = np.array([b.hi for b in a_boxes])
     b_lo = np.array([o.lo for o in drawn])
+    if from_alfred:  # a thin thing's strip drawn under its box carves what it rests in as deep
+        b_lo[:, 1] -= [drawn_under(o.type_name, o.box()) for o in drawn]
     b_hi = np.array([o.hi for o in drawn])
     overlap = np.minimum(a_hi[:, None, :], b_hi[None, :, :]) - np.maximum(a_lo[:, None, :], b_lo[None, :, :])
     a_volume = np.prod(a_hi - a_lo, axis=1)
@@ -477,7 +480,7 @@ def _carves(
         a, b = carvable[ia], drawn[ib]
         if a is b:
             continue
-        lo, hi = list(b.lo), list(b.hi)
+        lo, hi = list(b_lo[ib]), list(b.hi)
         if b.otype.openable or a.type_name in FRONT_OPEN or (
                 from_alfred and b.type_name in FRONT_SEEN and a.type_name in TOPPED_FURNITURE):
             _out_through_front(lo, hi, facing_of(a if a.type_name in FRONT_OPEN else b, facings), a.lo, a.hi)

@@ -434,6 +434,17 @@ def rounded_in_plan(parts: list[Part], box: Box, share: float) -> list[Part]:
     return out
 
 
+def drawn_under(object_type: str, box: Box) -> float:
+    """How far (metres) THOR's shape of a thing in ``box`` is drawn under the box's bottom: a lying
+    :data:`THIN_SHAPES` strip's ``below``, else 0. Furniture the box rests in is carved that much
+    deeper (:func:`~alfred_gen.sim.pixels._carves`): where a room's top is drawn higher than the
+    evidence put it (rooms built from layout files only), the lowered strip is not buried in it."""
+    shape = THIN_SHAPES.get(object_type)
+    if shape is None or box.size[1] > box.size[_long_axis(box)[0]]:
+        return 0.0
+    return shape[3]
+
+
 def thin_strip(box: Box, across_share: float, height_share: float, standing_scale: float,
                below: float = 0.0) -> list[Part]:
     """A thin thing lying in ``box`` drawn as a strip along the box's long horizontal side, its whole
