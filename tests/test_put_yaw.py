@@ -120,3 +120,15 @@ def test_a_slice_put_into_an_imported_microwave_is_drawn_trimmed_as_in_its_row()
     assert piece.lies_as_cut and thor_shaped(piece.type_name, piece.lies_as_cut)
     _, piece = _put_an_apple_slice_into_the_microwave(imported=False)
     assert not piece.lies_as_cut
+
+
+def test_a_thing_standing_out_of_an_imported_receptacle_at_its_held_yaw_takes_thors_turns() -> None:
+    # A pan (0.28 by 0.43 m) held handle back over a basin 0.38 m deep would stand out behind it:
+    # THOR never places it there, so its quarter turns decide; across the basin it fits (lite's
+    # box is axis-aligned: its size is the footprint at the yaw it has).
+    imported = SimpleNamespace(scene=SimpleNamespace(from_alfred=True))
+    procedural = SimpleNamespace(scene=SimpleNamespace(from_alfred=False))
+    basin = _thing("SinkBasin", (0.93, 0.24, 0.38), 0.0)
+    assert put_yaw.overhangs(imported, basin, _thing("Pan", (0.28, 0.05, 0.43), 0.0))
+    assert not put_yaw.overhangs(imported, basin, _thing("Pan", (0.43, 0.05, 0.28), 90.0))
+    assert not put_yaw.overhangs(procedural, basin, _thing("Pan", (0.28, 0.05, 0.43), 0.0))

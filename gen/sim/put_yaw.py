@@ -107,6 +107,15 @@ def fits_inside(receptacle: WorldObject, footprint: tuple[float, float]) -> bool
     return footprint[0] <= receptacle.size[0] + FIT_SLACK and footprint[1] <= receptacle.size[2] + FIT_SLACK
 
 
+def overhangs(world: World, receptacle: WorldObject, held: WorldObject) -> bool:
+    """Whether ``held`` at the yaw it is held at would stand out of ``receptacle``'s footprint, in an
+    imported room: THOR never places a box there (its corners must lie in the trigger box), so its
+    loop of quarter turns (:func:`thor_yaws`) decides the yaw. A pan (0.28 by 0.43 m) held handle
+    back over a kitchen sink basin 0.38 m deep stood out behind it, lite's body drawn beside THOR's,
+    where THOR had laid it across the bowl."""
+    return bool(world.scene.from_alfred) and not fits_inside(receptacle, footprint_at(held, float(held.rotation[1])))
+
+
 def turns_on_put(world: World, receptacle: WorldObject) -> bool:
     """Whether a put into ``receptacle`` turns the object: into one of :data:`TURNED_TYPES` in an
     imported room."""
@@ -145,7 +154,7 @@ def turn_for_put(world: World, receptacle: WorldObject, held: WorldObject) -> li
     as it was, as THOR resets it)."""
     own = file_yaw(world, receptacle, held)
     yaws = [] if own is None else [own]
-    if turns_on_put(world, receptacle):
+    if turns_on_put(world, receptacle) or overhangs(world, receptacle, held):
         yaws += thor_yaws(receptacle, held.type_name)
     if not yaws:
         return None
