@@ -40,6 +40,7 @@ import copy
 from collections.abc import Callable, Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.fixture_extents import with_margins
 from alfred_gen.scenes.alfred.fixture_sizing import door_partner
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 
@@ -225,9 +226,8 @@ def _hang_by_votes(block: Block, votes: Sequence[int], share: float) -> None:
 def drawn_block(block: Block) -> Block:
     """A copy of ``block`` whose box is the one it is drawn in (:attr:`Block.drawn_margins`)."""
     out = copy.copy(block)
-    margins = block.drawn_margins
-    out.lo = [v - m for v, m in zip(block.lo, margins[:3])]
-    out.hi = [v + m for v, m in zip(block.hi, margins[3:])]
+    drawn = with_margins(block.box(), block.drawn_margins)
+    out.lo, out.hi = list(drawn.lo), list(drawn.hi)
     return out
 
 

@@ -380,6 +380,14 @@ def margins_of(box: Box, lo: Sequence[float], hi: Sequence[float]) -> tuple[floa
     return tuple(round(a - b, 4) for a, b in zip((*box.lo, *hi), (*lo, *box.hi)))
 
 
+def with_margins(box: Box, margins: Sequence[float]) -> Box:
+    """The drawing of ``box`` whose drawn margins (:attr:`Block.drawn_margins`) are ``margins``:
+    each side moved out by its margin (the inverse of :func:`margins_of`)."""
+    lo = tuple(v - m for v, m in zip(box.lo, margins[:3]))
+    hi = tuple(v + m for v, m in zip(box.hi, margins[3:]))
+    return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
+
+
 def drawings_hold_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
                         changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
     """The :data:`FRONT_TYPES` fixtures whose drawing, cut to their shut masks, would cut through
@@ -392,8 +400,8 @@ def drawings_hold_posed(objects: Iterable[SceneObject], posed: list[tuple[str, B
             continue
         current = changed.get(obj.object_id, obj)
         m, own = current.drawn_margins, current.box
-        lo = [own.lo[a] - m[a] for a in range(3)]
-        hi = [own.hi[a] + m[3 + a] for a in range(3)]
+        drawn = with_margins(own, m)
+        lo, hi = list(drawn.lo), list(drawn.hi)
         _holding(own, lo, hi, boxes)
         margins = margins_of(own, lo, hi)
         if margins != tuple(m):
