@@ -16,6 +16,7 @@ from alfred_gen.scenes.alfred.basin_openings import (
     basins_to_their_masks,
     mask_extents,
     rim_height,
+    tubs_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact, edge_rays
@@ -147,6 +148,23 @@ def test_too_few_masks_or_other_fixtures_keep_their_box() -> None:
     first = (list(tub.lo), list(tub.hi))
     basins_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS, [])
     assert (tub.lo, tub.hi) == first
+
+
+def test_a_tub_is_drawn_open_where_its_masks_show_its_inside_and_keeps_its_box() -> None:
+    tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    first = (list(tub.lo), list(tub.hi))
+    rim = tub.hi[1]
+    hits = [(-1.30, rim, 0.30), (-1.15, rim, 0.50)]
+    tubs_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS)
+    x0, x1, z0, z1, at = tub.opening
+    assert abs(x0 - (-1.30 - OPEN_MARGIN)) < 1e-3 and abs(x1 - (-1.15 + OPEN_MARGIN)) < 1e-3
+    assert abs(z0 - (0.30 - OPEN_MARGIN)) < 1e-3 and abs(z1 - (0.50 + OPEN_MARGIN)) < 1e-3
+    assert at == rim and (tub.lo, tub.hi) == first  # drawing only
+    few = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    tubs_to_their_masks([few], [_sight(hits, target=few.object_id)] * (MIN_MASKS - 1))
+    sink = _basin()
+    tubs_to_their_masks([sink], [_sight(hits)] * MIN_MASKS)
+    assert few.opening == () and sink.opening == ()
 
 
 def test_a_basin_sight_round_trips_with_its_edges_and_others_keep_their_form() -> None:
