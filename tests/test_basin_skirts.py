@@ -131,3 +131,15 @@ def test_an_imported_bathtub_basin_is_skirted_and_decked_as_a_sink_basin_is(monk
     monkeypatch.setattr(pixels, "SKIRTED", frozenset())
     bare = _basin_mask(True, kind="BathtubBasin")
     assert 0 < opened.sum() < skirted.sum() < bare.sum()
+
+
+def test_a_tub_is_drawn_no_higher_than_its_rim(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tub's rim is fitted where its masks' opening lies, under the top of the box it was given:
+    # its walls above the deck are the Bathtub's in THOR, not the basin's
+    from alfred_gen.sim import pixels
+
+    low = (-0.15, 0.15, 0.9, 1.1, 0.75)  # under BASIN's top, 0.9
+    cut = _basin_mask(True, low, kind="BathtubBasin")
+    monkeypatch.setattr(pixels, "CUT_AT_RIM", frozenset())
+    uncut = _basin_mask(True, low, kind="BathtubBasin")
+    assert 0 < cut.sum() < uncut.sum()
