@@ -14,8 +14,10 @@ from alfred_gen.scenes.alfred.basin_openings import (
     OPEN_MARGIN,
     OPEN_MARGIN_DEEP,
     basins_to_their_masks,
+    centred_rim,
     mask_extents,
     rim_height,
+    tubs_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact, edge_rays
@@ -147,6 +149,35 @@ def test_too_few_masks_or_other_fixtures_keep_their_box() -> None:
     first = (list(tub.lo), list(tub.hi))
     basins_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS, [])
     assert (tub.lo, tub.hi) == first
+
+
+def test_a_tub_is_drawn_open_where_its_masks_show_its_inside_and_keeps_its_box() -> None:
+    tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    first = (list(tub.lo), list(tub.hi))
+    rim = 0.85  # under the box's top (0.99), over its bottom (0.78)
+    hits = [(-1.50, rim, 0.40), (-1.28, rim, 0.53)]  # centred on the box's footprint (-1.39, 0.465)
+    tubs_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS)
+    x0, x1, z0, z1, at = tub.opening
+    assert abs(at - rim) < 1e-6
+    assert abs(x0 - (-1.50 - OPEN_MARGIN)) < 1e-3 and abs(x1 - (-1.28 + OPEN_MARGIN)) < 1e-3
+    assert abs(z0 - (0.40 - OPEN_MARGIN)) < 1e-3 and abs(z1 - (0.53 + OPEN_MARGIN)) < 1e-3
+    assert (tub.lo, tub.hi) == first  # drawing only
+    few = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    tubs_to_their_masks([few], [_sight(hits, target=few.object_id)] * (MIN_MASKS - 1))
+    sink = _basin()
+    tubs_to_their_masks([sink], [_sight(hits)] * MIN_MASKS)
+    assert few.opening == () and sink.opening == ()
+
+
+def test_a_tub_s_rim_is_where_its_masks_opening_is_centred_on_it() -> None:
+    tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    sights = [_sight([(-1.50, 0.85, 0.40), (-1.28, 0.85, 0.53)], target=tub.object_id)] * MIN_MASKS
+    fitted = centred_rim(tub, sights)
+    assert fitted is not None and abs(fitted[0] - 0.85) < 1e-6
+    # At the box's top the same rays cross nearer the eye: that opening lies off the tub's middle.
+    (x0, x1, z0, z1), middle = fitted[1], (-1.39, 0.465)
+    assert abs((x0 + x1) / 2 - middle[0]) < 1e-3 and abs((z0 + z1) / 2 - middle[1]) < 1e-3
+    assert centred_rim(tub, sights[:1]) is None
 
 
 def test_a_basin_sight_round_trips_with_its_edges_and_others_keep_their_form() -> None:

@@ -36,19 +36,19 @@ def test_the_deck_covers_the_footprint_outside_the_opening_just_under_the_rim() 
     assert len(deck_boxes(BASIN, (-0.4, 0.4, 0.7, 1.3, 0.88))) == 0  # an opening over the whole box: no deck
 
 
-def _basin_mask(imported: bool, opening: tuple[float, ...] = ()) -> np.ndarray:
+def _basin_mask(imported: bool, opening: tuple[float, ...] = (), kind: str = "SinkBasin") -> np.ndarray:
     """The basin's instance mask, seen from its front and above."""
     from alfred_gen.sim import pixels
 
     pixels.forget_shapes()
-    basin = SceneObject("SinkBasin", (0.0, 0.85, 1.0), BASIN, opening=opening)
+    basin = SceneObject(kind, (0.0, 0.85, 1.0), BASIN, opening=opening)
     room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
                  walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
                  reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [basin.box]),
                  objects=[basin], start=Pose(0.0, 0.25, 0, 30),
                  camera=ALFRED_CAMERA if imported else None)
     event = LiteController(room, render_image=False, render_object_image=True).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "SinkBasin")
+    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == kind)
     return np.asarray(event.instance_masks[target])
 
 
@@ -120,3 +120,26 @@ def test_an_imported_basin_with_rounded_corners_shows_less_of_its_bowl() -> None
     square = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9))
     rounded = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9, 1.0))
     assert 0 < rounded.sum() < square.sum() and not (rounded & ~square).any()
+
+
+def test_an_imported_bathtub_basin_is_skirted_and_decked_as_a_sink_basin_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    # THOR's mask of a BathtubBasin is the tub's inside: its rim and outer walls are the Bathtub's
+    from alfred_gen.sim import pixels
+
+    skirted = _basin_mask(True, kind="BathtubBasin")
+    opened = _basin_mask(True, (-0.15, 0.15, 0.9, 1.1, 0.9), kind="BathtubBasin")
+    monkeypatch.setattr(pixels, "SKIRTED", frozenset())
+    bare = _basin_mask(True, kind="BathtubBasin")
+    assert 0 < opened.sum() < skirted.sum() < bare.sum()
+
+
+def test_a_tub_is_drawn_no_higher_than_its_rim(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tub's rim is fitted where its masks' opening lies, under the top of the box it was given:
+    # its walls above the deck are the Bathtub's in THOR, not the basin's
+    from alfred_gen.sim import pixels
+
+    low = (-0.15, 0.15, 0.9, 1.1, 0.75)  # under BASIN's top, 0.9
+    cut = _basin_mask(True, low, kind="BathtubBasin")
+    monkeypatch.setattr(pixels, "CUT_AT_RIM", frozenset())
+    uncut = _basin_mask(True, low, kind="BathtubBasin")
+    assert 0 < cut.sum() < uncut.sum()

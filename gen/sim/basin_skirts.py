@@ -35,8 +35,9 @@ from __future__ import annotations
 
 from alfred_gen.sim.scene import Box
 
-#: Types whose bowls get a skirt in imported rooms.
-SKIRTED = frozenset({"SinkBasin"})
+#: Types whose bowls get a skirt in imported rooms: THOR's mask of a bathtub basin is the tub's
+#: inside too, its rim and outside the ``Bathtub``'s.
+SKIRTED = frozenset({"SinkBasin", "BathtubBasin"})
 #: The owner name the skirt is drawn under: no ``|``, so it is no instance (THOR's ``Sink``).
 SKIRT_OWNER = "Sink"
 #: How thick the skirt is (metres): thinner than the holes' margin past the box, so the holes cut it.

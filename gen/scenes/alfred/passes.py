@@ -403,7 +403,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting,
                                                         room_type_of(c.evidence.scene_num)),
          _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it; "
-         "the rest of its box is drawn decked over at the rim"),
+         "the rest of its box (and of a bathtub basin's, its rim where that opening is centred on the tub) is "
+         "drawn decked over at the rim"),
     Pass("basins_are_bowls", "basin", built_ins.basins_are_bowls, _on_ordered(built_ins.basins_are_bowls), _IDS,
          "a sink basin is a bowl under its rim, not a box to the floor"),
     Pass("bathroom_bowls_shallow", "basin", basin_openings.bathroom_bowls_shallow,

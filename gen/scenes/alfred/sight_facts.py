@@ -284,7 +284,7 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
             rays = mask_rays(runs, camera)
         except (ValueError, TypeError):
             continue
-        edges = edge_rays(runs, camera) if target.endswith("|SinkBasin") else ()
+        edges = edge_rays(runs, camera) if target.endswith(("|SinkBasin", "|BathtubBasin")) else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
         sides = side_rays(runs, camera) if loose is None else ()
         fill, cut, side = mask_fill(runs) if loose is None and target.split("|")[0] in FILL_TYPES \
