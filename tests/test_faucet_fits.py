@@ -3,6 +3,7 @@ and as tall as they show it (gen/scenes/alfred/faucet_fits.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from alfred_gen.scenes.alfred import faucet_fits, sight_facts
@@ -16,7 +17,11 @@ from alfred_gen.scenes.alfred.faucet_fits import (
     faucets_to_their_masks,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_fill
+from alfred_gen.scenes.alfred.fixture_extents import on_plane
+from alfred_gen.scenes.alfred.sight_facts import SightFact, bound_rays, mask_fill
+from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.scene import ALFRED_CAMERA
+from alfred_gen.traj.rle import encode_mask
 from tests.helpers.sight_rays import ray_to
 
 FAUCET = "Faucet|+00.00|+00.93|-00.80"
@@ -239,3 +244,64 @@ def test_the_importer_s_grid_draws_a_neck_a_tenth_of_the_slab_wide_no_wider(monk
     parts = [block.drawn_pattern[k:k + 4] for k in range(0, len(block.drawn_pattern), 4)]
     assert parts[0][:2] == pytest.approx((0.0, 1.0))  # the bottom row, whole
     assert len(parts) == grid and all(p[0] == pytest.approx(0.9) and p[1] == pytest.approx(1.0) for p in parts[1:])
+
+
+def test_bound_rays_meet_an_upright_plane_at_the_outer_edges_of_the_mask_s_pixels() -> None:
+    # A gooseneck's mask: a neck at columns 140-143, rows 100-149, and a spout at rows 100-103 out
+    # to column 169, seen looking down. Cast onto any upright plane facing the camera, every pixel
+    # middle of the mask lies within the bounding rays, and on each side the next pixel out of an
+    # outermost one lies past them: a thin slab drawn there covers the mask's pixels and no more
+    # than part of a pixel beyond (lite draws a pixel whose middle its shape covers).
+    camera = Camera(0.0, 1.58, 0.0, 180.0, 45.0, 60.0)
+    mask = np.zeros((300, 300), dtype=bool)
+    mask[100:150, 140:144] = True
+    mask[100:104, 140:170] = True
+    rays = bound_rays(encode_mask(mask), camera)
+    for plane in (-0.6, -1.0):
+        ends = [on_plane(camera.position, ray, 2, plane, axis) for ray, axis in zip(rays, (0, 0, 1, 1))]
+        left, right, top, bottom = (float(e) for e in ends if e is not None)
+
+        def cast(u: float, v: float, plane: float = plane) -> tuple[float, float]:
+            x = on_plane(camera.position, camera.ray(u, v), 2, plane, 0)
+            y = on_plane(camera.position, camera.ray(u, v), 2, plane, 1)
+            assert x is not None and y is not None
+            return x, y
+
+        rows, cols = np.nonzero(mask)
+        inside = [cast(c + 0.5, r + 0.5) for r, c in zip(rows, cols)]
+        # Looking along -z, screen-left is +x.
+        assert all(right < x < left and bottom < y < top for x, y in inside)
+        assert any(cast(139.5, r + 0.5)[0] > left for r in range(100, 150))
+        assert any(cast(170.5, r + 0.5)[0] < right for r in range(100, 104))
+        assert any(cast(c + 0.5, 99.5)[1] > top for c in range(140, 170))
+        assert any(cast(c + 0.5, 150.5)[1] < bottom for c in range(140, 144))
+    at_border = mask.copy()
+    at_border[0:100, 141] = True  # now reaching the frame's top row
+    assert bound_rays(encode_mask(at_border), camera)[2] is None
+    assert bound_rays([], camera) == ()
+
+
+def test_a_faucet_mask_s_grid_is_even_on_the_upright_plane_not_in_the_frame() -> None:
+    # An upright rectangle on a plane 0.8 m along the heading, seen looking down at 45 degrees, is
+    # a keystone in the frame (narrower at the bottom). Read on the plane it fills its whole grid;
+    # read over its box in the frame, the bottom corners show empty.
+    camera = Camera(0.0, 1.58, 0.0, 180.0, 45.0, 60.0)
+    mask = np.zeros((300, 300), dtype=bool)
+    for row in range(300):
+        for col in range(300):
+            x, y = (on_plane(camera.position, camera.ray(col + 0.5, row + 0.5), 2, -0.8, axis) for axis in (0, 1))
+            mask[row, col] = x is not None and y is not None and -0.05 < x < 0.05 and 1.0 < y < 1.3
+    on_the_plane, _, _ = mask_fill(encode_mask(mask), 4, camera)
+    in_the_frame, _, _ = mask_fill(encode_mask(mask), 4)
+    assert min(on_the_plane) >= 0.9
+    assert in_the_frame[12] < 0.9 and in_the_frame[15] < 0.9  # the bottom row's two corner cells
+
+
+def test_a_faucet_s_sight_fact_keeps_its_bounding_rays() -> None:
+    mask = np.zeros((300, 300), dtype=bool)
+    mask[100:150, 140:144] = True
+    low = {"api_action": {"action": "ToggleObjectOn", "objectId": FAUCET},
+           "discrete_action": {"args": {"mask": encode_mask(mask)}}}
+    facts = sight_facts.sight_facts([low], [(0, FAUCET, [0.0, 0.0, 180.0, 30.0])], 0.9, {}, lambda _: True)
+    camera = Camera(0.0, 0.9 + ALFRED_CAMERA.height, 0.0, 180.0, 30.0, ALFRED_CAMERA.field_of_view)
+    assert len(facts) == 1 and facts[0].sides == bound_rays(encode_mask(mask), camera)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from alfred_gen.scenes.alfred import upright_plane
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
@@ -35,8 +36,9 @@ RAYS_PER_DOOR_MASK = 60
 #: masks' leaf :func:`~alfred_gen.scenes.alfred.door_hinges.end_vote` reads (with 5 rays, too few met
 #: it to tell one end from the other).
 DOOR_RAY_TYPES = ("Fridge", "Cabinet")
-#: Types whose masks keep how they fill their bounding box (:attr:`SightFact.fill`), which
-#: :func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern` draws a faucet's slab in.
+#: Types whose masks keep how they fill their extent on the upright plane facing the camera
+#: (:attr:`SightFact.fill`), which :func:`~alfred_gen.scenes.alfred.faucet_fits.fill_pattern` draws
+#: a faucet's slab in, and whose side rays bound that extent (:func:`bound_rays`).
 FILL_TYPES = ("Faucet",)
 #: Cells across and up a mask's bounding box that :func:`mask_fill` reads (see
 #: :mod:`~alfred_gen.scenes.alfred.faucet_fits` for how the grid was chosen: 5 drew a faucet's
@@ -70,8 +72,9 @@ class SightFact:
     #: acting, so an ``OpenObject`` mask shows its target shut and a ``CloseObject`` one open.
     action: str = ""
     #: For a type of :data:`FILL_TYPES` whose mask lies in the frame but perhaps for its top: the
-    #: share of each cell of a :data:`FILL_GRID` square grid over the mask's bounding box that the
-    #: mask covers, rows from the top, each from the left (:func:`mask_fill`).
+    #: share of each cell of a :data:`FILL_GRID` square grid over the mask's extent on the upright
+    #: plane facing the camera that the mask covers, rows from the top, each from the left
+    #: (:func:`mask_fill`).
     fill: tuple[float, ...] = ()
     #: With ``fill``, for a mask the frame's top cuts: the ray through the frame's top row where the
     #: mask meets it (the fill's top row lies there, not at the object's top); None: not cut.
@@ -208,9 +211,12 @@ def _edge_picks(runs: Any) -> list[tuple[int, bool]]:
     return picks
 
 
-def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
+def mask_fill(runs: Any, grid: int = FILL_GRID,
+              camera: Camera | None = None) -> tuple[tuple[float, ...], int | None, tuple[int, bool] | None]:
     """How a mask fills its bounding box: per cell of a ``grid`` x ``grid`` split of the box, rows
-    from the top and each from the left, the share of its pixels in the mask (3 decimals); for a
+    from the top and each from the left, the share of its pixels in the mask (3 decimals); with a
+    ``camera``, of its extent on the upright plane facing the camera's heading, split evenly there
+    (:func:`upright_plane.plane_fill`: as a faucet's slab is drawn), else of its box in the frame; for a
     mask the frame's top row cuts, the pixel of that row at the middle of the mask's part of it
     (where the frame cut the object), else None; for a mask the frame's left or right border cuts,
     (the pixel of that border's column at the middle of the mask's part of it, whether it is the
@@ -234,6 +240,9 @@ def mask_fill(runs: Any, grid: int = FILL_GRID) -> tuple[tuple[float, ...], int 
         column = 0 if left <= 0 else FRAME_WIDTH - 1
         on_side = np.nonzero(mask[:, column])[0]
         side = (int(on_side[len(on_side) // 2]) * FRAME_WIDTH + column, left <= 0)
+    if camera is not None:
+        shares = upright_plane.plane_fill(camera, mask, grid)
+        return tuple(round(float(share), 3) for share in shares.ravel()), cut, side
     out = []
     for a in range(grid):
         r0 = top + (bottom - top) * a // grid
@@ -253,6 +262,26 @@ def side_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | N
         return ()
     rays = _directions(camera, [p for p, _ in picks])
     return tuple(None if border else ray for ray, (_, border) in zip(rays, picks))
+
+
+def bound_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
+    """Unit world directions through the outer edges of a mask's extent on the upright plane
+    facing the camera's heading (left, right, top, bottom: :func:`upright_plane.extent`), None on
+    each side where the mask reaches the frame's border; empty for a mask that does not fit a frame.
+    Each meets any such plane where THOR's outline does, on average: at the outer edge of the
+    mask's outermost pixel, not its middle (lite draws a pixel whose middle its shape covers), and
+    spans what the mask's :func:`mask_fill` grid spans. A faucet's slab is drawn to these
+    (:mod:`~alfred_gen.scenes.alfred.faucet_fits`)."""
+    pairs = _pairs(runs)
+    if pairs is None:
+        return ()
+    mask = decode_mask(pairs.tolist())
+    rows, cols = np.nonzero(mask)
+    left, right, top, bottom = upright_plane.extent(camera, mask)
+    across, up = (left + right) / 2.0, (top + bottom) / 2.0
+    ends = ((left, up, cols.min() <= 0), (right, up, cols.max() >= FRAME_WIDTH - 1),
+            (across, top, rows.min() <= 0), (across, bottom, rows.max() >= FRAME_HEIGHT - 1))
+    return tuple(None if border else upright_plane.ray_of(camera, a, b) for a, b, border in ends)
 
 
 def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[int, str, list[float]]],
@@ -286,8 +315,9 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
             continue
         edges = edge_rays(runs, camera) if target.endswith(("|SinkBasin", "|BathtubBasin")) else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
-        sides = side_rays(runs, camera) if loose is None else ()
-        fill, cut, side = mask_fill(runs) if loose is None and target.split("|")[0] in FILL_TYPES \
+        sides = () if loose is not None else bound_rays(runs, camera) if target.split("|")[0] in FILL_TYPES \
+            else side_rays(runs, camera)
+        fill, cut, side = mask_fill(runs, FILL_GRID, camera) if loose is None and target.split("|")[0] in FILL_TYPES \
             else ((), None, None)
         fill_top = _directions(camera, [cut])[0] if fill and cut is not None else None
         fill_side = _directions(camera, [side[0]])[0] if fill and side is not None else None
