@@ -85,7 +85,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
     assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
-    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_clear@0.05"
+    assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_line@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
     assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
@@ -135,7 +135,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
     assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
-    assert rule_for(world, _basin("SinkBasin")) == "typed_point_clear@0.05"
+    assert rule_for(world, _basin("SinkBasin")) == "typed_point_line@0.05"
 
 
 def test_unknown_rules_are_refused() -> None:
@@ -341,6 +341,27 @@ def test_the_clear_rule_lands_a_long_thing_on_the_line_itself_a_round_one_on_the
     basin.children = {egg.object_id}
     got = put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))
     assert got[2] in {z for _, z in SPOTS}
+
+
+def test_the_line_rule_lands_any_thing_on_the_line_when_its_footprint_there_stays_in_the_basin() -> None:
+    # typed_point_line: an apple 0.08 m tall lands where the line comes down to its middle (z 1.136),
+    # not on the grid's nearest spot (1.15) the clear rule gives it; a thing whose footprint there
+    # would reach past the basin's box (THOR keeps the bottom corners in the receptacle's box) takes
+    # a grid spot, as does the apple when a thing in the basin takes its place.
+    world, basin = _basin_holding()
+    slope = 0.825 / 1.15
+    point = (0.0, 1.575 - slope * 1.3, 1.3)
+    apple = SimpleNamespace(type_name="Apple", size=(0.08, 0.08, 0.08), object_id="Apple|1")
+    line = put_landing.sight_line_anchor(world, point, 0.76)
+    assert line[2] == pytest.approx(1.136, abs=1e-3)
+    assert put_landing.land("typed_point_line", world, basin, apple, SPOTS, _sight(set())) == pytest.approx(line)
+    assert put_landing.land("typed_point_clear", world, basin, apple, SPOTS, _sight(set()))[2] == pytest.approx(1.15)
+    wide = SimpleNamespace(type_name="Apple", size=(0.42, 0.08, 0.42), object_id="Apple|2")
+    assert put_landing.land("typed_point_line", world, basin, wide, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.0, 0.75, 1.14), size=(0.05, 0.08, 0.05))
+    world.by_id = {egg.object_id: egg}
+    basin.children = {egg.object_id}
+    assert put_landing.land("typed_point_line", world, basin, apple, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
 
 
 def test_the_clear_rule_lands_on_the_basins_floor_only() -> None:
