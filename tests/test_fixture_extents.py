@@ -251,3 +251,47 @@ def test_a_fridge_is_drawn_no_wider_than_its_masks_uncut_sides_open_ones_away_fr
     hinged = fridge(1)
     fronts_to_their_masks([hinged], [shut] * 3)
     assert abs(hinged.drawn_margins[3]) < 1e-6
+
+
+CABINET = "Cabinet|-00.25|+00.40|+01.50"
+
+
+def _cabinet() -> Block:
+    """A base cabinet, x -0.25..0.25, its front at z 1.5 facing :data:`EYE` (looking along +z)."""
+    return Block(CABINET, "Cabinet", (-0.25, 0.4, 1.5), [-0.25, 0.0, 1.5], [0.25, 0.75, 2.0], True, 180)
+
+
+def _shut_mask_cut_on_the_right(reach: float) -> SightFact:
+    """A mask of the cabinet shut whose left edge lies at x -0.25 and which runs off the frame's
+    right border (no right side ray), its door rays meeting the front up to x ``reach``."""
+    sides = (_ray((-0.25, 0.4, 1.5)), None, _ray((0.0, 0.75, 1.5)), _ray((0.0, 0.0, 1.5)))
+    door = tuple(_ray((x, 0.4, 1.5)) for x in (-0.2, 0.0, reach))
+    return SightFact(CABINET, EYE, (_ray((0.0, 0.4, 1.5)),), None, (), sides, door, "OpenObject")
+
+
+def test_a_door_whose_shut_masks_run_off_the_frame_is_drawn_shut_as_far_as_they_reach() -> None:
+    cabinet = _cabinet()
+    extents_to_their_masks([cabinet], [_shut_mask_cut_on_the_right(0.4)] * 2)
+    assert cabinet.lo == [-0.25, 0.0, 1.5] and cabinet.hi == [0.25, 0.75, 2.0]  # drawing only
+    assert cabinet.drawn_margins == ()  # open, as before
+    assert math.isclose(cabinet.shut_margins[3], 0.15, abs_tol=0.01)  # shut, 0.15 m further right
+    assert cabinet.shut_margins[0] == 0.0
+
+
+def test_masks_cut_by_the_frame_never_shrink_a_door_and_one_moves_nothing() -> None:
+    cabinet = _cabinet()
+    extents_to_their_masks([cabinet], [_shut_mask_cut_on_the_right(0.1)] * 2)  # reaches inside its box
+    assert cabinet.drawn_margins == () and cabinet.shut_margins == ()
+    lone = _cabinet()
+    extents_to_their_masks([lone], [_shut_mask_cut_on_the_right(0.4)])
+    assert lone.drawn_margins == () and lone.shut_margins == ()
+
+
+def test_a_door_s_shut_margins_draw_it_wider_only_while_it_is_shut_and_are_kept_in_the_catalogue() -> None:
+    so = SceneObject("Cabinet", (-0.25, 0.4, 1.5), Box((-0.25, 0.0, 1.5), (0.25, 0.75, 2.0)), object_id=CABINET,
+                     shut_margins=(0.0, 0.0, 0.0, 0.15, 0.0, 0.0))
+    assert SceneObject.from_dict(so.to_dict()).shut_margins == so.shut_margins
+    obj = WorldObject(CABINET, "Cabinet", "cabinet", so.position, so.rotation, so.box, shut_margins=so.shut_margins)
+    assert math.isclose(obj.drawn_box().hi[0], 0.4)
+    obj.is_open = True
+    assert obj.drawn_box() == obj.box()

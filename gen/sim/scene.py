@@ -257,6 +257,12 @@ class SceneObject:
     #: (:mod:`alfred_gen.scenes.alfred.fixture_extents`). Kept as margins, so a box a start-state
     #: fit cuts keeps them. Drawing only; empty: its box.
     drawn_margins: tuple[float, ...] = ()
+    #: How much farther out each side of a shut door's drawing lies than its drawing's
+    #: (:attr:`drawn_margins`; same order, never negative): where THOR's masks of it shut run off
+    #: the frame's border there but show its face that far
+    #: (:func:`~alfred_gen.scenes.alfred.fixture_extents.front_reaches`). The open drawing (its
+    #: leaf's hinge, the inside) keeps :attr:`drawn_margins`. Drawing only; empty: none.
+    shut_margins: tuple[float, ...] = ()
     #: (low, high) own z, metres off its origin, across which a blade THOR lets fall flat to one
     #: side is drawn in an imported room, where its room's masks show the side
     #: (:mod:`alfred_gen.scenes.alfred.blade_sides`). Turns with the object's yaw. Drawing only;
@@ -313,6 +319,8 @@ class SceneObject:
             data["put_headings"] = [[kind, list(p)] for kind, p in self.put_headings]
         if self.drawn_margins:
             data["drawn_margins"] = list(self.drawn_margins)
+        if self.shut_margins:
+            data["shut_margins"] = list(self.shut_margins)
         if self.blade_across:
             data["blade_across"] = list(self.blade_across)
         if self.drawn_pattern:
@@ -341,6 +349,7 @@ class SceneObject:
             file_put_headings=_put_points(data.get("file_put_headings", ())),
             put_headings=_put_points(data.get("put_headings", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),
+            shut_margins=tuple(float(v) for v in data.get("shut_margins", ())),
             blade_across=tuple(float(v) for v in data.get("blade_across", ())),
             drawn_pattern=tuple(float(v) for v in data.get("drawn_pattern", ())),
             opening=tuple(float(v) for v in data.get("opening", ())),

@@ -43,7 +43,7 @@ class WorldCore:
         for so in scene.objects:
             obj = WorldObject(so.object_id, so.object_type, so.name, so.position, so.rotation, so.box, so.parts,
                               so.holes, so.open_tray, so.drawn_margins, so.blade_across, so.drawn_pattern,
-                              so.opening)
+                              so.opening, so.shut_margins)
             self._register(obj)
         for so in scene.objects:
             if so.parent:

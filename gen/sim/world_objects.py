@@ -171,6 +171,7 @@ class WorldObject:
         "position",
         "present",
         "rotation",
+        "shut_margins",
         "size",
         "temperature",
         "type_name",
@@ -191,6 +192,7 @@ class WorldObject:
         blade_across: tuple[float, ...] = (),
         drawn_pattern: tuple[float, ...] = (),
         opening: tuple[float, ...] = (),
+        shut_margins: tuple[float, ...] = (),
     ) -> None:
         self.object_id = object_id
         self.type_name = type_name
@@ -217,6 +219,9 @@ class WorldObject:
         #: How far each side of its drawing lies outside its box:
         #: :attr:`alfred_gen.sim.scene.SceneObject.drawn_margins`.
         self.drawn_margins = tuple(drawn_margins)
+        #: How much farther out its drawing lies while it is shut:
+        #: :attr:`alfred_gen.sim.scene.SceneObject.shut_margins`.
+        self.shut_margins = tuple(shut_margins)
         #: Across which own-z band a fallen blade is drawn:
         #: :attr:`alfred_gen.sim.scene.SceneObject.blade_across`.
         self.blade_across = tuple(blade_across)
@@ -261,10 +266,13 @@ class WorldObject:
         return Box(self.lo, self.hi)
 
     def drawn_box(self) -> Box:
-        """The box it is drawn in: its box, each side moved out by :attr:`drawn_margins`."""
-        if not self.drawn_margins:
+        """The box it is drawn in: its box, each side moved out by :attr:`drawn_margins` (and, while
+        it is shut, :attr:`shut_margins` farther)."""
+        if not self.drawn_margins and not (self.shut_margins and not self.is_open):
             return self.box()
-        m = self.drawn_margins
+        m = self.drawn_margins or (0.0,) * 6
+        if self.shut_margins and not self.is_open:
+            m = tuple(a + b for a, b in zip(m, self.shut_margins))
         lo, hi = self.lo, self.hi
         return Box((lo[0] - m[0], lo[1] - m[1], lo[2] - m[2]), (hi[0] + m[3], hi[1] + m[4], hi[2] + m[5]))
 

@@ -77,6 +77,9 @@ class Block:
     #: How far each side of its drawing lies outside its box where its masks show another extent
     #: (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_margins`); empty: its box. Drawing only.
     drawn_margins: tuple[float, ...] = ()
+    #: How much farther out a shut door is drawn than :attr:`drawn_margins`
+    #: (:attr:`~alfred_gen.sim.scene.SceneObject.shut_margins`); empty: none. Drawing only.
+    shut_margins: tuple[float, ...] = ()
     #: The parts of its drawn slab its masks fill (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`);
     #: empty: its type's. Drawing only.
     drawn_pattern: tuple[float, ...] = ()

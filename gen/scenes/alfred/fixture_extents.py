@@ -19,7 +19,9 @@ free-standing top (:data:`TOP_TYPES`), the topmost ray leaves the top at its far
 to their median, at most :data:`MAX_MOVE`, and the drawn box keeps at least :data:`MIN_KEEP` of the
 box's size (a counter slab shrinks further: :data:`SLAB_MIN_KEEP`). A mask cut short by something
 in front of the object would only shrink the drawing, so shrinking needs every mask on that side to
-agree (:func:`side_value`).
+agree (:func:`side_value`). On a side its shut masks leave at the frame's border, a shut door is drawn
+out as far as those masks' door rays reach on its front (:func:`front_reaches`, :func:`reached_value`;
+:attr:`Block.shut_margins`, its open drawing stays).
 
 Drawing only (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_margins`): the box that holds things, that
 the agent reaches and that placement and physics use stays as the other passes made it. Doors
@@ -232,6 +234,42 @@ def front_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, i
     return out
 
 
+def front_reaches(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, int], list[float]]:
+    """Per (world axis, 0 low end / 1 high end): for each shut mask of ``block`` seen from in front
+    that the frame's border cuts on that side (its side ray None), how far at least its front
+    reaches there: the farthest of its door rays (:attr:`~alfred_gen.scenes.alfred.sight_facts.SightFact.door_rays`,
+    spread over the mask) met with the front's plane. Every pixel of a shut door's mask is its face,
+    so the door reaches that far, and on past the border, where :func:`front_bounds` says nothing.
+    FloorPlan403's Cabinet|-01.36|+00.43|+02.87 is one door twice the width of its box: its 7
+    shut masks outside the wide sample's fold all run off the frame's right border."""
+    out: dict[tuple[int, int], list[float]] = {}
+    axis, _ = block.front_axis
+    for fact, right, rsign in shut_front_sights(block, sights):
+        cut = [(right, int(rsign < 0)), (right, int(rsign > 0)), (1, 1), (1, 0)]
+        for ray, (on, end) in zip(fact.sides, cut):
+            if ray is not None:
+                continue
+            hits = [v for door in fact.door_rays
+                    if (v := on_plane(fact.eye, door, axis, block.front(), on)) is not None]
+            if hits:
+                out.setdefault((on, end), []).append(max(hits) if end else min(hits))
+    return out
+
+
+def reached_value(values: Sequence[float], reaches: Sequence[float], current: float, end: int) -> float | None:
+    """Where one side of a shut door's drawing goes when fewer than :data:`MIN_MASKS` masks bound
+    it (:func:`side_value`) but with the masks the frame cuts there (:func:`front_reaches`) they
+    number :data:`MIN_MASKS`: their median, outward only (a cut mask says how far at least the door
+    reaches), at most :data:`MAX_MOVE`; None otherwise."""
+    if len(values) >= MIN_MASKS or len(values) + len(reaches) < MIN_MASKS:
+        return None
+    outward = 1.0 if end else -1.0
+    target = float(np.median([*values, *reaches]))
+    if (target - current) * outward <= 0.0:
+        return None
+    return current + float(np.clip(target - current, -MAX_MOVE, MAX_MOVE))
+
+
 def side_value(values: Sequence[float], current: float, end: int, slab: bool = False) -> float | None:
     """Where one side of the drawing goes: the median of ``values``, at most :data:`MAX_MOVE`
     from ``current``; outward freely, inward only as far as the least inward value (a ``slab``'s
@@ -294,12 +332,17 @@ def _holding(own: Box, lo: list[float], hi: list[float], resting: Iterable[Box])
                 hi[a] = max(hi[a], min(box.hi[a], own.hi[a]))
 
 
-def drawn_extent(block: Block, sights: Sequence[SightFact], resting: Sequence[Box] = ()) -> Box | None:
+def drawn_extent(block: Block, sights: Sequence[SightFact], resting: Sequence[Box] = (),
+                 reach: bool = False) -> Box | None:
     """The box ``block`` is drawn in after its masks (see the module docstring); None when no
     side moves. A :data:`FRONT_TYPES` drawing grows at most :data:`FRONT_GROW` and keeps what
-    ``resting`` shows in it."""
+    ``resting`` shows in it; ``reach``: shut, out as far as its masks the frame cuts reach too
+    (:func:`front_reaches`)."""
+    reaches: dict[tuple[int, int], list[float]] = {}
     if block.kind in FRONT_TYPES:
         bounds = front_bounds(block, sights)
+        if reach:
+            reaches = front_reaches(block, sights)
     elif block.kind in WIDTH_TYPES:
         bounds = side_bounds(block, sights)
         if block.kind in ACROSS_FRONT_ONLY:
@@ -310,9 +353,12 @@ def drawn_extent(block: Block, sights: Sequence[SightFact], resting: Sequence[Bo
     slab = block.kind in SLAB_TYPES
     keep = SLAB_MIN_KEEP if slab else MIN_KEEP
     moved = False
-    for (axis, end), values in sorted(bounds.items()):
+    for (axis, end) in sorted(set(bounds) | set(reaches)):
+        values = bounds.get((axis, end), [])
         current = hi[axis] if end else lo[axis]
         value = side_value(values, current, end, slab)
+        if value is None:
+            value = reached_value(values, reaches.get((axis, end), []), current, end)
         if value is None or abs(value - current) < 1e-3:
             continue
         if end:
@@ -334,13 +380,30 @@ def extents_to_their_masks(blocks: list[Block], sights: Sequence[SightFact], res
     ``resting``: the boxes of what demos show at rest, which a cabinet's drawing keeps inside."""
     basins = [b for b in blocks if b.kind == "SinkBasin"]
 
-    def drawn_of(block: Block) -> Box | None:
-        drawn = drawn_extent(block, sights, resting)
+    def drawn_of(block: Block, reach: bool = False) -> Box | None:
+        drawn = drawn_extent(block, sights, resting, reach)
         if drawn is not None and block.kind in FRONT_TYPES:
             drawn = clear_of_bowls(block, drawn, basins)
         return drawn
 
     draw_each(blocks, drawn_of)
+    for block in blocks:
+        if block.kind in FRONT_TYPES:
+            shut = drawn_of(block, reach=True)
+            if shut is not None:
+                block.shut_margins = shut_margins_of(block, shut)
+
+
+def shut_margins_of(block: Block, shut: Box) -> tuple[float, ...]:
+    """How much farther out than its drawing (:attr:`Block.drawn_margins`) each side of
+    ``block``'s shut drawing ``shut`` lies (:attr:`Block.shut_margins`, never negative); empty when
+    nowhere. A door's masks the frame cuts show its face reaching farther, but its open drawing,
+    the leaf hung at an end of the drawing, stays where the uncut masks put it: on the wide sample
+    (held out), widened open too, FloorPlan2's and FloorPlan24's sink cabinets, grown 0.05 m at
+    their hinge end, lost 0.25 units over their 6 open masks while their shut ones gained 0.2."""
+    drawn = with_margins(block.box(), block.drawn_margins) if block.drawn_margins else block.box()
+    extra = tuple(max(0.0, m) for m in margins_of(drawn, shut.lo, shut.hi))
+    return extra if any(m > 1e-4 for m in extra) else ()
 
 
 def draw_each(blocks: Iterable[Block], drawn_of: Callable[[Block], Box | None]) -> None:

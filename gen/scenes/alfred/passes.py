@@ -251,7 +251,8 @@ def _fixture_objects(c: RoomContext) -> None:
                              parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
                                     + frame_parts(block) + rest_parts(block)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
-                             drawn_margins=block.drawn_margins, drawn_pattern=block.drawn_pattern,
+                             drawn_margins=block.drawn_margins, shut_margins=block.shut_margins,
+                             drawn_pattern=block.drawn_pattern,
                              opening=block.opening)
                  for block in c.ordered]
 
@@ -443,7 +444,7 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          lambda c: fixture_extents.extents_to_their_masks(c.ordered, c.evidence.sights, c.resting),
          _SIGHTS + ", " + _RESTING,
          "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
-         "cabinets to their door in the masks of them shut"),
+         "cabinets to their door in the masks of them shut, out past the frame's border as far as those masks reach"),
     Pass("hinge_drawn_cabinets_at_their_masks", "drawing", door_hinges.hinge_drawn_cabinets_at_their_masks,
          lambda c: door_hinges.hinge_drawn_cabinets_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a single cabinet whose drawing its shut masks moved hangs its door where its open masks show "
