@@ -241,8 +241,14 @@ END_CAPS: dict[str, tuple[float, float]] = {"TomatoSliced": (1.0, 0.85), "Lettuc
 #: other 4 of 5 folds, ``bench/put_landing.py``'s pairs) on the odd-numbered FloorPlans: (0.7, 0.1,
 #: 0.7) IoU 0.132 to 0.201 (9; right 6 to 6; lite's pixels a median 3.1 to 1.4 of THOR's), where
 #: (0.8, 0.15, 0.85) as in its row gave 0.174, (0.6, 0, 0.6) 0.194 but a pick lost, (0.5, 0, 0.5)
-#: 0.162 and a pick lost; checked on the even ones 0.168 to 0.176 (27; right 16 to 16).
-LONE_CAPS: dict[str, tuple[float, float, float]] = {"TomatoSliced": (0.7, 0.1, 0.7)}
+#: 0.162 and a pick lost; checked on the even ones 0.168 to 0.176 (27; right 16 to 16). A lettuce's
+#: slice 7 and a potato's slice 8 the same way (few: 9 and 10 such pickups): lettuce (0.6, 0, 0.6)
+#: 0.155 to 0.240 on the odd FloorPlans (6; 4 right to 4; (0.8, 0.15, 0.7) as in its row 0.216),
+#: even 0.186 to 0.204 (3; 2 to 2); potato (0.8, 0, 0.6) 0.103 to 0.130 (5; 4 to 4; (0.7, 0.1, 0.7)
+#: 0.120), even 0.080 to 0.112 (5; 3 to 3).
+LONE_CAPS: dict[str, tuple[float, float, float]] = {
+    "TomatoSliced": (0.7, 0.1, 0.7), "LettuceSliced": (0.6, 0.0, 0.6), "PotatoSliced": (0.8, 0.0, 0.6),
+}
 
 #: Thin things lying along their box's long horizontal side, drawn as a strip its whole length:
 #: (the middle share of the box across, the share of its height from its bottom, the linear scale
