@@ -492,3 +492,19 @@ def test_a_whole_round_thing_is_drawn_without_its_boxs_vertical_edges(monkeypatc
     assert any(all(p.lo[k] <= corner[k] <= p.hi[k] for k in range(3)) for p, _ in whole)
     assert not any(all(p.lo[k] <= corner[k] <= p.hi[k] for k in range(3)) for p, _ in parts)
     assert has_thor_shape("Mug")
+
+
+def test_an_end_cap_put_down_is_drawn_as_a_cap_and_other_slices_as_their_slab(monkeypatch: pytest.MonkeyPatch) -> None:
+    # THOR's last slice of a tomato is a small cap wherever it lies: picked up and put down, lite
+    # draws it trimmed by LONE_CAPS, where any other slice put down is drawn as its whole slab.
+    monkeypatch.setitem(thor_shapes.LONE_CAPS, "TomatoSliced", (0.5, 0.0, 0.5))
+    slab = Box((0.0, 0.9, 0.0), (0.1, 1.0, 0.02))
+    cap, middle = "Tomato|+00.84|+00.95|+00.53|TomatoSliced_6", "Tomato|+00.84|+00.95|+00.53|TomatoSliced_5"
+    assert thor_shapes.thor_shaped("TomatoSliced", False, cap)
+    assert not thor_shapes.thor_shaped("TomatoSliced", False, middle)
+    parts = thor_parts("TomatoSliced", slab, 0, object_id=cap, alone=True)
+    assert parts is not None and len(parts) == 1
+    drawn = parts[0][0]
+    assert drawn.lo == pytest.approx((0.025, 0.9, 0.0)) and drawn.hi == pytest.approx((0.075, 0.95, 0.02))
+    # In its row the cap keeps END_CAPS' and SLICE_FACES' trim.
+    assert thor_parts("TomatoSliced", slab, 0, object_id=cap) != parts

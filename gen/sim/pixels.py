@@ -107,6 +107,7 @@ from alfred_gen.sim.thor_shapes import (
     FRONT_ONLY,
     carcass_parts,
     drawn_under,
+    lone_cap,
     open_parts,
     open_top_parts,
     thor_parts,
@@ -344,6 +345,7 @@ def _object_rows(
     swing: Swing | None = None,
     across: tuple[float, ...] = (),
     pattern: tuple[float, ...] = (),
+    alone: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners and colours of an object's render boxes: its type's shape (or its look's: shards,
     liquid, a flame), its drawing parts, minus cuts. ``varied``: the object's colour under colour
@@ -354,7 +356,8 @@ def _object_rows(
     (:func:`~alfred_gen.sim.thor_shapes.thor_parts`); ``swing``: how its open doors stand there
     (:func:`scene_swings`); ``across``: a fallen blade's own-z band there
     (:attr:`~alfred_gen.sim.scene.SceneObject.blade_across`); ``pattern``: the parts of its slab
-    drawn there (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`)."""
+    drawn there (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`); ``alone``: a slice no longer
+    in its row (:data:`~alfred_gen.sim.thor_shapes.LONE_CAPS`)."""
     base = varied_color(object_type, object_id) if varied else type_color(object_type, object_id)
     if look is not None and look.broken:
         shape = broken_parts(box, facing)
@@ -364,7 +367,7 @@ def _object_rows(
         elif is_open:
             thor_shape = open_parts(object_type, box, facing, mirrored, swing)
         else:
-            thor_shape = thor_parts(object_type, box, facing, across, pattern, object_id)
+            thor_shape = thor_parts(object_type, box, facing, across, pattern, object_id, alone)
         shape = thor_shape if thor_shape is not None else shape_parts(
             object_type, box, is_open=is_open, facing=facing, mirrored=mirrored, open_tray=open_tray, swing=swing)
         if look is not None:
@@ -414,7 +417,10 @@ def _rows_of(
     elif obj.holes:
         cuts = cuts + obj.holes
     # Only objects THOR draws in their own shape carry the flag, so every other cache key stays as it was.
-    extra: dict[str, Any] = {"thor": True} if thor and thor_shaped(obj.type_name, obj.lies_as_cut) else {}
+    shaped = thor and thor_shaped(obj.type_name, obj.lies_as_cut, obj.object_id)
+    extra: dict[str, Any] = {"thor": True} if shaped else {}
+    if "thor" in extra and not obj.lies_as_cut and lone_cap(obj.type_name, obj.object_id):
+        extra["alone"] = True
     if swing is not None:
         extra["swing"] = swing
     if "thor" in extra and obj.blade_across:

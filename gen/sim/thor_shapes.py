@@ -231,6 +231,25 @@ ROUND_FACES: dict[str, float] = {"AppleSliced": 0.6}
 #: 0.311). Potatoes' last slice shrunk alike changed no pick on the odd demos and lost up to 2.
 END_CAPS: dict[str, tuple[float, float]] = {"TomatoSliced": (1.0, 0.85), "LettuceSliced": (1.0, 0.55)}
 
+#: Per sliced type, how an imported room draws its whole's last slice (the end cap) once it lies
+#: alone, picked up and put down: (the middle share of its slab's face across, from which to which
+#: share of its height), as :func:`slice_face` trims. Other slices put down are drawn as their whole
+#: slab (:data:`SLICE_FACES`), but an end cap is a cap wherever it lies: lite drew a tomato's slice 6
+#: picked up out of a microwave at 5.6 and 4.5 times THOR's pixels (wide sample, 87 and 212 pixels).
+#: Chosen by re-drawing lite's frame before every later pickup of a tomato's slice 6 put into a
+#: microwave, fridge or sink basin (36 in the train demos outside the 238, rooms built from the
+#: other 4 of 5 folds, ``bench/put_landing.py``'s pairs) on the odd-numbered FloorPlans: (0.7, 0.1,
+#: 0.7) IoU 0.132 to 0.201 (9; right 6 to 6; lite's pixels a median 3.1 to 1.4 of THOR's), where
+#: (0.8, 0.15, 0.85) as in its row gave 0.174, (0.6, 0, 0.6) 0.194 but a pick lost, (0.5, 0, 0.5)
+#: 0.162 and a pick lost; checked on the even ones 0.168 to 0.176 (27; right 16 to 16). A lettuce's
+#: slice 7 and a potato's slice 8 the same way (few: 9 and 10 such pickups): lettuce (0.6, 0, 0.6)
+#: 0.155 to 0.240 on the odd FloorPlans (6; 4 right to 4; (0.8, 0.15, 0.7) as in its row 0.216),
+#: even 0.186 to 0.204 (3; 2 to 2); potato (0.8, 0, 0.6) 0.103 to 0.130 (5; 4 to 4; (0.7, 0.1, 0.7)
+#: 0.120), even 0.080 to 0.112 (5; 3 to 3).
+LONE_CAPS: dict[str, tuple[float, float, float]] = {
+    "TomatoSliced": (0.7, 0.1, 0.7), "LettuceSliced": (0.6, 0.0, 0.6), "PotatoSliced": (0.8, 0.0, 0.6),
+}
+
 #: Thin things lying along their box's long horizontal side, drawn as a strip its whole length:
 #: (the middle share of the box across, the share of its height from its bottom, the linear scale
 #: a standing one is drawn at instead, :func:`~alfred_gen.sim.thor_drawn.shrunk`). THOR's pen or
@@ -388,13 +407,18 @@ def lamp_parts(box: Box, shape: LampShape) -> list[Part]:
             (tier(shape.inset + shape.taper, middle, top), Tone(part="shade"))]
 
 
+def is_end_cap(object_type: str, object_id: str) -> bool:
+    """Whether ``object_id`` (``...|TomatoSliced_6``) names its whole's last slice."""
+    number = object_id.rpartition("_")[2]
+    whole = object_type.removesuffix("Sliced")
+    return number.isdigit() and int(number) == SLICE_COUNTS.get(whole)
+
+
 def end_cap(box: Box, object_type: str, object_id: str) -> Box:
     """A slice's box as :data:`END_CAPS` shrinks it if ``object_id`` (``...|TomatoSliced_6``) names
     its whole's last slice; else ``box``."""
-    number = object_id.rpartition("_")[2]
     cap = END_CAPS.get(object_type)
-    whole = object_type.removesuffix("Sliced")
-    if cap is None or not number.isdigit() or int(number) != SLICE_COUNTS.get(whole):
+    if cap is None or not is_end_cap(object_type, object_id):
         return box
     along, _ = _long_axis(box)
     half = (1.0 - cap[0]) / 2.0
@@ -860,21 +884,29 @@ def has_thor_shape(object_type: str) -> bool:
                       FRUIT_HEIGHTS, LAMP_SHAPES, TABLE_BODIES, ROUND_WHOLES))
 
 
-def thor_shaped(object_type: str, lies_as_cut: bool) -> bool:
+def thor_shaped(object_type: str, lies_as_cut: bool, object_id: str = "") -> bool:
     """Whether an imported room draws an object of ``object_type`` in a shape of its own here: a
-    slice only while it lies in the row it was cut into (:data:`SLICE_FACES`)."""
-    return has_thor_shape(object_type) and (lies_as_cut or object_type not in SLICE_FACES)
+    slice only while it lies in the row it was cut into (:data:`SLICE_FACES`), or an end cap of
+    :data:`LONE_CAPS` wherever it lies."""
+    return has_thor_shape(object_type) and (lies_as_cut or object_type not in SLICE_FACES
+                                            or lone_cap(object_type, object_id))
+
+
+def lone_cap(object_type: str, object_id: str) -> bool:
+    """Whether a slice that no longer lies in its row is drawn as :data:`LONE_CAPS` says."""
+    return object_type in LONE_CAPS and is_end_cap(object_type, object_id)
 
 
 def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...] = (),
-               pattern: tuple[float, ...] = (), object_id: str = "") -> list[Part] | None:
+               pattern: tuple[float, ...] = (), object_id: str = "", alone: bool = False) -> list[Part] | None:
     """The parts ``object_type`` is drawn as in an imported room, or None to draw lite's own shape.
 
     ``facing``: for a pickupable its quarter yaw, for a fixture the yaw its front faces;
     ``across``: the own-z band a :data:`FLAT_SHAPES` blade lies across in its room (empty: the
     type's width, both sides of its middle); ``pattern``: the parts a slab is drawn as in its room,
     4 fractions each (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_pattern`; empty: its type's
-    :data:`SLAB_PATTERNS`); ``object_id``: which slice of its whole a slice is (:data:`END_CAPS`). A type
+    :data:`SLAB_PATTERNS`); ``object_id``: which slice of its whole a slice is (:data:`END_CAPS`);
+    ``alone``: a slice no longer in its row (drawn by :data:`LONE_CAPS`). A type
     lies in one table at most, but for :data:`SLAB_PATTERNS`, which a slab-shaped box of its type
     is drawn in before its table is read."""
     if object_type in HEAD_SHAPES and object_type in HEAD_AT:
@@ -885,6 +917,8 @@ def thor_parts(object_type: str, box: Box, facing: int, across: tuple[float, ...
         return ring(box, *RING_SHAPES[object_type])
     if object_type in FLAT_SHAPES:
         return lying_flat(box, facing, *FLAT_SHAPES[object_type], band=across)
+    if alone and object_type in LONE_CAPS:
+        return slice_face(box, *LONE_CAPS[object_type])
     if object_type in SLICE_FACES:
         return slice_face(end_cap(box, object_type, object_id), *SLICE_FACES[object_type],
                           ROUND_FACES.get(object_type, 1.0))
