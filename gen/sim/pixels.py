@@ -689,7 +689,8 @@ def _over_rim(obj: WorldObject) -> tuple[Box, ...]:
     THOR's pixels; 0.65-0.73 cut)."""
     if obj.type_name not in CUT_AT_RIM or len(obj.opening) != 5:
         return ()
-    (x0, _, z0), (x1, top, z1) = obj.drawn_box().lo, obj.drawn_box().hi
+    drawn = obj.drawn_box()
+    (x0, _, z0), (x1, top, z1) = drawn.lo, drawn.hi
     rim = obj.opening[4]
     if rim >= top:
         return ()
