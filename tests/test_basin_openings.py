@@ -151,6 +151,15 @@ def test_too_few_masks_or_other_fixtures_keep_their_box() -> None:
     assert (tub.lo, tub.hi) == first
 
 
+def test_the_sink_basins_pass_leaves_tubs_to_their_own_pass() -> None:
+    hits = [(-1.50, 0.85, 0.40), (-1.28, 0.85, 0.53)]
+    tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
+    basins_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS, [])
+    assert tub.opening == ()
+    tubs_to_their_masks([tub], [_sight(hits, target=tub.object_id)] * MIN_MASKS)
+    assert tub.opening != ()
+
+
 def test_a_tub_is_drawn_open_where_its_masks_show_its_inside_and_keeps_its_box() -> None:
     tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")
     first = (list(tub.lo), list(tub.hi))

@@ -145,9 +145,8 @@ ROUNDNESS: dict[str, float] = {"kitchen": 0.5, "bathroom": 0.6}
 def basins_to_their_masks(blocks: list[Block], sights: list[SightFact], resting: list[Box],
                           room_type: str = "kitchen") -> None:
     """Each sink basin with at least :data:`MIN_MASKS` masks in the room's demos gets the footprint
-    its masks show at its rim, keeping over it what rests in the bowl (see the module docstring);
-    a bathtub basin only its drawn opening (:func:`tubs_to_their_masks`)."""
-    tubs_to_their_masks(blocks, sights)
+    its masks show at its rim, keeping over it what rests in the bowl (see the module docstring).
+    Bathtub basins are left to :func:`tubs_to_their_masks`, a pass of their own."""
     for basin in blocks:
         if basin.kind != "SinkBasin":
             continue

@@ -400,12 +400,15 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("basins_reach_counters", "basin", built_ins.basins_reach_counters,
          _on_ordered(built_ins.basins_reach_counters), _IDS,
          "a basin set into a counter has its rim at the counter's top"),
+    Pass("tubs_to_their_masks", "basin", basin_openings.tubs_to_their_masks,
+         lambda c: basin_openings.tubs_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "a bathtub basin is drawn open where THOR's masks of it show its inside, its rim where that opening "
+         "is centred on the tub, the rest decked over at the rim (drawing only)"),
     Pass("basins_to_their_masks", "basin", basin_openings.basins_to_their_masks,
          lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting,
                                                         room_type_of(c.evidence.scene_num)),
          _SIGHTS + ", " + _RESTING, "a sink basin's footprint is its opening where THOR's masks of it show it; "
-         "the rest of its box (and of a bathtub basin's, its rim where that opening is centred on the tub) is "
-         "drawn decked over at the rim"),
+         "the rest of its box is drawn decked over at the rim"),
     Pass("basins_are_bowls", "basin", built_ins.basins_are_bowls, _on_ordered(built_ins.basins_are_bowls), _IDS,
          "a sink basin is a bowl under its rim, not a box to the floor"),
     Pass("bathroom_bowls_shallow", "basin", basin_openings.bathroom_bowls_shallow,

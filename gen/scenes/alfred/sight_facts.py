@@ -272,6 +272,12 @@ def side_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | N
     return tuple(None if border else ray for ray, (_, border) in zip(rays, picks))
 
 
+def outline_rays(kind: str, runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
+    """A fixture's mask's four side rays: at the outermost pixels' outer edges for the types of
+    :data:`EDGE_TYPES` (:func:`bound_rays`), else through pixel middles 2% in (:func:`side_rays`)."""
+    return bound_rays(runs, camera) if kind in EDGE_TYPES else side_rays(runs, camera)
+
+
 def bound_rays(runs: Any, camera: Camera) -> tuple[tuple[float, float, float] | None, ...]:
     """Unit world directions through the outer edges of a mask's extent on the upright plane
     facing the camera's heading (left, right, top, bottom: :func:`upright_plane.extent`), None on
@@ -323,8 +329,7 @@ def sight_facts(low_actions: Sequence[Mapping[str, Any]], steps: Sequence[tuple[
             continue
         edges = edge_rays(runs, camera) if target.endswith(("|SinkBasin", "|BathtubBasin")) else ()
         door = mask_rays(runs, camera, RAYS_PER_DOOR_MASK) if target.split("|")[0] in DOOR_RAY_TYPES else ()
-        sides = () if loose is not None else bound_rays(runs, camera) if target.split("|")[0] in EDGE_TYPES \
-            else side_rays(runs, camera)
+        sides = () if loose is not None else outline_rays(target.split("|")[0], runs, camera)
         fill, cut, side = mask_fill(runs, FILL_GRID, camera) if loose is None and target.split("|")[0] in FILL_TYPES \
             else ((), None, None)
         fill_top = _directions(camera, [cut])[0] if fill and cut is not None else None
