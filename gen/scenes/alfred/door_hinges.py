@@ -255,6 +255,8 @@ def hinge_drawn_cabinets_at_their_masks(blocks: list[Block], sights: Sequence[Si
             continue
         _hang_by_votes(block, single_door_votes(drawn_block(block), sights, end_vote), SHARE)
     hinge_reached_pairs_at_their_masks(cabinets, sights)
+    for block in cabinets:
+        open_free_end_to_its_reach(block)
 
 
 def shut_block(block: Block) -> Block:
@@ -289,3 +291,29 @@ def hinge_reached_pairs_at_their_masks(cabinets: list[Block], sights: Sequence[S
             continue
         middle_votes, outer_votes = pair_votes(shut_block(block), shut_block(partner), sights)
         _hang_pair_by_votes(block, partner, middle_votes, outer_votes)
+
+
+def open_free_end_to_its_reach(block: Block) -> None:
+    """A cabinet hung at one end (:attr:`Block.hinge`) is drawn open too as far as its shut drawing
+    reaches at the other, free end (that part of :attr:`Block.shut_margins` moves to
+    :attr:`Block.drawn_margins`); its hinge end's reach stays shut only.
+
+    The masks the frame cuts show the door's face reaching farther
+    (:func:`~alfred_gen.scenes.alfred.fixture_extents.front_reaches`); open, the leaf hangs at the
+    hinge end, as wide as the drawing, so a wider drawing at the free end
+    widens the opening and the leaf as THOR draws them (FloorPlan403's ``Cabinet|-01.36|+00.43|+02.87``,
+    THOR's door twice its box's width). Moving the hinge end moves the leaf off where its open masks
+    put it: on the wide sample, widened at both ends, FloorPlan2's and FloorPlan24's sink cabinets,
+    grown 0.05 m at their hinge end, lost 0.25 units over 6 open masks (session 95)."""
+    if not block.hinge or not block.shut_margins:
+        return
+    free = block.across_axis + (3 if block.hinge < 0 else 0)
+    reach = block.shut_margins[free]
+    if reach <= 0.0:
+        return
+    drawn = list(block.drawn_margins) or [0.0] * 6
+    shut = list(block.shut_margins)
+    drawn[free] += reach
+    shut[free] = 0.0
+    block.drawn_margins = tuple(drawn)
+    block.shut_margins = tuple(shut) if any(m > 1e-4 for m in shut) else ()
