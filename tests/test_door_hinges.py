@@ -6,7 +6,9 @@ from __future__ import annotations
 from alfred_gen.scenes.alfred.door_hinges import (
     hinge_drawn_cabinets_at_their_masks,
     hinge_pairs_at_their_masks,
+    hinge_reached_pairs_at_their_masks,
     hinge_single_doors_at_their_masks,
+    open_free_end_to_its_reach,
     pair_votes,
 )
 from alfred_gen.scenes.alfred.fixture_block import Block
@@ -141,3 +143,46 @@ def test_a_cabinet_drawn_in_its_box_or_without_a_vote_on_its_drawing_keeps_its_h
     hinge_drawn_cabinets_at_their_masks([in_box], [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, DRAWN_LOW_LEAF)])
     hinge_drawn_cabinets_at_their_masks([hung], [_fact(LOW_ID, DRAWN_LOW_LEAF), _fact(LOW_ID, OPENING)])
     assert (in_box.hinge, hung.hinge) == (0, 1)
+
+
+def _narrow_pair() -> tuple[Block, Block]:
+    """The pair of :func:`_pair` with the low door's box half as wide (x -0.24..0.01) and its shut
+    drawing out to -0.49, where its masks the frame cuts reach (:attr:`Block.shut_margins`)."""
+    low, high = _pair()
+    low.lo[0] = -0.24
+    low.shut_margins = (0.25, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return low, high
+
+
+#: Points on the low door's leaf at the middle as wide as its shut drawing (0.5 m), past the
+#: narrow box's 0.25 m: the narrow box's leaf misses them, its outer leaf (x -0.24) meets them.
+WIDE_MIDDLE_LEAF = [(0.01, 0.2 + 0.1 * k, 0.8 + 0.04 * k) for k in range(5)]
+
+
+def test_a_pair_whose_shut_drawing_reaches_farther_votes_again_on_it() -> None:
+    low, high = _narrow_pair()
+    sights = [_fact(LOW_ID, WIDE_MIDDLE_LEAF), _fact(LOW_ID, WIDE_MIDDLE_LEAF)]
+    hinge_pairs_at_their_masks([low, high], sights)
+    assert (low.hinge, high.hinge) == (0, 0)
+    hinge_reached_pairs_at_their_masks([low, high], sights)
+    assert (low.hinge, high.hinge) == (1, -1)
+
+
+def test_a_pair_without_shut_reach_is_left_to_its_box_vote() -> None:
+    low, high = _narrow_pair()
+    low.shut_margins = ()
+    hinge_reached_pairs_at_their_masks([low, high], [_fact(LOW_ID, WIDE_MIDDLE_LEAF)] * 2)
+    assert (low.hinge, high.hinge) == (0, 0)
+
+
+def test_a_hung_door_opens_as_far_as_its_reach_at_its_free_end_only() -> None:
+    free, at_hinge, unhung = _single(), _single(), _single()
+    free.hinge, at_hinge.hinge = 1, -1
+    for door in (free, at_hinge, unhung):
+        door.drawn_margins = (0.0, 0.02, 0.0, 0.0, 0.0, 0.0)
+        door.shut_margins = (0.2, 0.0, 0.0, 0.0, 0.0, 0.0)
+        open_free_end_to_its_reach(door)
+    assert free.drawn_margins == (0.2, 0.02, 0.0, 0.0, 0.0, 0.0) and free.shut_margins == ()
+    assert at_hinge.drawn_margins == (0.0, 0.02, 0.0, 0.0, 0.0, 0.0)
+    assert at_hinge.shut_margins == (0.2, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert unhung.shut_margins == (0.2, 0.0, 0.0, 0.0, 0.0, 0.0)

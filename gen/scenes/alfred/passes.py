@@ -451,7 +451,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("hinge_drawn_cabinets_at_their_masks", "drawing", door_hinges.hinge_drawn_cabinets_at_their_masks,
          lambda c: door_hinges.hinge_drawn_cabinets_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a single cabinet whose drawing its shut masks moved hangs its door where its open masks show "
-         "it on the drawn box"),
+         "it on the drawn box; a double door whose shut drawing reaches past its box votes again on it; "
+         "a hung door is drawn open as far as its shut drawing reaches at its free end"),
     Pass("fridge_fronts_to_their_masks", "drawing", fridge_fronts.fronts_to_their_masks,
          lambda c: fridge_fronts.fronts_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a fridge's front is drawn where THOR's masks of it shut meet the floor, its sides as far as they reach"),
