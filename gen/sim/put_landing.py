@@ -61,8 +61,9 @@ point they are ranked by are the rule (:data:`RULES`):
 - ``typed_point_line``: as ``typed_point_clear``, but every held thing whose point is not given up
   lands on the point's line itself, not only a long one, when its footprint there lies within the
   basin's box (THOR's fit check keeps the placed object's bottom corners inside the receptacle's
-  trigger box); else on the grid as ``typed_point_clear`` (:data:`LINE_RULES`). The sink basins'
-  rule, see :data:`IMPORTED_RULES`.
+  trigger box); else on the grid as ``typed_point_clear`` (:data:`LINE_RULES`). A long thing whose
+  line place is taken slides to the nearest place it clears, within the basin, before the point is
+  given up (:func:`slid_clear`, :data:`SLIDE_REACH`). The sink basins' rule, see :data:`IMPORTED_RULES`.
 
 - ``cavity_sight_plate``: as ``cavity_plate``, ranked by where the line of sight through THOR's
   known put point of the held type for the agent's pose comes down to the object's middle over the
