@@ -439,3 +439,25 @@ def test_the_point_foot_rule_lands_at_thors_point_only_where_its_foot_is_seen() 
     world.put_point = lambda receptacle, kind, any_type=True: None
     assert put_landing.land("point_foot", world, fridge, held, spots, _sight(set())) \
         == put_landing.land("point", world, fridge, held, spots, _sight(set()))
+
+
+def test_the_line_rule_slides_a_long_thing_to_the_nearest_clear_place_when_its_place_is_taken() -> None:
+    # An egg takes the spoon's place on the line (z 1.178, both ways the spoon may lie): under
+    # typed_point_line the spoon slides to the nearest place its footprint clears the egg's and stays
+    # in the basin's box (6 cm towards the front: behind the egg it would leave the box), not to the
+    # body's fallback; a round thing, and the clear rule, still fall back; with no clear place within
+    # SLIDE_REACH the spoon falls back too.
+    egg = SimpleNamespace(object_id="Egg|1", center=(0.0, 0.75, 1.17), size=(0.05, 0.08, 0.05))
+    world, basin = _basin_holding(egg)
+    spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
+    slope = 0.825 / 1.15
+    line = put_landing.sight_line_anchor(world, (0.0, 1.575 - slope * 1.3, 1.3), 0.73)
+    assert put_landing.taken_at(world, basin, spoon, line) is True
+    got = put_landing.land("typed_point_line", world, basin, spoon, SPOTS, _sight(set()))
+    assert got == pytest.approx((line[0], line[1], line[2] - 0.06))
+    assert put_landing.land("typed_point_clear", world, basin, spoon, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
+    apple = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    assert put_landing.land("typed_point_line", world, basin, apple, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
+    egg.center, egg.size = (0.0, 0.75, 1.0), (0.4, 0.08, 0.4)  # fills the basin: nothing clears
+    assert put_landing.slid_clear(world, basin, spoon, line) is None
+    assert put_landing.land("typed_point_line", world, basin, spoon, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
