@@ -26,6 +26,7 @@ from alfred_gen.sim.thor_shapes import (
     slab_pattern,
     thor_parts,
 )
+from alfred_gen.sim.world_objects import WorldObject
 
 COUNTER_TOP = 0.9
 #: A spatula's box lying along x (yaw 0 or 180) and along z (yaw 90 or 270).
@@ -446,9 +447,33 @@ def test_an_imported_rooms_apple_slices_lie_off_its_middle_to_its_own_minus_z() 
     plain = _apple_slice_middles(False, 0.0)
     assert all(z == pytest.approx(1.0) for _, z in plain)
     assert all(z == pytest.approx(0.985) for _, z in _apple_slice_middles(True, 0.0))
-    assert [x for x, _ in _apple_slice_middles(True, 0.0)] == pytest.approx([x for x, _ in plain])
+    assert [x for x, _ in _apple_slice_middles(True, 0.0)][:2] == pytest.approx([0.0255, -0.0255])
     # A quarter turn takes own -z to world -x; the row then runs along world z.
     assert all(x == pytest.approx(-0.015) for x, _ in _apple_slice_middles(True, 90.0))
+
+
+def test_an_imported_rooms_apple_is_cut_into_two_halves_with_its_other_slices_inside() -> None:
+    # THOR's slices 1 and 2 of an apple are its halves (no demo picks up slices 3-8): in an imported
+    # room slice 1 fills the apple's own +x half and slice 2 its -x half; the others lie at the
+    # middle, inside them. A procedural room keeps 8 slabs spread along the row.
+    from alfred_gen.sim.actions import make_slices
+
+    def pieces(imported: bool) -> list[WorldObject]:
+        room = _room(imported)
+        room.objects[1:] = [SceneObject("Apple", (0.0, COUNTER_TOP, 1.0),
+                                        Box((-0.051, COUNTER_TOP, 0.95), (0.051, COUNTER_TOP + 0.1, 1.05)),
+                                        name="Apple_1", parent=room.objects[0].object_id)]
+        sim = LiteController(room, render_image=False, render_object_image=False)
+        return make_slices(sim.world, next(o for o in sim.world.objects if o.type_name == "Apple"))
+
+    def span(piece: WorldObject) -> tuple[float, float]:
+        return piece.center[0] - piece.size[0] / 2, piece.center[0] + piece.size[0] / 2
+
+    first, second, *inner = pieces(True)
+    assert span(first) == pytest.approx((0.0, 0.051))
+    assert span(second) == pytest.approx((-0.051, 0.0))
+    assert all(abs(p.center[0]) + p.size[0] / 2 < 0.051 for p in inner)
+    assert all(p.size[0] == pytest.approx(0.102 / 8) for p in pieces(False))
 
 
 def test_a_round_slice_face_is_a_cross_without_the_rectangles_corners() -> None:
