@@ -307,12 +307,13 @@ def test_a_faucet_s_sight_fact_keeps_its_bounding_rays() -> None:
     assert len(facts) == 1 and facts[0].sides == bound_rays(encode_mask(mask), camera)
 
 
-def test_a_microwave_s_sight_fact_keeps_its_bounding_rays_and_a_cabinet_s_its_side_rays() -> None:
+def test_a_microwave_s_and_a_cabinet_s_sight_facts_keep_their_bounding_rays_and_a_fridge_s_its_side_rays() -> None:
     mask = np.zeros((300, 300), dtype=bool)
     mask[100:150, 120:190] = True
     camera = Camera(0.0, 0.9 + ALFRED_CAMERA.height, 0.0, 180.0, 30.0, ALFRED_CAMERA.field_of_view)
     for target, expected in (("Microwave|+00.00|+00.93|-00.80", sight_facts.bound_rays),
-                             ("Cabinet|+00.00|+00.93|-00.80", sight_facts.side_rays)):
+                             ("Cabinet|+00.00|+00.93|-00.80", sight_facts.bound_rays),
+                             ("Fridge|+00.00|+00.93|-00.80", sight_facts.side_rays)):
         low = {"api_action": {"action": "OpenObject", "objectId": target},
                "discrete_action": {"args": {"mask": encode_mask(mask)}}}
         facts = sight_facts.sight_facts([low], [(0, target, [0.0, 0.0, 180.0, 30.0])], 0.9, {}, lambda _: True)

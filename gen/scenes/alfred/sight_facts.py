@@ -47,7 +47,13 @@ FILL_TYPES = ("Faucet",)
 #: (:func:`~alfred_gen.scenes.alfred.microwave_fronts.outline_bounds`). Session 95, the wide sample
 #: held out: microwaves' masks 0.898 -> 0.902 on the odd FloorPlans (172), 0.911 -> 0.916 on the even
 #: ones (243), ALFRED's rule unchanged (FloorPlan12's hung microwave lost 0.07, 25's gained 0.05).
-EDGE_TYPES = (*FILL_TYPES, "Microwave")
+#: Cabinets too, whose shut masks' side rays place the drawn door's front
+#: (:func:`~alfred_gen.scenes.alfred.fixture_extents.front_bounds`). Session 96, the wide sample's 36
+#: demos that act on a cabinet, held out: cabinets' masks 0.588 -> 0.591 on the odd FloorPlans (66),
+#: 0.579 -> 0.582 on the even ones (42), one rule pick won (FloorPlan412's spray bottle under its
+#: cabinet), none lost. Fridges lost on both halves (0.908 -> 0.896 odd, 0.910 -> 0.887 even): the
+#: bottom ray 2% in places a fridge's front by its foot, and the outermost row moved it out.
+EDGE_TYPES = (*FILL_TYPES, "Microwave", "Cabinet")
 #: Cells across and up a mask's bounding box that :func:`mask_fill` reads (see
 #: :mod:`~alfred_gen.scenes.alfred.faucet_fits` for how the grid was chosen: 5 drew a faucet's
 #: thin neck a whole cell wide, 20 follows it).
