@@ -307,14 +307,38 @@ def test_a_faucet_s_sight_fact_keeps_its_bounding_rays() -> None:
     assert len(facts) == 1 and facts[0].sides == bound_rays(encode_mask(mask), camera)
 
 
-def test_a_microwave_s_sight_fact_keeps_its_bounding_rays_and_a_cabinet_s_its_side_rays() -> None:
+def test_a_microwave_s_and_a_cabinet_s_sight_facts_keep_their_bounding_rays_and_a_fridge_s_its_side_rays() -> None:
     mask = np.zeros((300, 300), dtype=bool)
     mask[100:150, 120:190] = True
     camera = Camera(0.0, 0.9 + ALFRED_CAMERA.height, 0.0, 180.0, 30.0, ALFRED_CAMERA.field_of_view)
     for target, expected in (("Microwave|+00.00|+00.93|-00.80", sight_facts.bound_rays),
-                             ("Cabinet|+00.00|+00.93|-00.80", sight_facts.side_rays)):
+                             ("Cabinet|+00.00|+00.93|-00.80", sight_facts.bound_rays),
+                             ("Fridge|+00.00|+00.93|-00.80", sight_facts.side_rays)):
         low = {"api_action": {"action": "OpenObject", "objectId": target},
                "discrete_action": {"args": {"mask": encode_mask(mask)}}}
         facts = sight_facts.sight_facts([low], [(0, target, [0.0, 0.0, 180.0, 30.0])], 0.9, {}, lambda _: True)
         assert len(facts) == 1 and facts[0].sides == expected(encode_mask(mask), camera)
     assert bound_rays(encode_mask(mask), camera) != sight_facts.side_rays(encode_mask(mask), camera)
+
+
+def test_a_microwave_s_bounding_rays_leave_out_a_thin_part_hanging_below_its_body() -> None:
+    # FloorPlan12's hung microwave: a body 250 px wide with a part 11 px wide hanging 11 rows below
+    # it. A microwave's bottom ray runs along the body's bottom edge; a faucet's (its neck is thin)
+    # along the part's.
+    mask = np.zeros((300, 300), dtype=bool)
+    mask[40:114, 20:270] = True
+    mask[114:125, 200:211] = True
+    body = np.zeros_like(mask)
+    body[40:114, 20:270] = True
+    assert (sight_facts.mask_body(mask, sight_facts.BODY_SHARE) == body).all()
+    assert (sight_facts.mask_body(body, sight_facts.BODY_SHARE) == body).all()
+    camera = Camera(0.0, 0.9 + ALFRED_CAMERA.height, 0.0, 180.0, 0.0, ALFRED_CAMERA.field_of_view)
+    facts = {}
+    for target in ("Microwave|+00.00|+01.53|-00.80", "Faucet|+00.00|+01.53|-00.80"):
+        low = {"api_action": {"action": "OpenObject", "objectId": target},
+               "discrete_action": {"args": {"mask": encode_mask(mask)}}}
+        facts[target.split("|")[0]] = sight_facts.sight_facts(
+            [low], [(0, target, [0.0, 0.0, 180.0, 0.0])], 0.9, {}, lambda _: True)[0]
+    assert facts["Microwave"].sides == bound_rays(encode_mask(body), camera)
+    assert facts["Faucet"].sides == bound_rays(encode_mask(mask), camera)
+    assert facts["Microwave"].sides[3] != facts["Faucet"].sides[3]

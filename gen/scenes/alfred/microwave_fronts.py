@@ -13,7 +13,10 @@ The agent opens a microwave from a step or so away, so its mask is whole in the 
 ray of its outline grazes the top's front edge when the eye is below the top and its back edge when
 above it (the top face shows); the bottommost ray the bottom's front edge when the eye is above the
 bottom and its back edge when below; each met with that edge's plane says where the top or bottom
-is (:func:`outline_bounds`). Once :data:`MIN_MASKS` masks bound it, the drawing's top or bottom
+is (:func:`outline_bounds`). Those rays run through the outer edges of the outermost pixels of the
+mask's body (:data:`~alfred_gen.scenes.alfred.sight_facts.EDGE_TYPES`,
+:func:`~alfred_gen.scenes.alfred.sight_facts.mask_body`: a thin part hanging off it, as under
+FloorPlan12's hung microwave, does not count). Once :data:`MIN_MASKS` masks bound it, the drawing's top or bottom
 moves to their median, at most :data:`MAX_MOVE`. In the rooms built for the wide sample this drew
 most counter microwaves 5-6 cm lower at the top and 3-4 cm higher at the bottom (THOR's model there
 is about 0.26 m tall), and moved FloorPlan21, 22, 25, 26 and 30's by 1 cm or less.
