@@ -229,10 +229,14 @@ def _hang_by_votes(block: Block, votes: Sequence[int], share: float) -> None:
             block.hinge = hinge
 
 
-def drawn_block(block: Block) -> Block:
-    """A copy of ``block`` whose box is the one it is drawn in (:attr:`Block.drawn_margins`)."""
+def drawn_block(block: Block, shut: bool = False) -> Block:
+    """A copy of ``block`` whose box is the one it is drawn in (:attr:`Block.drawn_margins`); with
+    ``shut``, the one it is drawn in shut (:attr:`Block.shut_margins` added)."""
+    margins = tuple(block.drawn_margins) or (0.0,) * 6
+    if shut and block.shut_margins:
+        margins = tuple(a + b for a, b in zip(margins, block.shut_margins))
     out = copy.copy(block)
-    drawn = with_margins(block.box(), block.drawn_margins)
+    drawn = with_margins(block.box(), margins)
     out.lo, out.hi = list(drawn.lo), list(drawn.hi)
     return out
 
@@ -259,18 +263,6 @@ def hinge_drawn_cabinets_at_their_masks(blocks: list[Block], sights: Sequence[Si
         open_free_end_to_its_reach(block)
 
 
-def shut_block(block: Block) -> Block:
-    """A copy of ``block`` whose box is the one it is drawn in shut (:attr:`Block.drawn_margins`
-    and :attr:`Block.shut_margins`)."""
-    margins = tuple(block.drawn_margins) or (0.0,) * 6
-    if block.shut_margins:
-        margins = tuple(a + b for a, b in zip(margins, block.shut_margins))
-    out = copy.copy(block)
-    drawn = with_margins(block.box(), margins)
-    out.lo, out.hi = list(drawn.lo), list(drawn.hi)
-    return out
-
-
 def hinge_reached_pairs_at_their_masks(cabinets: list[Block], sights: Sequence[SightFact]) -> None:
     """A double door whose shut masks, cut by the frame's border, widened its shut drawing
     (:attr:`Block.shut_margins`) votes again on that drawing (:func:`pair_votes`, :data:`MIN_VOTES`,
@@ -289,7 +281,7 @@ def hinge_reached_pairs_at_their_masks(cabinets: list[Block], sights: Sequence[S
         done |= {block.object_id, partner.object_id}
         if not (block.shut_margins or partner.shut_margins):
             continue
-        middle_votes, outer_votes = pair_votes(shut_block(block), shut_block(partner), sights)
+        middle_votes, outer_votes = pair_votes(drawn_block(block, shut=True), drawn_block(partner, shut=True), sights)
         _hang_pair_by_votes(block, partner, middle_votes, outer_votes)
 
 
