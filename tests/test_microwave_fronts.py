@@ -60,3 +60,23 @@ def test_other_types_are_not_fitted() -> None:
     block = replace(_microwave(0.94), kind="Fridge")
     outlines_to_their_masks([block], [_shut((0.0, 1.23, 1.4), (0.0, 0.98, 1.0))] * 3)
     assert block.drawn_margins == ()
+
+
+def test_a_microwave_s_sides_are_drawn_where_its_shut_masks_outline_ends_left_and_right() -> None:
+    # The leftmost ray grazes the front's left edge 0.05 m inside the box, the rightmost its right
+    # edge 0.05 m outside it: the drawing narrows on the left and widens on the right, its top and
+    # bottom (cut by the frame here) unchanged.
+    block = _microwave(0.94)
+    sides = (ray_to(EYE, (-0.2, 1.1, 1.0)), ray_to(EYE, (0.3, 1.1, 1.0)), None, None)
+    shut = replace(_shut((0.0, 1.23, 1.4), (0.0, 0.98, 1.0)), sides=sides)
+    outlines_to_their_masks([block], [shut])
+    assert block.drawn_margins == ()  # one mask is too few
+    outlines_to_their_masks([block], [shut] * 2)
+    assert block.lo == [-0.25, 0.94, 1.0] and block.hi == [0.25, 1.29, 1.4]  # drawing only
+    margins = block.drawn_margins
+    assert math.isclose(margins[0], -0.05, abs_tol=1e-6) and math.isclose(margins[3], 0.05, abs_tol=1e-6)
+    assert margins[1] == margins[2] == margins[4] == margins[5] == 0.0
+    far = _microwave(0.94)
+    wide = (ray_to(EYE, (-0.6, 1.1, 1.0)), None, None, None)
+    outlines_to_their_masks([far], [replace(shut, sides=wide)] * 2)
+    assert math.isclose(far.drawn_margins[0], MAX_MOVE, abs_tol=1e-6)  # at most MAX_MOVE
