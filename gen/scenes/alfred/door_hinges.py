@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_extents import with_margins
-from alfred_gen.scenes.alfred.fixture_sizing import door_partner
+from alfred_gen.scenes.alfred.fixture_sizing import door_pairs, door_partner
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 
 #: Masks voting for the middle before a pair's doors hang there.
@@ -111,13 +111,7 @@ def pair_votes(block: Block, partner: Block, sights: Sequence[SightFact]) -> tup
 def hinge_pairs_at_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> None:
     """Each double door whose open masks show its leaves at the middle hangs them there (see the
     module docstring): :attr:`Block.hinge` is set to the end of each box at the middle."""
-    cabinets = [b for b in blocks if b.kind == "Cabinet"]
-    done: set[str] = set()
-    for block in cabinets:
-        partner = door_partner(block, cabinets)
-        if partner is None or block.object_id in done:
-            continue
-        done |= {block.object_id, partner.object_id}
+    for block, partner in door_pairs([b for b in blocks if b.kind == "Cabinet"]):
         middle_votes, outer_votes = pair_votes(block, partner, sights)
         _hang_pair_by_votes(block, partner, middle_votes, outer_votes)
 
@@ -273,12 +267,7 @@ def hinge_reached_pairs_at_their_masks(cabinets: list[Block], sights: Sequence[S
     open leaf, hung at the pair's middle in THOR's masks, reaches past where the narrow box's leaf
     ends, so on its box the folds without the wide sample's demos voted 6 for the middle and 14 for
     the outer end; on its shut drawing, 0.23 m wider where its cut masks reach, 14 and 0."""
-    done: set[str] = set()
-    for block in cabinets:
-        partner = door_partner(block, cabinets)
-        if partner is None or block.object_id in done:
-            continue
-        done |= {block.object_id, partner.object_id}
+    for block, partner in door_pairs(cabinets):
         if not (block.shut_margins or partner.shut_margins):
             continue
         middle_votes, outer_votes = pair_votes(drawn_block(block, shut=True), drawn_block(partner, shut=True), sights)

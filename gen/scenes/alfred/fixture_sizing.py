@@ -10,7 +10,7 @@ fixture it is and on the learnt surface heights (:mod:`alfred_gen.scenes.alfred.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
@@ -521,6 +521,18 @@ def door_partner(block: Block, cabinets: Iterable[Block]) -> Block | None:
         if other is not block and other.facing == block.facing and door_pair(other.position, block.position):
             return other
     return None
+
+
+def door_pairs(cabinets: Sequence[Block]) -> Iterator[tuple[Block, Block]]:
+    """Each double-door cabinet's two doors once (:func:`door_partner`), the one met first in
+    ``cabinets`` first, in the order of ``cabinets``."""
+    done: set[str] = set()
+    for block in cabinets:
+        partner = door_partner(block, cabinets)
+        if partner is None or block.object_id in done:
+            continue
+        done |= {block.object_id, partner.object_id}
+        yield block, partner
 
 
 def split_door_pairs(blocks: list[Block]) -> None:
