@@ -401,7 +401,7 @@ def shut_margins_of(block: Block, shut: Box) -> tuple[float, ...]:
     the leaf hung at an end of the drawing, stays where the uncut masks put it: on the wide sample
     (held out), widened open too, FloorPlan2's and FloorPlan24's sink cabinets, grown 0.05 m at
     their hinge end, lost 0.25 units over their 6 open masks while their shut ones gained 0.2."""
-    drawn = with_margins(block.box(), block.drawn_margins) if block.drawn_margins else block.box()
+    drawn = with_margins(block.box(), block.drawn_margins)
     extra = tuple(max(0.0, m) for m in margins_of(drawn, shut.lo, shut.hi))
     return extra if any(m > 1e-4 for m in extra) else ()
 
@@ -445,7 +445,10 @@ def margins_of(box: Box, lo: Sequence[float], hi: Sequence[float]) -> tuple[floa
 
 def with_margins(box: Box, margins: Sequence[float]) -> Box:
     """The drawing of ``box`` whose drawn margins (:attr:`Block.drawn_margins`) are ``margins``:
-    each side moved out by its margin (the inverse of :func:`margins_of`)."""
+    each side moved out by its margin (the inverse of :func:`margins_of`); ``box`` itself for no
+    margins (an undrawn block's empty :attr:`Block.drawn_margins`)."""
+    if not margins:
+        return box
     lo = tuple(v - m for v, m in zip(box.lo, margins[:3]))
     hi = tuple(v + m for v, m in zip(box.hi, margins[3:]))
     return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
