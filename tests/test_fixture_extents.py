@@ -11,8 +11,6 @@ from alfred_gen.scenes.alfred.fixture_extents import (
     SLAB_MIN_KEEP,
     extents_to_their_masks,
     lateral_bound,
-    margins_of,
-    with_margins,
 )
 from alfred_gen.scenes.alfred.fridge_fronts import fronts_to_their_masks
 from alfred_gen.scenes.alfred.sight_facts import SightFact, side_rays
@@ -297,11 +295,3 @@ def test_a_door_s_shut_margins_draw_it_wider_only_while_it_is_shut_and_are_kept_
     assert math.isclose(obj.drawn_box().hi[0], 0.4)
     obj.is_open = True
     assert obj.drawn_box() == obj.box()
-
-
-def test_with_margins_moves_each_side_out_and_no_margins_leave_the_box() -> None:
-    box = Box((-0.5, 0.0, 1.5), (0.5, 0.75, 2.0))
-    assert with_margins(box, ()) == box  # an undrawn block: its box
-    drawn = with_margins(box, (0.1, 0.0, 0.0, 0.0, 0.05, 0.2))
-    assert drawn.lo == (-0.6, 0.0, 1.5) and drawn.hi == (0.5, 0.8, 2.2)
-    assert margins_of(box, drawn.lo, drawn.hi) == (0.1, 0.0, 0.0, 0.0, 0.05, 0.2)

@@ -13,6 +13,7 @@ positive horizon looks down. Lengths are metres.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
@@ -182,6 +183,31 @@ class Box:
     @staticmethod
     def from_list(data: list[list[float]]) -> Box:
         return Box(tuple(data[0]), tuple(data[1]))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+
+
+def margins_of(box: Box, lo: Sequence[float], hi: Sequence[float]) -> tuple[float, ...]:
+    """The drawn margins (:attr:`SceneObject.drawn_margins`: low x, y, z, then high x, y, z) of a
+    drawing ``lo``..``hi`` of ``box``."""
+    return tuple(round(a - b, 4) for a, b in zip((*box.lo, *hi), (*lo, *box.hi)))
+
+
+def with_margins(box: Box, margins: Sequence[float]) -> Box:
+    """The drawing of ``box`` whose drawn margins are ``margins``: each side moved out by its margin
+    (the inverse of :func:`margins_of`); ``box`` itself for no margins (an undrawn fixture)."""
+    if not margins:
+        return box
+    lo = tuple(v - m for v, m in zip(box.lo, margins[:3]))
+    hi = tuple(v + m for v, m in zip(box.hi, margins[3:]))
+    return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
+
+
+def drawing_margins(drawn: Sequence[float], shut_extra: Sequence[float], shut: bool) -> tuple[float, ...]:
+    """The margins a fixture is drawn with: its :attr:`SceneObject.drawn_margins`, and while it is
+    ``shut`` its :attr:`SceneObject.shut_margins` added. The simulator's drawing and the importer's
+    votes on a shut drawing both read them here, so they cannot drift apart."""
+    if shut and shut_extra:
+        return tuple(a + b for a, b in zip(drawn or (0.0,) * 6, shut_extra))
+    return tuple(drawn)
 
 
 @dataclass(frozen=True)

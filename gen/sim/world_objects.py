@@ -13,7 +13,7 @@ from typing import Any
 
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import ObjectType
-from alfred_gen.sim.scene import Box
+from alfred_gen.sim.scene import Box, drawing_margins, with_margins
 
 #: Horizontal and vertical field of view of the square 300x300 camera, degrees.
 FIELD_OF_VIEW = 90.0
@@ -268,13 +268,7 @@ class WorldObject:
     def drawn_box(self) -> Box:
         """The box it is drawn in: its box, each side moved out by :attr:`drawn_margins` (and, while
         it is shut, :attr:`shut_margins` farther)."""
-        if not self.drawn_margins and not (self.shut_margins and not self.is_open):
-            return self.box()
-        m = self.drawn_margins or (0.0,) * 6
-        if self.shut_margins and not self.is_open:
-            m = tuple(a + b for a, b in zip(m, self.shut_margins))
-        lo, hi = self.lo, self.hi
-        return Box((lo[0] - m[0], lo[1] - m[1], lo[2] - m[2]), (hi[0] + m[3], hi[1] + m[4], hi[2] + m[5]))
+        return with_margins(self.box(), drawing_margins(self.drawn_margins, self.shut_margins, not self.is_open))
 
     def footprint_turn(self) -> Turn:
         """How its footprint turns beyond its axis-aligned box (:func:`footprint_meets`)."""

@@ -40,9 +40,9 @@ import copy
 from collections.abc import Callable, Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import with_margins
 from alfred_gen.scenes.alfred.fixture_sizing import door_pairs, door_partner
 from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.sim.scene import drawing_margins, with_margins
 
 #: Masks voting for the middle before a pair's doors hang there.
 MIN_VOTES = 2
@@ -226,9 +226,7 @@ def _hang_by_votes(block: Block, votes: Sequence[int], share: float) -> None:
 def drawn_block(block: Block, shut: bool = False) -> Block:
     """A copy of ``block`` whose box is the one it is drawn in (:attr:`Block.drawn_margins`); with
     ``shut``, the one it is drawn in shut (:attr:`Block.shut_margins` added)."""
-    margins = tuple(block.drawn_margins) or (0.0,) * 6
-    if shut and block.shut_margins:
-        margins = tuple(a + b for a, b in zip(margins, block.shut_margins))
+    margins = drawing_margins(block.drawn_margins, block.shut_margins, shut)
     out = copy.copy(block)
     drawn = with_margins(block.box(), margins)
     out.lo, out.hi = list(drawn.lo), list(drawn.hi)

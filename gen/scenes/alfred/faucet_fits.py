@@ -127,9 +127,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import headed_sights, margins_of, on_plane
+from alfred_gen.scenes.alfred.fixture_extents import headed_sights, on_plane
 from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact
-from alfred_gen.sim.scene import plan_room_type
+from alfred_gen.sim.scene import margins_of, plan_room_type
 
 #: Masks of a faucet the room's demos must have recorded before it moves to them.
 MIN_MASKS = 2

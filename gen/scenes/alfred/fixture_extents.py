@@ -40,7 +40,7 @@ import numpy as np
 from alfred_gen.scenes.alfred.built_ins import bowl_hole
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
-from alfred_gen.sim.scene import Box, SceneObject
+from alfred_gen.sim.scene import Box, SceneObject, margins_of, with_margins
 
 #: Types whose drawing is fitted across the view: simple solids, and drawers (which slide along
 #: the view, so an open drawer's mask is as wide as the shut one's).
@@ -436,22 +436,6 @@ def clear_of_bowls(block: Block, drawn: Box, basins: Sequence[Block]) -> Box:
         if lo[axis] < end_lo and basin.lo[axis] < end_lo and basin.hi[axis] > lo[axis]:
             lo[axis] = min(end_lo, basin.hi[axis])
     return Box(tuple(lo), tuple(hi))  # type: ignore[arg-type]  # three coordinates each
-
-
-def margins_of(box: Box, lo: Sequence[float], hi: Sequence[float]) -> tuple[float, ...]:
-    """The drawn margins (:attr:`Block.drawn_margins`) of a drawing ``lo``..``hi`` of ``box``."""
-    return tuple(round(a - b, 4) for a, b in zip((*box.lo, *hi), (*lo, *box.hi)))
-
-
-def with_margins(box: Box, margins: Sequence[float]) -> Box:
-    """The drawing of ``box`` whose drawn margins (:attr:`Block.drawn_margins`) are ``margins``:
-    each side moved out by its margin (the inverse of :func:`margins_of`); ``box`` itself for no
-    margins (an undrawn block's empty :attr:`Block.drawn_margins`)."""
-    if not margins:
-        return box
-    lo = tuple(v - m for v, m in zip(box.lo, margins[:3]))
-    hi = tuple(v + m for v, m in zip(box.hi, margins[3:]))
-    return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates each
 
 
 def drawings_hold_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
