@@ -194,6 +194,7 @@ def _world_with_a_point(point: Any) -> Any:
     world.camera_y_offset = 0.675  # the eye at y 1.575 over (0, 0)
     world.put_point = lambda receptacle, kind, any_type=True: point
     world.file_put_point = lambda receptacle, kind: None
+    world.put_places_here = lambda receptacle, kind: []
     world.support_levels = lambda receptacle: [0.72]
     return world
 
@@ -461,3 +462,61 @@ def test_the_line_rule_slides_a_long_thing_to_the_nearest_clear_place_when_its_p
     egg.center, egg.size = (0.0, 0.75, 1.0), (0.4, 0.08, 0.4)  # fills the basin: nothing clears
     assert put_landing.slid_clear(world, basin, spoon, line) is None
     assert put_landing.land("typed_point_line", world, basin, spoon, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
+
+
+def test_the_line_rule_takes_the_first_free_place_of_a_pose_whose_demos_disagree() -> None:
+    # The room's demos put the apple from this pose at two places, one straight ahead, one 0.15 m
+    # to the left (their median lies between them, where THOR never put it). With the basin clear
+    # the apple lands on the line through the place nearest the agent's line of sight; with an egg
+    # there, on the other place's line; with both taken, as before (the median's line, given up).
+    slope = 0.825 / 1.15
+    ahead, left = (0.0, 1.575 - slope * 1.3, 1.3), (0.15, 1.575 - slope * 1.3, 1.3)
+    world, basin = _basin_holding()
+    world.agent.rotation = 0.0
+    world.put_places_here = lambda receptacle, kind: [left, ahead] if kind == "Apple" else []
+    apple = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    on_ahead = put_landing.sight_line_anchor(world, ahead, 0.72 + 0.05 + 0.03)
+    on_left = put_landing.sight_line_anchor(world, left, 0.72 + 0.05 + 0.03)
+    assert put_landing.free_place(world, basin, apple, 0.77) == pytest.approx(on_ahead)
+    rule = "typed_point_line@0.05"
+    assert put_landing.land(rule, world, basin, apple, SPOTS, _sight(set())) == pytest.approx(on_ahead)
+    egg = SimpleNamespace(object_id="Egg|1", center=on_ahead, size=(0.05, 0.08, 0.05))
+    world.by_id, basin.children = {egg.object_id: egg}, {egg.object_id}
+    assert put_landing.land(rule, world, basin, apple, SPOTS, _sight(set())) == pytest.approx(on_left)
+    put_landing.PLACE_ORDER, order = "nearest", put_landing.PLACE_ORDER
+    try:  # by distance to the body: the same here (the left place lies farther)
+        assert put_landing.free_place(world, basin, apple, 0.77) == pytest.approx(on_left)
+    finally:
+        put_landing.PLACE_ORDER = order
+    other = SimpleNamespace(object_id="Egg|2", center=on_left, size=(0.05, 0.08, 0.05))
+    world.by_id[other.object_id] = other
+    basin.children.add(other.object_id)
+    assert put_landing.free_place(world, basin, apple, 0.77) is None
+    # Only the typed_point_line rule picks among places; a type without places keeps its point.
+    spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
+    assert put_landing.free_place(world, basin, spoon, 0.77) is None
+
+
+def test_a_round_thing_whose_line_comes_down_past_the_basin_rests_higher_up_the_line() -> None:
+    # THOR's point read so its line comes down to the apple's middle at z 1.25, past the basin's
+    # back (z 1.2): the apple rests up the line where its footprint first lies in the box (z 1.17),
+    # higher than the floor, as on THOR's sloping bowl, not on the grid spot nearest the place. A
+    # plate lying there, lower than the raised apple's bottom, does not take it; a tall thing does.
+    slope = 0.775 / 1.25
+    world, basin = _basin_holding()
+    world.put_point = lambda receptacle, kind, any_type=True: (0.0, 1.575 - slope * 1.4, 1.4)
+    apple = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    rule = "typed_point_line@0.05"
+    place = put_landing.sight_line_anchor(world, (0.0, 1.575 - slope * 1.4, 1.4), 0.72 + 0.05 + 0.03)
+    assert not put_landing._footprint_within(basin, apple, place)
+    got = put_landing.land(rule, world, basin, apple, SPOTS, _sight(set()))
+    assert got[2] == pytest.approx(1.17, abs=put_landing.RAISE_STEP)
+    assert got[1] > place[1]
+    assert got[0] == pytest.approx(0.0)
+    assert got[1] == pytest.approx(1.575 - slope * got[2])  # on the line
+    plate = SimpleNamespace(object_id="Plate|1", center=(0.0, 0.73, 1.1), size=(0.2, 0.02, 0.2))
+    world.by_id, basin.children = {plate.object_id: plate}, {plate.object_id}
+    assert put_landing.land(rule, world, basin, apple, SPOTS, _sight(set())) == pytest.approx(got)
+    plate.size = (0.2, 0.3, 0.2)  # a tall thing there: the grid as before
+    assert put_landing.raised_on_line(world, basin, apple, place) is None
+    assert put_landing.land(rule, world, basin, apple, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}

@@ -13,7 +13,7 @@ import pytest
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
 from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts
-from alfred_gen.scenes.alfred.put_points import put_points_by_pose
+from alfred_gen.scenes.alfred.put_points import put_places_by_pose, put_points_by_pose
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
@@ -356,3 +356,19 @@ def test_a_thin_things_basin_fact_read_past_the_floor_counts_along_its_line_of_s
     inside = replace(spoon, point=(0.9, 0.85, 1.1))
     points = dict(put_points_by_pose([basin], [spoon, inside], eye_y)[basin.object_id])
     assert points["Spoon"][4:] == (0.9, 0.85, 1.1)
+
+
+def test_a_sink_basin_keeps_every_place_its_demos_show_a_type_put_at_from_one_pose() -> None:
+    """Demos that put a type from one pose at more than one place (what lay in the basin decided)
+    keep each place (sibling demos' facts a few millimetres apart are one place, their median); a
+    pose with one place, and a fridge, keep none."""
+    basin = SceneObject("SinkBasin", (0.0, 0.8, 1.2), Box((-0.3, 0.7, 0.9), (0.3, 0.9, 1.5)))
+    fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
+    pose, other = (0.0, 0.0, 0.0, 60.0), (0.25, 0.0, 0.0, 60.0)
+    facts = [PutFact(basin.object_id, "Mug", pose, point)
+             for point in ((-0.2, 0.8, 1.2), (-0.2, 0.8, 1.202), (0.15, 0.8, 1.18))]
+    facts += [PutFact(basin.object_id, "Mug", other, (0.0, 0.8, z)) for z in (1.2, 1.21)]
+    places = put_places_by_pose([basin, fridge], facts + [replace(f, receptacle=fridge.object_id) for f in facts])
+    assert places == {basin.object_id: (("Mug", (*pose, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
+    mugs = [p for kind, p in put_points_by_pose([basin], facts)[basin.object_id] if kind == "Mug" and p[:4] == pose]
+    assert mugs == [(*pose, -0.2, 0.8, 1.2)]  # the point stays the median

@@ -63,7 +63,11 @@ point they are ranked by are the rule (:data:`RULES`):
   basin's box (THOR's fit check keeps the placed object's bottom corners inside the receptacle's
   trigger box); else on the grid as ``typed_point_clear`` (:data:`LINE_RULES`). A long thing whose
   line place is taken slides to the nearest place it clears, within the basin, before the point is
-  given up (:func:`slid_clear`, :data:`SLIDE_REACH`). The sink basins' rule, see :data:`IMPORTED_RULES`.
+  given up (:func:`slid_clear`, :data:`SLIDE_REACH`). When the room's demos show the held type put
+  from the agent's pose at more than one place, the line is the one through the first of them that
+  nothing in the basin takes (:func:`free_place`); a thing whose footprint at the line's place
+  leaves the basin's box rests higher up the line, where it first fits in the box and clears what
+  lies there (:func:`raised_on_line`). The sink basins' rule, see :data:`IMPORTED_RULES`.
 
 - ``cavity_sight_plate``: as ``cavity_plate``, ranked by where the line of sight through THOR's
   known put point of the held type for the agent's pose comes down to the object's middle over the
@@ -106,6 +110,7 @@ folds. :func:`land` is the whole choice a PutObject makes among its receptacle's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -372,6 +377,8 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
     anchor: Point | None = None
     if name in SIGHT_LINE_RULES:
         line_rule, anchor = _on_sight_line(name, world, receptacle, held, levels[0], _rise(rule, receptacle, held))
+        if name in LINE_RULES and anchor is not None:
+            anchor = free_place(world, receptacle, held, levels[0] + _rise(rule, receptacle, held)) or anchor
         if name in CLEAR_RULES and anchor is not None:
             if taken_at(world, receptacle, held, anchor):
                 slid = slid_clear(world, receptacle, held, anchor) if name in LINE_RULES and long_in_plan(held.size) \
@@ -381,6 +388,10 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
                 line_rule, anchor = SIGHT_LINE_RULES[name][1], None
             elif long_in_plan(held.size) or (name in LINE_RULES and _footprint_within(receptacle, held, anchor)):
                 return anchor  # on the line itself, see CLEAR_RULES and LINE_RULES
+            elif name in LINE_RULES:
+                raised = raised_on_line(world, receptacle, held, anchor)
+                if raised is not None:
+                    return raised  # see raised_on_line
         rule = line_rule + at + rise_text
     elif name in ("point", "point_shelf", "point_foot", "point_exact"):
         if name == "point_exact":
@@ -493,6 +504,69 @@ def taken_at(world: World, receptacle: WorldObject, held: WorldObject, place: Po
     half_x, half_z = held.size[0] / 2, held.size[2] / 2
     return (any(_footprints_meet(t, x, z, half_x, half_z) for t in taken)
             and any(_footprints_meet(t, x, z, half_z, half_x) for t in taken))
+
+
+#: The step (metres, in plan) :func:`raised_on_line` walks the line of sight up by.
+RAISE_STEP = 0.005
+
+
+def raised_on_line(world: World, receptacle: WorldObject, held: WorldObject, place: Point) -> Point | None:
+    """The first place on the line of sight from the eye to ``place`` (walking up it from ``place``
+    towards the eye) where ``held``'s footprint lies within ``receptacle``'s box
+    (:func:`_footprint_within`) and its box clears the boxes of everything already there
+    (:func:`_box_clears`), no higher than the receptacle's box; None when there is none.
+
+    Where a pose's line of sight comes down to the object's middle over the basin's floor outside
+    the basin's box, THOR's object rested higher, on its bowl's slope or on a thing in it: the
+    facts whose floor place lies outside read the object's middle a median 0.16 m above the basin's
+    bottom, those inside 0.03 m (round things, the train demos). Lite's nearest grid spot to that
+    place left the line (FloorPlan4's apple, 0.42 m across, on a plate in THOR's mask)."""
+    a = world.agent
+    eye = (float(a.x), float(a.y) + float(world.camera_y_offset), float(a.z))
+    run = math.hypot(eye[0] - place[0], eye[2] - place[2])
+    if run <= 0 or eye[1] <= place[1]:
+        return None
+    taken = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+    top = receptacle.center[1] + receptacle.size[1] / 2
+    for i in range(1, int(run / RAISE_STEP)):
+        s = i * RAISE_STEP / run
+        spot = (place[0] + s * (eye[0] - place[0]), place[1] + s * (eye[1] - place[1]),
+                place[2] + s * (eye[2] - place[2]))
+        if spot[1] - held.size[1] / 2 > top:
+            return None
+        if _footprint_within(receptacle, held, spot):
+            return spot if _box_clears(held, spot, taken) else None
+    return None
+
+
+#: How :func:`free_place` orders a pose's places: ``central`` by how far each lies beside the
+#: agent's line of sight in plan, ``nearest`` by its distance to the agent's body (THOR's own sort
+#: key for its spawn points, but the depth read from a mask is the least sure part of a place).
+PLACE_ORDER = "central"
+
+
+def free_place(world: World, receptacle: WorldObject, held: WorldObject, bottom: float) -> Point | None:
+    """Where the line of sight through one of the places the room's demos show THOR put ``held``'s
+    type at from the agent's pose (:meth:`~alfred_gen.sim.world.World.put_places_here`, only when
+    they show more than one) comes down to ``held``'s middle resting at ``bottom``: the first place,
+    in :data:`PLACE_ORDER`, that nothing already in ``receptacle`` takes (:func:`taken_at`); None
+    when there are no such places or all are taken.
+
+    THOR puts an object at the first spawn point in its order where the object fits, so the
+    room's demos from one pose disagree only by what lay in the basin; the median of two places
+    lay between them, where THOR never put it (FloorPlan24's mug over the double bowl's divider)."""
+    places = world.put_places_here(receptacle, held.type_name)
+    if not places:
+        return None
+    anchors = [sight_line_anchor(world, p, bottom + held.size[1] / 2) for p in places]
+    a = world.agent
+    if PLACE_ORDER == "central":
+        yaw = math.radians(float(a.rotation))
+        ahead_x, ahead_z = math.sin(yaw), math.cos(yaw)
+        anchors.sort(key=lambda p: (abs((p[0] - a.x) * ahead_z - (p[2] - a.z) * ahead_x), p))
+    else:
+        anchors.sort(key=lambda p: (math.dist((a.x, a.y, a.z), p), p))
+    return next((p for p in anchors if not taken_at(world, receptacle, held, p)), None)
 
 
 #: How far (metres) a long thing put into a sink basin under a :data:`LINE_RULES` rule slides from

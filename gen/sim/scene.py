@@ -269,6 +269,11 @@ class SceneObject:
     #: file's own masks (:mod:`alfred_gen.scenes.alfred.file_landings`), as :attr:`put_points` but
     #: typed points only; they come before :attr:`put_points` for their type and pose. Empty: none.
     file_put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: Where THOR put things into this receptacle (a sink basin of an imported room) when its demos
+    #: show a type put from one pose at more than one place
+    #: (:func:`~alfred_gen.scenes.alfred.put_points.put_places_by_pose`): (type, (x, z, rotation,
+    #: horizon, then x, y, z of each place)). Empty: none.
+    put_places: tuple[tuple[str, tuple[float, ...]], ...] = ()
     #: Which way THOR laid a long thing put into this receptacle in the episode being replayed, read
     #: from that file's own masks (:mod:`alfred_gen.scenes.alfred.file_headings`): (type, (x, z,
     #: rotation, horizon of the put, then the heading: THOR's yaw of the world direction its long
@@ -339,6 +344,8 @@ class SceneObject:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         if self.file_put_points:
             data["file_put_points"] = [[kind, list(p)] for kind, p in self.file_put_points]
+        if self.put_places:
+            data["put_places"] = [[kind, list(p)] for kind, p in self.put_places]
         if self.file_put_headings:
             data["file_put_headings"] = [[kind, list(p)] for kind, p in self.file_put_headings]
         if self.put_headings:
@@ -372,6 +379,7 @@ class SceneObject:
             hinge=int(data.get("hinge", 0)),
             put_points=_put_points(data.get("put_points", ())),
             file_put_points=_put_points(data.get("file_put_points", ())),
+            put_places=_put_points(data.get("put_places", ())),
             file_put_headings=_put_points(data.get("file_put_headings", ())),
             put_headings=_put_points(data.get("put_headings", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),

@@ -81,6 +81,12 @@ class Placement(Containment):
         replayed, read from its file's own masks (:attr:`SceneObject.file_put_points`); else None."""
         return self._points_from_here(self.file_put_points.get(receptacle.object_id, ())).get(kind)
 
+    def put_places_here(self, receptacle: WorldObject, kind: str) -> list[tuple[float, float, float]]:
+        """The places the room's demos show THOR put a ``kind`` into ``receptacle`` at from the agent's
+        pose now, when they show more than one (:attr:`SceneObject.put_places`); else none."""
+        flat = self._from_here(self.put_places.get(receptacle.object_id, ())).get(kind, ())
+        return [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)]
+
     def file_put_heading(self, receptacle: WorldObject, kind: str) -> float | None:
         """Which way (THOR's yaw of a world direction) THOR laid a ``kind`` put into ``receptacle``
         from the agent's pose now in the episode being replayed, read from its file's own masks

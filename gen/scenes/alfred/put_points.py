@@ -63,6 +63,9 @@ THIN_RATIO = 3.0
 #: and THOR's point (x, y, z).
 PutPoint = tuple[str, tuple[float, float, float, float, float, float, float]]
 
+#: A pose's places for a type: the type, then the pose (x, z, rotation, horizon) and x, y, z of each place.
+PutPlaces = tuple[str, tuple[float, ...]]
+
 Point = tuple[float, float, float]
 
 
@@ -131,22 +134,17 @@ def _onto_floor(fact: PutFact, box: Box, eye_y: float) -> Point | None:
     return (round(x + t * (px - x), 4), round(box.lo[1], 4), round(z + t * (pz - z), 4))
 
 
-def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
-                       eye_y: float | None = None) -> dict[str, tuple[PutPoint, ...]]:
-    """Fridge (or sink basin, microwave: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
-    put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
-    :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts, a
-    :data:`CLUSTER_TYPES` receptacle's :func:`_densest`),
-    and one for any type (the median of the types' points, each type one vote: a room's demos put
-    some types far more often than others, and THOR puts a tall bottle in the door, a plate on a
-    wide shelf). With ``eye_y`` (the camera's height), a :data:`LINE_TYPES` fact of a :func:`_thin` type
-    outside the widened box counts at the point where its line of sight meets the box's bottom, when
-    that is inside and no fact of its type from its pose lies inside."""
+Groups = dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]]
+
+
+def _grouped(objects: Iterable[SceneObject], facts: Iterable[PutFact],
+             eye_y: float | None) -> tuple[Groups, dict[str, str]]:
+    """The facts :func:`put_points_by_pose` keeps, by receptacle, pose and type, and each object's type."""
     boxes = {o.object_id: (o.box, MARGINS.get(o.object_type, MARGIN))
              for o in objects if o.object_type in PUT_FACT_TYPES}
     types = {o.object_id: o.object_type for o in objects}
-    groups: dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]] = {}
-    rescued: dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]] = {}
+    groups: Groups = {}
+    rescued: Groups = {}
     for fact in facts:
         box, margin = boxes.get(fact.receptacle, (None, MARGIN))
         if box is None:
@@ -164,6 +162,21 @@ def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
             known = groups.setdefault(receptacle, {}).setdefault(pose, {})
             for kind, found in by_kind.items():
                 known.setdefault(kind, found)
+    return groups, types
+
+
+def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
+                       eye_y: float | None = None) -> dict[str, tuple[PutPoint, ...]]:
+    """Fridge (or sink basin, microwave: :data:`~alfred_gen.scenes.alfred.put_facts.PUT_FACT_TYPES`) id -> its
+    put points, for each one some fact inside its box (widened by :data:`MARGIN`, a basin's by
+    :data:`MARGINS`) names: per pose, one point per object type (the median of that type's facts, a
+    :data:`CLUSTER_TYPES` receptacle's :func:`_densest`),
+    and one for any type (the median of the types' points, each type one vote: a room's demos put
+    some types far more often than others, and THOR puts a tall bottle in the door, a plate on a
+    wide shelf). With ``eye_y`` (the camera's height), a :data:`LINE_TYPES` fact of a :func:`_thin` type
+    outside the widened box counts at the point where its line of sight meets the box's bottom, when
+    that is inside and no fact of its type from its pose lies inside."""
+    groups, types = _grouped(objects, facts, eye_y)
     out: dict[str, tuple[PutPoint, ...]] = {}
     for fridge, by_pose in sorted(groups.items()):
         points: list[PutPoint] = []
@@ -173,4 +186,49 @@ def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
             for kind, point in [("", _middle(list(kinds.values()))), *kinds.items()]:
                 points.append((kind, (*pose, *point)))
         out[fridge] = tuple(points)
+    return out
+
+
+#: Metres within which a sink basin's facts of one type from one pose name the same place
+#: (:func:`put_places_by_pose`): sibling demos of one start state read one mask alike (to the
+#: millimetre), while THOR's next spawn point lies a grid step (several centimetres) away.
+PLACE_RADIUS = 0.04
+
+
+def _places(points: list[Point]) -> list[Point]:
+    """The distinct places among ``points``: each the median of the points within
+    :data:`PLACE_RADIUS` of the first not yet taken (in their sorted order)."""
+    left = sorted(points)
+    places = []
+    while left:
+        near = [p for p in left if dist(p, left[0]) <= PLACE_RADIUS]
+        places.append(_middle(near))
+        left = [p for p in left if p not in near]
+    return places
+
+
+def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
+                       eye_y: float | None = None) -> dict[str, tuple[PutPlaces, ...]]:
+    """Sink basin (:data:`LINE_TYPES`) id -> for each pose and type whose facts (those
+    :func:`put_points_by_pose` keeps) name more than one place (:func:`_places`), every place:
+    (type, (x, z, rotation, horizon, then x, y, z of each place)).
+
+    THOR puts a type from one pose at the first spawn point in its order where the object fits, so
+    what already lies in the basin decides between a few places; the median of facts that disagree
+    lies between them, where THOR never put it (Apple-None-DiningTable-4, Mug-None-CoffeeMachine-24).
+    The landing picks one place by what lies in the basin now
+    (:func:`alfred_gen.sim.put_landing.free_place`)."""
+    groups, types = _grouped(objects, facts, eye_y)
+    out: dict[str, tuple[PutPlaces, ...]] = {}
+    for basin, by_pose in sorted(groups.items()):
+        if types.get(basin) not in LINE_TYPES:
+            continue
+        found: list[PutPlaces] = []
+        for pose, by_kind in sorted(by_pose.items()):
+            for kind, points in sorted(by_kind.items()):
+                places = _places(points)
+                if len(places) > 1:
+                    found.append((kind, (*pose, *(v for place in places for v in place))))
+        if found:
+            out[basin] = tuple(found)
     return out
