@@ -59,6 +59,15 @@ def test_a_files_own_fact_comes_before_the_rooms_point_for_its_type_and_pose_onl
     assert world.file_put_point(box, "Potato") is None
 
 
+def test_a_files_own_microwave_fact_stands_alone() -> None:
+    # The room's microwave points need a repeated landing; one episode's own fact is its landing.
+    scene = fixtures.kitchen()
+    oven = next(o for o in scene.objects if o.object_type == "Microwave")
+    point = tuple(round(c, 4) for c in oven.box.center)
+    own = with_put_facts(replace(scene, camera=ALFRED_CAMERA), [PutFact(oven.object_id, "Egg", POSE, point)])
+    assert own.object(oven.object_id).file_put_points == (("Egg", (*POSE, *point)),)
+
+
 def test_a_files_own_fact_moves_the_fridge_landing() -> None:
     scene, fridge_id = _kitchen((2.15, 1.3, 1.0))
     room = _put_the_potato(scene, fridge_id)

@@ -84,7 +84,7 @@ def test_the_anchor_ranks_the_seen_spots() -> None:
 
 def test_rules_by_receptacle_and_room() -> None:
     # Imported rooms: basins and microwaves have THOR's fitted rules; procedural rooms keep the hand.
-    assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_body_plate"
+    assert rule_for(_world(imported=True), _basin("Microwave")) == "cavity_sight_plate"
     assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_line@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
@@ -134,7 +134,7 @@ def test_overrides_name_a_rule_per_receptacle_type() -> None:
     world = _world()
     overrides = {"SinkBasin": "surface_body"}
     assert rule_for(world, _basin("SinkBasin"), overrides) == "surface_body"
-    assert rule_for(world, _basin("Microwave"), overrides) == "cavity_body_plate"
+    assert rule_for(world, _basin("Microwave"), overrides) == "cavity_sight_plate"
     assert rule_for(world, _basin("SinkBasin")) == "typed_point_line@0.05"
 
 

@@ -260,7 +260,24 @@ def test_a_sink_basins_points_may_lie_further_off_its_box_than_a_fridges() -> No
     assert put_points_by_pose([basin], [fact])[basin.object_id][0] == ("", (*pose, 1.0, 0.75, 1.4))
     assert put_points_by_pose([fridge], [replace(fact, receptacle=fridge.object_id)]) == {}
     oven = SceneObject("Microwave", (1.0, 0.8, 1.0), box)  # a microwave's point is its line too
-    assert put_points_by_pose([oven], [replace(fact, receptacle=oven.object_id)])[oven.object_id][0][0] == ""
+    twice = [replace(fact, receptacle=oven.object_id)] * 2  # (a microwave's point needs a repeated landing)
+    assert put_points_by_pose([oven], twice)[oven.object_id][0][0] == ""
+
+
+def test_a_microwave_point_stands_only_where_thors_landing_repeated() -> None:
+    """Identical masks give identical points: a microwave's point for a type is the median of the
+    facts that coincide (REPEATS within REPEAT_RADIUS); a type whose facts never coincide has none,
+    and a pose none of whose types has one has no point at all (not even for any type)."""
+    oven = SceneObject("Microwave", (1.0, 0.9, 1.0), Box((0.75, 0.8, 0.8), (1.25, 1.1, 1.2)))
+    pose = (1.0, 0.0, 0.0, 45.0)
+    egg = [(0.9, 0.85, 1.0), (0.9, 0.85, 1.0), (0.905, 0.85, 1.0), (1.1, 0.85, 1.1)]
+    apple = [(0.9, 0.86, 1.0), (1.1, 0.86, 1.1)]  # two landings, neither repeated
+    facts = [PutFact(oven.object_id, "Egg", pose, p) for p in egg] + \
+        [PutFact(oven.object_id, "Apple", pose, p) for p in apple]
+    points = dict(put_points_by_pose([oven], facts)[oven.object_id])
+    assert points["Egg"][4:] == (0.9, 0.85, 1.0)  # the median of all four would be (0.9025, 0.85, 1.0)
+    assert "Apple" not in points and points[""][4:] == points["Egg"][4:]
+    assert put_points_by_pose([oven], [f for f in facts if f.kind == "Apple"]) == {}
 
 
 def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:

@@ -57,8 +57,11 @@ def with_put_facts(scene: Scene, facts: Sequence[PutFact]) -> Scene:
     """``scene`` with ``facts`` as its receptacles' :attr:`~alfred_gen.sim.scene.SceneObject.file_put_points`
     (grouped as the importer groups a room's, typed points only: the any-type points stand for types
     the file never put from that pose, which the room's demos know better); ``scene`` itself when
-    no fact lies inside a receptacle the room holds."""
-    own = put_points_by_pose(scene.objects, facts, scene.agent_y + ALFRED_CAMERA.height) if facts else {}
+    no fact lies inside a receptacle the room holds. A microwave's fact stands alone here: the room's
+    points need a repeated landing (:data:`~alfred_gen.scenes.alfred.put_points.REPEAT_TYPES`), but a
+    file's own fact is THOR's landing in this very episode."""
+    own = put_points_by_pose(scene.objects, facts, scene.agent_y + ALFRED_CAMERA.height, repeated=False) \
+        if facts else {}
     if not own:
         return scene
     objects = [replace(o, file_put_points=tuple(p for p in own[o.object_id] if p[0])) if o.object_id in own else o
