@@ -201,6 +201,20 @@ def test_a_cabinet_holding_things_is_windowed_not_cut() -> None:
     assert (empty.lo, empty.hi) != (list(lo), list(hi)) and not empty.holes
 
 
+def test_a_desk_lamp_is_windowed_not_cut() -> None:
+    # FloorPlan309's desk lamp: the rays to what lay on its side table passed under its shade, and
+    # cutting its box back to them left a 0.19 m sliver floating over the table (2,047 of THOR's
+    # 25,419 pixels; ALFRED's rule picked the bed). A lamp keeps its box and gets a window per ray.
+    eye = (0.0, 1.5, 0.0)
+    target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
+    direction = np.array([0.0, 0.5 - 1.5, 2.0])
+    fact = SightFact(target.object_id, eye, (tuple(direction / np.linalg.norm(direction)),))  # type: ignore[arg-type]  # a unit 3-vector
+    lo, hi = (-0.15, 0.6, 0.9), (0.15, 1.1, 1.2)
+    lamp = _block("DeskLamp|+00.00|+00.60|+01.05", lo, hi)
+    assert clear_sight_lines([target, lamp], [fact], 0.0, {}, {}) == (0, 1)
+    assert (lamp.lo, lamp.hi) == (list(lo), list(hi)) and len(lamp.holes) == 1
+
+
 @pytest.mark.parametrize("stands_on_the_floor", [True, False])
 def test_a_cut_never_lifts_what_stands_on_the_floor_off_it(stands_on_the_floor: bool) -> None:
     # FloorPlan218: a ray to the phone on the coffee table passed through the low part of the sofa's
