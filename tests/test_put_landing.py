@@ -495,6 +495,11 @@ def test_the_line_rule_takes_the_first_free_place_of_a_pose_whose_demos_disagree
     # Only the typed_point_line rule picks among places; a type without places keeps its point.
     spoon = SimpleNamespace(type_name="Spoon", size=(0.2, 0.02, 0.04), object_id="Spoon|1")
     assert put_landing.free_place(world, basin, spoon, 0.77) is None
+    # A replayed file's own point (THOR's landing in this episode) wins over the room's places.
+    basin.children.clear()
+    assert put_landing.free_place(world, basin, apple, 0.77) == pytest.approx(on_ahead)
+    world.file_put_point = lambda receptacle, kind: left
+    assert put_landing.free_place(world, basin, apple, 0.77) is None
 
 
 def test_a_round_thing_whose_line_comes_down_past_the_basin_rests_higher_up_the_line() -> None:

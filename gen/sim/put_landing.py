@@ -569,7 +569,11 @@ def free_place(world: World, receptacle: WorldObject, held: WorldObject, bottom:
 
     THOR puts an object at the first spawn point in its order where the object fits, so the
     room's demos from one pose disagree only by what lay in the basin; the median of two places
-    lay between them, where THOR never put it (FloorPlan24's mug over the double bowl's divider)."""
+    lay between them, where THOR never put it (FloorPlan24's mug over the double bowl's divider).
+    A replayed file's own point for the type (:meth:`~alfred_gen.sim.world.World.file_put_point`)
+    is THOR's landing in this very episode: it comes first, and this gives None."""
+    if world.file_put_point(receptacle, held.type_name) is not None:
+        return None
     places = world.put_places_here(receptacle, held.type_name)
     if not places:
         return None
