@@ -122,26 +122,26 @@ def _middle(points: list[Point]) -> Point:
             round(median(p[2] for p in points), 4))
 
 
-def _densest(points: list[Point]) -> Point:
-    """The median of the facts within :data:`CLUSTER_RADIUS` of the fact with the most such
-    neighbours (ties: the one nearest the median of all)."""
+def _largest_group(points: list[Point], radius: float) -> list[Point]:
+    """The facts within ``radius`` of the fact with the most such neighbours (ties: the one nearest
+    the median of all)."""
     middle = _middle(points)
 
     def near(p: Point) -> list[Point]:
-        return [q for q in points if dist(p, q) <= CLUSTER_RADIUS]
+        return [q for q in points if dist(p, q) <= radius]
 
-    return _middle(near(max(points, key=lambda p: (len(near(p)), -dist(p, middle)))))
+    return near(max(points, key=lambda p: (len(near(p)), -dist(p, middle))))
+
+
+def _densest(points: list[Point]) -> Point:
+    """The median of the largest group of facts within :data:`CLUSTER_RADIUS` of one of them."""
+    return _middle(_largest_group(points, CLUSTER_RADIUS))
 
 
 def _repeated(points: list[Point]) -> Point | None:
-    """The median of the largest group of facts within :data:`REPEAT_RADIUS` of one of them (ties:
-    the one nearest the median of all) when it holds :data:`REPEATS` or more; else None."""
-    middle = _middle(points)
-
-    def near(p: Point) -> list[Point]:
-        return [q for q in points if dist(p, q) <= REPEAT_RADIUS]
-
-    group = near(max(points, key=lambda p: (len(near(p)), -dist(p, middle))))
+    """The median of the largest group of facts within :data:`REPEAT_RADIUS` of one of them when it
+    holds :data:`REPEATS` or more (THOR's landing repeated); else None."""
+    group = _largest_group(points, REPEAT_RADIUS)
     return _middle(group) if len(group) >= REPEATS else None
 
 
