@@ -164,12 +164,18 @@ def test_mask_ray_array_casts_the_same_rays_as_mask_rays_unrounded() -> None:
     assert mask_ray_array([], camera, 10).shape == (0, 3)
 
 
-def test_a_fixture_in_a_proven_line_of_sight_is_cut_back_or_windowed() -> None:
+def _drawer_seen_from_above() -> tuple[Block, SightFact]:
+    """A drawer at z 2.0-2.5 and the sight of its middle from an eye 1.5 m up at the origin: the ray
+    crosses what stands between them at z 0.6-1.5 about 1 m up."""
     eye = (0.0, 1.5, 0.0)
     target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
     direction = np.array([0.0, 0.5 - 1.5, 2.0])
-    ray = tuple(direction / np.linalg.norm(direction))
-    fact = SightFact(target.object_id, eye, (ray,))  # type: ignore[arg-type]  # a unit 3-vector
+    fact = SightFact(target.object_id, eye, (tuple(direction / np.linalg.norm(direction)),))  # type: ignore[arg-type]  # a unit 3-vector
+    return target, fact
+
+
+def test_a_fixture_in_a_proven_line_of_sight_is_cut_back_or_windowed() -> None:
+    target, fact = _drawer_seen_from_above()
     shelf = _block("Shelf|+00.00|+01.00|+01.00", (-0.5, 0.95, 0.6), (0.5, 1.0, 1.3))
     cuts, blocked = clear_sight_lines([target, shelf], [fact], 0.0, {}, {})
     assert (cuts, blocked) == (1, 0)
@@ -187,10 +193,7 @@ def test_a_cabinet_holding_things_is_windowed_not_cut() -> None:
     # floor) was cut by the rays through it to y -0.01..0.17: one-face cuts keep the box round
     # those points, not round the space the agent reaches into. A cabinet with contents keeps its
     # box and gets a window round each ray; one holding nothing is still cut back.
-    eye = (0.0, 1.5, 0.0)
-    target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
-    direction = np.array([0.0, 0.5 - 1.5, 2.0])
-    fact = SightFact(target.object_id, eye, (tuple(direction / np.linalg.norm(direction)),))  # type: ignore[arg-type]  # a unit 3-vector
+    target, fact = _drawer_seen_from_above()
     lo, hi = (-0.5, 0.8, 0.6), (0.5, 1.3, 1.3)
     cabinet = _block("Cabinet|+00.00|+01.00|+01.00", lo, hi)
     keep = {cabinet.object_id: [(0.3, 0.85, 0.7)]}  # on its floor, clear of the ray
@@ -205,10 +208,7 @@ def test_a_desk_lamp_is_windowed_not_cut() -> None:
     # FloorPlan309's desk lamp: the rays to what lay on its side table passed under its shade, and
     # cutting its box back to them left a 0.19 m sliver floating over the table (2,047 of THOR's
     # 25,419 pixels; ALFRED's rule picked the bed). A lamp keeps its box and gets a window per ray.
-    eye = (0.0, 1.5, 0.0)
-    target = _block("Drawer|+00.00|+00.50|+02.00", (-0.25, 0.4, 2.0), (0.25, 0.6, 2.5))
-    direction = np.array([0.0, 0.5 - 1.5, 2.0])
-    fact = SightFact(target.object_id, eye, (tuple(direction / np.linalg.norm(direction)),))  # type: ignore[arg-type]  # a unit 3-vector
+    target, fact = _drawer_seen_from_above()
     lo, hi = (-0.15, 0.6, 0.9), (0.15, 1.1, 1.2)
     lamp = _block("DeskLamp|+00.00|+00.60|+01.05", lo, hi)
     assert clear_sight_lines([target, lamp], [fact], 0.0, {}, {}) == (0, 1)
