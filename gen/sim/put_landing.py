@@ -536,8 +536,7 @@ def raised_on_line(world: World, receptacle: WorldObject, held: WorldObject, pla
     facts whose floor place lies outside read the object's middle a median 0.16 m above the basin's
     bottom, those inside 0.03 m (round things, the train demos). Lite's nearest grid spot to that
     place left the line (FloorPlan4's apple, 0.42 m across, on a plate in THOR's mask)."""
-    a = world.agent
-    eye = (float(a.x), float(a.y) + float(world.camera_y_offset), float(a.z))
+    eye = _eye(world)
     run = math.hypot(eye[0] - place[0], eye[2] - place[2])
     if run <= 0 or eye[1] <= place[1]:
         return None
@@ -808,13 +807,18 @@ def _cavity_middle(world: World, receptacle: WorldObject, floor: float) -> Point
 MIN_DROP = 0.05
 
 
+def _eye(world: World) -> Point:
+    """The agent's eye now (its position raised by the camera's height): where THOR's lines of sight start."""
+    a = world.agent
+    return (float(a.x), float(a.y) + float(world.camera_y_offset), float(a.z))
+
+
 def sight_line_anchor(world: World, point: Point, height: float, eye: Point | None = None) -> Point:
     """Where the line from the agent's eye (or ``eye``) through ``point`` comes down to ``height``
     (the point itself when the line does not fall: it then says nothing about where on a floor it
     lies)."""
-    a = world.agent
     if eye is None:
-        eye = (float(a.x), float(a.y) + float(world.camera_y_offset), float(a.z))
+        eye = _eye(world)
     drop = eye[1] - point[1]
     if drop < MIN_DROP or eye[1] <= height:
         return point
