@@ -277,6 +277,28 @@ def _basin_holding(*things: Any) -> tuple[Any, Any]:
 SPOTS = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
 
 
+@pytest.fixture(autouse=True)
+def _no_taken_slack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The basin tests below lay things a few centimetres wide a few centimetres apart: they test
+    the taken test's geometry without its slack (:data:`~alfred_gen.sim.put_landing.TAKEN_SLACK`,
+    tested on its own)."""
+    monkeypatch.setattr(put_landing, "TAKEN_SLACK", 0.0)
+
+
+def test_a_place_is_taken_only_past_the_slack(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A soap bar's footprint meets a sponge's by 3 cm on the axis they overlap least, turned either
+    # way: taken without a slack, free with one of 4 cm (lite's catalogue boxes are larger than
+    # THOR's colliders), taken again when they overlap by 5 cm.
+    sponge = SimpleNamespace(object_id="DishSponge|1", center=(0.0, 0.75, 1.15), size=(0.07, 0.03, 0.14))
+    world, basin = _basin_holding(sponge)
+    soap = SimpleNamespace(type_name="SoapBar", size=(0.06, 0.03, 0.06), object_id="SoapBar|1")
+    place = (0.035, 0.75, 1.15)
+    assert put_landing.taken_at(world, basin, soap, place) is True
+    monkeypatch.setattr(put_landing, "TAKEN_SLACK", 0.04)
+    assert put_landing.taken_at(world, basin, soap, place) is False
+    assert put_landing.taken_at(world, basin, soap, (place[0] - 0.02, 0.75, 1.15)) is True
+
+
 def test_the_clear_rule_gives_up_the_point_when_something_in_the_basin_takes_its_place() -> None:
     # An egg lying where the line comes down (this demo's start state, not the other demos') took
     # THOR's spot: THOR went on nearest the body, as surface_body_inset (0.95: the spot at 0.85
