@@ -99,6 +99,11 @@ def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, in
     return out
 
 
+def _toward_median(current: float, values: Sequence[float]) -> float:
+    """``current`` moved to the median of ``values``, at most :data:`MAX_MOVE` either way."""
+    return current + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(values) - current))
+
+
 def drawn_outline(block: Block, sights: Sequence[SightFact]) -> Box | None:
     """The box ``block`` is drawn in, its top and bottom at the median of :func:`outline_bounds` and
     its sides at that of :func:`side_bounds`, each at most :data:`MAX_MOVE` off, keeping
@@ -111,19 +116,17 @@ def drawn_outline(block: Block, sights: Sequence[SightFact]) -> Box | None:
     bounds = outline_bounds(block, sights)
     tops, bottoms = bounds.get(1, []), bounds.get(0, [])
     if len(tops) >= MIN_MASKS:
-        hi[1] = max(lo[1] + keep, hi[1] + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(tops) - hi[1])))
-    if len(bottoms) >= MIN_MASKS:
-        lo[1] = min(lo[1], hi[1] - keep, lo[1] + max(-MAX_MOVE, statistics.median(bottoms) - lo[1]))
+        hi[1] = max(lo[1] + keep, _toward_median(hi[1], tops))
+    if len(bottoms) >= MIN_MASKS:  # the bottom only ever comes down
+        lo[1] = min(lo[1], hi[1] - keep, _toward_median(lo[1], bottoms))
     for (axis, end), values in side_bounds(block, sights).items():
         if len(values) < MIN_MASKS:
             continue
         width = MIN_KEEP * (block.hi[axis] - block.lo[axis])
         if end:
-            moved = hi[axis] + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(values) - hi[axis]))
-            hi[axis] = max(moved, lo[axis] + width)
+            hi[axis] = max(_toward_median(hi[axis], values), lo[axis] + width)
         else:
-            moved = lo[axis] + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(values) - lo[axis]))
-            lo[axis] = min(moved, hi[axis] - width)
+            lo[axis] = min(_toward_median(lo[axis], values), hi[axis] - width)
     if lo == list(block.lo) and hi == list(block.hi):
         return None
     return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
