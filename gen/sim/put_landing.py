@@ -514,11 +514,11 @@ def file_landing(world: World, receptacle: WorldObject, held: WorldObject, botto
 #: the place taken. Lite's boxes are the catalogue's, larger than THOR's colliders: of the train
 #: demos' sink facts, 63 of 599 show THOR's own landing overlapping a start-state content's box
 #: (median 3 cm), while a known place THOR's order skipped (so taken) overlapped one 39 times
-#: (session 97, tmp/slack_an.py; by that count alone 0.08 m looked best on the odd FloorPlans).
+#: (session 97, an offline count; by that count alone 0.08 m looked best on the odd FloorPlans).
 #: Chosen on the odd FloorPlans' held-out picks (session 97): 0.03 m won SoapBar-None-Cart-401 @30
 #: (the sponge's box 2.8 cm into the soap's place) and lost none; 0.05 m also lost
 #: Knife-None-Drawer-21 @35 (its place no longer taken, it did not slide), 0.08 m Mug-None-CoffeeMachine-1 @33.
-#: Checked offline on both halves (session 98, tmp/slack_check.py): every train sink fact whose pose
+#: Checked offline on both halves (session 98): every train sink fact whose pose
 #: and type have other folds' facts (575), the line rule's place chosen from those facts against
 #: the demo's start-state contents, then taken or not; a fact is right when the place used (or,
 #: after a give-up, the basin's inset spot nearest the body) lies within 5 cm of the demo's own
