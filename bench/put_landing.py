@@ -1,7 +1,8 @@
 """Where a put lands, rule against rule: THOR's mask of the later pickup against lite's frame.
 
 usage: put_landing.py TRAIN_DIR [--exclude DIR] [--every N] [--folds K] [--workers N]
-                      [--rules R[,R]] [--types T[,T]] [--later pickup|receptacle] [--json OUT]
+                      [--rules R[,R]] [--types T[,T]] [--later pickup|receptacle|object] [--held T[,T]]
+                      [--json OUT]
 
 A PutObject in a released demo records where THOR's agent stood, not where the object landed; a
 later PickupObject of the same object records THOR's mask of it, so it shows where THOR put it.
@@ -23,6 +24,11 @@ the pixels of what lies in it, so its IoU with lite's container (whose mask lite
 covers where it lands) shows where THOR's content lies. Also printed then: the mean share of lite's
 put-object pixels, within the rows' span of THOR's mask, that fall on THOR's mask (lower: lite's
 object lies where THOR's hides the container).
+
+A movable receptacle the agent sets down on a counter, table or sofa is seldom picked up again: the
+agent puts something into it (or closes the box). ``--later object`` pairs each put with the next
+interaction whose mask is the put object's, whatever its action, and ``--held`` keeps only puts of
+the given object types (``--held Pan,Pot,Plate,Bowl,Mug,Cup,Box --types CounterTop,DiningTable,Sofa``).
 """
 
 from __future__ import annotations
@@ -65,11 +71,14 @@ def _known(rule: str) -> bool:
     return True
 
 
-def pairs_of(traj: dict[str, Any], types: Sequence[str], later: str = "pickup") -> list[Pair]:
-    """Each PutObject into one of ``types`` and the first later PickupObject of the same object
-    (``later`` "pickup"), or the first later interaction naming the receptacle ("receptacle": THOR's
-    instance mask of a container leaves out the pixels of what lies in it, so picking up a pan
-    with a lettuce slice in it shows where the slice lies)."""
+def pairs_of(traj: dict[str, Any], types: Sequence[str], later: str = "pickup",
+             held_types: Sequence[str] = ()) -> list[Pair]:
+    """Each PutObject into one of ``types`` (of an object of one of ``held_types``, when given) and
+    the first later PickupObject of the same object (``later`` "pickup"), the first later
+    interaction naming the receptacle ("receptacle": THOR's instance mask of a container leaves out
+    the pixels of what lies in it, so picking up a pan with a lettuce slice in it shows where the
+    slice lies), or the first later interaction whose mask is the put object's ("object": a pan the
+    agent set on a counter and then put a tomato into shows where it landed, as its pickup would)."""
     lows = traj["plan"]["low_actions"]
     out: list[Pair] = []
     for i, low in enumerate(lows):
@@ -81,13 +90,23 @@ def pairs_of(traj: dict[str, Any], types: Sequence[str], later: str = "pickup") 
         if kind not in types:
             continue
         held = api.get("objectId")
+        if held_types and type_of_id(held or "") not in held_types:
+            continue
         for j in range(i + 1, len(lows)):
             then = lows[j].get("api_action") or {}
-            if (then.get("objectId") == receptacle and target_of(then) == receptacle) if later == "receptacle" \
-                    else (then.get("action") == "PickupObject" and then.get("objectId") == held):
+            if _shows(then, later, held, receptacle):
                 out.append((i, j, kind))
                 break
     return out
+
+
+def _shows(then: dict[str, Any], later: str, held: str | None, receptacle: str) -> bool:
+    """Whether the later action ``then`` is the one ``later`` pairs a put of ``held`` into ``receptacle`` with."""
+    if later == "receptacle":
+        return then.get("objectId") == receptacle and target_of(then) == receptacle
+    if later == "object":
+        return target_of(then) == held
+    return then.get("action") == "PickupObject" and then.get("objectId") == held
 
 
 def _trial_key(path: Path) -> tuple[str, str]:
@@ -185,12 +204,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default=",".join((DEFAULT, *put_landing.RULES)),
                         help=f"rules to compare ({DEFAULT}: the registry's); RULE@H: H metres above the floor")
     parser.add_argument("--types", default=",".join(DEFAULT_TYPES))
-    parser.add_argument("--later", choices=("pickup", "receptacle"), default="pickup",
-                        help="compare at the put object's next pickup, or at the next interaction with the receptacle")
+    parser.add_argument("--later", choices=("pickup", "receptacle", "object"), default="pickup",
+                        help="compare at the put object's next pickup, at the next interaction with the receptacle, "
+                             "or at the next interaction whose mask is the put object's")
+    parser.add_argument("--held", default="", help="only puts of these object types (comma-separated)")
     parser.add_argument("--json", type=Path, help="write every record here")
     args = parser.parse_args(argv)
     rules = tuple(r for r in args.rules.split(",") if r)
     types = tuple(t for t in args.types.split(",") if t)
+    held_types = tuple(t for t in args.held.split(",") if t)
     unknown = [r for r in rules if r != DEFAULT and not _known(r)]
     if unknown:
         parser.error(f"unknown rules: {', '.join(unknown)}")
@@ -204,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         text = path.read_text()
         if not pattern.search(text):
             continue
-        found = pairs_of(json.loads(text), types, args.later)
+        found = pairs_of(json.loads(text), types, args.later, held_types)
         if found:
             candidates[path] = found
     chosen = {p: v for i, (p, v) in enumerate(sorted(candidates.items())) if i % args.every == 0}

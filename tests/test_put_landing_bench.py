@@ -41,6 +41,22 @@ def test_a_put_into_a_pan_pairs_with_the_pans_next_interaction_not_with_a_pickup
     assert bench.pairs_of(TRAJ, ("Fridge",), "receptacle") == []  # nothing later names the fridge
 
 
+COUNTER, TOMATO = "CounterTop|+00.79|+00.92|-00.11", "Tomato|-01.50|+00.95|+00.20"
+SET_DOWN = {"plan": {"low_actions": [
+    _low("PutObject", objectId=TOMATO, receptacleObjectId=COUNTER),
+    _low("PutObject", objectId=PAN, receptacleObjectId=COUNTER),
+    _low("PickupObject", objectId=TOMATO),
+    _low("PutObject", objectId=TOMATO, receptacleObjectId=PAN),
+]}}
+
+
+def test_a_pan_set_on_a_counter_pairs_with_the_next_put_into_it_and_held_types_filter_the_puts() -> None:
+    bench = _bench()
+    assert bench.pairs_of(SET_DOWN, ("CounterTop",)) == [(0, 2, "CounterTop")]  # the pan is never picked up
+    assert bench.pairs_of(SET_DOWN, ("CounterTop",), "object") == [(0, 2, "CounterTop"), (1, 3, "CounterTop")]
+    assert bench.pairs_of(SET_DOWN, ("CounterTop",), "object", ("Pan",)) == [(1, 3, "CounterTop")]
+
+
 def test_the_content_share_counts_lites_put_object_on_thors_container_mask_within_its_rows() -> None:
     bench = _bench()
     thor = np.zeros((4, 8), bool)
