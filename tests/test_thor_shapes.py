@@ -384,6 +384,17 @@ def test_a_spray_bottle_is_drawn_full_below_and_narrow_above_about_its_middle() 
     assert has_thor_shape("SprayBottle")
 
 
+def test_a_scrub_brush_is_a_low_holder_under_a_thin_handle() -> None:
+    # A roll lying on THOR's holder (FloorPlan423) must not be hidden by the brush's whole box.
+    brush = Box((0.0, 0.0, 0.0), (0.132, 0.476, 0.134))
+    parts = thor_parts("ScrubBrush", brush, 0)
+    assert parts is not None
+    (holder, _), (handle, _) = sorted(parts, key=lambda part: part[0].lo[1])
+    assert holder.lo == brush.lo and holder.hi[1] < 0.111
+    assert handle.hi[1] == pytest.approx(0.476) and handle.size[0] < 0.05 and handle.size[2] < 0.05
+    assert (handle.lo[0] + handle.hi[0]) / 2.0 == pytest.approx(0.066)
+
+
 def test_a_tomato_slice_in_its_row_is_drawn_short_of_its_bottom_and_top() -> None:
     # THOR's masks of a tomato slice in its row cover a band of its face, not its rim below or above.
     slice_box = Box((0.0, 0.9, 0.0), (0.12, 1.0, 0.02))

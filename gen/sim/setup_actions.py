@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from alfred_gen.domains import catalogue
 from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
+from alfred_gen.sim.pose_roll import set_roll
 from alfred_gen.sim.scene import GRID_SIZE
 from alfred_gen.sim.start_falls import fallen_zone
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
@@ -387,7 +388,7 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     for o in world.objects:
         if o.present and not o.is_sliced and (o.otype.pickupable or o.otype.moveable):
             by_name.setdefault(o.name, []).append(o)
-    parsed: list[tuple[str, tuple[float, float, float], float]] = []
+    parsed: list[tuple[str, tuple[float, float, float], float, float]] = []
     for pose in poses:
         if not isinstance(pose, dict) or "objectName" not in pose or "position" not in pose:
             raise ActionFailed(f"objectPoses entries need objectName and position, got {pose!r}")
@@ -399,7 +400,7 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
             raise ActionFailed(f"objectPoses: no object named {name!r} in the scene")
         position = _xyz_arg(pose["position"], "position")
         rotation = _xyz_arg(pose.get("rotation", {"x": 0.0, "y": 0.0, "z": 0.0}), "rotation")
-        parsed.append((name, position, rotation[1]))
+        parsed.append((name, position, rotation[1], rotation[2]))
 
     # Decide which object takes each pose; duplicates are created for repeated names.
     if world.held is not None:
@@ -407,12 +408,14 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
         world.held = None
     used: dict[str, int] = {}
     posed: list[tuple[WorldObject, tuple[float, float, float], float]] = []
-    for name, position, yaw in parsed:
+    rolls: dict[int, float] = {}
+    for name, position, yaw, roll in parsed:
         k = used.get(name, 0)
         used[name] = k + 1
         group = by_name[name]
         obj = group[k] if k < len(group) else _copy_object(world, group[0], k)
         posed.append((obj, position, yaw))
+        rolls[id(obj)] = roll
     posed_ids = {id(o) for o, _, _ in posed}
     for o in list(world.objects):
         if o.present and not o.is_sliced and o.otype.pickupable and id(o) not in posed_ids:
@@ -426,6 +429,7 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
         for child in list(obj.children):
             world.detach(world.by_id[child])
     for obj, position, yaw in posed:
+        set_roll(world, obj, rolls[id(obj)])
         world.set_rotation(obj, yaw)
         world.move_to(obj, tuple(p - off for p, off in zip(position, obj.offset)))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
         obj.position = list(position)
