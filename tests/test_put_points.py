@@ -17,6 +17,7 @@ from alfred_gen.scenes.alfred.put_points import put_places_by_pose, put_points_b
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.put_landing import fridge_place
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
 from tests.helpers.sim_actions import go, oid, ok
@@ -378,7 +379,7 @@ def test_a_thin_things_basin_fact_read_past_the_floor_counts_along_its_line_of_s
 def test_a_sink_basin_keeps_every_place_its_demos_show_a_type_put_at_from_one_pose() -> None:
     """Demos that put a type from one pose at more than one place (what lay in the basin decided)
     keep each place (sibling demos' facts a few millimetres apart are one place, their median); a
-    pose with one place, and a fridge, keep none."""
+    pose with one place, and a fridge whose facts repeat only one place, keep none."""
     basin = SceneObject("SinkBasin", (0.0, 0.8, 1.2), Box((-0.3, 0.7, 0.9), (0.3, 0.9, 1.5)))
     fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
     pose, other = (0.0, 0.0, 0.0, 60.0), (0.25, 0.0, 0.0, 60.0)
@@ -389,3 +390,42 @@ def test_a_sink_basin_keeps_every_place_its_demos_show_a_type_put_at_from_one_po
     assert places == {basin.object_id: (("Mug", (*pose, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
     mugs = [p for kind, p in put_points_by_pose([basin], facts)[basin.object_id] if kind == "Mug" and p[:4] == pose]
     assert mugs == [(*pose, -0.2, 0.8, 1.2)]  # the point stays the median
+
+
+def test_a_fridge_keeps_only_the_places_its_facts_repeat() -> None:
+    """A fridge keeps a pose's places only when two or more of them are each named by two or more
+    facts (a single fact may be a misread mask)."""
+    fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
+    pose = (0.0, 0.0, 0.0, 60.0)
+    points = [(0.0, 0.93, 1.1), (0.0, 0.93, 1.1), (0.0, 1.2, 1.1), (0.0, 1.2, 1.102), (0.2, 0.5, 1.0)]
+    facts = [PutFact(fridge.object_id, "Bowl", pose, point) for point in points]
+    assert put_places_by_pose([fridge], facts) == {
+        fridge.object_id: (("Bowl", (*pose, 0.0, 0.93, 1.1, 0.0, 1.2, 1.101)),)}
+    assert put_places_by_pose([fridge], facts[:3] + facts[4:]) == {}  # one repeated place: nothing to choose
+
+
+def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
+    """Of a fridge's known places from the pose, the one nearest the agent's body whose middle no
+    thing in the fridge stands at; the room's point when all are taken; the file's own point first."""
+    sim, fridge_id = _kitchen_with_a_put_point((9.0, 9.0, 9.0), (1.0, 1.0, 90.0, 0.0))
+    world = sim.world
+    fridge = world.by_id[fridge_id]
+    go(sim, 1.0, 1.0, 90, 0)
+    potato = world.by_id[oid(sim, "Potato")]
+    low = (fridge.center[0], world.agent.y + 0.03, fridge.center[2])
+    high = (fridge.center[0], world.agent.y + 0.3, fridge.center[2])
+    world.put_places[fridge_id] = (("Potato", (1.0, 1.0, 90.0, 0.0, *high, *low)),)
+    fridge.children = []
+    assert fridge_place(world, fridge, potato) == low  # nearer the body
+    apple = world.by_id[oid(sim, "Apple")]
+    apple.center = (low[0] + 0.03, low[1] + 0.05, low[2])
+    fridge.children = [apple.object_id]
+    assert fridge_place(world, fridge, potato) == high
+    apple.center = (low[0] + 0.08, low[1], low[2])  # beside the place, not at it
+    assert fridge_place(world, fridge, potato) == low
+    apple.center = (high[0], high[1], high[2] + 0.02)
+    fridge.children = [apple.object_id, oid(sim, "Egg")]
+    world.by_id[oid(sim, "Egg")].center = low
+    assert fridge_place(world, fridge, potato) is None  # all taken: the room's point
+    go(sim, 1.0, 1.0, 180, 0)
+    assert fridge_place(world, fridge, potato) is None  # another pose: no places

@@ -97,7 +97,9 @@ and a spot's foot stays on the floor for the sight test. A ``_plate`` rule's ris
 
 Imported rooms use :data:`IMPORTED_RULES` (sink basins ``typed_point_line@0.05``, microwaves
 ``cavity_sight_plate``, whose points stand only where THOR's landing repeated
-(:data:`~alfred_gen.scenes.alfred.put_points.REPEAT_TYPES`), fridges ``point``, bowls and pans
+(:data:`~alfred_gen.scenes.alfred.put_points.REPEAT_TYPES`), fridges ``point`` (ranked by the
+first known place nothing stands at, :func:`fridge_place`, when the room's demos repeat two or
+more places from the pose), bowls and pans
 ``middle``; ``point_shelf`` is in the registry for the bench but is not the fridges' rule: it lost
 a demo of the in-sample eval; ``point_foot`` neither gained nor lost; see :data:`IMPORTED_RULES`);
 procedural rooms and other receptacles ``hand``. The drawn microwave
@@ -414,7 +416,7 @@ def land(rule: str, world: World, receptacle: WorldObject, held: WorldObject, sp
             if exact is not None:
                 return exact
             name = rule = "point"
-        anchor = world.put_point(receptacle, held.type_name)
+        anchor = fridge_place(world, receptacle, held) or world.put_point(receptacle, held.type_name)
         if anchor is not None:
             bottom = anchor[1] - held.size[1] / 2
             if bottom > levels[0] and all(abs(bottom - level) > PUT_POINT_SHELF for level in levels):
@@ -724,6 +726,44 @@ def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject)
     if known is None or not _box_clears(held, known, [world.by_id[c] for c in sorted(receptacle.children)]):
         return None
     return known
+
+
+#: How near (metres, across and along) and how near in height a thing already in a fridge must
+#: stand to a known place's middle to take it (:func:`fridge_place`). Judged by the middles, not by
+#: the boxes: lite's catalogue boxes are larger than THOR's colliders and lite rests restored things
+#: on its own shelves, so a box test called THOR's own landings taken (Pot-None-Cabinet-1, whose pot
+#: clears a bowl by 4 mm in THOR and meets it by 4 cm in lite; session 97).
+FRIDGE_TAKEN = (0.05, 0.10)
+
+
+def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Point | None:
+    """The first of the places the room's demos show THOR put ``held``'s type at in a fridge from
+    the agent's pose now (:meth:`~alfred_gen.sim.world.World.put_places_here`: only places two or
+    more facts repeat, and only when there are two or more such places), nearest the agent's body
+    first, that no thing already in ``receptacle`` takes: none's middle lies within
+    :data:`FRIDGE_TAKEN` of the place's. None when there are no such places, all are taken, or the
+    replayed file's own point for the type is known (THOR's landing in this very episode).
+
+    THOR puts the object at the first spawn point in its order where it fits, so a fridge's facts
+    from one pose repeat a few exact places, chosen by what already lies there; the room's point, the
+    median of the densest cluster, can lie between them or on the shelf THOR took only when the
+    nearer one was full: FloorPlan25's bowl lands on the 0.93 m shelf, nearest the body, unless a
+    thing stands there, and on the 1.2 m one otherwise (Bowl-None-Microwave-25: an empty fridge, the
+    room's point on the 1.2 m shelf)."""
+    if receptacle.type_name != "Fridge" or world.file_put_point(receptacle, held.type_name) is not None:
+        return None
+    places = world.put_places_here(receptacle, held.type_name)
+    if not places:
+        return None
+    a = world.agent
+    across, height = FRIDGE_TAKEN
+    contents = [world.by_id[c].center for c in sorted(receptacle.children) if c != held.object_id]
+
+    def taken(place: Point) -> bool:
+        return any(math.hypot(c[0] - place[0], c[2] - place[2]) < across and abs(c[1] - place[1]) < height
+                   for c in contents)
+
+    return next((p for p in sorted(places, key=lambda p: (math.dist((a.x, a.y, a.z), p), p)) if not taken(p)), None)
 
 
 #: Metres two boxes may overlap upwards and still stand on different shelves

@@ -249,9 +249,12 @@ def _places(points: list[Point]) -> list[Point]:
 
 def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
                        eye_y: float | None = None) -> dict[str, tuple[PutPlaces, ...]]:
-    """Sink basin (:data:`LINE_TYPES`) id -> for each pose and type whose facts (those
-    :func:`put_points_by_pose` keeps) name more than one place (:func:`_places`), every place:
-    (type, (x, z, rotation, horizon, then x, y, z of each place)).
+    """Sink basin (:data:`LINE_TYPES`) or fridge (:data:`CLUSTER_TYPES`) id -> for each pose and type
+    whose facts (those :func:`put_points_by_pose` keeps) name more than one place (:func:`_places`;
+    a fridge's only the places :data:`REPEATS` or more facts name: a single fact's place may be a
+    misread mask, and :func:`alfred_gen.sim.put_landing.fridge_place` would take it whenever it lies
+    first and nothing stands there), every place: (type, (x, z, rotation, horizon, then x, y, z of
+    each place)).
 
     THOR puts a type from one pose at the first spawn point in its order where the object fits, so
     what already lies in the basin decides between a few places; the median of facts that disagree
@@ -261,12 +264,14 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     groups, types = _grouped(objects, facts, eye_y)
     out: dict[str, tuple[PutPlaces, ...]] = {}
     for basin, by_pose in sorted(groups.items()):
-        if types.get(basin) not in LINE_TYPES:
+        if types.get(basin) not in LINE_TYPES | CLUSTER_TYPES:
             continue
         found: list[PutPlaces] = []
         for pose, by_kind in sorted(by_pose.items()):
             for kind, points in sorted(by_kind.items()):
                 places = _places(points)
+                if types.get(basin) in CLUSTER_TYPES:
+                    places = [p for p in places if sum(dist(p, q) <= PLACE_RADIUS for q in points) >= REPEATS]
                 if len(places) > 1:
                     found.append((kind, (*pose, *(v for place in places for v in place))))
         if found:
