@@ -32,6 +32,7 @@ from alfred_gen.sim.world import (
     quarter_turns,
     segments_hit_boxes,
     turn_horizontal,
+    yaw_residual,
 )
 
 if TYPE_CHECKING:
@@ -543,6 +544,15 @@ SLICE_SHIFT: dict[str, tuple[float, float]] = {"Apple": (0.0, -0.015)}
 SLICE_HALVES: frozenset[str] = frozenset({"Apple"})
 
 
+def turned_about(point: tuple[float, float], pivot: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """A horizontal ``point`` (x, z) turned about ``pivot`` by ``degrees`` of THOR yaw (the way
+    :func:`~alfred_gen.sim.world.turn_horizontal` turns by quarters: 90 takes +z to +x)."""
+    dx, dz = point[0] - pivot[0], point[1] - pivot[1]
+    t = math.radians(degrees)
+    c, s = math.cos(t), math.sin(t)
+    return pivot[0] + dx * c + dz * s, pivot[1] - dx * s + dz * c
+
+
 def slice_offsets(kind: str, length: float, count: int) -> list[float]:
     """Where each of a ``kind``'s ``count`` slices lies off the whole's middle along its own long side
     (``length`` metres), towards that side's positive end: :data:`SLICE_LAYOUT`'s line, or spread
@@ -590,6 +600,10 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     shift = SLICE_SHIFT.get(obj.type_name, (0.0, 0.0)) if world.scene.from_alfred else (0.0, 0.0)
     sx_off, sz_off = turn_horizontal(*shift, turns)
     halved = world.scene.from_alfred and obj.type_name in SLICE_HALVES and count > 2
+    # THOR's slices lie along the whole's own yaw, not its nearest quarter turn (an imported room's
+    # wholes stand at any yaw): each slice's middle turns about the whole's origin by the rest.
+    rest = yaw_residual(obj.rotation[1]) if world.scene.from_alfred else 0.0
+    pivot = (obj.position[0], obj.position[2])
     pieces = []
     for i in range(count):
         if count == 1:
@@ -604,6 +618,9 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             size = (t, sy, sz) if along_x else (sx, sy, t)
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
             center = (center[0] + sx_off, center[1], center[2] + sz_off)
+            if rest:
+                turned = turned_about((center[0], center[2]), pivot, rest)
+                center = (turned[0], center[1], turned[1])
         box = Box.from_center(center, size)
         piece = WorldObject(
             f"{obj.object_id}|{sliced_type}_{i + 1}",
