@@ -537,17 +537,17 @@ def test_an_end_cap_put_down_is_drawn_as_a_cap_and_other_slices_as_their_slab(mo
     assert thor_parts("TomatoSliced", slab, 0, object_id=cap) != parts
 
 
-def _bread_slice_middles(imported: bool, yaw: float) -> list[tuple[float, float]]:
-    """(x, z) of each slice of a loaf on the middle of a counter at (0, 1), turned to ``yaw`` (its
-    row along its own z)."""
+def _bread_slice_middles(imported: bool, yaw: float, whole: str = "Bread") -> list[tuple[float, float]]:
+    """(x, z) of each slice of a loaf (or another ``whole`` in its box) on the middle of a counter at
+    (0, 1), turned to ``yaw`` (its row along its own z)."""
     from alfred_gen.sim.actions import make_slices
 
     room = _room(imported)
-    room.objects[1:] = [SceneObject("Bread", (0.0, COUNTER_TOP, 1.0),
+    room.objects[1:] = [SceneObject(whole, (0.0, COUNTER_TOP, 1.0),
                                     Box((-0.08, COUNTER_TOP, 0.85), (0.08, COUNTER_TOP + 0.14, 1.15)),
-                                    name="Bread_1", parent=room.objects[0].object_id)]
+                                    name=f"{whole}_1", parent=room.objects[0].object_id)]
     sim = LiteController(room, render_image=False, render_object_image=False)
-    loaf = next(o for o in sim.world.objects if o.type_name == "Bread")
+    loaf = next(o for o in sim.world.objects if o.type_name == whole)
     sim.world.set_rotation(loaf, yaw)
     return [(p.center[0], p.center[2]) for p in make_slices(sim.world, loaf)]
 
@@ -566,3 +566,11 @@ def test_an_imported_rooms_slices_lie_along_the_wholes_own_yaw_not_its_nearest_q
     # A procedural room keeps its slices on the quarter turn's row.
     plain = [c for middle in _bread_slice_middles(False, 0.0) for c in middle]
     assert [c for middle in _bread_slice_middles(False, 32.5) for c in middle] == pytest.approx(plain)
+
+
+def test_an_imported_rooms_overlapping_slabs_keep_their_quarter_turns_row() -> None:
+    # Only SLICE_TURNED's wholes (bread) turn their row: a tomato's or a potato's slabs overlap, and
+    # laid along a diagonal they hid slices (FloorPlan22's potato slice 2 became invisible).
+    for whole in ("Tomato", "Potato", "Lettuce"):
+        square = [c for middle in _bread_slice_middles(True, 0.0, whole) for c in middle]
+        assert [c for middle in _bread_slice_middles(True, 32.5, whole) for c in middle] == pytest.approx(square)
