@@ -7,6 +7,8 @@ type as before.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from alfred_gen.scenes.alfred.loose import loose_box
@@ -544,3 +546,42 @@ def test_an_end_cap_put_down_is_drawn_as_a_cap_and_other_slices_as_their_slab(mo
     assert drawn.lo == pytest.approx((0.025, 0.9, 0.0)) and drawn.hi == pytest.approx((0.075, 0.95, 0.02))
     # In its row the cap keeps END_CAPS' and SLICE_FACES' trim.
     assert thor_parts("TomatoSliced", slab, 0, object_id=cap) != parts
+
+
+def _bread_slice_middles(imported: bool, yaw: float, whole: str = "Bread") -> list[tuple[float, float]]:
+    """(x, z) of each slice of a loaf (or another ``whole`` in its box) on the middle of a counter at
+    (0, 1), turned to ``yaw`` (its row along its own z)."""
+    from alfred_gen.sim.actions import make_slices
+
+    room = _room(imported)
+    room.objects[1:] = [SceneObject(whole, (0.0, COUNTER_TOP, 1.0),
+                                    Box((-0.08, COUNTER_TOP, 0.85), (0.08, COUNTER_TOP + 0.14, 1.15)),
+                                    name=f"{whole}_1", parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=False)
+    loaf = next(o for o in sim.world.objects if o.type_name == whole)
+    sim.world.set_rotation(loaf, yaw)
+    return [(p.center[0], p.center[2]) for p in make_slices(sim.world, loaf)]
+
+
+def test_an_imported_rooms_slices_lie_along_the_wholes_own_yaw_not_its_nearest_quarter_turn() -> None:
+    # THOR lays slices along the whole's yaw: FloorPlan12's loaf at yaw 302.5 has its slice 4 at own
+    # (-0.07, -0.13) once the quarter turn is undone, (0.01, -0.15) once the whole yaw is. Lite's boxes
+    # keep the quarter turn; the slices' middles turn about the origin by the rest (32.5 degrees).
+    square = _bread_slice_middles(True, 0.0)
+    assert all(x == pytest.approx(0.0) for x, _ in square)
+    turned = _bread_slice_middles(True, 32.5)
+    for (x0, z0), (x, z) in zip(square, turned):
+        assert math.hypot(x, z - 1.0) == pytest.approx(math.hypot(x0, z0 - 1.0))
+        if z0 < 1.0:  # towards own -z: turned towards world -x
+            assert x < 0 and x / (z - 1.0) == pytest.approx(math.tan(math.radians(32.5)))
+    # A procedural room keeps its slices on the quarter turn's row.
+    plain = [c for middle in _bread_slice_middles(False, 0.0) for c in middle]
+    assert [c for middle in _bread_slice_middles(False, 32.5) for c in middle] == pytest.approx(plain)
+
+
+def test_an_imported_rooms_overlapping_slabs_keep_their_quarter_turns_row() -> None:
+    # Only SLICE_TURNED's wholes (bread) turn their row: a tomato's or a potato's slabs overlap, and
+    # laid along a diagonal they hid slices (FloorPlan22's potato slice 2 became invisible).
+    for whole in ("Tomato", "Potato", "Lettuce"):
+        square = [c for middle in _bread_slice_middles(True, 0.0, whole) for c in middle]
+        assert [c for middle in _bread_slice_middles(True, 32.5, whole) for c in middle] == pytest.approx(square)

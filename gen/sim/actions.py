@@ -32,6 +32,7 @@ from alfred_gen.sim.world import (
     quarter_turns,
     segments_hit_boxes,
     turn_horizontal,
+    yaw_residual,
 )
 
 if TYPE_CHECKING:
@@ -541,6 +542,26 @@ SLICE_SHIFT: dict[str, tuple[float, float]] = {"Apple": (0.0, -0.015)}
 #: ones: 84 to 85 of 86 right, IoU 0.779 to 0.771 (face-on views lose: lite's half is a box where
 #: THOR's is round).
 SLICE_HALVES: frozenset[str] = frozenset({"Apple"})
+#: Wholes whose slices an imported room lays along the whole's own yaw (:func:`make_slices`); others
+#: keep their quarter turn's row. THOR's rows run along the whole's yaw for every type (s97's cast
+#: centroids), but lite's slabs keep the quarter turn, and where they overlap along the row (tomato
+#: 0.021 m thick, 0.0063 m apart; potato 0.0146 and 0.011; lettuce 0.034 and 0.0187) a diagonal row
+#: hides slices: on the 109 train slicing demos outside the wide sample whose whole misses its quarter
+#: turns (held out by folds), all types turned made FloorPlan22's PotatoSliced_2 invisible (4 demos
+#: stopped, fidelity 98.1% to 93.5%) and lost two FloorPlan27 lettuce picks. Bread's slabs (0.029 m
+#: thick, 0.036 m apart) do not overlap: bread alone, odd FloorPlans 0.6758 to 0.6767 (73
+#: interactions, 68 picks both), even 0.7228 to 0.7287 (267, 253 both), no replay stopped; wide
+#: sample +0.24 units (FloorPlans 12 and 14), no pick changed.
+SLICE_TURNED: frozenset[str] = frozenset({"Bread"})
+
+
+def turned_about(point: tuple[float, float], pivot: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """A horizontal ``point`` (x, z) turned about ``pivot`` by ``degrees`` of THOR yaw (the way
+    :func:`~alfred_gen.sim.world.turn_horizontal` turns by quarters: 90 takes +z to +x)."""
+    dx, dz = point[0] - pivot[0], point[1] - pivot[1]
+    t = math.radians(degrees)
+    c, s = math.cos(t), math.sin(t)
+    return pivot[0] + dx * c + dz * s, pivot[1] - dx * s + dz * c
 
 
 def slice_offsets(kind: str, length: float, count: int) -> list[float]:
@@ -590,6 +611,11 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     shift = SLICE_SHIFT.get(obj.type_name, (0.0, 0.0)) if world.scene.from_alfred else (0.0, 0.0)
     sx_off, sz_off = turn_horizontal(*shift, turns)
     halved = world.scene.from_alfred and obj.type_name in SLICE_HALVES and count > 2
+    # THOR's slices lie along the whole's own yaw, not its nearest quarter turn (an imported room's
+    # wholes stand at any yaw): each slice's middle turns about the whole's origin by the rest, for
+    # the types whose slabs do not overlap (SLICE_TURNED).
+    rest = yaw_residual(obj.rotation[1]) if world.scene.from_alfred and obj.type_name in SLICE_TURNED else 0.0
+    pivot = (obj.position[0], obj.position[2])
     pieces = []
     for i in range(count):
         if count == 1:
@@ -604,6 +630,9 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             size = (t, sy, sz) if along_x else (sx, sy, t)
             center = (cx + offset, cy, cz) if along_x else (cx, cy, cz + offset)
             center = (center[0] + sx_off, center[1], center[2] + sz_off)
+            if rest:
+                turned = turned_about((center[0], center[2]), pivot, rest)
+                center = (turned[0], center[1], turned[1])
         box = Box.from_center(center, size)
         piece = WorldObject(
             f"{obj.object_id}|{sliced_type}_{i + 1}",
