@@ -404,6 +404,22 @@ def test_a_fridge_keeps_only_the_places_its_facts_repeat() -> None:
     assert put_places_by_pose([fridge], facts[:3] + facts[4:]) == {}  # one repeated place: nothing to choose
 
 
+def test_a_fridges_facts_a_few_centimetres_apart_along_a_shelf_are_one_repeated_place() -> None:
+    """THOR's masks of a bowl put on one fridge shelf read up to FRIDGE_PLACE_RADIUS apart
+    (FloorPlan24: 6 cm): a fridge groups and counts them as one place repeated; a sink basin's
+    facts that far apart stay two places."""
+    fridge = SceneObject("Fridge", (0.0, 0.0, 1.2), Box((-0.35, 0.0, 0.85), (0.35, 1.8, 1.55)))
+    basin = SceneObject("SinkBasin", (0.0, 0.8, 1.2), Box((-0.3, 0.7, 0.9), (0.3, 0.9, 1.5)))
+    pose = (0.0, 0.0, 0.0, 60.0)
+    points = [(0.0, 0.99, 1.1), (0.0, 0.99, 1.16), (0.0, 0.75, 1.16), (0.0, 0.75, 1.16)]
+    facts = [PutFact(fridge.object_id, "Bowl", pose, point) for point in points]
+    assert put_places_by_pose([fridge], facts) == {
+        fridge.object_id: (("Bowl", (*pose, 0.0, 0.75, 1.16, 0.0, 0.99, 1.13)),)}
+    sink = [replace(f, receptacle=basin.object_id) for f in facts[:2]]
+    assert put_places_by_pose([basin], sink) == {
+        basin.object_id: (("Bowl", (*pose, 0.0, 0.99, 1.1, 0.0, 0.99, 1.16)),)}
+
+
 def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
     """Of a fridge's known places from the pose, the one nearest the agent's body whose middle no
     thing in the fridge stands at; the room's point when all are taken; the file's own point first."""
@@ -421,7 +437,9 @@ def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
     apple.center = (low[0] + 0.03, low[1] + 0.05, low[2])
     fridge.children = [apple.object_id]
     assert fridge_place(world, fridge, potato) == high
-    apple.center = (low[0] + 0.08, low[1], low[2])  # beside the place, not at it
+    apple.center = (low[0] + 0.10, low[1] + 0.05, low[2])  # a loaf's middle 10 cm off still takes it
+    assert fridge_place(world, fridge, potato) == high
+    apple.center = (low[0] + 0.15, low[1], low[2])  # beside the place, not at it
     assert fridge_place(world, fridge, potato) == low
     apple.center = (high[0], high[1], high[2] + 0.02)
     fridge.children = [apple.object_id, oid(sim, "Egg")]

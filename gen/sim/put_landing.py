@@ -732,8 +732,11 @@ def fridge_exact_point(world: World, receptacle: WorldObject, held: WorldObject)
 #: stand to a known place's middle to take it (:func:`fridge_place`). Judged by the middles, not by
 #: the boxes: lite's catalogue boxes are larger than THOR's colliders and lite rests restored things
 #: on its own shelves, so a box test called THOR's own landings taken (Pot-None-Cabinet-1, whose pot
-#: clears a bowl by 4 mm in THOR and meets it by 4 cm in lite; session 97).
-FRIDGE_TAKEN = (0.05, 0.10)
+#: clears a bowl by 4 mm in THOR and meets it by 4 cm in lite; session 97). 0.12 m across, chosen
+#: on the even FloorPlans with :data:`alfred_gen.scenes.alfred.put_points.FRIDGE_PLACE_RADIUS`: a loaf
+#: whose middle stands 10 cm from the lower shelf's place takes it (Bowl-None-SinkBasin-24; 0.05 let
+#: the bowl through into the bread).
+FRIDGE_TAKEN = (0.12, 0.10)
 
 
 def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Point | None:

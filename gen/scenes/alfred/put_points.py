@@ -234,14 +234,23 @@ def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
 #: millimetre), while THOR's next spawn point lies a grid step (several centimetres) away.
 PLACE_RADIUS = 0.04
 
+#: Metres within which a fridge's facts of one type from one pose name the same place
+#: (:func:`put_places_by_pose`), for grouping and for counting a place as repeated: THOR's masks of
+#: a bowl put on one shelf read 6 cm apart along it in FloorPlan24 (z 2.218 / 2.279), so at
+#: :data:`PLACE_RADIUS` neither counted as repeated and the shelf below was the only place. Chosen on
+#: the even FloorPlans' train fridge facts with :data:`alfred_gen.sim.put_landing.FRIDGE_TAKEN`
+#: (0.07 with 0.12 m across: 207 of 375 within 5 cm of THOR's landing, 205 at 0.04 / 0.05; the odd
+#: half 232 of 415 either way).
+FRIDGE_PLACE_RADIUS = 0.07
 
-def _places(points: list[Point]) -> list[Point]:
-    """The distinct places among ``points``: each the median of the points within
-    :data:`PLACE_RADIUS` of the first not yet taken (in their sorted order)."""
+
+def _places(points: list[Point], radius: float = PLACE_RADIUS) -> list[Point]:
+    """The distinct places among ``points``: each the median of the points within ``radius`` of the
+    first not yet taken (in their sorted order)."""
     left = sorted(points)
     places = []
     while left:
-        near = [p for p in left if dist(p, left[0]) <= PLACE_RADIUS]
+        near = [p for p in left if dist(p, left[0]) <= radius]
         places.append(_middle(near))
         left = [p for p in left if p not in near]
     return places
@@ -269,9 +278,11 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
         found: list[PutPlaces] = []
         for pose, by_kind in sorted(by_pose.items()):
             for kind, points in sorted(by_kind.items()):
-                places = _places(points)
                 if types.get(basin) in CLUSTER_TYPES:
-                    places = [p for p in places if sum(dist(p, q) <= PLACE_RADIUS for q in points) >= REPEATS]
+                    places = [p for p in _places(points, FRIDGE_PLACE_RADIUS)
+                              if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
+                else:
+                    places = _places(points)
                 if len(places) > 1:
                     found.append((kind, (*pose, *(v for place in places for v in place))))
         if found:
