@@ -531,13 +531,24 @@ def file_landing(world: World, receptacle: WorldObject, held: WorldObject, botto
 TAKEN_SLACK = 0.03
 
 
+def _others_in(world: World, receptacle: WorldObject, held: WorldObject) -> list[WorldObject]:
+    """What already lies in ``receptacle`` besides ``held``, in id order: what may take a place of ``held``."""
+    return [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+
+
+def _nearest_body_first(world: World, points: Sequence[Point]) -> list[Point]:
+    """``points`` nearest the agent's body first (THOR's sort key for its spawn points; ties by the point)."""
+    a = world.agent
+    return sorted(points, key=lambda p: (math.dist((a.x, a.y, a.z), p), p))
+
+
 def taken_at(world: World, receptacle: WorldObject, held: WorldObject, place: Point) -> bool:
     """Whether something already in ``receptacle`` takes the place ``place`` (x, z) of ``held``:
     its footprint overlaps ``held``'s there both as ``held`` lies and turned a quarter (THOR's fit
     check tries the object turned by 90 degrees steps, so a long thing fits where only one way
     clears). Footprints of catalogue boxes, which are larger than THOR's colliders: they count as
     meeting only when they overlap by more than :data:`TAKEN_SLACK` on both axes."""
-    taken = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+    taken = _others_in(world, receptacle, held)
     x, z = place[0], place[2]
     half_x, half_z = held.size[0] / 2 - TAKEN_SLACK, held.size[2] / 2 - TAKEN_SLACK
     return (any(_footprints_meet(t, x, z, half_x, half_z) for t in taken)
@@ -563,7 +574,7 @@ def raised_on_line(world: World, receptacle: WorldObject, held: WorldObject, pla
     run = math.hypot(eye[0] - place[0], eye[2] - place[2])
     if run <= 0 or eye[1] <= place[1]:
         return None
-    taken = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+    taken = _others_in(world, receptacle, held)
     top = receptacle.center[1] + receptacle.size[1] / 2
     for i in range(1, int(run / RAISE_STEP)):
         s = i * RAISE_STEP / run
@@ -606,7 +617,7 @@ def free_place(world: World, receptacle: WorldObject, held: WorldObject, bottom:
         ahead_x, ahead_z = math.sin(yaw), math.cos(yaw)
         anchors.sort(key=lambda p: (abs((p[0] - a.x) * ahead_z - (p[2] - a.z) * ahead_x), p))
     else:
-        anchors.sort(key=lambda p: (math.dist((a.x, a.y, a.z), p), p))
+        anchors = _nearest_body_first(world, anchors)
     return next((p for p in anchors if not taken_at(world, receptacle, held, p)), None)
 
 
@@ -639,7 +650,7 @@ def slid_clear(world: World, receptacle: WorldObject, held: WorldObject, place: 
     at its height) where ``held``'s footprint as it lies clears the footprint of everything already in
     ``receptacle`` (no slack: THOR's fit check is of the object's box) and lies within the receptacle's
     box (:func:`_footprint_within`); None when there is none."""
-    taken = [world.by_id[c] for c in sorted(receptacle.children) if c != held.object_id]
+    taken = _others_in(world, receptacle, held)
     half_x, half_z = held.size[0] / 2, held.size[2] / 2
     for dx, dz in _SLIDES:
         spot = (place[0] + dx, place[1], place[2] + dz)
@@ -758,15 +769,14 @@ def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Po
     places = world.put_places_here(receptacle, held.type_name)
     if not places:
         return None
-    a = world.agent
     across, height = FRIDGE_TAKEN
-    contents = [world.by_id[c].center for c in sorted(receptacle.children) if c != held.object_id]
+    contents = [t.center for t in _others_in(world, receptacle, held)]
 
     def taken(place: Point) -> bool:
         return any(math.hypot(c[0] - place[0], c[2] - place[2]) < across and abs(c[1] - place[1]) < height
                    for c in contents)
 
-    return next((p for p in sorted(places, key=lambda p: (math.dist((a.x, a.y, a.z), p), p)) if not taken(p)), None)
+    return next((p for p in _nearest_body_first(world, places) if not taken(p)), None)
 
 
 #: Metres two boxes may overlap upwards and still stand on different shelves
