@@ -269,7 +269,7 @@ class SceneObject:
     #: file's own masks (:mod:`alfred_gen.scenes.alfred.file_landings`), as :attr:`put_points` but
     #: typed points only; they come before :attr:`put_points` for their type and pose. Empty: none.
     file_put_points: tuple[tuple[str, tuple[float, ...]], ...] = ()
-    #: Where THOR put things into this receptacle (a sink basin of an imported room) when its demos
+    #: Where THOR put things into this receptacle (a sink basin or fridge of an imported room) when its demos
     #: show a type put from one pose at more than one place
     #: (:func:`~alfred_gen.scenes.alfred.put_points.put_places_by_pose`): (type, (x, z, rotation,
     #: horizon, then x, y, z of each place)). Empty: none.
