@@ -32,6 +32,7 @@ from alfred_gen.sim.world import (
     quarter_turns,
     segments_hit_boxes,
     turn_horizontal,
+    turned_about,
     yaw_residual,
 )
 
@@ -553,15 +554,6 @@ SLICE_HALVES: frozenset[str] = frozenset({"Apple"})
 #: interactions, 68 picks both), even 0.7228 to 0.7287 (267, 253 both), no replay stopped; wide
 #: sample +0.24 units (FloorPlans 12 and 14), no pick changed.
 SLICE_TURNED: frozenset[str] = frozenset({"Bread"})
-
-
-def turned_about(point: tuple[float, float], pivot: tuple[float, float], degrees: float) -> tuple[float, float]:
-    """A horizontal ``point`` (x, z) turned about ``pivot`` by ``degrees`` of THOR yaw (the way
-    :func:`~alfred_gen.sim.world.turn_horizontal` turns by quarters: 90 takes +z to +x)."""
-    dx, dz = point[0] - pivot[0], point[1] - pivot[1]
-    t = math.radians(degrees)
-    c, s = math.cos(t), math.sin(t)
-    return pivot[0] + dx * c + dz * s, pivot[1] - dx * s + dz * c
 
 
 def slice_offsets(kind: str, length: float, count: int) -> list[float]:

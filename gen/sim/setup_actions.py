@@ -22,7 +22,7 @@ from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.pose_roll import set_roll
 from alfred_gen.sim.scene import GRID_SIZE
 from alfred_gen.sim.start_falls import fallen_zone
-from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id
+from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id, turned_about, yaw_residual
 
 if TYPE_CHECKING:
     from alfred_gen.sim.lite import LiteController
@@ -294,10 +294,9 @@ def _leans_in(obj: SupportCandidate, receptacle: SupportCandidate, origin: Seque
     lowest = bottom + STANDS_BESIDE if receptacle.type_name in WALLED_RECEPTACLES else bottom - 0.02
     if not lowest <= origin[1] <= bottom + r_size[1]:
         return False
-    left_out = math.radians(yaw - 90.0 * round(yaw / 90.0))
-    cos, sin = math.cos(left_out), math.sin(left_out)
-    dx, dz = ox - origin[0], oz - origin[2]
-    centre = (origin[0] + dx * cos + dz * sin, origin[2] - dx * sin + dz * cos)
+    rest = yaw_residual(yaw)
+    cos, sin = math.cos(math.radians(rest)), math.sin(math.radians(rest))
+    centre = turned_about((ox, oz), (origin[0], origin[2]), rest)
     u, v = (cos, -sin), (sin, cos)  # the box's x and z axes, turned
     half_u, half_v = obj.size[0] / 2, obj.size[2] / 2
     for ax, az in ((1.0, 0.0), (0.0, 1.0), u, v):

@@ -48,6 +48,7 @@ from alfred_gen.sim.world_objects import (
     overlap_deeper_than,
     quarter_turns,
     turn_horizontal,
+    turned_about,
     yaw_residual,
 )
 from alfred_gen.sim.world_placement import Placement
@@ -79,6 +80,7 @@ __all__ = [
     "segments_hit_boxes",
     "spawn_id",
     "turn_horizontal",
+    "turned_about",
     "yaw_residual",
 ]
 

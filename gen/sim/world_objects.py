@@ -92,6 +92,15 @@ def yaw_residual(yaw: float) -> float:
     return yaw - 90.0 * round(yaw / 90.0)
 
 
+def turned_about(point: tuple[float, float], pivot: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """A horizontal ``point`` (x, z) turned about ``pivot`` by ``degrees`` of THOR yaw (the way
+    :func:`turn_horizontal` turns by quarters: 90 takes +z to +x)."""
+    dx, dz = point[0] - pivot[0], point[1] - pivot[1]
+    t = math.radians(degrees)
+    c, s = math.cos(t), math.sin(t)
+    return pivot[0] + dx * c + dz * s, pivot[1] - dx * s + dz * c
+
+
 #: (pivot x, pivot z, degrees): a box's turn about its object's origin beyond its quarter turns.
 Turn = tuple[float, float, float]
 
@@ -109,9 +118,7 @@ def footprint_meets(box: Box, x: float, z: float, margin: float = 0.0, turn: Tur
     the turned ones (the basketball's 2 and 6 by cardboard boxes)."""
     if turn is not None and turn[2]:
         px, pz, degrees = turn
-        t = math.radians(degrees)
-        dx, dz = x - px, z - pz
-        x, z = px + dx * math.cos(t) - dz * math.sin(t), pz + dx * math.sin(t) + dz * math.cos(t)
+        x, z = turned_about((x, z), (px, pz), -degrees)
     dx = max(box.lo[0] - x, x - box.hi[0], 0.0)
     dz = max(box.lo[2] - z, z - box.hi[2], 0.0)
     return math.hypot(dx, dz) < AGENT_RADIUS + margin
