@@ -170,6 +170,34 @@ def test_a_sofa_s_near_side_is_where_its_lowest_ray_meets_the_floor() -> None:
     assert table.drawn_margins == () or table.drawn_margins[2] == 0.0
 
 
+def _board(facing: int) -> Block:
+    board_id = "Shelf|+00.00|+00.50|+01.75"
+    return Block(board_id, "Shelf", (0.0, 0.5, 1.75), [-0.5, 0.46, 1.5], [0.5, 0.5, 2.0], False, facing)
+
+
+def _board_mask(near_z: float, eye: tuple[float, float, float] = EYE) -> SightFact:
+    """A mask of :func:`_board` whose lowest pixel is the underside of its edge at z ``near_z``."""
+    return SightFact("Shelf|+00.00|+00.50|+01.75", eye, (_ray((0.0, 0.5, 1.75), eye),), None, (),
+                     (None, None, None, _ray((0.0, 0.46, near_z), eye)))
+
+
+def test_a_shelf_board_seen_from_its_side_reaches_where_its_lowest_ray_meets_its_underside() -> None:
+    # FloorPlan7's middle board seen from beside the unit: its masks' lowest pixels put its near
+    # edge 0.11 m nearer the eye than the box's side; 0.1 m here
+    board = _board(90)  # its front faces +x, the eye looks along +z at its side
+    extents_to_their_masks([board], [_board_mask(1.4)] * 2)
+    assert math.isclose(board.drawn_margins[2], 0.1, abs_tol=0.01)
+    # seen from in front, THOR's board mask reaches down past the edge: not fitted so
+    board = _board(180)
+    extents_to_their_masks([board], [_board_mask(1.4)] * 2)
+    assert board.drawn_margins == () or board.drawn_margins[2] == 0.0
+    # seen from below the board, the lowest ray says nothing about its near edge
+    board = _board(90)
+    low = (0.0, 0.3, 0.0)
+    extents_to_their_masks([board], [_board_mask(1.4, low)] * 2)
+    assert board.drawn_margins == () or board.drawn_margins[2] == 0.0
+
+
 def test_a_drawer_is_fitted_across_its_front_only() -> None:
     # FloorPlan8's and FloorPlan13's drawers, seen from along their counter row: the axis across the
     # view was the drawer's depth, the masks of it open spanned the tray pulled out, and the shut
