@@ -579,9 +579,54 @@ def test_an_imported_rooms_slices_lie_along_the_wholes_own_yaw_not_its_nearest_q
     assert [c for middle in _bread_slice_middles(False, 32.5) for c in middle] == pytest.approx(plain)
 
 
-def test_an_imported_rooms_overlapping_slabs_keep_their_quarter_turns_row() -> None:
-    # Only SLICE_TURNED's wholes (bread) turn their row: a tomato's or a potato's slabs overlap, and
-    # laid along a diagonal they hid slices (FloorPlan22's potato slice 2 became invisible).
-    for whole in ("Tomato", "Potato", "Lettuce"):
-        square = [c for middle in _bread_slice_middles(True, 0.0, whole) for c in middle]
-        assert [c for middle in _bread_slice_middles(True, 32.5, whole) for c in middle] == pytest.approx(square)
+def test_an_imported_rooms_slices_of_every_type_turn_and_are_drawn_turned_until_picked_up() -> None:
+    # Every whole's row turns with its yaw (s97's cast centroids), and each slab is drawn turned by the
+    # rest (cut_turn): left axis-aligned, overlapping slabs laid along a diagonal hid one another
+    # (FloorPlan22's potato slice 2, FloorPlan6's tomato slice 6).
+    from alfred_gen.sim.actions import make_slices
+
+    for whole in ("Tomato", "Potato", "Lettuce", "Bread"):
+        square = _bread_slice_middles(True, 0.0, whole)
+        turned = _bread_slice_middles(True, 32.5, whole)
+        for (x0, z0), (x, z) in zip(square, turned):
+            assert math.hypot(x, z - 1.0) == pytest.approx(math.hypot(x0, z0 - 1.0))
+        assert any(abs(x) > 0.005 for x, _ in turned)
+    room = _room(True)
+    room.objects[1:] = [SceneObject("Tomato", (0.0, COUNTER_TOP, 1.0),
+                                    Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.1, 1.06)),
+                                    name="Tomato_1", parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    tomato = next(o for o in sim.world.objects if o.type_name == "Tomato")
+    sim.world.set_rotation(tomato, 40.0)
+    pieces = make_slices(sim.world, tomato)
+    assert all(p.cut_turn == pytest.approx(40.0) for p in pieces)
+    event = sim.step({"action": "PickupObject", "objectId": pieces[0].object_id, "forceAction": True})
+    assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+    assert pieces[0].cut_turn == 0.0 and all(p.cut_turn == pytest.approx(40.0) for p in pieces[1:])
+    # A procedural room keeps its quarter turn's row, drawn unturned.
+    plain = [c for middle in _bread_slice_middles(False, 0.0, "Tomato") for c in middle]
+    assert [c for middle in _bread_slice_middles(False, 32.5, "Tomato") for c in middle] == pytest.approx(plain)
+
+
+def test_a_slice_lying_as_cut_is_drawn_turned_by_its_cut_turn() -> None:
+    from alfred_gen.sim.actions import make_slices
+    from alfred_gen.sim.pixels import PixelSight
+
+    room = _room(True)
+    room.objects[1:] = [SceneObject("Bread", (0.0, COUNTER_TOP, 1.0),
+                                    Box((-0.08, COUNTER_TOP, 0.85), (0.08, COUNTER_TOP + 0.14, 1.15)),
+                                    name="Bread_1", parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    loaf = next(o for o in sim.world.objects if o.type_name == "Bread")
+    piece = make_slices(sim.world, loaf)[3]
+
+    def drawn() -> tuple[int, float]:
+        sim.world.touch(piece)
+        boxes = PixelSight().layers(sim.world).scene_boxes
+        mine = boxes.owner == boxes.owners.index(piece.object_id)
+        return int(mine.sum()), float(((boxes.hi - boxes.lo)[mine][:, [0, 2]].prod(axis=1)).sum())
+
+    count, area = drawn()
+    piece.cut_turn = 30.0
+    turned_count, turned_area = drawn()
+    assert turned_count > count and turned_area == pytest.approx(area, rel=0.1)

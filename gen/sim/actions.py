@@ -357,6 +357,7 @@ def pickup_object(sim: LiteController, args: dict[str, Any]) -> None:
     require_in_reach_unless_forced(sim, obj, args)
     world.detach(obj)
     obj.lies_as_cut = False
+    obj.cut_turn = 0.0
     world.held = obj.object_id
     world.sight_changed()
     world.touch_family(obj)
@@ -543,17 +544,6 @@ SLICE_SHIFT: dict[str, tuple[float, float]] = {"Apple": (0.0, -0.015)}
 #: ones: 84 to 85 of 86 right, IoU 0.779 to 0.771 (face-on views lose: lite's half is a box where
 #: THOR's is round).
 SLICE_HALVES: frozenset[str] = frozenset({"Apple"})
-#: Wholes whose slices an imported room lays along the whole's own yaw (:func:`make_slices`); others
-#: keep their quarter turn's row. THOR's rows run along the whole's yaw for every type (s97's cast
-#: centroids), but lite's slabs keep the quarter turn, and where they overlap along the row (tomato
-#: 0.021 m thick, 0.0063 m apart; potato 0.0146 and 0.011; lettuce 0.034 and 0.0187) a diagonal row
-#: hides slices: on the 109 train slicing demos outside the wide sample whose whole misses its quarter
-#: turns (held out by folds), all types turned made FloorPlan22's PotatoSliced_2 invisible (4 demos
-#: stopped, fidelity 98.1% to 93.5%) and lost two FloorPlan27 lettuce picks. Bread's slabs (0.029 m
-#: thick, 0.036 m apart) do not overlap: bread alone, odd FloorPlans 0.6758 to 0.6767 (73
-#: interactions, 68 picks both), even 0.7228 to 0.7287 (267, 253 both), no replay stopped; wide
-#: sample +0.24 units (FloorPlans 12 and 14), no pick changed.
-SLICE_TURNED: frozenset[str] = frozenset({"Bread"})
 
 
 def slice_offsets(kind: str, length: float, count: int) -> list[float]:
@@ -604,9 +594,10 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     sx_off, sz_off = turn_horizontal(*shift, turns)
     halved = world.scene.from_alfred and obj.type_name in SLICE_HALVES and count > 2
     # THOR's slices lie along the whole's own yaw, not its nearest quarter turn (an imported room's
-    # wholes stand at any yaw): each slice's middle turns about the whole's origin by the rest, for
-    # the types whose slabs do not overlap (SLICE_TURNED).
-    rest = yaw_residual(obj.rotation[1]) if world.scene.from_alfred and obj.type_name in SLICE_TURNED else 0.0
+    # wholes stand at any yaw): each slice's middle turns about the whole's origin by the rest, and
+    # its slab is drawn turned by it too (cut_turn), or slabs that overlap along the row (a
+    # tomato's, a potato's, a lettuce's) would hide one another laid along a diagonal.
+    rest = yaw_residual(obj.rotation[1]) if world.scene.from_alfred else 0.0
     pivot = (obj.position[0], obj.position[2])
     pieces = []
     for i in range(count):
@@ -635,6 +626,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
             box,
         )
         piece.lies_as_cut = True
+        piece.cut_turn = rest
         piece.temperature = obj.temperature
         piece.is_cooked = obj.is_cooked and piece.otype.cookable
         world.add_object(piece)

@@ -114,6 +114,7 @@ from alfred_gen.sim.thor_shapes import (
     thor_shaped,
     thor_swing,
 )
+from alfred_gen.sim.turned_rows import turned
 from alfred_gen.sim.visibility import PartialSight, Sight, reach_distances
 from alfred_gen.sim.visibility import known as _known
 from alfred_gen.sim.world import World, WorldObject
@@ -620,6 +621,9 @@ def _build_layers(world: World, structure: _Structure, show_dirt: bool = False) 
                                   swing=structure.swings.get(obj.object_id))
         if obj.lean:  # a long thing resting on a taller one (:mod:`alfred_gen.sim.put_lean`)
             lo, hi, colors = ramp(lo, hi, colors, obj.box().translated(*offset), obj.lean)
+        if obj.cut_turn and obj.lies_as_cut:  # a slice turned with its whole (:mod:`alfred_gen.sim.turned_rows`)
+            middle = (obj.center[0] + offset[0], obj.center[2] + offset[2])
+            lo, hi, colors = turned(lo, hi, colors, middle, obj.cut_turn)
         chunks.append((lo, hi, colors, np.full(len(lo), owner, np.int32)))
         if from_alfred and offset == (0.0, 0.0, 0.0):
             for name, (lo, hi, colors) in _ownerless_rows(obj, facing_of(obj, facings), (*obj.holes, *own_cuts)):

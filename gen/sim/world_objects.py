@@ -152,6 +152,7 @@ class WorldObject:
         "blade_across",
         "center",
         "children",
+        "cut_turn",
         "drawn_margins",
         "drawn_pattern",
         "holes",
@@ -245,6 +246,10 @@ class WorldObject:
         #: imported room draws only the part of its face THOR's masks show there
         #: (:data:`alfred_gen.sim.thor_shapes.SLICE_FACES`).
         self.lies_as_cut = False
+        #: Degrees of THOR yaw by which a slice lying as cut is drawn turned about its middle beyond
+        #: its box (its whole's rest of yaw, :func:`yaw_residual`; :mod:`alfred_gen.sim.turned_rows`);
+        #: cleared when it is picked up.
+        self.cut_turn = 0.0
         #: How it leans on a taller thing it came down on (:mod:`alfred_gen.sim.put_lean`): (the axis
         #: of its long side, 0 or 2; +1 or -1, the end raised; the rise, metres), drawing only;
         #: empty: level. :attr:`leans_on` is that thing's id.
