@@ -21,6 +21,7 @@ from alfred_gen.domains.catalogue import ObjectType
 from alfred_gen.sim.actions import ActionFailed, flag, number
 from alfred_gen.sim.pose_roll import set_roll
 from alfred_gen.sim.scene import GRID_SIZE
+from alfred_gen.sim.seat_settle import settle_on_seats
 from alfred_gen.sim.start_falls import fallen_zone
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, World, WorldObject, spawn_id, turned_about, yaw_residual
 
@@ -443,6 +444,7 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
         if support is not None and not world.is_held_family(support) and obj not in world.parent_chain(support):
             world.attach(obj, support)
     _reassign_spawn_ids(world, [o for o, _, _ in posed])
+    settle_on_seats(world, [o for o, _, _ in posed])
     _let_fall(world, posed)
     world.sight_changed()
 
