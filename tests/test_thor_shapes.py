@@ -439,18 +439,27 @@ def test_a_lamp_is_drawn_as_a_shade_narrower_than_its_box_over_a_stem_and_base(l
     assert widths == sorted(widths, reverse=True)  # no wider above than below
 
 
+def _whole_on_counter(imported: bool, whole: str, half: tuple[float, float], height: float,
+                      yaw: float | None = None, images: bool = False) -> tuple[LiteController, WorldObject]:
+    """A room with one ``whole`` (its box ``half`` (x, z) about (0, 1), ``height`` tall) on the middle
+    of its counter, turned to ``yaw`` when given: the room's controller and the whole."""
+    room = _room(imported)
+    box = Box((-half[0], COUNTER_TOP, 1.0 - half[1]), (half[0], COUNTER_TOP + height, 1.0 + half[1]))
+    room.objects[1:] = [SceneObject(whole, (0.0, COUNTER_TOP, 1.0), box, name=f"{whole}_1",
+                                    parent=room.objects[0].object_id)]
+    sim = LiteController(room, render_image=False, render_object_image=images)
+    obj = next(o for o in sim.world.objects if o.type_name == whole)
+    if yaw is not None:
+        sim.world.set_rotation(obj, yaw)
+    return sim, obj
+
+
 def _apple_slice_middles(imported: bool, yaw: float) -> list[tuple[float, float]]:
     """(x, z) of each slice of an apple on the middle of a counter at (0, 1), turned to ``yaw`` (its
     own x a little longer than its own z: its row runs along its own x)."""
     from alfred_gen.sim.actions import make_slices
 
-    room = _room(imported)
-    room.objects[1:] = [SceneObject("Apple", (0.0, COUNTER_TOP, 1.0),
-                                    Box((-0.051, COUNTER_TOP, 0.95), (0.051, COUNTER_TOP + 0.1, 1.05)),
-                                    name="Apple_1", parent=room.objects[0].object_id)]
-    sim = LiteController(room, render_image=False, render_object_image=False)
-    apple = next(o for o in sim.world.objects if o.type_name == "Apple")
-    sim.world.set_rotation(apple, yaw)
+    sim, apple = _whole_on_counter(imported, "Apple", (0.051, 0.05), 0.1, yaw)
     return [(p.center[0], p.center[2]) for p in make_slices(sim.world, apple)]
 
 
@@ -553,13 +562,7 @@ def _bread_slice_middles(imported: bool, yaw: float, whole: str = "Bread") -> li
     (0, 1), turned to ``yaw`` (its row along its own z)."""
     from alfred_gen.sim.actions import make_slices
 
-    room = _room(imported)
-    room.objects[1:] = [SceneObject(whole, (0.0, COUNTER_TOP, 1.0),
-                                    Box((-0.08, COUNTER_TOP, 0.85), (0.08, COUNTER_TOP + 0.14, 1.15)),
-                                    name=f"{whole}_1", parent=room.objects[0].object_id)]
-    sim = LiteController(room, render_image=False, render_object_image=False)
-    loaf = next(o for o in sim.world.objects if o.type_name == whole)
-    sim.world.set_rotation(loaf, yaw)
+    sim, loaf = _whole_on_counter(imported, whole, (0.08, 0.15), 0.14, yaw)
     return [(p.center[0], p.center[2]) for p in make_slices(sim.world, loaf)]
 
 
@@ -591,13 +594,7 @@ def test_an_imported_rooms_slices_of_every_type_turn_and_are_drawn_turned_until_
         for (x0, z0), (x, z) in zip(square, turned):
             assert math.hypot(x, z - 1.0) == pytest.approx(math.hypot(x0, z0 - 1.0))
         assert any(abs(x) > 0.005 for x, _ in turned)
-    room = _room(True)
-    room.objects[1:] = [SceneObject("Tomato", (0.0, COUNTER_TOP, 1.0),
-                                    Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.1, 1.06)),
-                                    name="Tomato_1", parent=room.objects[0].object_id)]
-    sim = LiteController(room, render_image=False, render_object_image=True)
-    tomato = next(o for o in sim.world.objects if o.type_name == "Tomato")
-    sim.world.set_rotation(tomato, 40.0)
+    sim, tomato = _whole_on_counter(True, "Tomato", (0.06, 0.06), 0.1, 40.0, images=True)
     pieces = make_slices(sim.world, tomato)
     assert all(p.cut_turn == pytest.approx(40.0) for p in pieces)
     event = sim.step({"action": "PickupObject", "objectId": pieces[0].object_id, "forceAction": True})
@@ -612,12 +609,7 @@ def test_a_slice_lying_as_cut_is_drawn_turned_by_its_cut_turn() -> None:
     from alfred_gen.sim.actions import make_slices
     from alfred_gen.sim.pixels import PixelSight
 
-    room = _room(True)
-    room.objects[1:] = [SceneObject("Bread", (0.0, COUNTER_TOP, 1.0),
-                                    Box((-0.08, COUNTER_TOP, 0.85), (0.08, COUNTER_TOP + 0.14, 1.15)),
-                                    name="Bread_1", parent=room.objects[0].object_id)]
-    sim = LiteController(room, render_image=False, render_object_image=True)
-    loaf = next(o for o in sim.world.objects if o.type_name == "Bread")
+    sim, loaf = _whole_on_counter(True, "Bread", (0.08, 0.15), 0.14, images=True)
     piece = make_slices(sim.world, loaf)[3]
 
     def drawn() -> tuple[int, float]:

@@ -10,9 +10,9 @@ thing (:data:`LONG_RATIO`) whose footprint then clashes with a taller loose thin
 (:func:`~alfred_gen.sim.world_objects.footprints_clash`) came down on it. :func:`settle` marks it
 as leaning on the tallest such thing (:attr:`~alfred_gen.sim.world_objects.WorldObject.lean`): its
 end towards that thing raised to the thing's top, the other on its own level; :func:`ramp` draws
-its drawing that way, in :data:`STEP` long steps (the renderer draws axis-aligned boxes). Its box
-stays level (what it takes of the receptacle, its metadata), and it lies flat again once it or
-what it leans on is taken away (:meth:`~alfred_gen.sim.world.World.detach`).
+its drawing that way, in :data:`~alfred_gen.sim.drawn_steps.STEP` long steps (the renderer draws
+axis-aligned boxes). Its box stays level (what it takes of the receptacle, its metadata), and it
+lies flat again once it or what it leans on is taken away (:meth:`~alfred_gen.sim.world.World.detach`).
 
 In the in-sample mask eval (session 91) Spoon-None-DiningTable-20 (T20190909_034703, low 41): THOR's
 70 px pickup mask runs from the egg's top (its top row level with the egg's) down to the basin's
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from alfred_gen.sim.drawn_steps import STEP, Piece, as_rows
 from alfred_gen.sim.world_objects import footprints_clash
 
 if TYPE_CHECKING:
@@ -41,10 +42,6 @@ if TYPE_CHECKING:
 #: How many times its shorter horizontal side a thing's longer must be to lean on one end (spoons
 #: 5.0; knives, forks, ladles, spatulas): a round thing that comes down on another is not a ramp.
 LONG_RATIO = 3.0
-
-#: Length (metres) of each level step a leaning drawing is cut into along its long side: under 2 px
-#: at the 1.5 m a basin is seen from (ALFRED's 300 px frame, 60 degrees: 260 px per metre at 1 m).
-STEP = 0.01
 
 
 def long_in_plan(size: Sequence[float]) -> bool:
@@ -84,14 +81,14 @@ def ramp(lo: np.ndarray, hi: np.ndarray, colors: np.ndarray, box: Box, lean: tup
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Drawing boxes (``lo``, ``hi``, ``colors`` rows) of a thing whose box is ``box`` leaning as
     ``lean`` says (axis 0 or 2, +1 or -1: the end raised, rise in metres): each box cut into
-    :data:`STEP` long pieces along the axis, each raised by the rise times how far along the box
-    towards the raised end its middle lies."""
+    :data:`~alfred_gen.sim.drawn_steps.STEP` long pieces along the axis, each raised by the rise times
+    how far along the box towards the raised end its middle lies."""
     axis, towards, rise = int(lean[0]), lean[1], lean[2]
     start, end = box.lo[axis], box.hi[axis]
     length = max(end - start, 1e-9)
     first, last = min(start, float(lo[:, axis].min())), max(end, float(hi[:, axis].max()))
     edges = np.linspace(first, last, max(1, math.ceil((last - first) / STEP)) + 1)
-    out_lo, out_hi, out_colors = [], [], []
+    pieces: list[Piece] = []
     for row_lo, row_hi, color in zip(lo, hi, colors):
         for a, b in zip(edges[:-1], edges[1:]):
             a, b = max(a, row_lo[axis]), min(b, row_hi[axis])
@@ -103,9 +100,5 @@ def ramp(lo: np.ndarray, hi: np.ndarray, colors: np.ndarray, box: Box, lean: tup
             piece_lo[axis], piece_hi[axis] = a, b
             piece_lo[1] += lift
             piece_hi[1] += lift
-            out_lo.append(piece_lo)
-            out_hi.append(piece_hi)
-            out_colors.append(color)
-    if not out_lo:
-        return lo, hi, colors
-    return np.array(out_lo), np.array(out_hi), np.array(out_colors, dtype=colors.dtype)
+            pieces.append((piece_lo, piece_hi, color))
+    return as_rows(pieces, lo, hi, colors)

@@ -4,9 +4,10 @@ The renderer draws axis-aligned boxes only. A slice of a whole standing at a yaw
 quarter turns lies, in THOR, turned with the whole; its axis-aligned slab, laid along the turned
 row, overlaps its neighbours' slabs and hides them where THOR's do not (s98: a tomato's, potato's
 or lettuce's slices laid along a diagonal hid one another). :func:`turned` draws each box as the
-box turned: cut into :data:`STEP` wide columns along the world axis its long side runs nearest,
-each column as deep as the turned box is on the column's middle line (so a column keeps the
-turned box's area, and two turned slabs that do not overlap give columns that do not either).
+box turned: cut into :data:`~alfred_gen.sim.drawn_steps.STEP` wide columns along the world axis
+its long side runs nearest, each column as deep as the turned box is on the column's middle line
+(so a column keeps the turned box's area, and two turned slabs that do not overlap give columns
+that do not either).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import math
 
 import numpy as np
 
-#: Width (metres) of the columns a turned box is drawn in.
-STEP = 0.01
+from alfred_gen.sim.drawn_steps import STEP, Piece, as_rows
 
 
 def _span_on_line(center: tuple[float, float], half: tuple[float, float], degrees: float,
@@ -49,13 +49,13 @@ def _span_on_line(center: tuple[float, float], half: tuple[float, float], degree
 def turned(lo: np.ndarray, hi: np.ndarray, colors: np.ndarray, pivot: tuple[float, float],
            degrees: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Drawing boxes (``lo``, ``hi``, ``colors`` rows) turned about the vertical line through
-    ``pivot`` (x, z) by ``degrees`` (-45 to 45) of THOR yaw, each drawn in :data:`STEP` wide
-    axis-aligned columns (see the module)."""
+    ``pivot`` (x, z) by ``degrees`` (-45 to 45) of THOR yaw, each drawn in
+    :data:`~alfred_gen.sim.drawn_steps.STEP` wide axis-aligned columns (see the module)."""
     if not degrees or not len(lo):
         return lo, hi, colors
     t = math.radians(degrees)
     c, s = math.cos(t), math.sin(t)
-    out_lo, out_hi, out_colors = [], [], []
+    pieces: list[Piece] = []
     for row_lo, row_hi, color in zip(lo, hi, colors):
         half = ((row_hi[0] - row_lo[0]) / 2.0, (row_hi[2] - row_lo[2]) / 2.0)
         mx, mz = (row_lo[0] + row_hi[0]) / 2.0 - pivot[0], (row_lo[2] + row_hi[2]) / 2.0 - pivot[1]
@@ -74,9 +74,5 @@ def turned(lo: np.ndarray, hi: np.ndarray, colors: np.ndarray, pivot: tuple[floa
             other = 2 - axis
             piece_lo[axis], piece_hi[axis] = a, b
             piece_lo[other], piece_hi[other] = span
-            out_lo.append(piece_lo)
-            out_hi.append(piece_hi)
-            out_colors.append(color)
-    if not out_lo:
-        return lo, hi, colors
-    return np.array(out_lo), np.array(out_hi), np.array(out_colors, dtype=colors.dtype)
+            pieces.append((piece_lo, piece_hi, color))
+    return as_rows(pieces, lo, hi, colors)
