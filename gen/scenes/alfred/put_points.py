@@ -272,13 +272,13 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     (:func:`alfred_gen.sim.put_landing.free_place`)."""
     groups, types = _grouped(objects, facts, eye_y)
     out: dict[str, tuple[PutPlaces, ...]] = {}
-    for basin, by_pose in sorted(groups.items()):
-        if types.get(basin) not in LINE_TYPES | CLUSTER_TYPES:
+    for receptacle, by_pose in sorted(groups.items()):
+        if types.get(receptacle) not in LINE_TYPES | CLUSTER_TYPES:
             continue
         found: list[PutPlaces] = []
         for pose, by_kind in sorted(by_pose.items()):
             for kind, points in sorted(by_kind.items()):
-                if types.get(basin) in CLUSTER_TYPES:
+                if types.get(receptacle) in CLUSTER_TYPES:
                     places = [p for p in _places(points, FRIDGE_PLACE_RADIUS)
                               if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
                 else:
@@ -286,5 +286,5 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
                 if len(places) > 1:
                     found.append((kind, (*pose, *(v for place in places for v in place))))
         if found:
-            out[basin] = tuple(found)
+            out[receptacle] = tuple(found)
     return out
