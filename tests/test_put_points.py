@@ -12,12 +12,12 @@ import pytest
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
-from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts
-from alfred_gen.scenes.alfred.put_points import put_places_by_pose, put_points_by_pose
+from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts, with_near
+from alfred_gen.scenes.alfred.put_points import put_matches_by_pose, put_places_by_pose, put_points_by_pose
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.put_landing import fridge_place
+from alfred_gen.sim.put_landing import fridge_place, matched_landing
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
 from tests.helpers.sim_actions import go, oid, ok
@@ -447,3 +447,54 @@ def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
     assert fridge_place(world, fridge, potato) is None  # all taken: the room's point
     go(sim, 1.0, 1.0, 180, 0)
     assert fridge_place(world, fridge, potato) is None  # another pose: no places
+
+
+def test_a_put_fact_keeps_what_lay_near_its_point_at_the_start_and_round_trips() -> None:
+    """Things whose start lies within NEAR of the point (across and in height) are kept, sorted."""
+    fact = PutFact(FRIDGE, "Egg", (0.0, 0.0, 0.0, 60.0), (0.0, 0.5, 1.1))
+    things = [("Mug", (0.1, 0.5, 1.1)), ("Bowl", (0.0, 0.45, 1.2)), ("Apple", (0.3, 0.5, 1.1)),
+              ("Bread", (0.0, 0.9, 1.1))]
+    near = with_near([fact], things)[0]
+    assert near.near == (("Bowl", 0.0, 0.45, 1.2), ("Mug", 0.1, 0.5, 1.1))
+    evidence = SceneEvidence(1)
+    evidence.add_trajectory(TrajectoryFacts(1, 0.9, [], [], [], [], puts=[near]))
+    assert SceneEvidence.from_dict(json.loads(json.dumps(evidence.to_dict()))).puts == [near]
+
+
+def test_a_microwaves_match_keeps_a_landing_with_what_lay_inside_the_box_near_it() -> None:
+    """Only things inside the receptacle's box count; a fact with none there is no match."""
+    oven = SceneObject("Microwave", (0.0, 1.0, 1.2), Box((-0.3, 0.9, 1.0), (0.3, 1.2, 1.4)))
+    pose = (0.0, 0.0, 0.0, 30.0)
+    near = (("Bowl", 0.05, 0.93, 1.25), ("Cup", 0.0, 1.25, 1.2))
+    inside = PutFact(oven.object_id, "Egg", pose, (0.0, 0.95, 1.2), near)
+    bare = PutFact(oven.object_id, "Egg", pose, (0.1, 0.95, 1.2), (("Cup", 0.0, 1.25, 1.2),))
+    assert put_matches_by_pose([oven], [inside, bare, inside]) == {
+        oven.object_id: (("Egg|Bowl", (*pose, 0.0, 0.95, 1.2, 0.05, 0.93, 1.25)),)}
+
+
+def test_a_put_lands_where_thor_did_when_the_same_things_lie_near_that_landing() -> None:
+    """THOR is deterministic: the same things at the same spots round a known landing from this
+    pose give that landing; a thing moved off, one more thing there, or another pose give none."""
+    sim, fridge_id = _kitchen_with_a_put_point((9.0, 9.0, 9.0), (1.0, 1.0, 90.0, 0.0))
+    world = sim.world
+    fridge = world.by_id[fridge_id]
+    go(sim, 1.0, 1.0, 90, 0)
+    potato = world.by_id[oid(sim, "Potato")]
+    apple = world.by_id[oid(sim, "Apple")]
+    landing = (fridge.center[0], world.agent.y + 0.1, fridge.center[2])
+    beside = (landing[0] + 0.1, landing[1], landing[2])
+    world.put_matches[fridge_id] = (("Potato|Apple", (1.0, 1.0, 90.0, 0.0, *landing, *beside)),)
+    apple.position = [beside[0] + 0.01, beside[1] + 0.02, beside[2]]
+    fridge.children = [apple.object_id]
+    assert matched_landing(world, fridge, potato) == landing
+    apple.position = [beside[0] + 0.05, beside[1], beside[2]]
+    assert matched_landing(world, fridge, potato) is None  # moved 5 cm
+    apple.position = list(beside)
+    egg = world.by_id[oid(sim, "Egg")]
+    egg.position = [landing[0], landing[1], landing[2] - 0.1]
+    fridge.children = [apple.object_id, egg.object_id]
+    assert matched_landing(world, fridge, potato) is None  # an egg lies there too
+    egg.position = [landing[0], landing[1] + 0.5, landing[2]]
+    assert matched_landing(world, fridge, potato) == landing  # the egg lies far above
+    go(sim, 1.0, 1.0, 180, 0)
+    assert matched_landing(world, fridge, potato) is None  # another pose

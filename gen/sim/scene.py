@@ -274,6 +274,11 @@ class SceneObject:
     #: (:func:`~alfred_gen.scenes.alfred.put_points.put_places_by_pose`): (type, (x, z, rotation,
     #: horizon, then x, y, z of each place)). Empty: none.
     put_places: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    #: Where THOR put a type into this fridge or microwave of an imported room from one pose, with what
+    #: lay near the landing then (:func:`~alfred_gen.scenes.alfred.put_points.put_matches_by_pose`):
+    #: ("<type>|<near types>", (x, z, rotation, horizon, x, y, z of the landing, x, y, z of each near
+    #: thing)). Empty: none.
+    put_matches: tuple[tuple[str, tuple[float, ...]], ...] = ()
     #: Which way THOR laid a long thing put into this receptacle in the episode being replayed, read
     #: from that file's own masks (:mod:`alfred_gen.scenes.alfred.file_headings`): (type, (x, z,
     #: rotation, horizon of the put, then the heading: THOR's yaw of the world direction its long
@@ -346,6 +351,8 @@ class SceneObject:
             data["file_put_points"] = [[kind, list(p)] for kind, p in self.file_put_points]
         if self.put_places:
             data["put_places"] = [[kind, list(p)] for kind, p in self.put_places]
+        if self.put_matches:
+            data["put_matches"] = [[kind, list(p)] for kind, p in self.put_matches]
         if self.file_put_headings:
             data["file_put_headings"] = [[kind, list(p)] for kind, p in self.file_put_headings]
         if self.put_headings:
@@ -380,6 +387,7 @@ class SceneObject:
             put_points=_put_points(data.get("put_points", ())),
             file_put_points=_put_points(data.get("file_put_points", ())),
             put_places=_put_points(data.get("put_places", ())),
+            put_matches=_put_points(data.get("put_matches", ())),
             file_put_headings=_put_points(data.get("file_put_headings", ())),
             put_headings=_put_points(data.get("put_headings", ())),
             drawn_margins=tuple(float(v) for v in data.get("drawn_margins", ())),

@@ -38,6 +38,8 @@ class WorldCore:
         self.file_put_points = {so.object_id: so.file_put_points for so in scene.objects if so.file_put_points}
         #: The places the room's demos show THOR put one type at from one pose (:attr:`SceneObject.put_places`).
         self.put_places = {so.object_id: so.put_places for so in scene.objects if so.put_places}
+        #: The landings the room's demos show with what lay near them (:attr:`SceneObject.put_matches`).
+        self.put_matches = {so.object_id: so.put_matches for so in scene.objects if so.put_matches}
         #: Which way THOR laid long things there (:attr:`SceneObject.file_put_headings`).
         self.file_put_headings = {so.object_id: so.file_put_headings for so in scene.objects if so.file_put_headings}
         #: Which way the room's demos show long things laid there (:attr:`SceneObject.put_headings`).

@@ -87,6 +87,23 @@ class Placement(Containment):
         flat = self._from_here(self.put_places.get(receptacle.object_id, ())).get(kind, ())
         return [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)]
 
+    def put_matches_here(self, receptacle: WorldObject, kind: str
+                         ) -> list[tuple[tuple[float, float, float], list[tuple[str, tuple[float, float, float]]]]]:
+        """The landings of a ``kind`` the room's demos show in ``receptacle`` from the agent's pose
+        now, each with what lay near it then (:attr:`SceneObject.put_matches`): (landing, [(type, position)])."""
+        a = self.agent
+        found = []
+        for key, (x, z, rotation, horizon, *rest) in self.put_matches.get(receptacle.object_id, ()):
+            held, _, near = key.partition("|")
+            if held != kind or not (abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE
+                                    and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE
+                                    and abs(a.horizon - horizon) < POSE_TOLERANCE):
+                continue
+            types = near.split(",")
+            things = [(t, (rest[3 + 3 * i], rest[4 + 3 * i], rest[5 + 3 * i])) for i, t in enumerate(types)]
+            found.append(((rest[0], rest[1], rest[2]), things))
+        return found
+
     def file_put_heading(self, receptacle: WorldObject, kind: str) -> float | None:
         """Which way (THOR's yaw of a world direction) THOR laid a ``kind`` put into ``receptacle``
         from the agent's pose now in the episode being replayed, read from its file's own masks

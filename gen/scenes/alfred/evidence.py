@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alfred_gen.domains import catalogue
-from alfred_gen.scenes.alfred.put_facts import PutFact, put_sightings, sighting_facts
+from alfred_gen.scenes.alfred.put_facts import PutFact, put_sightings, sighting_facts, with_near
 from alfred_gen.scenes.alfred.put_headings import HeadingFact, sighting_headings
 from alfred_gen.scenes.alfred.sight_facts import SightFact, sight_facts
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
@@ -392,7 +392,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         contents=content_facts(traj, start_ids, poses),
         clearances=clearance_facts(scene, low_actions, poses),
         sights=sight_facts(low_actions, steps, agent_y, start_ids, is_static_id),
-        puts=sighting_facts(sightings, agent_y),
+        puts=with_near(sighting_facts(sightings, agent_y), [(type_of_name(n), p) for n, p, _ in poses]),
         headings=sighting_headings(sightings, agent_y),
     )
 

@@ -20,14 +20,16 @@ nearest the line of sight through it: :mod:`alfred_gen.sim.put_landing`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from alfred_gen.domains import catalogue
 from alfred_gen.sim.camera import Camera
+from alfred_gen.sim.put_landing import MATCH_NEAR
 from alfred_gen.sim.scene import ALFRED_CAMERA
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH, decode_mask
 
@@ -89,15 +91,20 @@ class PutFact:
     kind: str
     pose: tuple[float, float, float, float]
     point: tuple[float, float, float]
+    #: What lay within :data:`NEAR` of ``point`` at the episode's start (type, x, y, z; the held
+    #: object's own start excluded): what THOR's choice of this spot depended on
+    #: (:func:`alfred_gen.scenes.alfred.put_points.put_matches_by_pose`).
+    near: tuple[tuple[str, float, float, float], ...] = ()
 
     def to_list(self) -> list[Any]:
-        return [self.receptacle, self.kind, list(self.pose), list(self.point)]
+        return [self.receptacle, self.kind, list(self.pose), list(self.point), [list(n) for n in self.near]]
 
     @staticmethod
     def from_list(data: Sequence[Any]) -> PutFact:
         pose = tuple(float(c) for c in data[2])
         point = tuple(float(c) for c in data[3])
-        return PutFact(str(data[0]), str(data[1]), pose, point)  # type: ignore[arg-type]  # stored as lists of 4 and 3
+        near = tuple((str(n[0]), float(n[1]), float(n[2]), float(n[3])) for n in (data[4] if len(data) > 4 else ()))
+        return PutFact(str(data[0]), str(data[1]), pose, point, near)  # type: ignore[arg-type]  # stored as lists of 4 and 3
 
 
 def locate(mask: np.ndarray, camera: Camera, size: tuple[float, float, float],
@@ -202,6 +209,24 @@ def sighting_facts(sightings: Sequence[Sighting], agent_y: float) -> list[PutFac
         fact = _fact(runs, pose, agent_y, where, catalogue.type_of_id(shown))
         if fact is not None:
             out.append(fact)
+    return out
+
+
+#: Metres (across and in height) within which a thing's start pose counts as near a put fact's
+#: point (:attr:`PutFact.near`): the landing rule's (:func:`alfred_gen.sim.put_landing.matched_landing`).
+NEAR = MATCH_NEAR
+
+
+def with_near(facts: Sequence[PutFact], things: Sequence[tuple[str, tuple[float, float, float]]]) -> list[PutFact]:
+    """``facts`` with what lay near each one's point at the episode's start (``things``: the
+    trajectory's object poses as type and position), as :attr:`PutFact.near`."""
+    out = []
+    for fact in facts:
+        px, py, pz = fact.point
+        near = tuple(sorted((kind, *(round(float(c), 4) for c in position)) for kind, position in things
+                            if math.hypot(position[0] - px, position[2] - pz) <= NEAR
+                            and abs(position[1] - py) <= NEAR))
+        out.append(replace(fact, near=near))  # type: ignore[arg-type]  # rounded triples
     return out
 
 

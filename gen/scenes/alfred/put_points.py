@@ -67,6 +67,9 @@ PutPoint = tuple[str, tuple[float, float, float, float, float, float, float]]
 #: A pose's places for a type: the type, then the pose (x, z, rotation, horizon) and x, y, z of each place.
 PutPlaces = tuple[str, tuple[float, ...]]
 
+#: One landing and what lay near it (:func:`put_matches_by_pose`).
+PutMatch = tuple[str, tuple[float, ...]]
+
 Point = tuple[float, float, float]
 
 
@@ -288,3 +291,40 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
         if found:
             out[receptacle] = tuple(found)
     return out
+
+
+#: Receptacle types whose facts keep what lay near the landing (:func:`put_matches_by_pose`).
+MATCH_TYPES = frozenset({"Fridge", "Microwave"})
+
+#: Metres a thing's start position may lie outside the receptacle's box and still count as in it
+#: (:func:`put_matches_by_pose`).
+CONTENTS_MARGIN = 0.02
+
+
+def put_matches_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact]) -> dict[str, tuple[PutMatch, ...]]:
+    """Fridge or microwave (:data:`MATCH_TYPES`) id -> for each fact inside its box (widened by
+    :data:`MARGIN`) with something already in the box near its point at the episode's start
+    (:attr:`~alfred_gen.scenes.alfred.put_facts.PutFact.near`, inside the box widened by
+    :data:`CONTENTS_MARGIN`): ("<type>|<near types, comma-separated>", (x, z, rotation, horizon of
+    the put, x, y, z of the point, then x, y, z of each near thing in that order)).
+
+    THOR is deterministic: put from one pose with the same things at the same spots around a
+    place, it lands where it landed before, even where no rule over places explains it
+    (Egg-None-DiningTable-15: an egg dropped into the bowl standing in the microwave, in two
+    demos alike). :func:`alfred_gen.sim.put_landing.matched_landing` takes such a landing when the
+    world now holds the same things there."""
+    boxes = {o.object_id: o.box for o in objects if o.object_type in MATCH_TYPES}
+    out: dict[str, set[PutMatch]] = {}
+    for fact in facts:
+        box = boxes.get(fact.receptacle)
+        if box is None or not fact.near or not _inside(box, MARGIN, fact.point):
+            continue
+        near = [n for n in fact.near if _inside(box, CONTENTS_MARGIN, (n[1], n[2], n[3]))]
+        if not near:
+            continue
+        x, z, rotation, horizon = fact.pose
+        pose = (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
+        key = f"{fact.kind}|{','.join(n[0] for n in near)}"
+        values = (*pose, *fact.point, *(c for n in near for c in n[1:]))
+        out.setdefault(fact.receptacle, set()).add((key, values))
+    return {r: tuple(sorted(found)) for r, found in sorted(out.items())}
