@@ -65,7 +65,7 @@ def first_hits(blocks: Sequence[Block], sights: Sequence[SightFact]) -> Counter[
 def _hull(boxes: Sequence[Box], margin: float) -> Box:
     lo = tuple(min(b.lo[a] for b in boxes) - margin for a in range(3))
     hi = tuple(max(b.hi[a] for b in boxes) + margin for a in range(3))
-    return Box(lo, hi)  # type: ignore[arg-type]  # three coordinates
+    return Box(lo, hi)  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
 
 
 def boards_drawn_by_their_host(blocks: Sequence[Block], sights: Sequence[SightFact]) -> dict[str, str]:
@@ -80,8 +80,8 @@ def boards_drawn_by_their_host(blocks: Sequence[Block], sights: Sequence[SightFa
         if board not in best or (count, host) > best[board]:
             best[board] = (count, host)
     for board_id, (_, host_id) in sorted(best.items()):
-        board = by_id[board_id]
-        drawing = (board.box(), *back_parts(board, blocks))
+        shelf = by_id[board_id]
+        drawing = (shelf.box(), *back_parts(shelf, blocks))
         by_id[host_id].drawn_parts.extend(drawing)
-        board.holes.append(_hull(drawing, HOLE_MARGIN))
+        shelf.holes.append(_hull(drawing, HOLE_MARGIN))
     return {board: host for board, (_, host) in best.items()}
