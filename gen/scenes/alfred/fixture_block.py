@@ -86,6 +86,9 @@ class Block:
     #: A sink basin's opening where its masks show it (:attr:`~alfred_gen.sim.scene.SceneObject.opening`);
     #: empty: no deck. Drawing only.
     opening: tuple[float, ...] = ()
+    #: Boxes drawn as part of it though they are another fixture's (a desk's hutch boards:
+    #: :mod:`alfred_gen.scenes.alfred.hutch_boards`). Drawing only.
+    drawn_parts: list[Box] = field(default_factory=list)
 
     @property
     def container(self) -> bool:

@@ -72,7 +72,7 @@ HOLE_HALF_WIDTH = 0.03
 WINDOWED_KINDS = frozenset({"DeskLamp"})
 
 
-def _entry(eye: np.ndarray, ray: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float | None:
+def ray_entry(eye: np.ndarray, ray: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float | None:
     """Distance along ``ray`` (unit) from ``eye`` at which it enters box [lo, hi]; None if it misses."""
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = 1.0 / np.where(np.abs(ray) < 1e-12, 1e-12, ray)
@@ -171,7 +171,7 @@ def clear_sight_lines(blocks: Sequence[Block], sights: Sequence[SightFact], floo
         centre = box.center
         for direction in fact.rays:
             ray = np.asarray(direction, dtype=float)
-            entry = _entry(eye, ray, t_lo, t_hi)
+            entry = ray_entry(eye, ray, t_lo, t_hi)
             if entry is None or entry - SHORT_OF_TARGET <= 0.05:
                 continue
             length = entry - SHORT_OF_TARGET
