@@ -195,6 +195,7 @@ def _world_with_a_point(point: Any) -> Any:
     world.put_point = lambda receptacle, kind, any_type=True: point
     world.file_put_point = lambda receptacle, kind: None
     world.put_places_here = lambda receptacle, kind: []
+    world.put_matches_here = lambda receptacle, kind: []
     world.support_levels = lambda receptacle: [0.72]
     return world
 
