@@ -156,3 +156,12 @@ def test_a_fixture_drawn_smaller_than_any_footprint_keeps_its_whole_box_for_puts
     world = LiteController(_room([counter, mug], "LiteTestThinDrawing")).world
     xs, _ = world.put_grid(world.by_id[counter.object_id], world.by_id[mug.object_id])
     assert abs(float(xs.min()) + 0.5) < 1e-9 and abs(float(xs.max()) - 0.5) < 1e-9, "the grid of the whole box"
+
+
+def test_a_put_into_a_fridge_keeps_its_whole_box_whatever_its_drawing() -> None:
+    fridge = SceneObject("Fridge", (0.0, 0.9, 1.0), Box((-0.4, 0.0, 0.6), (0.4, 1.8, 1.4)),
+                         drawn_margins=(0.0, 0.0, 0.0, 0.0, 0.0, -0.3))
+    mug = SceneObject("Mug", (0.8, 0.05, 0.2), Box.from_center((0.8, 0.05, 0.2), (0.12, 0.1, 0.09)))
+    world = LiteController(_room([fridge, mug], "LiteTestFridgeDrawing")).world
+    _, zs = world.put_grid(world.by_id[fridge.object_id], world.by_id[mug.object_id])
+    assert float(zs.max()) > 1.1, "the drawing of a fridge is its door, not where its shelves end"

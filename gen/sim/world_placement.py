@@ -36,9 +36,14 @@ def on_drawn_top(receptacle: WorldObject, xs: np.ndarray, zs: np.ndarray, half_x
     puts nothing there: a cup set on FloorPlan26's counter stood half off its drawn front edge, the
     spot nearest the hand on a box 0.38 m deeper than THOR's counter, where THOR's cup stood on the
     counter behind that edge (Spoon-Cup-CounterTop-26: the next put into the cup resolved to the
-    counter). Only margins drawn inside the box count; movable receptacles have none."""
+    counter). Only margins drawn inside the box count; movable receptacles have none. Only tops: a
+    fridge's, cabinet's or microwave's drawing (:data:`INSIDE_RECEPTACLES`) is its carcass or door
+    seen from outside, and what goes in lies inside its box (kept on FloorPlan25's fridge's drawn
+    front, a bowl was put where THOR's later mask of it fell on the fridge: a pick lost on the wide
+    sample)."""
     margins = receptacle.drawn_margins
-    if not margins or receptacle.otype.pickupable or min(margins) >= 0.0:
+    if (not margins or receptacle.otype.pickupable or min(margins) >= 0.0
+            or receptacle.type_name in INSIDE_RECEPTACLES):
         return xs, zs
     lo, hi = receptacle.lo, receptacle.hi
     x0, x1 = lo[0] - min(margins[0], 0.0) + half_x, hi[0] + min(margins[3], 0.0) - half_x
