@@ -134,3 +134,34 @@ def test_a_thing_put_on_a_counter_lands_ahead_where_the_hand_holds_it() -> None:
     sim, thing, hand = _put_from(counter, "Apple", (0.1, 0.1, 0.1), horizon=45)
     assert abs(thing.center[2] - hand[2]) <= 0.1 and thing.center[2] - counter.box.lo[2] > 0.2
     _step(sim, "PickupObject", objectId=thing.object_id)
+
+
+def test_a_put_lands_on_the_part_of_a_fixture_top_that_is_drawn() -> None:
+    # A counter whose box reaches 0.4 m past where THOR's masks show its front (drawn margin high z
+    # -0.4): the spot nearest the agent on the box is off the drawn top, where THOR has no counter.
+    counter = SceneObject("CounterTop", (0.0, 0.9, 1.0), Box((-0.6, 0.88, 0.6), (0.6, 0.92, 1.4)),
+                          drawn_margins=(0.0, 0.0, 0.0, 0.0, 0.0, -0.4))
+    mug = SceneObject("Mug", (0.8, 0.05, 0.2), Box.from_center((0.8, 0.05, 0.2), (0.12, 0.1, 0.09)))
+    world = LiteController(_room([counter, mug], "LiteTestDrawnTop")).world
+    receptacle, held = world.by_id[counter.object_id], world.by_id[mug.object_id]
+    xs, zs = world.put_grid(receptacle, held)
+    assert len(xs) and float(zs.min()) >= 0.6 + 0.045 - 1e-9
+    assert float(zs.max()) <= 1.0 - 0.045 + 1e-9, "the whole footprint stays on the drawn top"
+
+
+def test_a_fixture_drawn_smaller_than_any_footprint_keeps_its_whole_box_for_puts() -> None:
+    counter = SceneObject("CounterTop", (0.0, 0.9, 1.0), Box((-0.6, 0.88, 0.6), (0.6, 0.92, 1.4)),
+                          drawn_margins=(-0.58, 0.0, 0.0, -0.58, 0.0, 0.0))
+    mug = SceneObject("Mug", (0.8, 0.05, 0.2), Box.from_center((0.8, 0.05, 0.2), (0.12, 0.1, 0.09)))
+    world = LiteController(_room([counter, mug], "LiteTestThinDrawing")).world
+    xs, _ = world.put_grid(world.by_id[counter.object_id], world.by_id[mug.object_id])
+    assert abs(float(xs.min()) + 0.5) < 1e-9 and abs(float(xs.max()) - 0.5) < 1e-9, "the grid of the whole box"
+
+
+def test_a_put_into_a_fridge_keeps_its_whole_box_whatever_its_drawing() -> None:
+    fridge = SceneObject("Fridge", (0.0, 0.9, 1.0), Box((-0.4, 0.0, 0.6), (0.4, 1.8, 1.4)),
+                         drawn_margins=(0.0, 0.0, 0.0, 0.0, 0.0, -0.3))
+    mug = SceneObject("Mug", (0.8, 0.05, 0.2), Box.from_center((0.8, 0.05, 0.2), (0.12, 0.1, 0.09)))
+    world = LiteController(_room([fridge, mug], "LiteTestFridgeDrawing")).world
+    _, zs = world.put_grid(world.by_id[fridge.object_id], world.by_id[mug.object_id])
+    assert float(zs.max()) > 1.1, "the drawing of a fridge is its door, not where its shelves end"
