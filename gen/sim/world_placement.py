@@ -38,11 +38,10 @@ def on_drawn_top(receptacle: WorldObject, xs: np.ndarray, zs: np.ndarray, half_x
     counter behind that edge (Spoon-Cup-CounterTop-26: the next put into the cup resolved to the
     counter; held out on the wide sample, rule picks 2064 -> 2065/2104, IoU 0.7172 -> 0.7173, no pick
     lost; measured set unchanged, session 100). Only margins drawn inside the box count; movable
-    receptacles have none. Only tops: a
-    fridge's, cabinet's or microwave's drawing (:data:`INSIDE_RECEPTACLES`) is its carcass or door
-    seen from outside, and what goes in lies inside its box (kept on FloorPlan25's fridge's drawn
-    front, a bowl was put where THOR's later mask of it fell on the fridge: a pick lost on the wide
-    sample)."""
+    receptacles have none. Only tops: a fridge's, cabinet's or microwave's drawing
+    (:data:`INSIDE_RECEPTACLES`) is its carcass or door seen from outside, and what goes in lies
+    inside its box (kept on FloorPlan25's fridge's drawn front, a bowl was put where THOR's later
+    mask of it fell on the fridge: a pick lost on the wide sample)."""
     margins = receptacle.drawn_margins
     if (not margins or receptacle.otype.pickupable or min(margins) >= 0.0
             or receptacle.type_name in INSIDE_RECEPTACLES):
