@@ -121,13 +121,10 @@ class Placement(Containment):
                          ) -> list[tuple[tuple[float, float, float], list[tuple[str, tuple[float, float, float]]]]]:
         """The landings of a ``kind`` the room's demos show in ``receptacle`` from the agent's pose
         now, each with what lay near it then (:attr:`SceneObject.put_matches`): (landing, [(type, position)])."""
-        a = self.agent
         found = []
         for key, (x, z, rotation, horizon, *rest) in self.put_matches.get(receptacle.object_id, ()):
             held, _, near = key.partition("|")
-            if held != kind or not (abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE
-                                    and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE
-                                    and abs(a.horizon - horizon) < POSE_TOLERANCE):
+            if held != kind or not self._posed_at(x, z, rotation, horizon):
                 continue
             types = near.split(",")
             things = [(t, (rest[3 + 3 * i], rest[4 + 3 * i], rest[5 + 3 * i])) for i, t in enumerate(types)]
@@ -156,14 +153,16 @@ class Placement(Containment):
     def _from_here(self, facts: tuple[tuple[str, tuple[float, ...]], ...]) -> dict[str, tuple[float, ...]]:
         """Type -> what follows the pose (x, z, rotation, horizon) of the facts declared for the
         agent's pose now."""
+        return {name: tuple(rest) for name, (x, z, rotation, horizon, *rest) in facts
+                if self._posed_at(x, z, rotation, horizon)}
+
+    def _posed_at(self, x: float, z: float, rotation: float, horizon: float) -> bool:
+        """Whether the agent stands at (x, z) facing ``rotation`` at ``horizon`` now (within
+        :data:`POSE_TOLERANCE`): a fact read from a demo holds only from the pose it was read at."""
         a = self.agent
-        found: dict[str, tuple[float, ...]] = {}
-        for name, (x, z, rotation, horizon, *rest) in facts:
-            if abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE \
-                    and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE \
-                    and abs(a.horizon - horizon) < POSE_TOLERANCE:
-                found[name] = tuple(rest)
-        return found
+        return (abs(a.x - x) < POSE_TOLERANCE and abs(a.z - z) < POSE_TOLERANCE
+                and abs((a.rotation - rotation + 180) % 360 - 180) < POSE_TOLERANCE
+                and abs(a.horizon - horizon) < POSE_TOLERANCE)
 
     def free_spots(self, receptacle: WorldObject, obj: WorldObject | None = None) -> list[tuple[float, float]]:
         """Slot points where ``obj`` (or a point-sized object) would not overlap what is already there.
