@@ -40,7 +40,7 @@ from alfred_gen.scenes.alfred.geometry import RoomGeometry, room_geometry
 from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.memory import peak_memory_mb
 from alfred_gen.scenes.alfred.put_headings import room_put_headings
-from alfred_gen.scenes.alfred.put_points import put_matches_by_pose, put_places_by_pose, put_points_by_pose
+from alfred_gen.scenes.alfred.put_points import put_matches_by_pose, put_points_and_places
 from alfred_gen.scenes.alfred.rest_height import FITTED_TYPES, origin_height, rested
 from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
 from alfred_gen.scenes.alfred.start_falls import fall_zones
@@ -212,9 +212,8 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
     shelves = receptacle_shelves(objects, evidence.objects, geometry.floor_y)
     shelves.update(learnt_shelves(objects, shelves, stats, geometry.floor_y))
     objects = [replace(o, shelves=shelves[o.object_id]) if o.object_id in shelves else o for o in objects]
-    puts = put_points_by_pose(objects, evidence.puts, geometry.agent_y + ALFRED_CAMERA.height)
+    puts, places = put_points_and_places(objects, evidence.puts, geometry.agent_y + ALFRED_CAMERA.height)
     objects = [replace(o, put_points=puts[o.object_id]) if o.object_id in puts else o for o in objects]
-    places = put_places_by_pose(objects, evidence.puts, geometry.agent_y + ALFRED_CAMERA.height)
     objects = [replace(o, put_places=places[o.object_id]) if o.object_id in places else o for o in objects]
     matches = put_matches_by_pose(objects, evidence.puts)
     objects = [replace(o, put_matches=matches[o.object_id]) if o.object_id in matches else o for o in objects]

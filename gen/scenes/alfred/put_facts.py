@@ -91,8 +91,9 @@ class PutFact:
     kind: str
     pose: tuple[float, float, float, float]
     point: tuple[float, float, float]
-    #: What lay within :data:`NEAR` of ``point`` at the episode's start (type, x, y, z; the held
-    #: object's own start excluded): what THOR's choice of this spot depended on
+    #: What lay within :data:`~alfred_gen.sim.put_landing.MATCH_NEAR` of ``point`` at the episode's
+    #: start (type, x, y, z; the held object's own start excluded): what THOR's choice of this spot
+    #: depended on
     #: (:func:`alfred_gen.scenes.alfred.put_points.put_matches_by_pose`).
     near: tuple[tuple[str, float, float, float], ...] = ()
 
@@ -212,11 +213,6 @@ def sighting_facts(sightings: Sequence[Sighting], agent_y: float) -> list[PutFac
     return out
 
 
-#: Metres (across and in height) within which a thing's start pose counts as near a put fact's
-#: point (:attr:`PutFact.near`): the landing rule's (:func:`alfred_gen.sim.put_landing.matched_landing`).
-NEAR = MATCH_NEAR
-
-
 def with_near(facts: Sequence[PutFact], things: Sequence[tuple[str, tuple[float, float, float]]]) -> list[PutFact]:
     """``facts`` with what lay near each one's point at the episode's start (``things``: the
     trajectory's object poses as type and position), as :attr:`PutFact.near`."""
@@ -224,8 +220,8 @@ def with_near(facts: Sequence[PutFact], things: Sequence[tuple[str, tuple[float,
     for fact in facts:
         px, py, pz = fact.point
         near = tuple(sorted((kind, *(round(float(c), 4) for c in position)) for kind, position in things
-                            if math.hypot(position[0] - px, position[2] - pz) <= NEAR
-                            and abs(position[1] - py) <= NEAR))
+                            if math.hypot(position[0] - px, position[2] - pz) <= MATCH_NEAR
+                            and abs(position[1] - py) <= MATCH_NEAR))
         out.append(replace(fact, near=near))  # type: ignore[arg-type]  # rounded triples
     return out
 

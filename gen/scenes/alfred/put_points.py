@@ -14,7 +14,7 @@ point (:mod:`alfred_gen.sim.put_landing`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from math import dist
 from statistics import median
 
@@ -169,7 +169,15 @@ def _onto_floor(fact: PutFact, box: Box, eye_y: float) -> Point | None:
     return (round(x + t * (px - x), 4), round(box.lo[1], 4), round(z + t * (pz - z), 4))
 
 
-Groups = dict[str, dict[tuple[float, float, float, float], dict[str, list[Point]]]]
+Pose = tuple[float, float, float, float]
+Groups = dict[str, dict[Pose, dict[str, list[Point]]]]
+
+
+def _pose_key(pose: Sequence[float]) -> Pose:
+    """A put's agent pose (x, z, rotation, horizon) as the key its facts are grouped by: rounded to the
+    millimetre and the thousandth of a degree, so sibling demos' poses read alike."""
+    x, z, rotation, horizon = pose
+    return (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
 
 
 def _grouped(objects: Iterable[SceneObject], facts: Iterable[PutFact],
@@ -184,8 +192,7 @@ def _grouped(objects: Iterable[SceneObject], facts: Iterable[PutFact],
         box, margin = boxes.get(fact.receptacle, (None, MARGIN))
         if box is None:
             continue
-        x, z, rotation, horizon = fact.pose
-        pose = (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
+        pose = _pose_key(fact.pose)
         if _inside(box, margin, fact.point):
             groups.setdefault(fact.receptacle, {}).setdefault(pose, {}).setdefault(fact.kind, []).append(fact.point)
         elif eye_y is not None and types.get(fact.receptacle) in LINE_TYPES and _thin(fact.kind):
@@ -213,6 +220,11 @@ def put_points_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     that is inside and no fact of its type from its pose lies inside. ``repeated=False`` drops
     :data:`REPEAT_TYPES`' test (one episode's own facts: each is THOR's landing in that episode)."""
     groups, types = _grouped(objects, facts, eye_y)
+    return _points_of(groups, types, repeated)
+
+
+def _points_of(groups: Groups, types: dict[str, str], repeated: bool) -> dict[str, tuple[PutPoint, ...]]:
+    """:func:`put_points_by_pose` over facts already grouped by :func:`_grouped`."""
     out: dict[str, tuple[PutPoint, ...]] = {}
     for fridge, by_pose in sorted(groups.items()):
         points: list[PutPoint] = []
@@ -274,6 +286,11 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     The landing picks one place by what lies in the basin now
     (:func:`alfred_gen.sim.put_landing.free_place`)."""
     groups, types = _grouped(objects, facts, eye_y)
+    return _places_of(groups, types)
+
+
+def _places_of(groups: Groups, types: dict[str, str]) -> dict[str, tuple[PutPlaces, ...]]:
+    """:func:`put_places_by_pose` over facts already grouped by :func:`_grouped`."""
     out: dict[str, tuple[PutPlaces, ...]] = {}
     for receptacle, by_pose in sorted(groups.items()):
         if types.get(receptacle) not in LINE_TYPES | CLUSTER_TYPES:
@@ -291,6 +308,14 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
         if found:
             out[receptacle] = tuple(found)
     return out
+
+
+def put_points_and_places(objects: Iterable[SceneObject], facts: Iterable[PutFact], eye_y: float | None = None
+                          ) -> tuple[dict[str, tuple[PutPoint, ...]], dict[str, tuple[PutPlaces, ...]]]:
+    """:func:`put_points_by_pose` and :func:`put_places_by_pose` of one room at once: the importer
+    needs both, and grouping a room's facts (reading every fact against every box) is the costly part."""
+    groups, types = _grouped(objects, facts, eye_y)
+    return _points_of(groups, types, True), _places_of(groups, types)
 
 
 #: Receptacle types whose facts keep what lay near the landing (:func:`put_matches_by_pose`).
@@ -322,8 +347,7 @@ def put_matches_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact]
         near = [n for n in fact.near if _inside(box, CONTENTS_MARGIN, (n[1], n[2], n[3]))]
         if not near:
             continue
-        x, z, rotation, horizon = fact.pose
-        pose = (round(x, 3), round(z, 3), round(rotation % 360, 3), round(horizon, 3))
+        pose = _pose_key(fact.pose)
         key = f"{fact.kind}|{','.join(n[0] for n in near)}"
         values = (*pose, *fact.point, *(c for n in near for c in n[1:]))
         out.setdefault(fact.receptacle, set()).add((key, values))
