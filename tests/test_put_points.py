@@ -13,7 +13,12 @@ import pytest
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, TrajectoryFacts
 from alfred_gen.scenes.alfred.put_facts import OUTLINE, PutFact, locate, put_facts, with_near
-from alfred_gen.scenes.alfred.put_points import put_matches_by_pose, put_places_by_pose, put_points_by_pose
+from alfred_gen.scenes.alfred.put_points import (
+    put_matches_by_pose,
+    put_places_by_pose,
+    put_points_and_places,
+    put_points_by_pose,
+)
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
@@ -390,6 +395,18 @@ def test_a_sink_basin_keeps_every_place_its_demos_show_a_type_put_at_from_one_po
     assert places == {basin.object_id: (("Mug", (*pose, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
     mugs = [p for kind, p in put_points_by_pose([basin], facts)[basin.object_id] if kind == "Mug" and p[:4] == pose]
     assert mugs == [(*pose, -0.2, 0.8, 1.2)]  # the point stays the median
+
+
+def test_the_importers_points_and_places_at_once_are_each_ones_own_and_poses_a_hair_apart_are_one() -> None:
+    """The importer's single grouping gives what put_points_by_pose and put_places_by_pose give; sibling
+    demos' poses that differ below a millimetre and a degree's thousandth (or by a full turn) group as one."""
+    basin = SceneObject("SinkBasin", (0.0, 0.8, 1.2), Box((-0.3, 0.7, 0.9), (0.3, 0.9, 1.5)))
+    poses = [(0.0, 0.0, 0.0, 60.0), (0.0002, -0.0001, 360.0, 60.0001), (0.0, 0.0, 0.0, 60.0)]
+    points = [(-0.2, 0.8, 1.2), (-0.2, 0.8, 1.202), (0.15, 0.8, 1.18)]
+    facts = [PutFact(basin.object_id, "Mug", pose, point) for pose, point in zip(poses, points)]
+    points_of, places_of = put_points_and_places([basin], facts)
+    assert (points_of, places_of) == (put_points_by_pose([basin], facts), put_places_by_pose([basin], facts))
+    assert places_of == {basin.object_id: (("Mug", (0.0, 0.0, 0.0, 60.0, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
 
 
 def test_a_fridge_keeps_only_the_places_its_facts_repeat() -> None:
