@@ -315,6 +315,36 @@ def test_the_clear_rule_gives_up_the_point_when_something_in_the_basin_takes_its
     assert got == pytest.approx((0.0, 0.75, 1.15))
 
 
+def test_a_flat_thing_in_the_basin_does_not_make_the_clear_rule_give_the_point_up() -> None:
+    # A cloth 2 cm high lies where the line comes down: THOR's landings lie on such things, so the
+    # point stands (FLAT_HEIGHT); the same footprint 8 cm high (an egg's height) still takes it.
+    # The taken test itself still counts the cloth (free_place orders the known places by it).
+    cloth = SimpleNamespace(object_id="Cloth|1", center=(0.0, 0.75, 1.17), size=(0.05, 0.02, 0.05))
+    world, basin = _basin_holding(cloth)
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
+    assert put_landing.taken_at(world, basin, held, (0.0, 0.75, 1.15)) is True
+    assert put_landing.taken_at(world, basin, held, (0.0, 0.75, 1.15), flat_too=False) is False
+    got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 1.15))
+    cloth.size = (0.05, 0.08, 0.05)
+    got = put_landing.land("typed_point_clear", world, basin, held, SPOTS, _sight(set()))
+    assert got == pytest.approx((0.0, 0.75, 0.95))
+
+
+def test_a_long_thing_slides_onto_a_flat_thing_but_not_onto_a_standing_one() -> None:
+    # The line place of a spoon is taken by a potato, with an egg on its left and a sponge (2.6 cm
+    # high) on its right: counting the sponge the spoon slides past the egg (x -0.12, the 1 cm
+    # grid's step past touching it at -0.115); without it, onto the sponge beside the potato (0.06).
+    potato = SimpleNamespace(object_id="Potato|1", center=(0.0, 0.75, 1.0), size=(0.08, 0.08, 0.12))
+    egg = SimpleNamespace(object_id="Egg|1", center=(-0.07, 0.75, 1.0), size=(0.05, 0.08, 0.05))
+    sponge = SimpleNamespace(object_id="DishSponge|1", center=(0.07, 0.75, 1.0), size=(0.07, 0.026, 0.14))
+    world, basin = _basin_holding(potato, egg, sponge)
+    spoon = SimpleNamespace(type_name="Spoon", size=(0.04, 0.02, 0.2), object_id="Spoon|1")
+    line = (0.0, 0.75, 1.0)
+    assert put_landing.slid_clear(world, basin, spoon, line) == pytest.approx((-0.12, 0.75, 1.0))
+    assert put_landing.slid_clear(world, basin, spoon, line, flat_too=False) == pytest.approx((0.06, 0.75, 1.0))
+
+
 def test_the_replayed_files_own_point_lands_exactly_on_its_line_even_where_a_thing_takes_it() -> None:
     # The egg takes the room's point (above); THOR's landing in this very episode, read from the
     # file's own mask, says its place was free: the clear rule lands exactly where that line comes
