@@ -814,6 +814,20 @@ def _pairs_up(then: Sequence[tuple[str, Sequence[float]]], now: Sequence[tuple[s
 FRIDGE_TAKEN = (0.12, 0.10)
 
 
+#: Whether :func:`fridge_place` moves off the held type's point when something takes it, to the
+#: first free place (nearest the body) of every place the room's demos show the type put at from
+#: the pose, one fact or more (:data:`EVERY_PLACE`).
+TAKEN_POINT_MOVES = True
+
+#: :data:`FRIDGE_TAKEN` for that move (across, height; metres).
+FRIDGE_TAKEN_EVERY = (0.10, 0.12)
+
+#: Suffix of the type a fridge's every place of that type from a pose is kept under
+#: (:func:`alfred_gen.scenes.alfred.put_points.put_places_by_pose`): each place one fact or more
+#: names, for :func:`fridge_place` when something takes the type's point.
+EVERY_PLACE = "*"
+
+
 def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Point | None:
     """The first of the places the room's demos show THOR put ``held``'s type at in a fridge from
     the agent's pose now (:meth:`~alfred_gen.sim.world.World.put_places_here`: only places two or
@@ -831,15 +845,21 @@ def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Po
     if receptacle.type_name != "Fridge" or world.file_put_point(receptacle, held.type_name) is not None:
         return None
     places = world.put_places_here(receptacle, held.type_name)
-    if not places:
+    point = None if places or not TAKEN_POINT_MOVES else world.put_point(receptacle, held.type_name, any_type=False)
+    if not places and point is None:
         return None
-    across, height = FRIDGE_TAKEN
     contents = [t.center for t in _others_in(world, receptacle, held)]
 
-    def taken(place: Point) -> bool:
+    def taken(place: Point, near: tuple[float, float] = FRIDGE_TAKEN) -> bool:
+        across, height = near
         return any(math.hypot(c[0] - place[0], c[2] - place[2]) < across and abs(c[1] - place[1]) < height
                    for c in contents)
 
+    if not places:  # the type's point, moved off when taken
+        if point is None or not taken(point, FRIDGE_TAKEN_EVERY):
+            return None
+        every = world.put_places_here(receptacle, held.type_name + EVERY_PLACE)
+        return next((p for p in _nearest_body_first(world, every) if not taken(p, FRIDGE_TAKEN_EVERY)), None)
     return next((p for p in _nearest_body_first(world, places) if not taken(p)), None)
 
 

@@ -20,6 +20,7 @@ from statistics import median
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.put_facts import PUT_FACT_TYPES, PutFact
+from alfred_gen.sim.put_landing import EVERY_PLACE
 from alfred_gen.sim.scene import Box, SceneObject
 
 #: Metres a fact's point may lie outside its fridge's box and still count.
@@ -282,8 +283,9 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
         for pose, by_kind in sorted(by_pose.items()):
             for kind, points in sorted(by_kind.items()):
                 if types.get(receptacle) in CLUSTER_TYPES:
-                    places = [p for p in _places(points, FRIDGE_PLACE_RADIUS)
-                              if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
+                    every = _places(points, FRIDGE_PLACE_RADIUS)
+                    found.append((kind + EVERY_PLACE, (*pose, *(v for place in every for v in place))))
+                    places = [p for p in every if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
                 else:
                     places = _places(points)
                 if len(places) > 1:
