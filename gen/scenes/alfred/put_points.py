@@ -267,7 +267,9 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     a fridge's only the places :data:`REPEATS` or more facts name: a single fact's place may be a
     misread mask, and :func:`alfred_gen.sim.put_landing.fridge_place` would take it whenever it lies
     first and nothing stands there), every place: (type, (x, z, rotation, horizon, then x, y, z of
-    each place)).
+    each place)). A fridge also keeps, for each pose and type, every place one fact or more names,
+    under the type followed by :data:`~alfred_gen.sim.put_landing.EVERY_PLACE`: where
+    :func:`~alfred_gen.sim.put_landing.fridge_place` goes when a thing stands at the type's point.
 
     THOR puts a type from one pose at the first spawn point in its order where the object fits, so
     what already lies in the basin decides between a few places; the median of facts that disagree
