@@ -480,8 +480,8 @@ def test_the_point_foot_rule_lands_at_thors_point_only_where_its_foot_is_seen() 
     # under the spots at 0.95 and 1.05 but not the object's middle there. THOR's spawn point is on
     # the surface, so the put lands on the nearest spot whose foot is seen (1.15), where the point
     # rule (middle or foot seen) had put it at the point itself. Without a point: the hand's rule.
-    fridge = SimpleNamespace(type_name="Fridge", center=(0.0, 0.8, 1.0), size=(0.4, 0.2, 0.4))
-    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
+    fridge = SimpleNamespace(type_name="Fridge", center=(0.0, 0.8, 1.0), size=(0.4, 0.2, 0.4), children=())
+    held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06), object_id="Apple|1")
     world = _world_with_a_point((0.0, 0.75, 0.95))
     spots = [(0.0, z) for z in (0.85, 0.95, 1.05, 1.15)]
     feet = {(0.0, 0.73, 0.95), (0.0, 0.73, 1.05), (0.0, 0.73, 0.85)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ from alfred_gen.scenes.alfred.put_points import (
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.put_landing import fridge_place, matched_landing
+from alfred_gen.sim.put_landing import EVERY_PLACE, fridge_place, matched_landing
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
 from tests.helpers.sim_actions import go, oid, ok
@@ -392,7 +393,8 @@ def test_a_sink_basin_keeps_every_place_its_demos_show_a_type_put_at_from_one_po
              for point in ((-0.2, 0.8, 1.2), (-0.2, 0.8, 1.202), (0.15, 0.8, 1.18))]
     facts += [PutFact(basin.object_id, "Mug", other, (0.0, 0.8, z)) for z in (1.2, 1.21)]
     places = put_places_by_pose([basin, fridge], facts + [replace(f, receptacle=fridge.object_id) for f in facts])
-    assert places == {basin.object_id: (("Mug", (*pose, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
+    assert places[basin.object_id] == (("Mug", (*pose, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)
+    assert _repeated_places(places) == {basin.object_id: places[basin.object_id]}
     mugs = [p for kind, p in put_points_by_pose([basin], facts)[basin.object_id] if kind == "Mug" and p[:4] == pose]
     assert mugs == [(*pose, -0.2, 0.8, 1.2)]  # the point stays the median
 
@@ -409,6 +411,12 @@ def test_the_importers_points_and_places_at_once_are_each_ones_own_and_poses_a_h
     assert places_of == {basin.object_id: (("Mug", (0.0, 0.0, 0.0, 60.0, -0.2, 0.8, 1.201, 0.15, 0.8, 1.18)),)}
 
 
+def _repeated_places(places: dict[str, tuple[Any, ...]]) -> dict[str, tuple[Any, ...]]:
+    """``places`` without a fridge's every-place entries (the places of one fact or more)."""
+    kept = {r: tuple(p for p in found if not p[0].endswith(EVERY_PLACE)) for r, found in places.items()}
+    return {r: found for r, found in kept.items() if found}
+
+
 def test_a_fridge_keeps_only_the_places_its_facts_repeat() -> None:
     """A fridge keeps a pose's places only when two or more of them are each named by two or more
     facts (a single fact may be a misread mask)."""
@@ -416,9 +424,12 @@ def test_a_fridge_keeps_only_the_places_its_facts_repeat() -> None:
     pose = (0.0, 0.0, 0.0, 60.0)
     points = [(0.0, 0.93, 1.1), (0.0, 0.93, 1.1), (0.0, 1.2, 1.1), (0.0, 1.2, 1.102), (0.2, 0.5, 1.0)]
     facts = [PutFact(fridge.object_id, "Bowl", pose, point) for point in points]
-    assert put_places_by_pose([fridge], facts) == {
+    assert _repeated_places(put_places_by_pose([fridge], facts)) == {
         fridge.object_id: (("Bowl", (*pose, 0.0, 0.93, 1.1, 0.0, 1.2, 1.101)),)}
-    assert put_places_by_pose([fridge], facts[:3] + facts[4:]) == {}  # one repeated place: nothing to choose
+    assert _repeated_places(put_places_by_pose([fridge], facts[:3] + facts[4:])) == {}  # one repeated place
+    # Every place, one fact or more, is kept apart for a put whose type's point is taken.
+    assert put_places_by_pose([fridge], facts)[fridge.object_id][0] == (
+        "Bowl" + EVERY_PLACE, (*pose, 0.0, 0.93, 1.1, 0.0, 1.2, 1.101, 0.2, 0.5, 1.0))
 
 
 def test_a_fridges_facts_a_few_centimetres_apart_along_a_shelf_are_one_repeated_place() -> None:
@@ -430,7 +441,7 @@ def test_a_fridges_facts_a_few_centimetres_apart_along_a_shelf_are_one_repeated_
     pose = (0.0, 0.0, 0.0, 60.0)
     points = [(0.0, 0.99, 1.1), (0.0, 0.99, 1.16), (0.0, 0.75, 1.16), (0.0, 0.75, 1.16)]
     facts = [PutFact(fridge.object_id, "Bowl", pose, point) for point in points]
-    assert put_places_by_pose([fridge], facts) == {
+    assert _repeated_places(put_places_by_pose([fridge], facts)) == {
         fridge.object_id: (("Bowl", (*pose, 0.0, 0.75, 1.16, 0.0, 0.99, 1.13)),)}
     sink = [replace(f, receptacle=basin.object_id) for f in facts[:2]]
     assert put_places_by_pose([basin], sink) == {
@@ -464,6 +475,34 @@ def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
     assert fridge_place(world, fridge, potato) is None  # all taken: the room's point
     go(sim, 1.0, 1.0, 180, 0)
     assert fridge_place(world, fridge, potato) is None  # another pose: no places
+
+
+def test_a_fridge_put_moves_off_its_types_point_when_a_thing_takes_it() -> None:
+    """With no repeated places to choose from, a fridge put keeps its type's point unless a thing in
+    the fridge stands at it (FRIDGE_TAKEN across, FRIDGE_TAKEN_EVERY in height); then the first of
+    every place the type was put at from the pose (one fact or more) that nothing takes, nearest the
+    body first; None when all are taken."""
+    sim, fridge_id = _kitchen_with_a_put_point((9.0, 9.0, 9.0), (1.0, 1.0, 90.0, 0.0))
+    world = sim.world
+    fridge = world.by_id[fridge_id]
+    go(sim, 1.0, 1.0, 90, 0)
+    potato = world.by_id[oid(sim, "Potato")]
+    low = (fridge.center[0], world.agent.y + 0.03, fridge.center[2])
+    high = (fridge.center[0], world.agent.y + 0.3, fridge.center[2])
+    world.put_points[fridge_id] = (("Potato", (1.0, 1.0, 90.0, 0.0, *low)),)
+    world.put_places[fridge_id] = (("Potato" + EVERY_PLACE, (1.0, 1.0, 90.0, 0.0, *high, *low)),)
+    fridge.children = []
+    assert fridge_place(world, fridge, potato) is None  # the point is free: it stands
+    apple = world.by_id[oid(sim, "Apple")]
+    apple.center = (low[0] + 0.03, low[1] + 0.11, low[2])  # 11 cm above still takes it
+    fridge.children = [apple.object_id]
+    assert fridge_place(world, fridge, potato) == high
+    apple.center = (low[0] + 0.03, low[1] + 0.13, low[2])
+    assert fridge_place(world, fridge, potato) is None
+    egg = world.by_id[oid(sim, "Egg")]
+    apple.center, egg.center = low, high
+    fridge.children = [apple.object_id, egg.object_id]
+    assert fridge_place(world, fridge, potato) is None  # all taken: the room's point
 
 
 def test_a_put_fact_keeps_what_lay_near_its_point_at_the_start_and_round_trips() -> None:

@@ -20,6 +20,7 @@ from statistics import median
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.put_facts import PUT_FACT_TYPES, PutFact
+from alfred_gen.sim.put_landing import EVERY_PLACE
 from alfred_gen.sim.scene import Box, SceneObject
 
 #: Metres a fact's point may lie outside its fridge's box and still count.
@@ -278,7 +279,9 @@ def put_places_by_pose(objects: Iterable[SceneObject], facts: Iterable[PutFact],
     a fridge's only the places :data:`REPEATS` or more facts name: a single fact's place may be a
     misread mask, and :func:`alfred_gen.sim.put_landing.fridge_place` would take it whenever it lies
     first and nothing stands there), every place: (type, (x, z, rotation, horizon, then x, y, z of
-    each place)).
+    each place)). A fridge also keeps, for each pose and type, every place one fact or more names,
+    under the type followed by :data:`~alfred_gen.sim.put_landing.EVERY_PLACE`: where
+    :func:`~alfred_gen.sim.put_landing.fridge_place` goes when a thing stands at the type's point.
 
     THOR puts a type from one pose at the first spawn point in its order where the object fits, so
     what already lies in the basin decides between a few places; the median of facts that disagree
@@ -299,8 +302,9 @@ def _places_of(groups: Groups, types: dict[str, str]) -> dict[str, tuple[PutPlac
         for pose, by_kind in sorted(by_pose.items()):
             for kind, points in sorted(by_kind.items()):
                 if types.get(receptacle) in CLUSTER_TYPES:
-                    places = [p for p in _places(points, FRIDGE_PLACE_RADIUS)
-                              if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
+                    every = _places(points, FRIDGE_PLACE_RADIUS)
+                    found.append((kind + EVERY_PLACE, (*pose, *(v for place in every for v in place))))
+                    places = [p for p in every if sum(dist(p, q) <= FRIDGE_PLACE_RADIUS for q in points) >= REPEATS]
                 else:
                     places = _places(points)
                 if len(places) > 1:
