@@ -10,7 +10,12 @@ import pytest
 
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, trajectory_facts
 from alfred_gen.scenes.alfred.slice_facts import SliceFact
-from alfred_gen.scenes.alfred.slice_layouts import MIN_POINTS, ROOM_SLICE_REFIT, room_slice_layouts
+from alfred_gen.scenes.alfred.slice_layouts import (
+    MAX_FIRST_OFF,
+    MIN_POINTS,
+    ROOM_SLICE_REFIT,
+    room_slice_layouts,
+)
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.actions import SLICE_LAYOUT, slice_offsets
 from alfred_gen.sim.lite import LiteController
@@ -31,6 +36,13 @@ def test_a_room_with_enough_bread_slices_gets_its_own_row_through_the_refit() ->
 def test_too_few_points_or_one_slice_number_keep_the_global_row() -> None:
     assert room_slice_layouts(_bread_row(-0.02, -0.03, [1, 3][:MIN_POINTS - 1])) == {}
     assert room_slice_layouts(_bread_row(-0.02, -0.03, [2] * (MIN_POINTS + 2))) == {}
+
+
+def test_a_room_line_starting_far_from_the_global_one_keeps_the_global_row() -> None:
+    # Slices THOR let tip over cast far from the row: such a line lost every pick it moved.
+    shift, scale = ROOM_SLICE_REFIT["Bread"]
+    far = (SLICE_LAYOUT["Bread"][0] - 2 * MAX_FIRST_OFF - shift) / scale
+    assert room_slice_layouts(_bread_row(far, -0.03, [1, 2, 4, 4])) == {}
 
 
 def test_types_without_a_refit_keep_the_global_row() -> None:
@@ -80,5 +92,5 @@ def test_floorplan12s_demos_show_a_longer_bread_row_than_the_global_one(alfred_t
     kinds = {f.kind for f in evidence.slices}
     assert kinds == {"BreadSliced"} and len(evidence.slices) >= MIN_POINTS
     # FloorPlan12's loaf: THOR's mask of slice 4 was where lite's global row put slice 5.
-    first, step = room_slice_layouts(evidence.slices)["Bread"]
+    step = room_slice_layouts(evidence.slices)["Bread"][1]
     assert step < 1.2 * SLICE_LAYOUT["Bread"][1]
