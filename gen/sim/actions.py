@@ -14,7 +14,7 @@ ToggleObjectOn/Off (THOR's forced interaction), never of PutObject.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -546,13 +546,16 @@ SLICE_SHIFT: dict[str, tuple[float, float]] = {"Apple": (0.0, -0.015)}
 SLICE_HALVES: frozenset[str] = frozenset({"Apple"})
 
 
-def slice_offsets(kind: str, length: float, count: int) -> list[float]:
+def slice_offsets(kind: str, length: float, count: int,
+                  room_layouts: Mapping[str, tuple[float, float]] | None = None) -> list[float]:
     """Where each of a ``kind``'s ``count`` slices lies off the whole's middle along its own long side
-    (``length`` metres), towards that side's positive end: :data:`SLICE_LAYOUT`'s line, or spread
-    evenly over :data:`SLICE_SPREAD`'s share of the length from the positive end (in
-    :data:`SLICE_PLACES`' order where it has one for ``count`` slices)."""
-    if kind in SLICE_LAYOUT:
-        first, step = SLICE_LAYOUT[kind]
+    (``length`` metres), towards that side's positive end: the room's own line (``room_layouts``,
+    :attr:`~alfred_gen.sim.scene.Scene.slice_layouts`) or :data:`SLICE_LAYOUT`'s, or spread evenly over
+    :data:`SLICE_SPREAD`'s share of the length from the positive end (in :data:`SLICE_PLACES`' order
+    where it has one for ``count`` slices)."""
+    layout = (room_layouts or {}).get(kind) or SLICE_LAYOUT.get(kind)
+    if layout is not None:
+        first, step = layout
         return [first + i * step for i in range(count)]
     t = length * SLICE_SPREAD.get(kind, 1.0) / count
     spread = [count * t / 2 - (i + 0.5) * t for i in range(count)]
@@ -571,7 +574,8 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     demos, agents standing on a tomato's own -z side (its yaw undone) pick up slice 5.0 on average
     and on its +z side slice 1.3 (108 of 117 pick slice 1); by the world's z, 3.2 and 1.6. Potatoes,
     bread and lettuce agree; an apple's slices run along its own x (slice 1.2 from +x, 1.9 from -x).
-    Where along that side they lie is :data:`SLICE_LAYOUT`'s; others spread over the whole length.
+    Where along that side they lie is the room's own line or :data:`SLICE_LAYOUT`'s; others spread over the
+    whole length.
     """
     sliced_type = catalogue.SLICED_TYPES[obj.type_name]
     count = catalogue.SLICE_COUNTS[obj.type_name]
@@ -589,7 +593,7 @@ def make_slices(world: World, obj: WorldObject) -> list[WorldObject]:
     sign = ux if along_x else uz
     length = sx if along_x else sz
     suffix = obj.name.rsplit("_", 1)[-1]
-    offsets = slice_offsets(obj.type_name, length, count)
+    offsets = slice_offsets(obj.type_name, length, count, world.scene.slice_layouts)
     shift = SLICE_SHIFT.get(obj.type_name, (0.0, 0.0)) if world.scene.from_alfred else (0.0, 0.0)
     sx_off, sz_off = turn_horizontal(*shift, turns)
     halved = world.scene.from_alfred and obj.type_name in SLICE_HALVES and count > 2

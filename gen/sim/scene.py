@@ -534,6 +534,10 @@ class Scene:
     #: Where THOR's physics lets a posed object fall before the demo sees it (rooms imported from
     #: ALFRED, :mod:`alfred_gen.sim.start_falls`); none for procedural rooms.
     falls: tuple[FallZone, ...] = ()
+    #: Whole type -> (first, step) of this room's own slice row, where its demos show THOR's loaf
+    #: to differ from :data:`alfred_gen.sim.actions.SLICE_LAYOUT`'s (rooms imported from ALFRED,
+    #: :mod:`alfred_gen.scenes.alfred.slice_layouts`); none for procedural rooms.
+    slice_layouts: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def object(self, object_id: str) -> SceneObject:
         """The object with this id; KeyError if there is none."""
@@ -598,6 +602,8 @@ class Scene:
             **({"margin": [list(p) for p in self.margin]} if self.margin else {}),
             **({"float32_ids": True} if self.float32_ids else {}),
             **({"falls": [f.to_list() for f in self.falls]} if self.falls else {}),
+            **({"slice_layouts": {k: list(v) for k, v in sorted(self.slice_layouts.items())}}
+               if self.slice_layouts else {}),
         }
         if self.rooms:  # only houses carry these keys, so a single room's dict is what it always was
             data["rooms"] = [r.to_dict() for r in self.rooms]
@@ -623,6 +629,7 @@ class Scene:
             rooms=tuple(Room.from_dict(r) for r in data.get("rooms", ())),
             doorways=tuple(Doorway.from_dict(d) for d in data.get("doorways", ())),
             falls=tuple(FallZone.from_list(f) for f in data.get("falls", ())),
+            slice_layouts={k: (float(v[0]), float(v[1])) for k, v in data.get("slice_layouts", {}).items()},
         )
 
 

@@ -181,5 +181,6 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
         walls = _room_walls(objects, reachable, scene.floor_y)
     completed = Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                       interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                      scene.float32_ids, scene.margin, falls=scene.falls)
+                      scene.float32_ids, scene.margin, falls=scene.falls,
+                      slice_layouts=scene.slice_layouts)
     return completed, tuple(missing)

@@ -28,6 +28,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.put_facts import PutFact, put_sightings, sighting_facts, with_near
 from alfred_gen.scenes.alfred.put_headings import HeadingFact, sighting_headings
 from alfred_gen.scenes.alfred.sight_facts import SightFact, sight_facts
+from alfred_gen.scenes.alfred.slice_facts import SliceFact, slice_facts
 from alfred_gen.sim.scene import AGENT_Y, GRID_SIZE, format_object_id, grid_key
 
 #: Moves whose success in a released demo proves the end point reachable: heading offset, degrees.
@@ -153,6 +154,7 @@ class TrajectoryFacts:
     sights: list[SightFact] = field(default_factory=list)
     puts: list[PutFact] = field(default_factory=list)
     headings: list[HeadingFact] = field(default_factory=list)
+    slices: list[SliceFact] = field(default_factory=list)
 
 
 def dead_reckoning(scene_block: Mapping[str, Any], low_actions: Iterable[Mapping[str, Any]]
@@ -394,6 +396,7 @@ def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
         sights=sight_facts(low_actions, steps, agent_y, start_ids, is_static_id),
         puts=with_near(sighting_facts(sightings, agent_y), [(type_of_name(n), p) for n, p, _ in poses]),
         headings=sighting_headings(sightings, agent_y),
+        slices=slice_facts(low_actions, steps, agent_y, start_ids),
     )
 
 
@@ -420,6 +423,8 @@ class SceneEvidence:
     puts: list[PutFact] = field(default_factory=list)
     #: Which way THOR laid long things put into sink basins, from the pose of the put (:mod:`put_headings`).
     headings: list[HeadingFact] = field(default_factory=list)
+    #: Where THOR laid the slices its demos picked up, in their whole's frame (:mod:`slice_facts`).
+    slices: list[SliceFact] = field(default_factory=list)
     trajectories: int = 0
 
     @property
@@ -455,6 +460,7 @@ class SceneEvidence:
         self.sights.extend(facts.sights)
         self.puts.extend(facts.puts)
         self.headings.extend(facts.headings)
+        self.slices.extend(facts.slices)
 
     def agent_y(self, default: float) -> float:
         """The agent's height in this room: the median over its trajectories' start teleports."""
@@ -481,6 +487,7 @@ class SceneEvidence:
             "sights": [f.to_list() for f in self.sights],
             "puts": [f.to_list() for f in self.puts],
             "headings": [f.to_list() for f in self.headings],
+            "slices": [f.to_list() for f in self.slices],
             "trajectories": self.trajectories,
         }
 
@@ -504,6 +511,7 @@ class SceneEvidence:
         evidence.sights = [SightFact.from_list(f) for f in data.get("sights", ())]
         evidence.puts = [PutFact.from_list(f) for f in data.get("puts", ())]
         evidence.headings = [HeadingFact.from_list(f) for f in data.get("headings", ())]
+        evidence.slices = [SliceFact.from_list(f) for f in data.get("slices", ())]
         evidence.trajectories = int(data.get("trajectories", 0))
         return evidence
 

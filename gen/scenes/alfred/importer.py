@@ -43,6 +43,7 @@ from alfred_gen.scenes.alfred.put_headings import room_put_headings
 from alfred_gen.scenes.alfred.put_points import put_matches_by_pose, put_points_and_places
 from alfred_gen.scenes.alfred.rest_height import FITTED_TYPES, origin_height, rested
 from alfred_gen.scenes.alfred.shelves import learnt_shelves, receptacle_shelves
+from alfred_gen.scenes.alfred.slice_layouts import room_slice_layouts
 from alfred_gen.scenes.alfred.start_falls import fall_zones
 from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
@@ -235,7 +236,8 @@ def scene_from_geometry(evidence: SceneEvidence, geometry: RoomGeometry, stats: 
     )
     # The falls are added once the parents are set: a pickupable's starting receptacle is the one
     # its pose names, as ALFRED's planner has it.
-    return replace(_with_parents(scene), falls=fall_zones(evidence.sights, geometry.floor_y))
+    return replace(_with_parents(scene), falls=fall_zones(evidence.sights, geometry.floor_y),
+                   slice_layouts=room_slice_layouts(evidence.slices))
 
 
 def build_scene(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats: SurfaceStats | None = None,
@@ -353,7 +355,8 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any],
         walls = _room_walls(objects, reachable, scene.floor_y)
     return Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
                  scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                 scene.float32_ids, margin, falls=scene.falls)
+                 scene.float32_ids, margin, falls=scene.falls,
+                 slice_layouts=scene.slice_layouts)
 
 
 # --------------------------------------------------------------------------------------------
