@@ -17,6 +17,19 @@ The votes are read on the cabinet's shut drawing (:attr:`Block.shut_margins` add
 hang at the ends of its door's face, which the shut masks place. A cabinet whose masks vote
 :data:`MIN_VOTES` or more and at least :data:`SHARE` of them for two leaves is drawn so
 (:attr:`Block.double_door`), open across its shut drawing's front.
+
+Checked offline on every train demo's masks of single cabinets open (a CloseObject, or a PutObject
+into it: 1,177 masks of 192 cabinets that are no door of a pair), each room built from the other 4
+of 5 folds and each cabinet's votes read from those folds' masks, lite's open cabinet drawn alone
+from the demo's camera against THOR's mask (``bench/one_id_double_doors.py``). The rule (its
+constants are :mod:`~alfred_gen.scenes.alfred.door_hinges`' own, untuned) was set on the odd
+FloorPlans, where it calls FloorPlan1's cabinet double in all 5 folds and no other: its 18 masks
+0.020 -> 0.118. On the even ones it calls FloorPlan2's ``Cabinet|-00.50|+00.48|-01.15`` (3 folds)
+and FloorPlan30's ``Cabinet|+02.85|+00.42|+00.41`` (3 folds): 16 masks 0.247 -> 0.348. No mask of
+a called cabinet scored less. Drawn double on its open box instead (without the shut drawing's
+reach), FloorPlan1's masks scored 0.032; drawn with one leaf across the shut front, 0.082. A mask
+needing 2 or 3 more rays for one drawing than the other to vote, or 3 votes, called the same on
+the odd FloorPlans and dropped FloorPlan2's cabinet in 2 or 3 folds on the even ones.
 """
 
 from __future__ import annotations
