@@ -252,11 +252,11 @@ def scene_mirrored(scene: Scene, facings: dict[str, int]) -> frozenset[str]:
 
 
 def scene_swings(scene: Scene) -> dict[str, Swing]:
-    """How an imported room's fridges and microwaves stand their open doors, by id
+    """How an imported room's fridges, microwaves and double-door cabinets stand their open doors, by id
     (:func:`~alfred_gen.sim.thor_shapes.thor_swing`); none in a procedural room."""
     if not scene.from_alfred:
         return {}
-    swings = {o.object_id: thor_swing(o.object_type, o.hinge) for o in scene.objects}
+    swings = {o.object_id: thor_swing(o.object_type, o.hinge, o.double_door) for o in scene.objects}
     return {k: v for k, v in swings.items() if v is not None}
 
 

@@ -260,6 +260,9 @@ class SceneObject:
     #: end, -1 the low end; 0 (every other object) leaves it to
     #: :func:`~alfred_gen.sim.shapes.hinged_at_high_end`. Drawing only.
     hinge: int = 0
+    #: Whether this cabinet of an imported room is a double door under one id, a leaf at each end of
+    #: its front swinging out from the middle (:mod:`alfred_gen.scenes.alfred.double_doors`). Drawing only.
+    double_door: bool = False
     #: Where THOR put things into this receptacle (a fridge of an imported room), by the object's
     #: type ("" for any type) and the pose put from: (type, (x, z, rotation, horizon, then the
     #: point x, y, z)), read from its demos' masks (:mod:`alfred_gen.scenes.alfred.put_points`).
@@ -345,6 +348,8 @@ class SceneObject:
             data["open_tray"] = list(self.open_tray)
         if self.hinge:
             data["hinge"] = self.hinge
+        if self.double_door:
+            data["double_door"] = True
         if self.put_points:
             data["put_points"] = [[kind, list(p)] for kind, p in self.put_points]
         if self.file_put_points:
@@ -384,6 +389,7 @@ class SceneObject:
             shelves=tuple(float(y) for y in data.get("shelves", ())),
             open_tray=tuple(float(v) for v in data.get("open_tray", ())),
             hinge=int(data.get("hinge", 0)),
+            double_door=bool(data.get("double_door", False)),
             put_points=_put_points(data.get("put_points", ())),
             file_put_points=_put_points(data.get("file_put_points", ())),
             put_places=_put_points(data.get("put_places", ())),

@@ -709,9 +709,18 @@ THOR_SWINGS: dict[str, Swing] = {
 WALL_CABINET_SWING = Swing(reach=1.2, thick=0.1)
 
 
-def thor_swing(object_type: str, hinge: int) -> Swing | None:
+#: How a double-door cabinet under one id (:attr:`~alfred_gen.sim.scene.SceneObject.double_door`)
+#: stands its open leaves: one at each end of its front, each half the front wide, square to it (a
+#: wall cabinet's as :data:`WALL_CABINET_SWING`, :func:`open_wall_parts`).
+DOUBLE_DOOR_SWING = Swing(both_ends=True)
+
+
+def thor_swing(object_type: str, hinge: int, double_door: bool = False) -> Swing | None:
     """How an imported room draws ``object_type``'s open doors, None for lite's own drawing;
-    ``hinge`` (:attr:`~alfred_gen.sim.scene.SceneObject.hinge`) set: one door, at the end it names."""
+    ``hinge`` (:attr:`~alfred_gen.sim.scene.SceneObject.hinge`) set: one door, at the end it names;
+    ``double_door``: a leaf at each end (:data:`DOUBLE_DOOR_SWING`)."""
+    if double_door:
+        return DOUBLE_DOOR_SWING
     swing = THOR_SWINGS.get(object_type)
     return replace(swing, both_ends=False) if swing is not None and hinge else swing
 
@@ -817,8 +826,9 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
                     swing: Swing | None = None) -> list[Part] | None:
     """An open :data:`FRONT_ONLY` wall cabinet (not :func:`stands_under_counter`)
     drawn whole: lite's open drawing (back, floor, the door swung out) and its carcass's sides and
-    top, all its own pixels, its door standing as :data:`WALL_CABINET_SWING` unless ``swing``
-    says otherwise; None for any other object (drawn as lite draws it open).
+    top, all its own pixels, its door standing as :data:`WALL_CABINET_SWING` (a leaf at each end
+    when ``swing`` has them, :data:`DOUBLE_DOOR_SWING`) unless ``swing`` says otherwise; None for
+    any other object (drawn as lite draws it open).
 
     THOR's open wall cabinet is its door and the inside of its box, sides and ceiling too: the agent
     looking up into it sees them, and they are the cabinet's mask. Lite's open cabinet has no sides
@@ -828,8 +838,9 @@ def open_wall_parts(object_type: str, box: Box, facing: int, mirrored: bool = Fa
     to 0.592 (sides only 0.542, top only 0.471), ALFRED's rule 13 of 13 either way."""
     if object_type != "Cabinet" or stands_under_counter(box):
         return None
-    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored,
-                         swing=swing or WALL_CABINET_SWING),
+    wall_swing = replace(WALL_CABINET_SWING, both_ends=True) if swing is not None and swing.both_ends \
+        else swing or WALL_CABINET_SWING
+    return [*shape_parts(object_type, box, is_open=True, facing=facing, mirrored=mirrored, swing=wall_swing),
             *carcass_parts(object_type, box, facing)]
 
 

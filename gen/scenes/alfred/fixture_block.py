@@ -74,6 +74,9 @@ class Block:
     #: Which end of its front a door hangs at when evidence overrides the drawn rule
     #: (:attr:`~alfred_gen.sim.scene.SceneObject.hinge`): +1 high, -1 low, 0 the rule.
     hinge: int = 0
+    #: Whether its one id is a double door, a leaf at each end of its front
+    #: (:attr:`~alfred_gen.sim.scene.SceneObject.double_door`).
+    double_door: bool = False
     #: How far each side of its drawing lies outside its box where its masks show another extent
     #: (:attr:`~alfred_gen.sim.scene.SceneObject.drawn_margins`); empty: its box. Drawing only.
     drawn_margins: tuple[float, ...] = ()

@@ -28,6 +28,7 @@ from alfred_gen.scenes.alfred import (
     blade_sides,
     built_ins,
     door_hinges,
+    double_doors,
     faucet_fits,
     fixture_cuts,
     fixture_extents,
@@ -252,6 +253,7 @@ def _fixture_objects(c: RoomContext) -> None:
                              parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
                                     + frame_parts(block) + rest_parts(block) + tuple(block.drawn_parts)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
+                             double_door=block.double_door,
                              drawn_margins=block.drawn_margins, shut_margins=block.shut_margins,
                              drawn_pattern=block.drawn_pattern,
                              opening=block.opening)
@@ -454,6 +456,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "a single cabinet whose drawing its shut masks moved hangs its door where its open masks show "
          "it on the drawn box; a double door whose shut drawing reaches past its box votes again on it; "
          "a hung door is drawn open as far as its shut drawing reaches at its free end"),
+    Pass("doubles_at_their_masks", "drawing", double_doors.doubles_at_their_masks,
+         lambda c: double_doors.doubles_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         "a single cabinet whose open masks show a leaf at each end is drawn as a double door, "
+         "open across its shut drawing's front"),
     Pass("fridge_fronts_to_their_masks", "drawing", fridge_fronts.fronts_to_their_masks,
          lambda c: fridge_fronts.fronts_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a fridge's front is drawn where THOR's masks of it shut meet the floor, its sides as far as they reach"),
