@@ -842,27 +842,24 @@ def _pairs_up(then: Sequence[tuple[str, Sequence[float]]], now: Sequence[tuple[s
 FRIDGE_TAKEN = (0.12, 0.10)
 
 
-#: Whether :func:`fridge_place` moves off the held type's point when something takes it, to the
-#: first free place (nearest the body) of every place the room's demos show the type put at from
-#: the pose, one fact or more (:data:`EVERY_PLACE`). A thing standing at the point leaves THOR's
-#: landing elsewhere: over every train fridge fact whose pose and type have other folds' facts (5
-#: folds; contents at their start positions), the other folds' point lies within 5 cm of the fact
-#: 428 times of 726 when nothing stands within 0.12 m across and 0.10 m up or down of it, 13 of 64
-#: when something does; and 15 of those 33 (even FloorPlans) and 10 of 31 (odd) lie within 5 cm of
-#: another fold's single fact of the type from the pose (session 101).
-TAKEN_POINT_MOVES = True
-
-#: How near (across, in height; metres) a thing's middle must stand to the held type's point or a
-#: place for the move of :data:`TAKEN_POINT_MOVES` to count it taken. Chosen offline on the even
-#: FloorPlans (session 101; that count, right = the landing within 5 cm of the fact's point; 375
-#: even facts, 415 odd): across 0.06 / 0.08 / 0.10 / 0.12 m with 0.12 m in height won 2 / 3 / 7 / 8
-#: and lost 0 / 0 / 0 / 2 even facts (0.10 m across with 0.10 / 0.15 m in height: 5-0 / 7-1);
-#: checked on the odd ones: 4 won, 1 lost (LettuceSliced-None-SinkBasin-19). :data:`FRIDGE_TAKEN`
-#: itself (0.12, 0.10) lost PotatoSliced-None-Microwave-11 offline and on the wide sample: a tomato
-#: 0.105 m across and 0.096 m above the point, where THOR laid the slice. Wide sample (held out):
-#: rule picks 2067 -> 2068/2104 (won LettuceSliced-None-CounterTop-1 @45 on the odd half: a tomato
-#: 5 cm across and 11 cm above the slice's point, THOR's slice on the shelf below, where another
-#: fold's single fact lay; IoU 0 -> 0.155), none lost on either half; IoU 0.7175 -> 0.7176.
+#: How near (across, in height; metres) a thing's middle must stand to the held type's point for
+#: :func:`fridge_place` to move off it, to the first free place (nearest the body, free by the same
+#: distances) of every place the room's demos show the type put at from the pose, one fact or more
+#: (:data:`EVERY_PLACE`). A thing standing at the point leaves THOR's landing elsewhere: over every
+#: train fridge fact whose pose and type have other folds' facts (5 folds; contents at their start
+#: positions), the other folds' point lies within 5 cm of the fact 428 times of 726 when nothing
+#: stands within 0.12 m across and 0.10 m up or down of it, 13 of 64 when something does; and 15 of
+#: those 33 (even FloorPlans) and 10 of 31 (odd) lie within 5 cm of another fold's single fact of
+#: the type from the pose (session 101). Chosen offline on the even FloorPlans (that count, right =
+#: the landing within 5 cm of the fact's point; 375 even facts, 415 odd): across 0.06 / 0.08 / 0.10
+#: / 0.12 m with 0.12 m in height won 2 / 3 / 7 / 8 and lost 0 / 0 / 0 / 2 even facts (0.10 m
+#: across with 0.10 / 0.15 m in height: 5-0 / 7-1); checked on the odd ones: 4 won, 1 lost
+#: (LettuceSliced-None-SinkBasin-19). :data:`FRIDGE_TAKEN` itself (0.12, 0.10) lost
+#: PotatoSliced-None-Microwave-11 offline and on the wide sample: a tomato 0.105 m across and
+#: 0.096 m above the point, where THOR laid the slice. Wide sample (held out): rule picks 2067 ->
+#: 2068/2104 (won LettuceSliced-None-CounterTop-1 @45 on the odd half: a tomato 5 cm across and
+#: 11 cm above the slice's point, THOR's slice on the shelf below, where another fold's single fact
+#: lay; IoU 0 -> 0.155), none lost on either half; IoU 0.7175 -> 0.7176.
 FRIDGE_TAKEN_EVERY = (0.10, 0.12)
 
 #: Suffix of the type a fridge's every place of that type from a pose is kept under
@@ -878,9 +875,9 @@ def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Po
     first, that no thing already in ``receptacle`` takes: none's middle lies within
     :data:`FRIDGE_TAKEN` of the place's. Without two such places, when a thing stands at the held
     type's point (:data:`FRIDGE_TAKEN_EVERY`), the first free one of every place the type was put at
-    from the pose, one fact or more (:data:`TAKEN_POINT_MOVES`). None when there are no such
-    places, all are taken, the type's point is free, or the replayed file's own point for the type
-    is known (THOR's landing in this very episode).
+    from the pose, one fact or more. None when there are no such places, all are taken, the type's
+    point is free, or the replayed file's own point for the type is known (THOR's landing in this
+    very episode).
 
     THOR puts the object at the first spawn point in its order where it fits, so a fridge's facts
     from one pose repeat a few exact places, chosen by what already lies there; the room's point, the
@@ -891,7 +888,7 @@ def fridge_place(world: World, receptacle: WorldObject, held: WorldObject) -> Po
     if receptacle.type_name != "Fridge" or world.file_put_point(receptacle, held.type_name) is not None:
         return None
     places = world.put_places_here(receptacle, held.type_name)
-    point = None if places or not TAKEN_POINT_MOVES else world.put_point(receptacle, held.type_name, any_type=False)
+    point = None if places else world.put_point(receptacle, held.type_name, any_type=False)
     if not places and point is None:
         return None
     contents = [t.center for t in _others_in(world, receptacle, held)]

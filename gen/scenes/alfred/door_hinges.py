@@ -66,7 +66,9 @@ def _within_height(eye: Sequence[float], ray: Sequence[float], t: float, block: 
     return block.lo[1] - SLACK <= y <= block.hi[1] + SLACK
 
 
-def _hits_opening(eye: Sequence[float], ray: Sequence[float], block: Block, lo: float, hi: float) -> bool:
+def hits_opening(eye: Sequence[float], ray: Sequence[float], block: Block, lo: float, hi: float) -> bool:
+    """Whether the ray from ``eye`` passes through ``block``'s front between ``lo`` and ``hi`` across it
+    (within :data:`SLACK`), at the block's height: it looks into the opening, past any leaf."""
     axis, _ = block.front_axis
     across = 2 - axis
     t = _crossing(eye, ray, axis, block.front())
@@ -75,7 +77,9 @@ def _hits_opening(eye: Sequence[float], ray: Sequence[float], block: Block, lo: 
     return lo - SLACK <= eye[across] + t * ray[across] <= hi + SLACK and _within_height(eye, ray, t, block)
 
 
-def _hits_leaf(eye: Sequence[float], ray: Sequence[float], block: Block, hinge: float, width: float) -> bool:
+def hits_leaf(eye: Sequence[float], ray: Sequence[float], block: Block, hinge: float, width: float) -> bool:
+    """Whether the ray from ``eye`` meets a leaf ``width`` wide standing square to ``block``'s front at
+    ``hinge`` (across it), out of the front (within :data:`SLACK`), at the block's height."""
     axis, sign = block.front_axis
     t = _crossing(eye, ray, 2 - axis, hinge)
     if t is None:
@@ -93,9 +97,9 @@ def mask_vote(fact: SightFact, block: Block, middle: float) -> int:
     inner, outer = (lo, hi) if abs(lo - middle) <= abs(hi - middle) else (hi, lo)
     at_middle = at_outer = 0
     for ray in fact.rays:
-        opening = _hits_opening(fact.eye, ray, block, lo, hi)
-        at_middle += opening or _hits_leaf(fact.eye, ray, block, inner, width)
-        at_outer += opening or _hits_leaf(fact.eye, ray, block, outer, width)
+        opening = hits_opening(fact.eye, ray, block, lo, hi)
+        at_middle += opening or hits_leaf(fact.eye, ray, block, inner, width)
+        at_outer += opening or hits_leaf(fact.eye, ray, block, outer, width)
     return (at_middle > at_outer) - (at_outer > at_middle)
 
 
@@ -163,10 +167,10 @@ def leaf_hits(fact: SightFact, block: Block) -> tuple[int, int]:
     width = hi - lo
     low = high = 0
     for ray in (*(fact.door_rays or fact.rays), *(side for side in fact.sides if side is not None)):
-        if _hits_opening(fact.eye, ray, block, lo, hi):
+        if hits_opening(fact.eye, ray, block, lo, hi):
             continue
-        low += _hits_leaf(fact.eye, ray, block, lo, width)
-        high += _hits_leaf(fact.eye, ray, block, hi, width)
+        low += hits_leaf(fact.eye, ray, block, lo, width)
+        high += hits_leaf(fact.eye, ray, block, hi, width)
     return low, high
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alfred_gen.scenes.alfred.door_hinges import SINGLE_CABINETS, _hits_leaf, _hits_opening, drawn_block
+from alfred_gen.scenes.alfred.door_hinges import SINGLE_CABINETS, drawn_block, hits_leaf, hits_opening
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_sizing import door_partner
 from alfred_gen.scenes.alfred.sight_facts import SightFact
@@ -57,11 +57,11 @@ def leaf_counts(fact: SightFact, block: Block) -> tuple[int, int]:
     only_double = [0, 0]
     only_single = [0, 0]
     for ray in (*(fact.door_rays or fact.rays), *(side for side in fact.sides if side is not None)):
-        if _hits_opening(fact.eye, ray, block, lo, hi):
+        if hits_opening(fact.eye, ray, block, lo, hi):
             continue
-        halves = _hits_leaf(fact.eye, ray, block, lo, width / 2.0) or _hits_leaf(fact.eye, ray, block, hi, width / 2.0)
+        halves = hits_leaf(fact.eye, ray, block, lo, width / 2.0) or hits_leaf(fact.eye, ray, block, hi, width / 2.0)
         for end, hinge in enumerate((lo, hi)):
-            whole = _hits_leaf(fact.eye, ray, block, hinge, width)
+            whole = hits_leaf(fact.eye, ray, block, hinge, width)
             only_double[end] += halves and not whole
             only_single[end] += whole and not halves
     end = 0 if only_single[0] - only_double[0] >= only_single[1] - only_double[1] else 1
