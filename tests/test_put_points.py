@@ -23,8 +23,10 @@ from alfred_gen.scenes.alfred.put_points import (
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.put_landing import EVERY_PLACE, fridge_place, matched_landing
+from alfred_gen.sim.put_landing import EVERY_PLACE, Point, fridge_place, matched_landing
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, SceneObject
+from alfred_gen.sim.world import World
+from alfred_gen.sim.world_objects import WorldObject
 from alfred_gen.traj.rle import FRAME_HEIGHT, FRAME_WIDTH
 from tests.helpers.sim_actions import go, oid, ok
 
@@ -448,9 +450,9 @@ def test_a_fridges_facts_a_few_centimetres_apart_along_a_shelf_are_one_repeated_
         basin.object_id: (("Bowl", (*pose, 0.0, 0.99, 1.1, 0.0, 0.99, 1.16)),)}
 
 
-def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
-    """Of a fridge's known places from the pose, the one nearest the agent's body whose middle no
-    thing in the fridge stands at; the room's point when all are taken; the file's own point first."""
+def _potato_before_a_fridge() -> tuple[LiteController, World, WorldObject, WorldObject, Point, Point]:
+    """A kitchen whose agent faces its fridge from the pose its demos put from, its potato, and two
+    places in the fridge: one low (nearer the agent's body) and one high."""
     sim, fridge_id = _kitchen_with_a_put_point((9.0, 9.0, 9.0), (1.0, 1.0, 90.0, 0.0))
     world = sim.world
     fridge = world.by_id[fridge_id]
@@ -458,6 +460,14 @@ def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
     potato = world.by_id[oid(sim, "Potato")]
     low = (fridge.center[0], world.agent.y + 0.03, fridge.center[2])
     high = (fridge.center[0], world.agent.y + 0.3, fridge.center[2])
+    return sim, world, fridge, potato, low, high
+
+
+def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
+    """Of a fridge's known places from the pose, the one nearest the agent's body whose middle no
+    thing in the fridge stands at; the room's point when all are taken; the file's own point first."""
+    sim, world, fridge, potato, low, high = _potato_before_a_fridge()
+    fridge_id = fridge.object_id
     world.put_places[fridge_id] = (("Potato", (1.0, 1.0, 90.0, 0.0, *high, *low)),)
     fridge.children = []
     assert fridge_place(world, fridge, potato) == low  # nearer the body
@@ -479,16 +489,11 @@ def test_a_fridge_put_takes_the_first_known_place_nothing_stands_at() -> None:
 
 def test_a_fridge_put_moves_off_its_types_point_when_a_thing_takes_it() -> None:
     """With no repeated places to choose from, a fridge put keeps its type's point unless a thing in
-    the fridge stands at it (FRIDGE_TAKEN across, FRIDGE_TAKEN_EVERY in height); then the first of
+    the fridge stands at it (within FRIDGE_TAKEN_EVERY across and in height); then the first of
     every place the type was put at from the pose (one fact or more) that nothing takes, nearest the
     body first; None when all are taken."""
-    sim, fridge_id = _kitchen_with_a_put_point((9.0, 9.0, 9.0), (1.0, 1.0, 90.0, 0.0))
-    world = sim.world
-    fridge = world.by_id[fridge_id]
-    go(sim, 1.0, 1.0, 90, 0)
-    potato = world.by_id[oid(sim, "Potato")]
-    low = (fridge.center[0], world.agent.y + 0.03, fridge.center[2])
-    high = (fridge.center[0], world.agent.y + 0.3, fridge.center[2])
+    sim, world, fridge, potato, low, high = _potato_before_a_fridge()
+    fridge_id = fridge.object_id
     world.put_points[fridge_id] = (("Potato", (1.0, 1.0, 90.0, 0.0, *low)),)
     world.put_places[fridge_id] = (("Potato" + EVERY_PLACE, (1.0, 1.0, 90.0, 0.0, *high, *low)),)
     fridge.children = []

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from alfred_gen.scenes.alfred.evidence import interaction_steps, type_of_name
+from alfred_gen.scenes.alfred.evidence import interaction_steps, start_ids_of, start_poses
 from alfred_gen.scenes.alfred.slice_facts import slice_facts, slice_line
-from alfred_gen.sim.scene import format_object_id
 
 #: (slice number, own x, own z) of one slice's cast mask centroid off the whole's origin (metres).
 SlicePoint = tuple[int, float, float]
@@ -23,13 +22,7 @@ SlicePoint = tuple[int, float, float]
 def slice_positions(traj: Mapping[str, Any]) -> dict[str, list[SlicePoint]]:
     """Sliced type -> where the first pickup of each of its slices saw it, in one demonstration."""
     scene = traj["scene"]
-    start = {}
-    for pose in scene.get("object_poses") or ():
-        p = pose["position"]
-        position = (float(p["x"]), float(p["y"]), float(p["z"]))
-        yaw = float((pose.get("rotation") or {}).get("y", 0.0))
-        name = str(pose["objectName"])
-        start.setdefault(format_object_id(type_of_name(name), position, True), (name, position, yaw))
+    start = start_ids_of(start_poses(scene))
     low_actions = traj["plan"]["low_actions"]
     _, steps = interaction_steps(scene, low_actions)
     out: dict[str, list[SlicePoint]] = {}

@@ -340,20 +340,35 @@ def content_facts(
     return [ContentFact(name, position, yaw, cname, (cx, cy, cz), cyaw)]
 
 
+StartPose = tuple[str, tuple[float, float, float], float]
+
+
+def start_poses(scene: Mapping[str, Any]) -> list[StartPose]:
+    """(object name, origin, yaw) of each object a trajectory's ``scene`` block poses at the start."""
+    poses = []
+    for pose in scene.get("object_poses") or ():
+        yaw = float((pose.get("rotation") or {}).get("y", 0.0))
+        poses.append((str(pose["objectName"]), _xyz(pose["position"]), yaw))
+    return poses
+
+
+def start_ids_of(poses: Iterable[StartPose]) -> dict[str, StartPose]:
+    """THOR object id -> its start pose: a released trajectory names the objects it acts on by ids
+    made of their start positions (the first pose of an id wins)."""
+    ids: dict[str, StartPose] = {}
+    for name, position, yaw in poses:
+        ids.setdefault(format_object_id(type_of_name(name), position, True), (name, position, yaw))
+    return ids
+
+
 def trajectory_facts(traj: Mapping[str, Any]) -> TrajectoryFacts:
     """Everything a released trajectory says about its room (KeyError/TypeError if malformed)."""
     scene = traj["scene"]
     plan = traj.get("plan") or {}
     low_actions = plan.get("low_actions") or []
     high_pddl = plan.get("high_pddl") or []
-    poses = []
-    start_ids: dict[str, tuple[str, tuple[float, float, float], float]] = {}
-    for pose in scene.get("object_poses") or ():
-        name = str(pose["objectName"])
-        position = _xyz(pose["position"])
-        yaw = float((pose.get("rotation") or {}).get("y", 0.0))
-        poses.append((name, position, yaw))
-        start_ids.setdefault(format_object_id(type_of_name(name), position, True), (name, position, yaw))
+    poses = start_poses(scene)
+    start_ids = start_ids_of(poses)
     static: set[str] = set()
     for entry in [
         *(low.get("api_action") or {} for low in low_actions),
