@@ -10,7 +10,7 @@ folds of its demonstrations); for each such mask of a single cabinet (no door of
 from the demo's camera as lite draws it with one leaf, and as a double door across its shut front
 (:mod:`alfred_gen.scenes.alfred.double_doors`), and scores each against THOR's mask (IoU). A cabinet is
 called double in a fold when the masks of the other folds vote for it
-(:func:`~alfred_gen.scenes.alfred.double_doors.double_vote`,
+(:func:`~alfred_gen.scenes.alfred.double_doors.double_margin`,
 :func:`~alfred_gen.scenes.alfred.double_doors.is_double`). Prints, per half (odd and even
 FloorPlans), the cabinets called and the mean IoU of their held-out masks drawn each way.
 
@@ -33,7 +33,7 @@ import numpy as np
 from alfred_gen.errors import UserError
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool, learnt_stats
-from alfred_gen.scenes.alfred.double_doors import double_vote, is_double
+from alfred_gen.scenes.alfred.double_doors import double_margin, is_double
 from alfred_gen.scenes.alfred.evidence import interaction_steps
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.importer import build_scene
@@ -55,12 +55,13 @@ RULE = "doubles_at_their_masks"
 
 @dataclass
 class OpenMask:
-    """One held-out mask of a cabinet open: where from, its vote and its IoU drawn each way."""
+    """One held-out mask of a cabinet open: where from, its vote (:func:`double_margin`) and its IoU drawn
+    each way."""
 
     room: int
     fold: int
     target: str
-    vote: int
+    margin: int
     one_leaf: float
     double: float
 
@@ -107,7 +108,7 @@ def open_masks_of(path: Path) -> list[tuple[str, list[float], float, object]]:
 
 def score_mask(obj: SceneObject, facing: int, mirrored: bool, swing: Swing | None,
                pose: Sequence[float], agent_y: float, runs: object) -> tuple[int, float, float]:
-    """(the mask's vote, IoU of lite's one-leaf drawing, IoU of the double door's) for ``obj``."""
+    """(the mask's vote in rays, IoU of lite's one-leaf drawing, IoU of the double door's) for ``obj``."""
     x, z, rotation, horizon = pose
     camera = Camera(x, agent_y + ALFRED_CAMERA.height, z, rotation, horizon, ALFRED_CAMERA.field_of_view)
     thor = np.asarray(decode_mask(runs), bool)
@@ -119,7 +120,7 @@ def score_mask(obj: SceneObject, facing: int, mirrored: bool, swing: Swing | Non
                      door_rays=mask_rays(runs, camera, RAYS_PER_DOOR_MASK))
     one = _iou(_drawn_mask(_parts(open_box, facing, mirrored, swing), camera), thor)
     double = _iou(_drawn_mask(_parts(shut_box, facing, mirrored, DOUBLE_DOOR_SWING), camera), thor)
-    return double_vote(fact, block), one, double
+    return double_margin(fact, block), one, double
 
 
 def scored_masks(pool: EvidencePool, files: Sequence[Path], folds: int) -> list[OpenMask]:
@@ -146,9 +147,9 @@ def scored_masks(pool: EvidencePool, files: Sequence[Path], folds: int) -> list[
                 obj = by_id.get(target)
                 if obj is None or _is_paired(obj, cabinets, facings):
                     continue
-                vote, one, double = score_mask(obj, facings.get(target, 0), target in mirrored, swings.get(target),
+                margin, one, double = score_mask(obj, facings.get(target, 0), target in mirrored, swings.get(target),
                                                pose, agent_y, runs)
-                out.append(OpenMask(room, fold, target, vote, one, double))
+                out.append(OpenMask(room, fold, target, margin, one, double))
     return out
 
 
@@ -158,8 +159,7 @@ def report(masks: Sequence[OpenMask]) -> None:
         mine = [m for m in masks if m.room % 2 == half]
         called = []
         for m in mine:
-            votes = [o.vote for o in mine if o.room == m.room and o.target == m.target and o.fold != m.fold]
-            if is_double(votes.count(1), votes.count(-1)):
+            if is_double([o.margin for o in mine if o.room == m.room and o.target == m.target and o.fold != m.fold]):
                 called.append(m)
         cabinets = sorted({(m.room, m.target) for m in called})
         print(f"{name} FloorPlans: {len(mine)} masks of {len({(m.room, m.target) for m in mine})} single cabinets; "

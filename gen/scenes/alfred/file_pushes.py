@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from alfred_gen.scenes.alfred.evidence import MALFORMED, interaction_steps, type_of_name
-from alfred_gen.scenes.alfred.file_sights import posed_box, start_poses
+from alfred_gen.scenes.alfred.file_sights import posed_box, start_poses_by_name
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Scene, format_object_id
 from alfred_gen.sim.start_falls import FallZone
@@ -58,7 +58,7 @@ def _first_sights(traj: Mapping[str, Any]) -> list[tuple[str, tuple[float, float
     mask, agent (x, y, z, rotation, horizon)) at that first interaction."""
     lows = traj["plan"]["low_actions"]
     start = {format_object_id(type_of_name(name), position, True): (name, position)
-             for name, found in start_poses(traj).items() for position, _ in found}
+             for name, found in start_poses_by_name(traj).items() for position, _ in found}
     agent_y = float(traj["scene"]["init_action"]["y"])
     seen: set[str] = set()
     out = []
@@ -76,7 +76,7 @@ def file_pushes(scene: Scene, traj: Mapping[str, Any]) -> list[FallZone]:
     """The pushes ``traj``'s own first sights show (none for a malformed file)."""
     try:
         sights = _first_sights(traj)
-        poses = start_poses(traj)
+        poses = start_poses_by_name(traj)
     except MALFORMED:
         return []
     boxes = [(o.name, position, posed_box(o, position, yaw))

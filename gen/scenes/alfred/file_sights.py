@@ -131,7 +131,7 @@ def crossing_height(eye: Sequence[float], rays: np.ndarray, target: Box, box: Bo
     return float(low[through].min())
 
 
-def start_poses(traj: Mapping[str, Any]) -> dict[str, list[tuple[tuple[float, float, float], float]]]:
+def start_poses_by_name(traj: Mapping[str, Any]) -> dict[str, list[tuple[tuple[float, float, float], float]]]:
     """Object name -> its start poses (position, yaw): more than one for a name ``SetObjectPoses``
     copies."""
     seen: dict[str, list[tuple[tuple[float, float, float], float]]] = {}
@@ -147,7 +147,7 @@ def sight_crossings(scene: Scene, traj: Mapping[str, Any]) -> dict[str, list[tup
     """Object name -> (low action index, lowest height its rays cross the object's footprint at) for
     every interaction of the file whose mask's rays pass through a loose object of the start state
     (posed once, not a receptacle, still at its start pose) in front of the target."""
-    poses = start_poses(traj)
+    poses = start_poses_by_name(traj)
     loose: dict[str, tuple[str, Box]] = {}  # start id -> (name, posed box)
     for obj in scene.objects:
         entry = catalogue.OBJECT_TYPES.get(obj.object_type)
@@ -194,7 +194,7 @@ def clear_file_sights(scene: Scene, traj: Mapping[str, Any]) -> tuple[Scene, dic
         crossings = sight_crossings(scene, traj)
     except MALFORMED:
         return scene, {}
-    poses = start_poses(traj)
+    poses = start_poses_by_name(traj)
     lowered: dict[str, float] = {}
     objects = []
     for obj in scene.objects:
