@@ -189,6 +189,29 @@ def test_a_cavity_rule_keeps_behind_the_front_share_of_the_depth() -> None:
     assert got[2] == max(z for _, _, z in column if z <= 1.2 - put_landing.CAVITY_DEPTH[0] * 0.4 - 0.03 + 1e-9)
 
 
+def test_a_cavity_rule_goes_deeper_before_it_goes_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The agent at z 0.5 looks along +z into a microwave; a knife put before took the front middle
+    # spot (z 0.95). THOR then puts behind it: a spot 5 cm deeper wins over one 15 cm aside, though
+    # the one aside is nearer the body by plain distance.
+    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world.agent.rotation, world.agent.z = 0, 0.5
+    spots = [(-0.15, 0.75, 0.95), (0.0, 0.75, 1.0), (0.15, 0.75, 0.95)]
+    feet = [(x, 0.71, z) for x, _, z in spots]
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, spots, feet, _sight(set()))
+    assert (got[0], got[2]) == (0.0, 1.0)
+    monkeypatch.setattr(put_landing, "CAVITY_ACROSS_WEIGHT", 1.0)  # plain distance: aside
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, spots, feet, _sight(set()))
+    assert got[2] == 0.95
+    # Across is along x for an agent looking along +z, along z for one looking along +x.
+    world.agent.rotation, world.agent.x, world.agent.z = 90, 0.5, 1.0
+    monkeypatch.setattr(put_landing, "CAVITY_ACROSS_WEIGHT", 2.0)
+    oven.center = (1.0, 0.8, 1.0)
+    spots = [(0.95, 0.75, 0.85), (1.0, 0.75, 1.0), (0.95, 0.75, 1.15)]
+    feet = [(x, 0.71, z) for x, _, z in spots]
+    got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, spots, feet, _sight(set()))
+    assert (got[0], got[2]) == (1.0, 1.0)
+
+
 def _world_with_a_point(point: Any) -> Any:
     world = _world()
     world.camera_y_offset = 0.675  # the eye at y 1.575 over (0, 0)
