@@ -24,6 +24,10 @@ def _basin(kind: str = "SinkBasin") -> Any:
     return SimpleNamespace(type_name=kind, center=(0.0, 0.8, 1.0), size=(0.4, 0.2, 0.4))
 
 
+def _oven() -> Any:
+    return SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4), children=[])
+
+
 # a row of spots from the basin's front (z 0.85, nearest the agent) to its back (z 1.15)
 PLACES = [(0.0, 0.75, z) for z in (0.85, 0.95, 1.05, 1.15)]
 FEET = [(x, 0.71, z) for x, _, z in PLACES]
@@ -148,7 +152,7 @@ def test_unknown_rules_are_refused() -> None:
 
 def test_the_cavity_rules_keep_to_the_left_of_the_control_panel() -> None:
     # The agent looks along +z at a microwave 0.5 m wide: its left is -x, the panel on the right (+x).
-    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world, oven = _world(), _oven()
     world.agent.rotation = 0
     row = [(x, 0.75, 0.95) for x in (-0.2, -0.1, 0.0, 0.1, 0.2)]
     feet = [(x, 0.71, z) for x, _, z in row]
@@ -164,7 +168,7 @@ def test_the_cavity_rules_keep_to_the_left_of_the_control_panel() -> None:
 def test_a_cavity_rule_keeps_to_the_cavity_when_no_spot_is_seen() -> None:
     # A microwave above the eye hides its whole floor: every spot is a candidate, and the one nearest
     # the agent's body (standing before the control panel, x 0.2) must still lie in the cavity.
-    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world, oven = _world(), _oven()
     world.agent.rotation, world.agent.x = 0, 0.2
     row = [(x, 0.75, 0.95) for x in (-0.2, -0.1, 0.0, 0.1, 0.2)]
     feet = [(x, 0.71, z) for x, _, z in row]
@@ -177,7 +181,7 @@ def test_a_cavity_rule_keeps_to_the_cavity_when_no_spot_is_seen() -> None:
 def test_a_cavity_rule_keeps_behind_the_front_share_of_the_depth() -> None:
     # The agent at z 0 looks along +z into a microwave whose box spans z 0.8-1.2: the spot nearest
     # its body lies against the front, THOR's spawn points lie behind the door's frame.
-    world, oven = _world(), SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    world, oven = _world(), _oven()
     world.agent.rotation = 0
     column = [(0.0, 0.75, z) for z in (0.84, 0.9, 0.96, 1.02, 1.08, 1.14)]
     feet = [(x, 0.71, z) for x, _, z in column]
@@ -187,6 +191,38 @@ def test_a_cavity_rule_keeps_behind_the_front_share_of_the_depth() -> None:
     world.agent.rotation, world.agent.z = 180, 2.0  # from behind, the front is the far side
     got = choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, column, feet, _sight(set()))
     assert got[2] == max(z for _, _, z in column if z <= 1.2 - put_landing.CAVITY_DEPTH[0] * 0.4 - 0.03 + 1e-9)
+
+
+def test_a_cavity_rule_goes_deeper_before_it_goes_aside_after_a_knife_was_put_in(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The agent at z 0.5 looks along +z into a microwave; a knife put before took the front middle
+    # spot (z 0.95). THOR then puts behind it: a spot 5 cm deeper wins over one 15 cm aside, though
+    # the one aside is nearer the body by plain distance.
+    world, oven = _world(), _oven()
+    world.by_id = {"knife": SimpleNamespace(type_name="Knife"), "cup": SimpleNamespace(type_name="Cup")}
+    oven.children = ["knife"]
+    world.agent.rotation, world.agent.z = 0, 0.5
+    spots = [(-0.15, 0.75, 0.95), (0.0, 0.75, 1.0), (0.15, 0.75, 0.95)]
+    feet = [(x, 0.71, z) for x, _, z in spots]
+
+    def land() -> tuple[float, float, float]:
+        return choose_landing("cavity_body_plate", world, oven, (0.03, 0.03), 0.7, spots, feet, _sight(set()))
+
+    assert (land()[0], land()[2]) == (0.0, 1.0)
+    # What stood there from the start (a cup), or nothing of the blades, keeps plain distance:
+    # aside (the wide sample's Cup-None-Cabinet-25 and Apple-None-DiningTable-24 lost otherwise).
+    oven.children = ["cup"]
+    assert land()[2] == 0.95
+    oven.children = ["knife"]
+    monkeypatch.setattr(put_landing, "CAVITY_ACROSS_WEIGHT", 1.0)
+    assert land()[2] == 0.95
+    # Across is along x for an agent looking along +z, along z for one looking along +x.
+    world.agent.rotation, world.agent.x, world.agent.z = 90, 0.5, 1.0
+    monkeypatch.setattr(put_landing, "CAVITY_ACROSS_WEIGHT", 2.0)
+    oven.center = (1.0, 0.8, 1.0)
+    spots = [(0.95, 0.75, 0.85), (1.0, 0.75, 1.0), (0.95, 0.75, 1.15)]
+    feet = [(x, 0.71, z) for x, _, z in spots]
+    assert (land()[0], land()[2]) == (1.0, 1.0)
 
 
 def _world_with_a_point(point: Any) -> Any:
@@ -454,7 +490,7 @@ def test_the_cavity_sight_rule_lands_on_thors_line_of_sight_over_the_plate() -> 
     # body (x 0) nor the cavity's middle (x -0.07), and the object rests on the plate.
     world = _world_with_a_point(None)
     world.agent.rotation = 0
-    oven = SimpleNamespace(type_name="Microwave", center=(0.0, 0.8, 1.0), size=(0.5, 0.3, 0.4))
+    oven = _oven()
     held = SimpleNamespace(type_name="Apple", size=(0.06, 0.06, 0.06))
     eye_y, middle_y = 1.575, 0.72 + put_landing.PLATE_RISE + 0.03
     point = (-0.2 * 1.3, eye_y - (eye_y - middle_y) * 1.3, 0.95 * 1.3)
