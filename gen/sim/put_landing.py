@@ -985,7 +985,8 @@ def choose_landing(rule: str, world: World, receptacle: WorldObject, half: tuple
     if anchor is None:
         anchor = _anchor(name, world, receptacle, floor)
     weight = CAVITY_ACROSS_WEIGHT if name.startswith("cavity") and holds_a_blade(world, receptacle) else 1.0
-    x, y, z = min(candidates, key=lambda p: (_ranked_distance(weight, world, receptacle, anchor, p), p))
+    right = _across(world, receptacle)[2:4] if weight != 1.0 else (0.0, 0.0)
+    x, y, z = min(candidates, key=lambda p: (_ranked_distance(anchor, p, weight, right), p))
     if name.endswith("_plate"):
         return (x, y + rise_of(rule), z)
     return (x, y, z)
@@ -998,15 +999,15 @@ def holds_a_blade(world: World, receptacle: WorldObject) -> bool:
     return any(world.by_id[child].type_name in BLADE_TYPES for child in receptacle.children)
 
 
-def _ranked_distance(weight: float, world: World, receptacle: WorldObject, anchor: Point, place: Point) -> float:
+def _ranked_distance(anchor: Point, place: Point, weight: float, right: tuple[float, float]) -> float:
     """The squared distance from ``anchor`` to ``place`` a rule ranks places by: plain, but a step
-    across the receptacle's front counts ``weight`` times."""
+    along ``right`` (the unit step across the receptacle's front, :func:`_across`) counts ``weight``
+    times."""
     dx, dy, dz = place[0] - anchor[0], place[1] - anchor[1], place[2] - anchor[2]
     plain = dx * dx + dy * dy + dz * dz
     if weight == 1.0:
         return plain
-    right_x, right_z = _across(world, receptacle)[2:4]
-    side = dx * right_x + dz * right_z
+    side = dx * right[0] + dz * right[1]
     return plain + (weight ** 2 - 1.0) * side * side
 
 
