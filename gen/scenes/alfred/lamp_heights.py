@@ -42,7 +42,7 @@ import statistics
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import draw_each, headings, on_plane
+from alfred_gen.scenes.alfred.fixture_extents import draw_each, headed_sights, on_plane
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -62,13 +62,7 @@ def top_heights(block: Block, sights: Sequence[SightFact]) -> tuple[list[float],
     the upright plane through the block's middle facing the camera."""
     exact: list[float] = []
     least: list[float] = []
-    for fact in sights:
-        if fact.target != block.object_id or len(fact.sides) != 4:
-            continue
-        heading = headings(fact)
-        if heading is None:
-            continue
-        fwd = heading[0]
+    for fact, (fwd, _, _, _) in headed_sights(block, sights):
         middle = (block.lo[fwd] + block.hi[fwd]) / 2.0
         top = fact.sides[2]
         if top is not None:
