@@ -179,8 +179,6 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
     floor = [Box((x, scene.floor_y, z), (x, scene.floor_y, z)) for x, z in walked]
     if not _within(walls, [o.box for o in added] + floor):
         walls = _room_walls(objects, reachable, scene.floor_y)
-    completed = Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
-                      interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                      scene.float32_ids, scene.margin, falls=scene.falls,
-                      slice_layouts=scene.slice_layouts)
+    completed = replace(scene, walls=walls, reachable=tuple(reachable), objects=objects,
+                        interaction_poses=interaction_poses)
     return completed, tuple(missing)

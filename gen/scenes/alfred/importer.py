@@ -353,10 +353,7 @@ def complete_for_start_state(scene: Scene, scene_block: Mapping[str, Any],
         # its layout files, a start no demo stood on), and a wall through them hid them from the
         # agent or barred its way.
         walls = _room_walls(objects, reachable, scene.floor_y)
-    return Scene(scene.name, scene.scene_num, scene.room_type, walls, tuple(reachable), objects,
-                 scene.interaction_poses, scene.start, scene.floor_y, scene.agent_y, scene.camera,
-                 scene.float32_ids, margin, falls=scene.falls,
-                 slice_layouts=scene.slice_layouts)
+    return replace(scene, walls=walls, reachable=tuple(reachable), objects=objects, margin=margin)
 
 
 # --------------------------------------------------------------------------------------------
