@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from alfred_gen import __version__
-from alfred_gen.errors import ExitCode, UserError, describe_os_error, exit_code_table
+from alfred_gen.errors import ExitCode, UserError, caused_by_interrupt, describe_os_error, exit_code_table
 
 if TYPE_CHECKING:
     from alfred_gen.sim.controller import Simulator
@@ -1108,6 +1108,9 @@ def _main(argv: list[str] | None) -> None:
         click.echo(f"alfred-gen: error: {describe_os_error(error)}", err=True)
         sys.exit(ExitCode.BAD_INPUT)
     except Exception as error:  # the error boundary: a bug, never a traceback unless asked
+        if caused_by_interrupt(error):  # an interrupt Python re-raised as another exception
+            click.echo("alfred-gen: interrupted", err=True)
+            sys.exit(ExitCode.INTERRUPTED)
         if _debugging():
             traceback.print_exc()
         message = " ".join(str(error).split())

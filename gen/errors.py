@@ -194,6 +194,23 @@ def _restore_user_error(cls: type[UserError], message: str, code: ExitCode) -> U
     return error
 
 
+def caused_by_interrupt(error: BaseException) -> bool:
+    """Whether Ctrl-C or SIGTERM (both raise KeyboardInterrupt) lies under ``error``.
+
+    Python sometimes re-raises an exception as another one that keeps it as its cause or context:
+    3.11 wraps any exception raised inside ``__set_name__`` in RuntimeError, so a SIGTERM arriving
+    while a lazily imported module defines a class (``ipaddress`` did, in CI) surfaced as "internal
+    error". The CLI's boundary asks this before calling an exception a bug."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def describe_os_error(error: OSError) -> str:
     """An OSError (a path that cannot be written or read) as one line: ``<path>: <why>``."""
     reason = error.strerror or type(error).__name__

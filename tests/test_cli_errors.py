@@ -80,3 +80,43 @@ def test_a_real_process_exits_8_with_one_line(tmp_path) -> None:
     assert done.returncode == ExitCode.INTERNAL
     assert done.stderr == ("alfred-gen: internal error: KeyError: 'lost' "
                            "(please report it; --debug shows the traceback)\n")
+
+
+def _interrupted_while_defining_a_class(*args: object, **kwargs: object) -> int:
+    """What CI saw: SIGTERM landed while a lazily imported module built a class, and Python 3.11
+    re-raised the KeyboardInterrupt from ``__set_name__`` as RuntimeError (3.12 adds a note)."""
+    class Descriptor:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    class Owner:  # defining it is what raises
+        field = Descriptor()
+
+    return 0
+
+
+def test_an_interrupt_python_wrapped_in_another_exception_is_still_an_interrupt(tmp_path, monkeypatch,
+                                                                               capsys) -> None:
+    monkeypatch.delenv(DEBUG_ENV, raising=False)
+    monkeypatch.setattr(stats, "stats_command", _interrupted_while_defining_a_class)
+    code, err = _run(["stats", str(tmp_path)], capsys)
+    assert (code, err) == (ExitCode.INTERRUPTED, "alfred-gen: interrupted\n")
+
+
+def test_a_bug_raised_while_handling_nothing_is_not_an_interrupt() -> None:
+    from alfred_gen.errors import caused_by_interrupt
+
+    try:
+        try:
+            raise ValueError("first")
+        except ValueError as first:
+            raise RuntimeError("second") from first
+    except RuntimeError as error:
+        assert not caused_by_interrupt(error)
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("while stopping")  # noqa: B904 - the implicit context is the point
+    except RuntimeError as error:
+        assert caused_by_interrupt(error)
