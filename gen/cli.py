@@ -1078,15 +1078,14 @@ def main(argv: list[str] | None = None) -> None:
     code, Ctrl-C or SIGTERM is INTERRUPTED, and any other exception is a bug: one line, exit
     INTERNAL (with the traceback under ``--debug``)."""
     _debug_flag[0] = False
-    restore_sigterm = _sigterm_as_ctrl_c()
-    try:
-        _main(argv)
-    finally:
-        restore_sigterm()
+    _main(argv)
 
 
 def _main(argv: list[str] | None) -> None:
+    restore_sigterm: Callable[[], None] = lambda: None  # noqa: E731 - replaced once the handler is in
     try:
+        # Installed inside the try: a SIGTERM the instant after it is in is still caught below.
+        restore_sigterm = _sigterm_as_ctrl_c()
         cli.main(args=argv, prog_name="alfred-gen", standalone_mode=False)
     except click.exceptions.Exit as stop:
         sys.exit(stop.exit_code)
@@ -1120,6 +1119,8 @@ def _main(argv: list[str] | None) -> None:
             err=True,
         )
         sys.exit(ExitCode.INTERNAL)
+    finally:
+        restore_sigterm()
 
 
 if __name__ == "__main__":
