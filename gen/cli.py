@@ -12,9 +12,11 @@ line and BAD_INPUT; anything else is a bug, reported in one line with exit code 
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -1066,11 +1068,50 @@ def _sigterm_as_ctrl_c() -> Callable[[], None]:
         previous = signal.signal(signal.SIGTERM, handler)
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         return lambda: None
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _redeliver_lost_interrupt(previous_hook)
 
     def restore() -> None:
         signal.signal(signal.SIGTERM, previous)
+        sys.unraisablehook = previous_hook
 
     return restore
+
+
+#: Seconds after a lost interrupt (see :func:`_redeliver_lost_interrupt`) before it is delivered again.
+REDELIVER_SECONDS = 0.01
+
+
+def _redeliver_lost_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
+    """An unraisable-exception hook that never lets Ctrl-C or SIGTERM be lost.
+
+    Python prints and drops an exception raised in a weakref callback or a ``__del__`` ("Exception
+    ignored in ..."). Our KeyboardInterrupt is dropped too when the signal lands there (importlib's
+    module-lock callbacks run all through start-up), and the command then ran on to its end with
+    exit 0. This hook says nothing of it and delivers SIGTERM's handler again a moment later, from a
+    thread, so it runs in the main thread's ordinary code. Once a command has restored the
+    default handler, :func:`_thread.interrupt_main` does nothing."""
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            timer = threading.Timer(REDELIVER_SECONDS, _thread.interrupt_main, (signal.SIGTERM,))
+            timer.daemon = True
+            timer.start()
+            return
+        previous(unraisable)
+
+    return hook
+
+
+def _exit_interrupted() -> NoReturn:
+    """One line and exit INTERRUPTED.
+
+    CPython 3.11 remembers a KeyboardInterrupt that escaped code run by ``exec`` of a string (as
+    ``dataclasses`` and ``namedtuple`` build their methods) even once it is caught, and under
+    ``python -m`` then ends the process by SIGINT (-2) rather than with our code. Evaluating a
+    string again clears that memory (its evaluation resets the flag before it runs)."""
+    click.echo("alfred-gen: interrupted", err=True)
+    exec("pass")  # see the docstring: not a no-op
+    sys.exit(ExitCode.INTERRUPTED)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -1093,14 +1134,12 @@ def _main(argv: list[str] | None) -> None:
         usage.show()
         sys.exit(ExitCode.USAGE)
     except click.exceptions.Abort:
-        click.echo("alfred-gen: interrupted", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
+        _exit_interrupted()
     except UserError as error:
         click.echo(f"alfred-gen: error: {error}", err=True)
         sys.exit(error.code)
     except KeyboardInterrupt:
-        click.echo("alfred-gen: interrupted", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
+        _exit_interrupted()
     except OSError as error:  # a path that cannot be written (a file in the way, read-only, full)
         if _debugging():
             traceback.print_exc()
@@ -1108,8 +1147,7 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(ExitCode.BAD_INPUT)
     except Exception as error:  # the error boundary: a bug, never a traceback unless asked
         if caused_by_interrupt(error):  # an interrupt Python re-raised as another exception
-            click.echo("alfred-gen: interrupted", err=True)
-            sys.exit(ExitCode.INTERRUPTED)
+            _exit_interrupted()
         if _debugging():
             traceback.print_exc()
         message = " ".join(str(error).split())

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import pytest
 
 import alfred_gen.sample.stats as stats
 from alfred_gen.cli import DEBUG_ENV, main
 from alfred_gen.errors import ExitCode, UserError
-from tests.helpers import run_python
+from tests.helpers import python_env, run_python
 
 LINE = "alfred-gen: internal error: RuntimeError: the disk is on fire (please report it; --debug shows the traceback)"
 
@@ -120,3 +121,31 @@ def test_a_bug_raised_while_handling_nothing_is_not_an_interrupt() -> None:
             raise RuntimeError("while stopping")  # noqa: B904 - the implicit context is the point
     except RuntimeError as error:
         assert caused_by_interrupt(error)
+
+
+def _run_module(tmp_path, body: str) -> subprocess.CompletedProcess:
+    """``python -m`` a module that replaces the `stats` command with ``body``'s ``work`` and runs the
+    CLI: a fresh interpreter, started the way tests/test_sigterm.py starts `alfred-gen`."""
+    (tmp_path / "patched_cli.py").write_text(
+        "import sys, time\nimport alfred_gen.sample.stats as stats\n" + body
+        + "stats.stats_command = work\nfrom alfred_gen.cli import main\nmain(['stats', sys.argv[1]])\n")
+    return subprocess.run([sys.executable, "-m", "patched_cli", str(tmp_path)], cwd=tmp_path, capture_output=True,
+                          text=True, env=python_env({DEBUG_ENV: ""}), timeout=600)
+
+
+def test_an_interrupt_in_code_that_exec_ran_still_exits_130(tmp_path) -> None:
+    """Before: `python -m alfred_gen.cli` printed "interrupted" and then died by SIGINT (-2) when
+    SIGTERM had landed in code that ``exec`` of a string ran (``dataclasses`` builds methods so)."""
+    done = _run_module(tmp_path, "def work(*args, **kwargs):\n    exec('raise KeyboardInterrupt')\n")
+    assert (done.returncode, done.stderr.strip()) == (ExitCode.INTERRUPTED, "alfred-gen: interrupted")
+
+
+def test_an_interrupt_python_dropped_is_delivered_again(tmp_path) -> None:
+    """Before: a KeyboardInterrupt raised in a ``__del__`` or weakref callback (where SIGTERM had
+    landed) was printed as "Exception ignored" and dropped, and the command ran to its end, exit 0.
+    The loop below ends the command only if the interrupt never comes back."""
+    body = ("class Dropped:\n    def __del__(self):\n        raise KeyboardInterrupt\n"
+            "def work(*args, **kwargs):\n    Dropped()\n"
+            "    for _ in range(6000):\n        time.sleep(0.01)\n    return 0\n")
+    done = _run_module(tmp_path, body)
+    assert (done.returncode, done.stderr.strip()) == (ExitCode.INTERRUPTED, "alfred-gen: interrupted")
