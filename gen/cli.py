@@ -1088,9 +1088,9 @@ def _redeliver_lost_interrupt(previous: Callable[[Any], object]) -> Callable[[An
     Python prints and drops an exception raised in a weakref callback or a ``__del__`` ("Exception
     ignored in ..."). Our KeyboardInterrupt is dropped too when the signal lands there (importlib's
     module-lock callbacks run all through start-up), and the command then ran on to its end with
-    exit 0. This hook says nothing of it and delivers SIGTERM's handler again a moment later, from a
-    thread, so it runs in the main thread's ordinary code. Once a command has restored the
-    default handler, :func:`_thread.interrupt_main` does nothing."""
+    exit 0. This hook says nothing of it and, from a thread a moment later, has the main thread run
+    SIGTERM's handler again, so the interrupt is raised in ordinary code. Once a command has
+    restored the default handler, :func:`_thread.interrupt_main` does nothing."""
     def hook(unraisable: Any) -> None:
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
             timer = threading.Timer(REDELIVER_SECONDS, _thread.interrupt_main, (signal.SIGTERM,))
