@@ -127,7 +127,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import headed_sights, on_plane
+from alfred_gen.scenes.alfred.fixture_extents import headed_sights, moved_toward, on_plane
 from alfred_gen.scenes.alfred.sight_facts import FILL_GRID, SightFact
 from alfred_gen.sim.scene import margins_of, plan_room_type
 
@@ -246,7 +246,7 @@ def faucets_drawn_to_their_masks(blocks: list[Block], sights: Sequence[SightFact
             continue
         for (axis, end), values in sides.items():
             current = hi[axis] if end else lo[axis]
-            value = current + float(np.clip(float(np.median(values)) - current, -MAX_SIDE_MOVE, MAX_SIDE_MOVE))
+            value = moved_toward(current, float(np.median(values)), MAX_SIDE_MOVE)
             if end:
                 hi[axis] = value
             else:

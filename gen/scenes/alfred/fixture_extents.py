@@ -273,6 +273,12 @@ def front_reaches(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, 
     return out
 
 
+def moved_toward(current: float, target: float, limit: float) -> float:
+    """``current`` moved to ``target``, at most ``limit`` either way: how far a fitted side of a
+    drawing (an extent's, a fridge's, a microwave's, a faucet's, a lamp's top) follows its masks."""
+    return current + max(-limit, min(limit, target - current))
+
+
 def reached_value(values: Sequence[float], reaches: Sequence[float], current: float, end: int) -> float | None:
     """Where one side of a shut door's drawing goes when fewer than :data:`MIN_MASKS` masks bound
     it (:func:`side_value`) but with the masks the frame cuts there (:func:`front_reaches`) they
@@ -284,7 +290,7 @@ def reached_value(values: Sequence[float], reaches: Sequence[float], current: fl
     target = float(np.median([*values, *reaches]))
     if (target - current) * outward <= 0.0:
         return None
-    return current + float(np.clip(target - current, -MAX_MOVE, MAX_MOVE))
+    return moved_toward(current, target, MAX_MOVE)
 
 
 def side_value(values: Sequence[float], current: float, end: int, slab: bool = False) -> float | None:
@@ -300,7 +306,7 @@ def side_value(values: Sequence[float], current: float, end: int, slab: bool = F
         target = current if (least - current) * outward > 0.0 else least
         if slab:
             return target
-    return current + float(np.clip(target - current, -MAX_MOVE, MAX_MOVE))
+    return moved_toward(current, target, MAX_MOVE)
 
 
 #: The farthest a shut door's drawing grows out of its box up, down and in depth (metres; across

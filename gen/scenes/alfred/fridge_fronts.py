@@ -62,7 +62,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import SHUT_ACTION, draw_each, headed_sights, on_plane, shut_front_sights
+from alfred_gen.scenes.alfred.fixture_extents import (
+    SHUT_ACTION,
+    draw_each,
+    headed_sights,
+    moved_toward,
+    on_plane,
+    shut_front_sights,
+)
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -157,7 +164,7 @@ def drawn_front(block: Block, sights: Sequence[SightFact]) -> Box | None:
         return None
     axis, sign = block.front_axis
     front = block.front()
-    value = front + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(feet) - front))
+    value = moved_toward(front, statistics.median(feet), MAX_MOVE)
     lo, hi = list(block.lo), list(block.hi)
     if sign > 0:
         hi[axis] = max(value, lo[axis] + 0.1)

@@ -42,7 +42,7 @@ import statistics
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import draw_each, headed_sights, on_plane
+from alfred_gen.scenes.alfred.fixture_extents import draw_each, headed_sights, moved_toward, on_plane
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -91,7 +91,7 @@ def drawn_top(block: Block, sights: Sequence[SightFact]) -> Box | None:
         target = max(current, statistics.median(least))
     else:
         return None
-    top = current + max(-MAX_MOVE, min(MAX_MOVE, target - current))
+    top = moved_toward(current, target, MAX_MOVE)
     top = max(top, block.lo[1] + MIN_KEEP * (block.hi[1] - block.lo[1]))
     if abs(top - current) < 1e-3:
         return None

@@ -52,7 +52,7 @@ import statistics
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.fixture_extents import draw_each, lateral_bound, on_plane, shut_front_sights
+from alfred_gen.scenes.alfred.fixture_extents import draw_each, lateral_bound, moved_toward, on_plane, shut_front_sights
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -101,7 +101,7 @@ def side_bounds(block: Block, sights: Sequence[SightFact]) -> dict[tuple[int, in
 
 def _toward_median(current: float, values: Sequence[float]) -> float:
     """``current`` moved to the median of ``values``, at most :data:`MAX_MOVE` either way."""
-    return current + max(-MAX_MOVE, min(MAX_MOVE, statistics.median(values) - current))
+    return moved_toward(current, statistics.median(values), MAX_MOVE)
 
 
 def drawn_outline(block: Block, sights: Sequence[SightFact]) -> Box | None:
