@@ -1119,10 +1119,6 @@ def main(argv: list[str] | None = None) -> None:
     code, Ctrl-C or SIGTERM is INTERRUPTED, and any other exception is a bug: one line, exit
     INTERNAL (with the traceback under ``--debug``)."""
     _debug_flag[0] = False
-    _main(argv)
-
-
-def _main(argv: list[str] | None) -> None:
     restore_sigterm: Callable[[], None] = lambda: None  # noqa: E731 - replaced once the handler is in
     try:
         # Installed inside the try: a SIGTERM the instant after it is in is still caught below.
