@@ -3,7 +3,7 @@
     python bench/alfred_fidelity.py ALFRED_JSON_DIR [--alfred-dir DIR] [--thor-db DIR]
                                     [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
                                     [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
-                                    [--time-limit S] [--every N] [--masks [--masks-out FILE]]
+                                    [--time-limit S] [--every N [--offset K]] [--masks [--masks-out FILE]]
                                     [--without PASS[,PASS]]
 
 Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
@@ -196,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1,
                         help="replay and plan only every N-th demonstration (sorted by path; rooms still built "
                              "from all the evidence): a deterministic subset for quick runs")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="with --every N: start at the K-th demonstration (0 <= K < N), so --every 20 --offset 10 "
+                             "measures demos the default sample (offset 0) leaves out")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--list-failures", type=int, default=40, help="failures listed per figure (default 40)")
     parser.add_argument("--masks", action="store_true",
@@ -215,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--folds must be at least 2")
     if args.every < 1:
         parser.error("--every must be at least 1")
+    if not 0 <= args.offset < args.every:
+        parser.error("--offset must be at least 0 and less than --every")
     if args.only_subset and not args.subset:
         parser.error("--only-subset needs --subset")
     if args.masks_out and not args.masks:
@@ -236,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     subset = {_trial_key(p) for p in args.subset.rglob(TRAJ_FILE_NAME)} if args.subset else set()
     wanted = {int(n) for n in args.rooms.split(",")} if args.rooms else None
     room_of = {d.path: d.room for d in pool.demos}
-    every = {d.path for i, d in enumerate(pool.demos) if i % max(1, args.every) == 0}
+    every = {d.path for i, d in enumerate(pool.demos) if i % args.every == args.offset}
 
     def measured(path: Path) -> bool:
         return ((wanted is None or room_of[path] in wanted) and (not args.only_subset or _trial_key(path) in subset)
@@ -248,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
           + (f"; importer passes switched off: {','.join(sorted(args.without))}" if args.without else ""))
     if wanted is not None or args.only_subset or args.every > 1:
         print(f"measured: {sum(1 for d in pool.demos if measured(d.path))} of them"
-              + (f" (every {args.every}th, sorted by path)" if args.every > 1 else "")
+              + (f" (every {args.every}th from the {args.offset}th, sorted by path)" if args.every > 1 else "")
               + (f" (rooms {args.rooms})" if wanted is not None else "")
               + (" (only those under --subset)" if args.only_subset else "")
               + "; every room built from all the evidence")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,24 @@ def test_failure_causes_name_what_lite_refused() -> None:
                                    + [outcome("goal_unsatisfied", "1/2")])
     assert table[2] == "| the target is not visible | 2 | X 2 |"
     assert table[3] == "| goal unsatisfied | 1 | X 1 |"
+
+
+def test_bench_offset_measures_the_demos_the_default_sample_leaves_out(alfred_data: Path, tmp_path: Path) -> None:
+    """``--every N --offset K`` takes the K-th demo of each N (sorted by path): a second sample, disjoint
+    from the default one, on which a figure chosen on the default can be checked. An offset out of
+    range is refused in one line (exit 2)."""
+    json_dir = _sample_checkout(alfred_data, tmp_path / "alfred")
+    files = sorted(json_dir.rglob("traj_data.json"))
+    for offset in (0, len(files) - 1):
+        records = tmp_path / f"offset{offset}.json"
+        done = subprocess.run([sys.executable, str(BENCH), str(json_dir), "--unseen-only", "--workers", "1",
+                               "--every", str(len(files)), "--offset", str(offset), "--masks", "--masks-out",
+                               str(records)], capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr
+        line = next(line for line in done.stdout.splitlines() if line.startswith("measured: "))
+        assert line.startswith(f"measured: 1 of them (every {len(files)}th from the {offset}th"), line
+        replayed = {Path(r["path"]) for r in json.loads((tmp_path / f"offset{offset}_unseen_rooms.json").read_text())}
+        assert replayed == {files[offset]}
+    refused = subprocess.run([sys.executable, str(BENCH), str(json_dir), "--every", "2", "--offset", "2"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--offset must be at least 0 and less than --every" in refused.stderr
