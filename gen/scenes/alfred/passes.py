@@ -37,6 +37,7 @@ from alfred_gen.scenes.alfred import (
     hutch_boards,
     lamp_heights,
     microwave_fronts,
+    shelf_levels,
     sight_cuts,
     start_fit,
     support_fit,
@@ -452,6 +453,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          _SIGHTS + ", " + _RESTING,
          "furniture and drawers are drawn as wide (tables: as deep) as THOR's masks of them show; "
          "cabinets to their door in the masks of them shut, out past the frame's border as far as those masks reach"),
+    Pass("shelves_to_their_compartments", "drawing", shelf_levels.shelves_to_their_compartments,
+         lambda c: shelf_levels.shelves_to_their_compartments(c.ordered, c.evidence.sights, c.floor_y), _SIGHTS,
+         "a shelving unit whose masks show each compartment one board lower than its id is drawn so"),
     Pass("hinge_drawn_cabinets_at_their_masks", "drawing", door_hinges.hinge_drawn_cabinets_at_their_masks,
          lambda c: door_hinges.hinge_drawn_cabinets_at_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a single cabinet whose drawing its shut masks moved hangs its door where its open masks show "

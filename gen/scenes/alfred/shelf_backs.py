@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.sim.scene import Box
+from alfred_gen.sim.scene import Box, with_margins
 
 #: How thin the drawn back is (metres).
 THICKNESS = 0.01
@@ -38,25 +38,33 @@ def _unit(block: Block) -> tuple[float, float]:
     return (round(block.position[0], 2), round(block.position[2], 2))
 
 
+def _drawn_heights(block: Block) -> tuple[float, float]:
+    """Bottom and top of ``block``'s drawing (:attr:`Block.drawn_margins`): a unit drawn a compartment
+    lower (:mod:`~alfred_gen.scenes.alfred.shelf_levels`) draws its boards, and so their backs, there."""
+    drawn = with_margins(block.box(), block.drawn_margins)
+    return drawn.lo[1], drawn.hi[1]
+
+
 def back_parts(block: Block, blocks: Sequence[Block]) -> tuple[Box, ...]:
     """The drawn back of a shelf board's compartment (see the module docstring); () for other types."""
     if block.kind != "Shelf":
         return ()
-    above = [b.lo[1] for b in blocks if b.kind == "Shelf" and b is not block and _unit(b) == _unit(block)
-             and b.lo[1] > block.hi[1]]
-    top = min(above) if above else block.hi[1] + TOP_BACK
+    _, board_top = _drawn_heights(block)
+    above = [low for b in blocks if b.kind == "Shelf" and b is not block and _unit(b) == _unit(block)
+             and (low := _drawn_heights(b)[0]) > board_top]
+    top = min(above) if above else board_top + TOP_BACK
     for other in blocks:
         if other is block or other.kind == "Shelf" or not block.overlaps(other, (0, 2)) \
-                or other.hi[1] <= block.hi[1]:
+                or other.hi[1] <= board_top:
             continue
-        if other.lo[1] < block.hi[1]:
+        if other.lo[1] < board_top:
             return ()  # under a table top or inside a cupboard: no open space above the board
         top = min(top, other.lo[1])
-    if top - block.hi[1] < MIN_GAP:
+    if top - board_top < MIN_GAP:
         return ()
     axis, sign = block.front_axis
     lo, hi = list(block.lo), list(block.hi)
-    lo[1], hi[1] = block.hi[1], top
+    lo[1], hi[1] = board_top, top
     if sign > 0:
         hi[axis] = block.lo[axis] + THICKNESS
     else:
