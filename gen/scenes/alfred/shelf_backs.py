@@ -34,7 +34,8 @@ TOP_BACK = 0.4
 MIN_GAP = 0.05
 
 
-def _unit(block: Block) -> tuple[float, float]:
+def unit_of(block: Block) -> tuple[float, float]:
+    """The shelving unit a board belongs to: its id's x and z to the centimetre."""
     return (round(block.position[0], 2), round(block.position[2], 2))
 
 
@@ -50,7 +51,7 @@ def back_parts(block: Block, blocks: Sequence[Block]) -> tuple[Box, ...]:
     if block.kind != "Shelf":
         return ()
     _, board_top = _drawn_heights(block)
-    above = [low for b in blocks if b.kind == "Shelf" and b is not block and _unit(b) == _unit(block)
+    above = [low for b in blocks if b.kind == "Shelf" and b is not block and unit_of(b) == unit_of(block)
              and (low := _drawn_heights(b)[0]) > board_top]
     top = min(above) if above else board_top + TOP_BACK
     for other in blocks:

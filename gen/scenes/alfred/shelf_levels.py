@@ -36,7 +36,7 @@ from dataclasses import replace
 import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.shelf_backs import back_parts
+from alfred_gen.scenes.alfred.shelf_backs import back_parts, unit_of
 from alfred_gen.scenes.alfred.sight_cuts import ray_entry
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import margins_of
@@ -54,7 +54,7 @@ def shelving_units(blocks: Sequence[Block]) -> list[list[Block]]:
     units: dict[tuple[float, float], list[Block]] = {}
     for block in blocks:
         if block.kind == "Shelf":
-            units.setdefault((round(block.position[0], 2), round(block.position[2], 2)), []).append(block)
+            units.setdefault(unit_of(block), []).append(block)
     return [sorted(boards, key=lambda b: (b.hi[1], b.object_id)) for boards in units.values() if len(boards) > 1]
 
 
