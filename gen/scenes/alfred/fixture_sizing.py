@@ -23,6 +23,7 @@ from alfred_gen.scenes.alfred.fixture_block import (
     origin_on_floor,
 )
 from alfred_gen.scenes.alfred.mask_heights import lift_to_masks, raise_to_masks
+from alfred_gen.scenes.alfred.shelf_backs import unit_of
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, plan_room_type
@@ -562,7 +563,8 @@ def one_shelving_unit(blocks: list[Block], evidence_of: Mapping[str, int]) -> No
     """Give the boards of one shelving unit one footprint and one front.
 
     THOR names each board of a shelving unit by the unit's x and z and the board's own height, so
-    boards whose ids share x and z (to the centimetre) stand one above the other in one frame. Each
+    boards whose ids share x and z (to the centimetre, :func:`~alfred_gen.scenes.alfred.shelf_backs.unit_of`)
+    stand one above the other in one frame. Each
     board's front is first taken from its own interaction pose, which may be beside the unit (the
     agent reaching the top board from the side): in the in-sample builds 6 of the 49 such units had
     a board turned a quarter from the others, its catalogue box 0.8 m deep instead of 0.35 m, hiding
@@ -573,7 +575,7 @@ def one_shelving_unit(blocks: list[Block], evidence_of: Mapping[str, int]) -> No
     units: dict[tuple[float, float], list[Block]] = {}
     for block in blocks:
         if block.kind == "Shelf":
-            units.setdefault((round(block.position[0], 2), round(block.position[2], 2)), []).append(block)
+            units.setdefault(unit_of(block), []).append(block)
     for boards in units.values():
         if len(boards) < 2:
             continue
