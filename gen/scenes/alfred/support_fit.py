@@ -282,41 +282,54 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                     cut_away(block, box)
             elif catalogue.can_place(kind, block.kind):
                 set_top(block, box.lo[1] - 0.005)
-        options = []
-        for block in ordered:
-            if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
-                continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
-            if catalogue.object_type(block.kind).capacity <= 1:
-                continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
-            lo, hi = first[block.object_id]
-            x, z = obj.center[0], obj.center[2]
-            across = max(0.0, lo[0] - x, x - hi[0], lo[2] - z, z - hi[2])
-            if block.container:
-                if box.lo[1] >= block.hi[1] - RIM_TOLERANCE:
-                    continue  # at or above the rim: beside the basin, not in it
-                up = max(0.0, block.lo[1] - obj.center[1], obj.center[1] - block.hi[1])
-            else:
-                up = abs(box.lo[1] - block.hi[1])
-                if block.kind in ON_LEGS and box.lo[1] < block.hi[1] - LOWER_TOP and top_holds_things(block, resting):
-                    continue  # THOR showed things on this table: it is not brought down to another's height
-            if across <= 0.3 and up <= 0.1:
-                options.append((across + up, block.object_id, block))
-        views = [b.support_view() for b in ordered]
-        grown = simulator_support(None, obj, views) is not None
-        for _, _, block in sorted(options, key=lambda o: o[:2]):
-            if grown:
-                break
-            before = (list(block.lo), list(block.hi))
-            if not block.container and abs(box.lo[1] - block.hi[1]) > LOWER_TOP:
-                set_top(block, box.lo[1] - 0.005)
-            if _grow_to_hold(block, obj, floor) and simulator_support(
-                    None, obj, [b.support_view() for b in ordered]) is not None:
-                grown = True
-                break
-            block.lo, block.hi = before
-        unsupported += not grown
+        unsupported += not grow_nearest_to_hold(kind, box, ordered, first, resting, floor)
         views = [b.support_view() for b in ordered]
     return unsupported
+
+
+def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: dict[str, tuple[tuple[float, ...], ...]],
+                         resting: Iterable[tuple[str, Box]], floor: Floor = Floor(),
+                         containers: bool = True, move_tops: bool = True) -> bool:
+    """Grow the nearest receptacle of ``ordered`` that may hold a ``kind`` at ``box`` (ALFRED's
+    placement table, never a closed one on a guess nor a one-object holder) so the simulator's
+    support rule puts it there: within 0.3 m across of its box as ``first`` had it and 0.1 m up or
+    down, its top moved to the object's bottom; whether it is held now (already held: True).
+    ``containers``: basins may be grown too (False: only open tops); ``move_tops``: a top may move
+    to the object's bottom (False: only its footprint grows, and only a top the object already rests
+    at the height of holds it)."""
+    obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
+    options = []
+    for block in ordered:
+        if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
+            continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
+        if catalogue.object_type(block.kind).capacity <= 1:
+            continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
+        if block.container and not containers:
+            continue
+        lo, hi = first[block.object_id]
+        x, z = obj.center[0], obj.center[2]
+        across = max(0.0, lo[0] - x, x - hi[0], lo[2] - z, z - hi[2])
+        if block.container:
+            if box.lo[1] >= block.hi[1] - RIM_TOLERANCE:
+                continue  # at or above the rim: beside the basin, not in it
+            up = max(0.0, block.lo[1] - obj.center[1], obj.center[1] - block.hi[1])
+        else:
+            up = abs(box.lo[1] - block.hi[1])
+            if block.kind in ON_LEGS and box.lo[1] < block.hi[1] - LOWER_TOP and top_holds_things(block, resting):
+                continue  # THOR showed things on this table: it is not brought down to another's height
+        if across <= 0.3 and up <= 0.1:
+            options.append((across + up, block.object_id, block))
+    if simulator_support(None, obj, [b.support_view() for b in ordered]) is not None:
+        return True
+    for _, _, block in sorted(options, key=lambda o: o[:2]):
+        before = (list(block.lo), list(block.hi))
+        if move_tops and not block.container and abs(box.lo[1] - block.hi[1]) > LOWER_TOP:
+            set_top(block, box.lo[1] - 0.005)
+        if _grow_to_hold(block, obj, floor) and simulator_support(
+                None, obj, [b.support_view() for b in ordered]) is not None:
+            return True
+        block.lo, block.hi = before
+    return False
 
 
 def _claims(block: Block, obj: WorldObject) -> bool:
