@@ -1138,6 +1138,30 @@ def test_a_toilet_comes_down_to_what_the_start_state_rests_on_its_tank() -> None
     assert fit_to_start_state([toilet], [("SoapBar", on_top)]) == {}
 
 
+def test_a_toilet_grows_to_hold_what_the_start_state_stands_just_past_its_tank() -> None:
+    from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
+    from alfred_gen.sim.scene import SceneObject
+
+    # FloorPlan402 built without the demos that showed its tank's far end: the start state's candle
+    # stands at the tank's height 3 cm past the box, at (-0.256, 3.42).
+    toilet = SceneObject("Toilet", (-0.52, 0.0, 3.22), Box((-0.7875, 0.0, 2.85), (-0.287, 1.036, 3.65)),
+                         object_id="Toilet|-00.52|00.00|+03.22")
+    candle = ("Candle", Box((-0.281, 1.054, 3.395), (-0.230, 1.222, 3.446)))
+    grown = fit_to_start_state([toilet], [candle])[toilet.object_id].box
+    assert grown.lo == toilet.box.lo and grown.hi[1] == toilet.box.hi[1] and grown.hi[2] == toilet.box.hi[2]
+    assert grown.hi[0] > candle[1].center[0] > toilet.box.hi[0]
+    assert toilet.object_id not in fit_to_start_state([toilet], [candle], frozenset({"tops_reach_posed"}))
+    # Out of reach (0.3 m across), or far above the tank, it is no evidence of the toilet.
+    far = ("Candle", Box((0.05, 1.054, 3.395), (0.10, 1.222, 3.446)))
+    high = ("Candle", Box((-0.281, 1.25, 3.395), (-0.230, 1.42, 3.446)))
+    assert fit_to_start_state([toilet], [far]) == {} and fit_to_start_state([toilet], [high]) == {}
+    # A basin is not grown for what stands beside it: only open tops grow here.
+    basin = SceneObject("SinkBasin", (0.0, 0.9, 0.0), Box((-0.2, 0.8, -0.2), (0.2, 0.9, 0.2)),
+                        object_id="Sink|+00.00|+00.90|+00.00|SinkBasin")
+    soap = ("SoapBar", Box((0.25, 0.82, -0.02), (0.30, 0.85, 0.02)))
+    assert fit_to_start_state([basin], [soap]) == {}
+
+
 def test_a_cabinet_comes_down_from_a_potato_on_the_counter_at_its_edge() -> None:
     from alfred_gen.scenes.alfred.start_fit import fit_to_start_state
     from alfred_gen.sim.scene import SceneObject

@@ -526,6 +526,8 @@ START_PASSES: tuple[Pass[StartContext], ...] = (
          "drawers and cabinets are cut below what lies over their id"),
     Pass("tops_under_posed", "start", start_fit.tops_under_posed, _start(start_fit.tops_under_posed, True), _LOOSE,
          "a top comes down to what rests on it"),
+    Pass("tops_reach_posed", "start", start_fit.tops_reach_posed, _start(start_fit.tops_reach_posed, True), _LOOSE,
+         "an open top grows to hold what rests just past its edge"),
     Pass("desks_end_before_posed", "start", start_fit.desks_end_before_posed,
          _start(start_fit.desks_end_before_posed, True), _LOOSE,
          "a desk ends before what lies on the floor past its end"),

@@ -21,7 +21,12 @@ from alfred_gen.scenes.alfred.fixture_cuts import (
     free_what_they_cannot_hold,
     resting_on,
 )
-from alfred_gen.scenes.alfred.support_fit import KNEE_SPACE, on_the_floor_past_its_end, top_holds_things
+from alfred_gen.scenes.alfred.support_fit import (
+    KNEE_SPACE,
+    grow_nearest_to_hold,
+    on_the_floor_past_its_end,
+    top_holds_things,
+)
 from alfred_gen.sim.scene import Box, SceneObject
 from alfred_gen.sim.setup_actions import CONTAINER_BAND, FIXED_FOOTPRINT_SLACK
 from alfred_gen.sim.shapes import inner_floor
@@ -239,6 +244,39 @@ def desks_end_before_posed(objects: Iterable[SceneObject], posed: list[tuple[str
                 cut_away(desk, box)
         if desk.box() != current.box:
             out[obj.object_id] = replace(current, box=desk.box())
+    return out
+
+
+#: Tops :func:`tops_reach_posed` leaves as built: a counter top's slab is cut round the fixtures,
+#: floor and things its room's demos show (:mod:`~alfred_gen.scenes.alfred.fixture_cuts`), and a
+#: built room does not keep where, so grown again it reached back over them.
+_CUT_SLABS = frozenset({"CounterTop"})
+
+
+def tops_reach_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]],
+                     changed: Mapping[str, SceneObject]) -> dict[str, SceneObject]:
+    """Open tops grown to hold what the start state rests just past their edge.
+
+    The importer grows a receptacle to hold what its room's demos show at rest beside it, within
+    0.3 m across and 0.1 m up or down (:func:`~alfred_gen.scenes.alfred.support_fit.fit_resting_objects`);
+    a start state is the same evidence. A room built without the demos that showed those things
+    lacks the growth: FloorPlan402's toilet, built from the other folds' demos, ended 3 cm short of
+    the candle and 10 cm short of the toilet paper a start state stands on its tank, and drawn there
+    it lay beside THOR's mask of it (IoU 0.001, the candle picked). Only open tops grow here (a
+    basin's floor comes down to what lies in it: :func:`floors_under_posed`); what no top within
+    reach can hold at its height stays where it is posed (no top moves here: tops come down to what
+    rests on them in :func:`tops_under_posed`).
+    """
+    current = [changed.get(o.object_id, o) for o in objects
+               if not catalogue.object_type(o.object_type).pickupable and o.object_type not in _CUT_SLABS]
+    blocks = [_block(o) for o in sorted(current, key=lambda o: o.object_id)]
+    first = {b.object_id: (tuple(b.lo), tuple(b.hi)) for b in blocks}
+    for kind, box in posed:
+        grow_nearest_to_hold(kind, box, blocks, first, posed, containers=False, move_tops=False)
+    out: dict[str, SceneObject] = {}
+    for obj, block in zip(sorted(current, key=lambda o: o.object_id), blocks):
+        if block.box() != obj.box:
+            out[obj.object_id] = replace(obj, box=block.box())
     return out
 
 

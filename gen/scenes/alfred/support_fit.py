@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from alfred_gen.domains import catalogue
@@ -287,7 +287,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     return unsupported
 
 
-def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: dict[str, tuple[tuple[float, ...], ...]],
+def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: Mapping[str, tuple[tuple[float, ...], ...]],
                          resting: Iterable[tuple[str, Box]], floor: Floor = Floor(),
                          containers: bool = True, move_tops: bool = True) -> bool:
     """Grow the nearest receptacle of ``ordered`` that may hold a ``kind`` at ``box`` (ALFRED's
