@@ -38,8 +38,8 @@ def fit_to_start_state(objects: Iterable[SceneObject], posed: list[tuple[str, Bo
     (type, box) objects, by id: the passes of :data:`~alfred_gen.scenes.alfred.passes.START_PASSES`
     in order (cut back from what they cannot hold, counter slabs off what lies under them, basins'
     floors down to what lies in them, drawers and cabinets below what lies over them, tops down to
-    what rests on them, desks ending before what lies on the floor past them), but those named in
-    ``without``."""
+    what rests on them, open tops out to what rests just past their edge, desks ending before what
+    lies on the floor past them), but those named in ``without``."""
     # The table lists this module's rules, so it is imported here, not at the top.
     from alfred_gen.scenes.alfred.passes import START_PASSES, StartContext, check_without, run_passes
 
