@@ -1160,6 +1160,15 @@ def test_a_toilet_grows_to_hold_what_the_start_state_stands_just_past_its_tank()
                         object_id="Sink|+00.00|+00.90|+00.00|SinkBasin")
     soap = ("SoapBar", Box((0.25, 0.82, -0.02), (0.30, 0.85, 0.02)))
     assert fit_to_start_state([basin], [soap]) == {}
+    # A counter top is never grown here, but what rests on it is held by it: the table beside it stays.
+    counter = SceneObject("CounterTop", (0.0, 0.9, 0.0), Box((-0.5, 0.86, -0.3), (0.5, 0.9, 0.3)),
+                          object_id="CounterTop|+00.00|+00.90|+00.00")
+    table = SceneObject("DiningTable", (0.0, 0.0, 0.7), Box((-0.5, 0.0, 0.5), (0.5, 0.9, 1.0)),
+                        object_id="DiningTable|+00.00|+00.00|+00.70")
+    on_counter = ("Apple", Box((-0.05, 0.9, 0.2), (0.05, 1.0, 0.28)))
+    past_counter = ("Apple", Box((-0.05, 0.9, -0.38), (0.05, 1.0, -0.32)))
+    assert fit_to_start_state([counter, table], [on_counter]) == {}
+    assert fit_to_start_state([counter, table], [past_counter]) == {}
 
 
 def test_a_cabinet_comes_down_from_a_potato_on_the_counter_at_its_edge() -> None:

@@ -249,7 +249,8 @@ def desks_end_before_posed(objects: Iterable[SceneObject], posed: list[tuple[str
 
 #: Tops :func:`tops_reach_posed` leaves as built: a counter top's slab is cut round the fixtures,
 #: floor and things its room's demos show (:mod:`~alfred_gen.scenes.alfred.fixture_cuts`), and a
-#: built room does not keep where, so grown again it reached back over them.
+#: built room does not keep where, so grown again it reached back over them. What rests on a
+#: counter is still held by it (no other top grows for it).
 _CUT_SLABS = frozenset({"CounterTop"})
 
 
@@ -267,12 +268,11 @@ def tops_reach_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     reach can hold at its height stays where it is posed (no top moves here: tops come down to what
     rests on them in :func:`tops_under_posed`).
     """
-    current = [changed.get(o.object_id, o) for o in objects
-               if not catalogue.object_type(o.object_type).pickupable and o.object_type not in _CUT_SLABS]
+    current = [changed.get(o.object_id, o) for o in objects if not catalogue.object_type(o.object_type).pickupable]
     blocks = [_block(o) for o in sorted(current, key=lambda o: o.object_id)]
     first = {b.object_id: (tuple(b.lo), tuple(b.hi)) for b in blocks}
     for kind, box in posed:
-        grow_nearest_to_hold(kind, box, blocks, first, posed, containers=False, move_tops=False)
+        grow_nearest_to_hold(kind, box, blocks, first, posed, containers=False, move_tops=False, kept=_CUT_SLABS)
     out: dict[str, SceneObject] = {}
     for obj, block in zip(sorted(current, key=lambda o: o.object_id), blocks):
         if block.box() != obj.box:

@@ -289,14 +289,15 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
 
 def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: Mapping[str, tuple[tuple[float, ...], ...]],
                          resting: Iterable[tuple[str, Box]], floor: Floor = Floor(),
-                         containers: bool = True, move_tops: bool = True) -> bool:
+                         containers: bool = True, move_tops: bool = True,
+                         kept: frozenset[str] = frozenset()) -> bool:
     """Grow the nearest receptacle of ``ordered`` that may hold a ``kind`` at ``box`` (ALFRED's
     placement table, never a closed one on a guess nor a one-object holder) so the simulator's
     support rule puts it there: within 0.3 m across of its box as ``first`` had it and 0.1 m up or
     down, its top moved to the object's bottom; whether it is held now (already held: True).
     ``containers``: basins may be grown too (False: only open tops); ``move_tops``: a top may move
     to the object's bottom (False: only its footprint grows, and only a top the object already rests
-    at the height of holds it)."""
+    at the height of holds it); ``kept``: types that hold things but are never grown."""
     obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
     options = []
     for block in ordered:
@@ -304,7 +305,7 @@ def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: Mappi
             continue  # not shut away in a closed cabinet on a guess: a demo may pick it up unopened
         if catalogue.object_type(block.kind).capacity <= 1:
             continue  # a burner, a coffee machine, a hanger holds one thing on its own spot: never grown
-        if block.container and not containers:
+        if (block.container and not containers) or block.kind in kept:
             continue
         lo, hi = first[block.object_id]
         x, z = obj.center[0], obj.center[2]
