@@ -563,9 +563,9 @@ def one_shelving_unit(blocks: list[Block], evidence_of: Mapping[str, int]) -> No
     """Give the boards of one shelving unit one footprint and one front.
 
     THOR names each board of a shelving unit by the unit's x and z and the board's own height, so
-    boards whose ids share x and z (to the centimetre, :func:`~alfred_gen.scenes.alfred.shelf_backs.unit_of`)
-    stand one above the other in one frame. Each
-    board's front is first taken from its own interaction pose, which may be beside the unit (the
+    boards whose ids share x and z (to the centimetre:
+    :func:`~alfred_gen.scenes.alfred.shelf_backs.unit_of`) stand one above the other in one frame.
+    Each board's front is first taken from its own interaction pose, which may be beside the unit (the
     agent reaching the top board from the side): in the in-sample builds 6 of the 49 such units had
     a board turned a quarter from the others, its catalogue box 0.8 m deep instead of 0.35 m, hiding
     the board below from where the released demos pick things up (FloorPlan5's mugs and plate). The

@@ -268,13 +268,14 @@ def tops_reach_posed(objects: Iterable[SceneObject], posed: list[tuple[str, Box]
     reach can hold at its height stays where it is posed (no top moves here: tops come down to what
     rests on them in :func:`tops_under_posed`).
     """
-    current = [changed.get(o.object_id, o) for o in objects if not catalogue.object_type(o.object_type).pickupable]
-    blocks = [_block(o) for o in sorted(current, key=lambda o: o.object_id)]
+    current = sorted((changed.get(o.object_id, o) for o in objects
+                      if not catalogue.object_type(o.object_type).pickupable), key=lambda o: o.object_id)
+    blocks = [_block(o) for o in current]
     first = {b.object_id: (tuple(b.lo), tuple(b.hi)) for b in blocks}
     for kind, box in posed:
         grow_nearest_to_hold(kind, box, blocks, first, posed, containers=False, move_tops=False, kept=_CUT_SLABS)
     out: dict[str, SceneObject] = {}
-    for obj, block in zip(sorted(current, key=lambda o: o.object_id), blocks):
+    for obj, block in zip(current, blocks):
         if block.box() != obj.box:
             out[obj.object_id] = replace(obj, box=block.box())
     return out

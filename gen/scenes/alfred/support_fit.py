@@ -299,6 +299,8 @@ def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: Mappi
     to the object's bottom (False: only its footprint grows, and only a top the object already rests
     at the height of holds it); ``kept``: types that hold things but are never grown."""
     obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
+    if simulator_support(None, obj, [b.support_view() for b in ordered]) is not None:
+        return True
     options = []
     for block in ordered:
         if not catalogue.can_place(kind, block.kind) or catalogue.object_type(block.kind).encloses:
@@ -320,8 +322,6 @@ def grow_nearest_to_hold(kind: str, box: Box, ordered: list[Block], first: Mappi
                 continue  # THOR showed things on this table: it is not brought down to another's height
         if across <= 0.3 and up <= 0.1:
             options.append((across + up, block.object_id, block))
-    if simulator_support(None, obj, [b.support_view() for b in ordered]) is not None:
-        return True
     for _, _, block in sorted(options, key=lambda o: o[:2]):
         before = (list(block.lo), list(block.hi))
         if move_tops and not block.container and abs(box.lo[1] - block.hi[1]) > LOWER_TOP:
