@@ -41,6 +41,7 @@ from alfred_gen.scenes.alfred import (
     sight_cuts,
     start_fit,
     support_fit,
+    toilet_tanks,
 )
 from alfred_gen.scenes.alfred.cart_frames import frame_parts
 from alfred_gen.scenes.alfred.drawer_trays import open_tray
@@ -208,6 +209,10 @@ def _faced_by_contents(c: RoomContext) -> None:
     c.facing_poses = fixture_sizing.faced_by_contents(c.facing_poses, c.contents, c.block_for)
 
 
+def _toilets_face_from_their_tanks(c: RoomContext) -> None:
+    c.facing_poses = toilet_tanks.toilets_face_from_their_tanks(c.facing_poses, c.evidence.objects)
+
+
 def _initial_blocks(c: RoomContext) -> None:
     c.blocks = {oid: c.block_for(oid, c.facing_poses[oid]) for oid in c.static_ids}
     c.ordered = [c.blocks[oid] for oid in c.static_ids]
@@ -345,6 +350,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          _POSES + ", " + _IDS, "a drawer opened from beside it faces across its row, not along the counter"),
     Pass("faced_by_contents", "face", fixture_sizing.faced_by_contents, _faced_by_contents, _POSES + ", " + _CONTENTS,
          "a cabinet faces the way that holds most of what THOR reported in it"),
+    Pass("toilets_face_from_their_tanks", "face", toilet_tanks.toilets_face_from_their_tanks,
+         _toilets_face_from_their_tanks, _RESTING + ", " + _IDS,
+         "a toilet faces away from its tank, where its demos stand things on it"),
     Pass("initial_blocks", "size", fixture_sizing.initial_block, _initial_blocks,
          "THOR sizes or catalogue, learnt surface heights, poses, layout points",
          "every fixture's first box: size, turn, front and height (steps 1-2)", required=True),
