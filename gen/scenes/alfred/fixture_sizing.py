@@ -79,7 +79,9 @@ def front_pose(object_id: str, poses: Sequence[list[float]]) -> list[float] | No
     the two head different ways: for drawers the straighter pose's facing fits better 9 times in 10
     (FloorPlan30's drawer: IoU 0.07 with the first pose's facing, 0.69 with the straighter one's);
     for cabinets, toilets, a shelf and a sink the first pose's 8 times in 8, as the agent stands
-    off to the side of a door it swings open or of a toilet it puts things on. Desks (2 of 3 for
+    off to the side of a door it swings open or of a toilet it puts things on (a toilet whose demos
+    stand things on its tank is faced away from the tank instead,
+    :mod:`~alfred_gen.scenes.alfred.toilet_tanks`: 12 of 27 first poses faced one off). Desks (2 of 3 for
     the straighter) and a dresser are too few to say. Of the microwaves, only FloorPlan4's has a
     first pose (from its side) other than its straighter one; with the door hung on the left, as
     THOR's masks of open microwaves show, the straighter pose's facing fits its masks (IoU 0.76
