@@ -132,7 +132,7 @@ def _row_axis(object_id: str, cabinet_ids: Iterable[str]) -> int | None:
     return 0 if lined[0] else 2
 
 
-def _facing_pose(pose: Sequence[float], object_id: str, axis: int) -> list[float]:
+def facing_pose(pose: Sequence[float], object_id: str, axis: int) -> list[float]:
     """``pose`` turned to look at the line through ``object_id`` across ``axis`` from where it stands."""
     stood, line = float(pose[0 if axis == 0 else 1]), id_position(object_id)[axis]
     yaw = {(0, True): 270.0, (0, False): 90.0, (2, True): 180.0, (2, False): 0.0}[(axis, stood > line)]
@@ -174,7 +174,7 @@ def drawers_face_their_rows(poses_of: Mapping[str, list[list[float]]]) -> dict[s
             continue
         faces_along_x = quarter_turns(float(pose[2])) % 2 == 1
         if faces_along_x != (axis == 0):
-            out[oid] = [_facing_pose(pose, oid, axis)]
+            out[oid] = [facing_pose(pose, oid, axis)]
     return out
 
 
@@ -207,7 +207,7 @@ def faced_by_contents(poses_of: Mapping[str, list[list[float]]], contents: Mappi
                 candidates.append([pose, *(p for p in poses if p is not pose)])
         axis = _row_axis(oid, cabinet_ids)
         if axis is not None:
-            turned = _facing_pose(poses[0], oid, axis)
+            turned = facing_pose(poses[0], oid, axis)
             if quarter_turns(turned[2]) not in seen:
                 candidates.append([turned, *poses])
         blocks = [block_for(oid, candidate) for candidate in candidates]

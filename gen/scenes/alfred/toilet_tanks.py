@@ -30,6 +30,7 @@ from statistics import median
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import id_position
+from alfred_gen.scenes.alfred.fixture_sizing import facing_pose
 
 #: What stands this high above a toilet's origin stands on its tank's lid (metres, from, to): the
 #: seat is lower, and a shelf over the toilet higher (FloorPlan405's and 419's, 1.5 to 1.9 m).
@@ -51,9 +52,9 @@ def tank_side(object_id: str, points: Iterable[Sequence[float]]) -> tuple[int, i
     +1: towards that axis's positive end), from ``points`` (positions of things the demos show at
     rest), or None when too few stand on the tank to tell (see the module's thresholds)."""
     x, y, z = id_position(object_id)
-    on_tank = [(float(p[0]) - x, float(p[2]) - z) for p in points
-               if TANK_BAND[0] <= float(p[1]) - y <= TANK_BAND[1]
-               and abs(float(p[0]) - x) <= TANK_REACH and abs(float(p[2]) - z) <= TANK_REACH]
+    offsets = ((float(p[0]) - x, float(p[1]) - y, float(p[2]) - z) for p in points)
+    on_tank = [(dx, dz) for dx, dy, dz in offsets
+               if TANK_BAND[0] <= dy <= TANK_BAND[1] and abs(dx) <= TANK_REACH and abs(dz) <= TANK_REACH]
     if not on_tank:
         return None
     along_x, along_z = median(dx for dx, _ in on_tank), median(dz for _, dz in on_tank)
@@ -65,15 +66,12 @@ def tank_side(object_id: str, points: Iterable[Sequence[float]]) -> tuple[int, i
 
 def front_pose_towards(object_id: str, side: tuple[int, int], horizon: float) -> list[float]:
     """A pose ([x, z, rotation, horizon]) :data:`FRONT_DISTANCE` in front of ``object_id``, heading
-    towards its back (``side``, the tank's): the fixture then faces away from its tank."""
+    towards its back (``side``, the tank's; :func:`~alfred_gen.scenes.alfred.fixture_sizing.facing_pose`):
+    the fixture then faces away from its tank."""
     axis, sign = side
     x, _, z = id_position(object_id)
-    heading = {(0, 1): 90.0, (0, -1): 270.0, (2, 1): 0.0, (2, -1): 180.0}[side]
-    if axis == 0:
-        x -= sign * FRONT_DISTANCE
-    else:
-        z -= sign * FRONT_DISTANCE
-    return [x, z, heading, horizon]
+    stand = [x - sign * FRONT_DISTANCE, z] if axis == 0 else [x, z - sign * FRONT_DISTANCE]
+    return facing_pose([*stand, 0.0, horizon], object_id, axis)
 
 
 def toilets_face_from_their_tanks(poses_of: Mapping[str, list[list[float]]],
