@@ -170,6 +170,28 @@ def test_a_sofa_s_near_side_is_where_its_lowest_ray_meets_the_floor() -> None:
     assert table.drawn_margins == () or table.drawn_margins[2] == 0.0
 
 
+def test_a_dining_table_s_near_edge_moves_in_to_where_its_lowest_ray_leaves_the_top_never_out() -> None:
+    table_id = "DiningTable|+00.00|+00.75|+01.75"
+
+    def lowest(point: tuple[float, float, float]) -> SightFact:
+        return SightFact(table_id, EYE, (_ray((0.0, 0.7, 1.75)),), None, (), (None, None, None, _ray(point)))
+
+    # THOR's top ends 0.2 m behind the box's near side (z 1.5): every mask's lowest pixel is that edge
+    table = _table("DiningTable", table_id)
+    extents_to_their_masks([table], [lowest((0.0, 0.75, 1.7))] * 2)
+    assert math.isclose(table.drawn_margins[2], -0.2, abs_tol=0.01)
+    assert table.lo == [-0.5, 0.0, 1.5]  # drawing only
+    # one mask shows a leg's foot below the top (its ray meets the top's plane nearer the eye):
+    # the edge may lie where the box says, so the side stays
+    table = _table("DiningTable", table_id)
+    extents_to_their_masks([table], [lowest((0.0, 0.75, 1.7)), lowest((0.0, 0.0, 1.55))])
+    assert table.drawn_margins == () or abs(table.drawn_margins[2]) < 1e-6
+    # legs in every mask never draw the top out toward the eye
+    table = _table("DiningTable", table_id)
+    extents_to_their_masks([table], [lowest((0.0, 0.0, 1.55))] * 2)
+    assert table.drawn_margins == () or abs(table.drawn_margins[2]) < 1e-6
+
+
 def _board(facing: int) -> Block:
     board_id = "Shelf|+00.00|+00.50|+01.75"
     return Block(board_id, "Shelf", (0.0, 0.5, 1.75), [-0.5, 0.46, 1.5], [0.5, 0.5, 2.0], False, facing)
