@@ -539,6 +539,23 @@ def test_what_lies_at_a_dressers_drawers_does_not_bring_its_top_down() -> None:
     assert bare.hi[1] < 0.25
 
 
+def test_what_lies_inside_a_dresser_whose_top_holds_things_does_not_bring_the_top_down() -> None:
+    # FloorPlan305: mugs stand on the dresser's top at 0.69 m; credit cards and key chains lie inside
+    # it at 0.10 and 0.39 m, in drawers the room has no box for. The top had come down to 0.09 m.
+    def dresser() -> Block:
+        return _block("Dresser|-00.09|+00.02|-01.72", (-0.692, 0.02, -1.976), (0.512, 0.681, -1.464))
+
+    mug_on_top = ("Mug", Box((-0.159, 0.688, -1.84), (-0.033, 0.792, -1.749)))
+    card_inside = ("CreditCard", Box((-0.2, 0.098, -1.71), (-0.16, 0.1, -1.66)))
+    held = dresser()
+    fit_resting_objects({held.object_id: held}, [mug_on_top, card_inside])
+    assert held.hi[1] == 0.681
+    # With nothing on its top, what lies inside it still shows that the top is lower.
+    bare = dresser()
+    fit_resting_objects({bare.object_id: bare}, [card_inside])
+    assert bare.hi[1] < 0.1
+
+
 def test_an_object_under_a_desk_whose_top_holds_things_does_not_bring_the_top_down() -> None:
     # FloorPlan320: pens lie on the desk's top at 0.71 m; a tennis racket lies flat on the floor in
     # its knee space, a basketball on the floor past its near end.
