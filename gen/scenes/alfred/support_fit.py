@@ -223,7 +223,7 @@ LOWER_TOP = 0.02
 #: a lower shelf or seat that the box does not show (FloorPlan430's cart, 218's sofa).
 KNEE_SPACE = frozenset({"Desk"})
 #: Furniture whose inside is drawers: what lies inside one under a top that holds things lies in a
-#: drawer, not on a lower top (:func:`in_a_chest_under_its_top`). Carts are not: drawn their full
+#: drawer, not on a lower top (:func:`chest_with_a_held_top`). Carts are not: drawn their full
 #: height (FloorPlan401's and FloorPlan430's, lowered to 23 and 24 cm without this), held out by
 #: folds on the sample of every 20th train demo from the 10th, a replay stopped at FloorPlan430's
 #: dish sponge pickup (not visible). With dressers alone, that sample's dresser puts in FloorPlan305
@@ -239,10 +239,10 @@ def top_holds_things(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
                and abs(box.lo[1] - block.hi[1]) <= ON_TOP for _, box in resting)
 
 
-def in_a_chest_under_its_top(block: Block, box: Box, resting: Iterable[tuple[str, Box]]) -> bool:
-    """Whether ``box``, inside ``block``'s box, lies in one of its drawers: ``block`` is a
-    :data:`CHESTS` type and its top holds what the demos show at rest on it, so the top is where THOR
-    has it and what lies lower lies in a drawer the room may have no box for."""
+def chest_with_a_held_top(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
+    """Whether ``block`` is a :data:`CHESTS` type whose top holds what the demos show at rest on it:
+    the top is where THOR has it, and whatever lies lower inside lies in a drawer the room may have
+    no box for."""
     return block.kind in CHESTS and top_holds_things(block, resting)
 
 
@@ -265,7 +265,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     (the top comes down to it), unless it lies at the height of one of the drawers there (a book in a
     dresser's bottom drawer brought FloorPlan330's dresser down to 4 cm, and what was put on it lay
     on the floor), or the top holds what the demos show at rest on it: then what lies lower inside a
-    dresser lies in drawers the room has no box for (:func:`in_a_chest_under_its_top`: credit cards,
+    dresser lies in drawers the room has no box for (:func:`chest_with_a_held_top`: credit cards,
     pens and key chains at 0.10 and 0.39 m brought FloorPlan305's dresser, under mugs at 0.69 m,
     down to 9 cm; FloorPlan301's and FloorPlan413's dressers, 1.23 and 1.15 m tall in THOR, had come
     down to 0.67 and 0.35 m, FloorPlan303's and FloorPlan318's to 11 and 9 cm), and what lies under
@@ -292,7 +292,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
             if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
                 continue
-            if _at_its_drawers(block, box, ordered) or in_a_chest_under_its_top(block, box, resting):
+            if _at_its_drawers(block, box, ordered) or chest_with_a_held_top(block, resting):
                 continue
             if block.kind in ON_LEGS:
                 cut_away(block, box)
