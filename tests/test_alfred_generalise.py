@@ -575,6 +575,26 @@ def test_an_object_under_a_desk_whose_top_holds_things_does_not_bring_the_top_do
     assert bare.hi[1] < 0.05
 
 
+def test_what_lies_inside_a_table_whose_top_holds_nothing_brings_the_top_down() -> None:
+    # FloorPlan221's coffee table, drawn 0.553 m tall: the demos show remotes, key chains and credit
+    # cards across it at 0.45 m and nothing on its top. They lie on its top, not under it.
+    def table() -> Block:
+        return _block("CoffeeTable|-01.06|+00.10|-02.47", (-1.627, 0.1, -2.803), (-0.493, 0.553, -2.138))
+
+    remote = ("RemoteControl", Box((-1.082, 0.447, -2.634), (-1.019, 0.467, -2.42)))
+    key_chain = ("KeyChain", Box((-0.759, 0.449, -2.428), (-0.628, 0.458, -2.355)))
+    lowered = table()
+    unsupported = fit_resting_objects({lowered.object_id: lowered}, [remote, key_chain])
+    assert unsupported == 0
+    assert (lowered.lo, lowered.hi[0], lowered.hi[2]) == ([-1.627, 0.1, -2.803], -0.493, -2.138)
+    assert 0.44 <= lowered.hi[1] < 0.447
+    # What lies on the floor under it still shows only that the table does not reach over it.
+    ball = ("BasketBall", Box((-0.75, 0.101, -2.6), (-0.51, 0.341, -2.36)))
+    cut = table()
+    fit_resting_objects({cut.object_id: cut}, [ball])
+    assert cut.hi[1] == 0.553 and cut.hi[0] <= -0.75
+
+
 def test_a_top_that_holds_things_is_not_brought_down_to_hold_what_lies_lower_beside_it() -> None:
     # FloorPlan420: soap and toilet paper lie on the side table's top at 0.867 m; candles and soap
     # lie at 0.76 m just past its end, on a ledge the room lacks. Lowering the top to them had cut

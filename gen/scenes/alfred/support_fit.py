@@ -188,7 +188,8 @@ def fit_support_facts(blocks: dict[str, Block], facts: list[tuple[SupportFact, s
 #: the rim is level with, not in the basin (metres).
 RIM_TOLERANCE = 0.02
 
-#: Furniture drawn as a top on legs: what lies under its top is under the table, not inside it.
+#: Furniture drawn as a top on legs: what lies on the floor under its top, or on a lower shelf under
+#: a top that holds things, is under the table, not inside it (:func:`fit_resting_objects`).
 ON_LEGS = frozenset({"DiningTable", "CoffeeTable", "SideTable"})
 
 
@@ -246,11 +247,16 @@ def chest_with_a_held_top(block: Block, resting: Iterable[tuple[str, Box]]) -> b
     return block.kind in CHESTS and top_holds_things(block, resting)
 
 
+def on_the_floor(block: Block, box: Box) -> bool:
+    """Whether ``box`` lies on the floor ``block`` stands on."""
+    return box.lo[1] - block.lo[1] <= ON_FLOOR
+
+
 def on_the_floor_past_its_end(block: Block, box: Box) -> bool:
     """Whether ``box``, inside a desk's box under a top that holds things, lies on the floor beyond
     the end of the desk its id stands over: the desk ends before it (a basketball past FloorPlan320's
     desk's near end); what lies under the id is in the knee space, under the top."""
-    return box.lo[1] - block.lo[1] <= ON_FLOOR and not box.over_footprint(block.position[0], block.position[2])
+    return on_the_floor(block, box) and not box.over_footprint(block.position[0], block.position[2])
 
 
 def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]], floor: Floor = Floor()) -> int:
@@ -272,7 +278,11 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     a desk's top in its knee space (a basketball there brought FloorPlan320's desk down to the
     floor, under the pens the demos show on it at 0.72 m); such a desk is cut back only from what
     lies on the floor beyond its id's end.
-    One under a table top shows that the table does not reach over it (the table is cut back).
+    One on the floor under a table top, or on a lower shelf under a top that holds things, shows
+    that the table does not reach over it (the table is cut back). One above the floor inside a
+    table whose top holds nothing shows that the top is lower, as a dresser's does: FloorPlan221's
+    coffee table, drawn 0.55 m tall, was cut to a 35 cm strip by the credit cards, key chains and
+    remotes the demos show across it at 0.45 m (its room's other coffee table is 0.41 m tall).
     A table's top that holds what the demos show at rest on it is never brought down to hold another
     object (THOR showed where it is): FloorPlan420's side table, under soap and toilet paper at 0.87 m, had
     come down to 0.72 m for the candles on a ledge the room lacks beyond its end, and cut the drawer
@@ -294,7 +304,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue
             if _at_its_drawers(block, box, ordered) or chest_with_a_held_top(block, resting):
                 continue
-            if block.kind in ON_LEGS:
+            if block.kind in ON_LEGS and (top_holds_things(block, resting) or on_the_floor(block, box)):
                 cut_away(block, box)
             elif block.kind in KNEE_SPACE and top_holds_things(block, resting):
                 if on_the_floor_past_its_end(block, box):
