@@ -595,6 +595,30 @@ def test_what_lies_inside_a_table_whose_top_holds_nothing_brings_the_top_down() 
     assert cut.hi[1] == 0.553 and cut.hi[0] <= -0.75
 
 
+def test_a_table_top_that_held_things_before_it_was_cut_back_is_not_brought_down() -> None:
+    # FloorPlan201's coffee table: a watch on its top at 0.60 m, books, bowls, vases and pens on its
+    # two lower shelves. Cut back from them, the top no longer reaches under the watch; it still
+    # held it, so what lies on the shelves does not bring it down.
+    table = _block("CoffeeTable|-02.32|+00.00|+04.89", (-2.65, 0.0, 4.35), (-1.987, 0.592, 5.4))
+    watch_on_top = ("Watch", Box((-2.204, 0.601, 5.018), (-2.125, 0.638, 5.067)))
+    on_its_shelves = [("Book", Box((-2.351, 0.1, 4.675), (-2.132, 0.129, 4.943))),
+                      ("Bowl", Box((-2.417, 0.097, 4.944), (-2.22, 0.183, 5.14))),
+                      ("Vase", Box((-2.252, 0.353, 4.877), (-2.077, 0.561, 5.052))),
+                      ("Pen", Box((-2.574, 0.351, 4.726), (-2.374, 0.362, 4.737)))]
+    fit_resting_objects({table.object_id: table}, [watch_on_top, *on_its_shelves])
+    assert table.hi[1] == 0.592 and table.hi[0] < -2.2  # cut back, not brought down
+
+
+def test_what_lies_on_the_lower_tier_of_a_two_tier_table_does_not_bring_the_upper_top_down() -> None:
+    # FloorPlan220's dining table is two tables in THOR, one box inside the other: key chains lie on
+    # the lower tier at 0.68 m, inside the upper table's box too. Its top stays where it is.
+    upper = _block("DiningTable|+00.19|+00.91|+02.00", (-0.15, 0.009, 1.35), (0.668, 0.957, 2.735))
+    lower = _block("DiningTable|+00.19|+00.72|+02.00", (-0.15, 0.009, 1.35), (0.668, 0.767, 2.735))
+    key_chain = ("KeyChain", Box((0.223, 0.682, 2.404), (0.354, 0.691, 2.477)))
+    fit_resting_objects({b.object_id: b for b in (upper, lower)}, [key_chain])
+    assert upper.hi[1] == 0.957
+
+
 def test_a_top_that_holds_things_is_not_brought_down_to_hold_what_lies_lower_beside_it() -> None:
     # FloorPlan420: soap and toilet paper lie on the side table's top at 0.867 m; candles and soap
     # lie at 0.76 m just past its end, on a ledge the room lacks. Lowering the top to them had cut

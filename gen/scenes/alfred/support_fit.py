@@ -252,6 +252,15 @@ def on_the_floor(block: Block, box: Box) -> bool:
     return box.lo[1] - block.lo[1] <= ON_FLOOR
 
 
+def in_or_on_another(block: Block, box: Box, blocks: Iterable[Block]) -> bool:
+    """Whether ``box`` lies inside or on another surface than ``block`` too: then which of them it
+    rests on is not clear, and neither top moves for it (FloorPlan220's two-tier dining table is
+    two tables, one box inside the other, with things on the lower tier)."""
+    return any(other is not block and other.surface and other.lo[1] < box.lo[1] <= other.hi[1] + ON_TOP
+               and other.lo[0] < box.center[0] < other.hi[0] and other.lo[2] < box.center[2] < other.hi[2]
+               for other in blocks)
+
+
 def on_the_floor_past_its_end(block: Block, box: Box) -> bool:
     """Whether ``box``, inside a desk's box under a top that holds things, lies on the floor beyond
     the end of the desk its id stands over: the desk ends before it (a basketball past FloorPlan320's
@@ -292,6 +301,9 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
     # Reach is measured from each box as it was before any growth here: a receptacle grown for one
     # object must not reach on to the next (a sink creeping along a counter, plate by plate).
     first = {b.object_id: (tuple(b.lo), tuple(b.hi)) for b in ordered}
+    # Whether a table's top holds things is read once, before any cut: cut back from what lies
+    # under it, a top no longer reaches under what rests on it (FloorPlan201's coffee table).
+    held_tops = {b.object_id for b in ordered if b.kind in ON_LEGS and top_holds_things(b, resting)}
     views = [b.support_view() for b in ordered]  # rebuilt whenever a block changes below
     for kind, box in resting:
         obj = WorldObject("resting", kind, "resting", box.center, (0.0, 0.0, 0.0), box)
@@ -304,7 +316,8 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
                 continue
             if _at_its_drawers(block, box, ordered) or chest_with_a_held_top(block, resting):
                 continue
-            if block.kind in ON_LEGS and (top_holds_things(block, resting) or on_the_floor(block, box)):
+            if block.kind in ON_LEGS and (block.object_id in held_tops or on_the_floor(block, box)
+                                          or in_or_on_another(block, box, ordered)):
                 cut_away(block, box)
             elif block.kind in KNEE_SPACE and top_holds_things(block, resting):
                 if on_the_floor_past_its_end(block, box):
