@@ -117,6 +117,17 @@ def make_temp_dir(parent: str | os.PathLike[str], prefix: str) -> Path:
     return made
 
 
+#: Suffix of the temporary file :func:`write_bytes` writes beside its target, named
+#: ``.<target name>.<random>.tmp``: a run killed mid-write leaves one (:func:`is_temp_file_name`).
+TEMP_FILE_SUFFIX = ".tmp"
+
+
+def is_temp_file_name(name: str) -> bool:
+    """Whether ``name`` is the temporary file of a write (:data:`TEMP_FILE_SUFFIX`), which a run
+    killed while writing leaves behind and a later run with the directory to itself removes."""
+    return name.startswith(".") and name.endswith(TEMP_FILE_SUFFIX)
+
+
 #: Prefix of every temporary directory a tree is staged in before its rename (:func:`committing_dir`);
 #: readers of a dataset skip hidden directories, and a run's cleanup removes these.
 TEMP_DIR_PREFIX = ".tmp-"
@@ -184,7 +195,7 @@ def write_bytes(path: str | os.PathLike, payload: bytes, *, durable: bool = True
     existing = _refuse_special(path)
     mode = _default_file_mode() if existing is None else existing
     try:
-        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_FILE_SUFFIX, dir=path.parent)
     except OSError as error:  # say which file could not be written, not the temporary name
         raise _named(error, path) from None
     try:

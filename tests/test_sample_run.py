@@ -467,6 +467,29 @@ def test_real_cli_kill_9_mid_run_then_resume_gives_the_uninterrupted_tree(tmp_pa
     _verify(out)
 
 
+def test_a_killed_runs_half_written_files_are_removed_by_the_next_run_alone_on_the_directory(tmp_path: Path) -> None:
+    # A driver killed by kill -9 while it replaced its plan or its failure log leaves the write's
+    # temporary file; the run that resumes alone removes it, and the tree is the uninterrupted one.
+    clean = tmp_path / "clean"
+    run_sample(options(clean, 4, seed=8), generate=stand_in_generate)
+    out = tmp_path / "out"
+    state = out / ".alfred-gen"
+    left = [state / ".plan-0123456789abcdef.json.mkqipw86.tmp", state / ".failures.json.x1y2z3.tmp"]
+    for path in left:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text('{"format": 1, "key":')
+    run_sample(options(out, 4, seed=8), generate=stand_in_generate)
+    assert not any(path.exists() for path in left)
+    assert tree_bytes(out) == tree_bytes(clean)
+    # With another run writing the directory, they may be its writes in flight: they stay.
+    for path in left:
+        path.write_text('{"format": 1, "key":')
+    with open(state / "lock-1of2", "w") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)
+        run_sample(options(out, 4, seed=8, shard=(0, 2)), generate=stand_in_generate)
+    assert all(path.exists() for path in left)
+
+
 def test_trials_not_in_the_plan_are_left_alone_and_not_counted(tmp_path: Path) -> None:
     odd = tmp_path / "pick_heat_then_place_in_recep-Apple-None-Microwave-1" / "trial_T20000101_000000_000001"
     odd.mkdir(parents=True)

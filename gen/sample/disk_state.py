@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.atomic import TEMP_DIR_PREFIX, staged_trial, write_text
+from alfred_gen.atomic import TEMP_DIR_PREFIX, is_temp_file_name, staged_trial, write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.check_cache import load_stamps, save_stamps
 from alfred_gen.sample.feasibility import TaskTuple
@@ -175,11 +175,15 @@ class RunLock:
         return found
 
     def clean_temp_if_alone(self) -> int:
-        """Remove every temporary trial directory when no other run writes this directory (then
-        each is a killed job's); returns how many. Done under the mutex, so no run starts meanwhile."""
+        """Remove every temporary trial directory, and every temporary file of a write
+        (:func:`clean_stale_writes`), when no other run writes this directory (then each is a killed
+        run's); returns how many trial directories. Done under the mutex, so no run starts meanwhile."""
         try:
             with _file_lock(self.out / STATE_DIR / MUTEX_FILE):
-                return 0 if self.others() else clean_stale_temp(self.out)
+                if self.others():
+                    return 0
+                clean_stale_writes(self.out)
+                return clean_stale_temp(self.out)
         except OSError as error:
             raise output_error(self.out, error) from None
 
@@ -435,6 +439,24 @@ class TrialProbe:
         if self._changed:
             save_stamps(self.out / STATE_DIR, self.options.shard_label(), self._stamps)
             self._changed = False
+
+
+def clean_stale_writes(out: Path) -> int:
+    """Remove the temporary files of writes a killed run left in ``out`` and its state directory
+    (``.<name>.<random>.tmp`` beside the plan, the stamps or the failure log it was replacing: a
+    driver killed by kill -9 mid-write leaves one, and the resumed tree would differ from an
+    uninterrupted run's by it); returns how many. Only for a run alone on ``out``: another run's
+    write may be in flight (:meth:`RunLock.clean_temp_if_alone`)."""
+    removed = 0
+    for folder in (out, out / STATE_DIR):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            if is_temp_file_name(path.name) and path.is_file():
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+                removed += 1
+    return removed
 
 
 def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:
