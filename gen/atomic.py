@@ -74,8 +74,19 @@ def _parent_of(path: Path) -> None:
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), error.filename) from None
 
 
+#: Suffix of the temporary file :func:`write_bytes` and :func:`replacing` write beside its target, named
+#: ``.<target name>.<random>.tmp``: a run killed mid-write leaves one (:func:`is_temp_file_name`).
+TEMP_FILE_SUFFIX = ".tmp"
+
+
+def is_temp_file_name(name: str) -> bool:
+    """Whether ``name`` is the temporary file of a write (:data:`TEMP_FILE_SUFFIX`), which a run
+    killed while writing leaves behind and a later run with the directory to itself removes."""
+    return name.startswith(".") and name.endswith(TEMP_FILE_SUFFIX)
+
+
 @contextlib.contextmanager
-def replacing(path: str | os.PathLike[str], *, suffix: str = ".tmp") -> Iterator[Path]:
+def replacing(path: str | os.PathLike[str], *, suffix: str = TEMP_FILE_SUFFIX) -> Iterator[Path]:
     """A temporary file beside ``path`` for a writer that needs a file name (a video muxer that
     seeks back): yields its path; when the block ends without an exception the file gets the mode
     a new file would get (or the old file's) and is renamed over ``path``; otherwise it is removed.
@@ -115,17 +126,6 @@ def make_temp_dir(parent: str | os.PathLike[str], prefix: str) -> Path:
         raise _named(error, parent) from None
     os.chmod(made, 0o777 & ~_umask())
     return made
-
-
-#: Suffix of the temporary file :func:`write_bytes` writes beside its target, named
-#: ``.<target name>.<random>.tmp``: a run killed mid-write leaves one (:func:`is_temp_file_name`).
-TEMP_FILE_SUFFIX = ".tmp"
-
-
-def is_temp_file_name(name: str) -> bool:
-    """Whether ``name`` is the temporary file of a write (:data:`TEMP_FILE_SUFFIX`), which a run
-    killed while writing leaves behind and a later run with the directory to itself removes."""
-    return name.startswith(".") and name.endswith(TEMP_FILE_SUFFIX)
 
 
 #: Prefix of every temporary directory a tree is staged in before its rename (:func:`committing_dir`);

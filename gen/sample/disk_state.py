@@ -441,13 +441,12 @@ class TrialProbe:
             self._changed = False
 
 
-def clean_stale_writes(out: Path) -> int:
+def clean_stale_writes(out: Path) -> None:
     """Remove the temporary files of writes a killed run left in ``out`` and its state directory
     (``.<name>.<random>.tmp`` beside the plan, the stamps or the failure log it was replacing: a
     driver killed by kill -9 mid-write leaves one, and the resumed tree would differ from an
-    uninterrupted run's by it); returns how many. Only for a run alone on ``out``: another run's
-    write may be in flight (:meth:`RunLock.clean_temp_if_alone`)."""
-    removed = 0
+    uninterrupted run's by it). Only for a run alone on ``out``: another run's write may be in
+    flight (:meth:`RunLock.clean_temp_if_alone`)."""
     for folder in (out, out / STATE_DIR):
         if not folder.is_dir():
             continue
@@ -455,8 +454,6 @@ def clean_stale_writes(out: Path) -> int:
             if is_temp_file_name(path.name) and path.is_file():
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
-                removed += 1
-    return removed
 
 
 def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:

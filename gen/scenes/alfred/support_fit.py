@@ -232,12 +232,16 @@ KNEE_SPACE = frozenset({"Desk"})
 CHESTS = frozenset({"Dresser"})
 
 
+def centre_over(block: Block, box: Box) -> bool:
+    """Whether ``box``'s centre lies strictly over ``block``'s footprint, whatever the heights."""
+    return block.lo[0] < box.center[0] < block.hi[0] and block.lo[2] < box.center[2] < block.hi[2]
+
+
 def top_holds_things(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
     """Whether something the demos show at rest lies on ``block``'s top as it is: then the top is
     where THOR has it, and an object lower down inside a desk's box lies under the top, in its knee
     space, not on a lower top."""
-    return any(block.lo[0] < box.center[0] < block.hi[0] and block.lo[2] < box.center[2] < block.hi[2]
-               and abs(box.lo[1] - block.hi[1]) <= ON_TOP for _, box in resting)
+    return any(centre_over(block, box) and abs(box.lo[1] - block.hi[1]) <= ON_TOP for _, box in resting)
 
 
 def chest_with_a_held_top(block: Block, resting: Iterable[tuple[str, Box]]) -> bool:
@@ -257,8 +261,7 @@ def in_or_on_another(block: Block, box: Box, blocks: Iterable[Block]) -> bool:
     rests on is not clear, and neither top moves for it (FloorPlan220's two-tier dining table is
     two tables, one box inside the other, with things on the lower tier)."""
     return any(other is not block and other.surface and other.lo[1] < box.lo[1] <= other.hi[1] + ON_TOP
-               and other.lo[0] < box.center[0] < other.hi[0] and other.lo[2] < box.center[2] < other.hi[2]
-               for other in blocks)
+               and centre_over(other, box) for other in blocks)
 
 
 def on_the_floor_past_its_end(block: Block, box: Box) -> bool:
@@ -310,7 +313,7 @@ def fit_resting_objects(blocks: dict[str, Block], resting: list[tuple[str, Box]]
         if simulator_support(None, obj, views) is not None:
             continue
         for block in ordered:
-            inside = all(block.lo[a] < obj.center[a] < block.hi[a] for a in (0, 2)) \
+            inside = centre_over(block, box) \
                 and block.lo[1] < box.lo[1] < block.hi[1] - 0.1
             if not (inside and block.surface and not catalogue.object_type(block.kind).structural):
                 continue
