@@ -27,6 +27,7 @@ from alfred_gen.scenes.alfred.sight_cuts import (
     boards_share_their_frame,
     clear_sight_lines,
     drawers_share_their_row_front,
+    seen_box,
 )
 from alfred_gen.scenes.alfred.sight_facts import SightFact, mask_ray_array, mask_rays
 from alfred_gen.scenes.alfred.support_fit import _grow_to_hold, fit_resting_objects
@@ -34,6 +35,7 @@ from alfred_gen.sim import fixtures
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Scene, SceneCamera, SceneObject, format_coordinate
+from alfred_gen.sim.shapes import DRAWER_SLIDE
 from alfred_gen.sim.world import CAMERA_Y_OFFSET, FIELD_OF_VIEW, WorldObject
 from alfred_gen.traj.rle import decode_mask, encode_mask
 
@@ -213,6 +215,34 @@ def test_a_desk_lamp_is_windowed_not_cut() -> None:
     lamp = _block("DeskLamp|+00.00|+00.60|+01.05", lo, hi)
     assert clear_sight_lines([target, lamp], [fact], 0.0, {}, {}) == (0, 1)
     assert (lamp.lo, lamp.hi) == (list(lo), list(hi)) and len(lamp.holes) == 1
+
+
+def test_a_drawers_mask_taken_open_shows_its_tray_slid_out_of_its_box() -> None:
+    drawer = replace(_block("Drawer|+00.00|+00.20|+02.25", (-0.25, 0.1, 2.0), (0.25, 0.3, 2.5)), facing=180)
+    shut = drawer.box()
+    for action in ("PutObject", "CloseObject"):  # THOR records the mask before acting: open
+        seen = seen_box(drawer, action)
+        assert seen.lo == pytest.approx((-0.25, 0.1, 2.0 - DRAWER_SLIDE * 0.5))
+        assert seen.hi == pytest.approx((0.25, 0.3, 2.5 - DRAWER_SLIDE * 0.5))
+    assert seen_box(drawer, "OpenObject") == shut  # shut until it is opened
+    cabinet = _block("Cabinet|+00.00|+00.20|+02.00", (-0.25, 0.1, 2.0), (0.25, 0.3, 2.5))
+    assert seen_box(cabinet, "PutObject") == cabinet.box()
+
+
+@pytest.mark.parametrize("action", ["OpenObject", "PutObject"])
+def test_the_rays_of_a_drawer_seen_open_end_at_its_tray(action: str) -> None:
+    # FloorPlan312's side table: the rays of the lower drawer's masks open, aimed at its shut box,
+    # ran on past the tray and cut the drawer above it back behind the table's front, where lite drew
+    # none of it. Here a board stands between the slid-out tray and the shut box: a ray through the
+    # tray's top reaches it only when the mask was taken shut.
+    drawer = replace(_block("Drawer|+00.00|+00.20|+02.25", (-0.25, 0.1, 2.0), (0.25, 0.3, 2.5)), facing=180)
+    eye = (0.0, 1.5, 0.0)
+    direction = np.array([0.0, 0.3 - 1.5, 1.8])  # through the tray's top at z 1.8
+    fact = SightFact(drawer.object_id, eye, (tuple(direction / np.linalg.norm(direction)),),  # type: ignore[arg-type]  # a unit 3-vector
+                     action=action)
+    board = _block("Shelf|+00.00|+00.22|+01.91", (-0.3, 0.18, 1.86), (0.3, 0.26, 1.96))
+    cuts, _ = clear_sight_lines([drawer, board], [fact], 0.0, {}, {})
+    assert (cuts == 1) == (action == "OpenObject")
 
 
 @pytest.mark.parametrize("stands_on_the_floor", [True, False])

@@ -286,8 +286,12 @@ def _drawer(f: _Local, is_open: bool) -> list[Part]:
     return [(box.translated(*f.forward(slide)), tone) for box, tone in tray]
 
 
+#: How far an open drawer's tray is drawn slid out of its box, as a share of its depth.
+DRAWER_SLIDE = 0.6
+
+
 def _drawer_slide(f: _Local) -> float:
-    return 0.6 * f.depth
+    return DRAWER_SLIDE * f.depth
 
 
 def _widened(f: _Local, open_tray: tuple[float, ...]) -> _Local:

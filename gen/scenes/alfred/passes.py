@@ -442,7 +442,7 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "the points sight cuts must keep inside each fixture (what rests on or in it)"),
     Pass("clear_sight_lines", "sight", sight_cuts.clear_sight_lines,
          lambda c: sight_cuts.clear_sight_lines(c.ordered, c.evidence.sights, c.floor_y, c.kept, c.shifts), _SIGHTS,
-         "fixtures are cut out of the rays of what each demo saw"),
+         "fixtures are cut out of the rays of what each demo saw (a drawer seen open: up to its slid-out tray)"),
     Pass("boards_share_their_frame", "sight", sight_cuts.boards_share_their_frame,
          _on_ordered_kept(sight_cuts.boards_share_their_frame), _IDS + ", " + _RESTING,
          "every board of a shelving unit comes to its most cut-back board's front"),
