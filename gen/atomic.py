@@ -85,6 +85,19 @@ def is_temp_file_name(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMP_FILE_SUFFIX)
 
 
+def remove_stale_writes(folder: Path) -> None:
+    """Remove the temporary files (:func:`is_temp_file_name`) that writes killed mid-way left in
+    ``folder`` (not in its subfolders): a run resumed after kill -9 would otherwise leave a tree that
+    differs from an uninterrupted run's by them. Only for a caller that knows no other process
+    writes in ``folder`` now: another's write in flight would lose its file."""
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if is_temp_file_name(path.name) and path.is_file():
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+
 @contextlib.contextmanager
 def replacing(path: str | os.PathLike[str], *, suffix: str = TEMP_FILE_SUFFIX) -> Iterator[Path]:
     """A temporary file beside ``path`` for a writer that needs a file name (a video muxer that

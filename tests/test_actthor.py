@@ -169,6 +169,22 @@ def test_a_finished_room_is_kept_when_the_run_is_resumed(collection: Path, tmp_p
     assert (out / TRIPLES_FILE).read_bytes() == (collection / TRIPLES_FILE).read_bytes()
 
 
+def test_a_run_killed_mid_write_resumes_to_the_uninterrupted_tree(collection: Path, tmp_path: Path) -> None:
+    # kill -9 while a frame, a room's record or the index was being written leaves its temporary
+    # file (atomic.TEMP_FILE_SUFFIX) beside it, and the room without its room.json.
+    out = tmp_path / "act"
+    run_triples(list(ROOMS), out, recipe(), workers=1, show_progress=False)
+    contrast.write_sets(out, seed=3)
+    room = out / "rooms" / ROOMS[1]
+    (room / "room.json").unlink()
+    (room / ".00-held.jpg.k1ll3d.tmp").write_bytes(b"half a jpeg")
+    (room / ".room.json.k1ll3d.tmp").write_text("{")
+    (out / f".{TRIPLES_FILE}.k1ll3d.tmp").write_text("half")
+    summary = run_triples(list(ROOMS), out, recipe(), workers=1, show_progress=False)
+    assert summary.existed == 1 and summary.rooms == 1
+    assert tree(out) == tree(collection)
+
+
 def test_stats_count_the_collection(collection: Path) -> None:
     stats = compute(collection)
     triples = triples_of(collection)

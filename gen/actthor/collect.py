@@ -33,7 +33,7 @@ from alfred_gen.actthor.actions import TRIALS, actions_for, api_actions
 from alfred_gen.actthor.cleaning import RULES, CleaningRules, drop_reason
 from alfred_gen.actthor.language import sentence
 from alfred_gen.actthor.stage import Spot, StageFailed, choose_spot, objects_by_id, pixels_of, stage_trial
-from alfred_gen.atomic import write_bytes, write_text
+from alfred_gen.atomic import remove_stale_writes, write_bytes, write_text
 from alfred_gen.replay.record import encode_jpeg
 from alfred_gen.sim.scene import room_type_of
 
@@ -112,6 +112,7 @@ def collect_room(
     if (folder / ROOM_FILE).exists():
         result.existed = True
         return result
+    remove_stale_writes(folder)  # a killed run's frame or record in flight: this room is collected again whole
     number = scene_number(scene)
     record: dict[str, Any] = {"scene": scene, "scene_num": number, "room_type": _room_type(number)}
     try:

@@ -4,8 +4,11 @@ Rooms are independent (each is reset for every trial), so a run is a pool of wor
 own simulator, taking rooms until none is left; which worker takes which room changes nothing that
 is written. A room's ``room.json`` is written last and atomically, so a killed run loses at most
 the rooms in flight, and running the command again finishes the others (rooms already done are
-kept as they are). At the end ``triples.jsonl`` (every triple of every room, rooms in name order)
-and ``run.json`` (what produced them: backend, thresholds, forces, counts) are rewritten.
+kept as they are). A room not done is collected again whole, the temporary files of the writes a
+killed run left in its folder removed first, so the resumed tree is the uninterrupted one's. At the
+end ``triples.jsonl`` (every triple of every room, rooms in name order) and ``run.json`` (what
+produced them: backend, thresholds, forces, counts) are rewritten. One run writes an output
+directory at a time.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from alfred_gen import __version__
 from alfred_gen.actthor import actions
 from alfred_gen.actthor.cleaning import RULES
 from alfred_gen.actthor.collect import ROOM_FILE, ROOMS_DIR, RoomResult, collect_room
-from alfred_gen.atomic import write_text
+from alfred_gen.atomic import remove_stale_writes, write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.progress import progress
 from alfred_gen.scenes.library import resolve_scene_number, scene_numbers, scene_range, simulator
@@ -172,6 +175,7 @@ def _scene_key(name: str) -> tuple[str, int]:
 
 def write_index(out: Path, recipe: Simulator) -> None:
     """``triples.jsonl`` and ``run.json`` from the rooms on disk (same rooms, same bytes)."""
+    remove_stale_writes(out)  # the index a killed run was writing; the rooms are written by now
     records = room_records(out)
     lines = [json.dumps(t, sort_keys=True) for r in records for t in r.get("triples", [])]
     write_text(out / TRIPLES_FILE, "".join(line + "\n" for line in lines))

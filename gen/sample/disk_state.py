@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alfred_gen.atomic import TEMP_DIR_PREFIX, is_temp_file_name, staged_trial, write_text
+from alfred_gen.atomic import TEMP_DIR_PREFIX, remove_stale_writes, staged_trial, write_text
 from alfred_gen.errors import ExitCode, UserError
 from alfred_gen.sample.check_cache import load_stamps, save_stamps
 from alfred_gen.sample.feasibility import TaskTuple
@@ -448,12 +448,7 @@ def clean_stale_writes(out: Path) -> None:
     uninterrupted run's by it). Only for a run alone on ``out``: another run's write may be in
     flight (:meth:`RunLock.clean_temp_if_alone`)."""
     for folder in (out, out / STATE_DIR):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.iterdir()):
-            if is_temp_file_name(path.name) and path.is_file():
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()
+        remove_stale_writes(folder)
 
 
 def clean_stale_temp(out: Path, trial_ids: Iterable[str] | None = None) -> int:
