@@ -55,7 +55,7 @@ from alfred_gen.scenes.alfred.loose import loose_box
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 from alfred_gen.sim.setup_actions import _support as simulator_support
-from alfred_gen.sim.shapes import BASIN_WALLS, DRAWER_SLIDE
+from alfred_gen.sim.shapes import BASIN_WALLS, content_offset
 from alfred_gen.sim.world import INSIDE_RECEPTACLES, WorldObject
 
 #: A cut never leaves a fixture thinner than this along any axis (metres).
@@ -112,8 +112,8 @@ OPEN_MASK_ACTIONS = frozenset({"PutObject", "CloseObject"})
 
 def seen_box(block: Block, action: str) -> Box:
     """Where a fixture's mask at ``action`` shows it: a drawer put into or closed stands open, its
-    tray slid out along its front as lite draws it (:data:`~alfred_gen.sim.shapes.DRAWER_SLIDE` of its
-    depth); anything else, its box.
+    tray slid out along its front as lite draws it (:func:`~alfred_gen.sim.shapes.content_offset`,
+    which moves its contents with it); anything else, its box.
 
     The rays of an open drawer's mask end at its tray, in front of its shut box. Aimed at the shut
     box, they ran on past the tray into what stands behind it, and the furniture round the drawer,
@@ -129,12 +129,9 @@ def seen_box(block: Block, action: str) -> Box:
     --rooms 1,2,30,203,209,220,222,307,309,312,314,316,318,328,330``.
     """
     box = block.box()
-    if block.kind != "Drawer" or action not in OPEN_MASK_ACTIONS:
+    if action not in OPEN_MASK_ACTIONS:
         return box
-    axis, sign = block.front_axis
-    step = [0.0, 0.0, 0.0]
-    step[axis] = sign * DRAWER_SLIDE * (block.hi[axis] - block.lo[axis])
-    return box.translated(*step)
+    return box.translated(*content_offset(block.kind, box, True, block.facing))
 
 
 def _cut_out(block: Block, eye: np.ndarray, ray: np.ndarray, span: tuple[float, float],
