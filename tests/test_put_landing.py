@@ -92,7 +92,7 @@ def test_rules_by_receptacle_and_room() -> None:
     assert rule_for(_world(imported=True), _basin("SinkBasin")) == "typed_point_line@0.05"
     assert rule_for(_world(imported=False), _basin("Microwave")) == "hand"
     assert rule_for(_world(imported=False), _basin("SinkBasin")) == "hand"
-    assert rule_for(_world(imported=True), _basin("Fridge")) == "point"
+    assert rule_for(_world(imported=True), _basin("Fridge")) == "point_shelf"
     assert rule_for(_world(imported=False), _basin("Fridge")) == "hand"
     assert rule_for(_world(imported=True), _basin("CounterTop")) == "hand"
 

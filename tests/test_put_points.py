@@ -291,8 +291,8 @@ def test_a_microwave_point_stands_only_where_thors_landing_repeated() -> None:
 
 def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
     # An egg on the fridge's floor right under THOR's point, 1 m up: THOR's fit check is of the
-    # potato's own box, so the shelf rule (point_shelf) puts it at the point; the footprint rule
-    # (point, the registry's) slides it along the shelf, off the egg's footprint.
+    # potato's own box, so the shelf rule (point_shelf, the registry's) puts it at the point; the
+    # footprint rule (point) slides it along the shelf, off the egg's footprint.
     probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
     fridge = probe.world.by_id[fridge_id]
     target = (fridge.center[0], fridge.lo[1] + 1.0, fridge.center[2])
@@ -302,7 +302,8 @@ def test_a_thing_on_another_shelf_does_not_take_thors_point() -> None:
         assert egg.object_id in sim.world.by_id[fridge_id].children
         sim.world.move_to(egg, (target[0], egg.center[1], target[2]))
 
-    landed = _landings_by_rule(target, ("point_shelf", "point"), fridge_id, egg_under_the_point)
+    landed = _landings_by_rule(target, ("point_shelf", "point", None), fridge_id, egg_under_the_point)
+    assert landed[None] == landed["point_shelf"]
     shelf, footprint = landed["point_shelf"], landed["point"]
     assert abs(shelf[1] - target[1]) < 0.05 and abs(footprint[1] - target[1]) < 0.05
     assert np.hypot(shelf[0] - target[0], shelf[2] - target[2]) < 0.03
@@ -329,8 +330,8 @@ def _landings_by_rule(point: tuple[float, float, float], rules: tuple[str | None
 
 def test_a_put_with_its_types_point_rests_exactly_there() -> None:
     # THOR's point of the held type, 3 cm over a level lite knows (a thing resting in the fridge):
-    # the exact rule puts the potato at the point itself; the point rule (the registry's) rests its
-    # bottom on that level and its middle on the grid.
+    # the exact rule puts the potato at the point itself; the point rule (and point_shelf, the
+    # registry's) rests its bottom on that level and its middle on the grid.
     probe, fridge_id = _kitchen_with_a_put_point((0.0, 0.0, 0.0), (9.0, 9.0, 0.0, 0.0))
     fridge = probe.world.by_id[fridge_id]
     potato = probe.world.by_id[oid(probe, "Potato")]
@@ -343,7 +344,7 @@ def test_a_put_with_its_types_point_rests_exactly_there() -> None:
 
     landed = _landings_by_rule(target, ("point_exact", "point", None), fridge_id, a_level_and_the_point)
     assert np.allclose(landed["point_exact"], target, atol=1e-6)
-    assert landed[None] == landed["point"]
+    assert landed[None] == landed["point"]  # nothing takes the point: point_shelf lands as point does
     assert abs(landed["point"][1] - target[1]) > 0.02
 
 
