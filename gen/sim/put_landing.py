@@ -388,9 +388,9 @@ FOOT_RISE = 0.01
 #: train demo from the 1st, 2nd, 3rd, 5th, 10th and 15th, none chosen on): rule picks +3, +4, +6,
 #: -1, +2, +3 (22 won, 5 lost), the pickups after a fridge put 170 -> 184/271 right (IoU 0.237 ->
 #: 0.277), and +1 on the 0th (earlier sessions' tuning sample); measured set 331/336 as before;
-#: unseen rooms unchanged. In-sample mask eval 757/757 as
-#: before; without completion 733 -> 730/757: LettuceSliced-None-DiningTable-17 (3 episodes), whose
-#: slice THOR put 18 cm from the room's point (session 86), lost as in session 81.
+#: unseen rooms unchanged. In-sample mask eval 757/757 as before; without completion 733 -> 730/757:
+#: LettuceSliced-None-DiningTable-17 (3 episodes), whose slice THOR put 18 cm from the room's point
+#: (session 86), lost as in session 81.
 IMPORTED_RULES = {"SinkBasin": f"typed_point_line@{BASIN_RISE}", "Microwave": "cavity_sight_plate",
                   "Fridge": "point_shelf", "Bowl": "middle", "Pan": "middle"}
 
