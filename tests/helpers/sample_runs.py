@@ -20,6 +20,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from alfred_gen.atomic import AlreadyCommitted, committing_dir
 from alfred_gen.sample.disk_state import scan_tree
 from alfred_gen.sample.feasibility import TaskTuple, why_infeasible
 from alfred_gen.sample.options import SampleOptions
@@ -41,8 +42,9 @@ class StandInResult:
 
 
 def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
-    """Writes like generate_trajectory: temp dir (half-written while it sleeps), then rename; fails
-    the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
+    """Writes as generate_trajectory does, through :func:`alfred_gen.atomic.committing_dir` (a
+    staging directory, half-written while it sleeps, that a killed attempt's rerun starts afresh;
+    then one rename); fails the seeds divisible by 4 (STAND_IN_FAIL_EVERY)."""
     scene = scene_num_for(scene) or int(scene)  # what generate_trajectory records for the room named
     final = Path(out_root) / task.dir_name(scene) / trial_id
     if final.exists():
@@ -52,14 +54,24 @@ def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     if int(seed) % int(os.environ.get("STAND_IN_FAIL_EVERY", "4")) == 0:
         time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")) / 2)
         return StandInResult(False, "unsolvable", None, "stand-in failure")
-    temp = Path(out_root) / f".tmp-{trial_id}"
-    (temp / "raw_images").mkdir(parents=True, exist_ok=True)
+    try:
+        with committing_dir(final) as temp:
+            _stage(temp, task, scene, seed, trial_id)
+    except AlreadyCommitted:
+        return StandInResult(False, "exists", final)
+    return StandInResult(True, "ok", final)
+
+
+def _stage(temp: Path, task, scene: int, seed, trial_id: str) -> None:
+    """The trial's files, in its staging directory."""
+    (temp / "raw_images").mkdir()
     data = make_trajectory()  # valid: a resumed run checks what it keeps as `validate` does
     for i, entry in enumerate(frame_entries(data)):  # the listed frames and the final, unlisted one
         (temp / "raw_images" / f"{entry.stem}.jpg").write_bytes(_frame(int(seed), i))
         if i == 0:
             time.sleep(float(os.environ.get("STAND_IN_SLEEP", "0")))  # a job in flight: half written
-            _die_if_asked(trial_id)
+            if not os.environ.get("STAND_IN_DIE_LATE"):
+                _die_if_asked(trial_id)
             if os.environ.get("STAND_IN_OSERROR"):  # a full disk (or another write error) mid-trial
                 code = int(os.environ["STAND_IN_OSERROR"])
                 raise OSError(code, os.strerror(code), str(temp / "raw_images" / f"{i + 1:09d}.jpg"))
@@ -68,9 +80,8 @@ def stand_in_generate(task, scene, seed, out_root, trial_id, frames=True, **_):
     data.update(task_id=trial_id, task_type=task.task_type, pddl_params=task.pddl_params())
     data["scene"].update(scene_num=int(scene), random_seed=int(seed), floor_plan=f"FloorPlan{int(scene)}")
     (temp / "traj_data.json").write_text(json.dumps(data, sort_keys=True))
-    final.parent.mkdir(parents=True, exist_ok=True)
-    os.rename(temp, final)  # the commit; fails if the directory exists
-    return StandInResult(True, "ok", final)
+    if os.environ.get("STAND_IN_DIE_LATE"):  # staged whole, killed just before the commit
+        _die_if_asked(trial_id)
 
 
 def _frame(seed: int, index: int) -> bytes:
@@ -83,7 +94,8 @@ def _frame(seed: int, index: int) -> bytes:
 
 def _die_if_asked(trial_id: str) -> None:
     """With STAND_IN_DIE_DIR set, each job kills its own worker process (SIGKILL, half written) the
-    first STAND_IN_DIE_TIMES times it runs: counted in a file per trial in that directory."""
+    first STAND_IN_DIE_TIMES times it runs: counted in a file per trial in that directory. With
+    STAND_IN_DIE_LATE set, the death comes when the staging directory is whole, just before the rename."""
     where = os.environ.get("STAND_IN_DIE_DIR")
     if not where:
         return
