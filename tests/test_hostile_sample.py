@@ -87,6 +87,55 @@ def test_a_job_that_always_kills_its_worker_stops_the_run_keeping_its_work(tmp_p
     assert tree_bytes(out) == tree_bytes(tmp_path / "calm")
 
 
+def _raising_on(victim: str, tries: int | None):
+    """The stand-in, raising (a pipeline bug, or a MemoryError) on the ``victim`` trial's first
+    ``tries`` runs (None: every run)."""
+    raised: list[str] = []
+
+    def generate(task, scene, seed, out_root, trial_id, **kwargs):
+        if trial_id == victim and (tries is None or raised.count(trial_id) < tries):
+            raised.append(trial_id)
+            raise RuntimeError("stand-in bug")
+        return stand_in_generate(task, scene, seed, out_root, trial_id, **kwargs)
+
+    return generate, raised
+
+
+def test_a_job_that_raises_twice_then_succeeds_changes_nothing(tmp_path: Path) -> None:
+    """Before (session 111): the exception made its attempt a failure of this run, so the tuple's next
+    attempt took its place: exit 0 with a tree an uninterrupted run does not make."""
+    calm = run_sample(options(tmp_path / "calm", 9, seed=5), generate=stand_in_generate)
+    victim = sorted(t for names in scan_tree(tmp_path / "calm").trials.values() for t in names)[4]
+    generate, raised = _raising_on(victim, tries=schedule_module.MAX_JOB_EXCEPTIONS - 1)
+    summary = run_sample(options(tmp_path / "hit", 9, seed=5), generate=generate)
+    assert raised == [victim] * (schedule_module.MAX_JOB_EXCEPTIONS - 1)
+    assert summary.exit_code() == ExitCode.OK and summary.left_open == 0
+    assert summary.failures["exception"] == len(raised) and summary.made_now == calm.made_now
+    assert tree_bytes(tmp_path / "hit") == tree_bytes(tmp_path / "calm")
+
+
+def test_a_job_that_always_raises_leaves_its_slots_for_the_next_run(tmp_path: Path) -> None:
+    """Its group stops for this run (exit 1, the summary says why), every trial kept is one of the
+    uninterrupted tree, and the same command, once the job stops raising, makes that very tree."""
+    run_sample(options(tmp_path / "calm", 9, seed=5), generate=stand_in_generate)
+    calm = tree_bytes(tmp_path / "calm")
+    victim = sorted(t for names in scan_tree(tmp_path / "calm").trials.values() for t in names)[4]
+    out = tmp_path / "out"
+    generate, raised = _raising_on(victim, tries=None)
+    summary = run_sample(options(out, 9, seed=5), generate=generate)
+    assert raised == [victim] * schedule_module.MAX_JOB_EXCEPTIONS
+    assert summary.exit_code() == ExitCode.FAILED and summary.made == 9 - summary.left_open
+    assert 1 <= summary.left_open <= 3
+    assert any(line.startswith(f"stopped short by {summary.left_open}: a job raised") for line in summary.lines())
+    check_tree(out, summary.made)
+    assert {k: v for k, v in trials_bytes(out).items() if victim not in k} == \
+        {k: v for k, v in calm.items() if k in trials_bytes(out)}
+    assert not any(victim in k for k in trials_bytes(out))
+    again = run_sample(options(out, 9, seed=5), generate=stand_in_generate)
+    assert again.exit_code() == ExitCode.OK and again.made_now == summary.left_open
+    assert tree_bytes(out) == calm
+
+
 # --------------------------------------------------------------------------------------------
 # 2. Sharded and unsharded runs on one directory
 

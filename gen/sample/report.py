@@ -29,6 +29,7 @@ class RunSummary:
     examples: dict[str, str] = field(default_factory=dict)  #: first detail seen per failure reason
     phase_seconds: Counter = field(default_factory=Counter)  #: generator time per phase, all jobs
     short: int = 0  #: trials no feasible tuple was left for
+    left_open: int = 0  #: trials of groups stopped because a job kept raising (the next run tries again)
     repaired: int = 0  #: planned trials found damaged on disk and made again
     deaths: int = 0  #: worker processes that died while running a job (replaced; the job ran again)
     foreign: int = 0  #: trial directories in the output that are not in this run's plan (left alone)
@@ -78,6 +79,9 @@ class RunSummary:
             out.append("stopped: generation keeps raising exceptions (a bug in alfred-gen; please report it)")
         elif self.interrupted:
             out.append("interrupted: finished trajectories are kept; run the same command to continue")
+        elif self.left_open:
+            out.append(f"stopped short by {self.left_open}: a job raised on each of its tries (a bug in alfred-gen, "
+                       "or the machine: see the first exception); run the same command to try it again")
         elif self.made < self.target:
             out.append(f"stopped early: no feasible task tuple is left to try ({self.made} of {self.target})")
         elif self.made_now == 0:

@@ -200,6 +200,7 @@ def run_sample(
             summary.short = schedule.short() + summary.target - schedule.target
             summary.exhausted = summary.short > 0
             summary.failed_tuples = schedule.failed_tuples()
+            summary.left_open = schedule.left_open()
             summary.repaired = len(probe.removed)
             probe.save()
             summary.deaths = sum(getattr(executor, "deaths", 0) for executor in executors)

@@ -19,6 +19,15 @@ dies depends on the machine, not on (seed, N), so the job simply runs again, as 
 Only a job that has killed :data:`MAX_JOB_CRASHES` workers stops the *run* (:class:`JobKeepsCrashing`,
 a one-line error): nothing is recorded about the tuple, so the same command continues the very
 dataset once the cause (memory, a killer) is gone.
+
+A job whose pipeline raised (a bug in alfred-gen, or the machine: a MemoryError, too many open
+files) is no verdict either: counting it as a failed attempt put the tuple's next attempt in the
+tree in its place, so the run ended with exit 0 and a tree an uninterrupted run does not make, and a
+resumed run, not knowing of the exception, made the attempt after all and left one trial too many.
+Such a job runs again, up to :data:`MAX_JOB_EXCEPTIONS` tries; then its group stops for this run
+with its slots still empty (:meth:`Schedule.left_open`, counted in the summary, exit 1) and keeps
+the trials it made, which lie in its prefix whatever that job gives; the same command tries the
+job again.
 """
 
 from __future__ import annotations
@@ -42,6 +51,10 @@ GROW_GROUPS = 32
 #: Workers one job may take down with it before the run stops (README: "sample: what to expect").
 #: Large on purpose: a job is run again after each death, and never recorded as a failure.
 MAX_JOB_CRASHES = 50
+
+#: Tries of one job whose pipeline raises before its group stops for this run, slots left empty
+#: (module docstring): a second and third try get past a passing cause, a bug raises every time.
+MAX_JOB_EXCEPTIONS = 3
 
 
 class JobKeepsCrashing(UserError):
@@ -110,6 +123,7 @@ class _Chain:
     results: dict[int, bool] = field(default_factory=dict)  #: this run's results
     running: set[int] = field(default_factory=set)
     crashes: Counter = field(default_factory=Counter)
+    raised: Counter = field(default_factory=Counter)  #: attempt -> tries whose pipeline raised
     names: dict[int, tuple[int, str]] = field(default_factory=dict)  #: attempt -> (spawn seed, trial id)
 
 
@@ -121,6 +135,7 @@ class _Group:
     finished: bool = False
     reached: bool = False  #: the schedule has looked at the group (its trials on disk are checked)
     short: int = 0  #: slots left empty because the group's reserve ran out
+    raised_out: bool = False  #: stopped for this run: a job kept raising (MAX_JOB_EXCEPTIONS)
 
 
 class Schedule:
@@ -194,6 +209,8 @@ class Schedule:
     def _advance(self, group: _Group, free: int) -> list[Job]:
         """Start what the group's current chain allows; move to a replacement when it failed."""
         group.reached = True
+        if group.finished:  # stopped since the last call (:meth:`apply`: a job kept raising)
+            return []
         while True:
             chain = group.chains[-1]
             walk = self._walk(chain)
@@ -232,13 +249,20 @@ class Schedule:
 
     def apply(self, job: Job, outcome: Outcome) -> None:
         """Take a job's result. A worker's death is never a result: the job will be started again
-        (JobKeepsCrashing once it has killed MAX_JOB_CRASHES workers)."""
-        chain = self._groups[job.group].chains[job.link]
+        (JobKeepsCrashing once it has killed MAX_JOB_CRASHES workers); nor is an exception: the
+        job is started again, and its group stops for this run after MAX_JOB_EXCEPTIONS tries."""
+        group = self._groups[job.group]
+        chain = group.chains[job.link]
         chain.running.discard(job.attempt)
         if outcome.reason == JobError.CRASHED:
             chain.crashes[job.attempt] += 1
             if chain.crashes[job.attempt] >= MAX_JOB_CRASHES:
                 raise JobKeepsCrashing(job, outcome.detail)
+            return
+        if outcome.reason == JobError.EXCEPTION:
+            chain.raised[job.attempt] += 1
+            if chain.raised[job.attempt] >= MAX_JOB_EXCEPTIONS:
+                group.finished = group.raised_out = True
             return
         chain.results[job.attempt] = succeeded(outcome)
         self.ledger.apply(job, outcome)
@@ -279,3 +303,13 @@ class Schedule:
     def short(self) -> int:
         """Slots left empty because a group's tuples all failed and its reserve was spent."""
         return sum(group.short for group in self._groups.values())
+
+    def left_open(self) -> int:
+        """Slots of the groups stopped for this run because a job kept raising (module docstring),
+        less the trials those groups made."""
+        count = 0
+        for group in self._groups.values():
+            if group.raised_out:
+                kept = sum(len(self._walk(chain).successes) for chain in group.chains)
+                count += max(0, group.size - kept)
+        return count
