@@ -200,7 +200,12 @@ def cut_off_what_lies_under(slab: Block, boxes: Iterable[Box], blocks: Sequence[
             cut_away(slab, box, on_top)
 
 
-def cut_around(blocks: list[Block], resting: list[Box]) -> None:
+#: How far under the lowest thing THOR reported in a cabinet another resting thing may stand and
+#: still count as lying in it, not under it (metres; :func:`cut_around`).
+CONTENTS_SLACK = 0.02
+
+
+def cut_around(blocks: list[Block], resting: list[Box], facts: Sequence[tuple[object, str, Box]] = ()) -> None:
     """Counter tops and cabinets hang over nothing but what belongs under them.
 
     A counter top slab covers only drawers and cabinets: it is cut away from every other fixture
@@ -209,8 +214,21 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
     every object demos show lying under it outside a drawer or cabinet (THOR's counter has a hole
     for the sink; a box cannot, so the slab keeps the part on its id's side). A cabinet is cut away
     from every other fixture it would swallow (a towel holder beside it) and from objects resting
-    up to 60 cm under it (a sponge on the counter beside a tall cabinet).
+    up to 60 cm under it (a sponge on the counter beside a tall cabinet), but not from what rests
+    as low as the lowest thing THOR reported in it (``facts``: support facts with their fixture's
+    id and the object's box), less :data:`CONTENTS_SLACK`: that lies in it.
+
+    A wall cabinet centred on its id (or one of a stack cut to its spacing) can stand above its own
+    inner floor: FloorPlan28's ``Cabinet|-00.34|+01.89|-01.29`` was 1.785-1.995 m where THOR
+    reported a mug in it at 1.50 m, and the mugs, cups and shakers other demos start there were
+    taken for things under it, so the cabinet was cut away from them and could not grow back to
+    hold the mug (:func:`~alfred_gen.scenes.alfred.support_fit.fit_support_facts` never grows a box
+    over what it was cut away from). Opened, it was drawn above the frame, where THOR's mask showed
+    it, and ALFRED's rule picked the mug behind the door.
     """
+    held_from: dict[str, float] = {}
+    for _, target, box in facts:
+        held_from[target] = min(held_from.get(target, box.lo[1]), box.lo[1])
     for slab in blocks:
         if slab.kind == "CounterTop":
             on_top = resting_on(slab, resting)
@@ -228,11 +246,12 @@ def cut_around(blocks: list[Block], resting: list[Box]) -> None:
                 if slab.overlaps(other) and not (other.lo[0] <= slab.position[0] <= other.hi[0]
                                                  and other.lo[2] <= slab.position[2] <= other.hi[2]):
                     cut_away(slab, other.box())
+            lowest = held_from.get(slab.object_id, float("inf")) - CONTENTS_SLACK
             for box in resting:
                 c = box.center
                 inside = all(slab.lo[a] <= c[a] <= slab.hi[a] for a in (0, 1, 2))
                 if not inside and slab.overlaps_box(box) and box.hi[1] <= slab.lo[1] + 0.01 \
-                        and slab.lo[1] - box.hi[1] < 0.6:
+                        and slab.lo[1] - box.hi[1] < 0.6 and box.lo[1] < lowest:
                     cut_away(slab, box)
 
 

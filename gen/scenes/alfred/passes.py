@@ -392,9 +392,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("tubs_cover_their_contents", "cut", built_ins.tubs_cover_their_contents,
          _on_blocks_facts(built_ins.tubs_cover_their_contents), _CONTENTS,
          "a tub's basin reaches over everything THOR reported in it, before slabs are cut"),
-    Pass("cut_around", "cut", fixture_cuts.cut_around, _on_ordered_resting(fixture_cuts.cut_around),
-         _RESTING + ", " + _IDS,
-         "counter slabs and cabinets hang over nothing but what belongs under them"),
+    Pass("cut_around", "cut", fixture_cuts.cut_around, lambda c: fixture_cuts.cut_around(c.ordered, c.resting, c.facts),
+         _RESTING + ", " + _IDS + ", " + _CONTENTS,
+         "counter slabs and cabinets hang over nothing but what belongs under them (a cabinet not over what "
+         "rests as low as what THOR reported in it)"),
     Pass("bowls_above_cupboard_contents", "cut", built_ins.bowls_above_cupboard_contents,
          _on_ordered_resting(built_ins.bowls_above_cupboard_contents), _RESTING,
          "a sink basin's bowl lies above what is kept in the cupboard under it"),
