@@ -214,17 +214,17 @@ def cut_around(blocks: list[Block], resting: list[Box], facts: Sequence[tuple[ob
     every object demos show lying under it outside a drawer or cabinet (THOR's counter has a hole
     for the sink; a box cannot, so the slab keeps the part on its id's side). A cabinet is cut away
     from every other fixture it would swallow (a towel holder beside it) and from objects resting
-    up to 60 cm under it (a sponge on the counter beside a tall cabinet), but not from what rests
-    as low as the lowest thing THOR reported in it (``facts``: support facts with their fixture's
-    id and the object's box), less :data:`CONTENTS_SLACK`: that lies in it.
+    up to 60 cm under it (a sponge on the counter beside a tall cabinet), but not from what rests no
+    lower than the bottom of the lowest thing THOR reported in it (``facts``: support facts with their
+    fixture's id and the object's box), less :data:`CONTENTS_SLACK`: that lies in it.
 
     A wall cabinet centred on its id (or one of a stack cut to its spacing) can stand above its own
     inner floor: FloorPlan28's ``Cabinet|-00.34|+01.89|-01.29`` was 1.785-1.995 m where THOR
     reported a mug in it at 1.50 m, and the mugs, cups and shakers other demos start there were
     taken for things under it, so the cabinet was cut away from them and could not grow back to
     hold the mug (:func:`~alfred_gen.scenes.alfred.support_fit.fit_support_facts` never grows a box
-    over what it was cut away from). Opened, it was drawn above the frame, where THOR's mask showed
-    it, and ALFRED's rule picked the mug behind the door.
+    over what it was cut away from). When the demo opened it, lite drew it above the frame while
+    THOR's mask showed it across the frame's upper half, and ALFRED's rule picked the mug behind it.
     """
     held_from: dict[str, float] = {}
     for _, target, box in facts:
