@@ -22,8 +22,9 @@ dataset once the cause (memory, a killer) is gone.
 
 A job whose pipeline raised (a bug in alfred-gen, or the machine: a MemoryError, too many open
 files) is no verdict either: counting it as a failed attempt put the tuple's next attempt in the
-tree in its place, so the run ended with exit 0 and a tree an uninterrupted run does not make, and a
-resumed run, not knowing of the exception, made the attempt after all and left one trial too many.
+tree in its place, so the run ended with exit 0 and a tree an uninterrupted run does not make (and
+a resumed run, which the ledger does not tell of the exception, would make the attempt after all
+and leave one trial too many).
 Such a job runs again, up to :data:`MAX_JOB_EXCEPTIONS` tries; then its group stops for this run
 with its slots still empty (:meth:`Schedule.left_open`, counted in the summary, exit 1) and keeps
 the trials it made, which lie in its prefix whatever that job gives; the same command tries the

@@ -395,7 +395,7 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("cut_around", "cut", fixture_cuts.cut_around, lambda c: fixture_cuts.cut_around(c.ordered, c.resting, c.facts),
          _RESTING + ", " + _IDS + ", " + _CONTENTS,
          "counter slabs and cabinets hang over nothing but what belongs under them (a cabinet not over what "
-         "rests as low as what THOR reported in it)"),
+         "rests no lower than what THOR reported in it)"),
     Pass("bowls_above_cupboard_contents", "cut", built_ins.bowls_above_cupboard_contents,
          _on_ordered_resting(built_ins.bowls_above_cupboard_contents), _RESTING,
          "a sink basin's bowl lies above what is kept in the cupboard under it"),
