@@ -130,6 +130,22 @@ def test_set_object_poses_duplicates_and_removes() -> None:
     fails(sim, "SetObjectPoses", "list", objectPoses="all")
 
 
+def test_set_object_poses_makes_no_duplicate_for_a_pose_repeated_exactly() -> None:
+    """ALFRED lists FloorPlan22's potato up to 4 times at one pose; THOR's physics throws the copies
+    off it, so lite keeps one object there, with the pose's own id, and a twin posed elsewhere is
+    still made."""
+    sim = LiteController(fixtures.kitchen())
+    apple = obj(sim, oid(sim, "Apple"))
+    poses = poses_of(sim)
+    pose = poses[[p["objectName"] for p in poses].index(apple["name"])]
+    ok(sim, "SetObjectPoses", objectPoses=poses + [dict(pose), dict(pose)])
+    apples = [o for o in objects(sim) if o["objectType"] == "Apple"]
+    assert [o["objectId"] for o in apples] == [apple["objectId"]]
+    turned = dict(pose, rotation={"x": 0.0, "y": 90.0, "z": 0.0})
+    ok(sim, "SetObjectPoses", objectPoses=poses + [turned])
+    assert sum(o["objectType"] == "Apple" for o in objects(sim)) == 2
+
+
 def test_set_object_toggles_and_states() -> None:
     sim = LiteController(fixtures.kitchen())
     ok(sim, "SetObjectToggles", objectToggles=[{"objectType": "Faucet", "isOn": True}])
