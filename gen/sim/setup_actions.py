@@ -380,12 +380,12 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     listed are removed, as THOR 2.1 does. Each posed object lands in the receptacle whose box it
     rests on or in, and takes the id of its new position.
 
-    A pose repeated exactly (same name, position and rotation) makes no duplicate. THOR makes one
-    there, inside the first, and its physics throws them apart before the first frame; where the
-    copy went no record says, but it is not where the pose put it: FloorPlan22's potato is listed 2
-    to 4 times at one pose in 64 train demos, and after the agent slices it THOR's masks show the
-    slices, which a whole potato left in place would hide. Lite's copies, nudged 1 cm apart for ids
-    of their own, hid the posed potato instead (THOR's mask of it found a copy at the SliceObject).
+    A pose repeated exactly (same name, position and rotation) makes no duplicate. THOR instantiates a
+    copy there, inside the first; where the copy ends up no record says, but its masks show it does
+    not stay at the pose: FloorPlan22's potato is listed 2 to 4 times at one pose in 64 train demos,
+    and after the agent slices it THOR's masks show the slices, which a whole potato left in place
+    would hide. Lite's copies, nudged 1 cm apart for ids of their own, hid the posed potato instead
+    (THOR's mask of it found a copy at the SliceObject).
     """
     world = sim.world
     poses = args.get("objectPoses")
@@ -418,7 +418,7 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     rolls: dict[int, float] = {}
     repeated: set[tuple[str, tuple[float, float, float], float, float]] = set()
     for name, position, yaw, roll in parsed:
-        if (name, position, yaw, roll) in repeated:  # thrown off its pose in THOR (see above)
+        if (name, position, yaw, roll) in repeated:  # not at its pose in THOR's frames (see above)
             continue
         repeated.add((name, position, yaw, roll))
         k = used.get(name, 0)
