@@ -131,9 +131,9 @@ def test_set_object_poses_duplicates_and_removes() -> None:
 
 
 def test_set_object_poses_makes_no_duplicate_for_a_pose_repeated_exactly() -> None:
-    """ALFRED lists FloorPlan22's potato up to 4 times at one pose; THOR's physics throws the copies
-    off it, so lite keeps one object there, with the pose's own id, and a twin posed elsewhere is
-    still made."""
+    """ALFRED lists FloorPlan22's potato up to 4 times at one pose, and THOR's masks show no copy
+    staying there, so lite keeps one object at it, with the pose's own id; the same name at the
+    same place turned another way is still a second object."""
     sim = LiteController(fixtures.kitchen())
     apple = obj(sim, oid(sim, "Apple"))
     poses = poses_of(sim)
