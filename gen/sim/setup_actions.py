@@ -416,11 +416,12 @@ def set_object_poses(sim: LiteController, args: dict[str, Any]) -> None:
     used: dict[str, int] = {}
     posed: list[tuple[WorldObject, tuple[float, float, float], float]] = []
     rolls: dict[int, float] = {}
-    repeated: set[tuple[str, tuple[float, float, float], float, float]] = set()
-    for name, position, yaw, roll in parsed:
-        if (name, position, yaw, roll) in repeated:  # not at its pose in THOR's frames (see above)
+    poses_taken: set[tuple[str, tuple[float, float, float], float, float]] = set()
+    for entry in parsed:
+        if entry in poses_taken:  # a pose repeated exactly: no copy at it in THOR's frames (see above)
             continue
-        repeated.add((name, position, yaw, roll))
+        poses_taken.add(entry)
+        name, position, yaw, roll = entry
         k = used.get(name, 0)
         used[name] = k + 1
         group = by_name[name]
