@@ -29,6 +29,7 @@ from alfred_gen.scenes.alfred.evidence import MALFORMED, is_static_id, trajector
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.fixture_cuts import OVERHEAD, clear_reachable
 from alfred_gen.scenes.alfred.fixture_sizing import front_pose, initial_block
+from alfred_gen.scenes.alfred.layout_ids import renamed_to_file_ids, with_ids_renamed
 from alfred_gen.scenes.alfred.mask_heights import handle_parts
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject, grid_key
@@ -132,6 +133,12 @@ def _overlap(a: Box, b: Box) -> bool:
     return a.lo[0] < b.hi[0] and b.lo[0] < a.hi[0] and a.lo[2] < b.hi[2] and b.lo[2] < a.hi[2]
 
 
+def _with_file_ids(scene: Scene, renamed: Mapping[str, str]) -> Scene:
+    """``scene`` with its objects (and interaction poses) renamed to the file's ids of them."""
+    poses = {renamed.get(k, k): v for k, v in scene.interaction_poses.items()}
+    return replace(scene, objects=with_ids_renamed(scene.objects, renamed), interaction_poses=poses)
+
+
 def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None,
                        walked_floor: bool = True) -> tuple[Scene, tuple[str, ...]]:
     """``scene`` with every fixture ``traj`` names and the room lacks, and (``walked_floor``) the
@@ -145,8 +152,15 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
     ``verify``. The walked points are dead reckoning of the file's own moves: the file cannot prove
     them, it assumes them, so adding them everywhere would let any move through.
 
-    Returns ``scene`` itself (and no ids) when nothing is missing."""
+    A fixture of the room that the file names by an id a centimetre off (FloorPlan208's ottoman,
+    whose layout-file id is not the demos') takes the file's id
+    (:func:`~alfred_gen.scenes.alfred.layout_ids.renamed_to_file_ids`) rather than a twin.
+
+    Returns ``scene`` itself (and no ids) when nothing is missing or renamed."""
     ids, poses_of = named_fixtures(traj)
+    renamed = renamed_to_file_ids(scene.objects, ids)
+    if renamed:
+        scene = _with_file_ids(scene, renamed)
     present = {o.object_id for o in scene.objects}
     missing = [i for i in ids if i not in present]
     known = {grid_key(x, z) for x, z in scene.reachable}

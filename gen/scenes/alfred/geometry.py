@@ -28,6 +28,10 @@ drawing-only opening trims; ``separate_nested`` runs twice):
   origin convention says (:mod:`alfred_gen.scenes.alfred.loose`,
   :mod:`alfred_gen.scenes.alfred.rest_height`); interaction poses and the margin floor.
 
+Before the passes, a layout file's id that the demos name a centimetre off (an object physics
+settles when THOR loads the room) takes the demos' id (:mod:`alfred_gen.scenes.alfred.layout_ids`),
+so the room holds one object, not two in one place.
+
 At restore time a second table, :data:`~alfred_gen.scenes.alfred.passes.START_PASSES`
 (:func:`~alfred_gen.scenes.alfred.start_fit.fit_to_start_state`), fits the built room to the start
 state of the trajectory being replayed. ``without`` (pass names) builds a room with some passes
@@ -39,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from alfred_gen.scenes.alfred.evidence import SceneEvidence
+from alfred_gen.scenes.alfred.layout_ids import with_layout_ids_matched
 from alfred_gen.scenes.alfred.passes import ROOM_PASSES, RoomContext, check_without, run_passes
 from alfred_gen.scenes.alfred.surface_stats import SurfaceStats
 from alfred_gen.scenes.alfred.thor_sizes import ThorSizes
@@ -65,6 +70,7 @@ def room_geometry(evidence: SceneEvidence, sizes: ThorSizes | None = None, stats
     """Fit boxes for every fixture and object ALFRED's files mention in one room: the passes of
     :data:`~alfred_gen.scenes.alfred.passes.ROOM_PASSES` in order, but those named in ``without``
     (ValueError for a name that is no pass or a required one)."""
+    evidence = with_layout_ids_matched(evidence)
     c = run_passes(ROOM_PASSES, RoomContext.start(evidence, sizes, stats, default_agent_y), check_without(without))
     return RoomGeometry(c.objects, c.interaction_poses, c.reachable, c.floor_y, c.agent_y, len(c.facts),
                         c.disagreements, c.margin)
