@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.scenes.alfred.seat_backs import ARM_TOP, back_height, rest_parts
+from alfred_gen.scenes.alfred.seat_backs import ARM_TOP, BACK_EVIDENCE, back_height, back_side, rest_parts
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
@@ -27,6 +27,27 @@ def test_a_floor_standing_armchair_gets_a_back_rest_at_its_back_and_an_arm_at_ea
         assert (arm.lo[2], arm.hi[2]) == pytest.approx((0.55, 1.45))
     assert left.lo[0] == pytest.approx(-0.45) and right.hi[0] == pytest.approx(0.45)
     assert left.hi[0] < 0.0 < right.lo[0]
+
+
+def _on_seat(z: float, n: int) -> list[tuple[float, float, float]]:
+    """``n`` start positions of things lying on SEAT's cushion at depth ``z``, spread across it."""
+    return [(-0.3 + 0.6 * i / max(n - 1, 1), 0.46, z) for i in range(n)]
+
+
+def test_a_back_rest_where_things_rest_turns_to_the_other_end() -> None:
+    """FloorPlan203's armchair: 23 of the 52 things its demos start on it lay where its back rest stood."""
+    _, sign = SEAT.front_axis
+    assert back_side(SEAT, ()) == sign
+    under_back = _on_seat(1.40, BACK_EVIDENCE)
+    assert back_side(SEAT, under_back) == -sign
+    back, _, _ = rest_parts(SEAT, under_back)
+    assert back.lo[2] == pytest.approx(0.55) and back.hi[2] < 1.0  # along the low z side now
+    # Too few, or as many at the front: the back rest stays.
+    assert back_side(SEAT, under_back[:-1]) == sign
+    assert back_side(SEAT, under_back + _on_seat(0.6, BACK_EVIDENCE)) == sign
+    # Things beside the seat or high above it are not on it.
+    assert back_side(SEAT, [(x + 2.0, y, z) for x, y, z in under_back]) == sign
+    assert back_side(SEAT, [(x, y + 1.0, z) for x, y, z in under_back]) == sign
 
 
 def test_other_fixtures_raised_seats_and_tall_boxes_get_none() -> None:

@@ -255,10 +255,11 @@ def _handles(block: Block, floor_plan: str) -> tuple[Box, ...]:
 
 
 def _fixture_objects(c: RoomContext) -> None:
+    origins = sorted({position for poses in c.evidence.objects.values() for position, _ in poses})
     c.objects = [SceneObject(block.kind, block.position, block.box(), object_id=block.object_id,
                              rotation=(0.0, float(block.facing), 0.0), holes=tuple(block.holes),
                              parts=(_handles(block, c.evidence.name) + back_parts(block, c.ordered)
-                                    + frame_parts(block) + rest_parts(block) + tuple(block.drawn_parts)),
+                                    + frame_parts(block) + rest_parts(block, origins) + tuple(block.drawn_parts)),
                              open_tray=open_tray(block, c.evidence.name), hinge=block.hinge,
                              double_door=block.double_door,
                              drawn_margins=block.drawn_margins, shut_margins=block.shut_margins,

@@ -30,6 +30,8 @@ Only imported rooms are built here, so procedural rooms are untouched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.sim.scene import Box
@@ -42,6 +44,11 @@ BACK_DEPTH = (0.22, 0.35)
 ARM_WIDTH = (0.16, 0.2)
 #: How high over the seat's bottom the arms reach (metres).
 ARM_TOP = 0.6
+#: How many things' start positions must lie under a seat's back rest, and at most what share of
+#: that may lie at the other end of its depth, for the back rest to turn round (:func:`back_side`).
+BACK_EVIDENCE, BACK_SHARE = 5, 0.5
+
+Point = tuple[float, float, float]
 
 
 def back_height(kind: str) -> float:
@@ -56,18 +63,48 @@ def _part(block: Block, spans: dict[int, tuple[float, float]]) -> Box:
     return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
 
 
-def rest_parts(block: Block) -> tuple[Box, ...]:
-    """The back rest and arms drawn above a floor-standing :data:`BACKED_SEATS` seat's box; ()
+def _back_span(block: Block, axis: int, sign: int, back: float) -> tuple[float, float]:
+    return (block.lo[axis], block.lo[axis] + back) if sign > 0 else (block.hi[axis] - back, block.hi[axis])
+
+
+def _under(span: tuple[float, float], axis: int, points: Sequence[Point]) -> int:
+    return sum(1 for p in points if span[0] <= p[axis] <= span[1])
+
+
+def back_side(block: Block, resting: Sequence[Point]) -> int:
+    """Which end of its depth a seat's back rest stands at (the sign of :func:`rest_parts`'
+    front): at the back of its front, unless the start positions of things resting on its seat
+    (``resting``: their origins; those over the seat are counted) put at least
+    :data:`BACK_EVIDENCE` of them where that back rest would stand and at most :data:`BACK_SHARE`
+    as many at the other end: nothing rests under a back rest, so the front is the other way."""
+    axis, sign = block.front_axis
+    across = 2 - axis
+    depth = block.hi[axis] - block.lo[axis]
+    back = min(BACK_DEPTH[0], BACK_DEPTH[1] * depth)
+    seat = block.hi[1]
+    on_seat = [p for p in resting if block.lo[across] <= p[across] <= block.hi[across]
+               and block.lo[axis] <= p[axis] <= block.hi[axis] and seat - 0.05 <= p[1] <= seat + 0.3]
+    here = _under(_back_span(block, axis, sign, back), axis, on_seat)
+    there = _under(_back_span(block, axis, -sign, back), axis, on_seat)
+    if here >= BACK_EVIDENCE and there <= BACK_SHARE * here:
+        return -sign
+    return sign
+
+
+def rest_parts(block: Block, resting: Sequence[Point] = ()) -> tuple[Box, ...]:
+    """The back rest and arms drawn above a floor-standing :data:`BACKED_SEATS` seat's box, the
+    back rest at :func:`back_side` (``resting``: where things resting in the room start); ()
     for other fixtures or where the box already reaches as high."""
     if block.kind not in BACKED_SEATS or not block.floor_origin:
         return ()
-    axis, sign = block.front_axis
+    axis, _ = block.front_axis
+    sign = back_side(block, resting)
     across = 2 - axis
     seat = block.hi[1]
     depth, width = block.hi[axis] - block.lo[axis], block.hi[across] - block.lo[across]
     back = min(BACK_DEPTH[0], BACK_DEPTH[1] * depth)
     arm = min(ARM_WIDTH[0], ARM_WIDTH[1] * width)
-    back_span = (block.lo[axis], block.lo[axis] + back) if sign > 0 else (block.hi[axis] - back, block.hi[axis])
+    back_span = _back_span(block, axis, sign, back)
     parts = []
     top = block.lo[1] + back_height(block.kind)
     if top > seat:
