@@ -42,9 +42,11 @@ def test_a_back_rest_where_things_rest_turns_to_the_other_end() -> None:
     assert back_side(SEAT, under_back) == -sign
     back, _, _ = rest_parts(SEAT, under_back)
     assert back.lo[2] == pytest.approx(0.55) and back.hi[2] < 1.0  # along the low z side now
-    # Too few, or as many at the front: the back rest stays.
+    # Too few, as many at the front, or a small share of all on the seat (FloorPlan211's sofa, 15
+    # of 115 under its back rest, which its masks show stands where it is): the back rest stays.
     assert back_side(SEAT, under_back[:-1]) == sign
     assert back_side(SEAT, under_back + _on_seat(0.6, BACK_EVIDENCE)) == sign
+    assert back_side(SEAT, under_back + _on_seat(1.0, 3 * BACK_EVIDENCE)) == sign
     # Things beside the seat or high above it are not on it.
     assert back_side(SEAT, [(x + 2.0, y, z) for x, y, z in under_back]) == sign
     assert back_side(SEAT, [(x, y + 1.0, z) for x, y, z in under_back]) == sign

@@ -44,9 +44,9 @@ BACK_DEPTH = (0.22, 0.35)
 ARM_WIDTH = (0.16, 0.2)
 #: How high over the seat's bottom the arms reach (metres).
 ARM_TOP = 0.6
-#: How many things' start positions must lie under a seat's back rest, and at most what share of
-#: that may lie at the other end of its depth, for the back rest to turn round (:func:`back_side`).
-BACK_EVIDENCE, BACK_SHARE = 5, 0.5
+#: How many things' start positions must lie under a seat's back rest, and at least what share of
+#: all those on its seat, for the back rest to turn round (:func:`back_side`; see the module docstring).
+BACK_EVIDENCE, BACK_SHARE = 5, 1 / 3
 
 Point = tuple[float, float, float]
 
@@ -75,8 +75,9 @@ def back_side(block: Block, resting: Sequence[Point]) -> int:
     """Which end of its depth a seat's back rest stands at (the sign of :func:`rest_parts`'
     front): at the back of its front, unless the start positions of things resting on its seat
     (``resting``: their origins; those over the seat are counted) put at least
-    :data:`BACK_EVIDENCE` of them where that back rest would stand and at most :data:`BACK_SHARE`
-    as many at the other end: nothing rests under a back rest, so the front is the other way."""
+    :data:`BACK_EVIDENCE` of them, and :data:`BACK_SHARE` of all on the seat, where that back rest
+    would stand, and fewer at the other end: nothing rests under a back rest, so the front is the
+    other way."""
     axis, sign = block.front_axis
     across = 2 - axis
     depth = block.hi[axis] - block.lo[axis]
@@ -86,7 +87,7 @@ def back_side(block: Block, resting: Sequence[Point]) -> int:
                and block.lo[axis] <= p[axis] <= block.hi[axis] and seat - 0.05 <= p[1] <= seat + 0.3]
     here = _under(_back_span(block, axis, sign, back), axis, on_seat)
     there = _under(_back_span(block, axis, -sign, back), axis, on_seat)
-    if here >= BACK_EVIDENCE and there <= BACK_SHARE * here:
+    if here >= BACK_EVIDENCE and here >= BACK_SHARE * len(on_seat) and there < here:
         return -sign
     return sign
 
