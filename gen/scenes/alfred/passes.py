@@ -492,7 +492,7 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          "a shelf board no mask of its own shows, which a desk's masks cover, is drawn as part of the desk"),
     Pass("rest_heights", "objects", origin_height, _rest_heights, _RESTING + ", fixture boxes",
          "a loose object's box sits as far below its origin as its poses show"),
-    Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks",
+    Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks, " + _RESTING,
          "the fixtures as the scene's objects", required=True),
     Pass("loose_objects", "output", rested, _loose_objects, "objects' first recorded pose",
          "the loose objects at their first pose, rested", required=True),
