@@ -37,8 +37,8 @@ the back rest is 0.44 for that armchair and 0.20 or less for every other; FloorP
 15 of 115 under it (0.13), and turned, its masks said no (IoU of puts onto it 0.92 to 0.43, held out
 by folds), so a small share does not turn it. Held out by folds over every demo of FloorPlan203 and
 211: 3 more demos replay (``fidelity_heldout`` 96.3% to 100% over their 83), and ALFRED's rule picks
-221 of 228 interactions before and 229 of 233 after (the 3 pickups from the armchair won, the 5
-interactions of the replays that had stopped).
+221 of 228 interactions before and 229 of 233 after (the 3 pickups from the armchair won, and the
+5 interactions of the replays that had stopped), mean IoU 0.628 to 0.636.
 
 Only imported rooms are built here, so procedural rooms are untouched.
 """
