@@ -52,7 +52,7 @@ def matched_layout_ids(layout_ids: Iterable[str], named: Iterable[str]) -> dict[
         near = [i for i in outside if _near(layout_id, i)]
         if len(near) == 1:
             matched[layout_id] = near[0]
-    taken = [demo_id for demo_id in matched.values()]
+    taken = list(matched.values())
     return {k: v for k, v in matched.items() if taken.count(v) == 1}
 
 
