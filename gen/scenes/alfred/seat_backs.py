@@ -90,12 +90,12 @@ def _under(span: tuple[float, float], axis: int, points: Sequence[Point]) -> int
 
 
 def back_side(block: Block, resting: Sequence[Point]) -> int:
-    """Which end of its depth a seat's back rest stands at (the sign of :func:`rest_parts`'
-    front): at the back of its front, unless the start positions of things resting on its seat
-    (``resting``: their origins; those over the seat are counted) put at least
-    :data:`BACK_EVIDENCE` of them, and :data:`BACK_SHARE` of all on the seat, where that back rest
-    would stand, and fewer at the other end: nothing rests under a back rest, so the front is the
-    other way."""
+    """Which way along its depth axis a seat's front faces for its back rest (+1: the front faces
+    the axis' high end and the back rest stands at the low end; -1 the other way round): the seat's
+    own front, unless the start positions of things resting on its seat (``resting``: their
+    origins; those over the seat are counted) put at least :data:`BACK_EVIDENCE` of them, and
+    :data:`BACK_SHARE` of all on the seat, where that back rest would stand, and fewer at the other
+    end: nothing rests under a back rest, so the front is the other way."""
     axis, sign = block.front_axis
     across = 2 - axis
     depth = block.hi[axis] - block.lo[axis]
