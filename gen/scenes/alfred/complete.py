@@ -133,12 +133,6 @@ def _overlap(a: Box, b: Box) -> bool:
     return a.lo[0] < b.hi[0] and b.lo[0] < a.hi[0] and a.lo[2] < b.hi[2] and b.lo[2] < a.hi[2]
 
 
-def _with_file_ids(scene: Scene, renamed: Mapping[str, str]) -> Scene:
-    """``scene`` with its objects (and interaction poses) renamed to the file's ids of them."""
-    poses = {renamed.get(k, k): v for k, v in scene.interaction_poses.items()}
-    return replace(scene, objects=with_ids_renamed(scene.objects, renamed), interaction_poses=poses)
-
-
 def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes | None = None,
                        walked_floor: bool = True) -> tuple[Scene, tuple[str, ...]]:
     """``scene`` with every fixture ``traj`` names and the room lacks, and (``walked_floor``) the
@@ -160,7 +154,7 @@ def complete_from_file(scene: Scene, traj: Mapping[str, Any], sizes: ThorSizes |
     ids, poses_of = named_fixtures(traj)
     renamed = renamed_to_file_ids(scene.objects, ids)
     if renamed:
-        scene = _with_file_ids(scene, renamed)
+        scene = with_ids_renamed(scene, renamed)
     present = {o.object_id for o in scene.objects}
     missing = [i for i in ids if i not in present]
     known = {grid_key(x, z) for x, z in scene.reachable}

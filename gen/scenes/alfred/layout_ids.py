@@ -21,12 +21,13 @@ renamed into another one. Only imported rooms are built here, so procedural room
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred.evidence import SceneEvidence, id_position
-from alfred_gen.sim.scene import SceneObject
+from alfred_gen.sim.scene import Scene, SceneObject
 
 #: How far apart (metres, in each coordinate) two ids of one type may lie and name one object: THOR
 #: rounds ids to the centimetre, so one centimetre, with room for the rounding of the float.
@@ -52,8 +53,8 @@ def matched_layout_ids(layout_ids: Iterable[str], named: Iterable[str]) -> dict[
         near = [i for i in outside if _near(layout_id, i)]
         if len(near) == 1:
             matched[layout_id] = near[0]
-    taken = list(matched.values())
-    return {k: v for k, v in matched.items() if taken.count(v) == 1}
+    taken = Counter(matched.values())
+    return {k: v for k, v in matched.items() if taken[v] == 1}
 
 
 def with_layout_ids_matched(evidence: SceneEvidence) -> SceneEvidence:
@@ -75,10 +76,11 @@ def renamed_to_file_ids(objects: Sequence[SceneObject], named: Iterable[str]) ->
     return matched_layout_ids(ids, named)
 
 
-def with_ids_renamed(objects: Sequence[SceneObject], renamed: Mapping[str, str]) -> list[SceneObject]:
-    """``objects`` with the ids in ``renamed`` (and the parents naming them) renamed."""
-    if not renamed:
-        return list(objects)
-    return [replace(o, object_id=renamed.get(o.object_id, o.object_id),
-                    parent=renamed.get(o.parent, o.parent) if o.parent is not None else None)
-            for o in objects]
+def with_ids_renamed(scene: Scene, renamed: Mapping[str, str]) -> Scene:
+    """``scene`` with the ids in ``renamed`` renamed: the objects', the parents naming them, and
+    the interaction poses'."""
+    objects = [replace(o, object_id=renamed.get(o.object_id, o.object_id),
+                       parent=renamed.get(o.parent, o.parent) if o.parent is not None else None)
+               for o in scene.objects]
+    poses = {renamed.get(k, k): v for k, v in scene.interaction_poses.items()}
+    return replace(scene, objects=objects, interaction_poses=poses)

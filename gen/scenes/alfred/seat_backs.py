@@ -81,6 +81,11 @@ def _part(block: Block, spans: dict[int, tuple[float, float]]) -> Box:
     return Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2]))
 
 
+def _back_depth(block: Block, axis: int) -> float:
+    """How deep a seat's back rest is along its depth ``axis`` (:data:`BACK_DEPTH`)."""
+    return min(BACK_DEPTH[0], BACK_DEPTH[1] * (block.hi[axis] - block.lo[axis]))
+
+
 def _back_span(block: Block, axis: int, sign: int, back: float) -> tuple[float, float]:
     return (block.lo[axis], block.lo[axis] + back) if sign > 0 else (block.hi[axis] - back, block.hi[axis])
 
@@ -98,8 +103,7 @@ def back_side(block: Block, resting: Sequence[Point]) -> int:
     end: nothing rests under a back rest, so the front is the other way."""
     axis, sign = block.front_axis
     across = 2 - axis
-    depth = block.hi[axis] - block.lo[axis]
-    back = min(BACK_DEPTH[0], BACK_DEPTH[1] * depth)
+    back = _back_depth(block, axis)
     below, above = ON_SEAT
     seat = block.hi[1]
     on_seat = [p for p in resting if block.lo[across] <= p[across] <= block.hi[across]
@@ -121,8 +125,8 @@ def rest_parts(block: Block, resting: Sequence[Point] = ()) -> tuple[Box, ...]:
     sign = back_side(block, resting)
     across = 2 - axis
     seat = block.hi[1]
-    depth, width = block.hi[axis] - block.lo[axis], block.hi[across] - block.lo[across]
-    back = min(BACK_DEPTH[0], BACK_DEPTH[1] * depth)
+    width = block.hi[across] - block.lo[across]
+    back = _back_depth(block, axis)
     arm = min(ARM_WIDTH[0], ARM_WIDTH[1] * width)
     back_span = _back_span(block, axis, sign, back)
     parts = []
