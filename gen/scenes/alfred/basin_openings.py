@@ -61,7 +61,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from alfred_gen.scenes.alfred.built_ins import COUNTER_BESIDE, RIM_ABOVE_FLOOR
-from alfred_gen.scenes.alfred.fixture_block import Block, inner_floor
+from alfred_gen.scenes.alfred.fixture_block import Block, drawn_floor, inner_floor
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.scene import Box
 
@@ -190,9 +190,9 @@ def _tub_opening(extents: list[tuple[float, float, float, float]]) -> list[float
 
 
 def centred_rim(basin: Block, sights: list[SightFact]) -> tuple[float, list[float]] | None:
-    """The height between the bottom and the top of ``basin``'s box at which the opening its
-    masks show is centred on its footprint, and that opening; None with under :data:`MIN_MASKS`
-    masks.
+    """The height between the top of ``basin``'s drawn floor (:func:`drawn_floor`: no rim lies under
+    it) and the top of its box at which the opening its masks show is centred on its footprint, and
+    that opening; None with under :data:`MIN_MASKS` masks.
 
     The box's top is no rim: the importer gives a tub a box from its id and later lowers it to
     what lies in it. Fitted at a wrong height, the masks' edge rays cross the plane too near or too
@@ -202,8 +202,11 @@ def centred_rim(basin: Block, sights: list[SightFact]) -> tuple[float, list[floa
     the height it is fitted at, the opening shows where the masks showed it from those cameras."""
     (x0, bottom, z0), (x1, top, z1) = basin.lo, basin.hi
     middle = ((x0 + x1) / 2.0, (z0 + z1) / 2.0)
+    floor = drawn_floor(basin)
     best: tuple[float, float, list[float]] | None = None
     for rim in np.arange(bottom, top + RIM_STEP / 2.0, RIM_STEP):
+        if rim < floor:
+            continue
         extents = mask_extents(sights, basin.object_id, float(rim))
         if len(extents) < MIN_MASKS:
             continue

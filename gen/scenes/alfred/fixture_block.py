@@ -46,6 +46,13 @@ def inner_floor(kind: str) -> float:
     return _INNER_FLOOR.get(kind, _DEFAULT_INNER_FLOOR)
 
 
+def drawn_floor(block: Block) -> float:
+    """The height of the top of the floor drawn inside ``block``: its drawing's bottom
+    (:attr:`Block.drawn_margins`) plus :func:`inner_floor`."""
+    margins = block.drawn_margins
+    return block.lo[1] - (margins[1] if margins else 0.0) + inner_floor(block.kind)
+
+
 def front_axis_of(facing: int) -> tuple[int, int]:
     """(axis, sign) of a front facing the yaw ``facing`` (a multiple of 90): the world axis it faces
     along (0 x, 2 z) and which way."""

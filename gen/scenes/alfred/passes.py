@@ -42,6 +42,7 @@ from alfred_gen.scenes.alfred import (
     start_fit,
     support_fit,
     toilet_tanks,
+    tub_floors,
 )
 from alfred_gen.scenes.alfred.cart_frames import frame_parts
 from alfred_gen.scenes.alfred.drawer_trays import open_tray
@@ -415,6 +416,9 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("basins_reach_counters", "basin", built_ins.basins_reach_counters,
          _on_ordered(built_ins.basins_reach_counters), _IDS,
          "a basin set into a counter has its rim at the counter's top"),
+    Pass("tub_floors_in_view", "basin", tub_floors.tub_floors_in_view,
+         lambda c: tub_floors.tub_floors_in_view(c.ordered, c.resting, c.floor_y), _RESTING,
+         "a bathtub's floor is drawn where things rest in it, never under the room's floor (drawing only)"),
     Pass("tubs_to_their_masks", "basin", basin_openings.tubs_to_their_masks,
          lambda c: basin_openings.tubs_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a bathtub basin is drawn open where THOR's masks of it show its inside, its rim where that opening "
