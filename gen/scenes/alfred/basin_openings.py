@@ -235,6 +235,29 @@ def tubs_to_their_masks(blocks: list[Block], sights: list[SightFact]) -> None:
         if fitted is not None:
             rim, opening = fitted
             basin.opening = (*opening, rim)
+            drawn_over_opening(basin)
+
+
+def drawn_over_opening(basin: Block) -> None:
+    """``basin``'s drawing (:attr:`Block.drawn_margins`) grown, on each side where its opening reaches
+    past it, to hold the opening with a wall (:func:`~alfred_gen.scenes.alfred.fixture_block.inner_floor`
+    thick) round it; drawing only.
+
+    The renderer draws a basin's opening only inside its drawing. A tub's box comes from its id and
+    a catalogue size, and THOR's masks show some tubs reaching well past it: FloorPlan422's opening
+    runs 0.77 m past its box's end, FloorPlan402's 0.6 m, FloorPlan405's 0.2 m at each end; there
+    lite drew the room's floor where THOR's mask is the tub's inside."""
+    x0, x1, z0, z1 = basin.opening[:4]
+    wall = inner_floor(basin.kind)
+    margins = list(basin.drawn_margins) or [0.0] * 6
+    grown = False
+    for axis, low, high in ((0, x0, x1), (2, z0, z1)):
+        if low < basin.lo[axis] - margins[axis]:
+            margins[axis], grown = round(basin.lo[axis] - (low - wall), 4), True
+        if high > basin.hi[axis] + margins[3 + axis]:
+            margins[3 + axis], grown = round(high + wall - basin.hi[axis], 4), True
+    if grown:
+        basin.drawn_margins = tuple(margins)
 
 
 #: How far above the id a bathroom basin's floor is, at least where demos show it (metres): THOR
