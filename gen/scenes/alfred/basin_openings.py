@@ -223,7 +223,8 @@ def tubs_to_their_masks(blocks: list[Block], sights: list[SightFact]) -> None:
     cross its rim (:attr:`Block.opening`, as a sink basin's drawn opening, :data:`OPEN_MARGIN` wider
     each way), the rim at the height where that opening is centred on the tub (:func:`centred_rim`);
     the rest of its footprint is drawn as a deck under the rim
-    (:func:`~alfred_gen.sim.basin_skirts.deck_boxes`). Drawing only: the box that holds things stays.
+    (:func:`~alfred_gen.sim.basin_skirts.deck_boxes`), and where the opening reaches past the box the
+    drawing grows to hold it (:func:`drawn_over_opening`). Drawing only: the box that holds things stays.
 
     THOR's mask of a ``BathtubBasin`` is the tub's inside, the rim and the outside of its walls
     belonging to the ``Bathtub``; lite drew the basin's whole box, walls and rim, at 2.18 times

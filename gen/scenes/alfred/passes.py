@@ -422,7 +422,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("tubs_to_their_masks", "basin", basin_openings.tubs_to_their_masks,
          lambda c: basin_openings.tubs_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
          "a bathtub basin is drawn open where THOR's masks of it show its inside, its rim where that opening "
-         "is centred on the tub, the rest decked over at the rim (drawing only)"),
+         "is centred on the tub, the rest decked over at the rim, its drawing grown to hold that opening where "
+         "it reaches past the box (drawing only)"),
     Pass("basins_to_their_masks", "basin", basin_openings.basins_to_their_masks,
          lambda c: basin_openings.basins_to_their_masks(c.ordered, c.evidence.sights, c.resting,
                                                         room_type_of(c.evidence.scene_num)),
