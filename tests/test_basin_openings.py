@@ -252,3 +252,16 @@ def test_a_tub_whose_opening_reaches_past_its_box_is_drawn_to_hold_it() -> None:
     inside.opening = (-1.55, -1.23, 0.30, 0.60, 0.85)
     drawn_over_opening(inside)
     assert inside.drawn_margins == ()
+
+
+def test_a_tub_s_drawing_does_not_grow_over_a_thing_resting_under_its_floor() -> None:
+    from alfred_gen.scenes.alfred.basin_openings import drawn_over_opening
+
+    tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")  # z 0.24 to 0.69, floor 0.83
+    tub.opening = (-1.55, -1.23, 0.30, 1.10, 0.85)
+    cloth = Box((-1.45, 0.60, 0.90), (-1.30, 0.62, 1.00))  # past the box's end, under the tub's floor
+    drawn_over_opening(tub, [cloth])
+    assert tub.drawn_margins == ()
+    above = Box((-1.45, 0.86, 0.90), (-1.30, 0.88, 1.00))  # lying in the opening, over the floor
+    drawn_over_opening(tub, [above])
+    assert tub.drawn_margins != ()

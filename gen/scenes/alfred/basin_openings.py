@@ -218,17 +218,19 @@ def centred_rim(basin: Block, sights: list[SightFact]) -> tuple[float, list[floa
     return None if best is None else (best[1], best[2])
 
 
-def tubs_to_their_masks(blocks: list[Block], sights: list[SightFact]) -> None:
+def tubs_to_their_masks(blocks: list[Block], sights: list[SightFact], resting: Iterable[Box] = ()) -> None:
     """Each bathtub basin with at least :data:`MIN_MASKS` masks is drawn open only where its masks
     cross its rim (:attr:`Block.opening`, as a sink basin's drawn opening, :data:`OPEN_MARGIN` wider
     each way), the rim at the height where that opening is centred on the tub (:func:`centred_rim`);
     the rest of its footprint is drawn as a deck under the rim
     (:func:`~alfred_gen.sim.basin_skirts.deck_boxes`), and where the opening reaches past the box the
-    drawing grows to hold it (:func:`drawn_over_opening`). Drawing only: the box that holds things stays.
+    drawing grows to hold it (:func:`drawn_over_opening`; ``resting``: the boxes of what the demos
+    show at rest). Drawing only: the box that holds things stays.
 
     THOR's mask of a ``BathtubBasin`` is the tub's inside, the rim and the outside of its walls
     belonging to the ``Bathtub``; lite drew the basin's whole box, walls and rim, at 2.18 times
     THOR's pixels (median of the wide sample's 9 tub puts, held out by folds; IoU 0.277)."""
+    resting = list(resting)
     for basin in blocks:
         if basin.kind != "BathtubBasin":
             continue
@@ -236,27 +238,45 @@ def tubs_to_their_masks(blocks: list[Block], sights: list[SightFact]) -> None:
         if fitted is not None:
             rim, opening = fitted
             basin.opening = (*opening, rim)
-            drawn_over_opening(basin)
+            drawn_over_opening(basin, resting)
 
 
-def drawn_over_opening(basin: Block) -> None:
+def drawn_over_opening(basin: Block, resting: Iterable[Box] = ()) -> None:
     """``basin``'s drawing (:attr:`Block.drawn_margins`) grown, on each side where its opening reaches
     past it, to hold the opening with a wall (:func:`~alfred_gen.scenes.alfred.fixture_block.inner_floor`
-    thick) round it; drawing only.
+    thick) round it, unless something at rest (``resting``) lies in that strip under the drawn floor
+    (:func:`~alfred_gen.scenes.alfred.fixture_block.drawn_floor`), which the grown drawing would bury;
+    drawing only.
 
     The renderer draws a basin's opening only inside its drawing. A tub's box comes from its id and
     a catalogue size, and THOR's masks show some tubs reaching well past it: FloorPlan422's opening
     runs 0.77 m past its box's end, FloorPlan402's 0.6 m, FloorPlan405's 0.2 m at each end; there
-    lite drew the room's floor where THOR's mask is the tub's inside."""
+    lite drew the room's floor where THOR's mask is the tub's inside. But FloorPlan402's tub box
+    stands 0.36 m over the floor, and a cloth the demos show at rest 0.19 m up lies in the strip its
+    opening reaches over: drawn over it, the cloth was out of sight and a replay stopped (held out
+    by folds, the sample of every 20th train demo from the 15th)."""
     x0, x1, z0, z1 = basin.opening[:4]
     wall = inner_floor(basin.kind)
+    floor = drawn_floor(basin)
+    below = [box for box in resting if box.hi[1] < floor]
     margins = list(basin.drawn_margins) or [0.0] * 6
     grown = False
     for axis, low, high in ((0, x0, x1), (2, z0, z1)):
-        if low < basin.lo[axis] - margins[axis]:
-            margins[axis], grown = round(basin.lo[axis] - (low - wall), 4), True
-        if high > basin.hi[axis] + margins[3 + axis]:
-            margins[3 + axis], grown = round(high + wall - basin.hi[axis], 4), True
+        across = 2 - axis
+        span = (basin.lo[across] - margins[across] - wall, basin.hi[across] + margins[3 + across] + wall)
+        for side, beyond in ((0, low), (1, high)):
+            edge = basin.lo[axis] - margins[axis] if side == 0 else basin.hi[axis] + margins[3 + axis]
+            if (beyond >= edge) if side == 0 else (beyond <= edge):
+                continue
+            reach = beyond - wall if side == 0 else beyond + wall
+            strip = (min(reach, edge), max(reach, edge))
+            if any(strip[0] <= b.center[axis] <= strip[1] and span[0] <= b.center[across] <= span[1] for b in below):
+                continue
+            if side == 0:
+                margins[axis] = round(basin.lo[axis] - reach, 4)
+            else:
+                margins[3 + axis] = round(reach - basin.hi[axis], 4)
+            grown = True
     if grown:
         basin.drawn_margins = tuple(margins)
 

@@ -420,7 +420,8 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
          lambda c: tub_floors.tub_floors_in_view(c.ordered, c.resting, c.floor_y), _RESTING,
          "a bathtub's floor is drawn where things rest in it, never under the room's floor (drawing only)"),
     Pass("tubs_to_their_masks", "basin", basin_openings.tubs_to_their_masks,
-         lambda c: basin_openings.tubs_to_their_masks(c.ordered, c.evidence.sights), _SIGHTS,
+         lambda c: basin_openings.tubs_to_their_masks(c.ordered, c.evidence.sights, c.resting),
+         _SIGHTS + ", " + _RESTING,
          "a bathtub basin is drawn open where THOR's masks of it show its inside, its rim where that opening "
          "is centred on the tub, the rest decked over at the rim, its drawing grown to hold that opening where "
          "it reaches past the box (drawing only)"),
