@@ -1,15 +1,16 @@
 """A bathtub's floor is drawn where things rest in it, never under the room's floor.
 
 The importer sizes a tub's basin from its id, and in seven bathrooms of the rooms built from every
-train demo (FloorPlan406, 414, 419, 422, 423, 426 and 429) that put the basin's floor 0.09-0.72 m
+train demo (FloorPlan406, 414, 419, 422, 423, 426 and 429) that put the bottom of its box 0.09-0.72 m
 under the room's floor, while what the demos show at rest in the tub lies 0.04-0.22 m over it.
 Lite draws the room's floor everywhere, so it hid the tub's inside: where THOR's mask of a put into
 the tub is the tub's inside, lite drew floor, and only the walls above the floor were the basin's.
 Held out by folds, on the samples of every 20th train demo from the 1st, 2nd, 3rd, 5th, 10th and
-15th, puts into those tubs had a mean IoU of 0.04-0.41 by room (lite drew 0.15-0.5 of THOR's
-pixels), against 0.39-0.73 in the tubs whose floor lies over the room's; in FloorPlan429, whose rim
-was also fitted at the box's bottom (:func:`~alfred_gen.scenes.alfred.basin_openings.centred_rim`),
-lite drew none of the tub and ALFRED's rule picked a cloth lying in it.
+15th, puts into six of those tubs had a mean IoU of 0.05-0.41 by room (lite drew 0.18-0.6 of THOR's
+pixels), against 0.34-0.73 in the tubs whose floor lies over the room's (but FloorPlan405's, 0.11);
+in the seventh, FloorPlan429's, whose rim was also fitted at the box's bottom
+(:func:`~alfred_gen.scenes.alfred.basin_openings.centred_rim`), lite drew none of the tub, ALFRED's
+rule picked a cloth lying in it, and the replay stopped there.
 
 So such a tub is drawn with its floor's top at the lowest bottom of what the demos show at rest in
 it, or :data:`CLEARANCE` over the room's floor when nothing is; its rim is then fitted over that
