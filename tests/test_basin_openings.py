@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from alfred_gen.scenes.alfred.basin_openings import (
@@ -23,6 +21,7 @@ from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact, edge_rays
 from alfred_gen.sim.camera import Camera
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box
+from tests.helpers.sight_rays import ray_to
 
 BASIN = "Sink|-01.39|+00.98|+00.44|SinkBasin"
 EYE = (-1.4, 1.65, -0.25)
@@ -41,12 +40,8 @@ def _counter(top: float) -> Block:
 
 def _sight(hits: list[tuple[float, float, float]], target: str = BASIN) -> SightFact:
     """A mask whose edge rays go from :data:`EYE` through the points ``hits``."""
-    rays = []
-    for point in hits:
-        d = [p - e for p, e in zip(point, EYE)]
-        n = math.sqrt(sum(c * c for c in d))
-        rays.append((d[0] / n, d[1] / n, d[2] / n))
-    return SightFact(target, EYE, (rays[0],), None, tuple(rays))  # type: ignore[arg-type]  # three coordinates each
+    rays = tuple(ray_to(EYE, point) for point in hits)
+    return SightFact(target, EYE, rays[:1], None, rays)
 
 
 def test_edge_rays_go_through_the_mask_s_outermost_pixels() -> None:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from alfred_gen.scenes.alfred.basin_openings import MIN_MASKS, centred_rim
 from alfred_gen.scenes.alfred.fixture_block import Block, drawn_floor
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.scenes.alfred.tub_floors import CLEARANCE, tub_floors_in_view
-from alfred_gen.sim.scene import Box, with_margins
+from alfred_gen.sim import fixtures, pixels
+from alfred_gen.sim.lite import LiteController
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject, with_margins
+from tests.helpers.sight_rays import ray_to
 
 TUB = "Bathtub|-03.59|+00.11|+01.52|BathtubBasin"
 FLOOR_Y = 0.001
@@ -49,12 +54,9 @@ def test_a_tub_over_the_room_s_floor_and_other_basins_keep_their_drawing() -> No
 
 
 def _sight(hits: list[tuple[float, float, float]], eye: tuple[float, float, float]) -> SightFact:
-    rays = []
-    for point in hits:
-        d = [p - e for p, e in zip(point, eye)]
-        n = math.sqrt(sum(c * c for c in d))
-        rays.append((d[0] / n, d[1] / n, d[2] / n))
-    return SightFact(TUB, eye, (rays[0],), None, tuple(rays))  # type: ignore[arg-type]  # three coordinates each
+    """A mask of the tub whose edge rays go from ``eye`` through the points ``hits``."""
+    rays = tuple(ray_to(eye, point) for point in hits)
+    return SightFact(TUB, eye, rays[:1], None, rays)
 
 
 def test_a_tub_s_rim_is_fitted_no_lower_than_its_drawn_floor() -> None:
@@ -71,12 +73,6 @@ def test_a_tub_s_rim_is_fitted_no_lower_than_its_drawn_floor() -> None:
 
 def _tub_mask(drawn_margins: tuple[float, ...]) -> int:
     """Pixels of a tub sunk 0.2 m under the room's floor, seen from before it and above."""
-    import numpy as np
-
-    from alfred_gen.sim import fixtures, pixels
-    from alfred_gen.sim.lite import LiteController
-    from alfred_gen.sim.scene import ALFRED_CAMERA, Pose, Scene, SceneObject
-
     pixels.forget_shapes()
     box = Box((-0.35, -0.2, 0.8), (0.35, 0.3, 1.5))
     tub = SceneObject("BathtubBasin", (0.0, 0.05, 1.15), box, opening=(-0.3, 0.3, 0.85, 1.45, 0.25),
