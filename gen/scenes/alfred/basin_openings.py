@@ -264,19 +264,16 @@ def drawn_over_opening(basin: Block, resting: Iterable[Box] = ()) -> None:
     for axis, low, high in ((0, x0, x1), (2, z0, z1)):
         across = 2 - axis
         span = (basin.lo[across] - margins[across] - wall, basin.hi[across] + margins[3 + across] + wall)
-        for side, beyond in ((0, low), (1, high)):
-            edge = basin.lo[axis] - margins[axis] if side == 0 else basin.hi[axis] + margins[3 + axis]
-            if (beyond >= edge) if side == 0 else (beyond <= edge):
+        # Each side: its margin's index, the box's face, how far the opening reaches, and outwards.
+        for index, face, beyond, out in ((axis, basin.lo[axis], low, -1.0), (3 + axis, basin.hi[axis], high, 1.0)):
+            edge = face + out * margins[index]
+            if (beyond - edge) * out <= 0:
                 continue
-            reach = beyond - wall if side == 0 else beyond + wall
-            strip = (min(reach, edge), max(reach, edge))
-            if any(strip[0] <= b.center[axis] <= strip[1] and span[0] <= b.center[across] <= span[1] for b in below):
+            reach = beyond + out * wall
+            if any(min(reach, edge) <= b.center[axis] <= max(reach, edge) and span[0] <= b.center[across] <= span[1]
+                   for b in below):
                 continue
-            if side == 0:
-                margins[axis] = round(basin.lo[axis] - reach, 4)
-            else:
-                margins[3 + axis] = round(reach - basin.hi[axis], 4)
-            grown = True
+            margins[index], grown = round((reach - face) * out, 4), True
     if grown:
         basin.drawn_margins = tuple(margins)
 
