@@ -26,6 +26,7 @@ from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred import (
     basin_openings,
     blade_sides,
+    board_openings,
     built_ins,
     door_hinges,
     double_doors,
@@ -496,6 +497,11 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("boards_drawn_by_their_host", "drawing", hutch_boards.boards_drawn_by_their_host,
          lambda c: hutch_boards.boards_drawn_by_their_host(c.ordered, c.evidence.sights), _SIGHTS,
          "a shelf board no mask of its own shows, which a desk's masks cover, is drawn as part of the desk"),
+    Pass("openings_over_boards", "drawing", board_openings.openings_over_boards,
+         lambda c: board_openings.openings_over_boards(c.ordered, c.evidence.sights), _SIGHTS,
+         "a shelf board set in a topped piece of furniture is drawn in an opening out through its side, up to "
+         "where half or more of the rays of its own masks entered that side (FloorPlan313's side table; "
+         "drawing only)"),
     Pass("rest_heights", "objects", origin_height, _rest_heights, _RESTING + ", fixture boxes",
          "a loose object's box sits as far below its origin as its poses show"),
     Pass("fixture_objects", "output", SceneObject, _fixture_objects, "the blocks, " + _RESTING,
