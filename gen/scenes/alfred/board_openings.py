@@ -19,10 +19,11 @@ over the board's footprint, out through that side, up to the highest such entry,
 furniture's top slab (:data:`TOP_SLAB`) and any board or drawer of it above. Drawing only: the boxes,
 which hold what rests on them, stay.
 
-Over the catalogue built from every train demo, three boards pass: FloorPlan313's (68 of 85 rays
+Over the catalogue built from every train demo, two boards pass: FloorPlan313's (68 of 85 rays
 above, up to 0.199 m over a board whose table top is 0.215 m over it) and FloorPlan320's lowest desk
-board (30 of 30, under the board above it at 0.24 m). FloorPlan326's dining-table board, 4 of 15
-rays, does not.
+board (30 of 30 rays; opened 0.18 m, up to the board above it). FloorPlan326's dining-table board, 4
+of 15 rays, does not; nor do six boards no mask shows (FloorPlan206's, 207's, 216's, 320's two upper
+ones and 328's).
 
 Only imported rooms are built here, so procedural rooms are untouched.
 """
