@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from alfred_gen.scenes.alfred.fixture_block import Block
+from alfred_gen.scenes.alfred.bare_boards import MIN_BOARD_RAYS, backs_its_masks_miss
 from alfred_gen.scenes.alfred.shelf_backs import THICKNESS, TOP_BACK, back_parts
+from alfred_gen.scenes.alfred.sight_facts import SightFact
+from tests.helpers.sight_rays import ray_to
 
 
 def _board(y: float, x: float = 0.0) -> Block:
@@ -42,3 +45,32 @@ def test_a_board_of_another_unit_or_type_is_not_a_ceiling() -> None:
     cabinet = Block("Cabinet|+00.00|+00.40|+00.20", "Cabinet", (0.0, 0.4, 0.2), [-0.5, 0.0, 0.0], [0.5, 0.8, 0.4],
                     True, 0)
     assert back_parts(cabinet, [cabinet]) == ()
+
+
+EYE = (0.0, 1.6, 1.5)  # in front of the board (it faces +z), above it
+
+
+def _mask(board: Block, points: list[tuple[float, float, float]]) -> SightFact:
+    """A mask of ``board`` whose rays go to these points."""
+    return SightFact(board.object_id, EYE, tuple(ray_to(EYE, p) for p in points), None, action="PutObject")
+
+
+def _on_board(count: int) -> list[tuple[float, float, float]]:
+    """Points on the board's top, across it."""
+    return [(-0.4 + 0.8 * i / max(count - 1, 1), 0.5, 0.25) for i in range(count)]
+
+
+def test_a_board_whose_masks_meet_it_and_never_its_back_is_drawn_bare() -> None:
+    low, high = _board(0.5), _board(0.9)
+    assert backs_its_masks_miss([low, high], [_mask(low, _on_board(MIN_BOARD_RAYS))]) == [low.object_id]
+    assert back_parts(low, [low, high]) == () and not low.drawn_back
+    assert low.lo == [-0.5, 0.48, 0.0] and low.hi == [0.5, 0.5, 0.4]  # its box, which holds things, stays
+    assert back_parts(high, [low, high])  # a board no mask shows keeps its back
+
+
+def test_a_board_whose_masks_reach_its_back_or_too_few_keeps_it() -> None:
+    low, high = _board(0.5), _board(0.9)
+    on_back = _on_board(MIN_BOARD_RAYS) + [(0.0, 0.7, 0.005)]  # one ray passes over the board to the back
+    assert backs_its_masks_miss([low, high], [_mask(low, on_back)]) == []
+    assert backs_its_masks_miss([low, high], [_mask(low, _on_board(MIN_BOARD_RAYS - 1))]) == []
+    assert low.drawn_back and back_parts(low, [low, high])

@@ -100,6 +100,10 @@ class Block:
     #: Boxes drawn as part of it though they are another fixture's (a desk's hutch boards:
     #: :mod:`alfred_gen.scenes.alfred.hutch_boards`). Drawing only.
     drawn_parts: list[Box] = field(default_factory=list)
+    #: For a shelf board: whether it is drawn with the back of its compartment
+    #: (:func:`~alfred_gen.scenes.alfred.shelf_backs.back_parts`); False where its own masks never
+    #: reach that back (:func:`~alfred_gen.scenes.alfred.bare_boards.backs_its_masks_miss`). Drawing only.
+    drawn_back: bool = True
 
     @property
     def container(self) -> bool:

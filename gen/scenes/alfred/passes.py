@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from alfred_gen.domains import catalogue
 from alfred_gen.scenes.alfred import (
+    bare_boards,
     basin_openings,
     blade_sides,
     board_openings,
@@ -494,6 +495,10 @@ ROOM_PASSES: tuple[Pass[RoomContext], ...] = (
     Pass("faucets_drawn_to_their_masks", "drawing", faucet_fits.faucets_drawn_to_their_masks,
          lambda c: faucet_fits.faucets_drawn_to_their_masks(c.ordered, c.evidence.sights, c.evidence.name), _SIGHTS,
          "a kitchen faucet is drawn as wide and as tall as THOR's masks of it show"),
+    Pass("backs_its_masks_miss", "drawing", bare_boards.backs_its_masks_miss,
+         lambda c: bare_boards.backs_its_masks_miss(c.ordered, c.evidence.sights), _SIGHTS,
+         "a shelf board whose own masks meet its drawing and never its compartment's back is drawn without "
+         "the back (drawing only)"),
     Pass("boards_drawn_by_their_host", "drawing", hutch_boards.boards_drawn_by_their_host,
          lambda c: hutch_boards.boards_drawn_by_their_host(c.ordered, c.evidence.sights), _SIGHTS,
          "a shelf board no mask of its own shows, which a desk's masks cover, is drawn as part of the desk"),

@@ -16,6 +16,9 @@ fixture over the board; a board with a fixture's box around its top (a shelf und
 inside a cupboard) gets none: FloorPlan326's low ``Shelf|+03.04|+00.53|-02.26`` stood its back up
 through the table beside it and hid half of a bowl on that table.
 
+A board whose own masks show it bare is drawn without its back
+(:mod:`~alfred_gen.scenes.alfred.bare_boards`: :attr:`Block.drawn_back`).
+
 Only imported rooms are built here, so procedural rooms are untouched.
 """
 
@@ -48,7 +51,7 @@ def _drawn_heights(block: Block) -> tuple[float, float]:
 
 def back_parts(block: Block, blocks: Sequence[Block]) -> tuple[Box, ...]:
     """The drawn back of a shelf board's compartment (see the module docstring); () for other types."""
-    if block.kind != "Shelf":
+    if block.kind != "Shelf" or not block.drawn_back:
         return ()
     _, board_top = _drawn_heights(block)
     above = [low for b in blocks if b.kind == "Shelf" and b is not block and unit_of(b) == unit_of(block)
@@ -71,3 +74,4 @@ def back_parts(block: Block, blocks: Sequence[Block]) -> tuple[Box, ...]:
     else:
         lo[axis] = block.hi[axis] - THICKNESS
     return (Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2])),)
+
