@@ -1,11 +1,12 @@
-"""An imported shelf board's drawn back (gen/scenes/alfred/shelf_backs.py)."""
+"""An imported shelf board's drawn back (gen/scenes/alfred/shelf_backs.py), left off a board its masks show
+bare (bare_boards.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.bare_boards import MIN_BOARD_RAYS, backs_its_masks_miss
+from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.shelf_backs import THICKNESS, TOP_BACK, back_parts
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from tests.helpers.sight_rays import ray_to
