@@ -74,4 +74,3 @@ def back_parts(block: Block, blocks: Sequence[Block]) -> tuple[Box, ...]:
     else:
         lo[axis] = block.hi[axis] - THICKNESS
     return (Box((lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2])),)
-
