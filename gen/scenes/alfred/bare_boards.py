@@ -3,7 +3,7 @@
 :mod:`~alfred_gen.scenes.alfred.shelf_backs` draws every imported shelf board with the back of its
 compartment, up to the board above, because some of THOR's shelves are compartments whose mask is
 that back panel (FloorPlan330's, FloorPlan401's). Many others are bare boards, whose masks cover the
-board and nothing above it. Lite's masks of those were 4 to 12 times THOR's pixels on the samples
+board and nothing above it. Lite's masks of those were 3 to 18 times THOR's pixels on the samples
 held out by folds (FloorPlan316's, 319's low board, 429's three), and on FloorPlan316 the back stood
 where THOR's mask of the desk beside it is.
 

@@ -8,8 +8,8 @@ FloorPlan313's side table ``SideTable|+01.56|-00.01|-00.47`` is open over its sh
 ``Shelf|+01.54|+00.48|-00.47`` (2,373 pixels at one put) are the board seen through an opening up to the
 table's top. Lite drew the table's body there, and ALFRED's rule picked the table for four puts onto
 the shelf on the samples held out by folds (IoU 0). Opening every such board up to its furniture's
-top (stop 112) won that room and lost the boards of closed furniture elsewhere (dressers, side
-tables and coffee tables in FloorPlan217, 222, 321 and 326 lost IoU).
+top (stop 112) won that room and lost IoU on closed furniture elsewhere (dressers, desks, side
+tables and coffee tables in FloorPlan217, 222, 307, 321 and 326).
 
 So the opening is taken from the board's own masks, as every fit of the evidence: where at least
 :data:`MIN_SHARE` of the rays of the masks of a board (at least :data:`MIN_RAYS` of them, other folds'
