@@ -34,7 +34,7 @@ from alfred_gen.sim.scene import Box, with_margins
 MIN_BOARD_RAYS = 10
 
 
-def first_hits(board: Block, back: Sequence[Box], sights: Sequence[SightFact]) -> tuple[int, int]:
+def board_and_back_hits(board: Block, back: Sequence[Box], sights: Sequence[SightFact]) -> tuple[int, int]:
     """(rays of the board's own masks meeting its drawing first, rays meeting its drawn back first)."""
     drawn = with_margins(board.box(), board.drawn_margins)
     lo, hi = np.asarray(drawn.lo, dtype=float), np.asarray(drawn.hi, dtype=float)
@@ -64,7 +64,7 @@ def backs_its_masks_miss(blocks: Sequence[Block], sights: Sequence[SightFact]) -
         back = back_parts(board, blocks)
         if not back:
             continue
-        on_board, on_back = first_hits(board, back, sights)
+        on_board, on_back = board_and_back_hits(board, back, sights)
         if on_back == 0 and on_board >= MIN_BOARD_RAYS:
             board.drawn_back = False  # no other board's back depends on it: backs read drawn heights only
             bare.append(board.object_id)
