@@ -27,7 +27,7 @@ from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.shelf_backs import back_parts
 from alfred_gen.scenes.alfred.sight_cuts import ray_entry
 from alfred_gen.scenes.alfred.sight_facts import SightFact
-from alfred_gen.sim.scene import Box, with_margins
+from alfred_gen.sim.scene import Box
 
 #: Rays of a board's own masks that must meet its drawing, and its back never, before the back is
 #: taken away (two masks' worth: :data:`~alfred_gen.scenes.alfred.sight_facts.RAYS_PER_MASK` each).
@@ -36,7 +36,7 @@ MIN_BOARD_RAYS = 10
 
 def board_and_back_hits(board: Block, back: Sequence[Box], sights: Sequence[SightFact]) -> tuple[int, int]:
     """(rays of the board's own masks meeting its drawing first, rays meeting its drawn back first)."""
-    drawn = with_margins(board.box(), board.drawn_margins)
+    drawn = board.drawn_box()
     lo, hi = np.asarray(drawn.lo, dtype=float), np.asarray(drawn.hi, dtype=float)
     parts = [(np.asarray(p.lo, dtype=float), np.asarray(p.hi, dtype=float)) for p in back]
     on_board = on_back = 0

@@ -39,7 +39,7 @@ from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_cuts import ray_entry
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.sim.pixels import FRONT_SEEN, TOPPED_FURNITURE
-from alfred_gen.sim.scene import Box, with_margins
+from alfred_gen.sim.scene import Box
 
 #: Rays of a board's masks needed before they may open its furniture (one mask's rays).
 MIN_RAYS = 5
@@ -108,7 +108,7 @@ def openings_over_boards(blocks: Sequence[Block], sights: Sequence[SightFact]) -
     for board in blocks:
         if board.kind not in FRONT_SEEN or (host := _host_of(board, blocks)) is None:
             continue
-        drawn = with_margins(host.box(), host.drawn_margins)
+        drawn = host.drawn_box()
         total, above = _side_entries(board, drawn, sights)
         if total < MIN_RAYS or len(above) < MIN_SHARE * total:
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
-from alfred_gen.sim.scene import Box
+from alfred_gen.sim.scene import Box, with_margins
 from alfred_gen.sim.world import INSIDE_RECEPTACLES
 
 #: An origin this close to the floor means the object stands on the floor with its origin at its base.
@@ -137,6 +137,10 @@ class Block:
 
     def box(self) -> Box:
         return Box(tuple(self.lo), tuple(self.hi))  # type: ignore[arg-type]  # tuple() over three coordinates: mypy sees tuple[float, ...]
+
+    def drawn_box(self) -> Box:
+        """Its drawing: its box with each side moved out by its :attr:`drawn_margins`."""
+        return with_margins(self.box(), self.drawn_margins)
 
     def overlaps(self, other: Block, axes: tuple[int, ...] = (0, 1, 2), margin: float = 0.0) -> bool:
         return all(self.lo[a] < other.hi[a] + margin and other.lo[a] < self.hi[a] + margin for a in axes)

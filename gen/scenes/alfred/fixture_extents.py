@@ -443,7 +443,7 @@ def shut_margins_of(block: Block, shut: Box) -> tuple[float, ...]:
     the leaf hung at an end of the drawing, stays where the uncut masks put it: on the wide sample
     (held out), widened open too, FloorPlan2's and FloorPlan24's sink cabinets, grown 0.05 m at
     their hinge end, lost 0.25 units over their 6 open masks while their shut ones gained 0.2."""
-    drawn = with_margins(block.box(), block.drawn_margins)
+    drawn = block.drawn_box()
     extra = tuple(max(0.0, m) for m in margins_of(drawn, shut.lo, shut.hi))
     return extra if any(m > 1e-4 for m in extra) else ()
 

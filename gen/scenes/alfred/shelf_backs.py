@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from alfred_gen.scenes.alfred.fixture_block import Block
-from alfred_gen.sim.scene import Box, with_margins
+from alfred_gen.sim.scene import Box
 
 #: How thin the drawn back is (metres).
 THICKNESS = 0.01
@@ -45,7 +45,7 @@ def unit_of(block: Block) -> tuple[float, float]:
 def _drawn_heights(block: Block) -> tuple[float, float]:
     """Bottom and top of ``block``'s drawing (:attr:`Block.drawn_margins`): a unit drawn a compartment
     lower (:mod:`~alfred_gen.scenes.alfred.shelf_levels`) draws its boards, and so their backs, there."""
-    drawn = with_margins(block.box(), block.drawn_margins)
+    drawn = block.drawn_box()
     return drawn.lo[1], drawn.hi[1]
 
 
