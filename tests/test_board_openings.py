@@ -84,3 +84,13 @@ def test_the_opening_shows_the_board_where_the_table_hid_it() -> None:
     slot = _board_pixels(table, board)
     openings_over_boards([table, board], [_board_mask([0.5, 0.55, 0.6, 0.62, 0.64])])
     assert _board_pixels(table, board) > 2 * max(slot, 1)
+
+
+def test_only_the_board_s_own_fixture_masks_open_it() -> None:
+    table, board = _room()
+    heights = [0.40, 0.45, 0.50, 0.55, 0.60]
+    own = _board_mask(heights)
+    other = SightFact(TABLE, EYE, own.rays, None, action="PutObject")
+    loose = SightFact(BOARD, EYE, own.rays, ("Shelf_00aa11bb", (0.0, 0.3, 2.0), 0.0), action="PickupObject")
+    assert openings_over_boards([table, board], [other, loose]) == {}
+    assert openings_over_boards([table, board], [other, loose, own]) == {BOARD: 0.60}

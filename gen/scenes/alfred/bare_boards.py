@@ -26,7 +26,7 @@ import numpy as np
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.shelf_backs import back_parts
 from alfred_gen.scenes.alfred.sight_cuts import ray_entry
-from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.scenes.alfred.sight_facts import SightFact, fixture_rays
 from alfred_gen.sim.scene import Box
 
 #: Rays of a board's own masks that must meet its drawing, and its back never, before the back is
@@ -40,18 +40,13 @@ def board_and_back_hits(board: Block, back: Sequence[Box], sights: Sequence[Sigh
     lo, hi = np.asarray(drawn.lo, dtype=float), np.asarray(drawn.hi, dtype=float)
     parts = [(np.asarray(p.lo, dtype=float), np.asarray(p.hi, dtype=float)) for p in back]
     on_board = on_back = 0
-    for fact in sights:
-        if fact.target != board.object_id or fact.loose is not None:
-            continue
-        eye = np.asarray(fact.eye, dtype=float)
-        for ray in fact.rays:
-            r = np.asarray(ray, dtype=float)
-            t_board = ray_entry(eye, r, lo, hi)
-            t_back = min((t for p_lo, p_hi in parts if (t := ray_entry(eye, r, p_lo, p_hi)) is not None), default=None)
-            if t_back is not None and (t_board is None or t_back < t_board):
-                on_back += 1
-            elif t_board is not None:
-                on_board += 1
+    for eye, r in fixture_rays(board.object_id, sights):
+        t_board = ray_entry(eye, r, lo, hi)
+        t_back = min((t for p_lo, p_hi in parts if (t := ray_entry(eye, r, p_lo, p_hi)) is not None), default=None)
+        if t_back is not None and (t_board is None or t_back < t_board):
+            on_back += 1
+        elif t_board is not None:
+            on_board += 1
     return on_board, on_back
 
 

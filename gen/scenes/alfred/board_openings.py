@@ -37,7 +37,7 @@ import numpy as np
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_cuts import ray_entry
-from alfred_gen.scenes.alfred.sight_facts import SightFact
+from alfred_gen.scenes.alfred.sight_facts import SightFact, fixture_rays
 from alfred_gen.sim.pixels import FRONT_SEEN, TOPPED_FURNITURE
 from alfred_gen.sim.scene import Box
 
@@ -71,22 +71,17 @@ def _side_entries(board: Block, drawn: Box, sights: Sequence[SightFact]) -> tupl
     a side more than :data:`GAP` above the board's top)."""
     lo, hi = np.asarray(drawn.lo, dtype=float), np.asarray(drawn.hi, dtype=float)
     total, above = 0, []
-    for fact in sights:
-        if fact.target != board.object_id or fact.loose is not None:
+    for eye, r in fixture_rays(board.object_id, sights):
+        total += 1
+        t = ray_entry(eye, r, lo, hi)
+        if t is None or t <= 0.0:
             continue
-        eye = np.asarray(fact.eye, dtype=float)
-        for ray in fact.rays:
-            total += 1
-            r = np.asarray(ray, dtype=float)
-            t = ray_entry(eye, r, lo, hi)
-            if t is None or t <= 0.0:
-                continue
-            point = eye + t * r
-            if point[1] <= board.hi[1] + GAP or point[1] >= hi[1] - 1e-6:
-                continue
-            axis = min((0, 2), key=lambda a: min(abs(point[a] - lo[a]), abs(point[a] - hi[a])))
-            sign = 1 if abs(point[axis] - hi[axis]) < abs(point[axis] - lo[axis]) else -1
-            above.append((axis, sign, float(point[1])))
+        point = eye + t * r
+        if point[1] <= board.hi[1] + GAP or point[1] >= hi[1] - 1e-6:
+            continue
+        axis = min((0, 2), key=lambda a: min(abs(point[a] - lo[a]), abs(point[a] - hi[a])))
+        sign = 1 if abs(point[axis] - hi[axis]) < abs(point[axis] - lo[axis]) else -1
+        above.append((axis, sign, float(point[1])))
     return total, above
 
 

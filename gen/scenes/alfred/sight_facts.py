@@ -14,7 +14,7 @@ mask) and what the target is: a fixture by id, or a loose object at its recorded
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +137,17 @@ class SightFact:
         side_left = bool(data[11]) if len(data) > 11 else False
         return SightFact(str(data[0]), eye, rays, loose, edges, sides, door, action, fill, fill_top, fill_side,
                          side_left)
+
+
+def fixture_rays(target: str, sights: Iterable[SightFact]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(eye, ray) as arrays for each ray of the masks of the fixture ``target`` (facts of a loose
+    object of that id left out), in the facts' order."""
+    for fact in sights:
+        if fact.target != target or fact.loose is not None:
+            continue
+        eye = np.asarray(fact.eye, dtype=float)
+        for ray in fact.rays:
+            yield eye, np.asarray(ray, dtype=float)
 
 
 def _pairs(runs: Any) -> np.ndarray | None:
