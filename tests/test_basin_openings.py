@@ -233,13 +233,12 @@ def test_a_bathroom_basin_s_opening_carries_its_room_type_s_roundness() -> None:
 def test_a_tub_whose_opening_reaches_past_its_box_is_drawn_to_hold_it() -> None:
     from alfred_gen.scenes.alfred.basin_openings import drawn_over_opening
     from alfred_gen.scenes.alfred.fixture_block import inner_floor
-    from alfred_gen.sim.scene import with_margins
 
     tub = _basin("BathtubBasin", "Bathtub|-01.39|+00.98|+00.44|BathtubBasin")  # z 0.24 to 0.69
     first = (list(tub.lo), list(tub.hi))
     tub.opening = (-1.55, -1.23, 0.30, 1.10, 0.85)  # runs 0.41 m past the box's high z
     drawn_over_opening(tub)
-    drawn = with_margins(Box(tuple(tub.lo), tuple(tub.hi)), tub.drawn_margins)  # type: ignore[arg-type]
+    drawn = tub.drawn_box()
     assert abs(drawn.hi[2] - (1.10 + inner_floor("BathtubBasin"))) < 1e-6
     assert drawn.lo == tuple(first[0]) and drawn.hi[:2] == tuple(first[1][:2])  # only that side grows
     assert (tub.lo, tub.hi) == first  # drawing only

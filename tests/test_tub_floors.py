@@ -12,7 +12,7 @@ from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.scenes.alfred.tub_floors import CLEARANCE, tub_floors_in_view
 from alfred_gen.sim import fixtures, pixels
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject, with_margins
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from tests.helpers.sight_rays import ray_to
 
 TUB = "Bathtub|-03.59|+00.11|+01.52|BathtubBasin"
@@ -35,7 +35,7 @@ def test_a_tub_sunk_under_the_room_s_floor_is_drawn_with_its_floor_where_things_
     tub_floors_in_view([tub], [_cloth(-3.6, 0.19, 1.3), _cloth(-3.5, 0.21, 1.8), beside], FLOOR_Y)
     assert math.isclose(drawn_floor(tub), 0.19, abs_tol=1e-4)
     assert (tub.lo, tub.hi) == ([-3.94, -0.197, 0.82], [-3.24, 0.31, 2.22])  # drawing only
-    drawn = with_margins(Box(tuple(tub.lo), tuple(tub.hi)), tub.drawn_margins)  # type: ignore[arg-type]
+    drawn = tub.drawn_box()
     assert drawn.hi == (-3.24, 0.31, 2.22) and drawn.lo[0] == -3.94 and drawn.lo[2] == 0.82
 
 
