@@ -50,8 +50,7 @@ def drawn_floor(block: Block) -> float:
     """The height of the top of the floor drawn inside ``block``: its drawing's bottom
     (:attr:`Block.drawn_margins`) plus :func:`inner_floor` (the renderer draws it thinner in a
     drawing under about 0.11 m tall: at most 45% of its height, ``alfred_gen.sim.shapes``)."""
-    margins = block.drawn_margins
-    return block.lo[1] - (margins[1] if margins else 0.0) + inner_floor(block.kind)
+    return block.drawn_box().lo[1] + inner_floor(block.kind)
 
 
 def front_axis_of(facing: int) -> tuple[int, int]:
