@@ -37,7 +37,10 @@ another experiment. The last line is ``fidelity: X%``, the held-out figure.
 with ``--unseen-rooms``): at every interaction, THOR's released mask of the target against lite's
 instance mask in the frame before the action (IoU per action and per type), and how often ALFRED's
 own rule (``va_interact``) picks the target from THOR's mask in lite's frame
-(:mod:`alfred_gen.fidelity.masks`): ``masks_heldout_iou: X`` and ``masks_heldout_rule: Y%``.
+(:mod:`alfred_gen.fidelity.masks`): ``masks_heldout_iou: X`` and ``masks_heldout_rule: Y%``. Beside
+them, ``masks_heldout_rule_shown: Z%`` is the rule over the interactions other than the pickups of
+a thing the demo had put down where no demo of the room's other folds shows it landing
+(:mod:`alfred_gen.fidelity.landing_bound`): those a room built from the other folds has evidence for.
 
 ``--without PASS[,PASS]`` builds every room, and fits it to each start state, with those importer
 passes switched off (:mod:`alfred_gen.scenes.alfred.passes`; an unknown name exits 2 listing the
@@ -59,7 +62,7 @@ from pathlib import Path
 from alfred_gen.atomic import write_text
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
-from alfred_gen.fidelity import held_out
+from alfred_gen.fidelity import held_out, landing_bound
 from alfred_gen.fidelity import masks as mask_fidelity
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
@@ -121,22 +124,47 @@ def _bound(pool: EvidencePool, known: Callable[[Released], set[str]], name: str,
           f"so {name} <= {100.0 * (n - len(lost)) / n if n else 0.0:.1f}%")
 
 
-def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int, out: Path | None) -> list[str]:
+def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int, out: Path | None,
+           more: Callable[[list[mask_fidelity.DemoMasks]], list[str]] | None = None) -> list[str]:
     """Measure the masks of ``jobs``' demonstrations; print the tables; return the summary lines;
-    with ``out``, write every interaction's record to ``out`` with the figure's name before its suffix."""
+    with ``out``, write every interaction's record to ``out`` with the figure's name before its suffix;
+    with ``more``, print its lines too and return its last one with the summary."""
     total = sum(len(j.paths) for j in jobs)
     with progress(f"masks {name}", total) as bar:
         demos, seconds = fidelity.timed(lambda: mask_fidelity.run_mask_jobs(jobs, workers, on_done=bar.update))
     print(f"\n== masks, {title}")
     print(f"replayed {len(demos)} trajectories with instance masks in {seconds:.1f} s")
     lines = mask_fidelity.mask_report(demos, f"masks_{name}")
+    summary = lines[-2:]
+    if more is not None:
+        extra = more(demos)
+        lines += extra
+        summary += extra[-1:]
     for line in lines:
         print(line)
     if out is not None:
         target = out.with_name(f"{out.stem}_{name}{out.suffix}")
         write_text(target, json.dumps(mask_fidelity.records(demos), indent=1) + "\n")
         print(f"records: {target}")
-    return lines[-2:]
+    return summary
+
+
+def _shown_landings(pool: EvidencePool, folds: int, name: str) -> Callable[[list[mask_fidelity.DemoMasks]], list[str]]:
+    """The lines saying how many pickups land where no other fold's demo shows
+    (:mod:`alfred_gen.fidelity.landing_bound`) and ALFRED's rule over the interactions other than those."""
+    def lines(demos: list[mask_fidelity.DemoMasks]) -> list[str]:
+        items = [a for d in demos for a in d.measured]
+        unshown = landing_bound.unshown_landings(pool, pool.folds(folds), items)
+        left_out = {(a.path, a.low_idx) for a in unshown}
+        rest = [a for a in items if (a.path, a.low_idx) not in left_out]
+        right = sum(a.right for a in rest)
+        return [f"landings no other fold shows: {len(unshown)} pickups of a thing the demo had put into a "
+                f"fridge, microwave or sink, landed more than {landing_bound.SHOWN_WITHIN:.2f} m from every landing "
+                f"of its type put from that pose that the room's other folds show (ALFRED's rule picks "
+                f"{sum(a.right for a in unshown)} of them)",
+                f"masks_{name}_rule_shown: {fidelity.percent(right, len(rest))} ({right}/{len(rest)}): ALFRED's "
+                "rule over the other interactions, those a room built from the other folds has evidence for"]
+    return lines
 
 
 def _held_out(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
@@ -290,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         figures.append(heldout)
         if args.masks:
             figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of "
-                              f"{args.folds} folds", jobs, "heldout", args.workers, args.masks_out)
+                              f"{args.folds} folds", jobs, "heldout", args.workers, args.masks_out,
+                              _shown_landings(pool, args.folds, "heldout"))
     if args.unseen_rooms:
         jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured, args.without)
         result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))
