@@ -11,10 +11,10 @@ import pytest
 
 from alfred_gen.scenes.alfred.evidence import ClearanceFact, ContentFact, SceneEvidence, trajectory_facts
 from alfred_gen.scenes.alfred.loose import DEFAULT_SHIFT, loose_shifts, pickupable_box, pickupable_size, quarter_turns
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
 from alfred_gen.sim.world import AGENT_RADIUS, footprint_meets, turn_horizontal
+from tests.helpers.small_rooms import walled_room
 
 BOX_AT = (0.0, 0.19, 0.0)  # a cardboard box on the floor: its origin is 70% up its height
 
@@ -85,10 +85,8 @@ def test_scene_evidence_keeps_content_and_clearance_facts_through_json() -> None
 
 def _box_room(shift: tuple[float, float]) -> Scene:
     box = SceneObject("Box", BOX_AT, _box(0.0, shift), name="Box_0000aaaa")
-    return Scene(
-        name="LiteTestBox", scene_num=201, room_type="living_room", walls=tuple(fixtures.room_walls(-2, 2, -2, 2)),
-        reachable=fixtures.reachable_grid(-2, 2, -2, 2, []), objects=[box], start=Pose(0.0, -1.5, 0, 30),
-    )
+    return walled_room([box], Pose(0.0, -1.5, 0, 30), name="LiteTestBox", scene_num=201, room_type="living_room",
+                       bounds=(-2, 2, -2, 2), blocking=[])
 
 
 @pytest.mark.parametrize("yaw, side", [(0.0, -1), (180.0, 1), (90.0, 0), (270.0, 0)])
@@ -180,11 +178,8 @@ def _knife_under_spatula_room() -> Scene:
     knife = SceneObject("ButterKnife", at, loose_box("ButterKnife", at, 0.0, 0.0), name="ButterKnife_0000aaaa")
     above = (0.0, 0.916, 0.7)
     spatula = SceneObject("Spatula", above, loose_box("Spatula", above, 0.0, 0.0), name="Spatula_0000bbbb")
-    return Scene(
-        name="LiteTestTable", scene_num=4, room_type="kitchen", walls=tuple(fixtures.room_walls(-2, 2, -2, 2)),
-        reachable=fixtures.reachable_grid(-2, 2, -2, 2, [table.box]), objects=[table, knife, spatula],
-        start=Pose(0.0, 0.0, 0, 45), camera=ALFRED_CAMERA,
-    )
+    return walled_room([table, knife, spatula], Pose(0.0, 0.0, 0, 45), name="LiteTestTable", scene_num=4,
+                       bounds=(-2, 2, -2, 2), camera=ALFRED_CAMERA)
 
 
 def _knife_visible() -> bool:

@@ -11,7 +11,6 @@ import math
 
 import pytest
 
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
 from alfred_gen.sim.shapes import (
@@ -23,6 +22,7 @@ from alfred_gen.sim.shapes import (
     shape_boxes,
     shape_parts,
 )
+from tests.helpers.small_rooms import walled_room
 
 COUNTER_TOP = 0.9
 #: A type lite draws as its whole box (an alarm clock), to compare the shaped types with.
@@ -44,9 +44,7 @@ def _scene(occluder_type: str, size: tuple[float, float, float], card_x: float, 
 
 def _kitchen(name: str, objects: list[SceneObject], start: Pose) -> Scene:
     """A 3 m square kitchen holding ``objects`` (the first one a fixture the agent walks round)."""
-    return Scene(name=name, scene_num=3, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [objects[0].box]), objects=objects,
-                 start=start)
+    return walled_room(objects, start, name=name)
 
 
 def _card_visible(occluder_type: str, size: tuple[float, float, float], card_x: float, gap: float = 0.04) -> bool:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.basin_skirts import DECK, SKIRT, deck_boxes, skirt_boxes
-from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, SceneObject
+from tests.helpers.small_rooms import first_mask, walled_room
 
 BASIN = Box((-0.3, 0.6, 0.8), (0.3, 0.9, 1.2))
 
@@ -42,14 +41,9 @@ def _basin_mask(imported: bool, opening: tuple[float, ...] = (), kind: str = "Si
 
     pixels.forget_shapes()
     basin = SceneObject(kind, (0.0, 0.85, 1.0), BASIN, opening=opening)
-    room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [basin.box]),
-                 objects=[basin], start=Pose(0.0, 0.25, 0, 30),
-                 camera=ALFRED_CAMERA if imported else None)
-    event = LiteController(room, render_image=False, render_object_image=True).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == kind)
-    return np.asarray(event.instance_masks[target])
+    room = walled_room([basin], Pose(0.0, 0.25, 0, 30), name="FloorPlan3" if imported else "LitePlan3",
+                       camera=ALFRED_CAMERA if imported else None)
+    return first_mask(room, kind)
 
 
 def test_an_imported_basin_shows_its_bowl_and_not_the_outside_of_its_front_wall(

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from alfred_gen.scenes.alfred.board_openings import GAP, MIN_RAYS, TOP_SLAB, openings_over_boards
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.sight_facts import SightFact
-from alfred_gen.sim import fixtures, pixels
-from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Pose, Scene, SceneObject
+from alfred_gen.sim import pixels
+from alfred_gen.sim.scene import ALFRED_CAMERA, Pose, SceneObject
 from tests.helpers.sight_rays import ray_to
+from tests.helpers.small_rooms import first_mask, walled_room
 
 TABLE = "SideTable|+00.00|+00.00|+02.00"
 BOARD = "Shelf|+00.00|+00.30|+02.00"
@@ -71,12 +69,9 @@ def _board_pixels(table: Block, board: Block) -> int:
                     holes=tuple(table.holes)),
         SceneObject("Shelf", board.position, board.box(), object_id=BOARD, rotation=(0.0, 180.0, 0.0)),
     ]
-    room = Scene(name="FloorPlan313", scene_num=313, room_type="bedroom",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -0.5, 2.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -0.5, 2.5, [o.box for o in objects]),
-                 objects=objects, start=Pose(0.0, 0.75, 0, 30), camera=ALFRED_CAMERA)
-    event = LiteController(room, render_image=False, render_object_image=True).last_event
-    return int(np.asarray(event.instance_masks.get(BOARD, np.zeros(1))).sum())
+    room = walled_room(objects, Pose(0.0, 0.75, 0, 30), name="FloorPlan313", scene_num=313, room_type="bedroom",
+                       bounds=(-1.5, 1.5, -0.5, 2.5), blocking=[o.box for o in objects], camera=ALFRED_CAMERA)
+    return int(first_mask(room, "Shelf").sum())
 
 
 def test_the_opening_shows_the_board_where_the_table_hid_it() -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, SceneObject
 from alfred_gen.sim.shapes import BODY
 from alfred_gen.sim.thor_shapes import carcass_parts, front_parts, open_top_parts
+from tests.helpers.small_rooms import first_mask, walled_room
 
 #: A base cabinet 0.5 m wide facing +z (towards the agent), its front at z 0.9.
 CABINET = Box((-0.25, 0.05, 0.4), (0.25, 0.75, 0.9))
@@ -31,11 +31,8 @@ def _cabinet_view(imported: bool) -> tuple[np.ndarray, np.ndarray]:
 
     pixels.forget_shapes()
     cabinet = SceneObject("Cabinet", (-0.25, 0.4, 0.65), CABINET)
-    room = Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
-                 objects=[cabinet], start=Pose(0.0, 1.5, 180, 45),
-                 camera=ALFRED_CAMERA if imported else None)
+    room = walled_room([cabinet], Pose(0.0, 1.5, 180, 45), name="FloorPlan3" if imported else "LitePlan3",
+                       camera=ALFRED_CAMERA if imported else None)
     event = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True).last_event
     target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Cabinet")
     return np.asarray(event.instance_masks[target]), np.asarray(event.depth_frame)
@@ -87,10 +84,7 @@ def _open_cabinet_view(position: tuple[float, float, float] = (-0.25, 0.4, 0.65)
 
     pixels.forget_shapes()
     cabinet = SceneObject("Cabinet", position, box)
-    room = Scene(name="FloorPlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [cabinet.box]),
-                 objects=[cabinet], start=Pose(0.0, 1.5, 180, horizon), camera=ALFRED_CAMERA)
+    room = walled_room([cabinet], Pose(0.0, 1.5, 180, horizon), camera=ALFRED_CAMERA)
     sim = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True)
     target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
     event = sim.step(action="OpenObject", objectId=target, forceAction=True)
@@ -215,13 +209,9 @@ def test_an_imported_shut_drawer_shows_its_front_not_its_top(monkeypatch: pytest
     def view() -> np.ndarray:
         pixels.forget_shapes()
         drawer = SceneObject("Drawer", (0.0, 0.65, 0.7), DRAWER)
-        room = Scene(name="FloorPlan303", scene_num=303, room_type="bedroom",
-                     walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                     reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [drawer.box]),
-                     objects=[drawer], start=Pose(0.0, 1.75, 180, 45), camera=ALFRED_CAMERA)
-        event = LiteController(room, render_image=False, render_object_image=True).last_event
-        target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Drawer")
-        return np.asarray(event.instance_masks[target])
+        room = walled_room([drawer], Pose(0.0, 1.75, 180, 45), name="FloorPlan303", scene_num=303,
+                           room_type="bedroom", camera=ALFRED_CAMERA)
+        return first_mask(room, "Drawer")
 
     front = view()
     monkeypatch.setattr(pixels, "FRONT_ONLY", frozenset({"Cabinet"}))

@@ -8,9 +8,9 @@ whether it is seen is then up to the pixels.
 
 from __future__ import annotations
 
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import Box, Pose, SceneObject
+from tests.helpers.small_rooms import walled_room
 
 LEFT = Box((-0.6, 0.0, 0.9), (0.0, 0.7, 1.4))
 RIGHT = Box((0.0, 0.0, 0.9), (0.6, 0.7, 1.4))
@@ -23,15 +23,7 @@ def _sim(plate_x: float) -> LiteController:
     at = (plate_x, 0.03, 1.15)
     plate = SceneObject("Plate", at, Box.from_center((plate_x, 0.04, 1.15), (0.24, 0.02, 0.24)), name="Plate_1",
                         parent=left.object_id)
-    scene = Scene(
-        name="LiteTestDoubleDoor",
-        scene_num=3,
-        room_type="kitchen",
-        walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [LEFT, RIGHT]),
-        objects=[left, right, plate],
-        start=Pose(0.0, 0.5, 0, 60),
-    )
+    scene = walled_room([left, right, plate], Pose(0.0, 0.5, 0, 60), name="LiteTestDoubleDoor", blocking=[LEFT, RIGHT])
     return LiteController(scene, render_image=False)
 
 

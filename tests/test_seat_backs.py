@@ -3,14 +3,12 @@ and what rests on the seat carving them (gen/sim/pixels.py)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from alfred_gen.scenes.alfred.fixture_block import Block
 from alfred_gen.scenes.alfred.seat_backs import ARM_TOP, BACK_EVIDENCE, back_height, back_side, rest_parts
-from alfred_gen.sim import fixtures
-from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, SceneObject
+from tests.helpers.small_rooms import first_mask, walled_room
 
 #: An armchair facing -z (180): the agent sits down towards +z, its back rest along the high z side.
 SEAT = Block("ArmChair|+00.00|+00.00|+01.00", "ArmChair", (0.0, 0.0, 1.0), [-0.45, 0.0, 0.55], [0.45, 0.45, 1.45],
@@ -71,13 +69,9 @@ def _card_pixels(with_parts: bool) -> int:
     chair = SceneObject("ArmChair", SEAT.position, SEAT.box(), object_id=SEAT.object_id, rotation=(0.0, 180.0, 0.0),
                         parts=parts)
     card = SceneObject("CreditCard", (0.0, 0.455, 1.38), Box((-0.04, 0.45, 1.35), (0.04, 0.46, 1.41)))
-    room = Scene(name="FloorPlan201", scene_num=201, room_type="living",
-                 walls=tuple(fixtures.room_walls(-2.0, 2.0, -2.0, 2.5)),
-                 reachable=fixtures.reachable_grid(-2.0, 2.0, -2.0, 2.5, [chair.box]),
-                 objects=[chair, card], start=Pose(0.0, 0.0, 0, 30), camera=ALFRED_CAMERA)
-    event = LiteController(room, render_image=False, render_object_image=True).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "CreditCard")
-    return int(np.asarray(event.instance_masks[target]).sum()) if target in event.instance_masks else 0
+    room = walled_room([chair, card], Pose(0.0, 0.0, 0, 30), name="FloorPlan201", scene_num=201, room_type="living",
+                       bounds=(-2.0, 2.0, -2.0, 2.5), camera=ALFRED_CAMERA)
+    return int(first_mask(room, "CreditCard").sum())
 
 
 def test_what_rests_against_the_back_rest_is_carved_out_of_it() -> None:

@@ -12,6 +12,7 @@ from alfred_gen.sim.controller import make_controller
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from tests.helpers.sim_actions import agent_pose, fails, go, obj, oid, ok, state
+from tests.helpers.small_rooms import walled_room
 
 
 @pytest.fixture
@@ -288,11 +289,7 @@ def _coffee_scene() -> Scene:
                     name=f"Mug_{i}", parent=counter.object_id)
         for i, x in enumerate((-0.6, 0.6))
     ]
-    return Scene(
-        name="LiteTestCoffee", scene_num=2, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]), objects=[counter, machine, *mugs],
-        start=Pose(0.0, 0.25, 0, 30),
-    )
+    return walled_room([counter, machine, *mugs], Pose(0.0, 0.25, 0, 30), name="LiteTestCoffee", scene_num=2)
 
 
 def test_put_into_a_full_receptacle_fails() -> None:

@@ -3,10 +3,11 @@ the agent can see it."""
 
 from __future__ import annotations
 
-from alfred_gen.sim import fixtures, shapes
+from alfred_gen.sim import shapes
 from alfred_gen.sim import world as world_module
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneObject
+from tests.helpers.small_rooms import walled_room
 
 
 def _step(sim: LiteController, action: str, **kwargs) -> None:
@@ -16,11 +17,7 @@ def _step(sim: LiteController, action: str, **kwargs) -> None:
 
 def _room(objects: list[SceneObject], name: str) -> Scene:
     blocking = [o.box for o in objects if o.parent is None and o.box.lo[1] < 0.1]
-    return Scene(
-        name=name, scene_num=3, room_type="kitchen", walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-        reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, blocking), objects=objects,
-        start=Pose(0.0, 0.25, 0, 45),
-    )
+    return walled_room(objects, Pose(0.0, 0.25, 0, 45), name=name, blocking=blocking)
 
 
 def test_a_receptacle_takes_more_objects_than_its_count_when_there_is_room() -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from alfred_gen.sim.thor_drawn import DRAWN_SCALE, drawn_scale, shrunk
+from tests.helpers.small_rooms import walled_room
 
 COUNTER_TOP = 0.9
 
@@ -25,11 +25,8 @@ def _room(object_type: str, size: tuple[float, float, float], imported: bool) ->
     thing = SceneObject(object_type, (0.0, COUNTER_TOP, 1.0),
                         Box((-sx / 2, COUNTER_TOP, 1.0 - sz / 2), (sx / 2, COUNTER_TOP + sy, 1.0 + sz / 2)),
                         name=f"{object_type}_1", parent=counter.object_id)
-    return Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
-                 objects=[counter, thing], start=Pose(0.0, 0.25, 0, 30),
-                 camera=ALFRED_CAMERA if imported else None)
+    return walled_room([counter, thing], Pose(0.0, 0.25, 0, 30), name="FloorPlan3" if imported else "LitePlan3",
+                       camera=ALFRED_CAMERA if imported else None)
 
 
 def _pixels(object_type: str, size: tuple[float, float, float], imported: bool) -> int:

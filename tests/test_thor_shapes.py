@@ -12,7 +12,7 @@ import math
 import pytest
 
 from alfred_gen.scenes.alfred.loose import loose_box
-from alfred_gen.sim import fixtures, thor_shapes
+from alfred_gen.sim import thor_shapes
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
 from alfred_gen.sim.shapes import shape_parts
@@ -29,6 +29,7 @@ from alfred_gen.sim.thor_shapes import (
     thor_parts,
 )
 from alfred_gen.sim.world_objects import WorldObject
+from tests.helpers.small_rooms import walled_room
 
 COUNTER_TOP = 0.9
 #: A spatula's box lying along x (yaw 0 or 180) and along z (yaw 90 or 270).
@@ -106,11 +107,8 @@ def _room(imported: bool) -> Scene:
     watch = SceneObject("Watch", (0.0, COUNTER_TOP, 1.0),
                         Box((-0.06, COUNTER_TOP, 0.94), (0.06, COUNTER_TOP + 0.04, 1.06)),
                         name="Watch_1", parent=counter.object_id)
-    return Scene(name="FloorPlan3" if imported else "LitePlan3", scene_num=3, room_type="kitchen",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [counter.box]),
-                 objects=[counter, watch], start=Pose(0.0, 0.25, 0, 30),
-                 camera=ALFRED_CAMERA if imported else None)
+    return walled_room([counter, watch], Pose(0.0, 0.25, 0, 30), name="FloorPlan3" if imported else "LitePlan3",
+                       camera=ALFRED_CAMERA if imported else None)
 
 
 def _watch_pixels(imported: bool) -> int:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from alfred_gen.scenes.alfred.basin_openings import MIN_MASKS, centred_rim
 from alfred_gen.scenes.alfred.fixture_block import Block, drawn_floor
 from alfred_gen.scenes.alfred.sight_facts import SightFact
 from alfred_gen.scenes.alfred.tub_floors import CLEARANCE, tub_floors_in_view
-from alfred_gen.sim import fixtures, pixels
-from alfred_gen.sim.lite import LiteController
-from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, Scene, SceneObject
+from alfred_gen.sim import pixels
+from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, SceneObject
 from tests.helpers.sight_rays import ray_to
+from tests.helpers.small_rooms import first_mask, walled_room
 
 TUB = "Bathtub|-03.59|+00.11|+01.52|BathtubBasin"
 FLOOR_Y = 0.001
@@ -77,13 +75,9 @@ def _tub_mask(drawn_margins: tuple[float, ...]) -> int:
     box = Box((-0.35, -0.2, 0.8), (0.35, 0.3, 1.5))
     tub = SceneObject("BathtubBasin", (0.0, 0.05, 1.15), box, opening=(-0.3, 0.3, 0.85, 1.45, 0.25),
                       drawn_margins=drawn_margins)
-    room = Scene(name="FloorPlan423", scene_num=423, room_type="bathroom",
-                 walls=tuple(fixtures.room_walls(-1.5, 1.5, -1.5, 1.5)),
-                 reachable=fixtures.reachable_grid(-1.5, 1.5, -1.5, 1.5, [box]),
-                 objects=[tub], start=Pose(0.0, 0.25, 0, 60), camera=ALFRED_CAMERA)
-    event = LiteController(room, render_image=False, render_object_image=True).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "BathtubBasin")
-    return int(np.asarray(event.instance_masks[target]).sum())
+    room = walled_room([tub], Pose(0.0, 0.25, 0, 60), name="FloorPlan423", scene_num=423, room_type="bathroom",
+                       camera=ALFRED_CAMERA)
+    return int(first_mask(room, "BathtubBasin").sum())
 
 
 def test_a_tub_drawn_with_its_floor_where_things_rest_shows_its_inside() -> None:
