@@ -259,7 +259,7 @@ def drawn_over_opening(basin: Block, resting: Iterable[Box] = ()) -> None:
     wall = inner_floor(basin.kind)
     floor = drawn_floor(basin)
     below = [box for box in resting if box.hi[1] < floor]
-    margins = list(basin.drawn_margins) or [0.0] * 6
+    margins = basin.margin_list()
     grown = False
     for axis, low, high in ((0, x0, x1), (2, z0, z1)):
         across = 2 - axis

@@ -291,12 +291,5 @@ def open_free_end_to_its_reach(block: Block) -> None:
     if not block.hinge or not block.shut_margins:
         return
     free = block.across_axis + (3 if block.hinge < 0 else 0)
-    reach = block.shut_margins[free]
-    if reach <= 0.0:
-        return
-    drawn = list(block.drawn_margins) or [0.0] * 6
-    shut = list(block.shut_margins)
-    drawn[free] += reach
-    shut[free] = 0.0
-    block.drawn_margins = tuple(drawn)
-    block.shut_margins = tuple(shut) if any(m > 1e-4 for m in shut) else ()
+    if block.shut_margins[free] > 0.0:
+        block.draw_shut_sides([free])

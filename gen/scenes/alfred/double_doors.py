@@ -112,18 +112,5 @@ def doubles_at_their_masks(blocks: list[Block], sights: Sequence[SightFact]) -> 
         if door_partner(block, cabinets) is not None or not is_double(double_margins(block, sights)):
             continue
         block.double_door = True
-        _open_across_shut_front(block)
-
-
-def _open_across_shut_front(block: Block) -> None:
-    """Move ``block``'s shut margins across its front into its drawn margins, so its open drawing is
-    as wide as its shut one."""
-    if not block.shut_margins:
-        return
-    drawn = list(block.drawn_margins) or [0.0] * 6
-    shut = list(block.shut_margins)
-    for side in (block.across_axis, block.across_axis + 3):
-        drawn[side] += shut[side]
-        shut[side] = 0.0
-    block.drawn_margins = tuple(drawn)
-    block.shut_margins = tuple(shut) if any(m > 1e-4 for m in shut) else ()
+        if block.shut_margins:
+            block.draw_shut_sides([block.across_axis, block.across_axis + 3])

@@ -9,6 +9,7 @@ rules agree on them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from alfred_gen.domains import catalogue
@@ -140,6 +141,21 @@ class Block:
     def drawn_box(self) -> Box:
         """Its drawing: its box with each side moved out by its :attr:`drawn_margins`."""
         return with_margins(self.box(), self.drawn_margins)
+
+    def margin_list(self) -> list[float]:
+        """Its :attr:`drawn_margins` as a list of six (zeros where it has none), for a rule to change
+        some of and set back."""
+        return list(self.drawn_margins) or [0.0] * 6
+
+    def draw_shut_sides(self, sides: Sequence[int]) -> None:
+        """Move the :attr:`shut_margins` of ``sides`` (indices as in :attr:`drawn_margins`) into its
+        :attr:`drawn_margins`: open, it is drawn as far out there as shut."""
+        drawn, shut = self.margin_list(), list(self.shut_margins)
+        for side in sides:
+            drawn[side] += shut[side]
+            shut[side] = 0.0
+        self.drawn_margins = tuple(drawn)
+        self.shut_margins = tuple(shut) if any(m > 1e-4 for m in shut) else ()
 
     def overlaps(self, other: Block, axes: tuple[int, ...] = (0, 1, 2), margin: float = 0.0) -> bool:
         return all(self.lo[a] < other.hi[a] + margin and other.lo[a] < self.hi[a] + margin for a in axes)

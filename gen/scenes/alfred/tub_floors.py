@@ -41,6 +41,6 @@ def tub_floors_in_view(blocks: Iterable[Block], resting: Iterable[Box], floor_y:
             continue
         held = [box.lo[1] for box in resting_in(basin, resting, basin.hi[1]) if box.lo[1] > floor_y]
         top = min(min(held) if held else floor_y + CLEARANCE, basin.hi[1] - inner_floor(basin.kind))
-        margins = list(basin.drawn_margins) or [0.0] * 6
+        margins = basin.margin_list()
         margins[1] = round(basin.lo[1] - (top - inner_floor(basin.kind)), 4)
         basin.drawn_margins = tuple(margins)
