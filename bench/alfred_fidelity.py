@@ -40,7 +40,7 @@ own rule (``va_interact``) picks the target from THOR's mask in lite's frame
 (:mod:`alfred_gen.fidelity.masks`): ``masks_heldout_iou: X`` and ``masks_heldout_rule: Y%``. Beside
 them, ``masks_heldout_rule_shown: Z%`` is the rule over the interactions other than the pickups of
 a thing the demo had put down where no demo of the room's other folds shows it landing
-(:mod:`alfred_gen.fidelity.landing_bound`): those a room built from the other folds has evidence for.
+(:mod:`alfred_gen.fidelity.landing_evidence`): those a room built from the other folds has evidence for.
 
 ``--without PASS[,PASS]`` builds every room, and fits it to each start state, with those importer
 passes switched off (:mod:`alfred_gen.scenes.alfred.passes`; an unknown name exits 2 listing the
@@ -62,7 +62,7 @@ from pathlib import Path
 from alfred_gen.atomic import write_text
 from alfred_gen.domains import catalogue
 from alfred_gen.errors import UserError
-from alfred_gen.fidelity import held_out, landing_bound
+from alfred_gen.fidelity import held_out, landing_evidence
 from alfred_gen.fidelity import masks as mask_fidelity
 from alfred_gen.fidelity import measure as fidelity
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, layout_fixtures, unknowable_demos
@@ -151,15 +151,15 @@ def _masks(title: str, jobs: Sequence[held_out.RoomJob], name: str, workers: int
 
 def _shown_landings(pool: EvidencePool, folds: int, name: str) -> Callable[[list[mask_fidelity.DemoMasks]], list[str]]:
     """The lines saying how many pickups land where no other fold's demo shows
-    (:mod:`alfred_gen.fidelity.landing_bound`) and ALFRED's rule over the interactions other than those."""
+    (:mod:`alfred_gen.fidelity.landing_evidence`) and ALFRED's rule over the interactions other than those."""
     def lines(demos: list[mask_fidelity.DemoMasks]) -> list[str]:
         items = [a for d in demos for a in d.measured]
-        unshown = landing_bound.unshown_landings(pool, pool.folds(folds), items)
+        unshown = landing_evidence.unshown_landings(pool, pool.folds(folds), items)
         left_out = {(a.path, a.low_idx) for a in unshown}
         rest = [a for a in items if (a.path, a.low_idx) not in left_out]
         right = sum(a.right for a in rest)
         return [f"landings no other fold shows: {len(unshown)} pickups of a thing the demo had put into a "
-                f"fridge, microwave or sink, landed more than {landing_bound.SHOWN_WITHIN:.2f} m from every landing "
+                f"fridge, microwave or sink, landed more than {landing_evidence.SHOWN_WITHIN:.2f} m from every landing "
                 f"of its type put from that pose that the room's other folds show (ALFRED's rule picks "
                 f"{sum(a.right for a in unshown)} of them)",
                 f"masks_{name}_rule_shown: {fidelity.percent(right, len(rest))} ({right}/{len(rest)}): ALFRED's "

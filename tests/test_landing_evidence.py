@@ -1,4 +1,4 @@
-"""Which pickups land where no other fold's demo shows (alfred_gen.fidelity.landing_bound)."""
+"""Which pickups land where no other fold's demo shows (alfred_gen.fidelity.landing_evidence)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released
-from alfred_gen.fidelity.landing_bound import SHOWN_WITHIN, put_before, unshown_landings
+from alfred_gen.fidelity.landing_evidence import SHOWN_WITHIN, put_before, unshown_landings
 from alfred_gen.fidelity.masks import MaskAgreement
 from alfred_gen.scenes.alfred.evidence import TrajectoryFacts
 from alfred_gen.scenes.alfred.put_facts import PutFact
