@@ -756,17 +756,6 @@ FRONT_ONLY = frozenset({"Cabinet", "Drawer"})
 #: no pick changed; unseen rooms unchanged. Kept for the eval and for drawing THOR's fact, a pick
 #: traded for a pick.
 DRAWER_FRONT = 0.1
-#: How far above its box a shut drawer is drawn (metres), front and carcass alike. THOR's masks of
-#: shut drawers lie higher than lite's drawers centred on their ids: over the six held-out samples
-#: of stop 115 (every 20th train demo from the 1st, 2nd, 3rd, 5th, 10th and 15th, each in its room
-#: built from the other 4 of 5 folds), lite's mask of a shut drawer the demo opens lay a median
-#: 3.3 px below THOR's, 82 of 153 masks 3 px or more below, 6 above (open drawers: 1 to 2 px
-#: above, balanced). Re-drawn before every OpenObject of a shut drawer, chosen on the sample from
-#: the 0th (20 opens): IoU 0.652 raised 0.02 m 0.700, 0.03 0.723, 0.04 0.714, 0.05 0.687, 0.07
-#: 0.539 (moved 0.03 back instead 0.655, back and up 0.610); checked on the samples from the 1st
-#: and 2nd (41 opens): 0.549 to 0.585 at 0.03 (0.587 at 0.04), ALFRED's rule 36 to 37 of 41.
-#: Drawing only: the box (what holds and what is seen through) stays where the id puts it.
-DRAWER_SHUT_RAISE = 0.03
 
 
 def _is_front(tone: object) -> bool:
@@ -775,13 +764,11 @@ def _is_front(tone: object) -> bool:
 
 def _shut_parts(object_type: str, box: Box, facing: int) -> list[Part]:
     """A shut :data:`FRONT_ONLY` object's drawing, its front's parts in tones other than BODY: a
-    drawer's body, drawn :data:`DRAWER_SHUT_RAISE` above its box, is split into its front
-    (:data:`DRAWER_FRONT` deep, :data:`DARKER`) and the box behind it."""
+    drawer's body is split into its front (:data:`DRAWER_FRONT` deep, :data:`DARKER`) and the box
+    behind it."""
     parts = shape_parts(object_type, box, is_open=False, facing=facing)
     if object_type != "Drawer":
         return parts
-    parts = [(b.translated(0.0, DRAWER_SHUT_RAISE, 0.0), tone) for b, tone in parts]
-    box = box.translated(0.0, DRAWER_SHUT_RAISE, 0.0)
     d_axis, d_sign, _ = _front_frame(box, facing)
     share = min(DRAWER_FRONT / max(box.size[d_axis], 1e-6), 1.0)
     front, back = ((1.0 - share, 1.0), (0.0, 1.0 - share)) if d_sign > 0 else ((0.0, share), (share, 1.0))
