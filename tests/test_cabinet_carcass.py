@@ -10,6 +10,7 @@ from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import ALFRED_CAMERA, Box, Pose, SceneObject
 from alfred_gen.sim.shapes import BODY
 from alfred_gen.sim.thor_shapes import carcass_parts, front_parts, open_top_parts
+from tests.helpers.sim_actions import oid
 from tests.helpers.small_rooms import first_mask, walled_room
 
 #: A base cabinet 0.5 m wide facing +z (towards the agent), its front at z 0.9.
@@ -33,9 +34,9 @@ def _cabinet_view(imported: bool) -> tuple[np.ndarray, np.ndarray]:
     cabinet = SceneObject("Cabinet", (-0.25, 0.4, 0.65), CABINET)
     room = walled_room([cabinet], Pose(0.0, 1.5, 180, 45), name="FloorPlan3" if imported else "LitePlan3",
                        camera=ALFRED_CAMERA if imported else None)
-    event = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == "Cabinet")
-    return np.asarray(event.instance_masks[target]), np.asarray(event.depth_frame)
+    sim = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True)
+    event = sim.last_event
+    return np.asarray(event.instance_masks[oid(sim, "Cabinet")]), np.asarray(event.depth_frame)
 
 
 def test_an_imported_shut_cabinet_shows_its_door_not_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,7 +87,7 @@ def _open_cabinet_view(position: tuple[float, float, float] = (-0.25, 0.4, 0.65)
     cabinet = SceneObject("Cabinet", position, box)
     room = walled_room([cabinet], Pose(0.0, 1.5, 180, horizon), camera=ALFRED_CAMERA)
     sim = LiteController(room, render_image=False, render_object_image=True, render_depth_image=True)
-    target = next(o["objectId"] for o in sim.last_event.metadata["objects"] if o["objectType"] == "Cabinet")
+    target = oid(sim, "Cabinet")
     event = sim.step(action="OpenObject", objectId=target, forceAction=True)
     assert event.metadata["lastActionSuccess"]
     return np.asarray(event.instance_masks[target]), np.asarray(event.depth_frame)

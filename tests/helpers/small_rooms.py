@@ -11,6 +11,7 @@ import numpy as np
 from alfred_gen.sim import fixtures
 from alfred_gen.sim.lite import LiteController
 from alfred_gen.sim.scene import Box, Pose, Scene, SceneCamera, SceneObject
+from tests.helpers.sim_actions import oid
 
 #: The rectangle most of these rooms stand on (x0, x1, z0, z1 metres): 3 m square about the origin.
 SQUARE = (-1.5, 1.5, -1.5, 1.5)
@@ -28,10 +29,10 @@ def walled_room(objects: Sequence[SceneObject], start: Pose, *, name: str = "Flo
                  camera=camera)
 
 
-def first_mask(room: Scene, object_type: str, depth: bool = False) -> np.ndarray:
+def first_mask(room: Scene, object_type: str) -> np.ndarray:
     """Lite's instance mask of the room's first object of ``object_type``, seen from its start (all
-    False where lite draws none of it; with ``depth``, the depth image is rendered too)."""
-    event = LiteController(room, render_image=False, render_object_image=True, render_depth_image=depth).last_event
-    target = next(o["objectId"] for o in event.metadata["objects"] if o["objectType"] == object_type)
+    False where lite draws none of it)."""
+    sim = LiteController(room, render_image=False, render_object_image=True)
+    event = sim.last_event
     shape = (event.metadata["screenHeight"], event.metadata["screenWidth"])
-    return np.asarray(event.instance_masks.get(target, np.zeros(shape, dtype=bool)))
+    return np.asarray(event.instance_masks.get(oid(sim, object_type), np.zeros(shape, dtype=bool)))
