@@ -84,8 +84,13 @@ def unshown_landings(pool: EvidencePool, fold_of: Mapping[Path, int], items: Seq
         if not own:
             continue
         fold = fold_of[item.path]
-        if all(not any(other_fold != fold and math.dist(point, f.point) <= SHOWN_WITHIN
-                       for other_fold, point in landings[_key(room, f)])
-               for f in own):
+        if not any(_shown_elsewhere(landings[_key(room, f)], fold, f.point) for f in own):
             out.append(item)
     return out
+
+
+def _shown_elsewhere(landings: Sequence[tuple[int, tuple[float, float, float]]], fold: int,
+                     point: tuple[float, float, float]) -> bool:
+    """Whether a landing of ``landings`` (fold, point) from a fold other than ``fold`` lies within
+    :data:`SHOWN_WITHIN` of ``point``."""
+    return any(other != fold and math.dist(seen, point) <= SHOWN_WITHIN for other, seen in landings)
