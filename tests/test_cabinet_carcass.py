@@ -189,17 +189,21 @@ DRAWER = Box((-0.25, 0.55, 0.45), (0.25, 0.75, 0.9))
 
 
 def test_a_shut_drawer_is_its_front_the_box_behind_it_carcass() -> None:
-    from alfred_gen.sim.thor_shapes import DRAWER_FRONT
+    from alfred_gen.sim.thor_shapes import DRAWER_FRONT, DRAWER_SHUT_CUT
 
+    assert 0 < DRAWER_SHUT_CUT < DRAWER.size[1]
     front = front_parts("Drawer", DRAWER, 0)
     carcass = carcass_parts("Drawer", DRAWER, 0)
     assert front and carcass
-    # The front: the box's whole width and height, DRAWER_FRONT deep at its front face (the knob on it).
+    # The front: the box's whole width, from DRAWER_SHUT_CUT above its bottom to its top, DRAWER_FRONT
+    # deep at its front face (the knob on it); nothing drawn outside the box.
     assert min(b.lo[2] for b, _ in front) == pytest.approx(DRAWER.hi[2] - DRAWER_FRONT)
     assert max(b.hi[1] for b, _ in front) == pytest.approx(DRAWER.hi[1])
-    # The carcass is the rest of the box, behind the front.
+    assert min(b.lo[1] for b, _ in front) == pytest.approx(DRAWER.lo[1] + DRAWER_SHUT_CUT)
+    # The carcass is the rest of the box, behind the front, cut alike.
     (box, tone), = carcass
-    assert tone is BODY and box.hi[2] == pytest.approx(DRAWER.hi[2] - DRAWER_FRONT) and box.lo == DRAWER.lo
+    assert tone is BODY and box.hi[2] == pytest.approx(DRAWER.hi[2] - DRAWER_FRONT)
+    assert box.lo == pytest.approx((DRAWER.lo[0], DRAWER.lo[1] + DRAWER_SHUT_CUT, DRAWER.lo[2]))
     # An open drawer slides out whole: no top is kept over it.
     assert open_top_parts("Drawer", DRAWER, 0) == []
 
