@@ -4,7 +4,7 @@
                                     [--folds K] [--unseen-rooms] [--no-in-sample] [--no-plans]
                                     [--subset DIR [--only-subset]] [--rooms N,N,...] [--workers N]
                                     [--time-limit S] [--every N [--offset K]] [--masks [--masks-out FILE]]
-                                    [--without PASS[,PASS]]
+                                    [--complete-heldout] [--without PASS[,PASS]]
 
 Rooms come from the layouts of the ALFRED checkout holding ALFRED_JSON_DIR (or ``--alfred-dir``)
 and the facts of the replayed demonstrations, as ``alfred-gen scenes import-alfred`` builds them
@@ -41,6 +41,11 @@ own rule (``va_interact``) picks the target from THOR's mask in lite's frame
 them, ``masks_heldout_rule_shown: Z%`` is the rule over the interactions other than the pickups of
 a thing the demo had put down where no demo of the room's other folds shows it landing
 (:mod:`alfred_gen.fidelity.landing_evidence`): those a room built from the other folds has evidence for.
+
+``--complete-heldout`` completes each held-out room from the replayed file, as ``alfred-gen replay``
+completes a room (:mod:`alfred_gen.scenes.alfred.complete`: the fixtures its actions name that no
+other fold's demo or layout file does), and names the held-out figures ``fidelity_heldout_completed``
+and ``masks_heldout_completed_*``: what a user replaying a released demonstration of a seen room gets.
 
 ``--without PASS[,PASS]`` builds every room, and fits it to each start state, with those importer
 passes switched off (:mod:`alfred_gen.scenes.alfred.passes`; an unknown name exits 2 listing the
@@ -170,11 +175,13 @@ def _shown_landings(pool: EvidencePool, folds: int, name: str) -> Callable[[list
 def _held_out(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
               measured: Callable[[Path], bool], subset: set[tuple[str, str]]) -> str:
     """The held-out figure (each demo in its room built from the other folds) and its bound."""
-    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds), measured, args.without)
+    jobs = _measured_only(held_out.held_out_jobs(pool, sizes, args.folds, complete=args.complete_heldout),
+                          measured, args.without)
     result, seconds = fidelity.timed(lambda: _run("held out", jobs, args.workers))
-    heldout = _section(f"held out: each demo in its room built from the other {args.folds - 1} of "
-                       f"{args.folds} folds", result.replays, "fidelity_heldout", subset,
+    heldout = _section(_held_out_title(args), result.replays, _held_out_name(args, "fidelity_heldout"), subset,
                        args.list_failures, seconds)
+    if args.complete_heldout:  # a room completed from the file holds every fixture it names: no bound
+        return heldout, list(jobs)
     fold_of = pool.folds(args.folds)
     named: dict[tuple[int, int], set[str]] = {}
     for demo in pool.demos:
@@ -184,6 +191,16 @@ def _held_out(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namesp
     _bound(pool, lambda d: layout_fixtures(pool.layouts[d.room]) | named.get((d.room, fold_of[d.path]), set()),
            "fidelity_heldout", "nor another fold's demos name", measured)
     return heldout, list(jobs)
+
+
+def _held_out_title(args: argparse.Namespace) -> str:
+    title = f"held out: each demo in its room built from the other {args.folds - 1} of {args.folds} folds"
+    return title + (", completed from the replayed file" if args.complete_heldout else "")
+
+
+def _held_out_name(args: argparse.Namespace, name: str) -> str:
+    """A held-out figure's name: with ``--complete-heldout``, suffixed ``_completed``."""
+    return f"{name}_completed" if args.complete_heldout else name
 
 
 def _unseen_completed(pool: EvidencePool, sizes: ThorSizes | None, args: argparse.Namespace,
@@ -233,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also compare THOR's released target masks with lite's frames (IoU, va_interact rule)")
     parser.add_argument("--masks-out", type=Path,
                         help="with --masks: write each interaction's record as JSON (FILE_heldout.json, ...)")
+    parser.add_argument("--complete-heldout", action="store_true",
+                        help="complete each held-out room from the replayed file, as alfred-gen replay does "
+                             "(figures named fidelity_heldout_completed, masks_heldout_completed_*)")
     parser.add_argument("--time-limit", type=float, default=30.0, help="planner time limit per task, seconds")
     parser.add_argument("--without", default="", metavar="PASS[,PASS]",
                         help="build the rooms with these importer passes switched off (docs/importer.md)")
@@ -317,9 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         heldout, jobs = _held_out(pool, sizes, args, measured, subset)
         figures.append(heldout)
         if args.masks:
-            figures += _masks(f"held out: each demo in its room built from the other {args.folds - 1} of "
-                              f"{args.folds} folds", jobs, "heldout", args.workers, args.masks_out,
-                              _shown_landings(pool, args.folds, "heldout"))
+            name = _held_out_name(args, "heldout")
+            figures += _masks(_held_out_title(args), jobs, name, args.workers, args.masks_out,
+                              _shown_landings(pool, args.folds, name))
     if args.unseen_rooms:
         jobs = _measured_only(held_out.unseen_room_jobs(pool, sizes, args.folds), measured, args.without)
         result, seconds = fidelity.timed(lambda: _run("unseen rooms", jobs, args.workers))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,26 @@ def test_a_floor_fixture_box_reaching_over_a_completed_floor_fixture_is_cut_back
     assert _cut_back(cabinet, can, (-0.36, 0.40, 0.50)) is None  # its id over the can: left alone
     thin = Box((-0.65, 0.05, 0.30), (-0.18, 0.75, 0.73))
     assert _cut_back(thin, can, (-0.18, 0.40, 0.30)) is None  # 2 cm would be left of it
+
+
+def test_the_mask_figure_completes_a_held_out_room_from_the_file_only_when_its_job_says_so(
+        alfred_data: Path) -> None:
+    """A demo acting on a fixture its room lacks: as the held-out figure replays it, lite draws
+    nothing of the fixture and the replay stops there; with the job's ``complete``
+    (``bench/alfred_fidelity.py --complete-heldout``), the room is completed from the file first, as
+    ``alfred-gen replay`` completes it, lite draws the fixture where THOR's mask is and the replay
+    goes on."""
+    from alfred_gen.fidelity.evidence_pool import learnt_stats
+    from alfred_gen.fidelity.held_out import RoomJob
+    from alfred_gen.fidelity.masks import mask_job
+
+    evidence = SceneEvidence(303)
+    read_layout(alfred_data / "layouts", 303, evidence)
+    path = _demo(alfred_data)
+    job = RoomJob(evidence, learnt_stats({303: evidence}), None, (path,))
+    (plain,) = mask_job(job)
+    (completed,) = mask_job(replace(job, complete=True))
+    lamp = {a.target: a for a in plain.measured}[LAMP]
+    assert lamp.lite_pixels == 0 and not lamp.right and LAMP in plain.error
+    lamp = {a.target: a for a in completed.measured}[LAMP]
+    assert lamp.lite_pixels > 0 and lamp.right and lamp.iou > 0.3 and completed.error == ""

@@ -114,8 +114,10 @@ def in_sample_jobs(pool: EvidencePool, sizes: ThorSizes | None, *, replay: bool 
             for n, paths in sorted(groups.items())]
 
 
-def held_out_jobs(pool: EvidencePool, sizes: ThorSizes | None, folds: int) -> list[RoomJob]:
-    """Per fold and room: the room built from the other folds, replaying the fold's demonstrations."""
+def held_out_jobs(pool: EvidencePool, sizes: ThorSizes | None, folds: int, *,
+                  complete: bool = False) -> list[RoomJob]:
+    """Per fold and room: the room built from the other folds, replaying the fold's demonstrations
+    (``complete``: each completed from the replayed file, as ``alfred-gen replay`` completes it)."""
     fold_of = pool.folds(folds)
     jobs = []
     for fold in range(folds):
@@ -125,7 +127,7 @@ def held_out_jobs(pool: EvidencePool, sizes: ThorSizes | None, folds: int) -> li
         rooms = pool.rooms(outside_fold)
         stats = learnt_stats(rooms)
         held = _by_room([d.path for d in pool.demos if fold_of[d.path] == fold], pool)
-        jobs += [RoomJob(rooms[n], stats, sizes, tuple(paths)) for n, paths in sorted(held.items())]
+        jobs += [RoomJob(rooms[n], stats, sizes, tuple(paths), complete=complete) for n, paths in sorted(held.items())]
     return jobs
 
 

@@ -34,6 +34,7 @@ from alfred_gen.errors import UserError
 from alfred_gen.fidelity.held_out import RoomJob, build_job_room
 from alfred_gen.fidelity.measure import load, percent
 from alfred_gen.parallel import run_ordered
+from alfred_gen.scenes.alfred.complete import complete_from_file
 from alfred_gen.scenes.alfred.importer import complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
@@ -132,7 +133,7 @@ def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
     lows = traj["plan"]["low_actions"]
     wanted = [i for i, low in enumerate(lows) if target_of(low.get("api_action") or {}) and thor_mask(low) is not None]
     out = DemoMasks(path, [])
-    # The room of the figure, as the held-out replay has it: not completed from the file.
+    # The room of the figure as the job made it (completed from the file only when the job says so).
     sim = LiteController(scene_lookup=SceneLibrary(extra=(scene,), complete=False), render_image=False,
                          render_object_image=True)
     try:
@@ -158,7 +159,8 @@ def demo_masks(traj: Mapping[str, Any], scene: Scene, path: Path) -> DemoMasks:
 
 
 def mask_job(job: RoomJob) -> list[DemoMasks]:
-    """Build the job's room and measure each of its demonstrations in it."""
+    """Build the job's room and measure each of its demonstrations in it (completed from each
+    replayed file when the job says so, :attr:`~alfred_gen.fidelity.held_out.RoomJob.complete`)."""
     room, build_error = build_job_room(job)
     results = []
     for path in job.paths:
@@ -167,6 +169,8 @@ def mask_job(job: RoomJob) -> list[DemoMasks]:
             if room is None:
                 raise ValueError(build_error)
             scene = complete_for_start_state(room, traj["scene"], job.without)
+            if job.complete:
+                scene = complete_from_file(scene, traj, job.sizes)[0]
         except (OSError, ValueError, KeyError, TypeError) as error:
             results.append(DemoMasks(path, [], 0, f"{type(error).__name__}: {error}"))
             continue
