@@ -12,9 +12,10 @@ outcomes come back in job order, whatever the number of workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from alfred_gen.fidelity.evidence_pool import EvidencePool, Released, learnt_stats
 from alfred_gen.fidelity.measure import PlanOutcome, ReplayOutcome, load, plan_one, replay_one
@@ -68,6 +69,13 @@ def build_job_room(job: RoomJob) -> tuple[Scene | None, str]:
         return None, f"{type(error).__name__}: {error}"
 
 
+def demo_scene(job: RoomJob, room: Scene, traj: Mapping[str, Any]) -> Scene:
+    """The job's room as one of its demonstrations is replayed in it: completed for the file's start
+    state, and from the rest of the file when the job says so (:attr:`RoomJob.complete`)."""
+    scene = complete_for_start_state(room, traj["scene"], job.without)
+    return complete_from_file(scene, traj, job.sizes)[0] if job.complete else scene
+
+
 def run_job(job: RoomJob) -> JobResult:
     """Build the job's room and replay / plan each of its demonstrations in it."""
     result = JobResult([], [])
@@ -77,9 +85,7 @@ def run_job(job: RoomJob) -> JobResult:
             traj = load(path)
             if room is None:
                 raise ValueError(build_error)
-            scene = complete_for_start_state(room, traj["scene"], job.without)
-            if job.complete:
-                scene = complete_from_file(scene, traj, job.sizes)[0]
+            scene = demo_scene(job, room, traj)
             if job.retarget:
                 traj = retargeted(traj, scene)[0]
         except (OSError, ValueError, KeyError, TypeError) as error:

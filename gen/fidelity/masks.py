@@ -31,11 +31,9 @@ import numpy as np
 
 from alfred_gen.domains.catalogue import type_of_id
 from alfred_gen.errors import UserError
-from alfred_gen.fidelity.held_out import RoomJob, build_job_room
+from alfred_gen.fidelity.held_out import RoomJob, build_job_room, demo_scene
 from alfred_gen.fidelity.measure import load, percent
 from alfred_gen.parallel import run_ordered
-from alfred_gen.scenes.alfred.complete import complete_from_file
-from alfred_gen.scenes.alfred.importer import complete_for_start_state
 from alfred_gen.scenes.library import SceneLibrary
 from alfred_gen.sim.scene import Scene
 from alfred_gen.traj.rle import decode_mask
@@ -168,9 +166,7 @@ def mask_job(job: RoomJob) -> list[DemoMasks]:
             traj = load(path)
             if room is None:
                 raise ValueError(build_error)
-            scene = complete_for_start_state(room, traj["scene"], job.without)
-            if job.complete:
-                scene = complete_from_file(scene, traj, job.sizes)[0]
+            scene = demo_scene(job, room, traj)
         except (OSError, ValueError, KeyError, TypeError) as error:
             results.append(DemoMasks(path, [], 0, f"{type(error).__name__}: {error}"))
             continue
