@@ -614,3 +614,20 @@ def test_a_round_thing_whose_line_comes_down_past_the_basin_rests_higher_up_the_
     plate.size = (0.2, 0.3, 0.2)  # a tall thing there: the grid as before
     assert put_landing.raised_on_line(world, basin, apple, place) is None
     assert put_landing.land(rule, world, basin, apple, SPOTS, _sight(set()))[2] in {z for _, z in SPOTS}
+
+
+def test_a_fridge_point_read_past_the_box_is_pulled_back_along_its_line_of_sight() -> None:
+    world = _world_with_a_point(None)  # the eye at (0, 1.575, 0)
+    fridge = SimpleNamespace(type_name="Fridge", center=(0.0, 1.0, 1.0), size=(0.6, 1.8, 0.6))
+    held = SimpleNamespace(type_name="Potato", size=(0.1, 0.1, 0.1))
+    # Read 0.35 m past the box's back (z 1.3): pulled back to where the potato's footprint last fits
+    # on the line from the eye through the point, the same place on the screen.
+    far = (0.1, 1.2, 1.6)
+    got = put_landing.pulled_into_box(world, fridge, held, far)
+    t = 1.25 / 1.6
+    assert got == pytest.approx((0.1 * t, 1.575 + t * (1.2 - 1.575), 1.25), abs=1e-5)
+    # A point whose footprint fits in the box stays; so does one short of the box (nothing says how far).
+    assert put_landing.pulled_into_box(world, fridge, held, (0.1, 1.2, 1.1)) == (0.1, 1.2, 1.1)
+    assert put_landing.pulled_into_box(world, fridge, held, (0.0, 1.2, 0.5)) == (0.0, 1.2, 0.5)
+    # A line that never passes through the box leaves the point where it was.
+    assert put_landing.pulled_into_box(world, fridge, held, (2.0, 1.2, 1.6)) == (2.0, 1.2, 1.6)
