@@ -1081,10 +1081,10 @@ def _cavity_middle(world: World, receptacle: WorldObject, floor: float) -> Point
 #: from one pose at one point, 0.23 m past the box's back; lite's potato lay 0.22 m aside of THOR's,
 #: IoU 0). Pulled back along the line, the spot ranked first lies where THOR's mask is on the screen.
 #: Checked on the six samples (every 20th train demo from the 1st, 2nd, 3rd, 5th, 10th and 15th,
-#: rooms held out by folds; no value was chosen on them; FloorPlan18's potato itself still lands
-#: aside, not looked into further): no pick of
-#: ALFRED's rule changed, 25 interactions' IoU rose and 7 fell (+1.89 units in all; loaves and
-#: lettuces taken out of a fridge 0.21 -> 0.41 and 0.34 -> 0.62), the measured set unchanged.
+#: rooms held out by folds; no value was chosen on them): no pick of ALFRED's rule changed, 25
+#: interactions' IoU rose and 7 fell (+1.89 units in all; loaves and lettuces taken out of a fridge
+#: 0.21 -> 0.41 and 0.34 -> 0.62), the measured set unchanged. FloorPlan18's potato itself still
+#: lands 0.22 m along the shelf from THOR's, for a reason not found.
 PULL_TYPES = frozenset({"Fridge"})
 
 
